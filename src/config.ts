@@ -1,0 +1,104 @@
+// Reads the service's settings from the environment once, validates them and freezes them.
+import path from 'node:path';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** Base of every minted IRI, without a trailing slash (`https://ld.zdb-services.de`). */
+  readonly baseIri: string;
+  /** Path of the N-Quads snapshot written by the loader and served at start. */
+  readonly dataset: string;
+  /** Source files served when `dataset` does not exist. */
+  readonly bundledDataset: readonly string[];
+  /** Absolute URL of the ISIL directory (no trailing slash), or '' for this service. */
+  readonly isilDirectoryUrl: string;
+  readonly logLevel: LogLevel;
+  /** Byte bound of the rendered-document cache; 0 turns the cache off. */
+  readonly cacheMaxBytes: number;
+  /** `max-age` of the `Cache-Control` header on 200, 303 and 304 answers, in seconds. */
+  readonly maxAge: number;
+  /** Milliseconds a client may take to send its request headers (slow-loris guard). */
+  readonly headersTimeoutMs: number;
+  /** Milliseconds a whole request may take. */
+  readonly requestTimeoutMs: number;
+  /** Milliseconds an idle keep-alive connection is kept open. */
+  readonly keepAliveTimeoutMs: number;
+  /** Milliseconds SIGTERM waits for in-flight requests before it closes sockets and exits. */
+  readonly shutdownGraceMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const PROJECT_ROOT = path.resolve(__dirname, '..');
+
+/** The files served when no snapshot exists: everything under fixtures/bundled/. */
+export const BUNDLED_DATASET = [path.join(PROJECT_ROOT, 'fixtures', 'bundled')];
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected a whole number, got ${JSON.stringify(raw)}`);
+  const value = Number(raw);
+  if (value < min || value > max) {
+    throw new ConfigError(name, `expected a number from ${min} to ${max}, got ${value}`);
+  }
+  return value;
+}
+
+function httpUrl(name: string, raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `expected an absolute http(s) URL, got ${JSON.stringify(raw)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(name, `expected an http or https URL, got ${JSON.stringify(raw)}`);
+  }
+  if (url.search || url.hash || url.username || url.password) {
+    throw new ConfigError(name, `must not carry a query, fragment or credentials: ${JSON.stringify(raw)}`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+/** Builds the configuration from `env`; throws a `ConfigError` naming the first bad variable. */
+export function loadConfig(env: Env = process.env): Config {
+  const logLevel = (env.LOG_LEVEL || 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `expected one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(env.LOG_LEVEL)}`);
+  }
+  const host = env.HOST || '0.0.0.0';
+  if (!/^[A-Za-z0-9.:[\]-]+$/.test(host)) {
+    throw new ConfigError('HOST', `expected a host name or IP address, got ${JSON.stringify(host)}`);
+  }
+  const directory = env.ISIL_DIRECTORY_URL ?? '';
+  return Object.freeze({
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    host,
+    baseIri: httpUrl('BASE_IRI', env.BASE_IRI || 'https://ld.zdb-services.de'),
+    dataset: path.resolve(env.DATASET || path.join(PROJECT_ROOT, 'data', 'dataset.nq')),
+    bundledDataset: BUNDLED_DATASET,
+    isilDirectoryUrl: directory === '' ? '' : httpUrl('ISIL_DIRECTORY_URL', directory),
+    logLevel,
+    cacheMaxBytes: integer(env, 'CACHE_MAX_BYTES', 256 * 1024 * 1024, 0, 64 * 1024 ** 3),
+    maxAge: integer(env, 'CACHE_MAX_AGE', 3600, 0, 31_536_000),
+    headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 1, 600_000),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1, 600_000),
+    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 1, 600_000),
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+  });
+}

@@ -1,0 +1,27 @@
+// The IRIs and paths the service mints for an institution (DATA-MODEL.md, Identifiers).
+import type { Isil } from './isil';
+
+export const RESOURCE_PATH = '/resource/organisations/';
+export const DATA_PATH = '/data/organisations/';
+export const DIRECTORY_PATH = '/isil/';
+
+/** The institution, a non-information resource. */
+export function institutionIri(baseIri: string, isil: Isil): string {
+  return `${baseIri}${RESOURCE_PATH}${isil}`;
+}
+
+/** The description of the institution, an information resource. */
+export function descriptionIri(baseIri: string, isil: Isil): string {
+  return `${baseIri}${DATA_PATH}${isil}`;
+}
+
+/** The relative path of a document (`/data/organisations/DE-1a.ttl`). */
+export function documentPath(isil: string, ext: string): string {
+  return `${DATA_PATH}${isil}.${ext}`;
+}
+
+/** The ISIL text of an institution IRI minted under `baseIri`, or `undefined`. */
+export function isilOfInstitutionIri(baseIri: string, iri: string): string | undefined {
+  const prefix = `${baseIri}${RESOURCE_PATH}`;
+  return iri.startsWith(prefix) ? iri.slice(prefix.length) : undefined;
+}

@@ -1,0 +1,93 @@
+// Chooses the document for an `Accept` header (RFC 9110 §12.5.1), as the HTTP contract §2 decides.
+import { FORMATS, type Format } from './formats';
+
+/** Ranges past this many are ignored: no real client sends more, and parsing stays bounded. */
+export const MAX_ACCEPT_RANGES = 64;
+
+interface Range {
+  readonly type: string;
+  readonly subtype: string;
+  readonly q: number;
+}
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
+
+/**
+ * Parses the ranges of an `Accept` header. Parameters other than `q` are dropped (a `profile` or
+ * `charset` must not stop `application/ld+json` from matching); a malformed range is skipped.
+ */
+export function parseAccept(header: string): Range[] {
+  const ranges: Range[] = [];
+  for (const part of header.split(',').slice(0, MAX_ACCEPT_RANGES)) {
+    const [mediaRange = '', ...params] = part.split(';');
+    const slash = mediaRange.indexOf('/');
+    if (slash < 0) continue;
+    const type = mediaRange.slice(0, slash).trim().toLowerCase();
+    const subtype = mediaRange.slice(slash + 1).trim().toLowerCase();
+    if (!TOKEN.test(type) || !TOKEN.test(subtype) || (type === '*' && subtype !== '*')) continue;
+    let q = 1;
+    let valid = true;
+    for (const param of params) {
+      const eq = param.indexOf('=');
+      if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== 'q') continue;
+      const value = param.slice(eq + 1).trim();
+      if (!QVALUE.test(value)) valid = false;
+      else q = Number(value);
+    }
+    if (valid) ranges.push({ type, subtype, q });
+  }
+  return ranges;
+}
+
+/** The q-value (and its specificity) the most specific matching range gives `mediaType`. */
+function quality(ranges: readonly Range[], mediaType: string): { q: number; specificity: number } {
+  const [type, subtype] = mediaType.split('/') as [string, string];
+  let best = -1;
+  let specificity = -1;
+  for (const r of ranges) {
+    let s: number;
+    if (r.type === type && r.subtype === subtype) s = 2;
+    else if (r.type === type && r.subtype === '*') s = 1;
+    else if (r.type === '*') s = 0;
+    else continue;
+    // Among ranges of equal specificity the highest q counts (a repeated range is not a veto).
+    if (s > specificity || (s === specificity && r.q > best)) {
+      specificity = s;
+      best = r.q;
+    }
+  }
+  return { q: best, specificity };
+}
+
+/**
+ * The q-value of a format: an exact range for its own media type decides (so `q=0` on it excludes
+ * the format); otherwise the best of its own type and its aliases.
+ */
+function formatQuality(ranges: readonly Range[], format: Format): number {
+  const own = quality(ranges, format.mediaType);
+  if (own.specificity === 2) return own.q;
+  let q = own.q;
+  for (const alias of format.aliases) q = Math.max(q, quality(ranges, alias).q);
+  return q;
+}
+
+/**
+ * The format to redirect to, or `undefined` when nothing acceptable is offered (406).
+ * No header, an empty one, or one with no parseable range means "anything": HTML.
+ * Equal q-values are broken by the order of `FORMATS`.
+ */
+export function negotiate(accept: string | undefined): Format | undefined {
+  const ranges = accept === undefined ? [] : parseAccept(accept);
+  if (ranges.length === 0) return FORMATS[0];
+  let chosen: Format | undefined;
+  let chosenQ = 0;
+  for (const format of FORMATS) {
+    const q = formatQuality(ranges, format);
+    if (q > chosenQ) {
+      chosen = format;
+      chosenQ = q;
+    }
+  }
+  return chosen;
+}

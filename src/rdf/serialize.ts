@@ -1,0 +1,19 @@
+// Turns a description into the bytes of one RDF format.
+import type { Description } from './description';
+import type { RdfFormatName } from './formats';
+import { toJsonLd } from './jsonld';
+import { toRdfXml } from './rdfxml';
+import { toNTriples, toTurtle } from './turtle';
+
+export async function serialize(description: Description, format: RdfFormatName, contextUrl: string): Promise<string> {
+  switch (format) {
+    case 'ttl':
+      return toTurtle(description);
+    case 'nt':
+      return toNTriples(description);
+    case 'rdf':
+      return toRdfXml(description);
+    case 'jsonld':
+      return toJsonLd(description, contextUrl);
+  }
+}

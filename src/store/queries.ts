@@ -1,0 +1,115 @@
+// Loads the SPARQL templates from queries/, checks them with sparqlalgebrajs, and binds IRIs into
+// them: the one place where request input becomes query text.
+import fs from 'node:fs';
+import path from 'node:path';
+import { Algebra, translate } from 'sparqlalgebrajs';
+
+export const QUERY_DIR = path.resolve(__dirname, '..', '..', 'queries');
+
+/** The placeholder a template names the bound institution by. */
+export const INSTITUTION_PLACEHOLDER = '<urn:x-bind:institution>';
+
+/** Nested blank nodes are followed this many levels below the institution (cycles stop here). */
+export const MAX_BLANK_NODE_DEPTH = 8;
+
+export class QueryTemplateError extends Error {
+  override name = 'QueryTemplateError';
+}
+
+/**
+ * A query with one placeholder IRI, split once at start so that binding is a join. The text is
+ * parsed at construction: a template that is not SPARQL, or not of the expected kind, stops start-up.
+ */
+export class QueryTemplate {
+  private readonly parts: readonly string[];
+
+  constructor(
+    readonly name: string,
+    text: string,
+    expected: Algebra.types.CONSTRUCT | Algebra.types.PROJECT,
+  ) {
+    let algebra: Algebra.Operation;
+    try {
+      algebra = translate(text, { quads: true });
+    } catch (error) {
+      throw new QueryTemplateError(`${name}: not a SPARQL query: ${(error as Error).message}`);
+    }
+    if (algebra.type !== expected) {
+      throw new QueryTemplateError(`${name}: expected a ${expected} query, got ${algebra.type}`);
+    }
+    this.parts = text.split(INSTITUTION_PLACEHOLDER);
+  }
+
+  /** Whether the template takes an IRI at all. */
+  get bindable(): boolean {
+    return this.parts.length > 1;
+  }
+
+  /** The query with `iri` in place of the placeholder; `iri` must come from `checkedIri`. */
+  bind(iri: CheckedIri): string {
+    return this.parts.join(`<${iri}>`);
+  }
+
+  /** The query text of a template without placeholder. */
+  text(): string {
+    if (this.bindable) throw new QueryTemplateError(`${this.name} needs an IRI`);
+    return this.parts[0]!;
+  }
+}
+
+export type CheckedIri = string & { readonly __checkedIri: unique symbol };
+
+/**
+ * The security boundary between request input and SPARQL text (the store has no parameter
+ * binding). Only an absolute http(s) IRI of IRI characters passes: nothing that could close the
+ * `<…>` and go on as query text (`>`, whitespace, quotes, braces, `\`, `^`, `|`, backtick,
+ * control or non-ASCII characters), and nothing relative. Callers build `iri` from an `Isil`.
+ */
+export function checkedIri(iri: string): CheckedIri {
+  if (!/^https?:\/\/[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/.test(iri) || /[<>"{}|\\^`\s]/.test(iri)) {
+    throw new QueryTemplateError(`refused to bind ${JSON.stringify(iri)} into a query`);
+  }
+  return iri as CheckedIri;
+}
+
+export function loadTemplate(
+  file: string,
+  expected: Algebra.types.CONSTRUCT | Algebra.types.PROJECT,
+): QueryTemplate {
+  const text = fs.readFileSync(path.join(QUERY_DIR, file), 'utf8');
+  return new QueryTemplate(file, text, expected);
+}
+
+/**
+ * The query for blank nodes `depth` levels below the institution (depth ≥ 2): a chain of blank
+ * nodes from the institution, then every triple of the last one.
+ */
+export function nestedQuery(depth: number): QueryTemplate {
+  const chain: string[] = [];
+  const blanks: string[] = [];
+  let previous = INSTITUTION_PLACEHOLDER;
+  for (let level = 1; level < depth; level++) {
+    chain.push(`${previous} ?l${level} ?b${level} .`);
+    blanks.push(`isBlank(?b${level})`);
+    previous = `?b${level}`;
+  }
+  chain.push(`${previous} ?l${depth} ?s .`, '?s ?p ?o .');
+  blanks.push('isBlank(?s)');
+  const text = `CONSTRUCT { ?s ?p ?o } WHERE { ${chain.join(' ')} FILTER(${blanks.join(' && ')}) }`;
+  return new QueryTemplate(`nested blank nodes, level ${depth}`, text, Algebra.types.CONSTRUCT);
+}
+
+/** Every template the service uses, parsed and checked: call once at start. */
+export function loadQueries() {
+  const nested: QueryTemplate[] = [];
+  for (let depth = 2; depth <= MAX_BLANK_NODE_DEPTH; depth++) nested.push(nestedQuery(depth));
+  const queries = {
+    describe: loadTemplate('describe.rq', Algebra.types.CONSTRUCT),
+    institutions: loadTemplate('institutions.rq', Algebra.types.PROJECT),
+    nested,
+  };
+  if (!queries.describe.bindable) throw new QueryTemplateError('describe.rq has no placeholder');
+  return Object.freeze(queries);
+}
+
+export type Queries = ReturnType<typeof loadQueries>;
