@@ -3,8 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Algebra, translate } from 'sparqlalgebrajs';
-
-export const QUERY_DIR = path.resolve(__dirname, '..', '..', 'queries');
+import { QUERY_DIR } from '../paths';
 
 /** The placeholder a template names the bound institution by. */
 export const INSTITUTION_PLACEHOLDER = '<urn:x-bind:institution>';
