@@ -1,0 +1,128 @@
+// Renders an institution's documents (the four RDF formats and the HTML page) and keeps them in a
+// byte-bounded LRU cache with their validators and compressed forms.
+import crypto from 'node:crypto';
+import zlib from 'node:zlib';
+import type { Dataset, Institution } from './dataset';
+import type { FormatName } from './rdf/formats';
+import { serialize } from './rdf/serialize';
+import { renderPage } from './page';
+
+export type Encoding = 'br' | 'gzip' | 'identity';
+
+export interface Rendered {
+  readonly body: Buffer;
+  /** Strong validator of the identity encoding (quoted). */
+  readonly etag: string;
+  /** The record's `dcterms:modified`, else the dataset's load time. */
+  readonly lastModified: Date;
+  /** Compressed forms, made on first request. */
+  readonly encoded: Partial<Record<'br' | 'gzip', Buffer>>;
+}
+
+/** Brotli at quality 5 costs about what gzip -6 does and compresses better (RFC 7932). */
+const BROTLI = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } };
+
+/** The bytes of a representation in the chosen content coding, made and kept on first use. */
+export function encodedBody(rendered: Rendered, encoding: Encoding, cache?: DocumentCache): Buffer {
+  if (encoding === 'identity') return rendered.body;
+  let body = rendered.encoded[encoding];
+  if (!body) {
+    body = encoding === 'br' ? zlib.brotliCompressSync(rendered.body, BROTLI) : zlib.gzipSync(rendered.body);
+    rendered.encoded[encoding] = body;
+    cache?.grew(body.length);
+  }
+  return body;
+}
+
+/** The ETag of a content coding: a different representation needs a different strong validator. */
+export function encodedEtag(rendered: Rendered, encoding: Encoding): string {
+  return encoding === 'identity' ? rendered.etag : `${rendered.etag.slice(0, -1)}-${encoding === 'br' ? 'br' : 'gz'}"`;
+}
+
+/** Least recently used documents go first when the byte bound is reached; 0 keeps nothing. */
+export class DocumentCache {
+  private readonly entries = new Map<string, Rendered>();
+  private bytes = 0;
+
+  constructor(readonly maxBytes: number) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get usedBytes(): number {
+    return this.bytes;
+  }
+
+  get(key: string): Rendered | undefined {
+    const hit = this.entries.get(key);
+    if (hit) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+    }
+    return hit;
+  }
+
+  set(key: string, rendered: Rendered): void {
+    const cost = rendered.body.length;
+    if (cost > this.maxBytes) return;
+    this.entries.set(key, rendered);
+    this.bytes += cost;
+    this.evict();
+  }
+
+  /** A cached document gained a compressed form. */
+  grew(bytes: number): void {
+    this.bytes += bytes;
+    this.evict();
+  }
+
+  private evict(): void {
+    for (const [key, old] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(key);
+      this.bytes -= old.body.length + (old.encoded.br?.length ?? 0) + (old.encoded.gzip?.length ?? 0);
+    }
+  }
+}
+
+/** Renders and caches the documents of one dataset; a new dataset gets a new Documents. */
+export class Documents {
+  readonly cache: DocumentCache;
+
+  constructor(
+    readonly dataset: Dataset,
+    private readonly contextUrl: string,
+    cacheMaxBytes: number,
+  ) {
+    this.cache = new DocumentCache(cacheMaxBytes);
+  }
+
+  async get(institution: Institution, format: FormatName): Promise<Rendered> {
+    const key = `${format}\u0000${institution.isil}`;
+    const cached = this.cache.get(key);
+    if (cached) return cached;
+    const rendered = await this.render(institution, format);
+    this.cache.set(key, rendered);
+    return rendered;
+  }
+
+  private async render(institution: Institution, format: FormatName): Promise<Rendered> {
+    const description = this.dataset.describe(institution);
+    let text: string;
+    if (format === 'html') {
+      const jsonld = await serialize(description, 'jsonld', this.contextUrl);
+      text = renderPage(description, institution, jsonld, this.dataset);
+    } else {
+      text = await serialize(description, format, this.contextUrl);
+    }
+    const body = Buffer.from(text, 'utf8');
+    const hash = crypto.createHash('sha256').update(format).update(body).digest('base64url').slice(0, 27);
+    return {
+      body,
+      etag: `"${hash}"`,
+      lastModified: description.modified ?? institution.modified ?? this.dataset.loadedAt,
+      encoded: {},
+    };
+  }
+}

@@ -1,0 +1,95 @@
+// The process: reads the settings, loads the dataset, listens, and shuts down cleanly on SIGTERM.
+import fs from 'node:fs';
+import http from 'node:http';
+import { ConfigError, loadConfig, type Config } from './config';
+import { createApp } from './http/app';
+import { createLogger, type Logger } from './log';
+import { Service } from './service';
+import { loadSources } from '../loader/loadSources';
+
+/** The snapshot when there is one, else the bundled dataset. */
+export function datasetSources(config: Config): readonly string[] {
+  return fs.existsSync(config.dataset) ? [config.dataset] : config.bundledDataset;
+}
+
+export function loadInto(service: Service, logger: Logger): void {
+  const { config } = service;
+  const sources = datasetSources(config);
+  const started = Date.now();
+  const { dataset, report } = loadSources(sources, { baseIri: config.baseIri });
+  for (const w of report.warnings) logger.warn({ kind: w.kind, subject: w.subject }, w.message);
+  service.use(dataset);
+  logger.info(
+    { sources, institutions: report.institutions, triples: report.triples, version: report.version, ms: Date.now() - started },
+    'dataset loaded',
+  );
+}
+
+export function startServer(config: Config, logger: Logger): { server: http.Server; service: Service } {
+  const service = new Service(config);
+  const app = createApp({ service, logger });
+  const server = http.createServer({ headersTimeout: config.headersTimeoutMs, requestTimeout: config.requestTimeoutMs }, app);
+  server.keepAliveTimeout = config.keepAliveTimeoutMs;
+  // A request line or header Node cannot parse gets a plain 400 instead of a reset connection.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (socket.writable && error.code !== 'ECONNRESET') {
+      socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nContent-Length: 12\r\nConnection: close\r\n\r\nBad request\n');
+    } else {
+      socket.destroy();
+    }
+  });
+  return { server, service };
+}
+
+function main(): void {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`configuration error: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.logLevel);
+  const { server, service } = startServer(config, logger);
+  // Listen first, so /healthz answers and /readyz says 503 while the dataset loads.
+  server.listen(config.port, config.host, () => {
+    const address = server.address();
+    logger.info({ address }, 'listening');
+    setImmediate(() => {
+      try {
+        loadInto(service, logger);
+      } catch (error) {
+        logger.fatal({ err: error }, 'the dataset could not be loaded');
+        process.exit(1);
+      }
+    });
+  });
+  server.on('error', (error) => {
+    logger.fatal({ err: error }, 'the server could not listen');
+    process.exit(1);
+  });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+    server.close(() => {
+      service.close();
+      logger.info('stopped');
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+    setTimeout(() => {
+      logger.warn('grace period over: closing the remaining connections');
+      server.closeAllConnections();
+    }, config.shutdownGraceMs).unref();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+if (require.main === module) main();

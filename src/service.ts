@@ -1,0 +1,29 @@
+// Holds the dataset being served and its rendered documents; a new dataset replaces both at once.
+import type { Config } from './config';
+import type { Dataset } from './dataset';
+import { Documents } from './documents';
+import { CONTEXT_PATH } from './rdf/jsonld';
+
+export class Service {
+  private documents: Documents | undefined;
+
+  constructor(readonly config: Config) {}
+
+  /** The documents of the current dataset, or `undefined` before the first load. A request takes
+   * this once, so that it answers from one dataset even when another is swapped in meanwhile. */
+  get current(): Documents | undefined {
+    return this.documents;
+  }
+
+  /** Serves `dataset` from now on; the previous one's store is freed and its cache dropped. */
+  use(dataset: Dataset): void {
+    const previous = this.documents;
+    this.documents = new Documents(dataset, `${this.config.baseIri}${CONTEXT_PATH}`, this.config.cacheMaxBytes);
+    previous?.dataset.free();
+  }
+
+  close(): void {
+    this.documents?.dataset.free();
+    this.documents = undefined;
+  }
+}
