@@ -1,0 +1,62 @@
+// Test support: the real app over a real store loaded from fixtures, and RDF graph comparison.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { Parser, type Quad } from 'n3';
+import { isomorphic } from 'rdf-isomorphic';
+import { RdfXmlParser } from 'rdfxml-streaming-parser';
+import { loadConfig, type Config } from '../src/config';
+import { createApp } from '../src/http/app';
+import { createLogger } from '../src/log';
+import { Service } from '../src/service';
+import { loadSources } from '../loader/loadSources';
+import { PROJECT_ROOT } from '../src/paths';
+
+export const FIXTURES = path.join(PROJECT_ROOT, 'fixtures');
+/** The real document served by the original service for DE-1a (December 2021). */
+export const DE_1A_RDF = path.join(FIXTURES, 'bundled', 'zdb-lds_DE-1a_2021-12.rdf');
+export const BASE = 'https://ld.zdb-services.de';
+export const DE_1A = `${BASE}/resource/organisations/DE-1a`;
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({ LOG_LEVEL: 'silent', DATASET: path.join(os.tmpdir(), 'isil-ld-no-such-snapshot.nq'), ...env });
+}
+
+/** The app over a store loaded from `sources` (default: the bundled dataset). */
+export function buildApp(sources: readonly string[] = [path.join(FIXTURES, 'bundled')], env: Record<string, string> = {}) {
+  const config = testConfig(env);
+  const service = new Service(config);
+  const { dataset, report } = loadSources(sources, { baseIri: config.baseIri });
+  service.use(dataset);
+  const app = createApp({ service, logger: createLogger('silent') });
+  return { app, service, config, report };
+}
+
+export function tempDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'isil-ld-test-'));
+}
+
+export async function parseRdfXml(text: string, baseIRI = `${BASE}/`): Promise<Quad[]> {
+  const quads: Quad[] = [];
+  const parser = new RdfXmlParser({ baseIRI });
+  await new Promise<void>((resolve, reject) => {
+    Readable.from([text]).pipe(parser).on('data', (q: Quad) => quads.push(q)).on('error', reject).on('end', resolve);
+  });
+  return quads;
+}
+
+export function parseTurtle(text: string, format = 'text/turtle'): Quad[] {
+  return new Parser({ format, baseIRI: `${BASE}/` }).parse(text);
+}
+
+/** Distinct triples (RDF graphs are sets; a document may repeat a triple). */
+export function distinct(quads: readonly Quad[]): Quad[] {
+  const seen = new Map<string, Quad>();
+  for (const q of quads) seen.set(`${q.subject.termType}${q.subject.value} ${q.predicate.value} ${q.object.termType}${q.object.value}${q.object.termType === 'Literal' ? `@${q.object.language}^^${q.object.datatype.value}` : ''}`, q);
+  return [...seen.values()];
+}
+
+export function sameGraph(actual: readonly Quad[], expected: readonly Quad[]): boolean {
+  return isomorphic(distinct(actual), distinct(expected));
+}
