@@ -60,3 +60,32 @@ export function distinct(quads: readonly Quad[]): Quad[] {
 export function sameGraph(actual: readonly Quad[], expected: readonly Quad[]): boolean {
   return isomorphic(distinct(actual), distinct(expected));
 }
+
+export interface RawResponse {
+  readonly status: number;
+  readonly headers: import('node:http').IncomingHttpHeaders;
+  readonly body: Buffer;
+}
+
+/** One request over a real socket, the body left as sent (supertest decodes content codings). */
+export async function rawRequest(app: import('express').Express, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawResponse> {
+  const http = await import('node:http');
+  const server = http.createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as import('node:net').AddressInfo;
+  try {
+    return await new Promise<RawResponse>((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port, path, method, headers, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      });
+      req.setTimeout(10_000, () => req.destroy(new Error('timed out')));
+      req.on('error', reject);
+      req.end();
+    });
+  } finally {
+    server.close();
+  }
+}

@@ -1,0 +1,334 @@
+// The HTTP contract, row by row, against the real app over the real DE-1a document.
+import assert from 'node:assert/strict';
+import zlib from 'node:zlib';
+import request from 'supertest';
+import type { Express } from 'express';
+import { buildApp, rawRequest } from '../support';
+
+const CORS_EXPOSE = 'Link, Location, Content-Location, ETag, Last-Modified, Vary';
+const HTTP_DATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
+/** Supertest buffers text bodies only for known text types: collect every body as bytes. */
+function binary(res: request.Response, done: (error: Error | null, body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  res.on('data', (c: Buffer) => chunks.push(c));
+  res.on('end', () => done(null, Buffer.concat(chunks)));
+}
+
+/** Superagent asks for gzip unless told otherwise: byte-exact checks ask for the identity coding. */
+const IDENTITY = { 'Accept-Encoding': 'identity' };
+
+describe('HTTP contract', () => {
+  let app: Express;
+  before(() => {
+    app = buildApp().app;
+  });
+
+  describe('seed chain: Accept: text/html (303, 302, 200)', () => {
+    let r303: request.Response;
+    let r302: request.Response;
+    let r200: request.Response;
+    before(async () => {
+      r303 = await request(app).get('/resource/organisations/DE-1a').set('Accept', 'text/html');
+      r302 = await request(app).get(r303.headers.location!).set('Accept', 'text/html');
+      r200 = await request(app).get(r302.headers.location!).set('Accept', 'text/html');
+    });
+    it('answers 303', () => assert.equal(r303.status, 303));
+    it('303 Location is the relative HTML document', () => assert.equal(r303.headers.location, '/data/organisations/DE-1a.html'));
+    it('303 Content-Length is 0', () => assert.equal(r303.headers['content-length'], '0'));
+    it('303 varies on Accept', () => assert.equal(r303.headers.vary, 'Accept'));
+    it('303 is cacheable', () => assert.match(r303.headers['cache-control']!, /^public, max-age=\d+$/));
+    it('then 302', () => assert.equal(r302.status, 302));
+    it('302 Location is the directory page (relative: this service)', () => assert.equal(r302.headers.location, '/isil/DE-1a'));
+    it('302 Content-Length is 0', () => assert.equal(r302.headers['content-length'], '0'));
+    it('302 Content-Type is text/html', () => assert.equal(r302.headers['content-type'], 'text/html'));
+    it('then 200', () => assert.equal(r200.status, 200));
+    it('200 Content-Type is text/html;charset=utf-8', () => assert.equal(r200.headers['content-type'], 'text/html;charset=utf-8'));
+    it('200 varies on Accept-Encoding', () => assert.equal(r200.headers.vary, 'Accept-Encoding'));
+    it('200 is an HTML document naming the institution', () => {
+      assert.match(r200.text, /^<!DOCTYPE html>/);
+      assert.match(r200.text, /<h1>Staatsbibliothek zu Berlin - Preußischer Kulturbesitz, Haus Potsdamer Straße<\/h1>/);
+    });
+  });
+
+  describe('seed chain: Accept: application/rdf+xml (303, 200)', () => {
+    let r303: request.Response;
+    let r200: request.Response;
+    before(async () => {
+      r303 = await request(app).get('/resource/organisations/DE-1a').set('Accept', 'application/rdf+xml');
+      r200 = await request(app).get(r303.headers.location!).set('Accept', 'application/rdf+xml').set(IDENTITY).buffer(true).parse(binary);
+    });
+    it('answers 303', () => assert.equal(r303.status, 303));
+    it('303 Location is the relative RDF/XML document', () => assert.equal(r303.headers.location, '/data/organisations/DE-1a.rdf'));
+    it('303 Content-Length is 0', () => assert.equal(r303.headers['content-length'], '0'));
+    it('then 200', () => assert.equal(r200.status, 200));
+    it('Content-Location', () => assert.equal(r200.headers['content-location'], '/data/organisations/DE-1a.rdf'));
+    it('Last-Modified is the record\'s dcterms:modified as an HTTP date', () => {
+      assert.match(r200.headers['last-modified']!, HTTP_DATE);
+      assert.equal(r200.headers['last-modified'], 'Wed, 15 Dec 2021 13:55:44 GMT');
+    });
+    it('Content-Length is the exact byte length', () => assert.equal(Number(r200.headers['content-length']), (r200.body as Buffer).length));
+    it('Content-Disposition', () => assert.equal(r200.headers['content-disposition'], 'inline; filename="DE-1a.rdf"'));
+    it('Link names the CC0 licence', () => assert.match(r200.headers.link!, /^<http:\/\/creativecommons\.org\/publicdomain\/zero\/1\.0\/>; rel="license"/));
+    it('Content-Type', () => assert.equal(r200.headers['content-type'], 'application/rdf+xml;charset=UTF-8'));
+    it('CORS', () => assert.equal(r200.headers['access-control-allow-origin'], '*'));
+  });
+
+  describe('§1 routes', () => {
+    const documents: [string, string][] = [
+      ['rdf', 'application/rdf+xml;charset=UTF-8'],
+      ['ttl', 'text/turtle;charset=UTF-8'],
+      ['jsonld', 'application/ld+json'],
+      ['nt', 'application/n-triples;charset=UTF-8'],
+    ];
+    for (const [ext, type] of documents) {
+      describe(`GET /data/organisations/DE-1a.${ext}`, () => {
+        let res: request.Response;
+        let head: request.Response;
+        before(async () => {
+          res = await request(app).get(`/data/organisations/DE-1a.${ext}`).set(IDENTITY).buffer(true).parse(binary);
+          head = await request(app).head(`/data/organisations/DE-1a.${ext}`).set(IDENTITY);
+        });
+        it('200', () => assert.equal(res.status, 200));
+        it(`Content-Type ${type}`, () => assert.equal(res.headers['content-type'], type));
+        it('Content-Location', () => assert.equal(res.headers['content-location'], `/data/organisations/DE-1a.${ext}`));
+        it('Content-Disposition', () => assert.equal(res.headers['content-disposition'], `inline; filename="DE-1a.${ext}"`));
+        it('Content-Length', () => assert.equal(Number(res.headers['content-length']), (res.body as Buffer).length));
+        it('strong ETag', () => assert.match(res.headers.etag!, /^"[A-Za-z0-9_-]+"$/));
+        it('Cache-Control', () => assert.match(res.headers['cache-control']!, /^public, max-age=\d+$/));
+        it('Vary: Accept-Encoding', () => assert.equal(res.headers.vary, 'Accept-Encoding'));
+        it('Link: licence and an alternate for each other format with its type', () => {
+          const link = res.headers.link!;
+          assert.match(link, /<http:\/\/creativecommons\.org\/publicdomain\/zero\/1\.0\/>; rel="license"/);
+          for (const [other, otherType] of documents.filter(([e]) => e !== ext)) {
+            assert.ok(link.includes(`</data/organisations/DE-1a.${other}>; rel="alternate"; type="${otherType.split(';')[0]}"`), other);
+          }
+          assert.ok(link.includes('</data/organisations/DE-1a.html>; rel="alternate"; type="text/html"'));
+        });
+        it('CORS headers', () => {
+          assert.equal(res.headers['access-control-allow-origin'], '*');
+          assert.equal(res.headers['access-control-expose-headers'], CORS_EXPOSE);
+        });
+        it('HEAD: same status and headers, no body', () => {
+          assert.equal(head.status, 200);
+          for (const h of ['content-type', 'content-length', 'etag', 'last-modified', 'link', 'content-location']) {
+            assert.equal(head.headers[h], res.headers[h], h);
+          }
+          assert.deepEqual(head.body, {});
+        });
+      });
+    }
+
+    it('GET /data/organisations/DE-1a (no extension) answers 303 like /resource', async () => {
+      const res = await request(app).get('/data/organisations/DE-1a').set('Accept', 'text/turtle');
+      assert.equal(res.status, 303);
+      assert.equal(res.headers.location, '/data/organisations/DE-1a.ttl');
+    });
+    it('GET /data/organisations/DE-1a.html answers 302 to the directory', async () => {
+      const res = await request(app).get('/data/organisations/DE-1a.html');
+      assert.equal(res.status, 302);
+      assert.equal(res.headers.location, '/isil/DE-1a');
+    });
+    it('HEAD /resource answers 303 without body', async () => {
+      const res = await request(app).head('/resource/organisations/DE-1a');
+      assert.equal(res.status, 303);
+      assert.equal(res.headers.location, '/data/organisations/DE-1a.html');
+    });
+    for (const path of ['/resource/organisations/DE-1a', '/data/organisations/DE-1a', '/data/organisations/DE-1a.ttl', '/data/organisations/DE-1a.html', '/isil/DE-1a']) {
+      it(`OPTIONS ${path}: 204 preflight`, async () => {
+        const res = await request(app).options(path).set('Origin', 'https://example.org').set('Access-Control-Request-Method', 'GET');
+        assert.equal(res.status, 204);
+        assert.equal(res.headers['access-control-allow-origin'], '*');
+        assert.equal(res.headers['access-control-allow-methods'], 'GET, HEAD, OPTIONS');
+        assert.equal(res.headers['access-control-allow-headers'], 'Accept, Accept-Language, If-None-Match, If-Modified-Since');
+        assert.match(res.headers['access-control-max-age']!, /^\d+$/);
+      });
+    }
+    for (const method of ['post', 'put', 'delete', 'patch'] as const) {
+      it(`${method.toUpperCase()}: 405 with Allow`, async () => {
+        const res = await request(app)[method]('/resource/organisations/DE-1a');
+        assert.equal(res.status, 405);
+        assert.equal(res.headers.allow, 'GET, HEAD, OPTIONS');
+        assert.equal(res.headers['access-control-allow-origin'], '*');
+      });
+    }
+  });
+
+  describe('§2 negotiation through the app', () => {
+    const rows: [string | undefined, string][] = [
+      [undefined, 'html'],
+      ['*/*', 'html'],
+      ['text/html', 'html'],
+      ['application/xhtml+xml', 'html'],
+      ['application/rdf+xml', 'rdf'],
+      ['application/xml', 'rdf'],
+      ['text/xml', 'rdf'],
+      ['text/turtle', 'ttl'],
+      ['application/x-turtle', 'ttl'],
+      ['application/ld+json', 'jsonld'],
+      ['application/ld+json;profile="http://www.w3.org/ns/json-ld#compacted"', 'jsonld'],
+      ['application/json', 'jsonld'],
+      ['application/n-triples', 'nt'],
+      ['text/plain', 'nt'],
+    ];
+    for (const [accept, ext] of rows) {
+      it(`${accept ?? '(no Accept)'} → .${ext}`, async () => {
+        const req = request(app).get('/resource/organisations/DE-1a');
+        if (accept !== undefined) req.set('Accept', accept);
+        else req.unset('Accept');
+        const res = await req;
+        assert.equal(res.status, 303);
+        assert.equal(res.headers.location, `/data/organisations/DE-1a.${ext}`);
+      });
+    }
+    it('nothing acceptable: 406 listing the documents as links', async () => {
+      const res = await request(app).get('/resource/organisations/DE-1a').set('Accept', 'image/png');
+      assert.equal(res.status, 406);
+      for (const ext of ['html', 'rdf', 'ttl', 'jsonld', 'nt']) assert.ok(res.text.includes(`/data/organisations/DE-1a.${ext}`), ext);
+      assert.equal(res.headers['access-control-allow-origin'], '*');
+    });
+  });
+
+  describe('§5 identifiers that are not plain hits', () => {
+    const rows: [string, number, string?][] = [
+      ['/resource/organisations/de-1A', 301, '/resource/organisations/DE-1a'],
+      ['/data/organisations/de-1a.ttl', 301, '/data/organisations/DE-1a.ttl'],
+      ['/data/organisations/DE-1A', 301, '/data/organisations/DE-1a'],
+      ['/isil/de-1a', 301, '/isil/DE-1a'],
+      ['/resource/organisations/de-1a?x=1', 301, '/resource/organisations/DE-1a?x=1'],
+      ['/resource/organisations/DE-2', 404],
+      ['/data/organisations/DE-2.ttl', 404],
+      ['/isil/DE-2', 404],
+      ['/data/organisations/DE-1a.pdf', 404],
+      ['/resource/organisations/DE-1a-too-long-for-an-isil', 404],
+      ['/resource/organisations/..', 404],
+      ['/resource/organisations/DE-1a%2Fx', 404],
+      ['/resource/organisations/DE%2D1a', 404],
+    ];
+    for (const [path, status, location] of rows) {
+      it(`${path} → ${status}${location ? ` ${location}` : ''}`, async () => {
+        const res = await request(app).get(path);
+        assert.equal(res.status, status);
+        if (location) assert.equal(res.headers.location, location);
+        assert.equal(res.headers['access-control-allow-origin'], '*');
+      });
+    }
+    it('a malformed ISIL: the body says so', async () => {
+      const res = await request(app).get('/resource/organisations/DE2789');
+      assert.equal(res.status, 404);
+      assert.match(res.text, /not a well-formed ISIL/);
+    });
+    it('an unknown ISIL: the body says it is unknown, not malformed', async () => {
+      const res = await request(app).get('/resource/organisations/DE-2');
+      assert.match(res.text, /No institution has the ISIL DE-2/);
+    });
+    it('error bodies follow the negotiated format: HTML for browsers', async () => {
+      const res = await request(app).get('/resource/organisations/DE-2').set('Accept', 'text/html');
+      assert.equal(res.headers['content-type'], 'text/html;charset=utf-8');
+      assert.match(res.text, /<h1>404<\/h1>/);
+    });
+    it('error bodies follow the negotiated format: plain text otherwise', async () => {
+      const res = await request(app).get('/resource/organisations/DE-2').set('Accept', 'text/turtle');
+      assert.equal(res.headers['content-type'], 'text/plain;charset=utf-8');
+    });
+  });
+
+  describe('§3 caching and content coding', () => {
+    const etags = new Map<string, string>();
+    before(async () => {
+      for (const ext of ['rdf', 'ttl', 'jsonld', 'nt']) {
+        etags.set(ext, (await request(app).get(`/data/organisations/DE-1a.${ext}`)).headers.etag!);
+      }
+      etags.set('html', (await request(app).get('/isil/DE-1a')).headers.etag!);
+    });
+    it('a different ETag for each format', () => assert.equal(new Set(etags.values()).size, 5));
+    it('If-None-Match with the ETag: 304 with the same validators and no body', async () => {
+      const res = await request(app).get('/data/organisations/DE-1a.ttl').set('If-None-Match', etags.get('ttl')!);
+      assert.equal(res.status, 304);
+      assert.equal(res.headers.etag, etags.get('ttl'));
+      assert.equal(res.headers['last-modified'], 'Wed, 15 Dec 2021 13:55:44 GMT');
+      assert.match(res.headers['cache-control']!, /^public/);
+      assert.equal(res.text, '');
+    });
+    it('If-None-Match in a list, weak form: 304', async () => {
+      const res = await request(app).get('/data/organisations/DE-1a.ttl').set('If-None-Match', `"x", W/${etags.get('ttl')}`);
+      assert.equal(res.status, 304);
+    });
+    it('If-None-Match of another format: 200', async () => {
+      const res = await request(app).get('/data/organisations/DE-1a.ttl').set('If-None-Match', etags.get('rdf')!);
+      assert.equal(res.status, 200);
+    });
+    it('If-Modified-Since at Last-Modified: 304', async () => {
+      const res = await request(app).get('/data/organisations/DE-1a.rdf').set('If-Modified-Since', 'Wed, 15 Dec 2021 13:55:44 GMT');
+      assert.equal(res.status, 304);
+    });
+    it('If-Modified-Since before Last-Modified: 200', async () => {
+      const res = await request(app).get('/data/organisations/DE-1a.rdf').set('If-Modified-Since', 'Wed, 15 Dec 2021 13:55:43 GMT');
+      assert.equal(res.status, 200);
+    });
+    it('If-None-Match decides over If-Modified-Since', async () => {
+      const res = await request(app).get('/data/organisations/DE-1a.rdf').set('If-None-Match', '"other"').set('If-Modified-Since', 'Wed, 15 Dec 2031 13:55:44 GMT');
+      assert.equal(res.status, 200);
+    });
+    it('HTML page answers 304 too', async () => {
+      const res = await request(app).get('/isil/DE-1a').set('If-None-Match', etags.get('html')!);
+      assert.equal(res.status, 304);
+    });
+    for (const [encoding, decode] of [['gzip', zlib.gunzipSync], ['br', zlib.brotliDecompressSync]] as const) {
+      it(`${encoding}: the decoded body is the identity body, under its own ETag`, async () => {
+        const plain = await rawRequest(app, '/data/organisations/DE-1a.ttl', IDENTITY);
+        const coded = await rawRequest(app, '/data/organisations/DE-1a.ttl', { 'Accept-Encoding': encoding });
+        assert.equal(coded.headers['content-encoding'], encoding);
+        assert.equal(Number(coded.headers['content-length']), (coded.body as Buffer).length);
+        assert.ok((coded.body as Buffer).length < (plain.body as Buffer).length);
+        assert.deepEqual(decode(coded.body as Buffer), plain.body);
+        assert.notEqual(coded.headers.etag, plain.headers.etag);
+        assert.equal(coded.headers.vary, 'Accept-Encoding');
+      });
+    }
+    it('a coded ETag revalidates (304)', async () => {
+      const coded = await request(app).get('/data/organisations/DE-1a.ttl').set('Accept-Encoding', 'br');
+      const res = await request(app).get('/data/organisations/DE-1a.ttl').set('Accept-Encoding', 'br').set('If-None-Match', coded.headers.etag!);
+      assert.equal(res.status, 304);
+    });
+    it('ETags and bodies are the same after a reload of the same data (blank nodes labelled from content)', async () => {
+      const other = buildApp().app;
+      for (const ext of ['rdf', 'ttl', 'jsonld', 'nt']) {
+        const a = await request(app).get(`/data/organisations/DE-1a.${ext}`).buffer(true).parse(binary);
+        const b = await request(other).get(`/data/organisations/DE-1a.${ext}`).buffer(true).parse(binary);
+        assert.equal(b.headers.etag, a.headers.etag, ext);
+        assert.deepEqual(b.body, a.body, ext);
+      }
+    });
+  });
+
+  describe('§4 ISIL_DIRECTORY_URL', () => {
+    it('302 goes to the configured directory with its scheme', async () => {
+      const { app: directed } = buildApp(undefined, { ISIL_DIRECTORY_URL: 'https://sigel.staatsbibliothek-berlin.de/' });
+      const res = await request(directed).get('/data/organisations/DE-1a.html');
+      assert.equal(res.status, 302);
+      assert.equal(res.headers.location, 'https://sigel.staatsbibliothek-berlin.de/isil/DE-1a');
+      assert.equal((await request(directed).get('/isil/DE-1a')).status, 404);
+    });
+  });
+
+  describe('operations', () => {
+    it('/healthz answers 200', async () => {
+      const res = await request(app).get('/healthz');
+      assert.equal(res.status, 200);
+      assert.deepEqual(res.body, { status: 'alive' });
+    });
+    it('/readyz tells institutions, triples and the dataset version', async () => {
+      const res = await request(app).get('/readyz');
+      assert.equal(res.status, 200);
+      assert.equal(res.body.status, 'ready');
+      assert.equal(res.body.institutions, 1);
+      assert.equal(res.body.triples, 63);
+      assert.match(res.body.version, /^[0-9a-f]{12}$/);
+    });
+    it('a request id is sent back, and a sane given one is kept', async () => {
+      const res = await request(app).get('/healthz').set('X-Request-Id', 'abc-123');
+      assert.equal(res.headers['x-request-id'], 'abc-123');
+    });
+  });
+});
