@@ -10,4 +10,5 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  { files: ['**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
 );
