@@ -81,24 +81,25 @@ export function expandSources(sources: readonly string[], format?: StoreFormat):
   return files;
 }
 
-/** Reads the position out of a parser's message, or finds it for XML the parser gave none for. */
-function locate(file: string, text: Buffer, format: StoreFormat, error: Error): LoadError {
+/**
+ * Oxigraph's RDF/XML parser accepts a document cut off before its end (it loads what it read), so
+ * XML is checked for well-formedness first: a truncated file must be refused, not half-loaded.
+ */
+function checkXml(file: string, text: Buffer): void {
+  const parser = new SaxesParser({ xmlns: true, position: true });
+  let first: LoadError | undefined;
+  parser.on('error', (e) => {
+    first ??= new LoadError(file, parser.line, parser.column + 1, `not well-formed XML: ${e.message.replace(/^[^:]*:\d+:\d+: /, '')}`);
+  });
+  parser.write(text.toString('utf8')).close();
+  if (first) throw first;
+}
+
+/** Reads the position out of Oxigraph's message (`line L between columns C and …`). */
+function locate(file: string, text: Buffer, error: Error): LoadError {
   const message = error.message;
   const at = /line (\d+)(?: between columns (\d+) and \d+| column (\d+))?/i.exec(message);
   if (at) return new LoadError(file, Number(at[1]), Number(at[2] ?? at[3] ?? 1), message);
-  if (format === 'rdf') {
-    const parser = new SaxesParser({ xmlns: true });
-    let found: LoadError | undefined;
-    parser.on('error', (e) => {
-      found ??= new LoadError(file, parser.line, parser.column + 1, `${message} (${e.message.replace(/^\d+:\d+: /, '')})`);
-    });
-    try {
-      parser.write(text.toString('utf8')).close();
-    } catch {
-      // The first error was recorded by the handler.
-    }
-    if (found) return found;
-  }
   const lines = text.toString('utf8').split('\n');
   return new LoadError(file, lines.length, (lines.at(-1)?.length ?? 0) + 1, `${message} (at the end of the file)`);
 }
@@ -118,10 +119,11 @@ export function loadSources(sources: readonly string[], options: LoadOptions): {
       const text = fs.readFileSync(file);
       if (text.length === 0) throw new LoadError(file, undefined, undefined, 'the file is empty');
       const before = store.size;
+      if (format === 'rdf') checkXml(file, text);
       try {
         store.load(text, format, `${options.baseIri}/`);
       } catch (error) {
-        throw locate(file, text, format, error as Error);
+        throw locate(file, text, error as Error);
       }
       hash.update(text);
       reports.push({ file, format, triples: store.size - before });
