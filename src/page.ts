@@ -9,8 +9,14 @@ import { CC0, PREFIXES } from './rdf/namespaces';
 
 const { foaf, v, dbp, dc, dcterms, geo, schema, gbv, rdf, rdfs, wdrs } = PREFIXES;
 
-export function escapeHtml(text: string): string {
+/** The five markup characters as character references. */
+function escapeMarkup(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Text for people: NFC (the agency's data is often NFD), escaped. */
+export function escapeHtml(text: string): string {
+  return escapeMarkup(text.normalize('NFC'));
 }
 
 /** JSON inside <script>: `<` escaped so that no `</script>` or `<!--` can end or bend the element. */
@@ -20,7 +26,7 @@ function scriptJson(json: string): string {
 
 /** Only http(s) and mailto links become clickable; anything else is shown as text. */
 function link(iri: string, label = iri): string {
-  return /^(https?:|mailto:)/i.test(iri) ? `<a href="${escapeHtml(iri)}">${escapeHtml(label)}</a>` : escapeHtml(label);
+  return /^(https?:|mailto:)/i.test(iri) ? `<a href="${escapeMarkup(iri)}">${escapeHtml(label)}</a>` : escapeHtml(label);
 }
 
 class Graph {
