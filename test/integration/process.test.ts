@@ -1,0 +1,80 @@
+// The process as operators run it: settings checked at start, readiness, JSON logs, SIGTERM.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../../src/paths';
+
+const MAIN = path.join(PROJECT_ROOT, 'src', 'main.ts');
+
+function env(extra: Record<string, string>): NodeJS.ProcessEnv {
+  return { ...process.env, HOST: '127.0.0.1', PORT: '0', DATASET: '/nonexistent/dataset.nq', LOG_LEVEL: 'info', ...extra };
+}
+
+describe('the server process', () => {
+  for (const [variable, value] of [['PORT', 'abc'], ['BASE_IRI', 'ftp://example.org'], ['LOG_LEVEL', 'loud'], ['ISIL_DIRECTORY_URL', 'sigel.example.org']]) {
+    it(`refuses to start with ${variable}=${value}, naming the variable`, () => {
+      const run = spawnSync(process.execPath, ['--import', 'tsx', MAIN], { env: env({ [variable!]: value! }), encoding: 'utf8', timeout: 30_000 });
+      assert.equal(run.status, 2);
+      assert.match(run.stderr, new RegExp(`^configuration error: ${variable}: `, 'm'));
+    });
+  }
+
+  describe('started with the bundled dataset', () => {
+    let child: ChildProcess;
+    let base: string;
+    const lines: Record<string, unknown>[] = [];
+    let exit: Promise<number | null>;
+
+    before(async function () {
+      this.timeout(30_000);
+      child = spawn(process.execPath, ['--import', 'tsx', MAIN], { env: env({}), stdio: ['ignore', 'pipe', 'pipe'] });
+      exit = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+      let buffered = '';
+      const listening = new Promise<string>((resolve, reject) => {
+        child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+          buffered += chunk;
+          let nl;
+          while ((nl = buffered.indexOf('\n')) >= 0) {
+            const line = JSON.parse(buffered.slice(0, nl)) as Record<string, unknown> & { address?: { port: number } };
+            buffered = buffered.slice(nl + 1);
+            lines.push(line);
+            if (line.msg === 'listening') resolve(`http://127.0.0.1:${line.address!.port}`);
+          }
+        });
+        child.once('exit', () => reject(new Error('the server exited before listening')));
+      });
+      base = await listening;
+      for (let i = 0; i < 100; i++) {
+        if ((await fetch(`${base}/readyz`)).status === 200) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error('never ready');
+    });
+
+    after(() => child.kill('SIGKILL'));
+
+    it('/healthz answers', async () => assert.equal((await fetch(`${base}/healthz`)).status, 200));
+    it('/readyz tells the dataset', async () => {
+      const body = (await (await fetch(`${base}/readyz`)).json()) as { institutions: number; triples: number };
+      assert.equal(body.institutions, 1);
+      assert.equal(body.triples, 63);
+    });
+    it('logs one JSON line per request, with its id', async () => {
+      const res = await fetch(`${base}/resource/organisations/DE-1a`, { redirect: 'manual', headers: { 'X-Request-Id': 'log-test-1' } });
+      assert.equal(res.status, 303);
+      await new Promise((r) => setTimeout(r, 200));
+      const line = lines.find((l) => l.reqId === 'log-test-1');
+      assert.ok(line, 'a log line with the request id');
+      assert.equal(line.status, 303);
+      assert.equal(line.method, 'GET');
+    });
+    it('SIGTERM: stops accepting, finishes, exits 0', async () => {
+      const agent = await fetch(`${base}/data/organisations/DE-1a.ttl`);
+      assert.equal(agent.status, 200);
+      child.kill('SIGTERM');
+      assert.equal(await exit, 0);
+      assert.ok(lines.some((l) => l.msg === 'stopped'));
+      await assert.rejects(fetch(`${base}/healthz`));
+    });
+  });
+});
