@@ -7,6 +7,12 @@ import { createLogger, type Logger } from './log';
 import { Service } from './service';
 import { loadSources } from '../loader/loadSources';
 
+/** Node's parser errors that have a status of their own; the rest are 400. */
+const CLIENT_ERRORS: Readonly<Record<string, [number, string]>> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'],
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'],
+};
+
 /** The snapshot when there is one, else the bundled dataset. */
 export function datasetSources(config: Config): readonly string[] {
   return fs.existsSync(config.dataset) ? [config.dataset] : config.bundledDataset;
@@ -28,15 +34,25 @@ export function loadInto(service: Service, logger: Logger): void {
 export function startServer(config: Config, logger: Logger): { server: http.Server; service: Service } {
   const service = new Service(config);
   const app = createApp({ service, logger });
-  const server = http.createServer({ headersTimeout: config.headersTimeoutMs, requestTimeout: config.requestTimeoutMs }, app);
+  const server = http.createServer(
+    {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      // Node enforces both time-outs only when it checks its connections (every 30 s by default).
+      connectionsCheckingInterval: Math.min(1000, config.headersTimeoutMs),
+    },
+    app,
+  );
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
-  // A request line or header Node cannot parse gets a plain 400 instead of a reset connection.
+  // A request Node cannot take gets a short plain answer instead of a reset connection.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (socket.writable && error.code !== 'ECONNRESET') {
-      socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nContent-Length: 12\r\nConnection: close\r\n\r\nBad request\n');
-    } else {
+    if (!socket.writable || error.code === 'ECONNRESET') {
       socket.destroy();
+      return;
     }
+    const [status, reason] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Bad Request'];
+    const body = `${reason}\n`;
+    socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
   });
   return { server, service };
 }

@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
 import request from 'supertest';
 import type { Express } from 'express';
-import { buildApp, rawRequest } from '../support';
+import path from 'node:path';
+import { loadSources } from '../../loader/loadSources';
+import { buildApp, FIXTURES, rawRequest } from '../support';
 
 const CORS_EXPOSE = 'Link, Location, Content-Location, ETag, Last-Modified, Vary';
 const HTTP_DATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
@@ -299,6 +301,21 @@ describe('HTTP contract', () => {
         assert.equal(b.headers.etag, a.headers.etag, ext);
         assert.deepEqual(b.body, a.body, ext);
       }
+    });
+  });
+
+  describe('a new dataset', () => {
+    it('drops the rendered documents of the old one', async () => {
+      const { app: own, service } = buildApp();
+      const before = await request(own).get('/data/organisations/DE-1a.nt');
+      assert.ok(service.current!.cache.size > 0);
+      const { dataset } = loadSources([path.join(FIXTURES, 'bundled'), path.join(FIXTURES, 'test', 'hostile-page.ttl')], { baseIri: service.config.baseIri });
+      service.use(dataset);
+      assert.equal(service.current!.cache.size, 0);
+      const after = await request(own).get('/readyz');
+      assert.equal(after.body.institutions, 2);
+      const again = await request(own).get('/data/organisations/DE-1a.nt');
+      assert.equal(again.headers.etag, before.headers.etag, 'the same record keeps its ETag');
     });
   });
 

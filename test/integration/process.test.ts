@@ -1,13 +1,14 @@
 // The process as operators run it: settings checked at start, readiness, JSON logs, SIGTERM.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../src/paths';
 
 const MAIN = path.join(PROJECT_ROOT, 'src', 'main.ts');
 
 function env(extra: Record<string, string>): NodeJS.ProcessEnv {
-  return { ...process.env, HOST: '127.0.0.1', PORT: '0', DATASET: '/nonexistent/dataset.nq', LOG_LEVEL: 'info', ...extra };
+  return { ...process.env, HOST: '127.0.0.1', PORT: '0', DATASET: '/nonexistent/dataset.nq', LOG_LEVEL: 'info', HEADERS_TIMEOUT_MS: '1500', REQUEST_TIMEOUT_MS: '3000', ...extra };
 }
 
 describe('the server process', () => {
@@ -67,6 +68,21 @@ describe('the server process', () => {
       assert.ok(line, 'a log line with the request id');
       assert.equal(line.status, 303);
       assert.equal(line.method, 'GET');
+    });
+    it('a client that never finishes its headers is cut off after HEADERS_TIMEOUT_MS', async function () {
+      this.timeout(10_000);
+      const { port } = new URL(base);
+      const started = Date.now();
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = net.connect(Number(port), '127.0.0.1', () => socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: '));
+        let text = '';
+        socket.on('data', (d) => (text += d.toString()));
+        socket.on('close', () => resolve(text));
+        socket.on('error', reject);
+        socket.setTimeout(8000, () => reject(new Error('still open after 8 s')));
+      });
+      assert.match(answer, /^HTTP\/1\.1 408/);
+      assert.ok(Date.now() - started < 5000);
     });
     it('SIGTERM: stops accepting, finishes, exits 0', async () => {
       const agent = await fetch(`${base}/data/organisations/DE-1a.ttl`);
