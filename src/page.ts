@@ -58,9 +58,15 @@ function list(items: readonly string[]): string {
   return items.length ? `<ul>${items.map((i) => `<li>${i}</li>`).join('')}</ul>` : '';
 }
 
+/** The preferred (main) entries first, then the rest in the description's order. */
+function mainFirst(g: Graph, terms: Term[]): Term[] {
+  const main = (t: Term) => (g.types(t).includes(`${v}Pref`) ? 0 : 1);
+  return terms.map((t, i) => ({ t, i })).sort((a, b) => main(a.t) - main(b.t) || a.i - b.i).map((e) => e.t);
+}
+
 function addresses(g: Graph, r: string): string {
   return list(
-    g.objects(r, `${v}adr`).map((adr) => {
+    mainFirst(g, g.objects(r, `${v}adr`)).map((adr) => {
       const kind = g.types(adr).includes(`${v}Postal`) ? 'Postal address' : 'Address';
       const lines = [g.first(adr, `${v}street-address`), [g.first(adr, `${v}postal-code`), g.first(adr, `${v}locality`)].filter(Boolean).join(' ')]
         .filter((l): l is string => Boolean(l))
@@ -72,7 +78,7 @@ function addresses(g: Graph, r: string): string {
 
 function phones(g: Graph, r: string): string {
   return list(
-    g.objects(r, `${v}tel`).flatMap((tel) => {
+    mainFirst(g, g.objects(r, `${v}tel`)).flatMap((tel) => {
       const types = g.types(tel);
       const kind = types.includes(`${v}Fax`) ? 'Fax' : 'Phone';
       const main = types.includes(`${v}Pref`) ? ' (main)' : '';
