@@ -29,10 +29,11 @@ export class DatasetStore {
 
   /**
    * Parses `input` into the default graph. A syntax error throws Oxigraph's message (with line and
-   * column where it gives them) and leaves the store as it was.
+   * column where it gives them) and leaves the store as it was. `trusted` skips Oxigraph's checks of
+   * IRIs and language tags: only for snapshots this project wrote from checked data.
    */
-  load(input: string | Uint8Array | Iterable<string | Uint8Array>, format: StoreFormat, baseIri?: string): void {
-    this.live.load(input as string, { format, ...(baseIri ? { base_iri: baseIri } : {}) });
+  load(input: string | Uint8Array | Iterable<string | Uint8Array>, format: StoreFormat, baseIri?: string, trusted = false): void {
+    this.live.load(input as string, { format, ...(baseIri ? { base_iri: baseIri } : {}), ...(trusted ? { lenient: true } : {}) });
   }
 
   /** Runs a SPARQL update written by this project (never request input). */

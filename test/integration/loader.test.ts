@@ -77,7 +77,8 @@ describe('loader', () => {
     fs.writeFileSync(other, '<https://ld.zdb-services.de/resource/organisations/DE-38> <http://xmlns.com/foaf/0.1/name> "Köln" .\n<https://ld.zdb-services.de/resource/organisations/DE-38> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://xmlns.com/foaf/0.1/Organization> .\n');
     assert.equal(load(snapshot, [other]).status, 0);
     const text = fs.readFileSync(snapshot, 'utf8');
-    assert.equal(text.trim().split('\n').length, 2);
+    assert.equal(text.split('\n')[0], '# isil-ld snapshot; base <https://ld.zdb-services.de>', 'the snapshot names its base');
+    assert.equal(text.trim().split('\n').filter((line) => !line.startsWith('#')).length, 2);
     assert.ok(!text.includes('DE-1a'));
   });
 
