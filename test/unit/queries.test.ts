@@ -1,0 +1,287 @@
+// The injection boundary (checkedIri, QueryTemplate.bind), the templates, and describe() on a real Oxigraph store.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Parser, type Quad } from 'n3';
+import { isomorphic } from 'rdf-isomorphic';
+import { Algebra, translate } from 'sparqlalgebrajs';
+import { PROJECT_ROOT } from '../../src/paths';
+import { DatasetStore } from '../../src/store/datasetStore';
+import {
+  checkedIri,
+  INSTITUTION_PLACEHOLDER,
+  loadQueries,
+  MAX_BLANK_NODE_DEPTH,
+  nestedQuery,
+  QueryTemplate,
+  QueryTemplateError,
+} from '../../src/store/queries';
+
+const BASE = 'https://ld.zdb-services.de';
+const DE_1A = `${BASE}/resource/organisations/DE-1a`;
+const DE_1A_RDF = path.join(PROJECT_ROOT, 'fixtures', 'bundled', 'zdb-lds_DE-1a_2021-12.rdf');
+
+/** Each row is text an attacker could put where an IRI goes, trying to leave the `<…>`. */
+const INJECTIONS: [string, string][] = [
+  ['closing angle bracket', `${DE_1A}>`],
+  ['close the IRI and drop everything', `${DE_1A}> } ; DROP ALL #`],
+  ['close the IRI and add a pattern', `${DE_1A}> ?p ?o . ?s ?p2 <${DE_1A}`],
+  ['opening angle bracket', `${DE_1A}<x`],
+  ['space', `${DE_1A} x`],
+  ['tab', `${DE_1A}\tx`],
+  ['newline', `${DE_1A}\n} DROP ALL`],
+  ['trailing newline', `${DE_1A}\n`],
+  ['carriage return', `${DE_1A}\rx`],
+  ['double quote', `${DE_1A}"`],
+  ['opening brace', `${DE_1A}{`],
+  ['closing brace', `${DE_1A}}`],
+  ['backslash', `${DE_1A}\\u003E`],
+  ['caret', `${DE_1A}^^x`],
+  ['backtick', `${DE_1A}\``],
+  ['pipe', `${DE_1A}|x`],
+  ['NUL byte', `${DE_1A}\u0000`],
+  ['non-ASCII letter', `${BASE}/resource/organisations/DE-ä`],
+  ['non-breaking space', `${DE_1A}\u00a0`],
+  ['line separator U+2028', `${DE_1A}\u2028`],
+  ['full-width greater-than U+FF1E', `${DE_1A}\uff1e`],
+  ['relative path', '/resource/organisations/DE-1a'],
+  ['bare ISIL', 'DE-1a'],
+  ['scheme-relative', '//ld.zdb-services.de/resource/organisations/DE-1a'],
+  ['javascript: IRI', 'javascript:alert(1)'],
+  ['file: IRI', 'file:///etc/passwd'],
+  ['scheme without host', 'https://'],
+  ['empty', ''],
+];
+
+/** Absolute http(s) IRIs, some with characters that are legal inside `<…>` but look alarming. */
+const VALID = [
+  DE_1A,
+  `${BASE}/resource/organisations/GB-LO/N38`,
+  `${BASE}/resource/organisations/AT-9:UBW-002`,
+  'http://example.org/a?b=c&d=e#f',
+  'https://example.org/%3E%20%7D',
+  "https://example.org/it's",
+  'https://example.org/(a)[b]@c!$*+,;=~',
+];
+
+/** Every value of a NamedNode anywhere in a parsed query. */
+function namedNodes(value: unknown, found = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const v of value) namedNodes(v, found);
+  else if (value !== null && typeof value === 'object') {
+    const term = value as { termType?: unknown; value?: unknown };
+    if (term.termType === 'NamedNode' && typeof term.value === 'string') found.add(term.value);
+    for (const v of Object.values(value)) namedNodes(v, found);
+  }
+  return found;
+}
+
+function parseNTriples(text: string): Quad[] {
+  return new Parser({ format: 'application/n-triples' }).parse(text);
+}
+
+function distinctLines(ntriples: string): Set<string> {
+  return new Set(ntriples.split('\n').filter((line) => line !== ''));
+}
+
+function storeOf(turtle: string): DatasetStore {
+  const store = new DatasetStore();
+  store.load(turtle, 'ttl', `${BASE}/`);
+  return store;
+}
+
+describe('checkedIri refuses injection', () => {
+  for (const [name, text] of INJECTIONS) {
+    it(name, () => assert.throws(() => checkedIri(text), QueryTemplateError));
+  }
+});
+
+describe('checkedIri and bind with valid IRIs', () => {
+  const { describe: template } = loadQueries();
+  const unbound = JSON.stringify(
+    translate(fs.readFileSync(path.join(PROJECT_ROOT, 'queries', 'describe.rq'), 'utf8'), {
+      quads: true,
+    }),
+  );
+  for (const iri of VALID) {
+    it(`${iri}: the bound query is the template's algebra with only the IRI changed`, () => {
+      const bound = template.bind(checkedIri(iri));
+      const expected = unbound
+        .split(JSON.stringify(INSTITUTION_PLACEHOLDER.slice(1, -1)))
+        .join(JSON.stringify(iri));
+      assert.equal(JSON.stringify(translate(bound, { quads: true })), expected);
+    });
+  }
+});
+
+describe('QueryTemplate', () => {
+  const TWICE = `CONSTRUCT { ${INSTITUTION_PLACEHOLDER} ?p ?o } WHERE { ${INSTITUTION_PLACEHOLDER} ?p ?o . OPTIONAL { ?o ?q ${INSTITUTION_PLACEHOLDER} } }`;
+
+  it('bind replaces every occurrence of the placeholder', () => {
+    const bound = new QueryTemplate('three', TWICE, Algebra.types.CONSTRUCT).bind(
+      checkedIri(DE_1A),
+    );
+    assert.ok(!bound.includes('urn:x-bind'));
+    assert.equal(bound.split(`<${DE_1A}>`).length - 1, 3);
+    assert.deepEqual([...namedNodes(translate(bound, { quads: true }))], [DE_1A]);
+  });
+
+  it('text() refuses a template that needs an IRI', () => {
+    assert.throws(
+      () => new QueryTemplate('t', TWICE, Algebra.types.CONSTRUCT).text(),
+      QueryTemplateError,
+    );
+  });
+
+  it('text() gives a template without placeholder as it is', () => {
+    const text = 'SELECT ?s WHERE { ?s ?p ?o }';
+    assert.equal(new QueryTemplate('t', text, Algebra.types.PROJECT).text(), text);
+  });
+
+  const REFUSED: [string, string, Algebra.types.CONSTRUCT | Algebra.types.PROJECT][] = [
+    ['not SPARQL', 'this is not a query', Algebra.types.CONSTRUCT],
+    ['empty text', '', Algebra.types.CONSTRUCT],
+    ['an unclosed pattern', 'CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o', Algebra.types.CONSTRUCT],
+    [
+      'INSERT DATA',
+      'INSERT DATA { <http://a.example/s> <http://a.example/p> <http://a.example/o> }',
+      Algebra.types.CONSTRUCT,
+    ],
+    ['DELETE WHERE', 'DELETE WHERE { ?s ?p ?o }', Algebra.types.CONSTRUCT],
+    ['DROP ALL', 'DROP ALL', Algebra.types.PROJECT],
+    ['LOAD', 'LOAD <http://a.example/data>', Algebra.types.CONSTRUCT],
+    [
+      'a query followed by an update',
+      'CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o } ; DROP ALL',
+      Algebra.types.CONSTRUCT,
+    ],
+    ['SELECT where CONSTRUCT is expected', 'SELECT * WHERE { ?s ?p ?o }', Algebra.types.CONSTRUCT],
+    ['ASK where CONSTRUCT is expected', 'ASK { ?s ?p ?o }', Algebra.types.CONSTRUCT],
+    [
+      'DESCRIBE where CONSTRUCT is expected',
+      'DESCRIBE <http://a.example/s>',
+      Algebra.types.CONSTRUCT,
+    ],
+    [
+      'CONSTRUCT where SELECT is expected',
+      'CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }',
+      Algebra.types.PROJECT,
+    ],
+  ];
+  for (const [name, text, expected] of REFUSED) {
+    it(`refuses ${name}`, () =>
+      assert.throws(() => new QueryTemplate(name, text, expected), QueryTemplateError));
+  }
+});
+
+describe('loadQueries', () => {
+  const queries = loadQueries();
+  it('loads describe.rq as a CONSTRUCT with a placeholder', () =>
+    assert.ok(queries.describe.bindable));
+  it('loads institutions.rq as a SELECT without one', () =>
+    assert.equal(queries.institutions.bindable, false));
+  it('builds a nested query for each level from 2 to the limit', () =>
+    assert.equal(queries.nested.length, MAX_BLANK_NODE_DEPTH - 1));
+  it('is frozen', () => assert.ok(Object.isFrozen(queries)));
+});
+
+describe('nestedQuery', () => {
+  for (let depth = 2; depth <= MAX_BLANK_NODE_DEPTH; depth++) {
+    it(`level ${depth} parses and binds to a CONSTRUCT`, () => {
+      const template = nestedQuery(depth);
+      assert.ok(template.bindable);
+      assert.equal(
+        translate(template.bind(checkedIri(DE_1A)), { quads: true }).type,
+        Algebra.types.CONSTRUCT,
+      );
+    });
+  }
+});
+
+describe('DatasetStore.describe on the real DE-1a document', () => {
+  let store: DatasetStore;
+  before(() => {
+    store = new DatasetStore();
+    store.load(fs.readFileSync(DE_1A_RDF), 'rdf', `${BASE}/`);
+  });
+  after(() => store.free());
+
+  it('returns 63 distinct triples', () =>
+    assert.equal(distinctLines(store.describe(checkedIri(DE_1A))).size, 63));
+  it('returns the whole stored graph (the store holds only DE-1a)', () => {
+    const described = parseNTriples(store.describe(checkedIri(DE_1A)));
+    const stored = new Parser({ format: 'application/n-quads' }).parse(store.dump());
+    assert.ok(isomorphic(described, stored));
+  });
+  it('returns nothing for an unknown IRI', () => {
+    assert.equal(store.describe(checkedIri(`${BASE}/resource/organisations/DE-2`)).trim(), '');
+  });
+  it('does not match the institution in another case', () => {
+    assert.equal(store.describe(checkedIri(`${BASE}/resource/organisations/de-1a`)).trim(), '');
+  });
+});
+
+describe('DatasetStore.describe follows blank nodes', () => {
+  const PREFIXES =
+    '@prefix ex: <http://example.org/> . @prefix foaf: <http://xmlns.com/foaf/0.1/> . ' +
+    '@prefix v: <http://www.w3.org/2006/vcard/ns#> .\n';
+  const X = `${BASE}/resource/organisations/DE-X`;
+  const OTHER = `${BASE}/resource/organisations/DE-Y`;
+
+  it('returns every triple of blank nodes nested 3 levels deep, and no other institution', () => {
+    const mine = `<${X}> a foaf:Organization ; ex:l1 [ ex:n "1" ; ex:l2 [ ex:n "2" ; ex:l3 [ ex:n "3" ] ] ] , [ ex:n "1b" ] .\n`;
+    const store = storeOf(
+      PREFIXES + mine + `<${OTHER}> a foaf:Organization ; ex:l1 [ ex:n "other" ] .`,
+    );
+    try {
+      const described = parseNTriples(store.describe(checkedIri(X)));
+      assert.ok(
+        isomorphic(described, new Parser().parse(PREFIXES + mine)),
+        store.describe(checkedIri(X)),
+      );
+    } finally {
+      store.free();
+    }
+  });
+
+  it(`returns a chain of ${MAX_BLANK_NODE_DEPTH} blank nodes whole`, () => {
+    let nested = '[ ex:n "last" ]';
+    for (let level = 1; level < MAX_BLANK_NODE_DEPTH; level++) nested = `[ ex:next ${nested} ]`;
+    const turtle = `${PREFIXES}<${X}> ex:first ${nested} .`;
+    const store = storeOf(turtle);
+    try {
+      assert.ok(
+        isomorphic(parseNTriples(store.describe(checkedIri(X))), new Parser().parse(turtle)),
+      );
+    } finally {
+      store.free();
+    }
+  });
+
+  it('terminates on a blank-node cycle and returns each of its triples', () => {
+    const turtle = `${PREFIXES}<${X}> ex:p _:a . _:a ex:next _:b . _:b ex:next _:a . _:a ex:self _:a .`;
+    const store = storeOf(turtle);
+    try {
+      const text = store.describe(checkedIri(X));
+      assert.equal(distinctLines(text).size, 4);
+      assert.ok(
+        isomorphic(parseNTriples([...distinctLines(text)].join('\n')), new Parser().parse(turtle)),
+      );
+    } finally {
+      store.free();
+    }
+  });
+
+  it('follows v:url to a named node, not other links (HTTP contract §3)', () => {
+    const turtle = `${PREFIXES}<${X}> v:url <https://example.org/opac> ; foaf:homepage <https://example.org/> .
+      <https://example.org/opac> ex:label "catalogue" . <https://example.org/> ex:label "not part of it" .`;
+    const store = storeOf(turtle);
+    try {
+      const lines = [...distinctLines(store.describe(checkedIri(X)))];
+      assert.equal(lines.length, 3);
+      assert.ok(lines.some((line) => line.includes('"catalogue"')));
+      assert.ok(!lines.some((line) => line.includes('not part of it')));
+    } finally {
+      store.free();
+    }
+  });
+});
