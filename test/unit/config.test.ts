@@ -1,0 +1,114 @@
+// Settings: the defaults, every bad value stopping start-up with the variable's name, and a frozen result.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { ConfigError, loadConfig, type Config } from '../../src/config';
+import { BUNDLED_DIR, PROJECT_ROOT } from '../../src/paths';
+
+describe('loadConfig defaults', () => {
+  const config = loadConfig({});
+  const rows: [string, unknown, unknown][] = [
+    ['PORT', config.port, 8080],
+    ['HOST', config.host, '0.0.0.0'],
+    ['BASE_IRI', config.baseIri, 'https://ld.zdb-services.de'],
+    ['DATASET', config.dataset, path.join(PROJECT_ROOT, 'data', 'dataset.nq')],
+    ['ISIL_DIRECTORY_URL', config.isilDirectoryUrl, ''],
+    ['LOG_LEVEL', config.logLevel, 'info'],
+    ['CACHE_MAX_BYTES', config.cacheMaxBytes, 256 * 1024 * 1024],
+    ['CACHE_MAX_AGE', config.maxAge, 3600],
+    ['HEADERS_TIMEOUT_MS', config.headersTimeoutMs, 10_000],
+    ['REQUEST_TIMEOUT_MS', config.requestTimeoutMs, 30_000],
+    ['KEEP_ALIVE_TIMEOUT_MS', config.keepAliveTimeoutMs, 5_000],
+    ['SHUTDOWN_GRACE_MS', config.shutdownGraceMs, 10_000],
+    ['the bundled dataset', config.bundledDataset, [BUNDLED_DIR]],
+  ];
+  for (const [name, actual, expected] of rows)
+    it(`${name} = ${JSON.stringify(expected)}`, () => assert.deepEqual(actual, expected));
+  it('an empty value means the default', () =>
+    assert.equal(loadConfig({ PORT: '', BASE_IRI: '', LOG_LEVEL: '' }).port, 8080));
+});
+
+describe('loadConfig refuses bad values, naming the variable', () => {
+  const rows: [string, string][] = [
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['PORT', '80.5'],
+    ['PORT', ' 80'],
+    ['BASE_IRI', 'ftp://x'],
+    ['BASE_IRI', 'not a url'],
+    ['BASE_IRI', 'ld.zdb-services.de'],
+    ['BASE_IRI', 'https://ld.zdb-services.de/?x=1'],
+    ['BASE_IRI', 'https://ld.zdb-services.de/#x'],
+    ['BASE_IRI', 'https://user:secret@ld.zdb-services.de'],
+    ['ISIL_DIRECTORY_URL', 'example.org'],
+    ['ISIL_DIRECTORY_URL', 'javascript:alert(1)'],
+    ['HOST', 'local host'],
+    ['LOG_LEVEL', 'loud'],
+    ['LOG_LEVEL', 'INFO'],
+    ['CACHE_MAX_BYTES', '-1'],
+    ['CACHE_MAX_BYTES', '1e9'],
+    ['CACHE_MAX_AGE', '31536001'],
+    ['HEADERS_TIMEOUT_MS', '0'],
+    ['REQUEST_TIMEOUT_MS', '600001'],
+    ['KEEP_ALIVE_TIMEOUT_MS', 'soon'],
+    ['SHUTDOWN_GRACE_MS', '10s'],
+  ];
+  for (const [variable, value] of rows) {
+    it(`${variable}=${JSON.stringify(value)}`, () => {
+      assert.throws(
+        () => loadConfig({ [variable]: value }),
+        (error: unknown) =>
+          error instanceof ConfigError &&
+          error.variable === variable &&
+          error.message.startsWith(`${variable}:`),
+      );
+    });
+  }
+});
+
+describe('loadConfig accepts and normalises', () => {
+  const rows: [string, Record<string, string>, keyof Config, unknown][] = [
+    [
+      'BASE_IRI loses its trailing slash',
+      { BASE_IRI: 'https://example.org/' },
+      'baseIri',
+      'https://example.org',
+    ],
+    [
+      'BASE_IRI loses repeated slashes',
+      { BASE_IRI: 'http://example.org/a//' },
+      'baseIri',
+      'http://example.org/a',
+    ],
+    [
+      'ISIL_DIRECTORY_URL loses its slash',
+      { ISIL_DIRECTORY_URL: 'https://a.example/' },
+      'isilDirectoryUrl',
+      'https://a.example',
+    ],
+    ['PORT=0 (any free port)', { PORT: '0' }, 'port', 0],
+    ['PORT=65535', { PORT: '65535' }, 'port', 65535],
+    ['CACHE_MAX_BYTES=0 turns the cache off', { CACHE_MAX_BYTES: '0' }, 'cacheMaxBytes', 0],
+    ['LOG_LEVEL=silent', { LOG_LEVEL: 'silent' }, 'logLevel', 'silent'],
+    ['HOST as an IPv6 address', { HOST: '::1' }, 'host', '::1'],
+    [
+      'DATASET made absolute',
+      { DATASET: 'snap/dataset.nq' },
+      'dataset',
+      path.resolve('snap/dataset.nq'),
+    ],
+  ];
+  for (const [name, env, key, expected] of rows)
+    it(name, () => assert.equal(loadConfig(env)[key], expected));
+});
+
+describe('loadConfig result', () => {
+  it('is frozen', () => {
+    const config = loadConfig({});
+    assert.ok(Object.isFrozen(config));
+    assert.throws(() => {
+      (config as { port: number }).port = 1;
+    }, TypeError);
+    assert.equal(config.port, 8080);
+  });
+});
