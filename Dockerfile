@@ -1,0 +1,53 @@
+# The service's image: TypeScript compiled in a build stage, the JavaScript run as the unprivileged `node` user.
+# Build: docker build -t isil-ld .   Run: docker run -p 8080:8080 -v isil-ld-data:/data isil-ld
+
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+# The lock file alone decides the dependencies; this layer is reused until it changes.
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src/ src/
+COPY loader/ loader/
+RUN npm run build
+
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist/ dist/
+# src/paths.ts finds the project root as the folder with package.json and queries/.
+COPY queries/ queries/
+# Served when no snapshot exists at DATASET yet.
+COPY fixtures/bundled/ fixtures/bundled/
+
+# A new named volume takes the owner of the image's /data, so `node` can write the snapshot there.
+RUN mkdir -p /data && chown node:node /data
+VOLUME ["/data"]
+
+# Every setting with its default (src/config.ts), except HOST and DATASET, which suit a container.
+ENV PORT=8080 \
+    HOST=0.0.0.0 \
+    BASE_IRI=https://ld.zdb-services.de \
+    DATASET=/data/dataset.nq \
+    ISIL_DIRECTORY_URL= \
+    LOG_LEVEL=info \
+    CACHE_MAX_BYTES=268435456 \
+    CACHE_MAX_AGE=3600 \
+    HEADERS_TIMEOUT_MS=10000 \
+    REQUEST_TIMEOUT_MS=30000 \
+    KEEP_ALIVE_TIMEOUT_MS=5000 \
+    SHUTDOWN_GRACE_MS=10000
+
+USER node
+EXPOSE 8080
+
+# The slim image has no curl: Node's own fetch asks /healthz (200 while the process is alive).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/healthz', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+
+# node itself is PID 1 and handles SIGTERM: it stops accepting, drains for SHUTDOWN_GRACE_MS, exits.
+CMD ["node", "dist/src/main.js"]
