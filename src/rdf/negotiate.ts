@@ -62,13 +62,18 @@ function quality(ranges: readonly Range[], mediaType: string): { q: number; spec
 
 /**
  * The q-value of a format: an exact range for its own media type decides (so `q=0` on it excludes
- * the format); otherwise the best of its own type and its aliases.
+ * the format). Otherwise the best of its own type and of aliases the client names exactly: the
+ * document is sent as its own type, so `application/*` must not reach HTML through
+ * `application/xhtml+xml`, nor `text/*` RDF/XML through `text/xml`.
  */
 function formatQuality(ranges: readonly Range[], format: Format): number {
   const own = quality(ranges, format.mediaType);
   if (own.specificity === 2) return own.q;
   let q = own.q;
-  for (const alias of format.aliases) q = Math.max(q, quality(ranges, alias).q);
+  for (const alias of format.aliases) {
+    const named = quality(ranges, alias);
+    if (named.specificity === 2) q = Math.max(q, named.q);
+  }
   return q;
 }
 
