@@ -1,9 +1,9 @@
 // A loaded dataset: the store, the index of its institutions by ISIL, and descriptions read from it.
 import { isilDefect, isilKey, type Isil } from './rdf/isil';
-import { descriptionIri, institutionIri, isilOfInstitutionIri } from './rdf/iris';
+import { descriptionIri, isilOfInstitutionIri } from './rdf/iris';
 import { parseModified, toDescription, type Description } from './rdf/description';
 import type { DatasetStore } from './store/datasetStore';
-import { checkedIri } from './store/queries';
+import { institutionIriFor } from './store/queries';
 
 export interface Institution {
   readonly isil: Isil;
@@ -92,7 +92,7 @@ export class Dataset {
 
   /** The triples the service publishes for the institution (CONSTRUCT queries/describe.rq). */
   describe(institution: Institution): Description {
-    return toDescription(institution.iri, this.store.describe(checkedIri(institutionIri(this.baseIri, institution.isil))));
+    return toDescription(institution.iri, this.store.describe(institutionIriFor(this.baseIri, institution.isil)));
   }
 
   documentIri(institution: Institution): string {

@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Algebra, translate } from 'sparqlalgebrajs';
 import { QUERY_DIR } from '../paths';
+import { institutionIri } from '../rdf/iris';
+import { isilDefect, type Isil } from '../rdf/isil';
 
 /** The placeholder a template names the bound institution by. */
 export const INSTITUTION_PLACEHOLDER = '<urn:x-bind:institution>';
@@ -69,6 +71,17 @@ export function checkedIri(iri: string): CheckedIri {
     throw new QueryTemplateError(`refused to bind ${JSON.stringify(iri)} into a query`);
   }
   return iri as CheckedIri;
+}
+
+/**
+ * The one function through which request input reaches a query: it takes an ISIL and nothing else
+ * (checked again here, since a type assertion can fake the `Isil` brand) and returns the
+ * institution's IRI, itself checked by `checkedIri`.
+ */
+export function institutionIriFor(baseIri: string, isil: Isil): CheckedIri {
+  const defect = isilDefect(isil);
+  if (defect !== undefined) throw new QueryTemplateError(`refused to bind ${JSON.stringify(isil)}: ${defect}`);
+  return checkedIri(institutionIri(baseIri, isil));
 }
 
 export function loadTemplate(
