@@ -47,6 +47,8 @@ describe('loader', () => {
     fs.copyFileSync(DE_1A_RDF, path.join(dir, 'de-1a.rdf'));
   });
 
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
   for (const ext of ['nt', 'nq', 'ttl', 'rdf', 'jsonld']) {
     it(`loads .${ext}: one institution, 63 triples, the same graph`, async () => {
       const target = path.join(dir, `only-${ext}.nq`);
