@@ -1,0 +1,157 @@
+// The route handlers: each parses what the request names, asks the current dataset, and answers.
+import crypto from 'node:crypto';
+import type { Request, Response } from 'express';
+import type { Config } from '../config';
+import type { Institution } from '../dataset';
+import type { Documents, Rendered } from '../documents';
+import { escapeHtml } from '../page';
+import { FORMATS, formatByExtension, formatByName, type Format } from '../rdf/formats';
+import { DATA_PATH, DIRECTORY_PATH, documentPath, RESOURCE_PATH } from '../rdf/iris';
+import { isilDefect, type Isil } from '../rdf/isil';
+import { CONTEXT_PATH, contextDocument } from '../rdf/jsonld';
+import { CC0 } from '../rdf/namespaces';
+import { negotiate } from '../rdf/negotiate';
+import type { Service } from '../service';
+import { HttpError, notAcceptable, notFound, notReady, notWellFormed, unknownIsil } from './errors';
+import { redirect, sendDocument } from './respond';
+
+/** At most this much of a rejected path is echoed in an error body. */
+const ECHO_LIMIT = 64;
+
+/**
+ * The ISIL a path names. Every ISIL character may stand in a path as it is, so an ISIL is never
+ * percent-encoded: a `%` is an encoded slash, NUL, dot or something else that is no part of one.
+ */
+export function isilFromPath(raw: string): Isil {
+  const text = raw.startsWith('/') ? raw.slice(1) : raw;
+  const echo = text.length > ECHO_LIMIT ? `${text.slice(0, ECHO_LIMIT)}…` : text;
+  if (text.includes('%')) throw notWellFormed(echo, 'percent-encoded characters are not part of an ISIL');
+  const defect = isilDefect(text);
+  if (defect !== undefined) throw notWellFormed(echo, defect);
+  return text as Isil;
+}
+
+/** The `Link` header of a document: the licence, and every other format as alternate. */
+function linkHeader(isil: string, self: Format): string {
+  const alternates = FORMATS.filter((f) => f !== self).map((f) => `<${documentPath(isil, f.ext)}>; rel="alternate"; type="${f.mediaType}"`);
+  return [`<${CC0}>; rel="license"`, ...alternates].join(', ');
+}
+
+export function handlers(service: Service, config: Config) {
+  const cacheControl = `public, max-age=${config.maxAge}`;
+
+  /** The documents of the dataset being served: taken once, so a request sees one dataset. */
+  const current = (): Documents => {
+    const documents = service.current;
+    if (!documents) throw notReady();
+    return documents;
+  };
+
+  /** The institution, or the answer for an ISIL that is not a plain hit (contract §5). */
+  const find = (req: Request, documents: Documents, isil: Isil, urlFor: (canonical: string) => string): Institution => {
+    const found = documents.dataset.lookup(isil);
+    if (found.kind === 'found') return found.institution;
+    if (found.kind === 'other-case') {
+      const query = req.originalUrl.indexOf('?');
+      const location = urlFor(found.isil) + (query >= 0 ? req.originalUrl.slice(query) : '');
+      throw new HttpError(301, `The canonical spelling of this ISIL is ${found.isil}.`, { Location: location, 'Cache-Control': cacheControl });
+    }
+    throw unknownIsil(isil);
+  };
+
+  /** 303 to the negotiated document (contract §2), or 406 listing them all. */
+  const seeOther = (req: Request, res: Response, isil: Isil): void => {
+    const format = negotiate(req.headers.accept);
+    if (!format) throw notAcceptable(FORMATS.map((f) => ({ href: documentPath(isil, f.ext), label: f.label, type: f.mediaType })));
+    redirect(res, 303, documentPath(isil, format.ext), { Vary: 'Accept', 'Cache-Control': cacheControl });
+  };
+
+  const context = Buffer.from(contextDocument());
+  const contextRendered: Rendered = {
+    body: context,
+    etag: `"${crypto.createHash('sha256').update(context).digest('base64url').slice(0, 27)}"`,
+    lastModified: new Date(),
+    encoded: {},
+  };
+
+  return {
+    healthz(_req: Request, res: Response): void {
+      res.setHeader('Cache-Control', 'no-store');
+      res.json({ status: 'alive' });
+    },
+
+    readyz(_req: Request, res: Response): void {
+      res.setHeader('Cache-Control', 'no-store');
+      const documents = service.current;
+      if (!documents) {
+        res.status(503).json({ status: 'loading' });
+        return;
+      }
+      const { dataset } = documents;
+      res.json({ status: 'ready', institutions: dataset.institutionCount, triples: dataset.tripleCount, version: dataset.version, loadedAt: dataset.loadedAt.toISOString() });
+    },
+
+    context(req: Request, res: Response): void {
+      sendDocument(req, res, contextRendered, { 'Content-Type': 'application/ld+json', 'Cache-Control': cacheControl, Link: `<${CC0}>; rel="license"` });
+    },
+
+    home(_req: Request, res: Response): void {
+      const { dataset } = current();
+      const example = dataset.institutions().next().value;
+      const link = example ? `<p>For example: <a href="${escapeHtml(RESOURCE_PATH + example.isil)}">${escapeHtml(example.name ?? example.isil)}</a>.</p>` : '';
+      res.setHeader('Cache-Control', cacheControl);
+      res.type('html').send(
+        `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>ISIL Linked Data</title></head><body><h1>ISIL Linked Data</h1><p>The address data of ${dataset.institutionCount} libraries, archives and museums, identified by ISIL, as Linked Data (FOAF and vCard) under <a rel="license" href="${CC0}">CC0 1.0</a>.</p>${link}<p>JSON-LD context: <a href="${CONTEXT_PATH}">${CONTEXT_PATH}</a>.</p></body></html>\n`,
+      );
+    },
+
+    /** GET /resource/organisations/<isil>: 303. */
+    resource(req: Request, res: Response): void {
+      const documents = current();
+      const institution = find(req, documents, isilFromPath(req.path), (c) => `${RESOURCE_PATH}${c}`);
+      seeOther(req, res, institution.isil);
+    },
+
+    /** GET /data/organisations/<isil>[.ext]: 303 without extension, 302 for .html, else 200. */
+    async data(req: Request, res: Response): Promise<void> {
+      const documents = current();
+      const dot = req.path.lastIndexOf('.');
+      if (dot < 0) {
+        const institution = find(req, documents, isilFromPath(req.path), (c) => `${DATA_PATH}${c}`);
+        seeOther(req, res, institution.isil);
+        return;
+      }
+      const isil = isilFromPath(req.path.slice(0, dot));
+      const format = formatByExtension(req.path.slice(dot + 1));
+      if (!format) throw notFound(`No document of that kind: the extensions are ${FORMATS.map((f) => `.${f.ext}`).join(', ')}.`);
+      const institution = find(req, documents, isil, (c) => documentPath(c, format.ext));
+      if (format.name === 'html') {
+        redirect(res, 302, `${config.isilDirectoryUrl}${DIRECTORY_PATH}${institution.isil}`, { 'Content-Type': 'text/html', 'Cache-Control': cacheControl });
+        return;
+      }
+      const rendered = await documents.get(institution, format.name);
+      sendDocument(
+        req,
+        res,
+        rendered,
+        {
+          'Content-Type': format.contentType,
+          'Content-Location': documentPath(institution.isil, format.ext),
+          'Content-Disposition': `inline; filename="${institution.isil.replace(/[/:]/g, '_')}.${format.ext}"`,
+          Link: linkHeader(institution.isil, format),
+          'Cache-Control': cacheControl,
+        },
+        documents.cache,
+      );
+    },
+
+    /** GET /isil/<isil>: the institution's page. */
+    async page(req: Request, res: Response): Promise<void> {
+      const documents = current();
+      const institution = find(req, documents, isilFromPath(req.path), (c) => `${DIRECTORY_PATH}${c}`);
+      const html = formatByName('html');
+      const rendered = await documents.get(institution, 'html');
+      sendDocument(req, res, rendered, { 'Content-Type': html.contentType, Link: linkHeader(institution.isil, html), 'Cache-Control': cacheControl }, documents.cache);
+    },
+  };
+}

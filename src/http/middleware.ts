@@ -1,0 +1,52 @@
+// Middleware for every request: request id, access log and CORS headers; the read-only method gate.
+import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from '../log';
+import { methodNotAllowed } from './errors';
+
+/** HTTP contract §6: on every response, errors and redirects included. */
+const CORS_ORIGIN = '*';
+const CORS_EXPOSE = 'Link, Location, Content-Location, ETag, Last-Modified, Vary';
+
+const PREFLIGHT = {
+  'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
+  'Access-Control-Allow-Headers': 'Accept, Accept-Language, If-None-Match, If-Modified-Since',
+  'Access-Control-Max-Age': '86400',
+  Allow: 'GET, HEAD, OPTIONS',
+  'Content-Length': '0',
+} as const;
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** A request id given by a proxy is kept when it is short and plain; otherwise one is made. */
+const GIVEN_ID = /^[\w.:-]{1,64}$/;
+
+export function requestContext(logger: Logger) {
+  let sequence = 0;
+  const prefix = process.pid.toString(36);
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const given = req.headers['x-request-id'];
+    const id = typeof given === 'string' && GIVEN_ID.test(given) ? given : `${prefix}-${(++sequence).toString(36)}`;
+    res.setHeader('X-Request-Id', id);
+    res.setHeader('Access-Control-Allow-Origin', CORS_ORIGIN);
+    res.setHeader('Access-Control-Expose-Headers', CORS_EXPOSE);
+    if (logger.isLevelEnabled('info')) {
+      const started = process.hrtime.bigint();
+      res.once('finish', () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        logger.info({ reqId: id, method: req.method, url: req.originalUrl.slice(0, 512), status: res.statusCode, ms }, 'request');
+      });
+    }
+    next();
+  };
+}
+
+/** Read-only: anything but GET, HEAD and OPTIONS is 405; OPTIONS is a CORS preflight (204). */
+export function readOnly(req: Request, res: Response, next: NextFunction): void {
+  if (!SAFE_METHODS.has(req.method)) return next(methodNotAllowed());
+  if (req.method === 'OPTIONS') {
+    res.writeHead(204, PREFLIGHT);
+    res.end();
+    return;
+  }
+  next();
+}

@@ -1,0 +1,79 @@
+// Writing answers: documents with their validators and content codings, redirects, and errors.
+import accepts from 'accepts';
+import type { NextFunction, Request, Response } from 'express';
+import { encodedBody, encodedEtag, type DocumentCache, type Encoding, type Rendered } from '../documents';
+import type { Logger } from '../log';
+import { escapeHtml } from '../page';
+import { negotiate } from '../rdf/negotiate';
+import { notModified } from './conditional';
+import { HttpError } from './errors';
+
+/** A rendered document: 304 when the client's validators match, else 200 (HEAD: no body). */
+export function sendDocument(req: Request, res: Response, rendered: Rendered, headers: Record<string, string>, cache?: DocumentCache): void {
+  const encoding: Encoding = req.headers['accept-encoding']
+    ? ((accepts(req).encoding(['br', 'gzip', 'identity']) || 'identity') as Encoding)
+    : 'identity';
+  const all: Record<string, string> = {
+    ...headers,
+    ETag: encodedEtag(rendered, encoding),
+    'Last-Modified': rendered.lastModified.toUTCString(),
+    Vary: 'Accept-Encoding',
+  };
+  if (notModified(req.headers, [rendered.etag, encodedEtag(rendered, 'br'), encodedEtag(rendered, 'gzip')], rendered.lastModified)) {
+    delete all['Content-Type'];
+    delete all['Content-Disposition'];
+    res.writeHead(304, all);
+    res.end();
+    return;
+  }
+  const body = encodedBody(rendered, encoding, cache);
+  if (encoding !== 'identity') all['Content-Encoding'] = encoding;
+  all['Content-Length'] = String(body.length);
+  res.writeHead(200, all);
+  res.end(body);
+}
+
+/** A redirect without a body (303 See Other, 302 Found). */
+export function redirect(res: Response, status: 302 | 303, location: string, headers: Record<string, string>): void {
+  res.writeHead(status, { Location: location, 'Content-Length': '0', ...headers });
+  res.end();
+}
+
+function isClientError(error: unknown): boolean {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}
+
+/**
+ * The one place where errors become responses: a short HTML page for browsers, plain text
+ * otherwise; no stack trace or internal path leaves the process.
+ */
+export function errorHandler(logger: Logger) {
+  return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    const http = error instanceof HttpError ? error : undefined;
+    const status = http?.status ?? (isClientError(error) ? (error as { status: number }).status : 500);
+    if (!http && status >= 500) logger.error({ err: error, url: req.originalUrl.slice(0, 512) }, 'request failed');
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const message = http?.message ?? (status >= 500 ? 'Internal error.' : 'Bad request.');
+    const links = http?.links ?? [];
+    let body: string;
+    let type: string;
+    if (negotiate(req.headers.accept)?.name === 'html') {
+      type = 'text/html;charset=utf-8';
+      const list = links.length
+        ? `<ul>${links.map((l) => `<li><a href="${escapeHtml(l.href)}"${l.type ? ` type="${l.type}"` : ''}>${escapeHtml(l.label)}</a></li>`).join('')}</ul>`
+        : '';
+      body = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${status}</title></head><body><h1>${status}</h1><p>${escapeHtml(message)}</p>${list}</body></html>\n`;
+    } else {
+      type = 'text/plain;charset=utf-8';
+      body = `${message}\n${links.map((l) => `${l.href} (${l.type ?? l.label})\n`).join('')}`;
+    }
+    const headers: Record<string, string> = { 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)), Vary: 'Accept', ...http?.headers };
+    headers['Cache-Control'] ??= status === 404 || status === 406 ? 'public, max-age=60' : 'no-store';
+    res.writeHead(status, headers);
+    res.end(body);
+  };
+}
