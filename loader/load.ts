@@ -18,7 +18,8 @@ function printReport(report: LoadReport, target: string, bytes: number): void {
   for (const w of report.warnings) out.write(`warning\t${w.kind}\t${w.subject}\t${w.message}\n`);
   out.write(
     `loaded ${report.files.length} files: ${report.institutions} institutions, ${report.triples} triples, ` +
-      `${report.warnings.length} warnings; snapshot ${target} (${bytes} bytes, version ${report.version})\n`,
+      `${report.warnings.length} warnings; snapshot ${target} (${bytes} bytes, version ${report.version}); ` +
+      `peak memory ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\n`,
   );
 }
 

@@ -30,13 +30,14 @@ export function createApp({ service, logger }: AppDeps): express.Express {
   app.use(requestContext(logger));
   app.use(readOnly);
 
+  // The hot routes first: Express tries the table in order.
+  app.use(mount(DATA_PATH), handle.data);
+  app.use(mount(RESOURCE_PATH), handle.resource);
+  if (config.isilDirectoryUrl === '') app.use(mount(DIRECTORY_PATH), handle.page);
+  app.get(CONTEXT_PATH, handle.context);
   app.get('/healthz', handle.healthz);
   app.get('/readyz', handle.readyz);
   app.get('/', handle.home);
-  app.get(CONTEXT_PATH, handle.context);
-  app.use(mount(RESOURCE_PATH), handle.resource);
-  app.use(mount(DATA_PATH), handle.data);
-  if (config.isilDirectoryUrl === '') app.use(mount(DIRECTORY_PATH), handle.page);
 
   app.use((req) => {
     throw notFound(`Nothing is published at ${req.path.slice(0, 128)}.`);

@@ -92,7 +92,7 @@ export function handlers(service: Service, config: Config) {
     },
 
     context(req: Request, res: Response): void {
-      sendDocument(req, res, contextRendered, { 'Content-Type': 'application/ld+json', 'Cache-Control': cacheControl, Link: `<${CC0}>; rel="license"` });
+      sendDocument(req, res, contextRendered, () => ({ 'Content-Type': 'application/ld+json', 'Cache-Control': cacheControl, Link: `<${CC0}>; rel="license"` }));
     },
 
     home(_req: Request, res: Response): void {
@@ -134,13 +134,13 @@ export function handlers(service: Service, config: Config) {
         req,
         res,
         rendered,
-        {
+        () => ({
           'Content-Type': format.contentType,
           'Content-Location': documentPath(institution.isil, format.ext),
           'Content-Disposition': `inline; filename="${institution.isil.replace(/[/:]/g, '_')}.${format.ext}"`,
           Link: linkHeader(institution.isil, format),
           'Cache-Control': cacheControl,
-        },
+        }),
         documents.cache,
       );
     },
@@ -151,7 +151,7 @@ export function handlers(service: Service, config: Config) {
       const institution = find(req, documents, isilFromPath(req.path), (c) => `${DIRECTORY_PATH}${c}`);
       const html = formatByName('html');
       const rendered = await documents.get(institution, 'html');
-      sendDocument(req, res, rendered, { 'Content-Type': html.contentType, Link: linkHeader(institution.isil, html), 'Cache-Control': cacheControl }, documents.cache);
+      sendDocument(req, res, rendered, () => ({ 'Content-Type': html.contentType, Link: linkHeader(institution.isil, html), 'Cache-Control': cacheControl }), documents.cache);
     },
   };
 }

@@ -8,28 +8,56 @@ import { negotiate } from '../rdf/negotiate';
 import { notModified } from './conditional';
 import { HttpError } from './errors';
 
-/** A rendered document: 304 when the client's validators match, else 200 (HEAD: no body). */
-export function sendDocument(req: Request, res: Response, rendered: Rendered, headers: Record<string, string>, cache?: DocumentCache): void {
+interface PreparedHeaders {
+  /** The 200 of the identity coding, and the 304: built once per cached document. */
+  readonly ok: Readonly<Record<string, string>>;
+  readonly notModified: Readonly<Record<string, string>>;
+  /** Every ETag of the document, one per content coding: any of them revalidates. */
+  readonly etags: readonly string[];
+}
+
+const prepared = new WeakMap<Rendered, PreparedHeaders>();
+
+function prepare(rendered: Rendered, headers: () => Record<string, string>): PreparedHeaders {
+  let p = prepared.get(rendered);
+  if (!p) {
+    const validators = { ETag: rendered.etag, 'Last-Modified': rendered.lastModified.toUTCString(), Vary: 'Accept-Encoding' };
+    const all: Record<string, string> = { ...headers(), ...validators };
+    const notModified = { ...all };
+    delete notModified['Content-Type'];
+    delete notModified['Content-Disposition'];
+    p = {
+      ok: { ...all, 'Content-Length': String(rendered.body.length) },
+      notModified,
+      etags: [rendered.etag, encodedEtag(rendered, 'br'), encodedEtag(rendered, 'gzip')],
+    };
+    prepared.set(rendered, p);
+  }
+  return p;
+}
+
+/**
+ * A rendered document: 304 when the client's validators match, else 200 (HEAD: no body). The
+ * headers are made once per document (`headers` is called only then): this is the hot path.
+ */
+export function sendDocument(req: Request, res: Response, rendered: Rendered, headers: () => Record<string, string>, cache?: DocumentCache): void {
+  const p = prepare(rendered, headers);
   const encoding: Encoding = req.headers['accept-encoding']
     ? ((accepts(req).encoding(['br', 'gzip', 'identity']) || 'identity') as Encoding)
     : 'identity';
-  const all: Record<string, string> = {
-    ...headers,
-    ETag: encodedEtag(rendered, encoding),
-    'Last-Modified': rendered.lastModified.toUTCString(),
-    Vary: 'Accept-Encoding',
-  };
-  if (notModified(req.headers, [rendered.etag, encodedEtag(rendered, 'br'), encodedEtag(rendered, 'gzip')], rendered.lastModified)) {
-    delete all['Content-Type'];
-    delete all['Content-Disposition'];
-    res.writeHead(304, all);
+  const conditional = req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined;
+  if (conditional && notModified(req.headers, p.etags, rendered.lastModified)) {
+    res.writeHead(304, encoding === 'identity' ? p.notModified : { ...p.notModified, ETag: encodedEtag(rendered, encoding) });
     res.end();
     return;
   }
+  if (encoding === 'identity') {
+    res.writeHead(200, p.ok);
+    res.end(rendered.body);
+    return;
+  }
   const body = encodedBody(rendered, encoding, cache);
-  if (encoding !== 'identity') all['Content-Encoding'] = encoding;
-  all['Content-Length'] = String(body.length);
-  res.writeHead(200, all);
+  res.writeHead(200, { ...p.ok, ETag: encodedEtag(rendered, encoding), 'Content-Encoding': encoding, 'Content-Length': String(body.length) });
   res.end(body);
 }
 

@@ -1,0 +1,252 @@
+// The benchmark (a script, not a test): generates and loads 17,000 institutions, starts the real
+// server, drives it per case at 50 connections with random ISILs, and prints each case's figures
+// beside two baselines measured in the same run on the same machine.
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { generate } from '../../loader/generate';
+import { PROJECT_ROOT } from '../../src/paths';
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
+    count: { type: 'string', default: '17000' },
+    tool: { type: 'string' },
+  },
+});
+const DURATION = Number(values.duration);
+const CONNECTIONS = Number(values.connections);
+const COUNT = Number(values.count);
+/** The ISILs whose documents are rendered before the cached cases (rendering all would take minutes). */
+const HOT = 2000;
+const WORK = path.join(PROJECT_ROOT, '.bench', 'run');
+const HOST = '127.0.0.1';
+const hasWrk = spawnSync('sh', ['-c', 'command -v wrk']).status === 0;
+const TOOL = values.tool ?? (hasWrk ? 'wrk' : 'autocannon');
+
+const children: ChildProcess[] = [];
+const stopAll = () => children.forEach((c) => c.exitCode === null && c.kill('SIGKILL'));
+process.on('exit', stopAll);
+process.on('SIGINT', () => process.exit(130));
+
+interface Result {
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly errors: number;
+  readonly requests: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
+}
+
+function node(args: string[], env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  children.push(child);
+  return child;
+}
+
+async function waitFor(url: string, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(url)).status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(25);
+  }
+  throw new Error(`${url} not ready within ${ms} ms`);
+}
+
+async function startServer(port: number, env: Record<string, string>): Promise<{ child: ChildProcess; readyMs: number; rss: number }> {
+  const started = Date.now();
+  const child = node(['--import', 'tsx', 'src/main.ts'], { PORT: String(port), HOST, LOG_LEVEL: 'warn', ...env });
+  await waitFor(`http://${HOST}:${port}/readyz`, 120_000);
+  const readyMs = Date.now() - started;
+  return { child, readyMs, rss: rssMb(child.pid!) };
+}
+
+/** A server that answers every request with one precomputed Turtle document. */
+async function startBaseline(port: number, kind: 'express' | 'http', turtleFile: string): Promise<ChildProcess> {
+  const body = `const body = require('fs').readFileSync(${JSON.stringify(turtleFile)});
+const headers = { 'Content-Type': 'text/turtle;charset=UTF-8', 'Content-Length': String(body.length) };`;
+  const script =
+    kind === 'http'
+      ? `${body} require('http').createServer((req, res) => { res.writeHead(200, headers); res.end(body); }).listen(${port}, '${HOST}');`
+      : `${body} const app = require('express')(); app.disable('x-powered-by'); app.set('etag', false);
+app.get('/*splat', (req, res) => { res.writeHead(200, headers); res.end(body); }); app.listen(${port}, '${HOST}');`;
+  const child = node(['-e', script], {});
+  await waitFor(`http://${HOST}:${port}/x`, 10_000);
+  return child;
+}
+
+/** Drives `base` with random paths (and headers) from `targets` for `seconds`, or for `amount` requests. */
+async function drive(base: string, targets: readonly { path: string; headers?: Record<string, string> }[], seconds: number, amount?: number): Promise<Result> {
+  if (TOOL === 'wrk' && amount === undefined) return driveWrk(base, targets, seconds);
+  const result = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    ...(amount === undefined ? { duration: seconds } : { amount }),
+    requests: [
+      {
+        setupRequest: (req) => {
+          const t = targets[Math.floor(Math.random() * targets.length)]!;
+          return { ...req, path: t.path, headers: { ...req.headers, ...t.headers } };
+        },
+      },
+    ],
+  });
+  const statusOk = result['2xx'] + result['3xx'];
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx - result['3xx'],
+    requests: statusOk + result.non2xx,
+  };
+}
+
+async function driveWrk(base: string, targets: readonly { path: string; headers?: Record<string, string> }[], seconds: number): Promise<Result> {
+  const listFile = path.join(WORK, 'targets.lua');
+  const rows = targets.map((t) => `{${JSON.stringify(t.path)}, ${JSON.stringify(t.headers?.['If-None-Match'] ?? '')}}`);
+  fs.writeFileSync(
+    listFile,
+    `local targets = {${rows.join(',\n')}}
+local bad = 0
+request = function()
+  local t = targets[math.random(#targets)]
+  local headers = {}
+  if t[2] ~= "" then headers["If-None-Match"] = t[2] end
+  return wrk.format("GET", t[1], headers)
+end
+response = function(status, headers, body)
+  if status >= 400 then bad = bad + 1 end
+end
+done = function(summary, latency, requests)
+  local errors = summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.status + summary.errors.timeout
+  io.write(string.format("RESULT %f %f %f %d %d\\n", summary.requests / (summary.duration / 1e6), latency:percentile(50) / 1000, latency:percentile(99) / 1000, errors, summary.requests))
+end
+`,
+  );
+  const out = execFileSync('wrk', ['-t', '2', '-c', String(CONNECTIONS), '-d', `${seconds}s`, '--timeout', '5s', '-s', listFile, base], { encoding: 'utf8', timeout: (seconds + 30) * 1000 });
+  const [rps, p50, p99, errors, requests] = /RESULT (\S+) (\S+) (\S+) (\d+) (\d+)/.exec(out)!.slice(1).map(Number) as [number, number, number, number, number];
+  return { rps, p50, p99, errors, requests };
+}
+
+async function main(): Promise<void> {
+  fs.mkdirSync(WORK, { recursive: true });
+  const log = (text: string) => process.stdout.write(`${text}\n`);
+  log(`bench: ${COUNT} institutions, ${CONNECTIONS} connections, ${DURATION} s per case, load generator ${TOOL}, ${process.version}`);
+
+  const source = path.join(WORK, 'synthetic.nt');
+  const snapshot = path.join(WORK, 'dataset.nq');
+  const fd = fs.openSync(source, 'w');
+  const isils: string[] = [];
+  for (const institution of generate({ count: COUNT, seed: 1, base: 'https://ld.zdb-services.de' })) {
+    isils.push(/organisations\/([^>]+)>/.exec(institution)![1]!);
+    fs.writeSync(fd, institution);
+  }
+  fs.closeSync(fd);
+
+  const loadStarted = Date.now();
+  const load = spawnSync(process.execPath, ['--import', 'tsx', 'loader/load.ts', source], { cwd: PROJECT_ROOT, env: { ...process.env, DATASET: snapshot }, encoding: 'utf8' });
+  if (load.status !== 0) throw new Error(`load failed: ${load.stderr}`);
+  const loadMs = Date.now() - loadStarted;
+  log(`load: ${loadMs} ms (${/loaded .*/.exec(load.stdout)?.[0]})`);
+
+  const cached = await startServer(18081, { DATASET: snapshot });
+  await startServer(18082, { DATASET: snapshot, CACHE_MAX_BYTES: '0' });
+  const base = `http://${HOST}:18081`;
+  log(`start-up to /readyz: ${cached.readyMs} ms; RSS after start-up: ${cached.rss} MB`);
+
+  const hot = isils.slice(0, HOT);
+  const turtleFile = path.join(WORK, 'baseline.ttl');
+  fs.writeFileSync(turtleFile, Buffer.from(await (await fetch(`${base}/data/organisations/${hot[0]}.ttl`)).arrayBuffer()));
+  await startBaseline(18083, 'express', turtleFile);
+  await startBaseline(18084, 'http', turtleFile);
+
+  // Render every hot document once, and keep the ETags of the Turtle ones for the 304 case.
+  const etags: { path: string; headers: Record<string, string> }[] = [];
+  for (const isil of hot) {
+    for (const ext of ['rdf', 'jsonld', 'nt']) await fetch(`${base}/data/organisations/${isil}.${ext}`).then((r) => r.arrayBuffer());
+    await fetch(`${base}/isil/${isil}`).then((r) => r.arrayBuffer());
+    const ttl = await fetch(`${base}/data/organisations/${isil}.ttl`);
+    await ttl.arrayBuffer();
+    etags.push({ path: `/data/organisations/${isil}.ttl`, headers: { 'If-None-Match': ttl.headers.get('etag')! } });
+  }
+
+  const doc = (ext: string) => hot.map((isil) => ({ path: `/data/organisations/${isil}.${ext}` }));
+  const rows: { name: string; result: Result; target?: number }[] = [];
+  const run = async (name: string, url: string, targets: { path: string; headers?: Record<string, string> }[], target?: number) => {
+    const result = await drive(url, targets, DURATION);
+    rows.push({ name, result, ...(target === undefined ? {} : { target }) });
+    log(`  ${name}: ${Math.round(result.rps)} req/s`);
+  };
+  await run('baseline node:http', `http://${HOST}:18084`, [{ path: '/x' }]);
+  await run('baseline Express 5', `http://${HOST}:18083`, [{ path: '/x' }]);
+  await run('303 /resource', base, isils.map((i) => ({ path: `/resource/organisations/${i}` })), 0.9);
+  await run('200 .ttl (cached)', base, doc('ttl'), 0.85);
+  await run('200 .rdf (cached)', base, doc('rdf'), 0.85);
+  await run('200 .jsonld (cached)', base, doc('jsonld'), 0.85);
+  await run('200 .nt (cached)', base, doc('nt'), 0.85);
+  await run('200 /isil/ (cached)', base, hot.map((i) => ({ path: `/isil/${i}` })), 0.85);
+  await run('304 If-None-Match', base, etags, 0.9);
+  await run('200 .ttl (cache off)', `http://${HOST}:18082`, isils.map((i) => ({ path: `/data/organisations/${i}.ttl` })), 0.35);
+
+  // 100,000 requests in a row, in ten batches: the first and the last tenth compared.
+  const batches: { p99: number; rss: number; errors: number }[] = [];
+  for (let i = 0; i < 10; i++) {
+    const r = await drive(base, doc('ttl'), DURATION, 10_000);
+    batches.push({ p99: r.p99, rss: rssMb(cached.child.pid!), errors: r.errors });
+  }
+
+  const expressRps = rows.find((r) => r.name === 'baseline Express 5')!.result.rps;
+  const httpRps = rows.find((r) => r.name === 'baseline node:http')!.result.rps;
+  let met = 0;
+  let total = 0;
+  const verdict = (ok: boolean) => {
+    total++;
+    if (ok) met++;
+    return ok ? 'PASS' : 'MISS';
+  };
+  log('');
+  log('| case | req/s | p50 ms | p99 ms | errors | × Express | × node:http | target | |');
+  log('|---|---:|---:|---:|---:|---:|---:|---|---|');
+  for (const { name, result, target } of rows) {
+    const vsExpress = result.rps / expressRps;
+    const status = target === undefined ? '' : verdict(vsExpress >= target && result.errors === 0);
+    log(`| ${name} | ${Math.round(result.rps)} | ${result.p50.toFixed(1)} | ${result.p99.toFixed(1)} | ${result.errors} | ${vsExpress.toFixed(2)} | ${(result.rps / httpRps).toFixed(2)} | ${target === undefined ? '' : `≥ ${target} × Express`} | ${status} |`);
+  }
+  const first = batches[0]!;
+  const last = batches[9]!;
+  const batchErrors = batches.reduce((n, b) => n + b.errors, 0);
+  log('');
+  log('| figure | value | target | |');
+  log('|---|---:|---|---|');
+  log(`| load (generate excluded) | ${(loadMs / 1000).toFixed(1)} s | | |`);
+  log(`| start-up to /readyz | ${(cached.readyMs / 1000).toFixed(1)} s | ≤ 5 s | ${verdict(cached.readyMs <= 5000)} |`);
+  log(`| RSS after start-up | ${cached.rss} MB | ≤ 600 MB | ${verdict(cached.rss <= 600)} |`);
+  log(`| 100,000 requests: p99 first → last 10% | ${first.p99.toFixed(1)} → ${last.p99.toFixed(1)} ms (${(last.p99 / first.p99).toFixed(2)}×) | ≤ 1.5× | ${verdict(last.p99 <= 1.5 * first.p99 && batchErrors === 0)} |`);
+  log(`| 100,000 requests: RSS first → last 10% | ${first.rss} → ${last.rss} MB (${(((last.rss - first.rss) / first.rss) * 100).toFixed(1)}%) | ≤ +10% | ${verdict(last.rss <= first.rss * 1.1)} |`);
+  log('');
+  log(`bench: ${met} of ${total} targets met`);
+}
+
+main()
+  .then(() => {
+    stopAll();
+    process.exit(0);
+  })
+  .catch((error: unknown) => {
+    process.stderr.write(`bench failed: ${(error as Error).stack ?? String(error)}\n`);
+    stopAll();
+    process.exit(1);
+  });
