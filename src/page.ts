@@ -117,18 +117,6 @@ function hours(g: Graph, r: string): string {
     .join('');
 }
 
-function termHtml(t: Term): string {
-  if (t.termType === 'NamedNode') return link(t.value);
-  if (t.termType === 'BlankNode') return `<code>_:${escapeHtml(t.value)}</code>`;
-  return escapeHtml(JSON.stringify(t.value));
-}
-
-/** Every triple, so that nothing the store holds for the institution is hidden from people. */
-function allStatements(quads: readonly Quad[]): string {
-  const rows = quads.map((q) => `<tr><td>${termHtml(q.subject)}</td><td>${termHtml(q.predicate)}</td><td>${termHtml(q.object)}</td></tr>`);
-  return `<details><summary>All ${quads.length} statements</summary><table><thead><tr><th>Subject</th><th>Property</th><th>Value</th></tr></thead><tbody>${rows.join('')}</tbody></table></details>`;
-}
-
 export function renderPage(description: Description, institution: Institution, jsonld: string, dataset: Dataset): string {
   const g = new Graph(description.quads);
   const r = description.subject;
@@ -155,8 +143,8 @@ ${alternates}
 <style>
 body{font:16px/1.5 system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
 h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.1rem;border-bottom:1px solid #ddd;margin-top:1.6rem}
-.isil{color:#555}address{font-style:normal}ul{padding-left:1.2rem}table{border-collapse:collapse;font-size:.85rem}
-td,th{border:1px solid #ddd;padding:.2rem .4rem;text-align:left;vertical-align:top;word-break:break-all}footer{margin-top:2rem;color:#555;font-size:.9rem}
+.isil{color:#555}address{font-style:normal}ul{padding-left:1.2rem}
+footer{margin-top:2rem;color:#555;font-size:.9rem}
 </style>
 <script type="application/ld+json">
 ${scriptJson(jsonld.trim())}
@@ -168,7 +156,7 @@ ${scriptJson(jsonld.trim())}
 <p class="isil">ISIL <code>${escapeHtml(institution.isil)}</code>${shortName ? ` · ${escapeHtml(shortName)}` : ''}</p>
 <p>Identifier: ${link(r)}</p>
 ${notes}
-${section('Addresses', addresses(g, r))}${section('Location', location(g, r))}${section('Opening hours', hours(g, r))}${section('Phone and fax', phones(g, r))}${section('E-mail', emails)}${section('On the web', webLinks(g, r))}${section('Data', `${downloads}${allStatements(description.quads)}`)}
+${section('Addresses', addresses(g, r))}${section('Location', location(g, r))}${section('Opening hours', hours(g, r))}${section('Phone and fax', phones(g, r))}${section('E-mail', emails)}${section('On the web', webLinks(g, r))}${section('Data', downloads)}
 </main>
 <footer>
 <p>${modified ? `Record last modified ${escapeHtml(modified)}. ` : ''}Data ${license === CC0 || !license ? `released under <a rel="license" href="${CC0}">CC0 1.0 Universal</a>` : `licensed under ${link(license)}`}. ${escapeHtml(String(dataset.institutionCount))} institutions in this dataset.</p>
