@@ -54,6 +54,10 @@ export function startServer(config: Config, logger: Logger): { server: http.Serv
     const body = `${reason}\n`;
     socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
   });
+  // Node hands CONNECT to this event, not to the app, and drops the connection when nobody listens.
+  server.on('connect', (_req, socket) => {
+    socket.end('HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD, OPTIONS\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+  });
   return { server, service };
 }
 
