@@ -13,6 +13,7 @@ import { CC0 } from '../rdf/namespaces';
 import { negotiate } from '../rdf/negotiate';
 import type { Service } from '../service';
 import { HttpError, notAcceptable, notFound, notReady, notWellFormed, unknownIsil } from './errors';
+import { commonHeaders } from './middleware';
 import { redirect, sendDocument } from './respond';
 
 /** At most this much of a rejected path is echoed in an error body. */
@@ -76,12 +77,12 @@ export function handlers(service: Service, config: Config) {
 
   return {
     healthz(_req: Request, res: Response): void {
-      res.setHeader('Cache-Control', 'no-store');
+      res.set({ ...commonHeaders(res), 'Cache-Control': 'no-store' });
       res.json({ status: 'alive' });
     },
 
     readyz(_req: Request, res: Response): void {
-      res.setHeader('Cache-Control', 'no-store');
+      res.set({ ...commonHeaders(res), 'Cache-Control': 'no-store' });
       const documents = service.current;
       if (!documents) {
         res.status(503).json({ status: 'loading' });
@@ -99,7 +100,7 @@ export function handlers(service: Service, config: Config) {
       const { dataset } = current();
       const example = dataset.institutions().next().value;
       const link = example ? `<p>For example: <a href="${escapeHtml(RESOURCE_PATH + example.isil)}">${escapeHtml(example.name ?? example.isil)}</a>.</p>` : '';
-      res.setHeader('Cache-Control', cacheControl);
+      res.set({ ...commonHeaders(res), 'Cache-Control': cacheControl });
       res.type('html').send(
         `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>ISIL Linked Data</title></head><body><h1>ISIL Linked Data</h1><p>The address data of ${dataset.institutionCount} libraries, archives and museums, identified by ISIL, as Linked Data (FOAF and vCard) under <a rel="license" href="${CC0}">CC0 1.0</a>.</p>${link}<p>JSON-LD context: <a href="${CONTEXT_PATH}">${CONTEXT_PATH}</a>.</p></body></html>\n`,
       );

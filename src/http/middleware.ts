@@ -4,8 +4,19 @@ import type { Logger } from '../log';
 import { methodNotAllowed } from './errors';
 
 /** HTTP contract §6: on every response, errors and redirects included. */
-const CORS_ORIGIN = '*';
-const CORS_EXPOSE = 'Link, Location, Content-Location, ETag, Last-Modified, Vary';
+export const CORS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'Link, Location, Content-Location, ETag, Last-Modified, Vary',
+} as const;
+
+/**
+ * The headers every answer carries: CORS and the request id. Writers pass them to `writeHead`
+ * with their own, rather than `setHeader` them early: Node's `writeHead` takes its fast path
+ * only when no header was set before it.
+ */
+export function commonHeaders(res: Response): Record<string, string> {
+  return { 'X-Request-Id': res.locals.requestId as string, ...CORS };
+}
 
 const PREFLIGHT = {
   'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
@@ -26,9 +37,7 @@ export function requestContext(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const given = req.headers['x-request-id'];
     const id = typeof given === 'string' && GIVEN_ID.test(given) ? given : `${prefix}-${(++sequence).toString(36)}`;
-    res.setHeader('X-Request-Id', id);
-    res.setHeader('Access-Control-Allow-Origin', CORS_ORIGIN);
-    res.setHeader('Access-Control-Expose-Headers', CORS_EXPOSE);
+    res.locals.requestId = id;
     if (logger.isLevelEnabled('info')) {
       const started = process.hrtime.bigint();
       res.once('finish', () => {
@@ -44,7 +53,7 @@ export function requestContext(logger: Logger) {
 export function readOnly(req: Request, res: Response, next: NextFunction): void {
   if (!SAFE_METHODS.has(req.method)) return next(methodNotAllowed());
   if (req.method === 'OPTIONS') {
-    res.writeHead(204, PREFLIGHT);
+    res.writeHead(204, { ...commonHeaders(res), ...PREFLIGHT });
     res.end();
     return;
   }

@@ -7,6 +7,7 @@ import { escapeHtml } from '../page';
 import { negotiate } from '../rdf/negotiate';
 import { notModified } from './conditional';
 import { HttpError } from './errors';
+import { commonHeaders, CORS } from './middleware';
 
 interface PreparedHeaders {
   /** The 200 of the identity coding, and the 304: built once per cached document. */
@@ -22,7 +23,7 @@ function prepare(rendered: Rendered, headers: () => Record<string, string>): Pre
   let p = prepared.get(rendered);
   if (!p) {
     const validators = { ETag: rendered.etag, 'Last-Modified': rendered.lastModified.toUTCString(), Vary: 'Accept-Encoding' };
-    const all: Record<string, string> = { ...headers(), ...validators };
+    const all: Record<string, string> = { ...headers(), ...validators, ...CORS };
     const notModified = { ...all };
     delete notModified['Content-Type'];
     delete notModified['Content-Disposition'];
@@ -42,28 +43,29 @@ function prepare(rendered: Rendered, headers: () => Record<string, string>): Pre
  */
 export function sendDocument(req: Request, res: Response, rendered: Rendered, headers: () => Record<string, string>, cache?: DocumentCache): void {
   const p = prepare(rendered, headers);
+  const id = res.locals.requestId as string;
   const encoding: Encoding = req.headers['accept-encoding']
     ? ((accepts(req).encoding(['br', 'gzip', 'identity']) || 'identity') as Encoding)
     : 'identity';
   const conditional = req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined;
   if (conditional && notModified(req.headers, p.etags, rendered.lastModified)) {
-    res.writeHead(304, encoding === 'identity' ? p.notModified : { ...p.notModified, ETag: encodedEtag(rendered, encoding) });
+    res.writeHead(304, { ...p.notModified, 'X-Request-Id': id, ...(encoding === 'identity' ? {} : { ETag: encodedEtag(rendered, encoding) }) });
     res.end();
     return;
   }
   if (encoding === 'identity') {
-    res.writeHead(200, p.ok);
+    res.writeHead(200, { ...p.ok, 'X-Request-Id': id });
     res.end(rendered.body);
     return;
   }
   const body = encodedBody(rendered, encoding, cache);
-  res.writeHead(200, { ...p.ok, ETag: encodedEtag(rendered, encoding), 'Content-Encoding': encoding, 'Content-Length': String(body.length) });
+  res.writeHead(200, { ...p.ok, 'X-Request-Id': id, ETag: encodedEtag(rendered, encoding), 'Content-Encoding': encoding, 'Content-Length': String(body.length) });
   res.end(body);
 }
 
 /** A redirect without a body (303 See Other, 302 Found). */
 export function redirect(res: Response, status: 302 | 303, location: string, headers: Record<string, string>): void {
-  res.writeHead(status, { Location: location, 'Content-Length': '0', ...headers });
+  res.writeHead(status, { ...commonHeaders(res), Location: location, 'Content-Length': '0', ...headers });
   res.end();
 }
 
@@ -99,7 +101,7 @@ export function errorHandler(logger: Logger) {
       type = 'text/plain;charset=utf-8';
       body = `${message}\n${links.map((l) => `${l.href} (${l.type ?? l.label})\n`).join('')}`;
     }
-    const headers: Record<string, string> = { 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)), Vary: 'Accept', ...http?.headers };
+    const headers: Record<string, string> = { ...commonHeaders(res), 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)), Vary: 'Accept', ...http?.headers };
     headers['Cache-Control'] ??= status === 404 || status === 406 ? 'public, max-age=60' : 'no-store';
     res.writeHead(status, headers);
     res.end(body);
