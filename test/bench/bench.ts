@@ -224,7 +224,8 @@ async function main(): Promise<void> {
     return ok ? 'PASS' : 'MISS';
   };
   log('');
-  log(`Express reference: mean of ${expressRuns.map((r) => Math.round(r)).join(' and ')} req/s`);
+  log(`Express reference: mean of ${expressRuns.map((r) => Math.round(r)).join(' and ')} req/s.`);
+  log('');
   log('| case | req/s | p50 ms | p99 ms | errors | × Express | × node:http | target | |');
   log('|---|---:|---:|---:|---:|---:|---:|---|---|');
   for (const { name, result, target } of rows) {
