@@ -98,12 +98,16 @@ export class Documents {
     this.cache = new DocumentCache(cacheMaxBytes);
   }
 
+  /** The cached document, without a promise: the hot path answers a hit synchronously. */
+  cached(institution: Institution, format: FormatName): Rendered | undefined {
+    return this.cache.get(`${format}\u0000${institution.isil}`);
+  }
+
   async get(institution: Institution, format: FormatName): Promise<Rendered> {
-    const key = `${format}\u0000${institution.isil}`;
-    const cached = this.cache.get(key);
+    const cached = this.cached(institution, format);
     if (cached) return cached;
     const rendered = await this.render(institution, format);
-    this.cache.set(key, rendered);
+    this.cache.set(`${format}\u0000${institution.isil}`, rendered);
     return rendered;
   }
 

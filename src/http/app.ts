@@ -6,7 +6,7 @@ import { CONTEXT_PATH } from '../rdf/jsonld';
 import type { Service } from '../service';
 import { notFound } from './errors';
 import { handlers } from './handlers';
-import { readOnly, requestContext } from './middleware';
+import { requestGate } from './middleware';
 import { errorHandler } from './respond';
 
 export interface AppDeps {
@@ -27,8 +27,7 @@ export function createApp({ service, logger }: AppDeps): express.Express {
   app.set('strict routing', true);
   app.set('query parser', false);
 
-  app.use(requestContext(logger));
-  app.use(readOnly);
+  app.use(requestGate(logger));
 
   // The hot routes first: Express tries the table in order.
   app.use(mount(DATA_PATH), handle.data);

@@ -113,8 +113,11 @@ export function handlers(service: Service, config: Config) {
       seeOther(req, res, institution.isil);
     },
 
-    /** GET /data/organisations/<isil>[.ext]: 303 without extension, 302 for .html, else 200. */
-    async data(req: Request, res: Response): Promise<void> {
+    /**
+     * GET /data/organisations/<isil>[.ext]: 303 without extension, 302 for .html, else 200. A cached
+     * document is answered synchronously; only a render returns a promise (Express 5 awaits it).
+     */
+    data(req: Request, res: Response): Promise<void> | void {
       const documents = current();
       const dot = req.path.lastIndexOf('.');
       if (dot < 0) {
@@ -130,29 +133,35 @@ export function handlers(service: Service, config: Config) {
         redirect(res, 302, `${config.isilDirectoryUrl}${DIRECTORY_PATH}${institution.isil}`, { 'Content-Type': 'text/html', 'Cache-Control': cacheControl });
         return;
       }
-      const rendered = await documents.get(institution, format.name);
-      sendDocument(
-        req,
-        res,
-        rendered,
-        () => ({
-          'Content-Type': format.contentType,
-          'Content-Location': documentPath(institution.isil, format.ext),
-          'Content-Disposition': `inline; filename="${institution.isil.replace(/[/:]/g, '_')}.${format.ext}"`,
-          Link: linkHeader(institution.isil, format),
-          'Cache-Control': cacheControl,
-        }),
-        documents.cache,
-      );
+      const send = (rendered: Rendered) =>
+        sendDocument(
+          req,
+          res,
+          rendered,
+          () => ({
+            'Content-Type': format.contentType,
+            'Content-Location': documentPath(institution.isil, format.ext),
+            'Content-Disposition': `inline; filename="${institution.isil.replace(/[/:]/g, '_')}.${format.ext}"`,
+            Link: linkHeader(institution.isil, format),
+            'Cache-Control': cacheControl,
+          }),
+          documents.cache,
+        );
+      const cached = documents.cached(institution, format.name);
+      if (cached) return send(cached);
+      return documents.get(institution, format.name).then(send);
     },
 
-    /** GET /isil/<isil>: the institution's page. */
-    async page(req: Request, res: Response): Promise<void> {
+    /** GET /isil/<isil>: the institution's page (a cached one answered synchronously). */
+    page(req: Request, res: Response): Promise<void> | void {
       const documents = current();
       const institution = find(req, documents, isilFromPath(req.path), (c) => `${DIRECTORY_PATH}${c}`);
       const html = formatByName('html');
-      const rendered = await documents.get(institution, 'html');
-      sendDocument(req, res, rendered, () => ({ 'Content-Type': html.contentType, Link: linkHeader(institution.isil, html), 'Cache-Control': cacheControl }), documents.cache);
+      const send = (rendered: Rendered) =>
+        sendDocument(req, res, rendered, () => ({ 'Content-Type': html.contentType, Link: linkHeader(institution.isil, html), 'Cache-Control': cacheControl }), documents.cache);
+      const cached = documents.cached(institution, 'html');
+      if (cached) return send(cached);
+      return documents.get(institution, 'html').then(send);
     },
   };
 }

@@ -1,4 +1,4 @@
-// Middleware for every request: request id, access log and CORS headers; the read-only method gate.
+// The middleware every request passes: request id, access log, the read-only method gate; CORS headers.
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '../log';
 import { methodNotAllowed } from './errors';
@@ -31,7 +31,12 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** A request id given by a proxy is kept when it is short and plain; otherwise one is made. */
 const GIVEN_ID = /^[\w.:-]{1,64}$/;
 
-export function requestContext(logger: Logger) {
+/**
+ * The first and only middleware before the routes (one router layer, not two: every request pays
+ * for each): request id and access log, then the read-only gate, where anything but GET, HEAD and
+ * OPTIONS is 405 and OPTIONS is a CORS preflight (204).
+ */
+export function requestGate(logger: Logger) {
   let sequence = 0;
   const prefix = process.pid.toString(36);
   return (req: Request, res: Response, next: NextFunction): void => {
@@ -45,17 +50,12 @@ export function requestContext(logger: Logger) {
         logger.info({ reqId: id, method: req.method, url: req.originalUrl.slice(0, 512), status: res.statusCode, ms }, 'request');
       });
     }
+    if (!SAFE_METHODS.has(req.method)) return next(methodNotAllowed());
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { ...commonHeaders(res), ...PREFLIGHT });
+      res.end();
+      return;
+    }
     next();
   };
-}
-
-/** Read-only: anything but GET, HEAD and OPTIONS is 405; OPTIONS is a CORS preflight (204). */
-export function readOnly(req: Request, res: Response, next: NextFunction): void {
-  if (!SAFE_METHODS.has(req.method)) return next(methodNotAllowed());
-  if (req.method === 'OPTIONS') {
-    res.writeHead(204, { ...commonHeaders(res), ...PREFLIGHT });
-    res.end();
-    return;
-  }
-  next();
 }
