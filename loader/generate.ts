@@ -5,7 +5,24 @@ import { parseArgs } from 'node:util';
 import { isilDefect, isilKey } from '../src/rdf/isil';
 import { PREFIXES } from '../src/rdf/namespaces';
 
-const { rdf, rdfs, xsd, owl, foaf, v, dbp, dc, dcterms, dcmitype, geo, wgs84, schema, gbv, wdrs, cdtype } = PREFIXES;
+const {
+  rdf,
+  rdfs,
+  xsd,
+  owl,
+  foaf,
+  v,
+  dbp,
+  dc,
+  dcterms,
+  dcmitype,
+  geo,
+  wgs84,
+  schema,
+  gbv,
+  wdrs,
+  cdtype,
+} = PREFIXES;
 const CC0 = 'http://creativecommons.org/publicdomain/zero/1.0/';
 
 export interface GenerateOptions {
@@ -28,13 +45,46 @@ export function prng(seed: number): () => number {
 }
 
 /** Plainly synthetic place names, with the umlauts and ß real ones have. */
-const TOWNS = ['Müllerstadt', 'Großbrück', 'Österhausen', 'Übelfeld', 'Käsdorf', 'Bärwalde', 'Schönau am Beispiel', 'Fußheim', 'Lindenbüttel', 'Neu Ärgersdorf', 'Testhausen', 'Musterbach'];
-const KINDS = ['Stadtbibliothek', 'Universitätsbibliothek', 'Landesbibliothek', 'Kreisarchiv', 'Stadtmuseum', 'Hochschulbibliothek', 'Forschungsbibliothek', 'Kunstmuseum'];
-const STREETS = ['Hauptstraße', 'Schloßplatz', 'Am Übungsweg', 'Bücherstraße', 'Mühlengasse', 'Königsallee'];
+const TOWNS = [
+  'Müllerstadt',
+  'Großbrück',
+  'Österhausen',
+  'Übelfeld',
+  'Käsdorf',
+  'Bärwalde',
+  'Schönau am Beispiel',
+  'Fußheim',
+  'Lindenbüttel',
+  'Neu Ärgersdorf',
+  'Testhausen',
+  'Musterbach',
+];
+const KINDS = [
+  'Stadtbibliothek',
+  'Universitätsbibliothek',
+  'Landesbibliothek',
+  'Kreisarchiv',
+  'Stadtmuseum',
+  'Hochschulbibliothek',
+  'Forschungsbibliothek',
+  'Kunstmuseum',
+];
+const STREETS = [
+  'Hauptstraße',
+  'Schloßplatz',
+  'Am Übungsweg',
+  'Bücherstraße',
+  'Mühlengasse',
+  'Königsallee',
+];
 const HOURS = ['Mo-Fr 9.00-18.00', 'Mo-Sa 8.00-22.00', 'Di-Do 10.00-16.00', 'Mo, Mi 14.00-19.00'];
 
 function literal(text: string, datatype?: string): string {
-  const escaped = text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
+  const escaped = text
+    .replace(/\\/g, '\\\\')
+    .replace(/"/g, '\\"')
+    .replace(/\n/g, '\\n')
+    .replace(/\r/g, '\\r');
   return datatype ? `"${escaped}"^^<${datatype}>` : `"${escaped}"`;
 }
 
@@ -44,7 +94,9 @@ const pad = (n: number, width: number) => String(n).padStart(width, '0');
 function isilShape(random: () => number, n: number): string {
   const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
   const letters = (count: number, upper: boolean) =>
-    Array.from({ length: count }, () => String.fromCharCode((upper ? 65 : 97) + int(0, 25))).join('');
+    Array.from({ length: count }, () => String.fromCharCode((upper ? 65 : 97) + int(0, 25))).join(
+      '',
+    );
   const pick = random();
   if (pick < 0.35) return `DE-${int(1, 9999)}`;
   if (pick < 0.55) return `DE-${letters(1, true)}${letters(int(1, 2), false)}${int(1, 999)}`;
@@ -126,7 +178,12 @@ export function* generate({ count, seed, base }: GenerateOptions): Generator<str
       t(R, `${schema}openingHoursSpecification`, hours);
       t(hours, `${rdf}type`, `<${schema}OpeningHoursSpecification>`);
       t(hours, `${rdfs}comment`, literal(pickOf(HOURS)));
-      if (chance(0.5)) t(hours, `${schema}description`, literal('Servicezeiten s. Link "Öffnungszeiten besonderer Bereiche"'));
+      if (chance(0.5))
+        t(
+          hours,
+          `${schema}description`,
+          literal('Servicezeiten s. Link "Öffnungszeiten besonderer Bereiche"'),
+        );
     }
     const area = 30 + Math.floor(random() * 900);
     const contacts = 1 + Math.floor(random() * 3);
@@ -137,14 +194,27 @@ export function* generate({ count, seed, base }: GenerateOptions): Generator<str
         t(R, `${v}tel`, tel);
         t(tel, `${rdf}type`, `<${v}${kind}>`);
         if (c === 0) t(tel, `${rdf}type`, `<${v}Pref>`);
-        t(tel, `${rdf}value`, literal(`+49 ${area} ${100 + Math.floor(random() * 900)}-${1000 + Math.floor(random() * 9000)}`));
+        t(
+          tel,
+          `${rdf}value`,
+          literal(
+            `+49 ${area} ${100 + Math.floor(random() * 900)}-${1000 + Math.floor(random() * 9000)}`,
+          ),
+        );
       }
       t(R, `${v}email`, `<mailto:kontakt${c}@bibliothek-${n}.example.org>`);
     }
-    if (chance(0.4)) t(R, `${dc}description`, literal(`Synthetische Einrichtung für Tests. Übernommene Bibliothek: ${town} ${n + 1}`));
+    if (chance(0.4))
+      t(
+        R,
+        `${dc}description`,
+        literal(`Synthetische Einrichtung für Tests. Übernommene Bibliothek: ${town} ${n + 1}`),
+      );
     t(R, `${wdrs}describedby`, D);
     t(D, `${dcterms}license`, `<${CC0}>`);
-    const modified = new Date(Date.UTC(2005, 0, 1) + Math.floor(random() * 20 * 365.25 * 86_400) * 1000);
+    const modified = new Date(
+      Date.UTC(2005, 0, 1) + Math.floor(random() * 20 * 365.25 * 86_400) * 1000,
+    );
     t(D, `${dcterms}modified`, literal(modified.toISOString().replace('Z', ''), `${xsd}dateTime`));
     yield lines.join('');
   }
@@ -157,7 +227,12 @@ export function main(argv: readonly string[]): number {
   try {
     values = parseArgs({
       args: [...argv],
-      options: { count: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string' }, base: { type: 'string' } },
+      options: {
+        count: { type: 'string' },
+        out: { type: 'string' },
+        seed: { type: 'string' },
+        base: { type: 'string' },
+      },
     }).values;
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
@@ -197,7 +272,9 @@ export function main(argv: readonly string[]): number {
   } finally {
     fs.closeSync(fd);
   }
-  process.stderr.write(`generated ${count} institutions, ${triples} triples, seed ${seed}: ${values.out}\n`);
+  process.stderr.write(
+    `generated ${count} institutions, ${triples} triples, seed ${seed}: ${values.out}\n`,
+  );
   return 0;
 }
 

@@ -3,7 +3,13 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../src/config';
 import type { StoreFormat } from '../src/store/datasetStore';
-import { FORMAT_NAMES, LoadError, loadSources, writeSnapshot, type LoadReport } from './loadSources';
+import {
+  FORMAT_NAMES,
+  LoadError,
+  loadSources,
+  writeSnapshot,
+  type LoadReport,
+} from './loadSources';
 
 const USAGE = `usage: npm run load -- [--format ${FORMAT_NAMES.join('|')}] <file or folder>…
 Reads the sources (format by extension unless --format is given) and replaces the snapshot at
@@ -13,7 +19,9 @@ function printReport(report: LoadReport, target: string, bytes: number): void {
   const out = process.stdout;
   for (const f of report.files) out.write(`file\t${f.file}\t${f.format}\t${f.triples} triples\n`);
   if (report.rewritten > 0) {
-    out.write(`rewritten\t${report.rewritten} triples with http:// base IRIs served under the configured base\n`);
+    out.write(
+      `rewritten\t${report.rewritten} triples with http:// base IRIs served under the configured base\n`,
+    );
   }
   for (const w of report.warnings) out.write(`warning\t${w.kind}\t${w.subject}\t${w.message}\n`);
   out.write(
@@ -24,9 +32,18 @@ function printReport(report: LoadReport, target: string, bytes: number): void {
 }
 
 export function main(argv: readonly string[]): number {
-  let args: ReturnType<typeof parseArgs<{ options: { format: { type: 'string' }; help: { type: 'boolean' } }; allowPositionals: true }>>;
+  let args: ReturnType<
+    typeof parseArgs<{
+      options: { format: { type: 'string' }; help: { type: 'boolean' } };
+      allowPositionals: true;
+    }>
+  >;
   try {
-    args = parseArgs({ args: [...argv], options: { format: { type: 'string' }, help: { type: 'boolean' } }, allowPositionals: true });
+    args = parseArgs({
+      args: [...argv],
+      options: { format: { type: 'string' }, help: { type: 'boolean' } },
+      allowPositionals: true,
+    });
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
     return 2;
@@ -37,7 +54,9 @@ export function main(argv: readonly string[]): number {
   }
   const format = args.values.format as StoreFormat | undefined;
   if (format !== undefined && !FORMAT_NAMES.includes(format)) {
-    process.stderr.write(`--format: expected one of ${FORMAT_NAMES.join(', ')}, got ${JSON.stringify(format)}\n`);
+    process.stderr.write(
+      `--format: expected one of ${FORMAT_NAMES.join(', ')}, got ${JSON.stringify(format)}\n`,
+    );
     return 2;
   }
   if (args.positionals.length === 0) {
@@ -46,7 +65,10 @@ export function main(argv: readonly string[]): number {
   }
   try {
     const config = loadConfig();
-    const { dataset, report } = loadSources(args.positionals, { baseIri: config.baseIri, ...(format ? { format } : {}) });
+    const { dataset, report } = loadSources(args.positionals, {
+      baseIri: config.baseIri,
+      ...(format ? { format } : {}),
+    });
     const bytes = writeSnapshot(dataset, config.dataset);
     dataset.free();
     printReport(report, config.dataset, bytes);

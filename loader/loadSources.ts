@@ -86,7 +86,10 @@ function startsWith(fd: number, text: string): boolean {
 }
 
 /** The files to read: given files as they are, folders walked in name order for known extensions. */
-export function expandSources(sources: readonly string[], format?: StoreFormat): { file: string; format: StoreFormat }[] {
+export function expandSources(
+  sources: readonly string[],
+  format?: StoreFormat,
+): { file: string; format: StoreFormat }[] {
   const files: { file: string; format: StoreFormat }[] = [];
   const visit = (entry: string, given: boolean) => {
     let stat: fs.Stats;
@@ -102,7 +105,12 @@ export function expandSources(sources: readonly string[], format?: StoreFormat):
     const detected = format ?? EXTENSIONS[path.extname(entry).toLowerCase()];
     if (detected) files.push({ file: entry, format: detected });
     else if (given) {
-      throw new LoadError(entry, undefined, undefined, `unknown extension; use --format (${FORMAT_NAMES.join(', ')})`);
+      throw new LoadError(
+        entry,
+        undefined,
+        undefined,
+        `unknown extension; use --format (${FORMAT_NAMES.join(', ')})`,
+      );
     }
   };
   for (const source of sources) visit(source, true);
@@ -117,7 +125,12 @@ function checkXml(file: string, text: Buffer): void {
   const parser = new SaxesParser({ xmlns: true, position: true });
   let first: LoadError | undefined;
   parser.on('error', (e) => {
-    first ??= new LoadError(file, parser.line, parser.column + 1, `not well-formed XML: ${e.message.replace(/^[^:]*:\d+:\d+: /, '')}`);
+    first ??= new LoadError(
+      file,
+      parser.line,
+      parser.column + 1,
+      `not well-formed XML: ${e.message.replace(/^[^:]*:\d+:\d+: /, '')}`,
+    );
   });
   parser.write(text.toString('utf8')).close();
   if (first) throw first;
@@ -129,7 +142,12 @@ function locate(file: string, text: Buffer, error: Error): LoadError {
   const at = /line (\d+)(?: between columns (\d+) and \d+| column (\d+))?/i.exec(message);
   if (at) return new LoadError(file, Number(at[1]), Number(at[2] ?? at[3] ?? 1), message);
   const lines = text.toString('utf8').split('\n');
-  return new LoadError(file, lines.length, (lines.at(-1)?.length ?? 0) + 1, `${message} (at the end of the file)`);
+  return new LoadError(
+    file,
+    lines.length,
+    (lines.at(-1)?.length ?? 0) + 1,
+    `${message} (at the end of the file)`,
+  );
 }
 
 /**
@@ -137,7 +155,10 @@ function locate(file: string, text: Buffer, error: Error): LoadError {
  * returns the dataset with a report. Throws a LoadError for the first file that does not parse;
  * nothing is half-loaded (the store is freed).
  */
-export function loadSources(sources: readonly string[], options: LoadOptions): { dataset: Dataset; report: LoadReport } {
+export function loadSources(
+  sources: readonly string[],
+  options: LoadOptions,
+): { dataset: Dataset; report: LoadReport } {
   const files = expandSources(sources, options.format);
   const store = new DatasetStore();
   const hash = crypto.createHash('sha256');
@@ -189,7 +210,9 @@ export function loadSources(sources: readonly string[], options: LoadOptions): {
  * base (DATA-MODEL.md, Identifiers). Subjects and objects are rewritten; returns how many triples.
  */
 export function rewriteHttpBase(store: DatasetStore, baseIri: string): number {
-  const other = baseIri.startsWith('https://') ? `http://${baseIri.slice(8)}` : `https://${baseIri.slice(7)}`;
+  const other = baseIri.startsWith('https://')
+    ? `http://${baseIri.slice(8)}`
+    : `https://${baseIri.slice(7)}`;
   const from = JSON.stringify(`${other}/`);
   const to = JSON.stringify(`${baseIri}/`);
   const matches = `FILTER((isIRI(?s) && STRSTARTS(STR(?s), ${from})) || (isIRI(?o) && STRSTARTS(STR(?o), ${from})))`;

@@ -40,15 +40,23 @@ export class ConfigError extends Error {
   }
 }
 
-
-const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const LOG_LEVELS: readonly LogLevel[] = [
+  'fatal',
+  'error',
+  'warn',
+  'info',
+  'debug',
+  'trace',
+  'silent',
+];
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected a whole number, got ${JSON.stringify(raw)}`);
+  if (!/^\d+$/.test(raw))
+    throw new ConfigError(name, `expected a whole number, got ${JSON.stringify(raw)}`);
   const value = Number(raw);
   if (value < min || value > max) {
     throw new ConfigError(name, `expected a number from ${min} to ${max}, got ${value}`);
@@ -67,7 +75,10 @@ function httpUrl(name: string, raw: string): string {
     throw new ConfigError(name, `expected an http or https URL, got ${JSON.stringify(raw)}`);
   }
   if (url.search || url.hash || url.username || url.password) {
-    throw new ConfigError(name, `must not carry a query, fragment or credentials: ${JSON.stringify(raw)}`);
+    throw new ConfigError(
+      name,
+      `must not carry a query, fragment or credentials: ${JSON.stringify(raw)}`,
+    );
   }
   return raw.replace(/\/+$/, '');
 }
@@ -76,11 +87,17 @@ function httpUrl(name: string, raw: string): string {
 export function loadConfig(env: Env = process.env): Config {
   const logLevel = (env.LOG_LEVEL || 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
-    throw new ConfigError('LOG_LEVEL', `expected one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(env.LOG_LEVEL)}`);
+    throw new ConfigError(
+      'LOG_LEVEL',
+      `expected one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(env.LOG_LEVEL)}`,
+    );
   }
   const host = env.HOST || '0.0.0.0';
   if (!/^[A-Za-z0-9.:[\]-]+$/.test(host)) {
-    throw new ConfigError('HOST', `expected a host name or IP address, got ${JSON.stringify(host)}`);
+    throw new ConfigError(
+      'HOST',
+      `expected a host name or IP address, got ${JSON.stringify(host)}`,
+    );
   }
   const directory = env.ISIL_DIRECTORY_URL ?? '';
   return Object.freeze({

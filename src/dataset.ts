@@ -44,12 +44,20 @@ export class Dataset {
       const iri = row.institution!.value;
       const text = isilOfInstitutionIri(baseIri, iri);
       if (text === undefined) {
-        warnings.push({ kind: 'outside-base', subject: iri, message: `not under ${baseIri}/resource/organisations/: not served` });
+        warnings.push({
+          kind: 'outside-base',
+          subject: iri,
+          message: `not under ${baseIri}/resource/organisations/: not served`,
+        });
         continue;
       }
       const defect = isilDefect(text);
       if (defect !== undefined) {
-        warnings.push({ kind: 'malformed-isil', subject: iri, message: `"${text}" is not a well-formed ISIL (${defect}): not served` });
+        warnings.push({
+          kind: 'malformed-isil',
+          subject: iri,
+          message: `"${text}" is not a well-formed ISIL (${defect}): not served`,
+        });
         continue;
       }
       if (!row.name) warnings.push({ kind: 'no-name', subject: iri, message: 'has no foaf:name' });
@@ -62,7 +70,11 @@ export class Dataset {
       this.exact.set(text, institution);
       const twin = this.folded.get(isilKey(text));
       if (twin) {
-        warnings.push({ kind: 'case-twin', subject: iri, message: `differs from ${twin.isil} only in case; a lookup in another case finds ${twin.isil}` });
+        warnings.push({
+          kind: 'case-twin',
+          subject: iri,
+          message: `differs from ${twin.isil} only in case; a lookup in another case finds ${twin.isil}`,
+        });
       } else {
         this.folded.set(isilKey(text), institution);
       }
@@ -92,7 +104,10 @@ export class Dataset {
 
   /** The triples the service publishes for the institution (CONSTRUCT queries/describe.rq). */
   describe(institution: Institution): Description {
-    return toDescription(institution.iri, this.store.describe(institutionIriFor(this.baseIri, institution.isil)));
+    return toDescription(
+      institution.iri,
+      this.store.describe(institutionIriFor(this.baseIri, institution.isil)),
+    );
   }
 
   documentIri(institution: Institution): string {

@@ -27,7 +27,10 @@ export function encodedBody(rendered: Rendered, encoding: Encoding, cache?: Docu
   if (encoding === 'identity') return rendered.body;
   let body = rendered.encoded[encoding];
   if (!body) {
-    body = encoding === 'br' ? zlib.brotliCompressSync(rendered.body, BROTLI) : zlib.gzipSync(rendered.body);
+    body =
+      encoding === 'br'
+        ? zlib.brotliCompressSync(rendered.body, BROTLI)
+        : zlib.gzipSync(rendered.body);
     rendered.encoded[encoding] = body;
     cache?.grew(body.length);
   }
@@ -36,7 +39,9 @@ export function encodedBody(rendered: Rendered, encoding: Encoding, cache?: Docu
 
 /** The ETag of a content coding: a different representation needs a different strong validator. */
 export function encodedEtag(rendered: Rendered, encoding: Encoding): string {
-  return encoding === 'identity' ? rendered.etag : `${rendered.etag.slice(0, -1)}-${encoding === 'br' ? 'br' : 'gz'}"`;
+  return encoding === 'identity'
+    ? rendered.etag
+    : `${rendered.etag.slice(0, -1)}-${encoding === 'br' ? 'br' : 'gz'}"`;
 }
 
 /** Least recently used documents go first when the byte bound is reached; 0 keeps nothing. */
@@ -81,7 +86,8 @@ export class DocumentCache {
     for (const [key, old] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.entries.delete(key);
-      this.bytes -= old.body.length + (old.encoded.br?.length ?? 0) + (old.encoded.gzip?.length ?? 0);
+      this.bytes -=
+        old.body.length + (old.encoded.br?.length ?? 0) + (old.encoded.gzip?.length ?? 0);
     }
   }
 }
@@ -121,7 +127,12 @@ export class Documents {
       text = await serialize(description, format, this.contextUrl);
     }
     const body = Buffer.from(text, 'utf8');
-    const hash = crypto.createHash('sha256').update(format).update(body).digest('base64url').slice(0, 27);
+    const hash = crypto
+      .createHash('sha256')
+      .update(format)
+      .update(body)
+      .digest('base64url')
+      .slice(0, 27);
     return {
       body,
       etag: `"${hash}"`,

@@ -26,12 +26,21 @@ export function loadInto(service: Service, logger: Logger): void {
   for (const w of report.warnings) logger.warn({ kind: w.kind, subject: w.subject }, w.message);
   service.use(dataset);
   logger.info(
-    { sources, institutions: report.institutions, triples: report.triples, version: report.version, ms: Date.now() - started },
+    {
+      sources,
+      institutions: report.institutions,
+      triples: report.triples,
+      version: report.version,
+      ms: Date.now() - started,
+    },
     'dataset loaded',
   );
 }
 
-export function startServer(config: Config, logger: Logger): { server: http.Server; service: Service } {
+export function startServer(
+  config: Config,
+  logger: Logger,
+): { server: http.Server; service: Service } {
   const service = new Service(config);
   const app = createApp({ service, logger });
   const server = http.createServer(
@@ -52,11 +61,15 @@ export function startServer(config: Config, logger: Logger): { server: http.Serv
     }
     const [status, reason] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Bad Request'];
     const body = `${reason}\n`;
-    socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+    );
   });
   // Node hands CONNECT to this event, not to the app, and drops the connection when nobody listens.
   server.on('connect', (_req, socket) => {
-    socket.end('HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD, OPTIONS\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+    socket.end(
+      'HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD, OPTIONS\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
+    );
   });
   return { server, service };
 }

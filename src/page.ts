@@ -21,12 +21,17 @@ export function escapeHtml(text: string): string {
 
 /** JSON inside <script>: `<` escaped so that no `</script>` or `<!--` can end or bend the element. */
 function scriptJson(json: string): string {
-  return json.replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return json
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /** Only http(s) and mailto links become clickable; anything else is shown as text. */
 function link(iri: string, label = iri): string {
-  return /^(https?:|mailto:)/i.test(iri) ? `<a href="${escapeMarkup(iri)}">${escapeHtml(label)}</a>` : escapeHtml(label);
+  return /^(https?:|mailto:)/i.test(iri)
+    ? `<a href="${escapeMarkup(iri)}">${escapeHtml(label)}</a>`
+    : escapeHtml(label);
 }
 
 class Graph {
@@ -34,7 +39,9 @@ class Graph {
 
   objects(subject: Term | string, predicate: string): Term[] {
     const s = typeof subject === 'string' ? subject : subject.value;
-    return this.quads.filter((q) => q.subject.value === s && q.predicate.value === predicate).map((q) => q.object);
+    return this.quads
+      .filter((q) => q.subject.value === s && q.predicate.value === predicate)
+      .map((q) => q.object);
   }
 
   values(subject: Term | string, predicate: string): string[] {
@@ -61,14 +68,20 @@ function list(items: readonly string[]): string {
 /** The preferred (main) entries first, then the rest in the description's order. */
 function mainFirst(g: Graph, terms: Term[]): Term[] {
   const main = (t: Term) => (g.types(t).includes(`${v}Pref`) ? 0 : 1);
-  return terms.map((t, i) => ({ t, i })).sort((a, b) => main(a.t) - main(b.t) || a.i - b.i).map((e) => e.t);
+  return terms
+    .map((t, i) => ({ t, i }))
+    .sort((a, b) => main(a.t) - main(b.t) || a.i - b.i)
+    .map((e) => e.t);
 }
 
 function addresses(g: Graph, r: string): string {
   return list(
     mainFirst(g, g.objects(r, `${v}adr`)).map((adr) => {
       const kind = g.types(adr).includes(`${v}Postal`) ? 'Postal address' : 'Address';
-      const lines = [g.first(adr, `${v}street-address`), [g.first(adr, `${v}postal-code`), g.first(adr, `${v}locality`)].filter(Boolean).join(' ')]
+      const lines = [
+        g.first(adr, `${v}street-address`),
+        [g.first(adr, `${v}postal-code`), g.first(adr, `${v}locality`)].filter(Boolean).join(' '),
+      ]
         .filter((l): l is string => Boolean(l))
         .map(escapeHtml);
       return `<strong>${kind}</strong><address>${lines.join('<br>')}</address>`;
@@ -84,7 +97,10 @@ function phones(g: Graph, r: string): string {
       const main = types.includes(`${v}Pref`) ? ' (main)' : '';
       return g
         .values(tel, `${rdf}value`)
-        .map((n) => `${kind}${main}: <a href="tel:${escapeHtml(n.replace(/[^+\d]/g, ''))}">${escapeHtml(n)}</a>`);
+        .map(
+          (n) =>
+            `${kind}${main}: <a href="tel:${escapeHtml(n.replace(/[^+\d]/g, ''))}">${escapeHtml(n)}</a>`,
+        );
     }),
   );
 }
@@ -93,7 +109,9 @@ function webLinks(g: Graph, r: string): string {
   const items = [
     ...g.values(r, `${foaf}homepage`).map((u) => `Homepage: ${link(u)}`),
     ...g.objects(r, `${v}url`).map((u) => link(u.value, g.first(u, `${dc}description`) ?? u.value)),
-    ...g.objects(r, `${gbv}opac`).flatMap((o) => g.values(o, `${foaf}homepage`).map((u) => `Catalogue: ${link(u)}`)),
+    ...g
+      .objects(r, `${gbv}opac`)
+      .flatMap((o) => g.values(o, `${foaf}homepage`).map((u) => `Catalogue: ${link(u)}`)),
   ];
   return list(items);
 }
@@ -113,21 +131,40 @@ function location(g: Graph, r: string): string {
 function hours(g: Graph, r: string): string {
   return g
     .objects(r, `${schema}openingHoursSpecification`)
-    .map((h) => [g.first(h, `${rdfs}comment`), g.first(h, `${schema}description`)].filter((t): t is string => Boolean(t)).map((t) => `<p>${escapeHtml(t)}</p>`).join(''))
+    .map((h) =>
+      [g.first(h, `${rdfs}comment`), g.first(h, `${schema}description`)]
+        .filter((t): t is string => Boolean(t))
+        .map((t) => `<p>${escapeHtml(t)}</p>`)
+        .join(''),
+    )
     .join('');
 }
 
-export function renderPage(description: Description, institution: Institution, jsonld: string, dataset: Dataset): string {
+export function renderPage(
+  description: Description,
+  institution: Institution,
+  jsonld: string,
+  dataset: Dataset,
+): string {
   const g = new Graph(description.quads);
   const r = description.subject;
   const name = g.first(r, `${foaf}name`) ?? institution.isil;
   const shortName = g.first(r, `${dbp}shortName`);
-  const notes = g.values(r, `${dc}description`).map((d) => `<p>${escapeHtml(d)}</p>`).join('');
+  const notes = g
+    .values(r, `${dc}description`)
+    .map((d) => `<p>${escapeHtml(d)}</p>`)
+    .join('');
   const emails = list(g.values(r, `${v}email`).map((m) => link(m, m.replace(/^mailto:/i, ''))));
   const alternates = RDF_FORMATS.map(
-    (f) => `<link rel="alternate" type="${f.mediaType}" href="${escapeHtml(documentPath(institution.isil, f.ext))}">`,
+    (f) =>
+      `<link rel="alternate" type="${f.mediaType}" href="${escapeHtml(documentPath(institution.isil, f.ext))}">`,
   ).join('\n');
-  const downloads = list(RDF_FORMATS.map((f) => `<a href="${escapeHtml(documentPath(institution.isil, f.ext))}" type="${f.mediaType}">${f.label}</a>`));
+  const downloads = list(
+    RDF_FORMATS.map(
+      (f) =>
+        `<a href="${escapeHtml(documentPath(institution.isil, f.ext))}" type="${f.mediaType}">${f.label}</a>`,
+    ),
+  );
   const describedBy = g.first(r, `${wdrs}describedby`);
   const modified = describedBy ? g.first(describedBy, `${dcterms}modified`) : undefined;
   const license = describedBy ? g.first(describedBy, `${dcterms}license`) : undefined;

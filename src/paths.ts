@@ -4,8 +4,10 @@ import path from 'node:path';
 
 function findRoot(start: string): string {
   for (let dir = start; ; dir = path.dirname(dir)) {
-    if (fs.existsSync(path.join(dir, 'package.json')) && fs.existsSync(path.join(dir, 'queries'))) return dir;
-    if (path.dirname(dir) === dir) throw new Error(`no project root (package.json and queries/) above ${start}`);
+    if (fs.existsSync(path.join(dir, 'package.json')) && fs.existsSync(path.join(dir, 'queries')))
+      return dir;
+    if (path.dirname(dir) === dir)
+      throw new Error(`no project root (package.json and queries/) above ${start}`);
   }
 }
 

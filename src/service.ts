@@ -18,7 +18,11 @@ export class Service {
   /** Serves `dataset` from now on; the previous one's store is freed and its cache dropped. */
   use(dataset: Dataset): void {
     const previous = this.documents;
-    this.documents = new Documents(dataset, `${this.config.baseIri}${CONTEXT_PATH}`, this.config.cacheMaxBytes);
+    this.documents = new Documents(
+      dataset,
+      `${this.config.baseIri}${CONTEXT_PATH}`,
+      this.config.cacheMaxBytes,
+    );
     previous?.dataset.free();
   }
 

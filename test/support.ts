@@ -20,11 +20,18 @@ export const BASE = 'https://ld.zdb-services.de';
 export const DE_1A = `${BASE}/resource/organisations/DE-1a`;
 
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ LOG_LEVEL: 'silent', DATASET: path.join(os.tmpdir(), 'isil-ld-no-such-snapshot.nq'), ...env });
+  return loadConfig({
+    LOG_LEVEL: 'silent',
+    DATASET: path.join(os.tmpdir(), 'isil-ld-no-such-snapshot.nq'),
+    ...env,
+  });
 }
 
 /** The app over a store loaded from `sources` (default: the bundled dataset). */
-export function buildApp(sources: readonly string[] = [path.join(FIXTURES, 'bundled')], env: Record<string, string> = {}) {
+export function buildApp(
+  sources: readonly string[] = [path.join(FIXTURES, 'bundled')],
+  env: Record<string, string> = {},
+) {
   const config = testConfig(env);
   const service = new Service(config);
   const { dataset, report } = loadSources(sources, { baseIri: config.baseIri });
@@ -41,7 +48,11 @@ export async function parseRdfXml(text: string, baseIRI = `${BASE}/`): Promise<Q
   const quads: Quad[] = [];
   const parser = new RdfXmlParser({ baseIRI });
   await new Promise<void>((resolve, reject) => {
-    Readable.from([text]).pipe(parser).on('data', (q: Quad) => quads.push(q)).on('error', reject).on('end', resolve);
+    Readable.from([text])
+      .pipe(parser)
+      .on('data', (q: Quad) => quads.push(q))
+      .on('error', reject)
+      .on('end', resolve);
   });
   return quads;
 }
@@ -53,7 +64,11 @@ export function parseTurtle(text: string, format = 'text/turtle'): Quad[] {
 /** Distinct triples (RDF graphs are sets; a document may repeat a triple). */
 export function distinct(quads: readonly Quad[]): Quad[] {
   const seen = new Map<string, Quad>();
-  for (const q of quads) seen.set(`${q.subject.termType}${q.subject.value} ${q.predicate.value} ${q.object.termType}${q.object.value}${q.object.termType === 'Literal' ? `@${q.object.language}^^${q.object.datatype.value}` : ''}`, q);
+  for (const q of quads)
+    seen.set(
+      `${q.subject.termType}${q.subject.value} ${q.predicate.value} ${q.object.termType}${q.object.value}${q.object.termType === 'Literal' ? `@${q.object.language}^^${q.object.datatype.value}` : ''}`,
+      q,
+    );
   return [...seen.values()];
 }
 
@@ -68,19 +83,29 @@ export interface RawResponse {
 }
 
 /** One request over a real socket, the body left as sent (supertest decodes content codings). */
-export async function rawRequest(app: import('express').Express, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawResponse> {
+export async function rawRequest(
+  app: import('express').Express,
+  path: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<RawResponse> {
   const http = await import('node:http');
   const server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as import('node:net').AddressInfo;
   try {
     return await new Promise<RawResponse>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, path, method, headers, agent: false }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on('error', reject);
-      });
+      const req = http.request(
+        { host: '127.0.0.1', port, path, method, headers, agent: false },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }),
+          );
+          res.on('error', reject);
+        },
+      );
       req.setTimeout(10_000, () => req.destroy(new Error('timed out')));
       req.on('error', reject);
       req.end();

@@ -5,7 +5,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 function entityTags(header: string): string[] | '*' {
   if (header.trim() === '*') return '*';
   const tags: string[] = [];
-  for (const match of header.matchAll(/(?:W\/)?("[\x21\x23-\x7e\x80-\xff]*")/g)) tags.push(match[1]!);
+  for (const match of header.matchAll(/(?:W\/)?("[\x21\x23-\x7e\x80-\xff]*")/g))
+    tags.push(match[1]!);
   return tags;
 }
 
@@ -14,7 +15,11 @@ function entityTags(header: string): string[] | '*' {
  * same document counts), or, when the request has no If-None-Match, If-Modified-Since is at or
  * after `lastModified` (HTTP dates have whole seconds).
  */
-export function notModified(headers: IncomingHttpHeaders, etags: readonly string[], lastModified: Date): boolean {
+export function notModified(
+  headers: IncomingHttpHeaders,
+  etags: readonly string[],
+  lastModified: Date,
+): boolean {
   const inm = headers['if-none-match'];
   if (inm !== undefined) {
     const tags = entityTags(inm);

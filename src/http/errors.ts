@@ -16,14 +16,23 @@ export class HttpError extends Error {
 export const notWellFormed = (text: string, why: string) =>
   new HttpError(404, `"${text}" is not a well-formed ISIL (${why}).`);
 
-export const unknownIsil = (isil: string) => new HttpError(404, `No institution has the ISIL ${isil}.`);
+export const unknownIsil = (isil: string) =>
+  new HttpError(404, `No institution has the ISIL ${isil}.`);
 
 export const notFound = (what = 'No such resource.') => new HttpError(404, what);
 
 export const notAcceptable = (links: HttpError['links']) =>
-  new HttpError(406, 'None of the available documents matches the Accept header. Available:', {}, links);
+  new HttpError(
+    406,
+    'None of the available documents matches the Accept header. Available:',
+    {},
+    links,
+  );
 
 export const methodNotAllowed = () =>
-  new HttpError(405, 'This service is read-only: GET, HEAD and OPTIONS only.', { Allow: 'GET, HEAD, OPTIONS' });
+  new HttpError(405, 'This service is read-only: GET, HEAD and OPTIONS only.', {
+    Allow: 'GET, HEAD, OPTIONS',
+  });
 
-export const notReady = () => new HttpError(503, 'The dataset is not loaded yet.', { 'Retry-After': '5' });
+export const notReady = () =>
+  new HttpError(503, 'The dataset is not loaded yet.', { 'Retry-After': '5' });

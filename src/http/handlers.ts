@@ -26,7 +26,8 @@ const ECHO_LIMIT = 64;
 export function isilFromPath(raw: string): Isil {
   const text = raw.startsWith('/') ? raw.slice(1) : raw;
   const echo = text.length > ECHO_LIMIT ? `${text.slice(0, ECHO_LIMIT)}…` : text;
-  if (text.includes('%')) throw notWellFormed(echo, 'percent-encoded characters are not part of an ISIL');
+  if (text.includes('%'))
+    throw notWellFormed(echo, 'percent-encoded characters are not part of an ISIL');
   const defect = isilDefect(text);
   if (defect !== undefined) throw notWellFormed(echo, defect);
   return text as Isil;
@@ -34,7 +35,9 @@ export function isilFromPath(raw: string): Isil {
 
 /** The `Link` header of a document: the licence, and every other format as alternate. */
 function linkHeader(isil: string, self: Format): string {
-  const alternates = FORMATS.filter((f) => f !== self).map((f) => `<${documentPath(isil, f.ext)}>; rel="alternate"; type="${f.mediaType}"`);
+  const alternates = FORMATS.filter((f) => f !== self).map(
+    (f) => `<${documentPath(isil, f.ext)}>; rel="alternate"; type="${f.mediaType}"`,
+  );
   return [`<${CC0}>; rel="license"`, ...alternates].join(', ');
 }
 
@@ -49,13 +52,21 @@ export function handlers(service: Service, config: Config) {
   };
 
   /** The institution, or the answer for an ISIL that is not a plain hit (contract §5). */
-  const find = (req: Request, documents: Documents, isil: Isil, urlFor: (canonical: string) => string): Institution => {
+  const find = (
+    req: Request,
+    documents: Documents,
+    isil: Isil,
+    urlFor: (canonical: string) => string,
+  ): Institution => {
     const found = documents.dataset.lookup(isil);
     if (found.kind === 'found') return found.institution;
     if (found.kind === 'other-case') {
       const query = req.originalUrl.indexOf('?');
       const location = urlFor(found.isil) + (query >= 0 ? req.originalUrl.slice(query) : '');
-      throw new HttpError(301, `The canonical spelling of this ISIL is ${found.isil}.`, { Location: location, 'Cache-Control': cacheControl });
+      throw new HttpError(301, `The canonical spelling of this ISIL is ${found.isil}.`, {
+        Location: location,
+        'Cache-Control': cacheControl,
+      });
     }
     throw unknownIsil(isil);
   };
@@ -63,8 +74,18 @@ export function handlers(service: Service, config: Config) {
   /** 303 to the negotiated document (contract §2), or 406 listing them all. */
   const seeOther = (req: Request, res: Response, isil: Isil): void => {
     const format = negotiate(req.headers.accept);
-    if (!format) throw notAcceptable(FORMATS.map((f) => ({ href: documentPath(isil, f.ext), label: f.label, type: f.mediaType })));
-    redirect(res, 303, documentPath(isil, format.ext), { Vary: 'Accept', 'Cache-Control': cacheControl });
+    if (!format)
+      throw notAcceptable(
+        FORMATS.map((f) => ({
+          href: documentPath(isil, f.ext),
+          label: f.label,
+          type: f.mediaType,
+        })),
+      );
+    redirect(res, 303, documentPath(isil, format.ext), {
+      Vary: 'Accept',
+      'Cache-Control': cacheControl,
+    });
   };
 
   const context = Buffer.from(contextDocument());
@@ -89,27 +110,46 @@ export function handlers(service: Service, config: Config) {
         return;
       }
       const { dataset } = documents;
-      res.json({ status: 'ready', institutions: dataset.institutionCount, triples: dataset.tripleCount, version: dataset.version, loadedAt: dataset.loadedAt.toISOString() });
+      res.json({
+        status: 'ready',
+        institutions: dataset.institutionCount,
+        triples: dataset.tripleCount,
+        version: dataset.version,
+        loadedAt: dataset.loadedAt.toISOString(),
+      });
     },
 
     context(req: Request, res: Response): void {
-      sendDocument(req, res, contextRendered, () => ({ 'Content-Type': 'application/ld+json', 'Cache-Control': cacheControl, Link: `<${CC0}>; rel="license"` }));
+      sendDocument(req, res, contextRendered, () => ({
+        'Content-Type': 'application/ld+json',
+        'Cache-Control': cacheControl,
+        Link: `<${CC0}>; rel="license"`,
+      }));
     },
 
     home(_req: Request, res: Response): void {
       const { dataset } = current();
       const example = dataset.institutions().next().value;
-      const link = example ? `<p>For example: <a href="${escapeHtml(RESOURCE_PATH + example.isil)}">${escapeHtml(example.name ?? example.isil)}</a>.</p>` : '';
+      const link = example
+        ? `<p>For example: <a href="${escapeHtml(RESOURCE_PATH + example.isil)}">${escapeHtml(example.name ?? example.isil)}</a>.</p>`
+        : '';
       res.set({ ...commonHeaders(res), 'Cache-Control': cacheControl });
-      res.type('html').send(
-        `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>ISIL Linked Data</title></head><body><h1>ISIL Linked Data</h1><p>The address data of ${dataset.institutionCount} libraries, archives and museums, identified by ISIL, as Linked Data (FOAF and vCard) under <a rel="license" href="${CC0}">CC0 1.0</a>.</p>${link}<p>JSON-LD context: <a href="${CONTEXT_PATH}">${CONTEXT_PATH}</a>.</p></body></html>\n`,
-      );
+      res
+        .type('html')
+        .send(
+          `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>ISIL Linked Data</title></head><body><h1>ISIL Linked Data</h1><p>The address data of ${dataset.institutionCount} libraries, archives and museums, identified by ISIL, as Linked Data (FOAF and vCard) under <a rel="license" href="${CC0}">CC0 1.0</a>.</p>${link}<p>JSON-LD context: <a href="${CONTEXT_PATH}">${CONTEXT_PATH}</a>.</p></body></html>\n`,
+        );
     },
 
     /** GET /resource/organisations/<isil>: 303. */
     resource(req: Request, res: Response): void {
       const documents = current();
-      const institution = find(req, documents, isilFromPath(req.path), (c) => `${RESOURCE_PATH}${c}`);
+      const institution = find(
+        req,
+        documents,
+        isilFromPath(req.path),
+        (c) => `${RESOURCE_PATH}${c}`,
+      );
       seeOther(req, res, institution.isil);
     },
 
@@ -127,10 +167,16 @@ export function handlers(service: Service, config: Config) {
       }
       const isil = isilFromPath(req.path.slice(0, dot));
       const format = formatByExtension(req.path.slice(dot + 1));
-      if (!format) throw notFound(`No document of that kind: the extensions are ${FORMATS.map((f) => `.${f.ext}`).join(', ')}.`);
+      if (!format)
+        throw notFound(
+          `No document of that kind: the extensions are ${FORMATS.map((f) => `.${f.ext}`).join(', ')}.`,
+        );
       const institution = find(req, documents, isil, (c) => documentPath(c, format.ext));
       if (format.name === 'html') {
-        redirect(res, 302, `${config.isilDirectoryUrl}${DIRECTORY_PATH}${institution.isil}`, { 'Content-Type': 'text/html', 'Cache-Control': cacheControl });
+        redirect(res, 302, `${config.isilDirectoryUrl}${DIRECTORY_PATH}${institution.isil}`, {
+          'Content-Type': 'text/html',
+          'Cache-Control': cacheControl,
+        });
         return;
       }
       const send = (rendered: Rendered) =>
@@ -155,10 +201,25 @@ export function handlers(service: Service, config: Config) {
     /** GET /isil/<isil>: the institution's page (a cached one answered synchronously). */
     page(req: Request, res: Response): Promise<void> | void {
       const documents = current();
-      const institution = find(req, documents, isilFromPath(req.path), (c) => `${DIRECTORY_PATH}${c}`);
+      const institution = find(
+        req,
+        documents,
+        isilFromPath(req.path),
+        (c) => `${DIRECTORY_PATH}${c}`,
+      );
       const html = formatByName('html');
       const send = (rendered: Rendered) =>
-        sendDocument(req, res, rendered, () => ({ 'Content-Type': html.contentType, Link: linkHeader(institution.isil, html), 'Cache-Control': cacheControl }), documents.cache);
+        sendDocument(
+          req,
+          res,
+          rendered,
+          () => ({
+            'Content-Type': html.contentType,
+            Link: linkHeader(institution.isil, html),
+            'Cache-Control': cacheControl,
+          }),
+          documents.cache,
+        );
       const cached = documents.cached(institution, 'html');
       if (cached) return send(cached);
       return documents.get(institution, 'html').then(send);

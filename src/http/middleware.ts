@@ -41,13 +41,25 @@ export function requestGate(logger: Logger) {
   const prefix = process.pid.toString(36);
   return (req: Request, res: Response, next: NextFunction): void => {
     const given = req.headers['x-request-id'];
-    const id = typeof given === 'string' && GIVEN_ID.test(given) ? given : `${prefix}-${(++sequence).toString(36)}`;
+    const id =
+      typeof given === 'string' && GIVEN_ID.test(given)
+        ? given
+        : `${prefix}-${(++sequence).toString(36)}`;
     res.locals.requestId = id;
     if (logger.isLevelEnabled('info')) {
       const started = process.hrtime.bigint();
       res.once('finish', () => {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        logger.info({ reqId: id, method: req.method, url: req.originalUrl.slice(0, 512), status: res.statusCode, ms }, 'request');
+        logger.info(
+          {
+            reqId: id,
+            method: req.method,
+            url: req.originalUrl.slice(0, 512),
+            status: res.statusCode,
+            ms,
+          },
+          'request',
+        );
       });
     }
     if (!SAFE_METHODS.has(req.method)) return next(methodNotAllowed());

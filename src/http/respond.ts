@@ -1,7 +1,13 @@
 // Writing answers: documents with their validators and content codings, redirects, and errors.
 import accepts from 'accepts';
 import type { NextFunction, Request, Response } from 'express';
-import { encodedBody, encodedEtag, type DocumentCache, type Encoding, type Rendered } from '../documents';
+import {
+  encodedBody,
+  encodedEtag,
+  type DocumentCache,
+  type Encoding,
+  type Rendered,
+} from '../documents';
 import type { Logger } from '../log';
 import { escapeHtml } from '../page';
 import { negotiate } from '../rdf/negotiate';
@@ -22,7 +28,11 @@ const prepared = new WeakMap<Rendered, PreparedHeaders>();
 function prepare(rendered: Rendered, headers: () => Record<string, string>): PreparedHeaders {
   let p = prepared.get(rendered);
   if (!p) {
-    const validators = { ETag: rendered.etag, 'Last-Modified': rendered.lastModified.toUTCString(), Vary: 'Accept-Encoding' };
+    const validators = {
+      ETag: rendered.etag,
+      'Last-Modified': rendered.lastModified.toUTCString(),
+      Vary: 'Accept-Encoding',
+    };
     const all: Record<string, string> = { ...headers(), ...validators, ...CORS };
     const notModified = { ...all };
     delete notModified['Content-Type'];
@@ -41,15 +51,26 @@ function prepare(rendered: Rendered, headers: () => Record<string, string>): Pre
  * A rendered document: 304 when the client's validators match, else 200 (HEAD: no body). The
  * headers are made once per document (`headers` is called only then): this is the hot path.
  */
-export function sendDocument(req: Request, res: Response, rendered: Rendered, headers: () => Record<string, string>, cache?: DocumentCache): void {
+export function sendDocument(
+  req: Request,
+  res: Response,
+  rendered: Rendered,
+  headers: () => Record<string, string>,
+  cache?: DocumentCache,
+): void {
   const p = prepare(rendered, headers);
   const id = res.locals.requestId as string;
   const encoding: Encoding = req.headers['accept-encoding']
     ? ((accepts(req).encoding(['br', 'gzip', 'identity']) || 'identity') as Encoding)
     : 'identity';
-  const conditional = req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined;
+  const conditional =
+    req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined;
   if (conditional && notModified(req.headers, p.etags, rendered.lastModified)) {
-    res.writeHead(304, { ...p.notModified, 'X-Request-Id': id, ...(encoding === 'identity' ? {} : { ETag: encodedEtag(rendered, encoding) }) });
+    res.writeHead(304, {
+      ...p.notModified,
+      'X-Request-Id': id,
+      ...(encoding === 'identity' ? {} : { ETag: encodedEtag(rendered, encoding) }),
+    });
     res.end();
     return;
   }
@@ -59,13 +80,29 @@ export function sendDocument(req: Request, res: Response, rendered: Rendered, he
     return;
   }
   const body = encodedBody(rendered, encoding, cache);
-  res.writeHead(200, { ...p.ok, 'X-Request-Id': id, ETag: encodedEtag(rendered, encoding), 'Content-Encoding': encoding, 'Content-Length': String(body.length) });
+  res.writeHead(200, {
+    ...p.ok,
+    'X-Request-Id': id,
+    ETag: encodedEtag(rendered, encoding),
+    'Content-Encoding': encoding,
+    'Content-Length': String(body.length),
+  });
   res.end(body);
 }
 
 /** A redirect without a body (303 See Other, 302 Found). */
-export function redirect(res: Response, status: 302 | 303, location: string, headers: Record<string, string>): void {
-  res.writeHead(status, { ...commonHeaders(res), Location: location, 'Content-Length': '0', ...headers });
+export function redirect(
+  res: Response,
+  status: 302 | 303,
+  location: string,
+  headers: Record<string, string>,
+): void {
+  res.writeHead(status, {
+    ...commonHeaders(res),
+    Location: location,
+    'Content-Length': '0',
+    ...headers,
+  });
   res.end();
 }
 
@@ -81,8 +118,10 @@ function isClientError(error: unknown): boolean {
 export function errorHandler(logger: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const http = error instanceof HttpError ? error : undefined;
-    const status = http?.status ?? (isClientError(error) ? (error as { status: number }).status : 500);
-    if (!http && status >= 500) logger.error({ err: error, url: req.originalUrl.slice(0, 512) }, 'request failed');
+    const status =
+      http?.status ?? (isClientError(error) ? (error as { status: number }).status : 500);
+    if (!http && status >= 500)
+      logger.error({ err: error, url: req.originalUrl.slice(0, 512) }, 'request failed');
     if (res.headersSent) {
       res.destroy();
       return;
@@ -101,8 +140,15 @@ export function errorHandler(logger: Logger) {
       type = 'text/plain;charset=utf-8';
       body = `${message}\n${links.map((l) => `${l.href} (${l.type ?? l.label})\n`).join('')}`;
     }
-    const headers: Record<string, string> = { ...commonHeaders(res), 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)), Vary: 'Accept', ...http?.headers };
-    headers['Cache-Control'] ??= status === 404 || status === 406 ? 'public, max-age=60' : 'no-store';
+    const headers: Record<string, string> = {
+      ...commonHeaders(res),
+      'Content-Type': type,
+      'Content-Length': String(Buffer.byteLength(body)),
+      Vary: 'Accept',
+      ...http?.headers,
+    };
+    headers['Cache-Control'] ??=
+      status === 404 || status === 406 ? 'public, max-age=60' : 'no-store';
     res.writeHead(status, headers);
     res.end(body);
   };

@@ -49,7 +49,10 @@ export function labelBlankNodes(quads: readonly Quad[]): Quad[] {
     if (path.includes(id)) return '(cycle)';
     const inner = [...path, id];
     return (outgoing.get(id) ?? [])
-      .map((q) => `${termKey(q.predicate)} ${q.object.termType === 'BlankNode' ? `[${signature(q.object.value, inner)}]` : termKey(q.object)}`)
+      .map(
+        (q) =>
+          `${termKey(q.predicate)} ${q.object.termType === 'BlankNode' ? `[${signature(q.object.value, inner)}]` : termKey(q.object)}`,
+      )
       .sort()
       .join(';');
   };
@@ -57,10 +60,17 @@ export function labelBlankNodes(quads: readonly Quad[]): Quad[] {
   const labelled = [...ids]
     .map((id) => {
       const from = (incoming.get(id) ?? [])
-        .map((q) => `${q.subject.termType === 'BlankNode' ? '_' : termKey(q.subject)} ${termKey(q.predicate)}`)
+        .map(
+          (q) =>
+            `${q.subject.termType === 'BlankNode' ? '_' : termKey(q.subject)} ${termKey(q.predicate)}`,
+        )
         .sort()
         .join(';');
-      const hash = crypto.createHash('sha1').update(`${signature(id, [])}|${from}`).digest('hex').slice(0, 16);
+      const hash = crypto
+        .createHash('sha1')
+        .update(`${signature(id, [])}|${from}`)
+        .digest('hex')
+        .slice(0, 16);
       return { id, hash };
     })
     .sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0));
@@ -71,7 +81,8 @@ export function labelBlankNodes(quads: readonly Quad[]): Quad[] {
     seen.set(hash, n + 1);
     labels.set(id, DataFactory.blankNode(n === 0 ? `b${hash}` : `b${hash}_${n}`));
   }
-  const rename = <T extends Term>(t: T): T => (t.termType === 'BlankNode' ? (labels.get(t.value) as unknown as T) : t);
+  const rename = <T extends Term>(t: T): T =>
+    t.termType === 'BlankNode' ? (labels.get(t.value) as unknown as T) : t;
   return quads.map((q) => DataFactory.quad(rename(q.subject), q.predicate, rename(q.object)));
 }
 
@@ -83,15 +94,22 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 
 /** A key equal exactly when the terms are, cheaper than escaping (no separator occurs in IRIs). */
 function fastKey(t: Term): string {
-  return t.termType === 'Literal' ? `"${t.value}\u0000${t.language}\u0000${t.datatype.value}` : t.termType === 'BlankNode' ? `_:${t.value}` : t.value;
+  return t.termType === 'Literal'
+    ? `"${t.value}\u0000${t.language}\u0000${t.datatype.value}`
+    : t.termType === 'BlankNode'
+      ? `_:${t.value}`
+      : t.value;
 }
 
 /** The quads of `ntriples`, deduplicated, relabelled and in a fixed order. */
 export function toDescription(subject: string, ntriples: string): Description {
   const parsed = parseNTriples(ntriples);
   let describedBy: string | undefined;
-  for (const q of parsed) if (q.subject.value === subject && q.predicate.value === DESCRIBED_BY) describedBy = q.object.value;
-  const rank = (t: Term) => (t.value === subject ? 0 : t.value === describedBy ? 1 : t.termType === 'NamedNode' ? 2 : 3);
+  for (const q of parsed)
+    if (q.subject.value === subject && q.predicate.value === DESCRIBED_BY)
+      describedBy = q.object.value;
+  const rank = (t: Term) =>
+    t.value === subject ? 0 : t.value === describedBy ? 1 : t.termType === 'NamedNode' ? 2 : 3;
   const distinct = new Map<string, { quad: Quad; rank: number; key: string }>();
   for (const q of labelBlankNodes(parsed)) {
     const typeFirst = q.predicate.value === RDF_TYPE ? '0' : '1';
@@ -102,13 +120,16 @@ export function toDescription(subject: string, ntriples: string): Description {
     .sort((a, b) => a.rank - b.rank || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     .map((e) => e.quad);
   let modifiedText: string | undefined;
-  for (const q of ordered) if (q.subject.value === describedBy && q.predicate.value === MODIFIED) modifiedText = q.object.value;
+  for (const q of ordered)
+    if (q.subject.value === describedBy && q.predicate.value === MODIFIED)
+      modifiedText = q.object.value;
   return { subject, quads: ordered, modified: parseModified(modifiedText) };
 }
 
 /** `xsd:dateTime` without a time zone is read as UTC (the agency's records carry none). */
 export function parseModified(text: string | undefined): Date | undefined {
-  if (!text || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/.test(text)) return undefined;
+  if (!text || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/.test(text))
+    return undefined;
   const date = new Date(/(Z|[+-]\d{2}:\d{2})$/.test(text) ? text : `${text}Z`);
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
@@ -133,13 +154,17 @@ export function layout(quads: readonly Quad[]): SubjectLayout {
   const references = new Map<string, number>();
   for (const q of quads) push(bySubject, subjectKey(q.subject), q);
   for (const q of quads) {
-    if (q.object.termType === 'BlankNode') references.set(q.object.value, (references.get(q.object.value) ?? 0) + 1);
+    if (q.object.termType === 'BlankNode')
+      references.set(q.object.value, (references.get(q.object.value) ?? 0) + 1);
   }
   const nestable = (id: string, path: readonly string[]): boolean =>
     references.get(id) === 1 &&
     !path.includes(id) &&
     (bySubject.get(`BlankNode:${id}`) ?? []).every(
-      (q) => q.object.termType !== 'BlankNode' || references.get(q.object.value) !== 1 || nestable(q.object.value, [...path, id]),
+      (q) =>
+        q.object.termType !== 'BlankNode' ||
+        references.get(q.object.value) !== 1 ||
+        nestable(q.object.value, [...path, id]),
     );
   const inline = new Set([...references.keys()].filter((id) => nestable(id, [])));
   return { bySubject, inline };

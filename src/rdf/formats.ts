@@ -18,14 +18,51 @@ export interface Format {
 
 /** Table order is the server's preference when q-values tie (HTTP contract §2). */
 export const FORMATS: readonly Format[] = [
-  { name: 'html', ext: 'html', mediaType: 'text/html', aliases: ['application/xhtml+xml'], contentType: 'text/html;charset=utf-8', label: 'HTML' },
-  { name: 'rdf', ext: 'rdf', mediaType: 'application/rdf+xml', aliases: ['application/xml', 'text/xml'], contentType: 'application/rdf+xml;charset=UTF-8', label: 'RDF/XML' },
-  { name: 'ttl', ext: 'ttl', mediaType: 'text/turtle', aliases: ['application/x-turtle'], contentType: 'text/turtle;charset=UTF-8', label: 'Turtle' },
-  { name: 'jsonld', ext: 'jsonld', mediaType: 'application/ld+json', aliases: ['application/json'], contentType: 'application/ld+json', label: 'JSON-LD' },
-  { name: 'nt', ext: 'nt', mediaType: 'application/n-triples', aliases: ['text/plain'], contentType: 'application/n-triples;charset=UTF-8', label: 'N-Triples' },
+  {
+    name: 'html',
+    ext: 'html',
+    mediaType: 'text/html',
+    aliases: ['application/xhtml+xml'],
+    contentType: 'text/html;charset=utf-8',
+    label: 'HTML',
+  },
+  {
+    name: 'rdf',
+    ext: 'rdf',
+    mediaType: 'application/rdf+xml',
+    aliases: ['application/xml', 'text/xml'],
+    contentType: 'application/rdf+xml;charset=UTF-8',
+    label: 'RDF/XML',
+  },
+  {
+    name: 'ttl',
+    ext: 'ttl',
+    mediaType: 'text/turtle',
+    aliases: ['application/x-turtle'],
+    contentType: 'text/turtle;charset=UTF-8',
+    label: 'Turtle',
+  },
+  {
+    name: 'jsonld',
+    ext: 'jsonld',
+    mediaType: 'application/ld+json',
+    aliases: ['application/json'],
+    contentType: 'application/ld+json',
+    label: 'JSON-LD',
+  },
+  {
+    name: 'nt',
+    ext: 'nt',
+    mediaType: 'application/n-triples',
+    aliases: ['text/plain'],
+    contentType: 'application/n-triples;charset=UTF-8',
+    label: 'N-Triples',
+  },
 ];
 
-export const RDF_FORMATS = FORMATS.filter((f) => f.name !== 'html') as readonly (Format & { name: RdfFormatName })[];
+export const RDF_FORMATS = FORMATS.filter((f) => f.name !== 'html') as readonly (Format & {
+  name: RdfFormatName;
+})[];
 
 const BY_EXT = new Map(FORMATS.map((f) => [f.ext, f]));
 

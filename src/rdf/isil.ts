@@ -38,7 +38,8 @@ export function isilDefect(text: string): string | undefined {
   if (prefix.length === 2 && !COUNTRY_CODES.has(prefix.toUpperCase())) {
     return `the two-letter prefix "${prefix}" is not a country code`;
   }
-  if (prefix.length === 2 && !/^[A-Za-z]{2}$/.test(prefix)) return 'a two-character prefix must be letters';
+  if (prefix.length === 2 && !/^[A-Za-z]{2}$/.test(prefix))
+    return 'a two-character prefix must be letters';
   if (local.startsWith('-') || local.endsWith('-') || local.endsWith('/') || local.includes('//')) {
     return 'the local part starts or ends with a separator';
   }

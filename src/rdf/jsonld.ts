@@ -53,7 +53,9 @@ export async function toJsonLd(description: Description, contextUrl: string): Pr
   const expanded = await jsonld.fromRDF(toNTriples(description), { format: 'application/n-quads' });
   const framed = await jsonld.frame(
     expanded,
-    { '@context': CONTEXT, '@id': description.subject, '@embed': '@once' } as Parameters<typeof jsonld.frame>[1],
+    { '@context': CONTEXT, '@id': description.subject, '@embed': '@once' } as Parameters<
+      typeof jsonld.frame
+    >[1],
     { omitGraph: true } as jsonld.Options.Frame,
   );
   return `${JSON.stringify({ ...framed, '@context': contextUrl }, null, 2)}\n`;

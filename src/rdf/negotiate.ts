@@ -24,7 +24,10 @@ export function parseAccept(header: string): Range[] {
     const slash = mediaRange.indexOf('/');
     if (slash < 0) continue;
     const type = mediaRange.slice(0, slash).trim().toLowerCase();
-    const subtype = mediaRange.slice(slash + 1).trim().toLowerCase();
+    const subtype = mediaRange
+      .slice(slash + 1)
+      .trim()
+      .toLowerCase();
     if (!TOKEN.test(type) || !TOKEN.test(subtype) || (type === '*' && subtype !== '*')) continue;
     let q = 1;
     let valid = true;

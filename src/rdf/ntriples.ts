@@ -8,16 +8,28 @@ export class NTriplesError extends Error {
   override name = 'NTriplesError';
 }
 
-const ECHAR: Readonly<Record<string, string>> = { t: '\t', b: '\b', n: '\n', r: '\r', f: '\f', '"': '"', "'": "'", '\\': '\\' };
+const ECHAR: Readonly<Record<string, string>> = {
+  t: '\t',
+  b: '\b',
+  n: '\n',
+  r: '\r',
+  f: '\f',
+  '"': '"',
+  "'": "'",
+  '\\': '\\',
+};
 
 /** Resolves ECHAR and UCHAR escapes (N-Triples §2.4). */
 function unescape(text: string): string {
-  return text.replace(/\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))/g, (all, u4?: string, u8?: string, c?: string) => {
-    if (u4 || u8) return String.fromCodePoint(parseInt((u4 ?? u8)!, 16));
-    const e = ECHAR[c!];
-    if (e === undefined) throw new NTriplesError(`invalid escape ${all}`);
-    return e;
-  });
+  return text.replace(
+    /\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))/g,
+    (all, u4?: string, u8?: string, c?: string) => {
+      if (u4 || u8) return String.fromCodePoint(parseInt((u4 ?? u8)!, 16));
+      const e = ECHAR[c!];
+      if (e === undefined) throw new NTriplesError(`invalid escape ${all}`);
+      return e;
+    },
+  );
 }
 
 export function parseNTriples(text: string): Quad[] {

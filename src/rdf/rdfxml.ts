@@ -14,8 +14,13 @@ const XML_CHAR = /^[\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]*$/u;
 const NCNAME = /^[A-Za-z_][A-Za-z0-9._-]*$/;
 
 function escape(text: string, attribute: boolean): string {
-  if (!XML_CHAR.test(text)) throw new SerializationError('a literal holds a character XML 1.0 cannot carry');
-  let out = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#13;');
+  if (!XML_CHAR.test(text))
+    throw new SerializationError('a literal holds a character XML 1.0 cannot carry');
+  let out = text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\r/g, '&#13;');
   if (attribute) out = out.replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\t/g, '&#9;');
   return out;
 }
@@ -44,7 +49,9 @@ class Namespaces {
   }
 
   attributes(): string {
-    return [...this.declared].map(([prefix, ns]) => ` xmlns:${prefix}="${escape(ns, true)}"`).join('');
+    return [...this.declared]
+      .map(([prefix, ns]) => ` xmlns:${prefix}="${escape(ns, true)}"`)
+      .join('');
   }
 }
 
@@ -67,7 +74,8 @@ export function toRdfXml(description: Description): string {
   const property = (q: Quad, indent: string): string => {
     const name = ns.qname(q.predicate.value);
     const o = q.object;
-    if (o.termType === 'NamedNode') return `${indent}<${name} rdf:resource="${escape(o.value, true)}"/>\n`;
+    if (o.termType === 'NamedNode')
+      return `${indent}<${name} rdf:resource="${escape(o.value, true)}"/>\n`;
     if (o.termType === 'Literal') {
       const attr = o.language
         ? ` xml:lang="${escape(o.language, true)}"`

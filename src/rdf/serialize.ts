@@ -5,7 +5,11 @@ import { toJsonLd } from './jsonld';
 import { toRdfXml } from './rdfxml';
 import { toNTriples, toTurtle } from './turtle';
 
-export async function serialize(description: Description, format: RdfFormatName, contextUrl: string): Promise<string> {
+export async function serialize(
+  description: Description,
+  format: RdfFormatName,
+  contextUrl: string,
+): Promise<string> {
   switch (format) {
     case 'ttl':
       return toTurtle(description);

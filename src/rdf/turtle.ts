@@ -5,12 +5,16 @@ import { layout, type Description } from './description';
 import { PREFIXES, RDF_TYPE, XSD_STRING } from './namespaces';
 
 /** Every model namespace ends in `#` or `/`: the prefix of an IRI is found by one lookup. */
-const PREFIX_OF = new Map<string, string>(Object.entries(PREFIXES).map(([prefix, ns]) => [ns, prefix]));
+const PREFIX_OF = new Map<string, string>(
+  Object.entries(PREFIXES).map(([prefix, ns]) => [ns, prefix]),
+);
 /** A conservative PN_LOCAL (Turtle §6.5): names that need no escaping and cannot end in a dot. */
 const LOCAL = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
 /** `prefix:local` for an IRI in a model namespace with a plain local name, else `undefined`. */
-export function prefixedName(iri: string): { prefix: string; ns: string; name: string } | undefined {
+export function prefixedName(
+  iri: string,
+): { prefix: string; ns: string; name: string } | undefined {
   const cut = Math.max(iri.lastIndexOf('#'), iri.lastIndexOf('/')) + 1;
   if (cut === 0) return undefined;
   const ns = iri.slice(0, cut);
@@ -30,7 +34,6 @@ function quoted(text: string): string {
   return `"${text.replace(/[\\"\n\r\t\b\f]/g, (c) => ({ '\\': '\\\\', '"': '\\"', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' })[c]!)}"`;
 }
 
-
 export function toTurtle(description: Description): string {
   const { bySubject, inline } = layout(description.quads);
   // Prefixes are collected while the body is written and declared in front of it.
@@ -46,9 +49,12 @@ export function toTurtle(description: Description): string {
     if (t.termType === 'NamedNode') return name(t.value);
     if (t.termType === 'Literal') {
       if (t.language) return `${quoted(t.value)}@${t.language}`;
-      return t.datatype.value === XSD_STRING ? quoted(t.value) : `${quoted(t.value)}^^${name(t.datatype.value)}`;
+      return t.datatype.value === XSD_STRING
+        ? quoted(t.value)
+        : `${quoted(t.value)}^^${name(t.datatype.value)}`;
     }
-    if (inline.has(t.value)) return `[\n${predicates(bySubject.get(`BlankNode:${t.value}`) ?? [], `${indent}    `)}\n${indent}]`;
+    if (inline.has(t.value))
+      return `[\n${predicates(bySubject.get(`BlankNode:${t.value}`) ?? [], `${indent}    `)}\n${indent}]`;
     return `_:${t.value}`;
   };
 
@@ -59,8 +65,11 @@ export function toTurtle(description: Description): string {
     while (i < list.length) {
       const predicate = list[i]!.predicate.value;
       const objects: string[] = [];
-      while (i < list.length && list[i]!.predicate.value === predicate) objects.push(term(list[i++]!.object, indent));
-      parts.push(`${indent}${predicate === RDF_TYPE ? 'a' : name(predicate)} ${objects.join(', ')}`);
+      while (i < list.length && list[i]!.predicate.value === predicate)
+        objects.push(term(list[i++]!.object, indent));
+      parts.push(
+        `${indent}${predicate === RDF_TYPE ? 'a' : name(predicate)} ${objects.join(', ')}`,
+      );
     }
     return parts.join(' ;\n');
   };

@@ -7,7 +7,8 @@ import { loadQueries, MAX_BLANK_NODE_DEPTH, type CheckedIri, type Queries } from
 export type StoreFormat = 'nt' | 'nq' | 'ttl' | 'trig' | 'rdf' | 'jsonld';
 
 export interface SelectBinding {
-  readonly [variable: string]: { readonly type: string; readonly value: string; readonly datatype?: string } | undefined;
+  readonly [variable: string]:
+    { readonly type: string; readonly value: string; readonly datatype?: string } | undefined;
 }
 
 /** A line of N-Triples whose object is a blank node: the level below has to be fetched. */
@@ -32,8 +33,17 @@ export class DatasetStore {
    * column where it gives them) and leaves the store as it was. `trusted` skips Oxigraph's checks of
    * IRIs and language tags: only for snapshots this project wrote from checked data.
    */
-  load(input: string | Uint8Array | Iterable<string | Uint8Array>, format: StoreFormat, baseIri?: string, trusted = false): void {
-    this.live.load(input as string, { format, ...(baseIri ? { base_iri: baseIri } : {}), ...(trusted ? { lenient: true } : {}) });
+  load(
+    input: string | Uint8Array | Iterable<string | Uint8Array>,
+    format: StoreFormat,
+    baseIri?: string,
+    trusted = false,
+  ): void {
+    this.live.load(input as string, {
+      format,
+      ...(baseIri ? { base_iri: baseIri } : {}),
+      ...(trusted ? { lenient: true } : {}),
+    });
   }
 
   /** Runs a SPARQL update written by this project (never request input). */
@@ -48,7 +58,9 @@ export class DatasetStore {
   }
 
   ask(sparql: string): boolean {
-    return JSON.parse(this.live.query(sparql, { results_format: 'json' }) as string).boolean === true;
+    return (
+      JSON.parse(this.live.query(sparql, { results_format: 'json' }) as string).boolean === true
+    );
   }
 
   /** Every institution with its name and modification time (queries/institutions.rq). */

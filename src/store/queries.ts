@@ -67,7 +67,10 @@ export type CheckedIri = string & { readonly __checkedIri: unique symbol };
  * control or non-ASCII characters), and nothing relative. Callers build `iri` from an `Isil`.
  */
 export function checkedIri(iri: string): CheckedIri {
-  if (!/^https?:\/\/[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/.test(iri) || /[<>"{}|\\^`\s]/.test(iri)) {
+  if (
+    !/^https?:\/\/[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/.test(iri) ||
+    /[<>"{}|\\^`\s]/.test(iri)
+  ) {
     throw new QueryTemplateError(`refused to bind ${JSON.stringify(iri)} into a query`);
   }
   return iri as CheckedIri;
@@ -80,7 +83,8 @@ export function checkedIri(iri: string): CheckedIri {
  */
 export function institutionIriFor(baseIri: string, isil: Isil): CheckedIri {
   const defect = isilDefect(isil);
-  if (defect !== undefined) throw new QueryTemplateError(`refused to bind ${JSON.stringify(isil)}: ${defect}`);
+  if (defect !== undefined)
+    throw new QueryTemplateError(`refused to bind ${JSON.stringify(isil)}: ${defect}`);
   return checkedIri(institutionIri(baseIri, isil));
 }
 

@@ -49,7 +49,11 @@ function rssMb(pid: number): number {
 }
 
 function node(args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, args, {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   children.push(child);
   return child;
 }
@@ -67,16 +71,28 @@ async function waitFor(url: string, ms: number): Promise<void> {
   throw new Error(`${url} not ready within ${ms} ms`);
 }
 
-async function startServer(port: number, env: Record<string, string>): Promise<{ child: ChildProcess; readyMs: number; rss: number }> {
+async function startServer(
+  port: number,
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; readyMs: number; rss: number }> {
   const started = Date.now();
-  const child = node(['--import', 'tsx', 'src/main.ts'], { PORT: String(port), HOST, LOG_LEVEL: 'warn', ...env });
+  const child = node(['--import', 'tsx', 'src/main.ts'], {
+    PORT: String(port),
+    HOST,
+    LOG_LEVEL: 'warn',
+    ...env,
+  });
   await waitFor(`http://${HOST}:${port}/readyz`, 120_000);
   const readyMs = Date.now() - started;
   return { child, readyMs, rss: rssMb(child.pid!) };
 }
 
 /** A server that answers every request with one precomputed Turtle document. */
-async function startBaseline(port: number, kind: 'express' | 'http', turtleFile: string): Promise<ChildProcess> {
+async function startBaseline(
+  port: number,
+  kind: 'express' | 'http',
+  turtleFile: string,
+): Promise<ChildProcess> {
   const body = `const body = require('fs').readFileSync(${JSON.stringify(turtleFile)});
 const headers = { 'Content-Type': 'text/turtle;charset=UTF-8', 'Content-Length': String(body.length) };`;
   const script =
@@ -90,7 +106,12 @@ app.get('/*splat', (req, res) => { res.writeHead(200, headers); res.end(body); }
 }
 
 /** Drives `base` with random paths (and headers) from `targets` for `seconds`, or for `amount` requests. */
-async function drive(base: string, targets: readonly { path: string; headers?: Record<string, string> }[], seconds: number, amount?: number): Promise<Result> {
+async function drive(
+  base: string,
+  targets: readonly { path: string; headers?: Record<string, string> }[],
+  seconds: number,
+  amount?: number,
+): Promise<Result> {
   if (TOOL === 'wrk' && amount === undefined) return driveWrk(base, targets, seconds);
   const result = await autocannon({
     url: base,
@@ -115,9 +136,15 @@ async function drive(base: string, targets: readonly { path: string; headers?: R
   };
 }
 
-async function driveWrk(base: string, targets: readonly { path: string; headers?: Record<string, string> }[], seconds: number): Promise<Result> {
+async function driveWrk(
+  base: string,
+  targets: readonly { path: string; headers?: Record<string, string> }[],
+  seconds: number,
+): Promise<Result> {
   const listFile = path.join(WORK, 'targets.lua');
-  const rows = targets.map((t) => `{${JSON.stringify(t.path)}, ${JSON.stringify(t.headers?.['If-None-Match'] ?? '')}}`);
+  const rows = targets.map(
+    (t) => `{${JSON.stringify(t.path)}, ${JSON.stringify(t.headers?.['If-None-Match'] ?? '')}}`,
+  );
   fs.writeFileSync(
     listFile,
     `local targets = {${rows.join(',\n')}}
@@ -137,28 +164,57 @@ done = function(summary, latency, requests)
 end
 `,
   );
-  const out = execFileSync('wrk', ['-t', '2', '-c', String(CONNECTIONS), '-d', `${seconds}s`, '--timeout', '5s', '-s', listFile, base], { encoding: 'utf8', timeout: (seconds + 30) * 1000 });
-  const [rps, p50, p99, errors, requests] = /RESULT (\S+) (\S+) (\S+) (\d+) (\d+)/.exec(out)!.slice(1).map(Number) as [number, number, number, number, number];
+  const out = execFileSync(
+    'wrk',
+    [
+      '-t',
+      '2',
+      '-c',
+      String(CONNECTIONS),
+      '-d',
+      `${seconds}s`,
+      '--timeout',
+      '5s',
+      '-s',
+      listFile,
+      base,
+    ],
+    { encoding: 'utf8', timeout: (seconds + 30) * 1000 },
+  );
+  const [rps, p50, p99, errors, requests] = /RESULT (\S+) (\S+) (\S+) (\d+) (\d+)/
+    .exec(out)!
+    .slice(1)
+    .map(Number) as [number, number, number, number, number];
   return { rps, p50, p99, errors, requests };
 }
 
 async function main(): Promise<void> {
   fs.mkdirSync(WORK, { recursive: true });
   const log = (text: string) => process.stdout.write(`${text}\n`);
-  log(`bench: ${COUNT} institutions, ${CONNECTIONS} connections, ${DURATION} s per case, load generator ${TOOL}, ${process.version}`);
+  log(
+    `bench: ${COUNT} institutions, ${CONNECTIONS} connections, ${DURATION} s per case, load generator ${TOOL}, ${process.version}`,
+  );
 
   const source = path.join(WORK, 'synthetic.nt');
   const snapshot = path.join(WORK, 'dataset.nq');
   const fd = fs.openSync(source, 'w');
   const isils: string[] = [];
-  for (const institution of generate({ count: COUNT, seed: 1, base: 'https://ld.zdb-services.de' })) {
+  for (const institution of generate({
+    count: COUNT,
+    seed: 1,
+    base: 'https://ld.zdb-services.de',
+  })) {
     isils.push(/organisations\/([^>]+)>/.exec(institution)![1]!);
     fs.writeSync(fd, institution);
   }
   fs.closeSync(fd);
 
   const loadStarted = Date.now();
-  const load = spawnSync(process.execPath, ['--import', 'tsx', 'loader/load.ts', source], { cwd: PROJECT_ROOT, env: { ...process.env, DATASET: snapshot }, encoding: 'utf8' });
+  const load = spawnSync(process.execPath, ['--import', 'tsx', 'loader/load.ts', source], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, DATASET: snapshot },
+    encoding: 'utf8',
+  });
   if (load.status !== 0) throw new Error(`load failed: ${load.stderr}`);
   const loadMs = Date.now() - loadStarted;
   log(`load: ${loadMs} ms (${/loaded .*/.exec(load.stdout)?.[0]})`);
@@ -170,23 +226,35 @@ async function main(): Promise<void> {
 
   const hot = isils.slice(0, HOT);
   const turtleFile = path.join(WORK, 'baseline.ttl');
-  fs.writeFileSync(turtleFile, Buffer.from(await (await fetch(`${base}/data/organisations/${hot[0]}.ttl`)).arrayBuffer()));
+  fs.writeFileSync(
+    turtleFile,
+    Buffer.from(await (await fetch(`${base}/data/organisations/${hot[0]}.ttl`)).arrayBuffer()),
+  );
   await startBaseline(18083, 'express', turtleFile);
   await startBaseline(18084, 'http', turtleFile);
 
   // Render every hot document once, and keep the ETags of the Turtle ones for the 304 case.
   const etags: { path: string; headers: Record<string, string> }[] = [];
   for (const isil of hot) {
-    for (const ext of ['rdf', 'jsonld', 'nt']) await fetch(`${base}/data/organisations/${isil}.${ext}`).then((r) => r.arrayBuffer());
+    for (const ext of ['rdf', 'jsonld', 'nt'])
+      await fetch(`${base}/data/organisations/${isil}.${ext}`).then((r) => r.arrayBuffer());
     await fetch(`${base}/isil/${isil}`).then((r) => r.arrayBuffer());
     const ttl = await fetch(`${base}/data/organisations/${isil}.ttl`);
     await ttl.arrayBuffer();
-    etags.push({ path: `/data/organisations/${isil}.ttl`, headers: { 'If-None-Match': ttl.headers.get('etag')! } });
+    etags.push({
+      path: `/data/organisations/${isil}.ttl`,
+      headers: { 'If-None-Match': ttl.headers.get('etag')! },
+    });
   }
 
   const doc = (ext: string) => hot.map((isil) => ({ path: `/data/organisations/${isil}.${ext}` }));
   const rows: { name: string; result: Result; target?: number }[] = [];
-  const run = async (name: string, url: string, targets: { path: string; headers?: Record<string, string> }[], target?: number) => {
+  const run = async (
+    name: string,
+    url: string,
+    targets: { path: string; headers?: Record<string, string> }[],
+    target?: number,
+  ) => {
     // Unmeasured warm-up: the first seconds of a case measure the JIT and the collector settling.
     await drive(url, targets, WARMUP);
     const result = await drive(url, targets, DURATION);
@@ -195,14 +263,29 @@ async function main(): Promise<void> {
   };
   await run('baseline node:http', `http://${HOST}:18084`, [{ path: '/x' }]);
   await run('baseline Express 5', `http://${HOST}:18083`, [{ path: '/x' }]);
-  await run('303 /resource', base, isils.map((i) => ({ path: `/resource/organisations/${i}` })), 0.9);
+  await run(
+    '303 /resource',
+    base,
+    isils.map((i) => ({ path: `/resource/organisations/${i}` })),
+    0.9,
+  );
   await run('200 .ttl (cached)', base, doc('ttl'), 0.85);
   await run('200 .rdf (cached)', base, doc('rdf'), 0.85);
   await run('200 .jsonld (cached)', base, doc('jsonld'), 0.85);
   await run('200 .nt (cached)', base, doc('nt'), 0.85);
-  await run('200 /isil/ (cached)', base, hot.map((i) => ({ path: `/isil/${i}` })), 0.85);
+  await run(
+    '200 /isil/ (cached)',
+    base,
+    hot.map((i) => ({ path: `/isil/${i}` })),
+    0.85,
+  );
   await run('304 If-None-Match', base, etags, 0.9);
-  await run('200 .ttl (cache off)', `http://${HOST}:18082`, isils.map((i) => ({ path: `/data/organisations/${i}.ttl` })), 0.35);
+  await run(
+    '200 .ttl (cache off)',
+    `http://${HOST}:18082`,
+    isils.map((i) => ({ path: `/data/organisations/${i}.ttl` })),
+    0.35,
+  );
   // The machine drifts over a run: the Express baseline again at the end, the mean is the reference.
   await run('baseline Express 5 (again, at the end)', `http://${HOST}:18083`, [{ path: '/x' }]);
 
@@ -213,7 +296,9 @@ async function main(): Promise<void> {
     batches.push({ p99: r.p99, rss: rssMb(cached.child.pid!), errors: r.errors });
   }
 
-  const expressRuns = rows.filter((r) => r.name.startsWith('baseline Express 5')).map((r) => r.result.rps);
+  const expressRuns = rows
+    .filter((r) => r.name.startsWith('baseline Express 5'))
+    .map((r) => r.result.rps);
   const expressRps = expressRuns.reduce((a, b) => a + b, 0) / expressRuns.length;
   const httpRps = rows.find((r) => r.name === 'baseline node:http')!.result.rps;
   let met = 0;
@@ -231,7 +316,9 @@ async function main(): Promise<void> {
   for (const { name, result, target } of rows) {
     const vsExpress = result.rps / expressRps;
     const status = target === undefined ? '' : verdict(vsExpress >= target && result.errors === 0);
-    log(`| ${name} | ${Math.round(result.rps)} | ${result.p50.toFixed(1)} | ${result.p99.toFixed(1)} | ${result.errors} | ${vsExpress.toFixed(2)} | ${(result.rps / httpRps).toFixed(2)} | ${target === undefined ? '' : `≥ ${target} × Express`} | ${status} |`);
+    log(
+      `| ${name} | ${Math.round(result.rps)} | ${result.p50.toFixed(1)} | ${result.p99.toFixed(1)} | ${result.errors} | ${vsExpress.toFixed(2)} | ${(result.rps / httpRps).toFixed(2)} | ${target === undefined ? '' : `≥ ${target} × Express`} | ${status} |`,
+    );
   }
   const first = batches[0]!;
   const last = batches[9]!;
@@ -240,10 +327,16 @@ async function main(): Promise<void> {
   log('| figure | value | target | |');
   log('|---|---:|---|---|');
   log(`| load (generate excluded) | ${(loadMs / 1000).toFixed(1)} s | | |`);
-  log(`| start-up to /readyz | ${(cached.readyMs / 1000).toFixed(1)} s | ≤ 5 s | ${verdict(cached.readyMs <= 5000)} |`);
+  log(
+    `| start-up to /readyz | ${(cached.readyMs / 1000).toFixed(1)} s | ≤ 5 s | ${verdict(cached.readyMs <= 5000)} |`,
+  );
   log(`| RSS after start-up | ${cached.rss} MB | ≤ 600 MB | ${verdict(cached.rss <= 600)} |`);
-  log(`| 100,000 requests: p99 first → last 10% | ${first.p99.toFixed(1)} → ${last.p99.toFixed(1)} ms (${(last.p99 / first.p99).toFixed(2)}×) | ≤ 1.5× | ${verdict(last.p99 <= 1.5 * first.p99 && batchErrors === 0)} |`);
-  log(`| 100,000 requests: RSS first → last 10% | ${first.rss} → ${last.rss} MB (${(((last.rss - first.rss) / first.rss) * 100).toFixed(1)}%) | ≤ +10% | ${verdict(last.rss <= first.rss * 1.1)} |`);
+  log(
+    `| 100,000 requests: p99 first → last 10% | ${first.p99.toFixed(1)} → ${last.p99.toFixed(1)} ms (${(last.p99 / first.p99).toFixed(2)}×) | ≤ 1.5× | ${verdict(last.p99 <= 1.5 * first.p99 && batchErrors === 0)} |`,
+  );
+  log(
+    `| 100,000 requests: RSS first → last 10% | ${first.rss} → ${last.rss} MB (${(((last.rss - first.rss) / first.rss) * 100).toFixed(1)}%) | ≤ +10% | ${verdict(last.rss <= first.rss * 1.1)} |`,
+  );
   log('');
   log(`bench: ${met} of ${total} targets met`);
 }

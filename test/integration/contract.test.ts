@@ -8,7 +8,8 @@ import { loadSources } from '../../loader/loadSources';
 import { buildApp, FIXTURES, rawRequest } from '../support';
 
 const CORS_EXPOSE = 'Link, Location, Content-Location, ETag, Last-Modified, Vary';
-const HTTP_DATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+const HTTP_DATE =
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
 /** Supertest buffers text bodies only for known text types: collect every body as bytes. */
 function binary(res: request.Response, done: (error: Error | null, body: Buffer) => void): void {
@@ -36,20 +37,28 @@ describe('HTTP contract', () => {
       r200 = await request(app).get(r302.headers.location!).set('Accept', 'text/html');
     });
     it('answers 303', () => assert.equal(r303.status, 303));
-    it('303 Location is the relative HTML document', () => assert.equal(r303.headers.location, '/data/organisations/DE-1a.html'));
+    it('303 Location is the relative HTML document', () =>
+      assert.equal(r303.headers.location, '/data/organisations/DE-1a.html'));
     it('303 Content-Length is 0', () => assert.equal(r303.headers['content-length'], '0'));
     it('303 varies on Accept', () => assert.equal(r303.headers.vary, 'Accept'));
-    it('303 is cacheable', () => assert.match(r303.headers['cache-control']!, /^public, max-age=\d+$/));
+    it('303 is cacheable', () =>
+      assert.match(r303.headers['cache-control']!, /^public, max-age=\d+$/));
     it('then 302', () => assert.equal(r302.status, 302));
-    it('302 Location is the directory page (relative: this service)', () => assert.equal(r302.headers.location, '/isil/DE-1a'));
+    it('302 Location is the directory page (relative: this service)', () =>
+      assert.equal(r302.headers.location, '/isil/DE-1a'));
     it('302 Content-Length is 0', () => assert.equal(r302.headers['content-length'], '0'));
-    it('302 Content-Type is text/html', () => assert.equal(r302.headers['content-type'], 'text/html'));
+    it('302 Content-Type is text/html', () =>
+      assert.equal(r302.headers['content-type'], 'text/html'));
     it('then 200', () => assert.equal(r200.status, 200));
-    it('200 Content-Type is text/html;charset=utf-8', () => assert.equal(r200.headers['content-type'], 'text/html;charset=utf-8'));
+    it('200 Content-Type is text/html;charset=utf-8', () =>
+      assert.equal(r200.headers['content-type'], 'text/html;charset=utf-8'));
     it('200 varies on Accept-Encoding', () => assert.equal(r200.headers.vary, 'Accept-Encoding'));
     it('200 is an HTML document naming the institution', () => {
       assert.match(r200.text, /^<!DOCTYPE html>/);
-      assert.match(r200.text, /<h1>Staatsbibliothek zu Berlin - Preußischer Kulturbesitz, Haus Potsdamer Straße<\/h1>/);
+      assert.match(
+        r200.text,
+        /<h1>Staatsbibliothek zu Berlin - Preußischer Kulturbesitz, Haus Potsdamer Straße<\/h1>/,
+      );
     });
   });
 
@@ -57,22 +66,38 @@ describe('HTTP contract', () => {
     let r303: request.Response;
     let r200: request.Response;
     before(async () => {
-      r303 = await request(app).get('/resource/organisations/DE-1a').set('Accept', 'application/rdf+xml');
-      r200 = await request(app).get(r303.headers.location!).set('Accept', 'application/rdf+xml').set(IDENTITY).buffer(true).parse(binary);
+      r303 = await request(app)
+        .get('/resource/organisations/DE-1a')
+        .set('Accept', 'application/rdf+xml');
+      r200 = await request(app)
+        .get(r303.headers.location!)
+        .set('Accept', 'application/rdf+xml')
+        .set(IDENTITY)
+        .buffer(true)
+        .parse(binary);
     });
     it('answers 303', () => assert.equal(r303.status, 303));
-    it('303 Location is the relative RDF/XML document', () => assert.equal(r303.headers.location, '/data/organisations/DE-1a.rdf'));
+    it('303 Location is the relative RDF/XML document', () =>
+      assert.equal(r303.headers.location, '/data/organisations/DE-1a.rdf'));
     it('303 Content-Length is 0', () => assert.equal(r303.headers['content-length'], '0'));
     it('then 200', () => assert.equal(r200.status, 200));
-    it('Content-Location', () => assert.equal(r200.headers['content-location'], '/data/organisations/DE-1a.rdf'));
-    it('Last-Modified is the record\'s dcterms:modified as an HTTP date', () => {
+    it('Content-Location', () =>
+      assert.equal(r200.headers['content-location'], '/data/organisations/DE-1a.rdf'));
+    it("Last-Modified is the record's dcterms:modified as an HTTP date", () => {
       assert.match(r200.headers['last-modified']!, HTTP_DATE);
       assert.equal(r200.headers['last-modified'], 'Wed, 15 Dec 2021 13:55:44 GMT');
     });
-    it('Content-Length is the exact byte length', () => assert.equal(Number(r200.headers['content-length']), (r200.body as Buffer).length));
-    it('Content-Disposition', () => assert.equal(r200.headers['content-disposition'], 'inline; filename="DE-1a.rdf"'));
-    it('Link names the CC0 licence', () => assert.match(r200.headers.link!, /^<http:\/\/creativecommons\.org\/publicdomain\/zero\/1\.0\/>; rel="license"/));
-    it('Content-Type', () => assert.equal(r200.headers['content-type'], 'application/rdf+xml;charset=UTF-8'));
+    it('Content-Length is the exact byte length', () =>
+      assert.equal(Number(r200.headers['content-length']), (r200.body as Buffer).length));
+    it('Content-Disposition', () =>
+      assert.equal(r200.headers['content-disposition'], 'inline; filename="DE-1a.rdf"'));
+    it('Link names the CC0 licence', () =>
+      assert.match(
+        r200.headers.link!,
+        /^<http:\/\/creativecommons\.org\/publicdomain\/zero\/1\.0\/>; rel="license"/,
+      ));
+    it('Content-Type', () =>
+      assert.equal(r200.headers['content-type'], 'application/rdf+xml;charset=UTF-8'));
     it('CORS', () => assert.equal(r200.headers['access-control-allow-origin'], '*'));
   });
 
@@ -88,24 +113,42 @@ describe('HTTP contract', () => {
         let res: request.Response;
         let head: request.Response;
         before(async () => {
-          res = await request(app).get(`/data/organisations/DE-1a.${ext}`).set(IDENTITY).buffer(true).parse(binary);
+          res = await request(app)
+            .get(`/data/organisations/DE-1a.${ext}`)
+            .set(IDENTITY)
+            .buffer(true)
+            .parse(binary);
           head = await request(app).head(`/data/organisations/DE-1a.${ext}`).set(IDENTITY);
         });
         it('200', () => assert.equal(res.status, 200));
         it(`Content-Type ${type}`, () => assert.equal(res.headers['content-type'], type));
-        it('Content-Location', () => assert.equal(res.headers['content-location'], `/data/organisations/DE-1a.${ext}`));
-        it('Content-Disposition', () => assert.equal(res.headers['content-disposition'], `inline; filename="DE-1a.${ext}"`));
-        it('Content-Length', () => assert.equal(Number(res.headers['content-length']), (res.body as Buffer).length));
+        it('Content-Location', () =>
+          assert.equal(res.headers['content-location'], `/data/organisations/DE-1a.${ext}`));
+        it('Content-Disposition', () =>
+          assert.equal(res.headers['content-disposition'], `inline; filename="DE-1a.${ext}"`));
+        it('Content-Length', () =>
+          assert.equal(Number(res.headers['content-length']), (res.body as Buffer).length));
         it('strong ETag', () => assert.match(res.headers.etag!, /^"[A-Za-z0-9_-]+"$/));
-        it('Cache-Control', () => assert.match(res.headers['cache-control']!, /^public, max-age=\d+$/));
+        it('Cache-Control', () =>
+          assert.match(res.headers['cache-control']!, /^public, max-age=\d+$/));
         it('Vary: Accept-Encoding', () => assert.equal(res.headers.vary, 'Accept-Encoding'));
         it('Link: licence and an alternate for each other format with its type', () => {
           const link = res.headers.link!;
-          assert.match(link, /<http:\/\/creativecommons\.org\/publicdomain\/zero\/1\.0\/>; rel="license"/);
+          assert.match(
+            link,
+            /<http:\/\/creativecommons\.org\/publicdomain\/zero\/1\.0\/>; rel="license"/,
+          );
           for (const [other, otherType] of documents.filter(([e]) => e !== ext)) {
-            assert.ok(link.includes(`</data/organisations/DE-1a.${other}>; rel="alternate"; type="${otherType.split(';')[0]}"`), other);
+            assert.ok(
+              link.includes(
+                `</data/organisations/DE-1a.${other}>; rel="alternate"; type="${otherType.split(';')[0]}"`,
+              ),
+              other,
+            );
           }
-          assert.ok(link.includes('</data/organisations/DE-1a.html>; rel="alternate"; type="text/html"'));
+          assert.ok(
+            link.includes('</data/organisations/DE-1a.html>; rel="alternate"; type="text/html"'),
+          );
         });
         it('CORS headers', () => {
           assert.equal(res.headers['access-control-allow-origin'], '*');
@@ -113,7 +156,14 @@ describe('HTTP contract', () => {
         });
         it('HEAD: same status and headers, no body', () => {
           assert.equal(head.status, 200);
-          for (const h of ['content-type', 'content-length', 'etag', 'last-modified', 'link', 'content-location']) {
+          for (const h of [
+            'content-type',
+            'content-length',
+            'etag',
+            'last-modified',
+            'link',
+            'content-location',
+          ]) {
             assert.equal(head.headers[h], res.headers[h], h);
           }
           assert.deepEqual(head.body, {});
@@ -136,13 +186,25 @@ describe('HTTP contract', () => {
       assert.equal(res.status, 303);
       assert.equal(res.headers.location, '/data/organisations/DE-1a.html');
     });
-    for (const path of ['/resource/organisations/DE-1a', '/data/organisations/DE-1a', '/data/organisations/DE-1a.ttl', '/data/organisations/DE-1a.html', '/isil/DE-1a']) {
+    for (const path of [
+      '/resource/organisations/DE-1a',
+      '/data/organisations/DE-1a',
+      '/data/organisations/DE-1a.ttl',
+      '/data/organisations/DE-1a.html',
+      '/isil/DE-1a',
+    ]) {
       it(`OPTIONS ${path}: 204 preflight`, async () => {
-        const res = await request(app).options(path).set('Origin', 'https://example.org').set('Access-Control-Request-Method', 'GET');
+        const res = await request(app)
+          .options(path)
+          .set('Origin', 'https://example.org')
+          .set('Access-Control-Request-Method', 'GET');
         assert.equal(res.status, 204);
         assert.equal(res.headers['access-control-allow-origin'], '*');
         assert.equal(res.headers['access-control-allow-methods'], 'GET, HEAD, OPTIONS');
-        assert.equal(res.headers['access-control-allow-headers'], 'Accept, Accept-Language, If-None-Match, If-Modified-Since');
+        assert.equal(
+          res.headers['access-control-allow-headers'],
+          'Accept, Accept-Language, If-None-Match, If-Modified-Since',
+        );
         assert.match(res.headers['access-control-max-age']!, /^\d+$/);
       });
     }
@@ -184,9 +246,12 @@ describe('HTTP contract', () => {
       });
     }
     it('nothing acceptable: 406 listing the documents as links', async () => {
-      const res = await request(app).get('/resource/organisations/DE-1a').set('Accept', 'image/png');
+      const res = await request(app)
+        .get('/resource/organisations/DE-1a')
+        .set('Accept', 'image/png');
       assert.equal(res.status, 406);
-      for (const ext of ['html', 'rdf', 'ttl', 'jsonld', 'nt']) assert.ok(res.text.includes(`/data/organisations/DE-1a.${ext}`), ext);
+      for (const ext of ['html', 'rdf', 'ttl', 'jsonld', 'nt'])
+        assert.ok(res.text.includes(`/data/organisations/DE-1a.${ext}`), ext);
       assert.equal(res.headers['access-control-allow-origin'], '*');
     });
   });
@@ -230,7 +295,9 @@ describe('HTTP contract', () => {
       assert.match(res.text, /<h1>404<\/h1>/);
     });
     it('error bodies follow the negotiated format: plain text otherwise', async () => {
-      const res = await request(app).get('/resource/organisations/DE-2').set('Accept', 'text/turtle');
+      const res = await request(app)
+        .get('/resource/organisations/DE-2')
+        .set('Accept', 'text/turtle');
       assert.equal(res.headers['content-type'], 'text/plain;charset=utf-8');
     });
   });
@@ -245,7 +312,9 @@ describe('HTTP contract', () => {
     });
     it('a different ETag for each format', () => assert.equal(new Set(etags.values()).size, 5));
     it('If-None-Match with the ETag: 304 with the same validators and no body', async () => {
-      const res = await request(app).get('/data/organisations/DE-1a.ttl').set('If-None-Match', etags.get('ttl')!);
+      const res = await request(app)
+        .get('/data/organisations/DE-1a.ttl')
+        .set('If-None-Match', etags.get('ttl')!);
       assert.equal(res.status, 304);
       assert.equal(res.headers.etag, etags.get('ttl'));
       assert.equal(res.headers['last-modified'], 'Wed, 15 Dec 2021 13:55:44 GMT');
@@ -253,33 +322,49 @@ describe('HTTP contract', () => {
       assert.equal(res.text, '');
     });
     it('If-None-Match in a list, weak form: 304', async () => {
-      const res = await request(app).get('/data/organisations/DE-1a.ttl').set('If-None-Match', `"x", W/${etags.get('ttl')}`);
+      const res = await request(app)
+        .get('/data/organisations/DE-1a.ttl')
+        .set('If-None-Match', `"x", W/${etags.get('ttl')}`);
       assert.equal(res.status, 304);
     });
     it('If-None-Match of another format: 200', async () => {
-      const res = await request(app).get('/data/organisations/DE-1a.ttl').set('If-None-Match', etags.get('rdf')!);
+      const res = await request(app)
+        .get('/data/organisations/DE-1a.ttl')
+        .set('If-None-Match', etags.get('rdf')!);
       assert.equal(res.status, 200);
     });
     it('If-Modified-Since at Last-Modified: 304', async () => {
-      const res = await request(app).get('/data/organisations/DE-1a.rdf').set('If-Modified-Since', 'Wed, 15 Dec 2021 13:55:44 GMT');
+      const res = await request(app)
+        .get('/data/organisations/DE-1a.rdf')
+        .set('If-Modified-Since', 'Wed, 15 Dec 2021 13:55:44 GMT');
       assert.equal(res.status, 304);
     });
     it('If-Modified-Since before Last-Modified: 200', async () => {
-      const res = await request(app).get('/data/organisations/DE-1a.rdf').set('If-Modified-Since', 'Wed, 15 Dec 2021 13:55:43 GMT');
+      const res = await request(app)
+        .get('/data/organisations/DE-1a.rdf')
+        .set('If-Modified-Since', 'Wed, 15 Dec 2021 13:55:43 GMT');
       assert.equal(res.status, 200);
     });
     it('If-None-Match decides over If-Modified-Since', async () => {
-      const res = await request(app).get('/data/organisations/DE-1a.rdf').set('If-None-Match', '"other"').set('If-Modified-Since', 'Wed, 15 Dec 2031 13:55:44 GMT');
+      const res = await request(app)
+        .get('/data/organisations/DE-1a.rdf')
+        .set('If-None-Match', '"other"')
+        .set('If-Modified-Since', 'Wed, 15 Dec 2031 13:55:44 GMT');
       assert.equal(res.status, 200);
     });
     it('HTML page answers 304 too', async () => {
       const res = await request(app).get('/isil/DE-1a').set('If-None-Match', etags.get('html')!);
       assert.equal(res.status, 304);
     });
-    for (const [encoding, decode] of [['gzip', zlib.gunzipSync], ['br', zlib.brotliDecompressSync]] as const) {
+    for (const [encoding, decode] of [
+      ['gzip', zlib.gunzipSync],
+      ['br', zlib.brotliDecompressSync],
+    ] as const) {
       it(`${encoding}: the decoded body is the identity body, under its own ETag`, async () => {
         const plain = await rawRequest(app, '/data/organisations/DE-1a.ttl', IDENTITY);
-        const coded = await rawRequest(app, '/data/organisations/DE-1a.ttl', { 'Accept-Encoding': encoding });
+        const coded = await rawRequest(app, '/data/organisations/DE-1a.ttl', {
+          'Accept-Encoding': encoding,
+        });
         assert.equal(coded.headers['content-encoding'], encoding);
         assert.equal(Number(coded.headers['content-length']), (coded.body as Buffer).length);
         assert.ok((coded.body as Buffer).length < (plain.body as Buffer).length);
@@ -289,15 +374,26 @@ describe('HTTP contract', () => {
       });
     }
     it('a coded ETag revalidates (304)', async () => {
-      const coded = await request(app).get('/data/organisations/DE-1a.ttl').set('Accept-Encoding', 'br');
-      const res = await request(app).get('/data/organisations/DE-1a.ttl').set('Accept-Encoding', 'br').set('If-None-Match', coded.headers.etag!);
+      const coded = await request(app)
+        .get('/data/organisations/DE-1a.ttl')
+        .set('Accept-Encoding', 'br');
+      const res = await request(app)
+        .get('/data/organisations/DE-1a.ttl')
+        .set('Accept-Encoding', 'br')
+        .set('If-None-Match', coded.headers.etag!);
       assert.equal(res.status, 304);
     });
     it('ETags and bodies are the same after a reload of the same data (blank nodes labelled from content)', async () => {
       const other = buildApp().app;
       for (const ext of ['rdf', 'ttl', 'jsonld', 'nt']) {
-        const a = await request(app).get(`/data/organisations/DE-1a.${ext}`).buffer(true).parse(binary);
-        const b = await request(other).get(`/data/organisations/DE-1a.${ext}`).buffer(true).parse(binary);
+        const a = await request(app)
+          .get(`/data/organisations/DE-1a.${ext}`)
+          .buffer(true)
+          .parse(binary);
+        const b = await request(other)
+          .get(`/data/organisations/DE-1a.${ext}`)
+          .buffer(true)
+          .parse(binary);
         assert.equal(b.headers.etag, a.headers.etag, ext);
         assert.deepEqual(b.body, a.body, ext);
       }
@@ -309,7 +405,10 @@ describe('HTTP contract', () => {
       const { app: own, service } = buildApp();
       const before = await request(own).get('/data/organisations/DE-1a.nt');
       assert.ok(service.current!.cache.size > 0);
-      const { dataset } = loadSources([path.join(FIXTURES, 'bundled'), path.join(FIXTURES, 'test', 'hostile-page.ttl')], { baseIri: service.config.baseIri });
+      const { dataset } = loadSources(
+        [path.join(FIXTURES, 'bundled'), path.join(FIXTURES, 'test', 'hostile-page.ttl')],
+        { baseIri: service.config.baseIri },
+      );
       service.use(dataset);
       assert.equal(service.current!.cache.size, 0);
       const after = await request(own).get('/readyz');
@@ -321,7 +420,9 @@ describe('HTTP contract', () => {
 
   describe('§4 ISIL_DIRECTORY_URL', () => {
     it('302 goes to the configured directory with its scheme', async () => {
-      const { app: directed } = buildApp(undefined, { ISIL_DIRECTORY_URL: 'https://sigel.staatsbibliothek-berlin.de/' });
+      const { app: directed } = buildApp(undefined, {
+        ISIL_DIRECTORY_URL: 'https://sigel.staatsbibliothek-berlin.de/',
+      });
       const res = await request(directed).get('/data/organisations/DE-1a.html');
       assert.equal(res.status, 302);
       assert.equal(res.headers.location, 'https://sigel.staatsbibliothek-berlin.de/isil/DE-1a');

@@ -19,12 +19,16 @@ interface Run {
 }
 
 function load(dataset: string, args: string[], env: Record<string, string> = {}): Run {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'loader', 'load.ts'), ...args], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, DATASET: dataset, LOG_LEVEL: 'silent', ...env },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
+  const run = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', path.join(PROJECT_ROOT, 'loader', 'load.ts'), ...args],
+    {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, DATASET: dataset, LOG_LEVEL: 'silent', ...env },
+      encoding: 'utf8',
+      timeout: 60_000,
+    },
+  );
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
@@ -40,10 +44,16 @@ describe('loader', () => {
     ntriples = new Writer({ format: 'N-Triples' }).quadsToString(quads);
     fs.writeFileSync(path.join(dir, 'de-1a.nt'), ntriples);
     fs.writeFileSync(path.join(dir, 'de-1a.nq'), ntriples);
-    const turtle = new Writer({ format: 'Turtle', prefixes: { foaf: 'http://xmlns.com/foaf/0.1/' } });
+    const turtle = new Writer({
+      format: 'Turtle',
+      prefixes: { foaf: 'http://xmlns.com/foaf/0.1/' },
+    });
     turtle.addQuads(quads);
     turtle.end((error, text) => fs.writeFileSync(path.join(dir, 'de-1a.ttl'), text));
-    fs.writeFileSync(path.join(dir, 'de-1a.jsonld'), JSON.stringify(await jsonld.fromRDF(ntriples, { format: 'application/n-quads' })));
+    fs.writeFileSync(
+      path.join(dir, 'de-1a.jsonld'),
+      JSON.stringify(await jsonld.fromRDF(ntriples, { format: 'application/n-quads' })),
+    );
     fs.copyFileSync(DE_1A_RDF, path.join(dir, 'de-1a.rdf'));
   });
 
@@ -57,7 +67,10 @@ describe('loader', () => {
       assert.match(run.stdout, /loaded 1 files: 1 institutions, 63 triples, 0 warnings/);
       assert.match(run.stdout, new RegExp(`^file\\t.*de-1a\\.${ext}\\t`, 'm'));
       const stored = parseTurtle(fs.readFileSync(target, 'utf8'), 'application/n-quads');
-      const expected = parseTurtle(ntriples.replace('2021-12-15T13:55:44.000', '2021-12-15T13:55:44'), 'application/n-triples');
+      const expected = parseTurtle(
+        ntriples.replace('2021-12-15T13:55:44.000', '2021-12-15T13:55:44'),
+        'application/n-triples',
+      );
       assert.ok(sameGraph(stored, expected));
     });
   }
@@ -66,7 +79,10 @@ describe('loader', () => {
     const folder = path.join(dir, 'folder');
     fs.mkdirSync(folder, { recursive: true });
     fs.copyFileSync(DE_1A_RDF, path.join(folder, 'a.rdf'));
-    fs.writeFileSync(path.join(folder, 'b.ttl'), `<https://ld.zdb-services.de/resource/organisations/DE-38> a <http://xmlns.com/foaf/0.1/Organization> ; <http://xmlns.com/foaf/0.1/name> "Universitäts- und Stadtbibliothek Köln" .\n`);
+    fs.writeFileSync(
+      path.join(folder, 'b.ttl'),
+      `<https://ld.zdb-services.de/resource/organisations/DE-38> a <http://xmlns.com/foaf/0.1/Organization> ; <http://xmlns.com/foaf/0.1/name> "Universitäts- und Stadtbibliothek Köln" .\n`,
+    );
     fs.writeFileSync(path.join(folder, 'README.md'), 'not data');
     const run = load(snapshot, [folder]);
     assert.equal(run.status, 0, run.stderr);
@@ -76,11 +92,24 @@ describe('loader', () => {
   it('replaces the snapshot with exactly what the given files hold', () => {
     assert.equal(load(snapshot, [path.join(dir, 'de-1a.rdf')]).status, 0);
     const other = path.join(dir, 'other.nt');
-    fs.writeFileSync(other, '<https://ld.zdb-services.de/resource/organisations/DE-38> <http://xmlns.com/foaf/0.1/name> "Köln" .\n<https://ld.zdb-services.de/resource/organisations/DE-38> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://xmlns.com/foaf/0.1/Organization> .\n');
+    fs.writeFileSync(
+      other,
+      '<https://ld.zdb-services.de/resource/organisations/DE-38> <http://xmlns.com/foaf/0.1/name> "Köln" .\n<https://ld.zdb-services.de/resource/organisations/DE-38> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://xmlns.com/foaf/0.1/Organization> .\n',
+    );
     assert.equal(load(snapshot, [other]).status, 0);
     const text = fs.readFileSync(snapshot, 'utf8');
-    assert.equal(text.split('\n')[0], '# isil-ld snapshot; base <https://ld.zdb-services.de>', 'the snapshot names its base');
-    assert.equal(text.trim().split('\n').filter((line) => !line.startsWith('#')).length, 2);
+    assert.equal(
+      text.split('\n')[0],
+      '# isil-ld snapshot; base <https://ld.zdb-services.de>',
+      'the snapshot names its base',
+    );
+    assert.equal(
+      text
+        .trim()
+        .split('\n')
+        .filter((line) => !line.startsWith('#')).length,
+      2,
+    );
     assert.ok(!text.includes('DE-1a'));
   });
 
@@ -91,24 +120,49 @@ describe('loader', () => {
       before = fs.readFileSync(snapshot);
     });
     const cases: [string, string, string | Buffer, RegExp][] = [
-      ['bad N-Triples: the file, line and column', 'bad.nt', `${'<http://a> <http://b> <http://c> .\n'.repeat(2)}<http://a> <http://b> "unterminated .\n`, /bad\.nt:3:\d+: /],
+      [
+        'bad N-Triples: the file, line and column',
+        'bad.nt',
+        `${'<http://a> <http://b> <http://c> .\n'.repeat(2)}<http://a> <http://b> "unterminated .\n`,
+        /bad\.nt:3:\d+: /,
+      ],
       ['RDF/XML cut off in the middle', 'cut.rdf', '', /cut\.rdf:\d+:\d+: /],
-      ['Turtle with an undeclared prefix', 'bad.ttl', '<http://a> <http://b> <http://c> .\n<http://a> foaf:name "x" .\n', /bad\.ttl:2:\d+: /],
-      ['JSON-LD that is not JSON', 'bad.jsonld', '{"@id": "http://a", "http://b": [', /bad\.jsonld(:\d+:\d+)?: /],
+      [
+        'Turtle with an undeclared prefix',
+        'bad.ttl',
+        '<http://a> <http://b> <http://c> .\n<http://a> foaf:name "x" .\n',
+        /bad\.ttl:2:\d+: /,
+      ],
+      [
+        'JSON-LD that is not JSON',
+        'bad.jsonld',
+        '{"@id": "http://a", "http://b": [',
+        /bad\.jsonld(:\d+:\d+)?: /,
+      ],
       ['an empty file', 'empty.nt', '', /empty\.nt: the file is empty/],
-      ['text that is not UTF-8', 'latin1.nt', Buffer.from('<http://a> <http://b> "K\xf6ln" .\n', 'latin1'), /latin1\.nt(:\d+:\d+)?: /],
+      [
+        'text that is not UTF-8',
+        'latin1.nt',
+        Buffer.from('<http://a> <http://b> "K\xf6ln" .\n', 'latin1'),
+        /latin1\.nt(:\d+:\d+)?: /,
+      ],
     ];
     for (const [name, file, content, message] of cases) {
       it(name, () => {
         const target = path.join(dir, file);
-        if (file === 'cut.rdf') fs.writeFileSync(target, fs.readFileSync(DE_1A_RDF).subarray(0, 3000));
+        if (file === 'cut.rdf')
+          fs.writeFileSync(target, fs.readFileSync(DE_1A_RDF).subarray(0, 3000));
         else fs.writeFileSync(target, content);
         const run = load(snapshot, [path.join(dir, 'de-1a.nt'), target]);
         assert.equal(run.status, 1, run.stdout);
         assert.match(run.stderr, /^load failed, snapshot unchanged: /);
         assert.match(run.stderr, message);
         assert.deepEqual(fs.readFileSync(snapshot), before);
-        assert.deepEqual(fs.readdirSync(path.dirname(snapshot)), ['dataset.nq'], 'no temporary file is left');
+        assert.deepEqual(
+          fs.readdirSync(path.dirname(snapshot)),
+          ['dataset.nq'],
+          'no temporary file is left',
+        );
       });
     }
     it('a missing file', () => {
@@ -140,7 +194,10 @@ describe('loader', () => {
 
   it('rewrites the http:// form of BASE_IRI to the configured one, and says so', () => {
     const target = path.join(dir, 'http.nt');
-    fs.writeFileSync(target, ntriples.replaceAll('<https://ld.zdb-services.de/', '<http://ld.zdb-services.de/'));
+    fs.writeFileSync(
+      target,
+      ntriples.replaceAll('<https://ld.zdb-services.de/', '<http://ld.zdb-services.de/'),
+    );
     const run = load(snapshot, [target]);
     assert.equal(run.status, 0, run.stderr);
     assert.match(run.stdout, /^rewritten\t26 triples/m);
@@ -151,15 +208,22 @@ describe('loader', () => {
 
   it('warns about institutions without a name or a well-formed ISIL', () => {
     const target = path.join(dir, 'defects.nt');
-    const org = '<http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://xmlns.com/foaf/0.1/Organization> .';
-    fs.writeFileSync(target, [
-      `<https://ld.zdb-services.de/resource/organisations/DE-9999> ${org}`,
-      `<https://ld.zdb-services.de/resource/organisations/DE2789> ${org}`,
-      `<https://ld.zdb-services.de/resource/organisations/DE2789> <http://xmlns.com/foaf/0.1/name> "Malformed" .`,
-    ].join('\n'));
+    const org =
+      '<http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://xmlns.com/foaf/0.1/Organization> .';
+    fs.writeFileSync(
+      target,
+      [
+        `<https://ld.zdb-services.de/resource/organisations/DE-9999> ${org}`,
+        `<https://ld.zdb-services.de/resource/organisations/DE2789> ${org}`,
+        `<https://ld.zdb-services.de/resource/organisations/DE2789> <http://xmlns.com/foaf/0.1/name> "Malformed" .`,
+      ].join('\n'),
+    );
     const run = load(snapshot, [target]);
     assert.equal(run.status, 0, run.stderr);
-    assert.match(run.stdout, /^warning\tno-name\thttps:\/\/ld\.zdb-services\.de\/resource\/organisations\/DE-9999\t/m);
+    assert.match(
+      run.stdout,
+      /^warning\tno-name\thttps:\/\/ld\.zdb-services\.de\/resource\/organisations\/DE-9999\t/m,
+    );
     assert.match(run.stdout, /^warning\tmalformed-isil\t.*DE2789\t/m);
     assert.match(run.stdout, /1 institutions, 3 triples, 2 warnings/);
   });

@@ -13,12 +13,18 @@ describe('HTML page /isil/<isil>', () => {
   let app: Express;
   let html: string;
   before(async () => {
-    app = buildApp([path.join(FIXTURES, 'bundled'), path.join(FIXTURES, 'test', 'hostile-page.ttl')]).app;
+    app = buildApp([
+      path.join(FIXTURES, 'bundled'),
+      path.join(FIXTURES, 'test', 'hostile-page.ttl'),
+    ]).app;
     html = (await request(app).get('/isil/DE-1a')).text;
   });
 
   const shows: [string, RegExp][] = [
-    ['the name as heading', /<h1>Staatsbibliothek zu Berlin - Preußischer Kulturbesitz, Haus Potsdamer Straße<\/h1>/],
+    [
+      'the name as heading',
+      /<h1>Staatsbibliothek zu Berlin - Preußischer Kulturbesitz, Haus Potsdamer Straße<\/h1>/,
+    ],
     ['the short name', /Berlin SBB Haus Potsdamer Str/],
     ['the ISIL', /<code>DE-1a<\/code>/],
     ['the main address', /Potsdamer Str\. 33<br>10785 Berlin/],
@@ -29,16 +35,31 @@ describe('HTML page /isil/<isil>', () => {
     ['the fax', /Fax \(main\): <a href="tel:[^"]+">\+49 30 2 66-333501<\/a>/],
     ['an e-mail link', /<a href="mailto:info@sbb\.spk-berlin\.de">info@sbb\.spk-berlin\.de<\/a>/],
     ['the homepage', /Homepage: <a href="http:\/\/www\.staatsbibliothek-berlin\.de">/],
-    ['a web link with its label', /<a href="https:\/\/staatsbibliothek-berlin\.de\/vor-ort\/opening-hours\/">Öffnungszeiten besonderer Bereiche<\/a>/],
+    [
+      'a web link with its label',
+      /<a href="https:\/\/staatsbibliothek-berlin\.de\/vor-ort\/opening-hours\/">Öffnungszeiten besonderer Bereiche<\/a>/,
+    ],
     ['the catalogue', /Catalogue: <a href="http:\/\/stabikat\.de">/],
     ['the description', /UNO- und UNESCO-Depositärbibliothek/],
-    ['the licence', /<a rel="license" href="http:\/\/creativecommons\.org\/publicdomain\/zero\/1\.0\/">CC0 1\.0 Universal<\/a>/],
+    [
+      'the licence',
+      /<a rel="license" href="http:\/\/creativecommons\.org\/publicdomain\/zero\/1\.0\/">CC0 1\.0 Universal<\/a>/,
+    ],
   ];
   for (const [what, pattern] of shows) it(`shows ${what}`, () => assert.match(html, pattern));
 
-  for (const [ext, type] of [['rdf', 'application/rdf+xml'], ['ttl', 'text/turtle'], ['jsonld', 'application/ld+json'], ['nt', 'application/n-triples']]) {
+  for (const [ext, type] of [
+    ['rdf', 'application/rdf+xml'],
+    ['ttl', 'text/turtle'],
+    ['jsonld', 'application/ld+json'],
+    ['nt', 'application/n-triples'],
+  ]) {
     it(`links to the ${ext} document, and names it as alternate`, () => {
-      assert.ok(html.includes(`<link rel="alternate" type="${type}" href="/data/organisations/DE-1a.${ext}">`));
+      assert.ok(
+        html.includes(
+          `<link rel="alternate" type="${type}" href="/data/organisations/DE-1a.${ext}">`,
+        ),
+      );
       assert.ok(html.includes(`<a href="/data/organisations/DE-1a.${ext}" type="${type}">`));
     });
   }
@@ -65,8 +86,14 @@ describe('HTML page /isil/<isil>', () => {
       const doc = JSON.parse(scripts(hostile)[0]!);
       assert.equal(doc.name, `<script>alert('name')</script> Bibliothek & "Archiv"`);
     });
-    it('escapes the name', () => assert.ok(hostile.includes('<h1>&#60;script&#62;alert(&#39;name&#39;)&#60;/script&#62; Bibliothek &#38; &#34;Archiv&#34;</h1>')));
-    it('no event-handler attribute comes from the data', () => assert.ok(!/<[^>]+\son\w+=/i.test(hostile.replace(/<script[\s\S]*?<\/script>/, ''))));
+    it('escapes the name', () =>
+      assert.ok(
+        hostile.includes(
+          '<h1>&#60;script&#62;alert(&#39;name&#39;)&#60;/script&#62; Bibliothek &#38; &#34;Archiv&#34;</h1>',
+        ),
+      ));
+    it('no event-handler attribute comes from the data', () =>
+      assert.ok(!/<[^>]+\son\w+=/i.test(hostile.replace(/<script[\s\S]*?<\/script>/, ''))));
     it('a javascript: URL is shown as text, never as a link', () => {
       assert.ok(!hostile.includes('href="javascript:'));
       assert.ok(hostile.includes('javascript:alert(3)'));

@@ -8,13 +8,31 @@ import { PROJECT_ROOT } from '../../src/paths';
 const MAIN = path.join(PROJECT_ROOT, 'src', 'main.ts');
 
 function env(extra: Record<string, string>): NodeJS.ProcessEnv {
-  return { ...process.env, HOST: '127.0.0.1', PORT: '0', DATASET: '/nonexistent/dataset.nq', LOG_LEVEL: 'info', HEADERS_TIMEOUT_MS: '1500', REQUEST_TIMEOUT_MS: '3000', ...extra };
+  return {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATASET: '/nonexistent/dataset.nq',
+    LOG_LEVEL: 'info',
+    HEADERS_TIMEOUT_MS: '1500',
+    REQUEST_TIMEOUT_MS: '3000',
+    ...extra,
+  };
 }
 
 describe('the server process', () => {
-  for (const [variable, value] of [['PORT', 'abc'], ['BASE_IRI', 'ftp://example.org'], ['LOG_LEVEL', 'loud'], ['ISIL_DIRECTORY_URL', 'sigel.example.org']]) {
+  for (const [variable, value] of [
+    ['PORT', 'abc'],
+    ['BASE_IRI', 'ftp://example.org'],
+    ['LOG_LEVEL', 'loud'],
+    ['ISIL_DIRECTORY_URL', 'sigel.example.org'],
+  ]) {
     it(`refuses to start with ${variable}=${value}, naming the variable`, () => {
-      const run = spawnSync(process.execPath, ['--import', 'tsx', MAIN], { env: env({ [variable!]: value! }), encoding: 'utf8', timeout: 30_000 });
+      const run = spawnSync(process.execPath, ['--import', 'tsx', MAIN], {
+        env: env({ [variable!]: value! }),
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
       assert.equal(run.status, 2);
       assert.match(run.stderr, new RegExp(`^configuration error: ${variable}: `, 'm'));
     });
@@ -28,7 +46,10 @@ describe('the server process', () => {
 
     before(async function () {
       this.timeout(30_000);
-      child = spawn(process.execPath, ['--import', 'tsx', MAIN], { env: env({}), stdio: ['ignore', 'pipe', 'pipe'] });
+      child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+        env: env({}),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       exit = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
       let buffered = '';
       const listening = new Promise<string>((resolve, reject) => {
@@ -36,7 +57,9 @@ describe('the server process', () => {
           buffered += chunk;
           let nl;
           while ((nl = buffered.indexOf('\n')) >= 0) {
-            const line = JSON.parse(buffered.slice(0, nl)) as Record<string, unknown> & { address?: { port: number } };
+            const line = JSON.parse(buffered.slice(0, nl)) as Record<string, unknown> & {
+              address?: { port: number };
+            };
             buffered = buffered.slice(nl + 1);
             lines.push(line);
             if (line.msg === 'listening') resolve(`http://127.0.0.1:${line.address!.port}`);
@@ -56,12 +79,18 @@ describe('the server process', () => {
 
     it('/healthz answers', async () => assert.equal((await fetch(`${base}/healthz`)).status, 200));
     it('/readyz tells the dataset', async () => {
-      const body = (await (await fetch(`${base}/readyz`)).json()) as { institutions: number; triples: number };
+      const body = (await (await fetch(`${base}/readyz`)).json()) as {
+        institutions: number;
+        triples: number;
+      };
       assert.equal(body.institutions, 1);
       assert.equal(body.triples, 63);
     });
     it('logs one JSON line per request, with its id', async () => {
-      const res = await fetch(`${base}/resource/organisations/DE-1a`, { redirect: 'manual', headers: { 'X-Request-Id': 'log-test-1' } });
+      const res = await fetch(`${base}/resource/organisations/DE-1a`, {
+        redirect: 'manual',
+        headers: { 'X-Request-Id': 'log-test-1' },
+      });
       assert.equal(res.status, 303);
       await new Promise((r) => setTimeout(r, 200));
       const line = lines.find((l) => l.reqId === 'log-test-1');
@@ -74,7 +103,9 @@ describe('the server process', () => {
       const { port } = new URL(base);
       const started = Date.now();
       const answer = await new Promise<string>((resolve, reject) => {
-        const socket = net.connect(Number(port), '127.0.0.1', () => socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: '));
+        const socket = net.connect(Number(port), '127.0.0.1', () =>
+          socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: '),
+        );
         let text = '';
         socket.on('data', (d) => (text += d.toString()));
         socket.on('close', () => resolve(text));

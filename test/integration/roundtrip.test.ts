@@ -7,7 +7,16 @@ import request from 'supertest';
 import type { Express } from 'express';
 import { DataFactory, type Quad } from 'n3';
 import { JsonLdParser } from 'jsonld-streaming-parser';
-import { BASE, buildApp, DE_1A, DE_1A_RDF, distinct, parseRdfXml, parseTurtle, sameGraph } from '../support';
+import {
+  BASE,
+  buildApp,
+  DE_1A,
+  DE_1A_RDF,
+  distinct,
+  parseRdfXml,
+  parseTurtle,
+  sameGraph,
+} from '../support';
 
 const XSD_DATETIME = 'http://www.w3.org/2001/XMLSchema#dateTime';
 
@@ -20,7 +29,11 @@ const XSD_DATETIME = 'http://www.w3.org/2001/XMLSchema#dateTime';
 function canonicalDateTimes(quads: readonly Quad[]): Quad[] {
   return quads.map((q) =>
     q.object.termType === 'Literal' && q.object.datatype.value === XSD_DATETIME
-      ? DataFactory.quad(q.subject, q.predicate, DataFactory.literal(q.object.value.replace(/\.0+(?=$|[Z+-])/, ''), q.object.datatype))
+      ? DataFactory.quad(
+          q.subject,
+          q.predicate,
+          DataFactory.literal(q.object.value.replace(/\.0+(?=$|[Z+-])/, ''), q.object.datatype),
+        )
       : q,
   );
 }
@@ -42,7 +55,11 @@ async function parseJsonLd(text: string, app: Express): Promise<Quad[]> {
   });
   const quads: Quad[] = [];
   await new Promise<void>((resolve, reject) => {
-    Readable.from([text]).pipe(parser).on('data', (q: Quad) => quads.push(q)).on('error', reject).on('end', resolve);
+    Readable.from([text])
+      .pipe(parser)
+      .on('data', (q: Quad) => quads.push(q))
+      .on('error', reject)
+      .on('end', resolve);
   });
   assert.equal(contexts.length, 1, 'the context is fetched once');
   return quads;
@@ -57,12 +74,16 @@ describe('DE-1a round trip', () => {
     app = buildApp().app;
     expected = canonicalDateTimes(await parseRdfXml(fs.readFileSync(DE_1A_RDF, 'utf8')));
     for (const ext of ['rdf', 'ttl', 'jsonld', 'nt']) {
-      const res = await request(app).get(`/data/organisations/DE-1a.${ext}`).set('Accept-Encoding', 'identity').buffer(true).parse((r, done) => {
-        let text = '';
-        r.setEncoding('utf8');
-        r.on('data', (c: string) => (text += c));
-        r.on('end', () => done(null, text));
-      });
+      const res = await request(app)
+        .get(`/data/organisations/DE-1a.${ext}`)
+        .set('Accept-Encoding', 'identity')
+        .buffer(true)
+        .parse((r, done) => {
+          let text = '';
+          r.setEncoding('utf8');
+          r.on('data', (c: string) => (text += c));
+          r.on('end', () => done(null, text));
+        });
       bodies.set(ext, res.body as string);
     }
   });
@@ -90,13 +111,18 @@ describe('DE-1a round trip', () => {
   it('the comparison can fail: one changed literal is a different graph', () => {
     const i = expected.findIndex((q) => q.object.termType === 'Literal');
     const altered = [...expected];
-    altered[i] = DataFactory.quad(expected[i]!.subject, expected[i]!.predicate, DataFactory.literal('changed'));
+    altered[i] = DataFactory.quad(
+      expected[i]!.subject,
+      expected[i]!.predicate,
+      DataFactory.literal('changed'),
+    );
     assert.ok(!sameGraph(altered, expected));
   });
 
   it('Turtle uses readable prefixes', () => {
     const ttl = bodies.get('ttl')!;
-    for (const prefix of ['foaf', 'v', 'dcterms', 'wdrs', 'geo']) assert.match(ttl, new RegExp(`^@prefix ${prefix}: <`, 'm'));
+    for (const prefix of ['foaf', 'v', 'dcterms', 'wdrs', 'geo'])
+      assert.match(ttl, new RegExp(`^@prefix ${prefix}: <`, 'm'));
     assert.match(ttl, /a foaf:Organization/);
   });
 
@@ -111,10 +137,14 @@ describe('DE-1a round trip', () => {
     before(() => {
       doc = JSON.parse(bodies.get('jsonld')!);
     });
-    it('names the served context by URL', () => assert.equal(doc['@context'], `${BASE}/context.jsonld`));
+    it('names the served context by URL', () =>
+      assert.equal(doc['@context'], `${BASE}/context.jsonld`));
     it('is framed: the institution is the top object', () => assert.equal(doc['@id'], DE_1A));
     it('is compacted: short terms from the context', () => {
-      assert.equal(doc.name, 'Staatsbibliothek zu Berlin - Preußischer Kulturbesitz, Haus Potsdamer Straße');
+      assert.equal(
+        doc.name,
+        'Staatsbibliothek zu Berlin - Preußischer Kulturbesitz, Haus Potsdamer Straße',
+      );
       assert.ok(Array.isArray(doc.adr));
     });
     it('the context is served with CORS and the JSON-LD media type', async () => {

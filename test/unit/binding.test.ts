@@ -14,8 +14,21 @@ describe('institutionIriFor', () => {
     });
   }
   // Each of these is forced past the type checker, as a bug elsewhere could do.
-  const forged = ['DE-1a> } ; DROP ALL #', 'DE-1a>', 'DE-1a\n', 'DE-1a"', '../x', 'DE-1a ', 'DE-{1}', '', 'DE-1a\\u003e', 'x'.repeat(17), 'DE-ä'];
+  const forged = [
+    'DE-1a> } ; DROP ALL #',
+    'DE-1a>',
+    'DE-1a\n',
+    'DE-1a"',
+    '../x',
+    'DE-1a ',
+    'DE-{1}',
+    '',
+    'DE-1a\\u003e',
+    'x'.repeat(17),
+    'DE-ä',
+  ];
   for (const text of forged) {
-    it(`refuses a forged ISIL ${JSON.stringify(text)}`, () => assert.throws(() => institutionIriFor(BASE, text as Isil), QueryTemplateError));
+    it(`refuses a forged ISIL ${JSON.stringify(text)}`, () =>
+      assert.throws(() => institutionIriFor(BASE, text as Isil), QueryTemplateError));
   }
 });

@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import { DocumentCache, encodedBody, encodedEtag, type Rendered } from '../../src/documents';
 import { notModified } from '../../src/http/conditional';
 
-const doc = (bytes: number, tag = 'x'): Rendered => ({ body: Buffer.alloc(bytes, 97), etag: `"${tag}"`, lastModified: new Date('2021-12-15T13:55:44Z'), encoded: {} });
+const doc = (bytes: number, tag = 'x'): Rendered => ({
+  body: Buffer.alloc(bytes, 97),
+  etag: `"${tag}"`,
+  lastModified: new Date('2021-12-15T13:55:44Z'),
+  encoded: {},
+});
 
 describe('DocumentCache', () => {
   it('keeps documents under the bound', () => {
@@ -38,7 +43,10 @@ describe('DocumentCache', () => {
   });
   it('gives each content coding its own ETag', () => {
     const d = doc(10, 'abc');
-    assert.deepEqual([encodedEtag(d, 'identity'), encodedEtag(d, 'gzip'), encodedEtag(d, 'br')], ['"abc"', '"abc-gz"', '"abc-br"']);
+    assert.deepEqual(
+      [encodedEtag(d, 'identity'), encodedEtag(d, 'gzip'), encodedEtag(d, 'br')],
+      ['"abc"', '"abc-gz"', '"abc-br"'],
+    );
   });
 });
 
@@ -52,11 +60,20 @@ describe('notModified (RFC 9110 §13)', () => {
     ['*', { 'if-none-match': '*' }, true],
     ['other tag', { 'if-none-match': '"b"' }, false],
     ['unquoted garbage', { 'if-none-match': 'a' }, false],
-    ['If-Modified-Since equal (whole seconds)', { 'if-modified-since': 'Wed, 15 Dec 2021 13:55:44 GMT' }, true],
+    [
+      'If-Modified-Since equal (whole seconds)',
+      { 'if-modified-since': 'Wed, 15 Dec 2021 13:55:44 GMT' },
+      true,
+    ],
     ['If-Modified-Since later', { 'if-modified-since': 'Thu, 16 Dec 2021 00:00:00 GMT' }, true],
     ['If-Modified-Since earlier', { 'if-modified-since': 'Wed, 15 Dec 2021 13:55:43 GMT' }, false],
     ['If-Modified-Since garbage', { 'if-modified-since': 'yesterday' }, false],
-    ['If-None-Match decides over If-Modified-Since', { 'if-none-match': '"b"', 'if-modified-since': 'Thu, 16 Dec 2021 00:00:00 GMT' }, false],
+    [
+      'If-None-Match decides over If-Modified-Since',
+      { 'if-none-match': '"b"', 'if-modified-since': 'Thu, 16 Dec 2021 00:00:00 GMT' },
+      false,
+    ],
   ];
-  for (const [name, headers, expected] of rows) it(name, () => assert.equal(notModified(headers, ['"a"'], last), expected));
+  for (const [name, headers, expected] of rows)
+    it(name, () => assert.equal(notModified(headers, ['"a"'], last), expected));
 });

@@ -17,14 +17,42 @@ const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
 /** Literals and IRIs that break naive writers. */
 const AWKWARD: Quad[] = [
-  quad(namedNode(R), namedNode('http://xmlns.com/foaf/0.1/name'), literal('Universitätsbibliothek "Tübingen" \\ <b>&amp;</b>\nzweite Zeile\r\tTab')),
-  quad(namedNode(R), namedNode('http://purl.org/dc/elements/1.1/description'), literal('Ümlaut in NFD: Tu\u0308bingen, emoji 📚, CJK 図書館')),
-  quad(namedNode(R), namedNode('http://purl.org/dc/elements/1.1/description'), literal('Bibliothèque', 'fr')),
-  quad(namedNode(R), namedNode('http://purl.org/dc/elements/1.1/description'), literal('library', 'en-GB')),
-  quad(namedNode(R), namedNode('http://example.org/count'), literal('0042', namedNode(`${XSD}integer`))),
+  quad(
+    namedNode(R),
+    namedNode('http://xmlns.com/foaf/0.1/name'),
+    literal('Universitätsbibliothek "Tübingen" \\ <b>&amp;</b>\nzweite Zeile\r\tTab'),
+  ),
+  quad(
+    namedNode(R),
+    namedNode('http://purl.org/dc/elements/1.1/description'),
+    literal('Ümlaut in NFD: Tu\u0308bingen, emoji 📚, CJK 図書館'),
+  ),
+  quad(
+    namedNode(R),
+    namedNode('http://purl.org/dc/elements/1.1/description'),
+    literal('Bibliothèque', 'fr'),
+  ),
+  quad(
+    namedNode(R),
+    namedNode('http://purl.org/dc/elements/1.1/description'),
+    literal('library', 'en-GB'),
+  ),
+  quad(
+    namedNode(R),
+    namedNode('http://example.org/count'),
+    literal('0042', namedNode(`${XSD}integer`)),
+  ),
   quad(namedNode(R), namedNode('http://example.org/ns#with.dot'), literal('')),
-  quad(namedNode(R), namedNode('http://xmlns.com/foaf/0.1/homepage'), namedNode("http://example.org/a%20b?q='x'&y=(z)#frag")),
-  quad(namedNode(R), namedNode('http://www.w3.org/2006/vcard/ns#email'), namedNode('mailto:a@example.org')),
+  quad(
+    namedNode(R),
+    namedNode('http://xmlns.com/foaf/0.1/homepage'),
+    namedNode("http://example.org/a%20b?q='x'&y=(z)#frag"),
+  ),
+  quad(
+    namedNode(R),
+    namedNode('http://www.w3.org/2006/vcard/ns#email'),
+    namedNode('mailto:a@example.org'),
+  ),
   quad(namedNode(R), namedNode('http://www.w3.org/2006/vcard/ns#adr'), blankNode('x1')),
   quad(blankNode('x1'), namedNode('http://www.w3.org/2006/vcard/ns#locality'), literal('Tübingen')),
   quad(blankNode('x1'), namedNode('http://example.org/nested'), blankNode('x2')),
@@ -42,10 +70,16 @@ function describe_(quads: readonly Quad[]) {
 }
 
 async function parseJsonLd(text: string): Promise<Quad[]> {
-  const parser = new JsonLdParser({ documentLoader: { load: async () => ({ '@context': CONTEXT }) } });
+  const parser = new JsonLdParser({
+    documentLoader: { load: async () => ({ '@context': CONTEXT }) },
+  });
   const quads: Quad[] = [];
   await new Promise<void>((resolve, reject) => {
-    Readable.from([text]).pipe(parser).on('data', (q: Quad) => quads.push(q)).on('error', reject).on('end', resolve);
+    Readable.from([text])
+      .pipe(parser)
+      .on('data', (q: Quad) => quads.push(q))
+      .on('error', reject)
+      .on('end', resolve);
   });
   return quads;
 }
@@ -57,28 +91,49 @@ describe('serializers', () => {
   });
 
   it('the N-Triples reader reads what N3.js writes, escapes included', () => {
-    assert.ok(sameGraph(parseNTriples(new Writer({ format: 'N-Triples' }).quadsToString(AWKWARD)), AWKWARD));
+    assert.ok(
+      sameGraph(parseNTriples(new Writer({ format: 'N-Triples' }).quadsToString(AWKWARD)), AWKWARD),
+    );
   });
   it('the N-Triples reader resolves \\u and \\U escapes', () => {
     const [q] = parseNTriples('<http://a> <http://b> "A\\u00E4\\U0001F4DA\\"" .\n');
     assert.equal(q!.object.value, 'Aä📚"');
   });
-  for (const bad of ['<http://a> <http://b> "open .', '<http://a> "p" <http://c> .', '<http://a> <http://b> <http://c>', '<http://a> <http://b> "x\\q" .']) {
-    it(`the N-Triples reader refuses ${JSON.stringify(bad)}`, () => assert.throws(() => parseNTriples(bad), NTriplesError));
+  for (const bad of [
+    '<http://a> <http://b> "open .',
+    '<http://a> "p" <http://c> .',
+    '<http://a> <http://b> <http://c>',
+    '<http://a> <http://b> "x\\q" .',
+  ]) {
+    it(`the N-Triples reader refuses ${JSON.stringify(bad)}`, () =>
+      assert.throws(() => parseNTriples(bad), NTriplesError));
   }
-  it('Turtle, read by N3.js, is the same graph', () => assert.ok(sameGraph(parseTurtle(toTurtle(description)), AWKWARD)));
-  it('N-Triples, read by N3.js, is the same graph', () => assert.ok(sameGraph(parseTurtle(toNTriples(description), 'application/n-triples'), AWKWARD)));
-  it('RDF/XML, read by rdfxml-streaming-parser, is the same graph', async () => assert.ok(sameGraph(await parseRdfXml(toRdfXml(description)), AWKWARD)));
-  it('JSON-LD, read by jsonld-streaming-parser, is the same graph', async () => assert.ok(sameGraph(await parseJsonLd(await toJsonLd(description, 'https://example.org/context.jsonld')), AWKWARD)));
+  it('Turtle, read by N3.js, is the same graph', () =>
+    assert.ok(sameGraph(parseTurtle(toTurtle(description)), AWKWARD)));
+  it('N-Triples, read by N3.js, is the same graph', () =>
+    assert.ok(sameGraph(parseTurtle(toNTriples(description), 'application/n-triples'), AWKWARD)));
+  it('RDF/XML, read by rdfxml-streaming-parser, is the same graph', async () =>
+    assert.ok(sameGraph(await parseRdfXml(toRdfXml(description)), AWKWARD)));
+  it('JSON-LD, read by jsonld-streaming-parser, is the same graph', async () =>
+    assert.ok(
+      sameGraph(
+        await parseJsonLd(await toJsonLd(description, 'https://example.org/context.jsonld')),
+        AWKWARD,
+      ),
+    ));
   it('JSON-LD puts the institution on top', async () => {
     assert.equal(JSON.parse(await toJsonLd(description, 'https://example.org/c.jsonld'))['@id'], R);
   });
   it('RDF/XML refuses a literal with a character XML 1.0 cannot carry', () => {
-    const bad = describe_([quad(namedNode(R), namedNode('http://xmlns.com/foaf/0.1/name'), literal('bell \u0007'))]);
+    const bad = describe_([
+      quad(namedNode(R), namedNode('http://xmlns.com/foaf/0.1/name'), literal('bell \u0007')),
+    ]);
     assert.throws(() => toRdfXml(bad), SerializationError);
   });
   it('RDF/XML refuses a predicate without an XML local name', () => {
-    const bad = describe_([quad(namedNode(R), namedNode('http://example.org/ends/'), literal('x'))]);
+    const bad = describe_([
+      quad(namedNode(R), namedNode('http://example.org/ends/'), literal('x')),
+    ]);
     assert.throws(() => toRdfXml(bad), SerializationError);
   });
 });
@@ -86,7 +141,8 @@ describe('serializers', () => {
 describe('blank node labels', () => {
   it('do not depend on the labels the store gave', () => {
     const renamed = AWKWARD.map((q) => {
-      const r = <T extends Quad['subject'] | Quad['object']>(t: T) => (t.termType === 'BlankNode' ? (blankNode(`other${t.value}`) as T) : t);
+      const r = <T extends Quad['subject'] | Quad['object']>(t: T) =>
+        t.termType === 'BlankNode' ? (blankNode(`other${t.value}`) as T) : t;
       return quad(r(q.subject), q.predicate, r(q.object));
     });
     assert.equal(toNTriples(describe_(renamed)), toNTriples(describe_(AWKWARD)));
@@ -96,15 +152,25 @@ describe('blank node labels', () => {
   });
   it('differ for blank nodes that say different things', () => {
     const labelled = labelBlankNodes(AWKWARD);
-    const labels = new Set(labelled.filter((q) => q.subject.termType === 'BlankNode').map((q) => q.subject.value));
+    const labels = new Set(
+      labelled.filter((q) => q.subject.termType === 'BlankNode').map((q) => q.subject.value),
+    );
     assert.equal(labels.size, 5);
   });
   it('keep identical blank nodes apart', () => {
     const twins = [
       quad(namedNode(R), namedNode('http://www.w3.org/2006/vcard/ns#tel'), blankNode('a')),
       quad(namedNode(R), namedNode('http://www.w3.org/2006/vcard/ns#tel'), blankNode('b')),
-      quad(blankNode('a'), namedNode('http://www.w3.org/1999/02/22-rdf-syntax-ns#value'), literal('+49 1')),
-      quad(blankNode('b'), namedNode('http://www.w3.org/1999/02/22-rdf-syntax-ns#value'), literal('+49 1')),
+      quad(
+        blankNode('a'),
+        namedNode('http://www.w3.org/1999/02/22-rdf-syntax-ns#value'),
+        literal('+49 1'),
+      ),
+      quad(
+        blankNode('b'),
+        namedNode('http://www.w3.org/1999/02/22-rdf-syntax-ns#value'),
+        literal('+49 1'),
+      ),
     ];
     const d = describe_(twins);
     assert.equal(d.quads.length, 4);
