@@ -14,7 +14,7 @@ import { negotiate } from '../rdf/negotiate';
 import type { Service } from '../service';
 import { HttpError, notAcceptable, notFound, notReady, notWellFormed, unknownIsil } from './errors';
 import { commonHeaders } from './middleware';
-import { redirect, sendDocument } from './respond';
+import { redirect, sendDocument, type HeaderBuilder } from './respond';
 
 /** At most this much of a rejected path is echoed in an error body. */
 const ECHO_LIMIT = 64;
@@ -51,18 +51,22 @@ export function handlers(service: Service, config: Config) {
     return documents;
   };
 
-  /** The institution, or the answer for an ISIL that is not a plain hit (contract §5). */
+  /**
+   * The institution, or the answer for an ISIL that is not a plain hit (contract §5). A 301 goes
+   * to `prefix` + the canonical ISIL + `suffix`, with the request's query.
+   */
   const find = (
     req: Request,
     documents: Documents,
     isil: Isil,
-    urlFor: (canonical: string) => string,
+    prefix: string,
+    suffix = '',
   ): Institution => {
     const found = documents.dataset.lookup(isil);
     if (found.kind === 'found') return found.institution;
     if (found.kind === 'other-case') {
       const query = req.originalUrl.indexOf('?');
-      const location = urlFor(found.isil) + (query >= 0 ? req.originalUrl.slice(query) : '');
+      const location = `${prefix}${found.isil}${suffix}${query >= 0 ? req.originalUrl.slice(query) : ''}`;
       throw new HttpError(301, `The canonical spelling of this ISIL is ${found.isil}.`, {
         Location: location,
         'Cache-Control': cacheControl,
@@ -87,6 +91,27 @@ export function handlers(service: Service, config: Config) {
       'Cache-Control': cacheControl,
     });
   };
+
+  /** The headers of each kind of document, made once per cached document. */
+  const documentHeaders: HeaderBuilder = (institution, format) => ({
+    'Content-Type': format.contentType,
+    'Content-Location': documentPath(institution!.isil, format.ext),
+    'Content-Disposition': `inline; filename="${institution!.isil.replace(/[/:]/g, '_')}.${format.ext}"`,
+    Link: linkHeader(institution!.isil, format),
+    'Cache-Control': cacheControl,
+  });
+  const pageHeaders: HeaderBuilder = (institution, format) => ({
+    'Content-Type': format.contentType,
+    Link: linkHeader(institution!.isil, format),
+    'Cache-Control': cacheControl,
+  });
+  const contextHeaders: HeaderBuilder = () => ({
+    'Content-Type': 'application/ld+json',
+    'Cache-Control': cacheControl,
+    Link: `<${CC0}>; rel="license"`,
+  });
+  const html = formatByName('html');
+  const jsonld = formatByName('jsonld');
 
   const context = Buffer.from(contextDocument());
   const contextRendered: Rendered = {
@@ -120,11 +145,7 @@ export function handlers(service: Service, config: Config) {
     },
 
     context(req: Request, res: Response): void {
-      sendDocument(req, res, contextRendered, () => ({
-        'Content-Type': 'application/ld+json',
-        'Cache-Control': cacheControl,
-        Link: `<${CC0}>; rel="license"`,
-      }));
+      sendDocument(req, res, contextRendered, contextHeaders, undefined, jsonld);
     },
 
     home(_req: Request, res: Response): void {
@@ -144,12 +165,7 @@ export function handlers(service: Service, config: Config) {
     /** GET /resource/organisations/<isil>: 303. */
     resource(req: Request, res: Response): void {
       const documents = current();
-      const institution = find(
-        req,
-        documents,
-        isilFromPath(req.path),
-        (c) => `${RESOURCE_PATH}${c}`,
-      );
+      const institution = find(req, documents, isilFromPath(req.path), RESOURCE_PATH);
       seeOther(req, res, institution.isil);
     },
 
@@ -161,7 +177,7 @@ export function handlers(service: Service, config: Config) {
       const documents = current();
       const dot = req.path.lastIndexOf('.');
       if (dot < 0) {
-        const institution = find(req, documents, isilFromPath(req.path), (c) => `${DATA_PATH}${c}`);
+        const institution = find(req, documents, isilFromPath(req.path), DATA_PATH);
         seeOther(req, res, institution.isil);
         return;
       }
@@ -171,7 +187,7 @@ export function handlers(service: Service, config: Config) {
         throw notFound(
           `No document of that kind: the extensions are ${FORMATS.map((f) => `.${f.ext}`).join(', ')}.`,
         );
-      const institution = find(req, documents, isil, (c) => documentPath(c, format.ext));
+      const institution = find(req, documents, isil, DATA_PATH, `.${format.ext}`);
       if (format.name === 'html') {
         redirect(res, 302, `${config.isilDirectoryUrl}${DIRECTORY_PATH}${institution.isil}`, {
           'Content-Type': 'text/html',
@@ -179,50 +195,36 @@ export function handlers(service: Service, config: Config) {
         });
         return;
       }
-      const send = (rendered: Rendered) =>
-        sendDocument(
+      const cached = documents.cached(institution, format.name);
+      if (cached)
+        return sendDocument(
           req,
           res,
-          rendered,
-          () => ({
-            'Content-Type': format.contentType,
-            'Content-Location': documentPath(institution.isil, format.ext),
-            'Content-Disposition': `inline; filename="${institution.isil.replace(/[/:]/g, '_')}.${format.ext}"`,
-            Link: linkHeader(institution.isil, format),
-            'Cache-Control': cacheControl,
-          }),
+          cached,
+          documentHeaders,
+          institution,
+          format,
           documents.cache,
         );
-      const cached = documents.cached(institution, format.name);
-      if (cached) return send(cached);
-      return documents.get(institution, format.name).then(send);
+      return documents
+        .get(institution, format.name)
+        .then((rendered) =>
+          sendDocument(req, res, rendered, documentHeaders, institution, format, documents.cache),
+        );
     },
 
     /** GET /isil/<isil>: the institution's page (a cached one answered synchronously). */
     page(req: Request, res: Response): Promise<void> | void {
       const documents = current();
-      const institution = find(
-        req,
-        documents,
-        isilFromPath(req.path),
-        (c) => `${DIRECTORY_PATH}${c}`,
-      );
-      const html = formatByName('html');
-      const send = (rendered: Rendered) =>
-        sendDocument(
-          req,
-          res,
-          rendered,
-          () => ({
-            'Content-Type': html.contentType,
-            Link: linkHeader(institution.isil, html),
-            'Cache-Control': cacheControl,
-          }),
-          documents.cache,
-        );
+      const institution = find(req, documents, isilFromPath(req.path), DIRECTORY_PATH);
       const cached = documents.cached(institution, 'html');
-      if (cached) return send(cached);
-      return documents.get(institution, 'html').then(send);
+      if (cached)
+        return sendDocument(req, res, cached, pageHeaders, institution, html, documents.cache);
+      return documents
+        .get(institution, 'html')
+        .then((rendered) =>
+          sendDocument(req, res, rendered, pageHeaders, institution, html, documents.cache),
+        );
     },
   };
 }
