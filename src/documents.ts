@@ -44,9 +44,19 @@ export function encodedEtag(rendered: Rendered, encoding: Encoding): string {
     : `${rendered.etag.slice(0, -1)}-${encoding === 'br' ? 'br' : 'gz'}"`;
 }
 
-/** Least recently used documents go first when the byte bound is reached; 0 keeps nothing. */
+interface Entry {
+  readonly rendered: Rendered;
+  /** Set by a hit, cleared when eviction passes the entry over once (CLOCK). */
+  used: boolean;
+}
+
+/**
+ * A byte-bounded cache that evicts in CLOCK order (second chance), an approximation of least
+ * recently used: a hit only sets a flag, instead of moving the entry in the map on every read;
+ * eviction passes over flagged entries once, moving them to the back. 0 bytes keeps nothing.
+ */
 export class DocumentCache {
-  private readonly entries = new Map<string, Rendered>();
+  private readonly entries = new Map<string, Entry>();
   private bytes = 0;
 
   constructor(readonly maxBytes: number) {}
@@ -61,17 +71,15 @@ export class DocumentCache {
 
   get(key: string): Rendered | undefined {
     const hit = this.entries.get(key);
-    if (hit) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-    }
-    return hit;
+    if (!hit) return undefined;
+    hit.used = true;
+    return hit.rendered;
   }
 
   set(key: string, rendered: Rendered): void {
     const cost = rendered.body.length;
     if (cost > this.maxBytes) return;
-    this.entries.set(key, rendered);
+    this.entries.set(key, { rendered, used: false });
     this.bytes += cost;
     this.evict();
   }
@@ -83,9 +91,16 @@ export class DocumentCache {
   }
 
   private evict(): void {
-    for (const [key, old] of this.entries) {
+    // Every flagged entry is passed over at most once, so this ends after two rounds at most.
+    for (const [key, entry] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.entries.delete(key);
+      if (entry.used) {
+        entry.used = false;
+        this.entries.set(key, entry);
+        continue;
+      }
+      const old = entry.rendered;
       this.bytes -=
         old.body.length + (old.encoded.br?.length ?? 0) + (old.encoded.gzip?.length ?? 0);
     }
