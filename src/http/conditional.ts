@@ -22,6 +22,8 @@ export function notModified(
 ): boolean {
   const inm = headers['if-none-match'];
   if (inm !== undefined) {
+    // The common case, a client sending back the one tag it was given, needs no parsing.
+    if (etags.includes(inm)) return true;
     const tags = entityTags(inm);
     return tags === '*' || tags.some((t) => etags.includes(t));
   }
