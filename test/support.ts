@@ -44,9 +44,9 @@ export function tempDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'isil-ld-test-'));
 }
 
-export async function parseRdfXml(text: string, baseIRI = `${BASE}/`): Promise<Quad[]> {
+/** Every quad a streaming RDF/JS parser makes of `text`. */
+export async function streamQuads(parser: NodeJS.ReadWriteStream, text: string): Promise<Quad[]> {
   const quads: Quad[] = [];
-  const parser = new RdfXmlParser({ baseIRI });
   await new Promise<void>((resolve, reject) => {
     Readable.from([text])
       .pipe(parser)
@@ -55,6 +55,10 @@ export async function parseRdfXml(text: string, baseIRI = `${BASE}/`): Promise<Q
       .on('end', resolve);
   });
   return quads;
+}
+
+export function parseRdfXml(text: string, baseIRI = `${BASE}/`): Promise<Quad[]> {
+  return streamQuads(new RdfXmlParser({ baseIRI }), text);
 }
 
 export function parseTurtle(text: string, format = 'text/turtle'): Quad[] {

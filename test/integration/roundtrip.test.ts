@@ -2,7 +2,6 @@
 // read by parsers other than the ones that wrote it.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { Readable } from 'node:stream';
 import request from 'supertest';
 import type { Express } from 'express';
 import { DataFactory, type Quad } from 'n3';
@@ -16,6 +15,7 @@ import {
   parseRdfXml,
   parseTurtle,
   sameGraph,
+  streamQuads,
 } from '../support';
 
 const XSD_DATETIME = 'http://www.w3.org/2001/XMLSchema#dateTime';
@@ -53,14 +53,7 @@ async function parseJsonLd(text: string, app: Express): Promise<Quad[]> {
       },
     },
   });
-  const quads: Quad[] = [];
-  await new Promise<void>((resolve, reject) => {
-    Readable.from([text])
-      .pipe(parser)
-      .on('data', (q: Quad) => quads.push(q))
-      .on('error', reject)
-      .on('end', resolve);
-  });
+  const quads = await streamQuads(parser, text);
   assert.equal(contexts.length, 1, 'the context is fetched once');
   return quads;
 }

@@ -6,9 +6,8 @@ import { toJsonLd } from '../../src/rdf/jsonld';
 import { NTriplesError, parseNTriples } from '../../src/rdf/ntriples';
 import { SerializationError, toRdfXml } from '../../src/rdf/rdfxml';
 import { toNTriples, toTurtle } from '../../src/rdf/turtle';
-import { parseRdfXml, parseTurtle, sameGraph } from '../support';
+import { parseRdfXml, parseTurtle, sameGraph, streamQuads } from '../support';
 import { JsonLdParser } from 'jsonld-streaming-parser';
-import { Readable } from 'node:stream';
 import { CONTEXT } from '../../src/rdf/jsonld';
 
 const { namedNode, blankNode, literal, quad } = DataFactory;
@@ -73,15 +72,7 @@ async function parseJsonLd(text: string): Promise<Quad[]> {
   const parser = new JsonLdParser({
     documentLoader: { load: async () => ({ '@context': CONTEXT }) },
   });
-  const quads: Quad[] = [];
-  await new Promise<void>((resolve, reject) => {
-    Readable.from([text])
-      .pipe(parser)
-      .on('data', (q: Quad) => quads.push(q))
-      .on('error', reject)
-      .on('end', resolve);
-  });
-  return quads;
+  return streamQuads(parser, text);
 }
 
 describe('serializers', () => {
