@@ -20,7 +20,8 @@ export interface SourceRecord {
   readonly successor?: string;
   /**
    * The record's triples as N-Triples, every IRI absolute and minted under the loader's base;
-   * blank-node labels unique within the record (the loader makes them unique across records).
+   * blank-node labels start with a prefix the loader hands to the converter, so that records
+   * parsed together never share a blank node.
    */
   readonly ntriples: string;
   /** Where it comes from, for the load report: `file:line` or `file#record-id`. */
