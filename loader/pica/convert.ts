@@ -1,0 +1,319 @@
+// Converts one PICA+ record of the ISIL agency to the published FOAF/vCard model (DATA-MODEL.md),
+// as N-Triples, with the quirks of the original service fixed as the model's table decides.
+import { isilDefect } from '../../src/rdf/isil';
+import { CC0, PREFIXES, RDF_TYPE, XSD_STRING } from '../../src/rdf/namespaces';
+import type { SkippedRecord, SourceRecord } from '../records';
+import type { PicaField, PicaRecord } from './read';
+
+const { rdf, rdfs, xsd, owl, foaf, v, dbp, dc, dcterms, geo, wgs84, schema, gbv, wdrs, cdtype } =
+  PREFIXES;
+
+export interface ConvertOptions {
+  /** Base of every minted IRI, without a trailing slash (`https://ld.zdb-services.de`). */
+  readonly baseIri: string;
+  /** Where the record comes from, for the load report (`file#record-id`). */
+  readonly origin: string;
+  /** Start of every blank-node label of this record; the caller keeps records apart with it. */
+  readonly blankNodePrefix: string;
+}
+
+/**
+ * The record as a published or withdrawn institution, or why it is left out: status N by rule
+ * (DATA-MODEL.md, "Status codes"), no ISIL or an unknown status as malformed.
+ */
+export function convertRecord(
+  record: PicaRecord,
+  options: ConvertOptions,
+): SourceRecord | SkippedRecord {
+  const skip = (kind: SkippedRecord['kind'], reason: string, id = record.id): SkippedRecord => ({
+    origin: options.origin,
+    id,
+    reason,
+    kind,
+  });
+  const isil = text(value(record, '008H', 'e')) ?? '';
+  if (!isil) return skip('malformed', 'no ISIL (008H $e)');
+  if (!IRI_SAFE_ISIL.test(isil))
+    return skip('malformed', `the ISIL "${isil}" cannot stand in an IRI`, isil);
+  const status = value(record, '035E', 'a')?.trim();
+  if (status === 'N')
+    return skip('not-published', 'status N (a location without address) is not published', isil);
+  if (status !== 'H' && status !== 'P' && status !== 'I')
+    return skip(
+      'malformed',
+      status ? `unknown record status "${status}" (035E $a)` : 'no record status (035E $a)',
+      isil,
+    );
+
+  const modified = modifiedOf(record);
+  const out = new Triples(options.blankNodePrefix);
+  const R = iri(`${options.baseIri}/resource/organisations/${isil}`)!;
+  const D = iri(`${options.baseIri}/data/organisations/${isil}`)!;
+
+  out.add(R, RDF_TYPE, `<${foaf}Organization>`);
+  out.literal(R, `${foaf}name`, value(record, '029A', 'a'));
+  out.literal(R, `${dc}identifier`, `(ISIL)${isil}`);
+  let successor: string | undefined;
+  if (status === 'I') {
+    // A withdrawn ISIL keeps the minimal description a client needs to follow it (decided).
+    successor = successorOf(record, isil);
+    out.add(R, `${owl}deprecated`, `"true"^^<${xsd}boolean>`);
+    if (successor)
+      out.add(
+        R,
+        `${dcterms}isReplacedBy`,
+        iri(`${options.baseIri}/resource/organisations/${successor}`),
+      );
+  } else {
+    published(record, isil, R, out);
+  }
+  out.add(R, `${wdrs}describedby`, D);
+  out.add(D, `${dcterms}license`, `<${CC0}>`);
+  if (modified) out.add(D, `${dcterms}modified`, `"${modified.lexical}"^^<${xsd}dateTime>`);
+
+  return {
+    isil,
+    status: status === 'I' ? 'withdrawn' : 'published',
+    modified: modified?.date,
+    ...(successor ? { successor } : {}),
+    ntriples: out.toString(),
+    origin: options.origin,
+  };
+}
+
+/** Every property of a published institution but its identity and description document. */
+function published(record: PicaRecord, isil: string, R: string, out: Triples): void {
+  const shortName = fields(record, '029@').find((f) => value(f, '4') === 'c');
+  out.literal(R, `${dbp}shortName`, shortName && value(shortName, 'a'));
+  out.add(R, `${owl}sameAs`, iri(`http://lobid.org/organisation/${isil}`));
+
+  let homepage = false;
+  for (const link of fields(record, '009Q')) {
+    const url = iri(value(link, 'u'));
+    if (!url) continue;
+    const kind = value(link, 'z');
+    if (kind === 'A' && !homepage) {
+      homepage = true;
+      out.add(R, `${foaf}homepage`, url);
+    } else if (kind === 'B') {
+      const opac = out.blank();
+      out.add(R, `${gbv}opac`, opac);
+      out.add(opac, RDF_TYPE, `<${cdtype}CatalogueOrIndex>`);
+      out.add(opac, `${foaf}homepage`, url);
+    } else if (kind === 'W') {
+      out.add(R, `${v}url`, url);
+      out.literal(url, `${dc}description`, value(link, 'x'));
+    }
+  }
+
+  // Addresses whose display flag is `n` are not shown by the agency, so not published (decided).
+  const addresses = fields(record, '032P').filter((f) => value(f, 'p') !== 'n');
+  const main = addresses.find((f) => value(f, '2') === 'S');
+  if (main) {
+    const adr = out.blank();
+    out.add(R, `${v}adr`, adr);
+    out.add(adr, RDF_TYPE, `<${v}Address>`);
+    out.add(adr, RDF_TYPE, `<${v}Pref>`);
+    out.literal(adr, `${v}street-address`, value(main, 'a'));
+    out.literal(adr, `${v}locality`, value(main, 'b'));
+    out.literal(adr, `${v}postal-code`, value(main, 'e'));
+    const lat = text(value(main, 'l'));
+    const long = text(value(main, 'k'));
+    if (lat && long) {
+      const place = out.blank();
+      out.add(R, `${geo}location`, place);
+      out.add(place, RDF_TYPE, `<${wgs84}SpatialThing>`);
+      out.literal(place, `${geo}lat`, lat);
+      out.literal(place, `${geo}long`, long);
+    }
+    const hours = text(value(main, 'i'));
+    const note = text(value(main, 'j'));
+    if (hours || note) {
+      const spec = out.blank();
+      out.add(R, `${schema}openingHoursSpecification`, spec);
+      out.add(spec, RDF_TYPE, `<${schema}OpeningHoursSpecification>`);
+      out.literal(spec, `${rdfs}comment`, hours);
+      out.literal(spec, `${schema}description`, note);
+    }
+  }
+  for (const postal of addresses.filter((f) => value(f, '2') === 'P')) {
+    const adr = out.blank();
+    out.add(R, `${v}adr`, adr);
+    for (const type of ['Address', 'Postal', 'Parcel']) out.add(adr, RDF_TYPE, `<${v}${type}>`);
+    out.literal(adr, `${v}locality`, value(postal, 'b'));
+    out.literal(adr, `${v}postal-code`, value(postal, 'e'));
+  }
+
+  // The main contact first, so that a number it shares with a later contact keeps its v:Pref; each
+  // number once (the original repeated earlier contacts' numbers on later nodes: a quirk we fix).
+  const contacts = fields(record, '035B').filter((f) => value(f, 'c') !== 'n');
+  const ordered = [
+    ...contacts.filter((f) => value(f, 'a') === 'S'),
+    ...contacts.filter((f) => value(f, 'a') !== 'S'),
+  ];
+  const numbers = new Set<string>();
+  for (const contact of ordered) {
+    const isMain = value(contact, 'a') === 'S';
+    for (const [kind, codes] of [
+      ['Voice', ['d', 'e', 'f']],
+      ['Fax', ['g', 'h', 'i']],
+    ] as const) {
+      const number = phoneNumber(contact, codes);
+      if (!number || numbers.has(`${kind} ${number}`)) continue;
+      numbers.add(`${kind} ${number}`);
+      const tel = out.blank();
+      out.add(R, `${v}tel`, tel);
+      out.add(tel, RDF_TYPE, `<${v}${kind}>`);
+      if (isMain) out.add(tel, RDF_TYPE, `<${v}Pref>`);
+      out.literal(tel, `${rdf}value`, number);
+    }
+    const email = value(contact, 'k')?.trim();
+    if (email) out.add(R, `${v}email`, iri(`mailto:${email}`));
+  }
+
+  for (const description of fields(record, '047A'))
+    for (const note of values(description, 'a')) out.literal(R, `${dc}description`, note);
+}
+
+/** `+<country> <area> <number>` from the three subfields of a 035B phone, when it has a number. */
+function phoneNumber(
+  contact: PicaField,
+  [country, area, local]: readonly string[],
+): string | undefined {
+  const number = text(value(contact, local!));
+  if (!number) return undefined;
+  const cc = text(value(contact, country!));
+  return [cc && `+${cc.replace(/^(?:\+|00)/, '')}`, text(value(contact, area!)), number]
+    .filter(Boolean)
+    .join(' ');
+}
+
+/**
+ * The successor a withdrawn record names. The agency writes it in a note (047A $a), as in
+ * "Aufgegangen in DE-11-97" or "Ungültig; aufgegangen in …", which is where lobid-organisations
+ * reads it too (its `successor` field, conf/fix-enriched.fix); no structured field holds it.
+ */
+function successorOf(record: PicaRecord, isil: string): string | undefined {
+  for (const note of fields(record, '047A').flatMap((f) => values(f, 'a'))) {
+    const named = /aufgegangen in:?\s+([A-Za-z0-9]{1,4}-[A-Za-z0-9/:-]*[A-Za-z0-9])/iu.exec(
+      note.normalize('NFC'),
+    )?.[1];
+    if (named && named !== isil && isilDefect(named) === undefined) return named;
+  }
+  return undefined;
+}
+
+/**
+ * 001B: `$0 <cataloguer>:<dd-mm-yy>` and `$t <hh:mm:ss.sss>`, written as the original does,
+ * `YYYY-MM-DDTHH:MM:SS.sss` without a time zone. Two-digit years 69–99 are 19xx, 00–68 20xx (the
+ * POSIX `strptime` %y rule). The instant is taken as UTC, the same for every record, so that
+ * records compare by it.
+ */
+function modifiedOf(record: PicaRecord): { lexical: string; date: Date } | undefined {
+  const day = /^(?:[^:]*:)?(\d{2})-(\d{2})-(\d{2})$/.exec(value(record, '001B', '0')?.trim() ?? '');
+  if (!day) return undefined;
+  const time = /^(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,3}))?$/.exec(
+    value(record, '001B', 't')?.trim() ?? '00:00:00',
+  );
+  if (!time) return undefined;
+  const yy = Number(day[3]);
+  const year = yy >= 69 ? 1900 + yy : 2000 + yy;
+  const [month, date, hour, minute, second] = [day[2], day[1], time[1], time[2], time[3]].map(
+    Number,
+  );
+  const millis = (time[4] ?? '0').padEnd(3, '0');
+  const instant = new Date(Date.UTC(year, month! - 1, date, hour, minute, second, Number(millis)));
+  if (
+    instant.getUTCDate() !== date ||
+    instant.getUTCHours() !== hour ||
+    minute! > 59 ||
+    second! > 59
+  )
+    return undefined;
+  return {
+    lexical: `${year}-${day[2]}-${day[1]}T${time[1]}:${time[2]}:${time[3]}.${millis}`,
+    date: instant,
+  };
+}
+
+/** An ISIL that can stand in an IRI path as it is (its syntax is the loader's to check). */
+const IRI_SAFE_ISIL = /^[^\s<>"{}|\\^`?#%\x00-\x1f\x7f]+$/u;
+
+function fields(record: PicaRecord, tag: string): PicaField[] {
+  return record.fields.filter((f) => f.tag === tag);
+}
+
+function values(field: PicaField, code: string): string[] {
+  return field.subfields.filter((s) => s.code === code).map((s) => s.value);
+}
+
+/** The first value of `code` in the field, or in the record's first field `tag`. */
+function value(source: PicaField, code: string): string | undefined;
+function value(source: PicaRecord, tag: string, code: string): string | undefined;
+function value(source: PicaField | PicaRecord, a: string, b?: string): string | undefined {
+  const field = 'tag' in source ? source : source.fields.find((f) => f.tag === a);
+  const code = 'tag' in source ? a : b;
+  return field?.subfields.find((s) => s.code === code)?.value;
+}
+
+/** Literal text as published: NFC, white-space runs collapsed to one space (DATA-MODEL.md, quirks). */
+function text(raw: string | undefined): string | undefined {
+  const cleaned = raw?.normalize('NFC').replace(/\s+/gu, ' ').trim();
+  return cleaned || undefined;
+}
+
+/**
+ * An absolute IRI as N-Triples writes it, or undefined. The source's URLs are free text: a URL
+ * without a scheme that starts `www.` gets `http://` (as lobid-organisations does), characters an
+ * IRI may not hold (RFC 3987 §2.2: space, `<>"{}|\^` and controls) are percent-encoded, and
+ * what still does not parse as a URL is left out rather than break the load. IRIs are NFC
+ * (RFC 3987 §5.3.2.2), since the source is NFD.
+ */
+function iri(raw: string | undefined): string | undefined {
+  let candidate = raw?.normalize('NFC').trim();
+  if (!candidate) return undefined;
+  if (/^www\./i.test(candidate)) candidate = `http://${candidate}`;
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(candidate)) return undefined;
+  candidate = candidate.replace(/[\s<>"{}|\\^`\x00-\x1f\x7f]/gu, (c) =>
+    [...Buffer.from(c, 'utf8')]
+      .map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`)
+      .join(''),
+  );
+  return URL.canParse(candidate) ? `<${candidate}>` : undefined;
+}
+
+/** N-Triples of one record: subjects and objects already written as terms. */
+class Triples {
+  private readonly lines: string[] = [];
+  private blanks = 0;
+
+  constructor(private readonly prefix: string) {}
+
+  blank(): string {
+    return `_:${this.prefix}${this.blanks++}`;
+  }
+
+  add(subject: string, predicate: string, object: string | undefined): void {
+    if (object !== undefined) this.lines.push(`${subject} <${predicate}> ${object} .\n`);
+  }
+
+  /** A literal typed xsd:string, as the original types all of its literals; none when empty. */
+  literal(subject: string, predicate: string, raw: string | undefined): void {
+    const cleaned = text(raw);
+    if (cleaned !== undefined)
+      this.add(subject, predicate, `"${escape(cleaned)}"^^<${XSD_STRING}>`);
+  }
+
+  toString(): string {
+    return this.lines.join('');
+  }
+}
+
+/** N-Triples string escapes (RDF 1.1 N-Triples §2.4): quote, backslash, and controls as UCHAR. */
+function escape(value: string): string {
+  return value.replace(/["\\\x00-\x1f\x7f]/g, (c) =>
+    c === '"' || c === '\\'
+      ? `\\${c}`
+      : `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`,
+  );
+}
