@@ -1,0 +1,315 @@
+// Command line: `npm run harvest -- [--prefix DE-]… [--out FILE]` fetches the agency's records in
+// PicaPlus-XML through its SRU interface into one source file the loader reads, or leaves the
+// previous file as it was when the harvest fails.
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { PROJECT_ROOT } from '../src/paths';
+import { isilPrefixQuery, searchRetrievePages, SruError, type SruOptions } from './sru';
+
+/**
+ * The ISIL and address catalogue of the DNB (its SRU explain names it "ISIL- und
+ * Sigelverzeichnis: Adressdatei der Deutschen ISIL-Agentur").
+ */
+export const DNB_ISIL_SRU = 'https://services.dnb.de/sru/bib';
+export const RECORD_SCHEMA = 'PicaPlus-xml';
+export const DEFAULT_OUT = path.join('data', 'isil-directory.picaplus.xml');
+/** The DNB's SRU answers at most 100 records a request. */
+const MAX_PAGE_SIZE = 100;
+
+const VERSION = (
+  JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+    version: string;
+  }
+).version;
+export const USER_AGENT = `isil-ld/${VERSION} (ISIL Linked Data service; SRU harvester; Node.js ${process.versions.node})`;
+
+const USAGE = `usage: npm run harvest -- [--prefix DE-]… [--query CQL] [--out FILE] [--url URL]
+                            [--page-size N] [--rate N] [--retries N] [--timeout SECONDS]
+Fetches every record whose ISIL starts with one of the prefixes (default DE-) in PicaPlus-XML
+from the SRU interface (default ${DNB_ISIL_SRU}) and replaces FILE with them.
+  --prefix P      an ISIL prefix; repeat for several (query: isl="P*" or …)
+  --query CQL     the CQL query itself, instead of --prefix
+  --out FILE      where the records go (default ${DEFAULT_OUT});
+                  written to a temporary file, then renamed
+  --url URL       the SRU base URL
+  --page-size N   records a request, 1 to ${MAX_PAGE_SIZE} (default 100)
+  --rate N        at most N requests a second, retries included (default 1)
+  --retries N     retries of one page before the harvest gives up, 0 to 20 (default 5)
+  --timeout S     seconds one request may take (default 60)`;
+
+export interface HarvestOptions extends SruOptions {
+  readonly out: string;
+}
+
+export interface HarvestReport {
+  readonly out: string;
+  readonly query: string;
+  readonly numberOfRecords: number;
+  readonly records: number;
+  /** Records whose 003@ came a second time, left out. */
+  readonly duplicates: number;
+  readonly pages: number;
+  readonly requests: number;
+  readonly retries: number;
+  readonly bytes: number;
+  readonly ms: number;
+}
+
+function escapeAttribute(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/"/g, '&quot;')
+    .replace(/\n/g, '&#10;');
+}
+
+/**
+ * Harvests into `options.out`: the records go to a temporary file beside it page by page, inside a
+ * plain `<harvest>` element, each as the server sent it; the file replaces `out` only once the
+ * last page is in. On any error the temporary file is removed and `out` is untouched.
+ */
+export async function harvestToFile(
+  options: HarvestOptions,
+  onPage: (page: {
+    startRecord: number;
+    records: number;
+    attempts: number;
+    ms: number;
+  }) => void = () => {},
+): Promise<HarvestReport> {
+  const began = performance.now();
+  const out = path.resolve(options.out);
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  const temporary = `${out}.tmp-${process.pid}-${Date.now().toString(36)}`;
+  const file = await fs.promises.open(temporary, 'wx');
+  const seen = new Set<string>();
+  let numberOfRecords = 0;
+  let records = 0;
+  let duplicates = 0;
+  let pages = 0;
+  let requests = 0;
+  let bytes = 0;
+  const write = async (text: string): Promise<void> => {
+    const { bytesWritten } = await file.write(text);
+    bytes += bytesWritten;
+  };
+  try {
+    await write(
+      `<?xml version="1.0" encoding="UTF-8"?>\n` +
+        `<harvest source="${escapeAttribute(options.url)}" query="${escapeAttribute(options.query)}"` +
+        ` recordSchema="${escapeAttribute(options.recordSchema)}" date="${new Date().toISOString()}">\n`,
+    );
+    for await (const page of searchRetrievePages(options)) {
+      numberOfRecords = page.numberOfRecords;
+      pages++;
+      requests += page.attempts;
+      let chunk = '';
+      for (const record of page.records) {
+        if (record.id !== undefined) {
+          if (seen.has(record.id)) {
+            duplicates++;
+            continue;
+          }
+          seen.add(record.id);
+        }
+        chunk += `${record.xml}\n`;
+        records++;
+      }
+      await write(chunk);
+      onPage({
+        startRecord: page.startRecord,
+        records: page.records.length,
+        attempts: page.attempts,
+        ms: page.ms,
+      });
+    }
+    if (records === 0) {
+      throw new SruError(`the query ${options.query} matched no records; nothing to write`);
+    }
+    await write('</harvest>\n');
+    await file.sync();
+    await file.close();
+    fs.renameSync(temporary, out);
+  } catch (error) {
+    await file.close().catch(() => {});
+    fs.rmSync(temporary, { force: true });
+    throw error;
+  }
+  return {
+    out,
+    query: options.query,
+    numberOfRecords,
+    records,
+    duplicates,
+    pages,
+    requests,
+    retries: requests - pages,
+    bytes,
+    ms: performance.now() - began,
+  };
+}
+
+/** Thrown for a command line that cannot be run: exit status 2. */
+class UsageError extends Error {}
+
+function numberFlag(
+  name: string,
+  value: string | undefined,
+  fallback: number,
+  valid: (n: number) => boolean,
+  expected: string,
+): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || !valid(n)) {
+    throw new UsageError(`--${name}: expected ${expected}, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+const OPTIONS = {
+  prefix: { type: 'string', multiple: true },
+  query: { type: 'string' },
+  out: { type: 'string' },
+  url: { type: 'string' },
+  'page-size': { type: 'string' },
+  rate: { type: 'string' },
+  retries: { type: 'string' },
+  timeout: { type: 'string' },
+  help: { type: 'boolean' },
+} as const;
+
+/** The harvest the command line asks for, validated. */
+export function parseCommandLine(argv: readonly string[]): HarvestOptions | 'help' {
+  let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
+  try {
+    ({ values } = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: false }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) return 'help';
+  if (values.query !== undefined && values.prefix !== undefined) {
+    throw new UsageError('--query and --prefix exclude each other');
+  }
+  let query: string;
+  if (values.query !== undefined) {
+    if (values.query.trim() === '') throw new UsageError('--query: empty');
+    query = values.query;
+  } else {
+    try {
+      query = isilPrefixQuery(values.prefix ?? ['DE-']);
+    } catch (error) {
+      throw new UsageError(`--prefix: ${(error as Error).message}`);
+    }
+  }
+  const url = values.url ?? DNB_ISIL_SRU;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`--url: not a URL: ${JSON.stringify(url)}`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new UsageError(`--url: expected http or https, got ${JSON.stringify(url)}`);
+  }
+  const out = values.out ?? DEFAULT_OUT;
+  if (out.trim() === '') throw new UsageError('--out: empty');
+  if (fs.existsSync(out) && fs.statSync(out).isDirectory()) {
+    throw new UsageError(`--out: ${out} is a directory`);
+  }
+  return {
+    url,
+    query,
+    out,
+    recordSchema: RECORD_SCHEMA,
+    userAgent: USER_AGENT,
+    pageSize: numberFlag(
+      'page-size',
+      values['page-size'],
+      MAX_PAGE_SIZE,
+      (n) => Number.isInteger(n) && n >= 1 && n <= MAX_PAGE_SIZE,
+      `an integer from 1 to ${MAX_PAGE_SIZE}`,
+    ),
+    rate: numberFlag(
+      'rate',
+      values.rate,
+      1,
+      (n) => n > 0 && n <= 100,
+      'requests a second, more than 0 and at most 100',
+    ),
+    retries: numberFlag(
+      'retries',
+      values.retries,
+      5,
+      (n) => Number.isInteger(n) && n >= 0 && n <= 20,
+      'an integer from 0 to 20',
+    ),
+    timeoutMs:
+      numberFlag(
+        'timeout',
+        values.timeout,
+        60,
+        (n) => n > 0 && n <= 3600,
+        'seconds, more than 0 and at most 3600',
+      ) * 1000,
+  };
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  let options: HarvestOptions | 'help';
+  try {
+    options = parseCommandLine(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`${error.message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (options === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const abort = new AbortController();
+  const stop = (): void => abort.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  const out = process.stdout;
+  out.write(`harvest\t${options.url}\t${options.query}\n`);
+  try {
+    const report = await harvestToFile(
+      {
+        ...options,
+        signal: abort.signal,
+        onRetry: (event) =>
+          process.stderr.write(
+            `retry\tstartRecord ${event.startRecord}\t#${event.retry}\t${event.reason}\t` +
+              `waiting ${Math.round(event.delayMs)} ms\n`,
+          ),
+      },
+      (page) =>
+        out.write(
+          `page\tstartRecord ${page.startRecord}\t${page.records} records\t` +
+            `${page.attempts} requests\t${Math.round(page.ms)} ms\n`,
+        ),
+    );
+    out.write(
+      `harvested ${report.records} records (numberOfRecords ${report.numberOfRecords}, ` +
+        `${report.duplicates} duplicates left out) in ${report.pages} pages, ${report.requests} requests, ` +
+        `${report.retries} retries, ${(report.ms / 1000).toFixed(1)} s; wrote ${report.out} (${report.bytes} bytes)\n`,
+    );
+    return 0;
+  } catch (error) {
+    const message = error instanceof SruError ? error.message : String(error);
+    process.stderr.write(`harvest failed, ${path.resolve(options.out)} unchanged: ${message}\n`);
+    return 1;
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+}
+
+if (require.main === module) {
+  void main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}
