@@ -13,22 +13,66 @@ export interface Institution {
   readonly modified: Date | undefined;
 }
 
+/**
+ * Where the successors of a withdrawn institution lead. Successors that were withdrawn in turn are
+ * followed here, so that a client gets one redirect to the live institution instead of a chain
+ * (a cycle stops the walk): `live` is the 301's target; the other kinds answer 410 and say why.
+ */
+export type Successor =
+  | { readonly kind: 'live'; readonly institution: Institution }
+  | { readonly kind: 'none' }
+  /** The data names a successor (`named`: its ISIL, or its IRI outside the base) not in the dataset. */
+  | { readonly kind: 'unknown'; readonly named: string }
+  /** The successor (`named`: its ISIL) was withdrawn too, and no live one follows it. */
+  | { readonly kind: 'withdrawn'; readonly named: Isil };
+
+/** An institution whose ISIL was withdrawn (DATA-MODEL.md, Lifecycle): `owl:deprecated true`. */
+export interface Withdrawn {
+  readonly isil: Isil;
+  readonly iri: string;
+  readonly name: string | undefined;
+  readonly successor: Successor;
+}
+
 /** Something the loader or the index found wrong with the data, by kind. */
 export interface DataWarning {
-  readonly kind: 'no-name' | 'malformed-isil' | 'outside-base' | 'case-twin';
+  readonly kind:
+    | 'no-name'
+    | 'malformed-isil'
+    | 'outside-base'
+    | 'case-twin'
+    | 'successor-unknown'
+    | 'successor-cycle';
   readonly subject: string;
   readonly message: string;
 }
 
 export type Lookup =
   | { readonly kind: 'found'; readonly institution: Institution }
+  | { readonly kind: 'withdrawn'; readonly withdrawn: Withdrawn }
   | { readonly kind: 'other-case'; readonly isil: Isil }
   | { readonly kind: 'unknown' };
 
+const UNKNOWN: Lookup = Object.freeze({ kind: 'unknown' });
+
+/** A withdrawn institution as the index query reads it, before its successors are followed. */
+interface WithdrawnRow {
+  readonly isil: Isil;
+  readonly iri: string;
+  readonly name: string | undefined;
+  readonly replacedBy: string | undefined;
+}
+
 export class Dataset {
-  private readonly exact = new Map<string, Institution>();
-  private readonly folded = new Map<string, Institution>();
+  /** Every served ISIL as spelled in the data, with its answer made once: a lookup allocates nothing. */
+  private readonly byIsil = new Map<string, Lookup>();
+  /** The canonical spelling of each ISIL, by its case-folded key. */
+  private readonly folded = new Map<string, Isil>();
+  private readonly live = new Map<string, Institution>();
+  readonly withdrawnCount: number;
   readonly warnings: readonly DataWarning[];
+  /** Counted once: it is shown after the store may have been freed by a reload. */
+  readonly tripleCount: number;
   readonly loadedAt = new Date();
 
   constructor(
@@ -38,6 +82,7 @@ export class Dataset {
     readonly version: string,
   ) {
     const warnings: DataWarning[] = [];
+    const withdrawn = new Map<string, WithdrawnRow>();
     const rows = store.institutions();
     rows.sort((a, b) => (a.institution!.value < b.institution!.value ? -1 : 1));
     for (const row of rows) {
@@ -60,46 +105,117 @@ export class Dataset {
         });
         continue;
       }
+      const isil = text as Isil;
+      const twin = this.folded.get(isilKey(isil));
+      if (twin !== undefined) {
+        warnings.push({
+          kind: 'case-twin',
+          subject: iri,
+          message: `differs from ${twin} only in case; a lookup in another case finds ${twin}`,
+        });
+      } else {
+        this.folded.set(isilKey(isil), isil);
+      }
+      // A withdrawn institution keeps a minimal description, where a name is optional.
+      if (row.deprecated) {
+        withdrawn.set(isil, {
+          isil,
+          iri,
+          name: row.name?.value,
+          replacedBy: row.replacedBy?.value,
+        });
+        continue;
+      }
       if (!row.name) warnings.push({ kind: 'no-name', subject: iri, message: 'has no foaf:name' });
       const institution: Institution = {
-        isil: text as Isil,
+        isil,
         iri,
         name: row.name?.value,
         modified: parseModified(row.modified?.value),
       };
-      this.exact.set(text, institution);
-      const twin = this.folded.get(isilKey(text));
-      if (twin) {
-        warnings.push({
-          kind: 'case-twin',
-          subject: iri,
-          message: `differs from ${twin.isil} only in case; a lookup in another case finds ${twin.isil}`,
-        });
-      } else {
-        this.folded.set(isilKey(text), institution);
-      }
+      this.live.set(isil, institution);
+      this.byIsil.set(isil, Object.freeze({ kind: 'found', institution }));
     }
+    for (const row of withdrawn.values()) {
+      const successor = this.follow(row, withdrawn, warnings);
+      const entry: Withdrawn = { isil: row.isil, iri: row.iri, name: row.name, successor };
+      this.byIsil.set(row.isil, Object.freeze({ kind: 'withdrawn', withdrawn: entry }));
+    }
+    this.withdrawnCount = withdrawn.size;
+    this.tripleCount = store.size;
     this.warnings = warnings;
   }
 
+  /**
+   * Follows `dcterms:isReplacedBy` from a withdrawn institution through successors withdrawn in
+   * turn, to the first live one; a successor named in another case is found by its canonical
+   * spelling. Warns when the data names a successor that is not in it, or the chain is a cycle.
+   */
+  private follow(
+    start: WithdrawnRow,
+    withdrawn: ReadonlyMap<string, WithdrawnRow>,
+    warnings: DataWarning[],
+  ): Successor {
+    const seen = new Set<string>([start.isil]);
+    let first: Isil | undefined;
+    let row = start;
+    for (;;) {
+      if (row.replacedBy === undefined) {
+        return first === undefined ? { kind: 'none' } : { kind: 'withdrawn', named: first };
+      }
+      const text = isilOfInstitutionIri(this.baseIri, row.replacedBy);
+      const isil =
+        text !== undefined && isilDefect(text) === undefined
+          ? this.folded.get(isilKey(text))
+          : undefined;
+      if (isil === undefined) {
+        if (row === start) {
+          warnings.push({
+            kind: 'successor-unknown',
+            subject: start.iri,
+            message: `its successor ${row.replacedBy} is not in the dataset: answered 410, not 301`,
+          });
+        }
+        return first === undefined
+          ? { kind: 'unknown', named: text ?? row.replacedBy }
+          : { kind: 'withdrawn', named: first };
+      }
+      first ??= isil;
+      const next = this.byIsil.get(isil);
+      if (next?.kind === 'found') return { kind: 'live', institution: next.institution };
+      if (seen.has(isil)) {
+        warnings.push({
+          kind: 'successor-cycle',
+          subject: start.iri,
+          message: `its successors lead back to ${isil}: answered 410`,
+        });
+        return { kind: 'withdrawn', named: first };
+      }
+      seen.add(isil);
+      row = withdrawn.get(isil)!;
+    }
+  }
+
+  /** Live institutions: withdrawn ones are not counted. */
   get institutionCount(): number {
-    return this.exact.size;
+    return this.live.size;
   }
 
-  get tripleCount(): number {
-    return this.store.size;
-  }
-
-  /** Finds an institution by its ISIL as spelled, or tells the canonical spelling of another case. */
+  /**
+   * What the data says about an ISIL as spelled: a live institution, a withdrawn one, or else the
+   * canonical spelling of another case (so a case variant of a withdrawn ISIL is redirected to its
+   * canonical spelling first, like any other).
+   */
   lookup(isil: Isil): Lookup {
-    const institution = this.exact.get(isil);
-    if (institution) return { kind: 'found', institution };
-    const other = this.folded.get(isilKey(isil));
-    return other ? { kind: 'other-case', isil: other.isil } : { kind: 'unknown' };
+    const hit = this.byIsil.get(isil);
+    if (hit) return hit;
+    const canonical = this.folded.get(isilKey(isil));
+    return canonical === undefined ? UNKNOWN : { kind: 'other-case', isil: canonical };
   }
 
+  /** The live institutions. */
   institutions(): IterableIterator<Institution> {
-    return this.exact.values();
+    return this.live.values();
   }
 
   /** The triples the service publishes for the institution (CONSTRUCT queries/describe.rq). */

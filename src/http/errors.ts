@@ -1,4 +1,5 @@
 // One error class per HTTP status the service answers with, and small helpers to make them.
+import type { Withdrawn } from '../dataset';
 
 export class HttpError extends Error {
   constructor(
@@ -18,6 +19,31 @@ export const notWellFormed = (text: string, why: string) =>
 
 export const unknownIsil = (isil: string) =>
   new HttpError(404, `No institution has the ISIL ${isil}.`);
+
+/** 301 (RFC 9110 §15.4.2): a case variant of an ISIL, or a withdrawn one that was replaced. */
+export const movedPermanently = (
+  location: string,
+  why: string,
+  headers: Readonly<Record<string, string>> = {},
+) => new HttpError(301, why, { ...headers, Location: location });
+
+/**
+ * 410 (RFC 9110 §15.5.11): the ISIL was withdrawn and no live successor is known. The body says
+ * so, names the institution where the data still does, and why its successor is not followed.
+ */
+export const gone = (
+  { isil, name, successor }: Withdrawn,
+  headers: Readonly<Record<string, string>> = {},
+) => {
+  const what = `The ISIL ${isil}${name === undefined ? '' : ` (${name})`} was withdrawn`;
+  const why =
+    successor.kind === 'unknown'
+      ? `; the successor named for it, ${successor.named}, is not in this dataset.`
+      : successor.kind === 'withdrawn'
+        ? `; its successor ${successor.named} was withdrawn as well, and no live successor follows.`
+        : '; no successor is known.';
+  return new HttpError(410, what + why, headers);
+};
 
 export const notFound = (what = 'No such resource.') => new HttpError(404, what);
 

@@ -12,7 +12,15 @@ import { CONTEXT_PATH, contextDocument } from '../rdf/jsonld';
 import { CC0 } from '../rdf/namespaces';
 import { negotiate } from '../rdf/negotiate';
 import type { Service } from '../service';
-import { HttpError, notAcceptable, notFound, notReady, notWellFormed, unknownIsil } from './errors';
+import {
+  gone,
+  movedPermanently,
+  notAcceptable,
+  notFound,
+  notReady,
+  notWellFormed,
+  unknownIsil,
+} from './errors';
 import { commonHeaders } from './middleware';
 import { redirect, sendDocument, type HeaderBuilder } from './respond';
 
@@ -53,7 +61,8 @@ export function handlers(service: Service, config: Config) {
 
   /**
    * The institution, or the answer for an ISIL that is not a plain hit (contract §5). A 301 goes
-   * to `prefix` + the canonical ISIL + `suffix`, with the request's query.
+   * to `prefix` + the canonical ISIL (or the successor's) + `suffix`, with the request's query: a
+   * withdrawn ISIL's successor is answered at the URL of the same kind as the one asked for.
    */
   const find = (
     req: Request,
@@ -64,13 +73,23 @@ export function handlers(service: Service, config: Config) {
   ): Institution => {
     const found = documents.dataset.lookup(isil);
     if (found.kind === 'found') return found.institution;
-    if (found.kind === 'other-case') {
+    const moved = (to: Isil, why: string) => {
       const query = req.originalUrl.indexOf('?');
-      const location = `${prefix}${found.isil}${suffix}${query >= 0 ? req.originalUrl.slice(query) : ''}`;
-      throw new HttpError(301, `The canonical spelling of this ISIL is ${found.isil}.`, {
-        Location: location,
-        'Cache-Control': cacheControl,
-      });
+      const location = `${prefix}${to}${suffix}${query >= 0 ? req.originalUrl.slice(query) : ''}`;
+      return movedPermanently(location, why, { 'Cache-Control': cacheControl });
+    };
+    if (found.kind === 'other-case')
+      throw moved(found.isil, `The canonical spelling of this ISIL is ${found.isil}.`);
+    if (found.kind === 'withdrawn') {
+      const { withdrawn } = found;
+      if (withdrawn.successor.kind === 'live') {
+        const successor = withdrawn.successor.institution.isil;
+        throw moved(
+          successor,
+          `The ISIL ${withdrawn.isil} was withdrawn; ${successor} replaces it.`,
+        );
+      }
+      throw gone(withdrawn, { 'Cache-Control': cacheControl });
     }
     throw unknownIsil(isil);
   };
@@ -138,6 +157,7 @@ export function handlers(service: Service, config: Config) {
       res.json({
         status: 'ready',
         institutions: dataset.institutionCount,
+        withdrawn: dataset.withdrawnCount,
         triples: dataset.tripleCount,
         version: dataset.version,
         loadedAt: dataset.loadedAt.toISOString(),
