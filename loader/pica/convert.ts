@@ -217,23 +217,12 @@ function modifiedOf(record: PicaRecord): { lexical: string; date: Date } | undef
   );
   if (!time) return undefined;
   const yy = Number(day[3]);
-  const year = yy >= 69 ? 1900 + yy : 2000 + yy;
-  const [month, date, hour, minute, second] = [day[2], day[1], time[1], time[2], time[3]].map(
-    Number,
-  );
-  const millis = (time[4] ?? '0').padEnd(3, '0');
-  const instant = new Date(Date.UTC(year, month! - 1, date, hour, minute, second, Number(millis)));
-  if (
-    instant.getUTCDate() !== date ||
-    instant.getUTCHours() !== hour ||
-    minute! > 59 ||
-    second! > 59
-  )
-    return undefined;
-  return {
-    lexical: `${year}-${day[2]}-${day[1]}T${time[1]}:${time[2]}:${time[3]}.${millis}`,
-    date: instant,
-  };
+  const lexical = `${yy >= 69 ? 19 : 20}${day[3]}-${day[2]}-${day[1]}T${time[1]}:${time[2]}:${time[3]}.${(time[4] ?? '0').padEnd(3, '0')}`;
+  const date = new Date(`${lexical}Z`);
+  // A date that does not exist (31-02-21, 25:00) rolls over or is invalid: not a modification time.
+  return !Number.isNaN(date.getTime()) && date.toISOString() === `${lexical}Z`
+    ? { lexical, date }
+    : undefined;
 }
 
 /** An ISIL that can stand in an IRI path as it is (its syntax is the loader's to check). */

@@ -9,8 +9,9 @@
 // What "well-formed" means for the plain form (decided): UTF-8 text; one record a line, each line
 // ended by a newline (0x0A); in a line, an optional header (the lobid export puts the PPN there)
 // and then fields, each `tag[/occurrence] ` followed by subfields (0x1F, a code, the value) and
-// ended by 0x1E. The file is cut off when its last record does not end with 0x1E and a newline:
-// the bytes after the last newline are part of a record that lost its end.
+// ended by 0x1E. The file is cut off when it does not end with a newline after its last record:
+// the bytes after the last newline are a record that lost its end (a tool that truncates a file
+// leaves exactly that). A line that ends inside a field but has its newline is one malformed record.
 import fs from 'node:fs';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 
@@ -272,7 +273,7 @@ function* readXml(file: string): Generator<PicaRecord | MalformedPicaRecord> {
     failure ??= new PicaFileError(
       file,
       where(),
-      `not well-formed XML: ${error.message.replace(/^[^:]*:\d+:\d+: /, '')}`,
+      `not well-formed XML: ${error.message.replace(/^\d+:\d+: /, '')}`,
     );
   });
   parser.on('opentag', (node) => {
