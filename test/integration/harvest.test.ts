@@ -325,6 +325,39 @@ describe('harvest', () => {
       /no records at startRecord 7 of 9/,
     ],
     [
+      'a nextRecordPosition that skips records',
+      {
+        3: [
+          {
+            body: pageResponse(RECORDS, 3, 2, 'x').replace(
+              '>5</nextRecordPosition>',
+              '>6</nextRecordPosition>',
+            ),
+          },
+        ],
+      },
+      /nextRecordPosition 6 does not follow record 4/,
+    ],
+    [
+      'records out of position',
+      {
+        3: [
+          {
+            body: pageResponse(RECORDS, 3, 2, 'x').replace(
+              '>3</recordPosition>',
+              '>2</recordPosition>',
+            ),
+          },
+        ],
+      },
+      /record at recordPosition 2 where 3 was expected/,
+    ],
+    [
+      'bytes that are not UTF-8',
+      { 3: [{ body: Buffer.from(pageResponse(RECORDS, 3, 2, 'Köln'), 'latin1') }] },
+      /response to http:\/\/127\.0\.0\.1:\d+\/sru\/bib\?.*startRecord=3.* is not UTF-8/,
+    ],
+    [
       'a whole-response diagnostic',
       {
         1: [{ body: diagnosticResponse('info:srw/diagnostic/1/10', 'Query syntax error', 'isl=') }],

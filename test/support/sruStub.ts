@@ -12,7 +12,7 @@ export type Fault =
   /** A 200 response with a diagnostic instead of records (DNB's own example). */
   | { readonly diagnostic: { uri: string; details: string; message: string } }
   /** A 200 response with this body. */
-  | { readonly body: string }
+  | { readonly body: string | Buffer }
   /** The right page, but claiming another numberOfRecords. */
   | { readonly numberOfRecords: number }
   /** No answer at all. */
