@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PROJECT_ROOT } from '../src/paths';
-import { isilPrefixQuery, searchRetrievePages, SruError, type SruOptions } from './sru';
+import { isilPrefixQuery, PPXML_NS, searchRetrievePages, SruError, type SruOptions } from './sru';
 
 /**
  * The ISIL and address catalogue of the DNB (its SRU explain names it "ISIL- und
@@ -66,7 +66,8 @@ function escapeAttribute(value: string): string {
 
 /**
  * Harvests into `options.out`: the records go to a temporary file beside it page by page, inside a
- * plain `<harvest>` element, each as the server sent it; the file replaces `out` only once the
+ * plain `<harvest>` element (which declares `ppxml` as the real files do, so the loader knows the
+ * file from its first line), each as the server sent it; the file replaces `out` only once the
  * last page is in. On any error the temporary file is removed and `out` is untouched.
  */
 export async function harvestToFile(
@@ -97,7 +98,8 @@ export async function harvestToFile(
   try {
     await write(
       `<?xml version="1.0" encoding="UTF-8"?>\n` +
-        `<harvest source="${escapeAttribute(options.url)}" query="${escapeAttribute(options.query)}"` +
+        `<harvest xmlns:ppxml="${PPXML_NS}" source="${escapeAttribute(options.url)}"` +
+        ` query="${escapeAttribute(options.query)}"` +
         ` recordSchema="${escapeAttribute(options.recordSchema)}" date="${new Date().toISOString()}">\n`,
     );
     for await (const page of searchRetrievePages(options)) {

@@ -7,6 +7,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SaxesParser } from 'saxes';
 import { harvestToFile, parseCommandLine, type HarvestOptions } from '../../loader/harvest';
+import {
+  readPica,
+  sniffPica,
+  type MalformedPicaRecord,
+  type PicaRecord,
+} from '../../loader/pica/read';
 import { PPXML_NS, SruError } from '../../loader/sru';
 import { PROJECT_ROOT } from '../../src/paths';
 import { FIXTURES, tempDir } from '../support';
@@ -78,6 +84,11 @@ function asWritten(record: string): string {
 }
 
 const EXPECTED = canonicalRecords(FIXTURE_TEXT);
+
+/** A record as the loader's reader gives it, without where in its file it was. */
+function withoutPosition(record: PicaRecord | MalformedPicaRecord): object {
+  return { ...record, position: undefined };
+}
 
 describe('harvest', () => {
   let dir: string;
@@ -157,6 +168,13 @@ describe('harvest', () => {
       );
       assert.equal(new Set(ids.map(([id]) => id)).size, 9);
       assert.deepEqual(ids[0], ['009008845', 'DE-38']);
+    });
+
+    it('is a file the loader reads as PicaPlus-XML, with the records of the real file', () => {
+      assert.equal(sniffPica(out), 'ppxml');
+      const read = [...readPica(out, 'ppxml')].map(withoutPosition);
+      assert.equal(read.length, 9);
+      assert.deepEqual(read, [...readPica(FIXTURE, 'ppxml')].map(withoutPosition));
     });
 
     it('pages with startRecord and maximumRecords until numberOfRecords', () => {
