@@ -1,9 +1,16 @@
-// The generator: the model's shape, well-formed distinct ISILs of every kind, the same bytes per seed.
+// The generator: the model's shape, well-formed distinct ISILs of every kind, the same bytes per seed;
+// and its PICA+ records, shaped like the agency's, which all read and convert.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { Parser, type Quad } from 'n3';
-import { generate } from '../../loader/generate';
+import { generate, generatePica, main } from '../../loader/generate';
+import { convertRecord } from '../../loader/pica/convert';
+import { readPica, sniffPica, type PicaRecord } from '../../loader/pica/read';
+import type { SkippedRecord, SourceRecord } from '../../loader/records';
 import { isilDefect, isilKey } from '../../src/rdf/isil';
 import { PREFIXES } from '../../src/rdf/namespaces';
+import { tempDir } from '../support';
 
 const { rdf, foaf, dc, wdrs, dcterms, v, geo } = PREFIXES;
 const BASE = 'https://ld.zdb-services.de';
@@ -89,5 +96,160 @@ describe('generate', () => {
   it('coordinates are inside Germany', () => {
     for (const q of quads.filter((x) => x.predicate.value === `${geo}lat`))
       assert.ok(Number(q.object.value) > 47 && Number(q.object.value) < 55.1);
+  });
+});
+
+/** `main` with its report to stderr held back. */
+function quietly(argv: string[]): number {
+  const write = process.stderr.write;
+  process.stderr.write = () => true;
+  try {
+    return main(argv);
+  } finally {
+    process.stderr.write = write;
+  }
+}
+
+describe('generate --format pica', () => {
+  const pica = (count: number, seed: number) => [...generatePica({ count, seed })].join('');
+  let records: PicaRecord[];
+  let converted: (SourceRecord | SkippedRecord)[];
+  const values = (r: PicaRecord, tag: string, code: string) =>
+    r.fields
+      .filter((f) => f.tag === tag)
+      .flatMap((f) => f.subfields.filter((s) => s.code === code).map((s) => s.value));
+  const fieldsWith = (tag: string, code: string, value: string) =>
+    records
+      .flatMap((r) => r.fields)
+      .filter(
+        (f) => f.tag === tag && f.subfields.some((s) => s.code === code && s.value === value),
+      );
+
+  before(() => {
+    const dir = tempDir();
+    const file = path.join(dir, 'synthetic.dat');
+    assert.equal(quietly(['--count', '600', '--seed', '7', '--format', 'pica', '--out', file]), 0);
+    assert.equal(sniffPica(file), 'pica');
+    records = [];
+    for (const item of readPica(file, 'pica')) {
+      assert.ok(!('malformed' in item), JSON.stringify(item));
+      records.push(item);
+    }
+    converted = records.map((r, n) =>
+      convertRecord(r, {
+        baseIri: BASE,
+        origin: `synthetic.dat#${r.id}`,
+        blankNodePrefix: `g${n}x`,
+      }),
+    );
+  });
+
+  it('writes exactly --count records, one a line', () => assert.equal(records.length, 600));
+  it('the same seed gives the same bytes', () => assert.equal(pica(50, 3), pica(50, 3)));
+  it('another seed gives other records', () => assert.notEqual(pica(50, 3), pica(50, 4)));
+  it('N-Triples stay the default format', () => {
+    const file = path.join(tempDir(), 'default.out');
+    assert.equal(quietly(['--count', '3', '--out', file]), 0);
+    const quads = new Parser({ format: 'application/n-triples' }).parse(
+      fs.readFileSync(file, 'utf8'),
+    );
+    assert.equal(quads.filter((q) => q.object.value === `${foaf}Organization`).length, 3);
+  });
+  it('refuses an unknown format', () =>
+    assert.equal(quietly(['--count', '3', '--out', '/dev/null', '--format', 'marc']), 2));
+  it('every record converts: none is malformed', () =>
+    assert.deepEqual(
+      converted.filter((c) => 'kind' in c && c.kind === 'malformed'),
+      [],
+    ));
+  it('statuses H, P (the ZDB products), N (skipped by rule) and I (withdrawn) all occur', () => {
+    const statuses = new Set(records.flatMap((r) => values(r, '035E', 'a')));
+    assert.deepEqual([...statuses].sort(), ['H', 'I', 'N', 'P']);
+    for (const r of records.filter((x) => values(x, '035E', 'a')[0] === 'P'))
+      assert.match(values(r, '008H', 'e')[0]!, /^ZDB-/);
+    assert.ok(converted.some((c) => 'kind' in c && c.kind === 'not-published'));
+  });
+  it('withdrawn records name earlier ISILs as successors, which the converter finds', () => {
+    const withdrawn = converted.filter(
+      (c): c is SourceRecord => 'status' in c && c.status === 'withdrawn',
+    );
+    assert.ok(withdrawn.length > 0);
+    const isils = new Set(converted.map((c) => ('isil' in c ? c.isil : c.id)));
+    const successors = withdrawn.map((c) => c.successor).filter((s) => s !== undefined);
+    assert.ok(successors.length > 0);
+    assert.ok(successors.every((s) => isils.has(s)));
+  });
+  it('has records of both eras of 035E: the 2025 type codes and subfield $m', () => {
+    const types = new Set(records.flatMap((r) => values(r, '035E', 'f')));
+    for (const code of ['00', '83', '85', '11', '60']) assert.ok(types.has(code), code);
+    assert.ok(records.some((r) => values(r, '035E', 'm').length > 0));
+  });
+  it('has every field the mapping reads', () => {
+    for (const [tag, code, value] of [
+      ['009Q', 'z', 'A'],
+      ['009Q', 'z', 'B'],
+      ['009Q', 'z', 'W'],
+      ['029@', '4', 'c'],
+      ['032P', '2', 'S'],
+      ['032P', '2', 'P'],
+      ['035B', 'a', 'S'],
+      ['035B', 'a', 'W'],
+    ] as const)
+      assert.ok(fieldsWith(tag, code, value).length > 0, `${tag} $${code} ${value}`);
+    for (const [tag, code] of [
+      ['001B', 't'],
+      ['029A', 'a'],
+      ['032P', 'k'],
+      ['032P', 'l'],
+      ['032P', 'i'],
+      ['032P', 'j'],
+      ['035B', 'i'],
+      ['035B', 'k'],
+      ['047A', 'a'],
+    ] as const)
+      assert.ok(
+        records.some((r) => values(r, tag, code).length > 0),
+        `${tag} $${code}`,
+      );
+  });
+  it('some addresses and contacts carry the display flag n', () => {
+    assert.ok(fieldsWith('032P', 'p', 'n').length > 0);
+    assert.ok(fieldsWith('035B', 'c', 'n').length > 0);
+  });
+  it('some later contacts repeat the main phone number, as real ones do', () =>
+    assert.ok(
+      records.some((r) => {
+        const [main, ...later] = r.fields
+          .filter((f) => f.tag === '035B')
+          .map((f) => f.subfields.find((s) => s.code === 'f')?.value);
+        return later.includes(main);
+      }),
+    ));
+  it('text is NFD as the source has it, and the converted literals are NFC', () => {
+    const names = records.flatMap((r) => values(r, '029A', 'a'));
+    assert.ok(names.some((n) => n !== n.normalize('NFC')));
+    assert.ok(names.every((n) => n === n.normalize('NFD')));
+    const out = converted
+      .filter((c): c is SourceRecord => 'ntriples' in c)
+      .map((c) => c.ntriples)
+      .join('');
+    assert.equal(out, out.normalize('NFC'));
+  });
+  it('ISILs are well-formed and distinct regardless of case', () => {
+    const isils = records.flatMap((r) => values(r, '008H', 'e'));
+    for (const isil of isils) assert.equal(isilDefect(isil), undefined, isil);
+    assert.equal(new Set(isils.map(isilKey)).size, isils.length);
+  });
+  it('PPNs carry the check digit of 003@ (weights 2, 3, … from the right, modulo 11, 10 as X)', () => {
+    const valid = (id: string) => {
+      const sum = [...id.slice(0, -1)]
+        .reverse()
+        .reduce((total, digit, i) => total + Number(digit) * (i + 2), 0);
+      const check = (11 - (sum % 11)) % 11;
+      return id.at(-1) === (check === 10 ? 'X' : String(check));
+    };
+    assert.ok(['009000046', '101211659X', '00900341X'].every(valid));
+    assert.ok(!valid('009000047'));
+    for (const r of records) assert.ok(valid(r.id!), r.id);
   });
 });
