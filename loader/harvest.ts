@@ -92,8 +92,12 @@ export async function harvestToFile(
   let requests = 0;
   let bytes = 0;
   const write = async (text: string): Promise<void> => {
-    const { bytesWritten } = await file.write(text);
-    bytes += bytesWritten;
+    // A write may take less than it is given; the rest goes in the next one.
+    const buffer = Buffer.from(text, 'utf8');
+    for (let offset = 0; offset < buffer.length;) {
+      offset += (await file.write(buffer, offset)).bytesWritten;
+    }
+    bytes += buffer.length;
   };
   try {
     await write(

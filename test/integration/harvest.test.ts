@@ -392,6 +392,28 @@ describe('harvest', () => {
     });
   }
 
+  it('leaves out a record whose 003@ came already, and counts it', async () => {
+    const server = await SruStub.start({ records: [...RECORDS, RECORDS[0] ?? ''] });
+    stub = server;
+    const out = path.join(dir, 'duplicate.xml');
+    const report = await harvestToFile(options(server, out));
+    assert.equal(report.numberOfRecords, 10);
+    assert.equal(report.records, 9);
+    assert.equal(report.duplicates, 1);
+    assert.deepEqual(canonicalRecords(fs.readFileSync(out, 'utf8')), EXPECTED);
+  });
+
+  it('stops when interrupted, and leaves the previous file', async () => {
+    const server = await serve({ faults: { 3: ['hang'] } });
+    const { out, untouched } = previous('interrupted.xml');
+    const abort = new AbortController();
+    const harvest = harvestToFile(options(server, out, { signal: abort.signal }), (page) => {
+      if (page.startRecord === 1) setTimeout(() => abort.abort(), 50);
+    });
+    await assert.rejects(harvest, /^SruError: interrupted$/);
+    untouched();
+  });
+
   it('refuses to replace the file with an empty harvest', async () => {
     const server = await SruStub.start({ records: [] });
     stub = server;
