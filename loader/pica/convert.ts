@@ -245,29 +245,44 @@ function value(source: PicaField | PicaRecord, a: string, b?: string): string | 
   return field?.subfields.find((s) => s.code === code)?.value;
 }
 
+/** Printable ASCII words single-spaced: already NFC and collapsed, the common case, kept as is. */
+const PLAIN_TEXT = /^[!-~]+(?: [!-~]+)*$/;
+
 /** Literal text as published: NFC, white-space runs collapsed to one space (DATA-MODEL.md, quirks). */
 function text(raw: string | undefined): string | undefined {
-  const cleaned = raw?.normalize('NFC').replace(/\s+/gu, ' ').trim();
+  if (raw === undefined || PLAIN_TEXT.test(raw)) return raw || undefined;
+  const cleaned = raw.normalize('NFC').replace(/\s+/gu, ' ').trim();
   return cleaned || undefined;
 }
 
 /**
+ * What an IRI may hold as it is (RFC 3987 §2.2): unreserved and reserved ASCII, `%` before two
+ * hex digits, and the `ucschar` of the Basic Multilingual Plane. Everything else is percent-encoded
+ * as UTF-8, which is always allowed; `[` and `]` too, since they may stand only around an IPv6 host.
+ */
+const NOT_IRI =
+  /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~:/?#@!$&'()*+,;=%\u00A0-\uD7FF\uF900-\uFDCF\uFDF0-\uFFEF]/gu;
+
+/**
  * An absolute IRI as N-Triples writes it, or undefined. The source's URLs are free text: a URL
- * without a scheme that starts `www.` gets `http://` (as lobid-organisations does), characters an
- * IRI may not hold (RFC 3987 §2.2: space, `<>"{}|\^` and controls) are percent-encoded, and
- * what still does not parse as a URL is left out rather than break the load. IRIs are NFC
- * (RFC 3987 §5.3.2.2), since the source is NFD.
+ * without a scheme that starts `www.` gets `http://` (as lobid-organisations does), what an IRI may
+ * not hold is percent-encoded (a `#` after the first too: a fragment holds none), and what still
+ * does not parse as a URL is left out rather than break the load. IRIs are NFC (RFC 3987
+ * §5.3.2.2), since the source is NFD.
  */
 function iri(raw: string | undefined): string | undefined {
   let candidate = raw?.normalize('NFC').trim();
   if (!candidate) return undefined;
   if (/^www\./i.test(candidate)) candidate = `http://${candidate}`;
   if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(candidate)) return undefined;
-  candidate = candidate.replace(/[\s<>"{}|\\^`\x00-\x1f\x7f]/gu, (c) =>
+  const encode = (c: string) =>
     [...Buffer.from(c, 'utf8')]
       .map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`)
-      .join(''),
-  );
+      .join('');
+  candidate = candidate.replace(NOT_IRI, encode);
+  const hash = candidate.indexOf('#');
+  if (hash !== -1)
+    candidate = candidate.slice(0, hash + 1) + candidate.slice(hash + 1).replaceAll('#', '%23');
   return URL.canParse(candidate) ? `<${candidate}>` : undefined;
 }
 

@@ -596,13 +596,44 @@ describe('convertRecord', () => {
       assert.ok(labels.length >= 5);
       assert.ok(labels.every((l) => l.startsWith('_:p7x')));
     });
+    it('free-text URLs and e-mails of every kind give IRIs Oxigraph accepts, or none', () => {
+      const hostile = [
+        'http://example.org/100%zz',
+        'http://example.org/a[1]',
+        'http://example.org/#a#b',
+        'http://example.org/{x}|y^z`',
+        'http://example.org/\u{1F4DA}',
+        'http://example.org/a\u00A0b\\c',
+        'http://[::1]/',
+        'http://exa mple.org/',
+        'https://example.org/?q="x"&r=<y>',
+        'ftp://example.org/Mu\u0308nster',
+      ];
+      const rec = record(...hostile.map((u): FieldSpec => ['009Q', ['u', u], ['z', 'W']]), [
+        '035B',
+        ['a', 'S'],
+        ['k', 'a b@exa<mple>.org'],
+      ]);
+      const { ntriples } = convert(rec);
+      const store = new oxigraph.Store();
+      try {
+        store.load(ntriples, { format: 'application/n-triples' });
+        assert.equal(store.size, new Graph(ntriples).quads.length);
+      } finally {
+        (store as unknown as { free(): void }).free();
+      }
+      const urls = new Graph(ntriples).values(R, `${v}url`);
+      assert.ok(urls.length >= 8, urls.join(' '));
+      assert.ok(urls.includes('http://example.org/100%25zz'));
+      assert.ok(urls.includes('ftp://example.org/M\u00fcnster'));
+    });
     it('Oxigraph loads them', () => {
       const store = new oxigraph.Store();
       try {
         store.load(result.ntriples, { format: 'application/n-triples' });
         assert.equal(store.size, new Graph(result.ntriples).quads.length);
       } finally {
-        (store as { free?: () => void }).free?.();
+        (store as unknown as { free(): void }).free();
       }
     });
   });
