@@ -296,9 +296,11 @@ function* readXml(file: string): Generator<PicaRecord | MalformedPicaRecord> {
       open.subfield = { code: attribute(node, 'id') ?? '', value: '' };
     }
   });
-  parser.on('text', (text) => {
+  const append = (text: string) => {
     if (open?.subfield) open.subfield.value += text;
-  });
+  };
+  parser.on('text', append);
+  parser.on('cdata', append);
   parser.on('closetag', (node) => {
     if (!open || node.uri !== PPXML_NAMESPACE) return;
     if (node.local === 'subf' && open.subfield && open.field) {

@@ -302,7 +302,7 @@ describe('PICA+ reader, PicaPlus-XML', () => {
         .join(''),
       'abcfgh',
     ));
-  it('reads records inside any envelope (SRU) and the occurrence attribute', () => {
+  it('reads records inside any envelope (SRU), the occurrence attribute and CDATA', () => {
     const dir = tempDir();
     const file = write(
       dir,
@@ -311,7 +311,7 @@ describe('PICA+ reader, PicaPlus-XML', () => {
 <searchRetrieveResponse xmlns="http://www.loc.gov/zing/srw/"><records><record><recordData>
 <record xmlns="${'http://www.oclcpica.org/xmlns/ppxml-1.0'}"><global>
 <tag id="003@" occ=""><subf id="0">42</subf></tag>
-<tag id="209A" occ="01"><subf id="a">x &amp; y</subf></tag>
+<tag id="209A" occ="01"><subf id="a">x &amp; <![CDATA[y]]></subf></tag>
 </global></record></recordData></record></records></searchRetrieveResponse>`,
     );
     const [record] = records(file, 'ppxml');
