@@ -11,7 +11,7 @@ const { rdf, rdfs, xsd, owl, foaf, v, dbp, dc, dcterms, geo, wgs84, schema, gbv,
 export interface ConvertOptions {
   /** Base of every minted IRI, without a trailing slash (`https://ld.zdb-services.de`). */
   readonly baseIri: string;
-  /** Where the record comes from, for the load report (`file#record-id`). */
+  /** Where the record comes from, for the load report (`file, line 3`). */
   readonly origin: string;
   /** Start of every blank-node label of this record; the caller keeps records apart with it. */
   readonly blankNodePrefix: string;
@@ -33,8 +33,11 @@ export function convertRecord(
   });
   const isil = text(value(record, '008H', 'e')) ?? '';
   if (!isil) return skip('malformed', 'no ISIL (008H $e)');
-  if (!IRI_SAFE_ISIL.test(isil))
-    return skip('malformed', `the ISIL "${isil}" cannot stand in an IRI`, isil);
+  const R = IRI_SAFE_ISIL.test(isil)
+    ? iri(`${options.baseIri}/resource/organisations/${isil}`)
+    : undefined;
+  const D = R && iri(`${options.baseIri}/data/organisations/${isil}`);
+  if (!R || !D) return skip('malformed', `the ISIL "${isil}" cannot stand in an IRI`, isil);
   const status = value(record, '035E', 'a')?.trim();
   if (status === 'N')
     return skip('not-published', 'status N (a location without address) is not published', isil);
@@ -47,8 +50,6 @@ export function convertRecord(
 
   const modified = modifiedOf(record);
   const out = new Triples(options.blankNodePrefix);
-  const R = iri(`${options.baseIri}/resource/organisations/${isil}`)!;
-  const D = iri(`${options.baseIri}/data/organisations/${isil}`)!;
 
   out.add(R, RDF_TYPE, `<${foaf}Organization>`);
   out.literal(R, `${foaf}name`, value(record, '029A', 'a'));
@@ -178,12 +179,12 @@ function published(record: PicaRecord, isil: string, R: string, out: Triples): v
 /** `+<country> <area> <number>` from the three subfields of a 035B phone, when it has a number. */
 function phoneNumber(
   contact: PicaField,
-  [country, area, local]: readonly string[],
+  [country, area, local]: readonly [string, string, string],
 ): string | undefined {
-  const number = text(value(contact, local!));
+  const number = text(value(contact, local));
   if (!number) return undefined;
-  const cc = text(value(contact, country!));
-  return [cc && `+${cc.replace(/^(?:\+|00)/, '')}`, text(value(contact, area!)), number]
+  const cc = text(value(contact, country));
+  return [cc && `+${cc.replace(/^(?:\+|00)/, '')}`, text(value(contact, area)), number]
     .filter(Boolean)
     .join(' ');
 }
