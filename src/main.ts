@@ -1,11 +1,11 @@
-// The process: reads the settings, loads the dataset, listens, and shuts down cleanly on SIGTERM.
+// The process: reads the settings, loads the dataset, listens, reloads on SIGHUP, stops on SIGTERM.
 import fs from 'node:fs';
 import http from 'node:http';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createApp } from './http/app';
 import { createLogger, type Logger } from './log';
 import { Service } from './service';
-import { loadSources } from '../loader/loadSources';
+import { LoadError, loadSources } from '../loader/loadSources';
 
 /** Node's parser errors that have a status of their own; the rest are 400. */
 const CLIENT_ERRORS: Readonly<Record<string, [number, string]>> = {
@@ -18,23 +18,89 @@ export function datasetSources(config: Config): readonly string[] {
   return fs.existsSync(config.dataset) ? [config.dataset] : config.bundledDataset;
 }
 
-export function loadInto(service: Service, logger: Logger): void {
-  const { config } = service;
-  const sources = datasetSources(config);
-  const started = Date.now();
-  const { dataset, report } = loadSources(sources, { baseIri: config.baseIri });
-  for (const w of report.warnings) logger.warn({ kind: w.kind, subject: w.subject }, w.message);
-  service.use(dataset);
-  logger.info(
-    {
-      sources,
-      institutions: report.institutions,
-      triples: report.triples,
-      version: report.version,
-      ms: Date.now() - started,
-    },
-    'dataset loaded',
-  );
+/**
+ * Loads the dataset into a new store beside the one being served, then swaps it in; the previous
+ * store is freed by the swap. A SIGHUP reloads: one that fails (a broken snapshot) leaves the
+ * served dataset as it was and logs why. A SIGHUP while a load runs is coalesced into one more
+ * reload after it, since the snapshot may have been replaced after the running load read it.
+ */
+/** Loads the dataset and serves it: what the process does at start. */
+export function loadInto(service: Service, logger: Logger): Promise<void> {
+  return new Reloader(service, logger).start();
+}
+
+export class Reloader {
+  private running: Promise<void> | undefined;
+  private again = false;
+
+  constructor(
+    private readonly service: Service,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The first load: its failure is the caller's (the process cannot serve without data). */
+  start(): Promise<void> {
+    this.running = this.load(true).then(() => this.settle());
+    return this.running;
+  }
+
+  /** SIGHUP: reloads now, or once more after the load that runs; never rejects. */
+  reload(): Promise<void> {
+    if (this.running) {
+      if (!this.again)
+        this.logger.info('reload asked for while a load runs: one more reload follows it');
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.load(false).then(() => this.settle());
+    return this.running;
+  }
+
+  /** Runs the reloads asked for meanwhile, then lets the next SIGHUP start one. */
+  private async settle(): Promise<void> {
+    while (this.again) {
+      this.again = false;
+      await this.load(false);
+    }
+    this.running = undefined;
+  }
+
+  private async load(first: boolean): Promise<void> {
+    const { service, logger } = this;
+    const { config } = service;
+    const sources = datasetSources(config);
+    const serving = service.current?.dataset.version;
+    const started = Date.now();
+    if (!first) logger.info({ sources, serving }, 'reload started');
+    let loaded: Awaited<ReturnType<typeof loadSources>>;
+    try {
+      // Awaited whether the loader answers at once or in a promise.
+      loaded = await loadSources(sources, { baseIri: config.baseIri });
+    } catch (error) {
+      if (first) throw error;
+      const why =
+        error instanceof LoadError
+          ? { file: error.file, line: error.line, column: error.column, reason: error.reason }
+          : { err: error };
+      logger.error({ ...why, serving, ms: Date.now() - started }, 'reload failed');
+      return;
+    }
+    const { dataset, report } = loaded;
+    for (const w of report.warnings) logger.warn({ kind: w.kind, subject: w.subject }, w.message);
+    service.use(dataset);
+    logger.info(
+      {
+        sources,
+        version: report.version,
+        previous: serving,
+        institutions: dataset.institutionCount,
+        withdrawn: dataset.withdrawnCount,
+        triples: report.triples,
+        ms: Date.now() - started,
+      },
+      first ? 'dataset loaded' : 'reload finished',
+    );
+  }
 }
 
 export function startServer(
@@ -87,17 +153,16 @@ function main(): void {
   }
   const logger = createLogger(config.logLevel);
   const { server, service } = startServer(config, logger);
+  const reloader = new Reloader(service, logger);
   // Listen first, so /healthz answers and /readyz says 503 while the dataset loads.
   server.listen(config.port, config.host, () => {
     const address = server.address();
     logger.info({ address }, 'listening');
     setImmediate(() => {
-      try {
-        loadInto(service, logger);
-      } catch (error) {
+      reloader.start().catch((error: unknown) => {
         logger.fatal({ err: error }, 'the dataset could not be loaded');
         process.exit(1);
-      }
+      });
     });
   });
   server.on('error', (error) => {
@@ -121,6 +186,9 @@ function main(): void {
       server.closeAllConnections();
     }, config.shutdownGraceMs).unref();
   };
+  process.on('SIGHUP', () => {
+    if (!stopping) void reloader.reload();
+  });
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 }

@@ -15,7 +15,12 @@ export class Service {
     return this.documents;
   }
 
-  /** Serves `dataset` from now on; the previous one's store is freed and its cache dropped. */
+  /**
+   * Serves `dataset` from now on; the previous one's store is freed and its cache dropped. Freeing
+   * at once is safe because a request reads the store only synchronously after taking `current`
+   * (a render queries it before its first `await`); a request still rendering from the previous
+   * dataset finishes from the description it already read (tested in test/integration/reload.test.ts).
+   */
   use(dataset: Dataset): void {
     const previous = this.documents;
     this.documents = new Documents(

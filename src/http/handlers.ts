@@ -24,6 +24,12 @@ import {
 import { commonHeaders } from './middleware';
 import { redirect, sendDocument, type HeaderBuilder } from './respond';
 
+/**
+ * The header that names the dataset a document was rendered from (its version, as `/readyz` shows
+ * it). Without an `X-` prefix: RFC 6648 §3 advises against it for new fields.
+ */
+export const DATASET_VERSION = 'Dataset-Version';
+
 /** At most this much of a rejected path is echoed in an error body. */
 const ECHO_LIMIT = 64;
 
@@ -111,19 +117,32 @@ export function handlers(service: Service, config: Config) {
     });
   };
 
-  /** The headers of each kind of document, made once per cached document. */
-  const documentHeaders: HeaderBuilder = (institution, format) => ({
-    'Content-Type': format.contentType,
-    'Content-Location': documentPath(institution!.isil, format.ext),
-    'Content-Disposition': `inline; filename="${institution!.isil.replace(/[/:]/g, '_')}.${format.ext}"`,
-    Link: linkHeader(institution!.isil, format),
-    'Cache-Control': cacheControl,
-  });
-  const pageHeaders: HeaderBuilder = (institution, format) => ({
-    'Content-Type': format.contentType,
-    Link: linkHeader(institution!.isil, format),
-    'Cache-Control': cacheControl,
-  });
+  /**
+   * The headers of each kind of document of one dataset, made once per cached document: the
+   * dataset's version is among them, so showing it costs nothing per request.
+   */
+  const headerBuilders = (documents: Documents) => {
+    const version = documents.dataset.version;
+    const documentHeaders: HeaderBuilder = (institution, format) => ({
+      'Content-Type': format.contentType,
+      'Content-Location': documentPath(institution!.isil, format.ext),
+      'Content-Disposition': `inline; filename="${institution!.isil.replace(/[/:]/g, '_')}.${format.ext}"`,
+      Link: linkHeader(institution!.isil, format),
+      'Cache-Control': cacheControl,
+      [DATASET_VERSION]: version,
+    });
+    const pageHeaders: HeaderBuilder = (institution, format) => ({
+      'Content-Type': format.contentType,
+      Link: linkHeader(institution!.isil, format),
+      'Cache-Control': cacheControl,
+      [DATASET_VERSION]: version,
+    });
+    return { documents, documentHeaders, pageHeaders };
+  };
+  /** The builders of the dataset served last; a swapped-in dataset gets its own on first use. */
+  let builders: ReturnType<typeof headerBuilders> | undefined;
+  const buildersOf = (documents: Documents) =>
+    builders?.documents === documents ? builders : (builders = headerBuilders(documents));
   const contextHeaders: HeaderBuilder = () => ({
     'Content-Type': 'application/ld+json',
     'Cache-Control': cacheControl,
@@ -195,6 +214,7 @@ export function handlers(service: Service, config: Config) {
      */
     data(req: Request, res: Response): Promise<void> | void {
       const documents = current();
+      const { documentHeaders } = buildersOf(documents);
       const dot = req.path.lastIndexOf('.');
       if (dot < 0) {
         const institution = find(req, documents, isilFromPath(req.path), DATA_PATH);
@@ -236,6 +256,7 @@ export function handlers(service: Service, config: Config) {
     /** GET /isil/<isil>: the institution's page (a cached one answered synchronously). */
     page(req: Request, res: Response): Promise<void> | void {
       const documents = current();
+      const { pageHeaders } = buildersOf(documents);
       const institution = find(req, documents, isilFromPath(req.path), DIRECTORY_PATH);
       const cached = documents.cached(institution, 'html');
       if (cached)

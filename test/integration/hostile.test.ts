@@ -380,7 +380,7 @@ describe('hostile requests', () => {
     const config = testConfig();
     const started = startServer(config, createLogger('silent'));
     server = started.server;
-    loadInto(started.service, createLogger('silent'));
+    await loadInto(started.service, createLogger('silent'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
     before_ = await send(port, get(TTL));

@@ -228,10 +228,10 @@ describe('loader', () => {
     assert.match(run.stdout, /1 institutions, 3 triples, 2 warnings/);
   });
 
-  it('the server loads the snapshot with the same code', () => {
+  it('the server loads the snapshot with the same code', async () => {
     assert.equal(load(snapshot, [path.join(dir, 'de-1a.ttl')]).status, 0);
     const service = new Service(testConfig({ DATASET: snapshot }));
-    loadInto(service, createLogger('silent'));
+    await loadInto(service, createLogger('silent'));
     assert.equal(service.current?.dataset.institutionCount, 1);
     assert.equal(service.current?.dataset.tripleCount, 63);
     service.close();
