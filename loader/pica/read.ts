@@ -171,9 +171,12 @@ function* readPlain(file: string): Generator<PicaRecord | MalformedPicaRecord> {
   let line = 0;
   let records = 0;
   for (const text of decodedChunks(file)) {
+    // Only the new text can hold the next newline: a long record is scanned once, not per chunk.
+    let end = text.indexOf('\n');
+    if (end !== -1) end += pending.length;
     pending += text;
     let start = 0;
-    for (let end = pending.indexOf('\n'); end !== -1; end = pending.indexOf('\n', start)) {
+    for (; end !== -1; end = pending.indexOf('\n', start)) {
       line++;
       const content = pending.slice(start, pending[end - 1] === '\r' ? end - 1 : end);
       start = end + 1;

@@ -145,6 +145,23 @@ describe('PICA+ reader, normalized form', () => {
     assert.ok(read.every((r) => subfield(r, '029A', 'a') === name));
     assert.equal(read[299]!.position, 'line 300');
   });
+  it('reads a record longer than several chunks', () => {
+    const dir = tempDir();
+    const note = 'Bu\u0308cher '.repeat(40_000);
+    const file = write(
+      dir,
+      'long-record.dat',
+      line(minimal('1', 'DE-1')) +
+        line([...minimal('2', 'DE-2'), ['047A', [['a', note]]]]) +
+        line(minimal('3', 'DE-3')),
+    );
+    const read = records(file, 'pica');
+    assert.deepEqual(
+      read.map((r) => r.position),
+      ['line 1', 'line 2', 'line 3'],
+    );
+    assert.equal(subfield(read[1]!, '047A', 'a'), note);
+  });
   it('ignores blank lines and a CR before the newline', () => {
     const dir = tempDir();
     const file = write(
