@@ -15,7 +15,8 @@
 import fs from 'node:fs';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 
-export type PicaForm = 'pica' /* normalized PICA+ .dat */ | 'ppxml'; /* PicaPlus-XML */
+/** `pica`: normalized PICA+ (`.dat`); `ppxml`: PicaPlus-XML. */
+export type PicaForm = 'pica' | 'ppxml';
 
 export interface PicaSubfield {
   readonly code: string;
@@ -31,7 +32,7 @@ export interface PicaField {
 export interface PicaRecord {
   /** 003@ $0, the record's PPN. */
   readonly id: string | undefined;
-  /** Where the record starts: `line 3` (plain) or `line 120, column 5` (XML). */
+  /** Where the record is: `line 3` (plain), `line 120, column 5` (XML: just after its start tag). */
   readonly position: string;
   readonly fields: readonly PicaField[];
 }
