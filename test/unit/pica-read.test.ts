@@ -229,6 +229,12 @@ describe('PICA+ reader, normalized form', () => {
   describe('files that are not well-formed are refused whole', () => {
     it('cut off inside the last record: position of the cut, and the record id', () => {
       const file = path.join(BROKEN, 'truncated.dat');
+      // Streaming: the record before the cut has been yielded already, so a caller keeps what it
+      // read apart until the file has ended well.
+      assert.deepEqual(
+        collect(file, 'pica').items.map((r) => r.id),
+        ['009007911'],
+      );
       const error = fileError(file, 'pica');
       assert.equal(error.position, 'line 2, column 269');
       assert.match(error.reason, /^cut off inside a record \(003@ 009008845\)/);
@@ -380,7 +386,12 @@ describe('PICA+ reader, PicaPlus-XML', () => {
 
   describe('files that are not well-formed are refused whole', () => {
     it('cut off in the middle of a record', () => {
-      const error = fileError(path.join(BROKEN, 'truncated.xml'), 'ppxml');
+      const file = path.join(BROKEN, 'truncated.xml');
+      assert.deepEqual(
+        collect(file, 'ppxml').items.map((r) => r.id),
+        ['009008845'],
+      );
+      const error = fileError(file, 'ppxml');
       assert.match(error.position, /^line 161, column \d+$/);
       assert.match(error.reason, /^not well-formed XML: unclosed tag/);
     });
