@@ -1,49 +1,77 @@
-// Command line: `npm run load -- [--format F] <files or folders…>` loads the sources and replaces
-// the snapshot at DATASET, or leaves it as it was when any file is broken.
+// Command line: `npm run load -- [--format F] [--strict] <files or folders…>` loads the sources,
+// validates them, and replaces the snapshot at DATASET, or leaves it as it was when any file is
+// broken (or, with --strict, when any institution violates the shapes).
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../src/config';
-import type { StoreFormat } from '../src/store/datasetStore';
 import {
   FORMAT_NAMES,
   LoadError,
   loadSources,
   writeSnapshot,
   type LoadReport,
+  type SourceFormat,
 } from './loadSources';
+import { ShapesError } from './validate';
 
-const USAGE = `usage: npm run load -- [--format ${FORMAT_NAMES.join('|')}] <file or folder>…
-Reads the sources (format by extension unless --format is given) and replaces the snapshot at
-$DATASET with exactly what they hold.`;
+const USAGE = `usage: npm run load -- [--format ${FORMAT_NAMES.join('|')}] [--strict] <file or folder>…
+Reads the sources (format by extension unless --format is given), validates every published
+institution against the shapes, and replaces the snapshot at $DATASET with what they hold.
+--strict refuses to write the snapshot when any institution violates the shapes.`;
 
-function printReport(report: LoadReport, target: string, bytes: number): void {
+/** The report, one item a line, tab-separated: the first column says what the line is. */
+function printReport(report: LoadReport, target: string | undefined, bytes: number): void {
   const out = process.stdout;
-  for (const f of report.files) out.write(`file\t${f.file}\t${f.format}\t${f.triples} triples\n`);
+  for (const f of report.files) {
+    const records = f.records === undefined ? '' : `${f.records} records, `;
+    out.write(`file\t${f.file}\t${f.format}\t${records}${f.triples} triples\n`);
+  }
   if (report.rewritten > 0) {
     out.write(
       `rewritten\t${report.rewritten} triples with http:// base IRIs served under the configured base\n`,
     );
   }
+  const notPublished = new Map<string, number>();
+  for (const s of report.skipped) {
+    if (s.kind === 'malformed') out.write(`malformed\t${s.origin}\t${s.id ?? ''}\t${s.reason}\n`);
+    else notPublished.set(s.reason, (notPublished.get(s.reason) ?? 0) + 1);
+  }
+  for (const [reason, count] of notPublished) out.write(`skipped\t${count}\t${reason}\n`);
+  for (const c of report.conflicts) {
+    const lost = c.origins.filter((origin) => origin !== c.winner);
+    out.write(`conflict\t${c.isil}\twon ${c.winner}\tlost ${lost.join(', ')}\n`);
+  }
+  for (const d of report.defects) {
+    out.write(`defect\t${d.defect}\t${d.count}\n`);
+    for (const e of d.examples)
+      out.write(`defect-example\t${d.defect}\t${e.focus}\t${e.message}\n`);
+  }
   for (const w of report.warnings) out.write(`warning\t${w.kind}\t${w.subject}\t${w.message}\n`);
+  const malformed = report.skipped.filter((s) => s.kind === 'malformed').length;
+  const validation = report.validated
+    ? `${report.defective} institutions with defects`
+    : 'not validated';
+  const snapshot =
+    target === undefined
+      ? 'no snapshot written'
+      : `snapshot ${target} (${bytes} bytes, version ${report.version})`;
   out.write(
-    `loaded ${report.files.length} files: ${report.institutions} institutions, ${report.triples} triples, ` +
-      `${report.warnings.length} warnings; snapshot ${target} (${bytes} bytes, version ${report.version}); ` +
-      `peak memory ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\n`,
+    `loaded ${report.files.length} files: ${report.institutions} institutions, ` +
+      `${report.triples} triples, ${report.warnings.length} warnings; ` +
+      `${report.withdrawn} withdrawn, ${report.skipped.length - malformed} skipped, ` +
+      `${malformed} malformed, ${report.conflicts.length} conflicts, ${validation}; ` +
+      `${snapshot}; peak memory ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\n`,
   );
 }
 
-export function main(argv: readonly string[]): number {
-  let args: ReturnType<
-    typeof parseArgs<{
-      options: { format: { type: 'string' }; help: { type: 'boolean' } };
-      allowPositionals: true;
-    }>
-  >;
+export async function main(argv: readonly string[]): Promise<number> {
+  const options = {
+    format: { type: 'string' },
+    strict: { type: 'boolean' },
+    help: { type: 'boolean' },
+  } as const;
+  let args: ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>;
   try {
-    args = parseArgs({
-      args: [...argv],
-      options: { format: { type: 'string' }, help: { type: 'boolean' } },
-      allowPositionals: true,
-    });
+    args = parseArgs({ args: [...argv], options, allowPositionals: true });
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
     return 2;
@@ -52,7 +80,7 @@ export function main(argv: readonly string[]): number {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const format = args.values.format as StoreFormat | undefined;
+  const format = args.values.format as SourceFormat | undefined;
   if (format !== undefined && !FORMAT_NAMES.includes(format)) {
     process.stderr.write(
       `--format: expected one of ${FORMAT_NAMES.join(', ')}, got ${JSON.stringify(format)}\n`,
@@ -65,16 +93,29 @@ export function main(argv: readonly string[]): number {
   }
   try {
     const config = loadConfig();
-    const { dataset, report } = loadSources(args.positionals, {
+    const { dataset, report } = await loadSources(args.positionals, {
       baseIri: config.baseIri,
+      validate: true,
       ...(format ? { format } : {}),
     });
+    if (args.values.strict && report.defective > 0) {
+      dataset.free();
+      printReport(report, undefined, 0);
+      process.stderr.write(
+        `load refused (--strict), snapshot unchanged: ${report.defective} institutions violate the shapes (the defect lines above say how)\n`,
+      );
+      return 1;
+    }
     const bytes = writeSnapshot(dataset, config.dataset);
     dataset.free();
     printReport(report, config.dataset, bytes);
     return 0;
   } catch (error) {
-    if (error instanceof LoadError || error instanceof ConfigError) {
+    if (
+      error instanceof LoadError ||
+      error instanceof ConfigError ||
+      error instanceof ShapesError
+    ) {
       process.stderr.write(`load failed, snapshot unchanged: ${error.message}\n`);
       return 1;
     }
@@ -82,4 +123,12 @@ export function main(argv: readonly string[]): number {
   }
 }
 
-if (require.main === module) process.exitCode = main(process.argv.slice(2));
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => (process.exitCode = code),
+    (error: unknown) => {
+      process.stderr.write(`load failed, snapshot unchanged: ${(error as Error).stack}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

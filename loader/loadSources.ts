@@ -1,26 +1,58 @@
-// Turns source files (N-Triples, N-Quads, Turtle, RDF/XML, JSON-LD) into a loaded Dataset, and
-// writes snapshots: the one loading path shared by the server and the command line.
+// Turns source files (RDF in every format, PICA+, the name and redirect lists) into a loaded
+// Dataset, resolving ISILs held by several sources, and writes snapshots: the one loading path
+// shared by the server and the command line.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SaxesParser } from 'saxes';
 import { Dataset, type DataWarning } from '../src/dataset';
+import { parseModified } from '../src/rdf/description';
+import { institutionIri, isilOfInstitutionIri } from '../src/rdf/iris';
+import { isilDefect, isilKey, type Isil } from '../src/rdf/isil';
+import { PREFIXES } from '../src/rdf/namespaces';
 import { DatasetStore, type StoreFormat } from '../src/store/datasetStore';
+import { checkedIri, MAX_BLANK_NODE_DEPTH } from '../src/store/queries';
+import { ListFileError, readNameList, readRedirectList, sniffList } from './lists';
+import { convertRecord } from './pica/convert';
+import { PicaFileError, readPica, sniffPica } from './pica/read';
+import type { SkippedRecord, SourceRecord } from './records';
+import { Validator, type Defect, type DefectClass } from './validate';
 
-/** File extensions the loader reads, and the parser each selects. */
-export const EXTENSIONS: Readonly<Record<string, StoreFormat>> = {
+/** Every format the loader reads: Oxigraph's RDF formats, the two PICA+ forms, the two lists. */
+export type SourceFormat = StoreFormat | 'pica' | 'ppxml' | 'names' | 'redirects';
+
+export const FORMAT_NAMES: readonly SourceFormat[] = [
+  'nt',
+  'nq',
+  'ttl',
+  'trig',
+  'rdf',
+  'jsonld',
+  'pica',
+  'ppxml',
+  'names',
+  'redirects',
+];
+
+/**
+ * File extensions the loader reads, and the format each selects. `.xml` is PicaPlus-XML when its
+ * first bytes say so and RDF/XML otherwise; `.tsv` is the name list or the redirect list, told
+ * apart by its first line.
+ */
+export const EXTENSIONS: Readonly<Record<string, SourceFormat | 'xml' | 'tsv'>> = {
   '.nt': 'nt',
   '.nq': 'nq',
   '.ttl': 'ttl',
   '.trig': 'trig',
   '.rdf': 'rdf',
-  '.xml': 'rdf',
+  '.xml': 'xml',
   '.owl': 'rdf',
   '.jsonld': 'jsonld',
   '.json': 'jsonld',
+  '.dat': 'pica',
+  '.pica': 'pica',
+  '.tsv': 'tsv',
 };
-
-export const FORMAT_NAMES: readonly StoreFormat[] = ['nt', 'nq', 'ttl', 'trig', 'rdf', 'jsonld'];
 
 /** A file that cannot be loaded: where, and why. */
 export class LoadError extends Error {
@@ -37,16 +69,51 @@ export class LoadError extends Error {
 
 export interface FileReport {
   readonly file: string;
-  readonly format: StoreFormat;
+  readonly format: SourceFormat;
+  /** Records read (PICA+ and lists); RDF files have none of their own. */
+  readonly records: number | undefined;
+  /** Triples the file added to the store, after conflicts were resolved. */
   readonly triples: number;
+}
+
+/** A record left out: broken (with its position and id) or not published by rule. */
+export interface Skipped {
+  readonly origin: string;
+  readonly id: string | undefined;
+  readonly reason: string;
+  readonly kind: 'malformed' | 'not-published';
+}
+
+/** An ISIL held by several sources, and the one whose record is loaded. */
+export interface Conflict {
+  readonly isil: string;
+  readonly winner: string;
+  /** Every source that held it, the winner included, in the order they were read. */
+  readonly origins: readonly string[];
+}
+
+export interface DefectCount {
+  readonly defect: DefectClass;
+  readonly count: number;
+  /** The first few, in the order they were found. */
+  readonly examples: readonly Defect[];
 }
 
 export interface LoadReport {
   readonly files: readonly FileReport[];
   readonly institutions: number;
+  readonly withdrawn: number;
   readonly triples: number;
   /** IRIs rewritten from the `http://` form of the base to the configured one. */
   readonly rewritten: number;
+  readonly skipped: readonly Skipped[];
+  readonly conflicts: readonly Conflict[];
+  /** Defects the shapes found, by class; empty unless the load validated. */
+  readonly defects: readonly DefectCount[];
+  /** Institutions with at least one defect. */
+  readonly defective: number;
+  /** Whether the institutions were validated against the shapes. */
+  readonly validated: boolean;
   readonly warnings: readonly DataWarning[];
   readonly version: string;
 }
@@ -54,11 +121,24 @@ export interface LoadReport {
 export interface LoadOptions {
   readonly baseIri: string;
   /** Overrides detection by extension for every file. */
-  readonly format?: StoreFormat;
+  readonly format?: SourceFormat;
+  /**
+   * Validates every published institution against the shapes. The loader command does; the
+   * server does not for its own snapshot, which was validated when it was written.
+   */
+  readonly validate?: boolean;
 }
 
-/** Files are handed to the store in pieces of this size: faster and leaner than one buffer. */
+/** Input is handed to the store in batches of about this size, with a turn of the event loop between. */
 const CHUNK_BYTES = 1 << 20;
+/** Snapshots mark a safe place to split every this many bytes (see `writeSnapshot`). */
+const SNAPSHOT_CHUNK_BYTES = 1 << 18;
+/** A line that marks a place in a snapshot where no blank node is shared across (an N-Quads comment). */
+const CHUNK_MARK = '# chunk\n';
+/** How many examples of each defect class the report shows. */
+const DEFECT_EXAMPLES = 3;
+/** RDF institutions validated between two turns of the event loop. */
+const VALIDATION_BATCH = 500;
 
 /**
  * The first line of a snapshot this loader wrote: N-Quads allows comments. A snapshot written for
@@ -68,16 +148,7 @@ export function snapshotHeader(baseIri: string): string {
   return `# isil-ld snapshot; base <${baseIri}>\n`;
 }
 
-/** The file's bytes in chunks, fed to the hash as they are read. */
-function* chunks(fd: number, size: number, hash: crypto.Hash): Generator<Buffer> {
-  for (let offset = 0; offset < size; offset += CHUNK_BYTES) {
-    const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size - offset));
-    const read = fs.readSync(fd, chunk, 0, chunk.length, offset);
-    const bytes = chunk.subarray(0, read);
-    hash.update(bytes);
-    yield bytes;
-  }
-}
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function startsWith(fd: number, text: string): boolean {
   const head = Buffer.alloc(Buffer.byteLength(text));
@@ -85,12 +156,28 @@ function startsWith(fd: number, text: string): boolean {
   return read === head.length && head.toString('utf8') === text;
 }
 
+/** The format of a file with an extension the loader knows, looking into `.xml` and `.tsv` files. */
+function detect(file: string, given: SourceFormat | 'xml' | 'tsv'): SourceFormat {
+  if (given === 'xml') return sniffPica(file) === 'ppxml' ? 'ppxml' : 'rdf';
+  if (given !== 'tsv') return given;
+  const list = sniffList(file);
+  if (list === undefined) {
+    throw new LoadError(
+      file,
+      1,
+      1,
+      'neither a name list (header "id<TAB>isil<TAB>sigel<TAB>name") nor a redirect list (current ISIL<TAB>retired ISIL)',
+    );
+  }
+  return list;
+}
+
 /** The files to read: given files as they are, folders walked in name order for known extensions. */
 export function expandSources(
   sources: readonly string[],
-  format?: StoreFormat,
-): { file: string; format: StoreFormat }[] {
-  const files: { file: string; format: StoreFormat }[] = [];
+  format?: SourceFormat,
+): { file: string; format: SourceFormat }[] {
+  const files: { file: string; format: SourceFormat }[] = [];
   const visit = (entry: string, given: boolean) => {
     let stat: fs.Stats;
     try {
@@ -102,9 +189,11 @@ export function expandSources(
       for (const name of fs.readdirSync(entry).sort()) visit(path.join(entry, name), false);
       return;
     }
-    const detected = format ?? EXTENSIONS[path.extname(entry).toLowerCase()];
-    if (detected) files.push({ file: entry, format: detected });
-    else if (given) {
+    const known = format ?? EXTENSIONS[path.extname(entry).toLowerCase()];
+    if (known) {
+      if (stat.size === 0) throw new LoadError(entry, undefined, undefined, 'the file is empty');
+      files.push({ file: entry, format: detect(entry, known) });
+    } else if (given) {
       throw new LoadError(
         entry,
         undefined,
@@ -137,11 +226,13 @@ function checkXml(file: string, text: Buffer): void {
 }
 
 /** Reads the position out of Oxigraph's message (`line L between columns C and …`). */
-function locate(file: string, text: Buffer, error: Error): LoadError {
+function locate(file: string, error: Error, lineOffset = 0): LoadError {
   const message = error.message;
   const at = /line (\d+)(?: between columns (\d+) and \d+| column (\d+))?/i.exec(message);
-  if (at) return new LoadError(file, Number(at[1]), Number(at[2] ?? at[3] ?? 1), message);
-  const lines = text.toString('utf8').split('\n');
+  if (at) {
+    return new LoadError(file, Number(at[1]) + lineOffset, Number(at[2] ?? at[3] ?? 1), message);
+  }
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
   return new LoadError(
     file,
     lines.length,
@@ -150,57 +241,447 @@ function locate(file: string, text: Buffer, error: Error): LoadError {
   );
 }
 
+/** What the loader keeps of each ISIL to resolve conflicts: small, never the record's text. */
+interface Entry {
+  /** The ISIL as the loaded record spells it (its IRI is minted from this spelling). */
+  readonly isil: string;
+  readonly origin: string;
+  /** Which file it came from, so that an RDF file's case twins are not taken for a conflict. */
+  readonly file: string;
+  readonly weight: Weight;
+  /** From an RDF source: validated from the store once it is complete. */
+  readonly rdf: boolean;
+  readonly withdrawn: boolean;
+  readonly defects: readonly Defect[];
+  /** Its place in the batch not yet handed to the store, if it is there. */
+  pending: number | undefined;
+}
+
 /**
- * Loads every source into a new store, rewrites `http://` base IRIs, checks the institutions and
- * returns the dataset with a report. Throws a LoadError for the first file that does not parse;
- * nothing is half-loaded (the store is freed).
+ * How strongly a record holds its ISIL (decided, README "Conflicts"): a name-only record yields to
+ * anything; a withdrawal without a date (a pair of the redirect list) yields to any full record,
+ * whose own status is the agency's word on the ISIL; among full records the later modification
+ * wins, an unknown date counting as the earliest. Equal weights go to the source read later.
  */
-export function loadSources(
-  sources: readonly string[],
-  options: LoadOptions,
-): { dataset: Dataset; report: LoadReport } {
-  const files = expandSources(sources, options.format);
-  const store = new DatasetStore();
-  const hash = crypto.createHash('sha256');
-  const reports: FileReport[] = [];
-  const header = snapshotHeader(options.baseIri);
-  let everyFileASnapshot = true;
-  try {
-    for (const { file, format } of files) {
-      const before = store.size;
+interface Weight {
+  readonly rank: 0 | 1 | 2;
+  readonly time: number;
+}
+
+function weigh(status: SourceRecord['status'], modified: Date | undefined): Weight {
+  const time = modified?.getTime() ?? Number.NEGATIVE_INFINITY;
+  if (status === 'name-only') return { rank: 0, time };
+  if (status === 'withdrawn' && modified === undefined) return { rank: 1, time };
+  return { rank: 2, time };
+}
+
+function outweighs(candidate: Weight, held: Weight): boolean {
+  return candidate.rank !== held.rank ? candidate.rank > held.rank : candidate.time >= held.time;
+}
+
+/**
+ * The SPARQL update that removes an institution's description (queries/describe.rq) from a store:
+ * the blank nodes below it, deepest level first, as far as `describe` follows them; its
+ * description document; the URL and e-mail nodes no other subject links to; its own triples.
+ */
+export function removalUpdate(iri: string): string {
+  const r = `<${checkedIri(iri)}>`;
+  const operations: string[] = [];
+  for (let depth = MAX_BLANK_NODE_DEPTH; depth >= 1; depth--) {
+    const chain: string[] = [];
+    const blank: string[] = [];
+    let previous = r;
+    for (let level = 1; level < depth; level++) {
+      chain.push(`${previous} ?l${level} ?b${level} .`);
+      blank.push(`isBlank(?b${level})`);
+      previous = `?b${level}`;
+    }
+    chain.push(`${previous} ?l${depth} ?s . ?s ?p ?o .`);
+    blank.push('isBlank(?s)');
+    operations.push(
+      `DELETE { ?s ?p ?o } WHERE { ${chain.join(' ')} FILTER(${blank.join(' && ')}) }`,
+    );
+  }
+  operations.push(
+    `DELETE { ?s ?p ?o } WHERE { ${r} <${PREFIXES.wdrs}describedby> ?s . ?s ?p ?o FILTER(isIRI(?s)) }`,
+    `DELETE { ?s ?p ?o } WHERE { ${r} ?link ?s . ?s ?p ?o ` +
+      `FILTER(?link IN (<${PREFIXES.v}url>, <${PREFIXES.v}email>) && isIRI(?s)) ` +
+      `FILTER NOT EXISTS { ?other ?any ?s FILTER(?other != ${r}) } }`,
+    `DELETE WHERE { ${r} ?p ?o }`,
+  );
+  return operations.join(' ;\n');
+}
+
+/** One load: the store being filled, what is known of each ISIL, and the report's tallies. */
+class Load {
+  readonly store = new DatasetStore();
+  readonly hash = crypto.createHash('sha256');
+  readonly files: FileReport[] = [];
+  readonly skipped: Skipped[] = [];
+  private readonly entries = new Map<string, Entry>();
+  private readonly conflicts = new Map<
+    string,
+    { isil: string; origins: string[]; winner: string }
+  >();
+  private readonly validator: Validator | undefined;
+  private pending: string[] = [];
+  private pendingBytes = 0;
+  private blankNodes = 0;
+  /** An RDF file was loaded without weighing its institutions (it was the only source). */
+  private unregistered = false;
+  rewritten = 0;
+  everyFileASnapshot = true;
+
+  constructor(
+    private readonly options: LoadOptions,
+    /** Whether several sources are read: only then can an ISIL be held twice. */
+    private readonly resolving: boolean,
+  ) {
+    this.validator = options.validate ? new Validator() : undefined;
+  }
+
+  /**
+   * Weighs a record of `isil` against the one held; returns whether it is to be loaded. The held
+   * one, when outweighed, is removed from the store (or the batch) here.
+   */
+  private contest(isil: string, entry: Omit<Entry, 'pending'>): boolean {
+    const key = isilKey(isil);
+    const held = this.entries.get(key);
+    if (held === undefined) return true;
+    const wins = outweighs(entry.weight, held.weight);
+    const conflict = this.conflicts.get(key) ?? { isil, origins: [held.origin], winner: '' };
+    conflict.origins.push(entry.origin);
+    conflict.winner = wins ? entry.origin : held.origin;
+    conflict.isil = wins ? isil : held.isil;
+    this.conflicts.set(key, conflict);
+    if (wins) {
+      if (held.pending !== undefined) {
+        this.pendingBytes -= this.pending[held.pending]!.length;
+        this.pending[held.pending] = '';
+      } else {
+        this.store.update(removalUpdate(institutionIri(this.options.baseIri, held.isil as Isil)));
+      }
+      this.entries.delete(key);
+    }
+    return wins;
+  }
+
+  /** Takes one record of a PICA+ file or a list: checked, weighed, validated, batched. */
+  async add(record: SourceRecord | SkippedRecord, file: string): Promise<void> {
+    if (!('ntriples' in record)) {
+      this.skipped.push(record);
+      return;
+    }
+    const defect = isilDefect(record.isil);
+    if (defect !== undefined) {
+      this.skipped.push({
+        origin: record.origin,
+        id: record.isil,
+        reason: `"${record.isil}" is not a well-formed ISIL (${defect})`,
+        kind: 'malformed',
+      });
+      return;
+    }
+    const entry = {
+      isil: record.isil,
+      origin: record.origin,
+      file,
+      weight: weigh(record.status, record.modified),
+      rdf: false,
+      withdrawn: record.status === 'withdrawn',
+      defects: [] as readonly Defect[],
+    };
+    if (!this.contest(record.isil, entry)) return;
+    // A name-only record is a checked ISIL and a name that is not empty, made by this loader: the
+    // shapes could find nothing more in it, and SHACL costs milliseconds a record.
+    if (this.validator && record.status === 'published') {
+      entry.defects = this.validator.validate(
+        institutionIri(this.options.baseIri, record.isil as Isil),
+        record.ntriples,
+      );
+    }
+    this.entries.set(isilKey(record.isil), { ...entry, pending: this.pending.length });
+    this.pending.push(record.ntriples);
+    this.pendingBytes += record.ntriples.length;
+    if (this.pendingBytes >= CHUNK_BYTES) await this.flush();
+  }
+
+  /** Hands the batch to the store in one parse, then lets the event loop turn. */
+  async flush(): Promise<void> {
+    if (this.pending.length === 0) return;
+    const text = this.pending.join('');
+    for (const entry of this.entries.values()) entry.pending = undefined;
+    this.pending = [];
+    this.pendingBytes = 0;
+    if (text !== '') this.store.load(text, 'nt');
+    await nextTurn();
+  }
+
+  /** A prefix for the blank-node labels of the next record: unique within every batch. */
+  blankNodePrefix(): string {
+    return `r${(this.blankNodes++).toString(36)}x`;
+  }
+
+  /**
+   * Loads an RDF file. The first file goes straight into the store; later ones into a store of
+   * their own first, so that their institutions can be weighed against those already held and the
+   * losers removed before anything is merged. Snapshots this loader wrote are loaded in pieces,
+   * with a turn of the event loop between.
+   */
+  async loadRdf(file: string, format: StoreFormat): Promise<void> {
+    await this.flush();
+    const direct = this.store.size === 0;
+    const target = direct ? this.store : new DatasetStore();
+    try {
       const fd = fs.openSync(file, 'r');
+      let snapshot: boolean;
       try {
-        const size = fs.fstatSync(fd).size;
-        if (size === 0) throw new LoadError(file, undefined, undefined, 'the file is empty');
-        const snapshot = format === 'nq' && startsWith(fd, header);
-        everyFileASnapshot &&= snapshot;
-        if (format === 'rdf') checkXml(file, fs.readFileSync(fd));
-        try {
-          store.load(chunks(fd, size, hash), format, `${options.baseIri}/`, snapshot);
-        } catch (error) {
-          throw locate(file, fs.readFileSync(file), error as Error);
+        snapshot = format === 'nq' && startsWith(fd, snapshotHeader(this.options.baseIri));
+        this.everyFileASnapshot &&= snapshot;
+        if (format === 'rdf') checkXml(file, fs.readFileSync(file));
+        if (snapshot) await this.loadSnapshot(target, file, fd);
+        else {
+          try {
+            target.load(chunks(fd, this.hash), format, `${this.options.baseIri}/`);
+          } catch (error) {
+            throw locate(file, error as Error);
+          }
         }
       } finally {
         fs.closeSync(fd);
       }
-      reports.push({ file, format, triples: store.size - before });
+      if (!snapshot) this.rewritten += rewriteHttpBase(target, this.options.baseIri);
+      if (this.resolving) this.register(target, file);
+      else this.unregistered = true;
+      if (!direct) this.store.load(target.dump(), 'nq', undefined, true);
+    } finally {
+      if (!direct) target.free();
     }
-    const rewritten = everyFileASnapshot ? 0 : rewriteHttpBase(store, options.baseIri);
-    const version = hash.digest('hex').slice(0, 12);
-    const dataset = new Dataset(store, options.baseIri, version);
+    await nextTurn();
+  }
+
+  /**
+   * A snapshot in pieces that end at its chunk marks, which `writeSnapshot` puts only where no
+   * blank node spans them (each `load` call labels blank nodes anew). One without marks (written
+   * by an older loader) is one piece.
+   */
+  private async loadSnapshot(target: DatasetStore, file: string, fd: number): Promise<void> {
+    const size = fs.fstatSync(fd).size;
+    const mark = Buffer.from(`\n${CHUNK_MARK}`);
+    let carry: Buffer = Buffer.alloc(0);
+    let lines = 0;
+    for (let offset = 0; offset < size || carry.length > 0;) {
+      let text = carry;
+      if (offset < size) {
+        const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size - offset));
+        const read = fs.readSync(fd, chunk, 0, chunk.length, offset);
+        offset += read;
+        this.hash.update(chunk.subarray(0, read));
+        text = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, read)]) : chunk;
+      }
+      const end = offset < size ? text.lastIndexOf(mark) : text.length - 1;
+      if (end < 0) {
+        carry = text;
+        continue;
+      }
+      const piece = text.subarray(0, end + 1);
+      carry = text.subarray(end + 1);
+      try {
+        target.load(piece, 'nq', undefined, true);
+      } catch (error) {
+        throw locate(file, error as Error, lines);
+      }
+      lines += countLines(piece);
+      await nextTurn();
+    }
+  }
+
+  /** Weighs each institution of a store just loaded from `file`; removes those that lose from it. */
+  private register(target: DatasetStore, file: string): void {
+    const losers: string[] = [];
+    for (const row of target.institutions()) {
+      const iri = row.institution!.value;
+      const isil = isilOfInstitutionIri(this.options.baseIri, iri);
+      if (isil === undefined || isilDefect(isil) !== undefined) continue;
+      // Case twins within one file are the index's to report, not a conflict between sources.
+      if (this.entries.get(isilKey(isil))?.file === file) continue;
+      const withdrawn = row.deprecated !== undefined;
+      const modified = parseModified(row.modified?.value);
+      const entry = {
+        isil,
+        origin: `${file}#${isil}`,
+        file,
+        weight: weigh(withdrawn ? 'withdrawn' : 'published', modified),
+        rdf: true,
+        withdrawn,
+        defects: [],
+      };
+      if (this.contest(isil, entry))
+        this.entries.set(isilKey(isil), { ...entry, pending: undefined });
+      else losers.push(iri);
+    }
+    for (const iri of losers) target.update(removalUpdate(iri));
+  }
+
+  /** Validates the institutions of RDF sources from the store (their description), in batches. */
+  async validateRdf(dataset: Dataset): Promise<Defect[][]> {
+    const found: Defect[][] = [];
+    if (!this.validator) return found;
+    const rdf = this.unregistered
+      ? [...dataset.institutions()].map((i) => i.isil as string)
+      : [...this.entries.values()].filter((e) => e.rdf && !e.withdrawn).map((e) => e.isil);
+    for (let i = 0; i < rdf.length; i++) {
+      const iri = institutionIri(this.options.baseIri, rdf[i] as Isil);
+      const defects = this.validator.validate(iri, this.store.describe(checkedIri(iri)));
+      if (defects.length > 0) found.push(defects);
+      if ((i + 1) % VALIDATION_BATCH === 0) await nextTurn();
+    }
+    return found;
+  }
+
+  recordDefects(): Defect[][] {
+    const found: Defect[][] = [];
+    for (const entry of this.entries.values())
+      if (entry.defects.length > 0) found.push([...entry.defects]);
+    return found;
+  }
+
+  conflictList(): Conflict[] {
+    return [...this.conflicts.values()];
+  }
+}
+
+/** The file's bytes in chunks, fed to the hash as they are read. */
+function* chunks(fd: number, hash: crypto.Hash): Generator<Buffer> {
+  const size = fs.fstatSync(fd).size;
+  for (let offset = 0; offset < size; offset += CHUNK_BYTES) {
+    const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size - offset));
+    const read = fs.readSync(fd, chunk, 0, chunk.length, offset);
+    const bytes = chunk.subarray(0, read);
+    hash.update(bytes);
+    yield bytes;
+  }
+}
+
+function countLines(bytes: Buffer): number {
+  let n = 0;
+  for (let i = bytes.indexOf(0x0a); i !== -1; i = bytes.indexOf(0x0a, i + 1)) n++;
+  return n;
+}
+
+/** The file's bytes into the hash, in chunks (the record readers read the file themselves). */
+function hashFile(file: string, hash: crypto.Hash): void {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    for (let read; (read = fs.readSync(fd, chunk, 0, chunk.length, null)) > 0;) {
+      hash.update(chunk.subarray(0, read));
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The records of a PICA+ file or a list, converted; a file not well-formed as a whole throws. */
+function* recordsOf(
+  file: string,
+  format: 'pica' | 'ppxml' | 'names' | 'redirects',
+  load: Load,
+  baseIri: string,
+): Generator<SourceRecord | SkippedRecord> {
+  if (format === 'names') return yield* readNameList(file, { baseIri });
+  if (format === 'redirects') return yield* readRedirectList(file, { baseIri });
+  for (const record of readPica(file, format)) {
+    if ('malformed' in record) {
+      yield {
+        origin: `${file}, ${record.position}`,
+        id: record.id,
+        reason: record.reason,
+        kind: 'malformed',
+      };
+      continue;
+    }
+    yield convertRecord(record, {
+      baseIri,
+      origin: `${file}, ${record.position}`,
+      blankNodePrefix: load.blankNodePrefix(),
+    });
+  }
+}
+
+function tally(lists: readonly Defect[][]): DefectCount[] {
+  const byClass = new Map<DefectClass, { count: number; examples: Defect[] }>();
+  for (const defects of lists) {
+    for (const defect of defects) {
+      const entry = byClass.get(defect.defect) ?? { count: 0, examples: [] };
+      entry.count++;
+      if (entry.examples.length < DEFECT_EXAMPLES) entry.examples.push(defect);
+      byClass.set(defect.defect, entry);
+    }
+  }
+  return [...byClass].map(([defect, { count, examples }]) => ({ defect, count, examples }));
+}
+
+/**
+ * Loads every source into a new store, resolves ISILs held by several sources, rewrites `http://`
+ * base IRIs, optionally validates, and returns the dataset with a report. Throws a LoadError for
+ * the first file that is not well-formed; nothing is half-loaded (the store is freed). The event
+ * loop turns between pieces of about a MiB, so a server reloading in the background keeps answering.
+ */
+export async function loadSources(
+  sources: readonly string[],
+  options: LoadOptions,
+): Promise<{ dataset: Dataset; report: LoadReport }> {
+  const files = expandSources(sources, options.format);
+  const load = new Load(options, files.length > 1);
+  try {
+    for (const { file, format } of files) {
+      const before = load.store.size;
+      let records: number | undefined;
+      if (format === 'pica' || format === 'ppxml' || format === 'names' || format === 'redirects') {
+        load.everyFileASnapshot = false;
+        hashFile(file, load.hash);
+        records = 0;
+        try {
+          for (const record of recordsOf(file, format, load, options.baseIri)) {
+            records++;
+            await load.add(record, file);
+          }
+        } catch (error) {
+          if (error instanceof PicaFileError)
+            throw new LoadError(file, undefined, undefined, `${error.position}: ${error.reason}`);
+          if (error instanceof ListFileError)
+            throw new LoadError(file, error.line, error.column, error.reason);
+          throw error;
+        }
+        await load.flush();
+      } else {
+        await load.loadRdf(file, format);
+      }
+      load.files.push({ file, format, records, triples: load.store.size - before });
+    }
+    const version = load.hash.digest('hex').slice(0, 12);
+    const dataset = new Dataset(load.store, options.baseIri, version);
+    const defects = [...load.recordDefects(), ...(await load.validateRdf(dataset))];
     return {
       dataset,
       report: {
-        files: reports,
+        files: load.files,
         institutions: dataset.institutionCount,
-        triples: store.size,
-        rewritten,
+        withdrawn: dataset.withdrawnCount,
+        triples: load.store.size,
+        rewritten: load.rewritten,
+        skipped: load.skipped,
+        conflicts: load.conflictList(),
+        defects: tally(defects),
+        defective: defects.length,
+        validated: options.validate === true,
         warnings: dataset.warnings,
         version,
       },
     };
   } catch (error) {
-    store.free();
+    load.store.free();
     throw error;
   }
 }
@@ -228,13 +709,69 @@ export function rewriteHttpBase(store: DatasetStore, baseIri: string): number {
 }
 
 /**
+ * The store's N-Quads with the lines of each group of blank nodes together, and a chunk mark
+ * (a comment line) about every SNAPSHOT_CHUNK_BYTES between groups: the loader can hand the
+ * snapshot to the store piece by piece, since each `load` call labels blank nodes anew. Blank
+ * nodes that share a line are one group (union-find over their labels).
+ */
+export function chunkedNQuads(nquads: string): string {
+  const lines = nquads.split('\n');
+  const parent = new Map<string, string>();
+  const find = (label: string): string => {
+    let root = label;
+    for (let up = parent.get(root); up !== undefined && up !== root; up = parent.get(root))
+      root = up;
+    parent.set(label, root);
+    return root;
+  };
+  const labelsOf = (line: string): string[] => line.match(/(?<=^| )_:[^ ]+(?= )/g) ?? [];
+  for (const line of lines) {
+    if (!line.includes('_:')) continue;
+    const labels = labelsOf(line);
+    const first = labels[0];
+    if (first === undefined) continue;
+    if (!parent.has(first)) parent.set(first, first);
+    for (const label of labels.slice(1)) {
+      if (!parent.has(label)) parent.set(label, label);
+      const a = find(first);
+      const b = find(label);
+      if (a !== b) parent.set(b, a);
+    }
+  }
+  const groups = new Map<string, string[]>();
+  const out: string[] = [];
+  let size = 0;
+  const emit = (text: string) => {
+    out.push(text);
+    size += text.length;
+    if (size >= SNAPSHOT_CHUNK_BYTES) {
+      out.push(CHUNK_MARK);
+      size = 0;
+    }
+  };
+  for (const line of lines) {
+    if (line === '') continue;
+    const first = line.includes('_:') ? labelsOf(line)[0] : undefined;
+    if (first === undefined) emit(`${line}\n`);
+    else {
+      const root = find(first);
+      const group = groups.get(root);
+      if (group) group.push(line);
+      else groups.set(root, [line]);
+    }
+  }
+  for (const group of groups.values()) emit(`${group.join('\n')}\n`);
+  return out.join('');
+}
+
+/**
  * Writes the store as an N-Quads snapshot: to a temporary file beside the target, flushed to disk,
  * then renamed over it, so a reader sees the old snapshot or the new one, never a part.
  */
 export function writeSnapshot(dataset: Dataset, target: string): number {
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const temporary = `${target}.tmp-${process.pid}`;
-  const body = snapshotHeader(dataset.baseIri) + dataset.store.dump();
+  const body = snapshotHeader(dataset.baseIri) + chunkedNQuads(dataset.store.dump());
   try {
     const fd = fs.openSync(temporary, 'w');
     try {

@@ -1,6 +1,6 @@
 // Reads the service's settings from the environment once, validates them and freezes them.
 import path from 'node:path';
-import { BUNDLED_DIR, PROJECT_ROOT } from './paths';
+import { BUNDLED_DATASET, PROJECT_ROOT } from './paths';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -105,7 +105,7 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     baseIri: httpUrl('BASE_IRI', env.BASE_IRI || 'https://ld.zdb-services.de'),
     dataset: path.resolve(env.DATASET || path.join(PROJECT_ROOT, 'data', 'dataset.nq')),
-    bundledDataset: [BUNDLED_DIR],
+    bundledDataset: BUNDLED_DATASET,
     isilDirectoryUrl: directory === '' ? '' : httpUrl('ISIL_DIRECTORY_URL', directory),
     logLevel,
     cacheMaxBytes: integer(env, 'CACHE_MAX_BYTES', 256 * 1024 * 1024, 0, 64 * 1024 ** 3),

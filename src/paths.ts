@@ -13,5 +13,19 @@ function findRoot(start: string): string {
 
 export const PROJECT_ROOT = findRoot(__dirname);
 export const QUERY_DIR = path.join(PROJECT_ROOT, 'queries');
-/** The files served when no snapshot exists. */
+/** The real DE-1a document of the original service (December 2021). */
 export const BUNDLED_DIR = path.join(PROJECT_ROOT, 'fixtures', 'bundled');
+const REAL_DIR = path.join(PROJECT_ROOT, 'fixtures', 'real');
+
+/**
+ * The sources served when no snapshot exists: the agency's real data (README, "The bundled
+ * dataset"). In this order, since an ISIL held by two sources of equal weight goes to the later:
+ * the name list and the redirect list first, then the full records from the oldest to the newest.
+ */
+export const BUNDLED_DATASET: readonly string[] = [
+  path.join(REAL_DIR, 'lobid-organisations_isil-sigel-name_2023-11.tsv'),
+  path.join(REAL_DIR, 'isil-redirects_lobid-resources.tsv'),
+  path.join(BUNDLED_DIR, 'zdb-lds_DE-1a_2021-12.rdf'),
+  path.join(REAL_DIR, 'isil-directory_picaplus-xml_2013_9-records.xml'),
+  path.join(REAL_DIR, 'isil-directory_pica-plain_8-records.dat'),
+];

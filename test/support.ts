@@ -28,13 +28,13 @@ export function testConfig(env: Record<string, string> = {}): Config {
 }
 
 /** The app over a store loaded from `sources` (default: the bundled dataset). */
-export function buildApp(
+export async function buildApp(
   sources: readonly string[] = [path.join(FIXTURES, 'bundled')],
   env: Record<string, string> = {},
 ) {
   const config = testConfig(env);
   const service = new Service(config);
-  const { dataset, report } = loadSources(sources, { baseIri: config.baseIri });
+  const { dataset, report } = await loadSources(sources, { baseIri: config.baseIri });
   service.use(dataset);
   const app = createApp({ service, logger: createLogger('silent') });
   return { app, service, config, report };

@@ -23,8 +23,8 @@ const IDENTITY = { 'Accept-Encoding': 'identity' };
 
 describe('HTTP contract', () => {
   let app: Express;
-  before(() => {
-    app = buildApp().app;
+  before(async () => {
+    app = (await buildApp()).app;
   });
 
   describe('seed chain: Accept: text/html (303, 302, 200)', () => {
@@ -384,7 +384,7 @@ describe('HTTP contract', () => {
       assert.equal(res.status, 304);
     });
     it('ETags and bodies are the same after a reload of the same data (blank nodes labelled from content)', async () => {
-      const other = buildApp().app;
+      const other = (await buildApp()).app;
       for (const ext of ['rdf', 'ttl', 'jsonld', 'nt']) {
         const a = await request(app)
           .get(`/data/organisations/DE-1a.${ext}`)
@@ -402,10 +402,10 @@ describe('HTTP contract', () => {
 
   describe('a new dataset', () => {
     it('drops the rendered documents of the old one', async () => {
-      const { app: own, service } = buildApp();
+      const { app: own, service } = await buildApp();
       const before = await request(own).get('/data/organisations/DE-1a.nt');
       assert.ok(service.current!.cache.size > 0);
-      const { dataset } = loadSources(
+      const { dataset } = await loadSources(
         [path.join(FIXTURES, 'bundled'), path.join(FIXTURES, 'test', 'hostile-page.ttl')],
         { baseIri: service.config.baseIri },
       );
@@ -420,7 +420,7 @@ describe('HTTP contract', () => {
 
   describe('§4 ISIL_DIRECTORY_URL', () => {
     it('302 goes to the configured directory with its scheme', async () => {
-      const { app: directed } = buildApp(undefined, {
+      const { app: directed } = await buildApp(undefined, {
         ISIL_DIRECTORY_URL: 'https://sigel.staatsbibliothek-berlin.de/',
       });
       const res = await request(directed).get('/data/organisations/DE-1a.html');

@@ -13,10 +13,12 @@ describe('HTML page /isil/<isil>', () => {
   let app: Express;
   let html: string;
   before(async () => {
-    app = buildApp([
-      path.join(FIXTURES, 'bundled'),
-      path.join(FIXTURES, 'test', 'hostile-page.ttl'),
-    ]).app;
+    app = (
+      await buildApp([
+        path.join(FIXTURES, 'bundled'),
+        path.join(FIXTURES, 'test', 'hostile-page.ttl'),
+      ])
+    ).app;
     html = (await request(app).get('/isil/DE-1a')).text;
   });
 

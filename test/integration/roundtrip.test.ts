@@ -64,7 +64,7 @@ describe('DE-1a round trip', () => {
   const bodies = new Map<string, string>();
 
   before(async () => {
-    app = buildApp().app;
+    app = (await buildApp()).app;
     expected = canonicalDateTimes(await parseRdfXml(fs.readFileSync(DE_1A_RDF, 'utf8')));
     for (const ext of ['rdf', 'ttl', 'jsonld', 'nt']) {
       const res = await request(app)

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ConfigError, loadConfig, type Config } from '../../src/config';
-import { BUNDLED_DIR, PROJECT_ROOT } from '../../src/paths';
+import { BUNDLED_DATASET, PROJECT_ROOT } from '../../src/paths';
 
 describe('loadConfig defaults', () => {
   const config = loadConfig({});
@@ -19,7 +19,7 @@ describe('loadConfig defaults', () => {
     ['REQUEST_TIMEOUT_MS', config.requestTimeoutMs, 30_000],
     ['KEEP_ALIVE_TIMEOUT_MS', config.keepAliveTimeoutMs, 5_000],
     ['SHUTDOWN_GRACE_MS', config.shutdownGraceMs, 10_000],
-    ['the bundled dataset', config.bundledDataset, [BUNDLED_DIR]],
+    ['the bundled dataset', config.bundledDataset, BUNDLED_DATASET],
   ];
   for (const [name, actual, expected] of rows)
     it(`${name} = ${JSON.stringify(expected)}`, () => assert.deepEqual(actual, expected));
