@@ -43,6 +43,7 @@ const TARGETS = ['targetClass', 'targetNode', 'targetSubjectsOf', 'targetObjects
   (local) => SH + local,
 );
 const SH_PROPERTY = `${SH}property`;
+const OWL_IMPORTS = 'http://www.w3.org/2002/07/owl#imports';
 /** Predicates of a shape that are no constraint: a shape with only these reports nothing itself. */
 const NOT_CONSTRAINTS = new Set(
   [
@@ -80,8 +81,10 @@ function defectClasses(quads: readonly Quad[], annotation: string): Map<string, 
   }
 
   const classes = new Map<string, DefectClass>();
+  const visited = new Set<string>();
   const visit = (shape: Term, inherited: string | undefined): void => {
-    if (classes.has(key(shape))) return;
+    if (visited.has(key(shape))) return;
+    visited.add(key(shape));
     const own = named.get(key(shape)) ?? inherited;
     if (own !== undefined && !known.has(own))
       throw new ShapesError(
@@ -97,8 +100,10 @@ function defectClasses(quads: readonly Quad[], annotation: string): Map<string, 
 }
 
 /**
- * Validates institutions one at a time. The shapes are parsed once; each institution's few dozen
- * triples are validated as a graph of their own, which keeps every check small.
+ * Validates institutions one at a time with rdf-validate-shacl. The shapes are parsed once; each
+ * institution's few dozen triples are validated as a graph of their own, so a check never looks
+ * at another institution. Every shape targets `foaf:Organization`: triples that type nothing as
+ * one have no defects.
  */
 export class Validator {
   private readonly engine: SHACLValidator;
@@ -115,6 +120,10 @@ export class Validator {
     } catch (error) {
       throw new ShapesError(`${shapesFile}: ${(error as Error).message}`);
     }
+    if (quads.some((q) => q.predicate.value === OWL_IMPORTS))
+      throw new ShapesError(
+        `${shapesFile}: owl:imports is not supported; keep the shapes in one file`,
+      );
     this.classes = defectClasses(quads, `${base}#defect`);
     this.engine = new SHACLValidator(new Store(quads));
   }
@@ -122,7 +131,8 @@ export class Validator {
   /**
    * The defects of one institution: `ntriples` holds its triples, its blank nodes' and its
    * description's. Throws when the text is not N-Triples (the loader made it, so that is a bug),
-   * or when a result comes from a shape without a defect class.
+   * or when a result comes from a shape without a defect class. Each defect is listed once, even
+   * when several constraints of one shape report the same value.
    */
   validate(institutionIri: string, ntriples: string): Defect[] {
     let quads: Quad[];
@@ -138,7 +148,8 @@ export class Validator {
     engine.validationEngine.validateAll(engine.$data);
     const report = engine.validationEngine.getReport();
 
-    return report.results.map((result) => {
+    const defects = new Map<string, Defect>();
+    for (const result of report.results) {
       const shape = result.sourceShape;
       const defect = this.classes.get(key(shape));
       if (defect === undefined)
@@ -147,12 +158,10 @@ export class Validator {
         );
       const focus = result.focusNode.value;
       const value = result.value as Term | undefined;
-      const message = result.message.map((m) => m.value).join('; ');
-      return {
-        defect,
-        focus,
-        message: value && value.value !== focus ? `${message}: ${value.value}` : message,
-      };
-    });
+      const said = result.message.map((m) => m.value).join('; ');
+      const message = value && value.value !== focus ? `${said}: ${value.value}` : said;
+      defects.set(`${defect}\n${focus}\n${message}`, { defect, focus, message });
+    }
+    return [...defects.values()];
   }
 }

@@ -1,0 +1,401 @@
+// The shapes of the published model, run by the real SHACL engine: one fixture per defect class,
+// the records that must be valid, the real DE-1a document, and the ISIL rule held equal to the code's.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Parser, Writer, type Quad } from 'n3';
+import {
+  DEFECT_CLASSES,
+  SHAPES_FILE,
+  ShapesError,
+  Validator,
+  type Defect,
+  type DefectClass,
+} from '../../loader/validate';
+import { isilDefect } from '../../src/rdf/isil';
+import { DE_1A, DE_1A_RDF, FIXTURES, parseRdfXml } from '../support';
+
+const DIR = path.join(FIXTURES, 'validate');
+const FOAF_ORGANIZATION = 'http://xmlns.com/foaf/0.1/Organization';
+
+/** A Turtle case as the loader hands it over: the institution's IRI and its N-Triples. */
+function institution(turtle: string): { iri: string; ntriples: string } {
+  const quads = new Parser({ baseIRI: 'https://ld.zdb-services.de/' }).parse(turtle);
+  const typed = quads.find((q) => q.object.value === FOAF_ORGANIZATION);
+  assert.ok(typed, 'the case types an institution');
+  return {
+    iri: typed.subject.value,
+    ntriples: new Writer({ format: 'N-Triples' }).quadsToString(quads),
+  };
+}
+
+const fixture = (name: string) => fs.readFileSync(path.join(DIR, `${name}.ttl`), 'utf8');
+/** The valid institution with one piece of its text replaced. */
+const variant = (from: string, to: string) => {
+  const valid = fixture('valid');
+  assert.ok(valid.includes(from), `valid.ttl contains ${from}`);
+  return valid.replace(from, to);
+};
+const classes = (defects: readonly Defect[]) => [...new Set(defects.map((d) => d.defect))].sort();
+
+describe('validate: the shapes of the published model', function () {
+  let validator: Validator;
+  const check = (turtle: string) => {
+    const { iri, ntriples } = institution(turtle);
+    return validator.validate(iri, ntriples);
+  };
+  before(() => {
+    validator = new Validator();
+  });
+
+  describe('records that are valid', () => {
+    it('a published institution with every part the shapes check', () =>
+      assert.deepEqual(check(fixture('valid')), []));
+    it('a name-only record (no address, no coordinates, no modification time)', () =>
+      assert.deepEqual(check(fixture('name-only')), []));
+    it('a withdrawn record (owl:deprecated, dcterms:isReplacedBy; no name, no description)', () =>
+      assert.deepEqual(check(fixture('withdrawn')), []));
+    it('a withdrawn record that still has its name and address', () =>
+      assert.deepEqual(
+        check(
+          variant(
+            '  wdrs:describedby',
+            '  owl:deprecated "1"^^xsd:boolean ;\n  wdrs:describedby',
+          ).replace(/ {2}geo:location .*\n/, ''),
+        ),
+        [],
+      ));
+  });
+
+  describe('the real DE-1a document, read from RDF/XML', () => {
+    it('has no defect', async () => {
+      const quads = await parseRdfXml(fs.readFileSync(DE_1A_RDF, 'utf8'));
+      const ntriples = new Writer({ format: 'N-Triples' }).quadsToString(quads);
+      assert.deepEqual(validator.validate(DE_1A, ntriples), []);
+    });
+  });
+
+  describe('one fixture per defect class triggers that class and no other', () => {
+    for (const defect of DEFECT_CLASSES) {
+      it(defect, () => {
+        const defects = check(fixture(defect));
+        assert.deepEqual(classes(defects), [defect]);
+        for (const d of defects)
+          assert.equal(d.focus, 'https://ld.zdb-services.de/resource/organisations/DE-X1');
+      });
+    }
+    it('each defect says what is wrong', () => {
+      const [defect] = check(fixture('malformed-isil'));
+      assert.match(defect!.message, /not a well-formed ISIL.*\(ISIL\)DE2789/);
+    });
+    it('a defect of one shape reported by two constraints is listed once', () =>
+      assert.equal(check(fixture('email-not-mailto')).length, 1));
+  });
+
+  describe('the rules in detail', () => {
+    const cases: readonly [string, string, string, readonly DefectClass[]][] = [
+      [
+        'two names',
+        '  foaf:name "Stadtbibliothek Beispielstadt" ;',
+        '  foaf:name "A", "B" ;',
+        ['no-name'],
+      ],
+      ['a blank name', '"Stadtbibliothek Beispielstadt"', '"  "', ['no-name']],
+      ['an identifier without "(ISIL)"', '"(ISIL)DE-X1"', '"DE-X1"', ['malformed-isil']],
+      ['"(isil)" in lower case', '"(ISIL)DE-X1"', '"(isil)DE-X1"', ['malformed-isil']],
+      ['an ISIL in another case', '"(ISIL)DE-X1"', '"(ISIL)de-x1"', []],
+      ['no identifier', '  dc:identifier "(ISIL)DE-X1" ;\n', '', ['malformed-isil']],
+      [
+        'no description',
+        '  wdrs:describedby <https://ld.zdb-services.de/data/organisations/DE-X1> .',
+        '  owl:sameAs <http://lobid.org/organisation/DE-X1> .',
+        ['description-incomplete'],
+      ],
+      [
+        'a modification time that is no xsd:dateTime',
+        '"2021-12-15T13:55:44.000"^^xsd:dateTime',
+        '"15.12.2021"',
+        ['description-incomplete'],
+      ],
+      [
+        'a postal address alone needs no coordinates',
+        'a v:Address, v:Pref ;',
+        'a v:Address, v:Postal ;',
+        [],
+      ],
+      [
+        'a latitude with a decimal comma',
+        '"52.50771"',
+        '"52,50771"',
+        ['coordinates-outside-country'],
+      ],
+      ['a latitude beyond the pole', '"52.50771"', '"95.1"', ['coordinates-outside-country']],
+      [
+        'a location without longitude',
+        '; geo:long "13.37063"^^xsd:string ]',
+        ']',
+        ['coordinates-missing'],
+      ],
+      [
+        'a postal code with letters',
+        'v:postal-code "10785"',
+        'v:postal-code "D-10785"',
+        ['malformed-postcode'],
+      ],
+      [
+        'a postal code that is an IRI',
+        'v:postal-code "10772"',
+        'v:postal-code <urn:x:10772>',
+        ['malformed-postcode'],
+      ],
+      [
+        'an e-mail as an http URL',
+        '<mailto:info@stadtbibliothek.example.org>',
+        '<http://stadtbibliothek.example.org/kontakt>',
+        ['email-not-mailto'],
+      ],
+      [
+        'an e-mail without a domain',
+        '<mailto:info@stadtbibliothek.example.org>',
+        '<mailto:info>',
+        ['email-not-mailto'],
+      ],
+      [
+        'a homepage as a literal',
+        '<https://stadtbibliothek.example.org/>',
+        '"https://stadtbibliothek.example.org/"',
+        ['url-unparseable'],
+      ],
+      [
+        'a homepage without a host',
+        '<https://stadtbibliothek.example.org/>',
+        '<http:///index.html>',
+        ['url-unparseable'],
+      ],
+      [
+        'a homepage with a space in the host',
+        '<https://stadtbibliothek.example.org/>',
+        '<http://stadt%20bibliothek/>',
+        ['url-unparseable'],
+      ],
+      [
+        'a homepage with an IDN host, a port and a query',
+        '<https://stadtbibliothek.example.org/>',
+        '<http://bücherei.example:8080/a?b=c#d>',
+        [],
+      ],
+      [
+        'a catalogue on ftp:',
+        '<https://katalog.example.org/?q=1>',
+        '<ftp://katalog.example.org/>',
+        ['url-unparseable'],
+      ],
+      [
+        'a v:url on file:',
+        '<https://stadtbibliothek.example.org/%C3%B6ffnungszeiten>',
+        '<file:///etc/passwd>',
+        ['url-unparseable'],
+      ],
+    ];
+    for (const [name, from, to, expected] of cases)
+      it(`${name}: ${expected.length === 0 ? 'valid' : expected.join(', ')}`, () =>
+        assert.deepEqual(classes(check(variant(from, to))), expected));
+  });
+
+  describe('rules by the country of the ISIL prefix', () => {
+    /** valid.ttl moved to another ISIL, postal code and place. */
+    const at = (isil: string, postcode: string, lat: string, long: string) =>
+      fixture('valid')
+        .replaceAll('DE-X1', isil)
+        .replace('"10785"', `"${postcode}"`)
+        .replace('"10772"', `"${postcode}"`)
+        .replace('"52.50771"', `"${lat}"`)
+        .replace('"13.37063"', `"${long}"`);
+    const cases: readonly [string, string, readonly DefectClass[]][] = [
+      ['Vienna, AT', at('AT-OeNB', '1015', '48.20', '16.37'), []],
+      ['Zurich, CH', at('CH-000001-X', '8001', '47.37', '8.54'), []],
+      ['Vaduz, LI', at('LI-LB', '9490', '47.14', '9.52'), []],
+      [
+        'an Austrian postal code of five digits',
+        at('AT-OeNB', '10150', '48.20', '16.37'),
+        ['malformed-postcode'],
+      ],
+      [
+        'a German postal code in Switzerland',
+        at('CH-000001-X', '10785', '47.37', '8.54'),
+        ['malformed-postcode'],
+      ],
+      [
+        'Berlin coordinates for Vienna',
+        at('AT-OeNB', '1015', '52.50', '13.37'),
+        ['coordinates-outside-country'],
+      ],
+      ['a London postal code for a GB ISIL', at('GB-UkLiU', 'SW1A 1AA', '51.5', '-0.12'), []],
+      [
+        'a street in the postal code of a GB ISIL',
+        at('GB-UkLiU', 'Great Russell Street 1', '51.5', '-0.12'),
+        ['malformed-postcode'],
+      ],
+      [
+        'a ZDB product anywhere on Earth (no box for ZDB)',
+        at('ZDB-1-AAS4', '10785', '-33.9', '151.2'),
+        [],
+      ],
+      [
+        'an ISIL in lower case keeps its country',
+        at('de-x1', '1078', '52.5', '13.4'),
+        ['malformed-postcode'],
+      ],
+    ];
+    for (const [name, turtle, expected] of cases)
+      it(`${name}: ${expected.length === 0 ? 'valid' : expected.join(', ')}`, () =>
+        assert.deepEqual(classes(check(turtle)), expected));
+  });
+
+  describe('the ISIL pattern of the shapes is the rule of src/rdf/isil.ts', () => {
+    let matches: (isil: string) => boolean;
+    before(() => {
+      const base = pathToFileURL(SHAPES_FILE).href;
+      const quads = new Parser({ baseIRI: base }).parse(fs.readFileSync(SHAPES_FILE, 'utf8'));
+      const of = (p: string) =>
+        quads.find(
+          (q: Quad) => q.subject.value === `${base}#isil` && q.predicate.value.endsWith(p),
+        )!.object.value;
+      const re = new RegExp(of('#pattern'), of('#flags'));
+      const maxLength = Number(of('#maxLength'));
+      matches = (isil) => `(ISIL)${isil}`.length <= maxLength && re.test(`(ISIL)${isil}`);
+    });
+    const agree = (isil: string) =>
+      assert.equal(matches(isil), isilDefect(isil) === undefined, `"${isil}"`);
+
+    it('for every two-letter prefix, in both cases', () => {
+      for (let a = 65; a <= 90; a++)
+        for (let b = 65; b <= 90; b++) {
+          const prefix = String.fromCharCode(a, b);
+          agree(`${prefix}-1`);
+          agree(`${prefix.toLowerCase()}-1`);
+        }
+    });
+    it('for the shapes and lengths of prefix and local part', () => {
+      for (const isil of [
+        'DE-1a',
+        'DE-38-436',
+        'ZDB-1-AAS4',
+        'DE-MUS-872815',
+        'O-1',
+        'OCLC-X',
+        'GB-LO/N38',
+        'D1-x',
+        'DE-',
+        '-1',
+        'DE--1',
+        'DE-1-',
+        'DE-1/',
+        'DE-1//2',
+        'DE-/1',
+        'DE-:',
+        'DE-a:b',
+        'ABCDE-1',
+        'DE-123456789012',
+        'DE-1234567890123',
+        'DE2789',
+        '3064',
+        'DE%5F4050',
+        'ZDB‑18‑BSPI',
+        'De-4115',
+        'DE-1 a',
+        'DE-1\n',
+        '',
+        'UK-1',
+        'EU-1',
+        'XX-1',
+        '12-3',
+        '1-2',
+        'A1B-2',
+      ])
+        agree(isil);
+    });
+    it('for every ISIL of the real lobid name list', () => {
+      const rows = fs
+        .readFileSync(
+          path.join(FIXTURES, 'real', 'lobid-organisations_isil-sigel-name_2023-11.tsv'),
+          'utf8',
+        )
+        .split('\n')
+        .slice(1)
+        .map((line) => line.split('\t')[1])
+        .filter((isil): isil is string => isil !== undefined);
+      assert.ok(rows.length > 18_000);
+      for (const isil of rows) agree(isil);
+    });
+  });
+
+  describe('shapes that cannot be used are refused', () => {
+    let dir: string;
+    before(() => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'isil-ld-shapes-'));
+    });
+    after(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const shapes = (name: string, body: string) => {
+      const file = path.join(dir, name);
+      fs.writeFileSync(
+        file,
+        `@prefix : <#> . @prefix sh: <http://www.w3.org/ns/shacl#> .\n@prefix foaf: <http://xmlns.com/foaf/0.1/> .\n${body}`,
+      );
+      return file;
+    };
+
+    it('a file that is not Turtle', () =>
+      assert.throws(() => new Validator(shapes('broken.ttl', ':a :b')), ShapesError));
+    it('a shape with a constraint but no defect class', () =>
+      assert.throws(
+        () =>
+          new Validator(
+            shapes(
+              'unmapped.ttl',
+              ':S sh:targetClass foaf:Organization ; sh:property [ sh:path foaf:name ; sh:minCount 1 ] .',
+            ),
+          ),
+        /names no :defect class/,
+      ));
+    it('a defect class that the load report does not know', () =>
+      assert.throws(
+        () =>
+          new Validator(
+            shapes(
+              'unknown.ttl',
+              ':S sh:targetClass foaf:Organization ; :defect "too-old" ; sh:property [ sh:path foaf:name ; sh:minCount 1 ] .',
+            ),
+          ),
+        /"too-old", which is none of/,
+      ));
+    it('owl:imports, which this synchronous use of the engine would not follow', () =>
+      assert.throws(
+        () =>
+          new Validator(
+            shapes('imports.ttl', '<> <http://www.w3.org/2002/07/owl#imports> <urn:x:more> .'),
+          ),
+        /owl:imports/,
+      ));
+    it('a property shape inherits the class of the shape that holds it', () => {
+      const v = new Validator(
+        shapes(
+          'inherit.ttl',
+          ':S sh:targetClass foaf:Organization ; :defect "no-name" ; sh:property [ sh:path foaf:name ; sh:minCount 1 ] .',
+        ),
+      );
+      const { iri, ntriples } = institution(
+        '<https://ld.zdb-services.de/resource/organisations/DE-X9> a <http://xmlns.com/foaf/0.1/Organization> .',
+      );
+      assert.deepEqual(classes(v.validate(iri, ntriples)), ['no-name']);
+    });
+  });
+
+  it('text that is not N-Triples is an error naming the institution', () =>
+    assert.throws(
+      () => validator.validate(DE_1A, '<a> <b> .'),
+      new RegExp(`^Error: ${DE_1A}: not N-Triples`),
+    ));
+});
