@@ -1,0 +1,333 @@
+// loadSources over the real sources: PICA+ and the two lists beside RDF, ISILs held by several
+// sources resolved whole, and snapshots that load in pieces without splitting a blank node.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { generate } from '../../loader/generate';
+import { chunkedNQuads, loadSources, writeSnapshot } from '../../loader/loadSources';
+import { convertRecord } from '../../loader/pica/convert';
+import { readPica } from '../../loader/pica/read';
+import type { Dataset } from '../../src/dataset';
+import { institutionIri } from '../../src/rdf/iris';
+import type { Isil } from '../../src/rdf/isil';
+import { DatasetStore } from '../../src/store/datasetStore';
+import { checkedIri } from '../../src/store/queries';
+import { BASE, DE_1A_RDF, FIXTURES, parseTurtle, sameGraph, tempDir } from '../support';
+
+const REAL = path.join(FIXTURES, 'real');
+const DAT = path.join(REAL, 'isil-directory_pica-plain_8-records.dat');
+const PPXML = path.join(REAL, 'isil-directory_picaplus-xml_2013_9-records.xml');
+const NAMES = path.join(REAL, 'lobid-organisations_isil-sigel-name_2023-11.tsv');
+const REDIRECTS = path.join(REAL, 'isil-redirects_lobid-resources.tsv');
+const OWL_DEPRECATED = 'http://www.w3.org/2002/07/owl#deprecated';
+const REPLACED_BY = 'http://purl.org/dc/terms/isReplacedBy';
+const FOAF_NAME = 'http://xmlns.com/foaf/0.1/name';
+
+function describe_(dataset: Dataset, isil: string): string {
+  return dataset.store.describe(checkedIri(institutionIri(BASE, isil as Isil)));
+}
+
+/** The graph of N-Triples as the store gives it back (typed literals in canonical form). */
+function stored(ntriples: string): ReturnType<typeof parseTurtle> {
+  const store = new DatasetStore();
+  try {
+    store.load(ntriples, 'nt');
+    return parseTurtle(store.dump(), 'application/n-quads');
+  } finally {
+    store.free();
+  }
+}
+
+/** The record of `isil` in the .dat file, converted as the loader converts it. */
+function convertedFromDat(isil: string): string {
+  for (const record of readPica(DAT, 'pica')) {
+    if ('malformed' in record) continue;
+    const converted = convertRecord(record, {
+      baseIri: BASE,
+      origin: 'test',
+      blankNodePrefix: 't',
+    });
+    if ('ntriples' in converted && converted.isil === isil) return converted.ntriples;
+  }
+  throw new Error(`${isil} is not in ${DAT}`);
+}
+
+describe('loadSources', () => {
+  describe('an ISIL held by several sources', () => {
+    let all: Awaited<ReturnType<typeof loadSources>>;
+    let datAlone: Awaited<ReturnType<typeof loadSources>>;
+    before(async () => {
+      all = await loadSources([DE_1A_RDF, PPXML, DAT], { baseIri: BASE });
+      datAlone = await loadSources([DAT], { baseIri: BASE });
+    });
+    after(() => {
+      all.dataset.free();
+      datAlone.dataset.free();
+    });
+
+    const winners: [string, RegExp, number][] = [
+      ['DE-1a', /pica-plain_8-records\.dat, line 2$/, 3],
+      ['DE-38', /pica-plain_8-records\.dat, line 4$/, 2],
+      ['DE-294', /pica-plain_8-records\.dat, line 3$/, 2],
+    ];
+    for (const [isil, winner, sources] of winners) {
+      it(`${isil}: the newest record wins, and the report names every source`, () => {
+        const conflict = all.report.conflicts.find((c) => c.isil === isil);
+        assert.ok(conflict, `no conflict reported for ${isil}`);
+        assert.match(conflict.winner, winner);
+        assert.equal(conflict.origins.length, sources);
+      });
+      it(`${isil}: the served description is the winning record, converted, and nothing else`, () => {
+        assert.ok(sameGraph(stored(describe_(all.dataset, isil)), stored(convertedFromDat(isil))));
+      });
+    }
+
+    it('only the three are conflicts', () => {
+      assert.deepEqual(all.report.conflicts.map((c) => c.isil).sort(), [
+        'DE-1a',
+        'DE-294',
+        'DE-38',
+      ]);
+    });
+
+    it('no triple of a losing record is left (blank nodes, URL nodes and descriptions included)', () => {
+      // Every institution of the RDF file and the XML file that the .dat file also holds lost; the
+      // others of the XML file won. So the store holds the .dat file plus those others, exactly.
+      const others = ['DE-Tir1', 'DE-100-301', 'DE-188-867', 'DE-7-133', 'DE-11-39'];
+      let expected = datAlone.report.triples;
+      for (const isil of others) expected += stored(describe_(all.dataset, isil)).length;
+      assert.equal(all.report.triples, expected);
+    });
+
+    it('the order of the sources does not change the outcome', async () => {
+      const reversed = await loadSources([DAT, PPXML, DE_1A_RDF], { baseIri: BASE });
+      try {
+        assert.equal(reversed.report.triples, all.report.triples);
+        for (const [isil] of winners) {
+          assert.ok(
+            sameGraph(
+              stored(describe_(reversed.dataset, isil)),
+              stored(describe_(all.dataset, isil)),
+            ),
+            isil,
+          );
+        }
+      } finally {
+        reversed.dataset.free();
+      }
+    });
+
+    it('a full record beats a name-only record whatever the order', async () => {
+      const loaded = await loadSources([DAT, NAMES], { baseIri: BASE });
+      try {
+        const names = parseTurtle(describe_(loaded.dataset, 'DE-1a'), 'application/n-triples')
+          .filter((q) => q.predicate.value === FOAF_NAME)
+          .map((q) => q.object.value);
+        assert.deepEqual(names, [
+          'Staatsbibliothek zu Berlin - Preußischer Kulturbesitz, Haus Potsdamer Straße',
+        ]);
+        assert.match(loaded.report.conflicts.find((c) => c.isil === 'DE-1a')!.winner, /\.dat/);
+      } finally {
+        loaded.dataset.free();
+      }
+    });
+  });
+
+  describe('the name list', () => {
+    let loaded: Awaited<ReturnType<typeof loadSources>>;
+    before(async () => {
+      loaded = await loadSources([NAMES], { baseIri: BASE });
+    });
+    after(() => loaded.dataset.free());
+
+    it('loads every row with a well-formed ISIL as a name-only record', () => {
+      // 18,681 rows, 6 with a malformed ISIL and 3 case twins left out.
+      assert.equal(loaded.report.institutions, 18_672);
+      assert.equal(loaded.report.files[0]!.records, 18_681);
+    });
+
+    it('reports each malformed ISIL and case twin with its line, and leaves it out', () => {
+      const malformed = loaded.report.skipped.filter((s) => s.kind === 'malformed');
+      assert.deepEqual(malformed.map((s) => s.id).sort(), [
+        '3064',
+        'DB-286-AVE',
+        'DE%5F4050',
+        'DE-LUEN3',
+        'DE-STG252',
+        'DE2789',
+        'De-4115',
+        'ZDB\u201118\u2011BSPI',
+        'ZDB\u2011198\u2011DUB',
+      ]);
+      for (const s of malformed) assert.match(s.origin, /isil-sigel-name_2023-11\.tsv:\d+$/);
+      assert.equal(loaded.dataset.lookup('DE-Stg252' as Isil).kind, 'found');
+      assert.equal(loaded.dataset.lookup('DE-4115' as Isil).kind, 'found');
+      assert.deepEqual(loaded.dataset.lookup('DE-STG252' as Isil), {
+        kind: 'other-case',
+        isil: 'DE-Stg252',
+      });
+    });
+
+    it('a name-only record: name, ISIL, lobid link, licensed description, no modification time', () => {
+      const r = `${BASE}/resource/organisations/DE-Luen3`;
+      const d = `${BASE}/data/organisations/DE-Luen3`;
+      const expected = parseTurtle(
+        `@prefix foaf: <http://xmlns.com/foaf/0.1/> . @prefix dc: <http://purl.org/dc/elements/1.1/> .
+         @prefix owl: <http://www.w3.org/2002/07/owl#> . @prefix wdrs: <http://www.w3.org/2007/05/powder-s#> .
+         @prefix dcterms: <http://purl.org/dc/terms/> .
+         <${r}> a foaf:Organization ; foaf:name "Niedersächsisches Oberverwaltungsgericht, Bibliothek" ;
+           dc:identifier "(ISIL)DE-Luen3" ; owl:sameAs <http://lobid.org/organisation/DE-Luen3> ;
+           wdrs:describedby <${d}> .
+         <${d}> dcterms:license <http://creativecommons.org/publicdomain/zero/1.0/> .`,
+      );
+      assert.ok(sameGraph(stored(describe_(loaded.dataset, 'DE-Luen3')), expected));
+    });
+  });
+
+  describe('the redirect list', () => {
+    let loaded: Awaited<ReturnType<typeof loadSources>>;
+    before(async () => {
+      loaded = await loadSources([REDIRECTS], { baseIri: BASE });
+    });
+    after(() => loaded.dataset.free());
+
+    it('418 pairs make 417 withdrawn ISILs: one is retired twice, the later pair wins', () => {
+      assert.equal(loaded.report.files[0]!.records, 418);
+      assert.equal(loaded.report.withdrawn, 417);
+      assert.equal(loaded.report.institutions, 0);
+      assert.deepEqual(
+        loaded.report.conflicts.map((c) => [c.isil, c.winner.replace(/^.*\//, '')]),
+        [['ZDB-18-NOE', 'isil-redirects_lobid-resources.tsv:16']],
+      );
+    });
+
+    it('a retired ISIL is deprecated and replaced by the current one', () => {
+      const quads = parseTurtle(describe_(loaded.dataset, 'DE-D170'), 'application/n-triples');
+      const value = (p: string) =>
+        quads.filter((q) => q.predicate.value === p).map((q) => q.object.value);
+      assert.deepEqual(value(OWL_DEPRECATED), ['true']);
+      assert.deepEqual(value(REPLACED_BY), [`${BASE}/resource/organisations/DE-D227`]);
+      const twice = parseTurtle(describe_(loaded.dataset, 'ZDB-18-NOE'), 'application/n-triples');
+      assert.deepEqual(
+        twice.filter((q) => q.predicate.value === REPLACED_BY).map((q) => q.object.value),
+        [`${BASE}/resource/organisations/ZDB-18-NEP`],
+      );
+    });
+
+    it('a full record outweighs a redirect pair, which has no date', async () => {
+      // DE-188-867 and DE-11-39 are retired in the list, and the XML file has a record of each:
+      // DE-188-867 published, DE-11-39 withdrawn (status I, the same successor as the pair).
+      const both = await loadSources([REDIRECTS, PPXML], { baseIri: BASE });
+      try {
+        assert.equal(both.dataset.lookup('DE-188-867' as Isil).kind, 'found');
+        assert.equal(both.dataset.lookup('DE-11-39' as Isil).kind, 'withdrawn');
+        const quads = parseTurtle(describe_(both.dataset, 'DE-11-39'), 'application/n-triples');
+        assert.ok(
+          quads.some((q) => q.predicate.value === 'http://purl.org/dc/terms/modified'),
+          'the dated record of the XML file, not the pair, which has no date',
+        );
+        for (const isil of ['DE-188-867', 'DE-11-39']) {
+          assert.match(both.report.conflicts.find((c) => c.isil === isil)!.winner, /\.xml/);
+        }
+        assert.equal(both.report.withdrawn, 416);
+      } finally {
+        both.dataset.free();
+      }
+    });
+
+    it('a redirect pair outweighs a name-only record', async () => {
+      const both = await loadSources([REDIRECTS, NAMES], { baseIri: BASE });
+      try {
+        assert.equal(both.dataset.lookup('DE-D170' as Isil).kind, 'withdrawn');
+      } finally {
+        both.dataset.free();
+      }
+    });
+  });
+
+  describe('PICA+ records', () => {
+    let dir: string;
+    before(() => {
+      dir = tempDir();
+    });
+    after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+    it('a record of status N is skipped and counted, the rest load', async () => {
+      const lines = fs.readFileSync(DAT, 'utf8').split('\n');
+      lines[3] = lines[3]!.replace('035E \x1faH', '035E \x1faN');
+      assert.notEqual(lines.join('\n'), fs.readFileSync(DAT, 'utf8'), 'the fixture has 035E $aH');
+      const file = path.join(dir, 'with-n.dat');
+      fs.writeFileSync(file, lines.join('\n'));
+      const loaded = await loadSources([file], { baseIri: BASE });
+      try {
+        const skipped = loaded.report.skipped.filter((s) => s.kind === 'not-published');
+        assert.deepEqual(
+          skipped.map((s) => s.id),
+          ['DE-38'],
+        );
+        assert.equal(loaded.report.institutions, 7);
+        assert.equal(loaded.dataset.lookup('DE-38' as Isil).kind, 'unknown');
+      } finally {
+        loaded.dataset.free();
+      }
+    });
+
+    it('a record without ISIL is reported as malformed with its position and id', async () => {
+      const loaded = await loadSources([PPXML], { baseIri: BASE });
+      try {
+        const malformed = loaded.report.skipped.filter((s) => s.kind === 'malformed');
+        assert.equal(malformed.length, 1);
+        assert.equal(malformed[0]!.id, '009000216');
+        assert.match(malformed[0]!.origin, /9-records\.xml, line \d+, column \d+$/);
+        assert.equal(loaded.report.institutions, 7);
+        assert.equal(loaded.report.withdrawn, 1);
+      } finally {
+        loaded.dataset.free();
+      }
+    });
+  });
+
+  describe('snapshots', () => {
+    let dir: string;
+    before(() => {
+      dir = tempDir();
+    });
+    after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+    it('mark chunks only where no blank node is shared across', () => {
+      const text = chunkedNQuads([...generate({ count: 300, seed: 7, base: BASE })].join(''));
+      const pieces = text.split('# chunk\n');
+      assert.ok(pieces.length > 3, `${pieces.length} pieces`);
+      const seenIn = new Map<string, number>();
+      pieces.forEach((piece, index) => {
+        for (const label of piece.match(/_:[^ ]+/g) ?? []) {
+          assert.equal(seenIn.get(label) ?? index, index, `${label} is in two pieces`);
+          seenIn.set(label, index);
+        }
+      });
+      assert.ok(seenIn.size > 0);
+    });
+
+    it('load in pieces to the same graph they were written from', async () => {
+      const source = path.join(dir, 'synthetic.nt');
+      fs.writeFileSync(source, [...generate({ count: 300, seed: 7, base: BASE })].join(''));
+      const first = await loadSources([source], { baseIri: BASE });
+      const snapshot = path.join(dir, 'dataset.nq');
+      writeSnapshot(first.dataset, snapshot);
+      const again = await loadSources([snapshot], { baseIri: BASE });
+      try {
+        assert.ok(fs.readFileSync(snapshot, 'utf8').split('# chunk\n').length > 3);
+        assert.equal(again.report.triples, first.report.triples);
+        assert.ok(
+          sameGraph(
+            parseTurtle(again.dataset.store.dump(), 'application/n-quads'),
+            parseTurtle(first.dataset.store.dump(), 'application/n-quads'),
+          ),
+        );
+      } finally {
+        first.dataset.free();
+        again.dataset.free();
+      }
+    });
+  });
+});
