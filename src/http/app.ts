@@ -5,7 +5,7 @@ import { DATA_PATH, DIRECTORY_PATH, RESOURCE_PATH } from '../rdf/iris';
 import { CONTEXT_PATH } from '../rdf/jsonld';
 import type { Service } from '../service';
 import { notFound } from './errors';
-import { handlers } from './handlers';
+import { handlers, SHAPES_PATH } from './handlers';
 import { requestGate } from './middleware';
 import { errorHandler } from './respond';
 
@@ -34,6 +34,7 @@ export function createApp({ service, logger }: AppDeps): express.Express {
   app.use(mount(RESOURCE_PATH), handle.resource);
   if (config.isilDirectoryUrl === '') app.use(mount(DIRECTORY_PATH), handle.page);
   app.get(CONTEXT_PATH, handle.context);
+  app.get(SHAPES_PATH, handle.shapes);
   app.get('/healthz', handle.healthz);
   app.get('/readyz', handle.readyz);
   app.get('/', handle.home);

@@ -1,10 +1,13 @@
 // The route handlers: each parses what the request names, asks the current dataset, and answers.
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Request, Response } from 'express';
 import type { Config } from '../config';
 import type { Institution } from '../dataset';
 import type { Documents, Rendered } from '../documents';
 import { escapeHtml } from '../page';
+import { QUERY_DIR } from '../paths';
 import { FORMATS, formatByExtension, formatByName, type Format } from '../rdf/formats';
 import { DATA_PATH, DIRECTORY_PATH, documentPath, RESOURCE_PATH } from '../rdf/iris';
 import { isilDefect, type Isil } from '../rdf/isil';
@@ -29,6 +32,9 @@ import { redirect, sendDocument, type HeaderBuilder } from './respond';
  * it). Without an `X-` prefix: RFC 6648 §3 advises against it for new fields.
  */
 export const DATASET_VERSION = 'Dataset-Version';
+
+/** Where the SHACL shapes of the published model (queries/shapes.ttl) are served. */
+export const SHAPES_PATH = '/shapes.ttl';
 
 /** At most this much of a rejected path is echoed in an error body. */
 const ECHO_LIMIT = 64;
@@ -159,6 +165,22 @@ export function handlers(service: Service, config: Config) {
     encoded: {},
   };
 
+  const ttl = formatByName('ttl');
+  const shapesHeaders: HeaderBuilder = () => ({
+    'Content-Type': ttl.contentType,
+    'Cache-Control': cacheControl,
+  });
+  // Read once when the app is built, as the query templates are at start; Last-Modified is the
+  // file's, so a client revalidates exactly when the shapes changed.
+  const shapesFile = path.join(QUERY_DIR, 'shapes.ttl');
+  const shapes = fs.readFileSync(shapesFile);
+  const shapesRendered: Rendered = {
+    body: shapes,
+    etag: `"${crypto.createHash('sha256').update(shapes).digest('base64url').slice(0, 27)}"`,
+    lastModified: fs.statSync(shapesFile).mtime,
+    encoded: {},
+  };
+
   return {
     healthz(_req: Request, res: Response): void {
       res.set({ ...commonHeaders(res), 'Cache-Control': 'no-store' });
@@ -185,6 +207,11 @@ export function handlers(service: Service, config: Config) {
 
     context(req: Request, res: Response): void {
       sendDocument(req, res, contextRendered, contextHeaders, undefined, jsonld);
+    },
+
+    /** GET /shapes.ttl: the SHACL shapes the loader validates every institution against. */
+    shapes(req: Request, res: Response): void {
+      sendDocument(req, res, shapesRendered, shapesHeaders, undefined, ttl);
     },
 
     home(_req: Request, res: Response): void {
