@@ -10,6 +10,7 @@ import { Service } from '../../src/service';
 import { createLogger } from '../../src/log';
 import { loadInto } from '../../src/main';
 import { PROJECT_ROOT } from '../../src/paths';
+import { NAME_LIST_HEADER } from '../../loader/lists';
 import { DE_1A_RDF, parseRdfXml, parseTurtle, sameGraph, tempDir, testConfig } from '../support';
 
 interface Run {
@@ -17,6 +18,19 @@ interface Run {
   stdout: string;
   stderr: string;
 }
+
+const REAL = path.join(PROJECT_ROOT, 'fixtures', 'real');
+const DAT = path.join(REAL, 'isil-directory_pica-plain_8-records.dat');
+const PPXML = path.join(REAL, 'isil-directory_picaplus-xml_2013_9-records.xml');
+/** The lines of the real .dat file, each with its newline. */
+const DAT_LINES = (() => {
+  const bytes = fs.readFileSync(DAT);
+  const lines: Buffer[] = [];
+  for (let start = 0, end; (end = bytes.indexOf(0x0a, start)) !== -1; start = end + 1)
+    lines.push(bytes.subarray(start, end + 1));
+  return lines;
+})();
+const PPXML_TEXT = fs.readFileSync(PPXML, 'utf8');
 
 function load(dataset: string, args: string[], env: Record<string, string> = {}): Run {
   const run = spawnSync(
@@ -140,6 +154,37 @@ describe('loader', () => {
         /bad\.jsonld(:\d+:\d+)?: /,
       ],
       ['an empty file', 'empty.nt', '', /empty\.nt: the file is empty/],
+      ['an empty PICA+ file', 'empty.dat', '', /empty\.dat: the file is empty/],
+      [
+        'PICA+ cut off in the middle of a record: the line, column and record',
+        'cut.dat',
+        Buffer.concat([DAT_LINES[0]!, DAT_LINES[1]!, DAT_LINES[2]!.subarray(0, 200)]),
+        /cut\.dat: line 3, column 201: cut off inside a record \(003@ 009007911\)/,
+      ],
+      [
+        'PicaPlus-XML that is not well-formed',
+        'bad.xml',
+        PPXML_TEXT.replace(/<\/ppxml:record>/, '</ppxml:recrd>'),
+        /bad\.xml: line \d+, column \d+: not well-formed XML/,
+      ],
+      [
+        'PICA+ that is not UTF-8',
+        'latin1.dat',
+        Buffer.concat([DAT_LINES[0]!, Buffer.from('003@ \x1f0K\xf6ln\x1e\n', 'latin1')]),
+        /latin1\.dat: line 2, byte \d+: not UTF-8/,
+      ],
+      [
+        'a name list that is not UTF-8',
+        'latin1.tsv',
+        Buffer.from(`${NAME_LIST_HEADER}\nx\tDE-1a\t1a\tK\xf6ln\n`, 'latin1'),
+        /latin1\.tsv:2:\d+: not UTF-8/,
+      ],
+      [
+        'a TSV file that is neither list',
+        'neither.tsv',
+        'a\tb\tc\n',
+        /neither\.tsv:1:1: neither a name list .* nor a redirect list/,
+      ],
       [
         'text that is not UTF-8',
         'latin1.nt',
@@ -226,6 +271,54 @@ describe('loader', () => {
     );
     assert.match(run.stdout, /^warning\tmalformed-isil\t.*DE2789\t/m);
     assert.match(run.stdout, /1 institutions, 3 triples, 2 warnings/);
+  });
+
+  it('reads PICA+, PicaPlus-XML and both lists by extension, and reports what it did', () => {
+    const run = load(snapshot, [
+      path.join(REAL, 'lobid-organisations_isil-sigel-name_2023-11.tsv'),
+      path.join(REAL, 'isil-redirects_lobid-resources.tsv'),
+      PPXML,
+      DAT,
+    ]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /^file\t.*isil-sigel-name_2023-11\.tsv\tnames\t18681 records, /m);
+    assert.match(
+      run.stdout,
+      /^file\t.*isil-redirects_lobid-resources\.tsv\tredirects\t418 records, /m,
+    );
+    assert.match(run.stdout, /^file\t.*9-records\.xml\tppxml\t9 records, /m);
+    assert.match(run.stdout, /^file\t.*8-records\.dat\tpica\t8 records, /m);
+    assert.match(run.stdout, /^malformed\t.*isil-sigel-name_2023-11\.tsv:15067\tDE2789\t/m);
+    assert.match(
+      run.stdout,
+      /^malformed\t.*9-records\.xml, line \d+, column \d+\t009000216\tno ISIL/m,
+    );
+    assert.match(
+      run.stdout,
+      /^conflict\tDE-1a\twon .*8-records\.dat, line 2\tlost .*\.tsv:18639, .*\.xml, line /m,
+    );
+    assert.match(run.stdout, /^defect\tcoordinates-missing\t\d+$/m);
+    assert.match(
+      run.stdout,
+      /; 416 withdrawn, 0 skipped, 10 malformed, 15 conflicts, \d+ institutions with defects; snapshot /,
+    );
+  });
+
+  it('--strict refuses to write the snapshot when an institution violates the shapes', () => {
+    assert.equal(load(snapshot, [path.join(dir, 'de-1a.rdf')]).status, 0);
+    const before = fs.readFileSync(snapshot);
+    const strict = load(snapshot, ['--strict', PPXML]);
+    assert.equal(strict.status, 1, strict.stdout);
+    assert.match(
+      strict.stderr,
+      /^load refused \(--strict\), snapshot unchanged: \d+ institutions violate the shapes/,
+    );
+    assert.match(strict.stdout, /^defect\tcoordinates-missing\t\d+$/m);
+    assert.match(strict.stdout, /no snapshot written/);
+    assert.deepEqual(fs.readFileSync(snapshot), before);
+    const clean = load(snapshot, ['--strict', DAT]);
+    assert.equal(clean.status, 0, clean.stdout + clean.stderr);
+    assert.match(clean.stdout, /0 institutions with defects/);
   });
 
   it('the server loads the snapshot with the same code', async () => {
