@@ -8,6 +8,8 @@ import http from 'node:http';
 import path from 'node:path';
 import { generate } from '../../loader/generate';
 import { loadSources, writeSnapshot } from '../../loader/loadSources';
+import request from 'supertest';
+import { createApp } from '../../src/http/app';
 import { DATASET_VERSION } from '../../src/http/handlers';
 import { createLogger } from '../../src/log';
 import { loadInto, Reloader } from '../../src/main';
@@ -155,6 +157,28 @@ describe('reload', () => {
       const institution = served.dataset.lookup('DE-RT1' as Isil);
       assert.equal(institution.kind, 'found');
       assert.ok(served.dataset.describe(institution.institution).quads.length > 0);
+    });
+
+    it('documents name their dataset version; an unchanged record keeps its ETag across a reload', async () => {
+      const app = createApp({ service, logger: createLogger('silent') });
+      const unchangedTtl = `/data/organisations/${unchangedIsils[0]}.ttl`;
+      const before = await request(app).get(unchangedTtl);
+      const version = service.current!.dataset.version;
+      assert.equal(before.headers['dataset-version'], version);
+      const revalidated = await request(app)
+        .get(unchangedTtl)
+        .set('If-None-Match', before.headers.etag!);
+      assert.equal(revalidated.status, 304);
+      assert.equal(revalidated.headers['dataset-version'], version);
+      await writeEdition(4, snapshot);
+      await new Reloader(service, logger).reload();
+      const after = await request(app).get(unchangedTtl);
+      assert.notEqual(after.headers['dataset-version'], version);
+      assert.equal(after.headers['dataset-version'], service.current!.dataset.version);
+      assert.equal(after.headers.etag, before.headers.etag);
+      const page = await request(app).get('/isil/DE-RT1');
+      assert.equal(page.headers['dataset-version'], service.current!.dataset.version);
+      assert.deepEqual(editionsIn(page.text), new Set([4]));
     });
 
     it('reload finished names the new version, its institutions and the time it took', () => {
