@@ -1,89 +1,41 @@
-// An institution's description as plain RDF/JS quads: parsed from the store's N-Triples, blank
-// nodes labelled from their content (stable across loads), triples deduplicated and ordered.
-import crypto from 'node:crypto';
-import { DataFactory, type BlankNode, type Quad, type Term } from 'n3';
-import { parseNTriples } from './ntriples';
+// An institution's description: the store's N-Triples read as term text, blank nodes labelled from
+// their content (stable across loads), triples deduplicated and ordered; RDF/JS quads on demand.
+import { DataFactory, type NamedNode, type Quad, type Quad_Object, type Quad_Subject } from 'n3';
+import { decodeTerm, lexicalForm, splitNTriples, type Triple } from './ntriples';
 import { PREFIXES, RDF_TYPE } from './namespaces';
 
-export interface Description {
-  /** The institution IRI. */
-  readonly subject: string;
-  /** Distinct triples, institution first, then its description document, then the rest. */
-  readonly quads: readonly Quad[];
-  /** `dcterms:modified` of the description document, when it holds a valid one. */
-  readonly modified: Date | undefined;
-}
+const MODIFIED = `<${PREFIXES.dcterms}modified>`;
+const DESCRIBED_BY = `<${PREFIXES.wdrs}describedby>`;
+const TYPE = `<${RDF_TYPE}>`;
 
-const MODIFIED = `${PREFIXES.dcterms}modified`;
-const DESCRIBED_BY = `${PREFIXES.wdrs}describedby`;
+/** Whether an N-Triples term's text is a blank node (`_:…`). */
+export const isBlank = (term: string): boolean => term.charCodeAt(0) === 95;
+/** Whether an N-Triples term's text is an IRI (`<…>`). */
+export const isIri = (term: string): boolean => term.charCodeAt(0) === 60;
 
-/** N-Triples term syntax: a key that is equal exactly when the terms are. */
-function termKey(term: Term): string {
-  switch (term.termType) {
-    case 'NamedNode':
-      return `<${term.value}>`;
-    case 'BlankNode':
-      return `_:${term.value}`;
-    case 'Literal':
-      return `${JSON.stringify(term.value)}${term.language ? `@${term.language}` : `^^<${term.datatype.value}>`}`;
-    default:
-      return term.value;
+export class Description {
+  private decoded: readonly Quad[] | undefined;
+
+  constructor(
+    /** The institution IRI. */
+    readonly subject: string,
+    /** Distinct triples, institution first, then its description document, then the rest. */
+    readonly triples: readonly Triple[],
+    /** `dcterms:modified` of the description document, when it holds a valid one. */
+    readonly modified: Date | undefined,
+  ) {}
+
+  /** The triples as RDF/JS quads, made on first use: Turtle and N-Triples are written from text. */
+  get quads(): readonly Quad[] {
+    this.decoded ??= this.triples.map((t) =>
+      DataFactory.quad(
+        decodeTerm(t.s) as Quad_Subject,
+        decodeTerm(t.p) as NamedNode,
+        decodeTerm(t.o) as Quad_Object,
+      ),
+    );
+    return this.decoded;
   }
-}
-
-/**
- * Renames blank nodes after a hash of what they say (their triples, recursively, and the triples
- * that point at them), so that the same stored record yields the same bytes after every load.
- * Blank nodes with identical content are interchangeable, so numbering them in turn is stable too.
- */
-export function labelBlankNodes(quads: readonly Quad[]): Quad[] {
-  const outgoing = new Map<string, Quad[]>();
-  const incoming = new Map<string, Quad[]>();
-  for (const q of quads) {
-    if (q.subject.termType === 'BlankNode') push(outgoing, q.subject.value, q);
-    if (q.object.termType === 'BlankNode') push(incoming, q.object.value, q);
-  }
-  if (outgoing.size === 0 && incoming.size === 0) return [...quads];
-
-  const signature = (id: string, path: readonly string[]): string => {
-    if (path.includes(id)) return '(cycle)';
-    const inner = [...path, id];
-    return (outgoing.get(id) ?? [])
-      .map(
-        (q) =>
-          `${termKey(q.predicate)} ${q.object.termType === 'BlankNode' ? `[${signature(q.object.value, inner)}]` : termKey(q.object)}`,
-      )
-      .sort()
-      .join(';');
-  };
-  const ids = new Set([...outgoing.keys(), ...incoming.keys()]);
-  const labelled = [...ids]
-    .map((id) => {
-      const from = (incoming.get(id) ?? [])
-        .map(
-          (q) =>
-            `${q.subject.termType === 'BlankNode' ? '_' : termKey(q.subject)} ${termKey(q.predicate)}`,
-        )
-        .sort()
-        .join(';');
-      const hash = crypto
-        .createHash('sha1')
-        .update(`${signature(id, [])}|${from}`)
-        .digest('hex')
-        .slice(0, 16);
-      return { id, hash };
-    })
-    .sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0));
-  const labels = new Map<string, BlankNode>();
-  const seen = new Map<string, number>();
-  for (const { id, hash } of labelled) {
-    const n = seen.get(hash) ?? 0;
-    seen.set(hash, n + 1);
-    labels.set(id, DataFactory.blankNode(n === 0 ? `b${hash}` : `b${hash}_${n}`));
-  }
-  const rename = <T extends Term>(t: T): T =>
-    t.termType === 'BlankNode' ? (labels.get(t.value) as unknown as T) : t;
-  return quads.map((q) => DataFactory.quad(rename(q.subject), q.predicate, rename(q.object)));
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
@@ -92,38 +44,84 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-/** A key equal exactly when the terms are, cheaper than escaping (no separator occurs in IRIs). */
-function fastKey(t: Term): string {
-  return t.termType === 'Literal'
-    ? `"${t.value}\u0000${t.language}\u0000${t.datatype.value}`
-    : t.termType === 'BlankNode'
-      ? `_:${t.value}`
-      : t.value;
+/**
+ * Renames blank nodes after what they say (their triples, recursively, and the triples that point
+ * at them), so that the same stored record yields the same bytes after every load: the nodes are
+ * sorted by that content and numbered in turn. Blank nodes with identical content are
+ * interchangeable, so the order among them does not matter.
+ */
+export function labelBlankNodes(triples: readonly Triple[]): Triple[] {
+  const outgoing = new Map<string, Triple[]>();
+  const incoming = new Map<string, string[]>();
+  for (const t of triples) {
+    if (isBlank(t.s)) push(outgoing, t.s, t);
+    if (isBlank(t.o)) push(incoming, t.o, `${isBlank(t.s) ? '_' : t.s} ${t.p}`);
+  }
+  if (outgoing.size === 0 && incoming.size === 0) return triples.slice();
+
+  const path: string[] = [];
+  const signature = (id: string): string => {
+    if (path.includes(id)) return '(cycle)';
+    const list = outgoing.get(id);
+    if (!list) return '';
+    path.push(id);
+    const parts: string[] = [];
+    for (const t of list) parts.push(isBlank(t.o) ? `${t.p} [${signature(t.o)}]` : `${t.p} ${t.o}`);
+    path.pop();
+    return parts.sort().join(';');
+  };
+  const nodes: { id: string; content: string }[] = [];
+  const content = (id: string) => `${signature(id)}|${(incoming.get(id) ?? []).sort().join(';')}`;
+  for (const id of outgoing.keys()) nodes.push({ id, content: content(id) });
+  for (const id of incoming.keys()) if (!outgoing.has(id)) nodes.push({ id, content: content(id) });
+  nodes.sort((a, b) => (a.content < b.content ? -1 : a.content > b.content ? 1 : 0));
+  const labels = new Map<string, string>();
+  for (let i = 0; i < nodes.length; i++) labels.set(nodes[i]!.id, `_:b${i}`);
+  return triples.map((t) =>
+    isBlank(t.s) || isBlank(t.o)
+      ? { s: labels.get(t.s) ?? t.s, p: t.p, o: labels.get(t.o) ?? t.o }
+      : t,
+  );
 }
 
-/** The quads of `ntriples`, deduplicated, relabelled and in a fixed order. */
+/** Within a subject: `rdf:type` first, then by predicate, then by object. */
+function byPredicateObject(a: Triple, b: Triple): number {
+  const aType = a.p === TYPE;
+  if (aType !== (b.p === TYPE)) return aType ? -1 : 1;
+  if (a.p !== b.p) return a.p < b.p ? -1 : 1;
+  return a.o < b.o ? -1 : a.o > b.o ? 1 : 0;
+}
+
+/**
+ * The triples of `ntriples`, relabelled, deduplicated (the store repeats triples that hold stored
+ * blank nodes) and in a fixed order: the institution, its description document, other named
+ * nodes, blank nodes; each subject's triples side by side.
+ */
 export function toDescription(subject: string, ntriples: string): Description {
-  const parsed = parseNTriples(ntriples);
+  const self = `<${subject}>`;
+  const bySubject = new Map<string, Triple[]>();
   let describedBy: string | undefined;
-  for (const q of parsed)
-    if (q.subject.value === subject && q.predicate.value === DESCRIBED_BY)
-      describedBy = q.object.value;
-  const rank = (t: Term) =>
-    t.value === subject ? 0 : t.value === describedBy ? 1 : t.termType === 'NamedNode' ? 2 : 3;
-  const distinct = new Map<string, { quad: Quad; rank: number; key: string }>();
-  for (const q of labelBlankNodes(parsed)) {
-    const typeFirst = q.predicate.value === RDF_TYPE ? '0' : '1';
-    const key = `${fastKey(q.subject)}\u0001${typeFirst}${q.predicate.value}\u0001${fastKey(q.object)}`;
-    if (!distinct.has(key)) distinct.set(key, { quad: q, rank: rank(q.subject), key });
+  for (const t of labelBlankNodes(splitNTriples(ntriples))) {
+    push(bySubject, t.s, t);
+    if (t.s === self && t.p === DESCRIBED_BY) describedBy = t.o;
   }
-  const ordered = [...distinct.values()]
-    .sort((a, b) => a.rank - b.rank || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .map((e) => e.quad);
-  let modifiedText: string | undefined;
-  for (const q of ordered)
-    if (q.subject.value === describedBy && q.predicate.value === MODIFIED)
-      modifiedText = q.object.value;
-  return { subject, quads: ordered, modified: parseModified(modifiedText) };
+  const rank = (s: string) => (s === self ? 0 : s === describedBy ? 1 : isIri(s) ? 2 : 3);
+  const subjects = [...bySubject.keys()].sort(
+    (a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0),
+  );
+  const ordered: Triple[] = [];
+  let modified: string | undefined;
+  for (const s of subjects) {
+    const list = bySubject.get(s)!.sort(byPredicateObject);
+    for (let i = 0; i < list.length; i++) {
+      const t = list[i]!;
+      if (i > 0 && t.p === list[i - 1]!.p && t.o === list[i - 1]!.o) continue;
+      ordered.push(t);
+      if (s === describedBy && t.p === MODIFIED && t.o.charCodeAt(0) === 34)
+        modified = lexicalForm(t.o);
+    }
+  }
+  return new Description(subject, ordered, parseModified(modified));
 }
 
 /** `xsd:dateTime` without a time zone is read as UTC (the agency's records carry none). */
@@ -135,37 +133,30 @@ export function parseModified(text: string | undefined): Date | undefined {
 }
 
 export interface SubjectLayout {
-  /** The quads of each subject, keyed by `termType:value`, in description order. */
-  readonly bySubject: ReadonlyMap<string, readonly Quad[]>;
+  /** The triples of each subject (by the text of the subject term), in description order. */
+  readonly bySubject: ReadonlyMap<string, readonly Triple[]>;
   /** Blank nodes to write nested in place of their one reference. */
   readonly inline: ReadonlySet<string>;
 }
 
-export function subjectKey(term: Term): string {
-  return `${term.termType}:${term.value}`;
-}
-
 /**
- * Groups the quads by subject and decides which blank nodes a writer nests: those that are the
+ * Groups the triples by subject and decides which blank nodes a writer nests: those that are the
  * object of exactly one triple and do not lead back to themselves.
  */
-export function layout(quads: readonly Quad[]): SubjectLayout {
-  const bySubject = new Map<string, Quad[]>();
+export function layout(triples: readonly Triple[]): SubjectLayout {
+  const bySubject = new Map<string, Triple[]>();
   const references = new Map<string, number>();
-  for (const q of quads) push(bySubject, subjectKey(q.subject), q);
-  for (const q of quads) {
-    if (q.object.termType === 'BlankNode')
-      references.set(q.object.value, (references.get(q.object.value) ?? 0) + 1);
+  for (const t of triples) {
+    push(bySubject, t.s, t);
+    if (isBlank(t.o)) references.set(t.o, (references.get(t.o) ?? 0) + 1);
   }
   const nestable = (id: string, path: readonly string[]): boolean =>
     references.get(id) === 1 &&
     !path.includes(id) &&
-    (bySubject.get(`BlankNode:${id}`) ?? []).every(
-      (q) =>
-        q.object.termType !== 'BlankNode' ||
-        references.get(q.object.value) !== 1 ||
-        nestable(q.object.value, [...path, id]),
+    (bySubject.get(id) ?? []).every(
+      (t) => !isBlank(t.o) || references.get(t.o) !== 1 || nestable(t.o, [...path, id]),
     );
-  const inline = new Set([...references.keys()].filter((id) => nestable(id, [])));
+  const inline = new Set<string>();
+  for (const id of references.keys()) if (nestable(id, [])) inline.add(id);
   return { bySubject, inline };
 }

@@ -1,11 +1,30 @@
 // A small N-Triples reader (RDF 1.1 N-Triples) for the store's CONSTRUCT output: one triple a line,
-// read without a general tokenizer because it runs on every uncached request.
-import { DataFactory, type Literal, type Quad, type Quad_Object, type Quad_Subject } from 'n3';
+// split into the text of its terms without a general tokenizer because it runs on every uncached
+// request; terms become RDF/JS terms only when a serializer asks for them.
+import {
+  DataFactory,
+  type NamedNode,
+  type Quad,
+  type Quad_Object,
+  type Quad_Subject,
+  type Term,
+} from 'n3';
 
 const { namedNode, blankNode, literal, quad } = DataFactory;
 
 export class NTriplesError extends Error {
   override name = 'NTriplesError';
+}
+
+/**
+ * A triple as the N-Triples text of its terms (`<iri>`, `_:label`, `"lexical"@lang`,
+ * `"lexical"^^<datatype>`). The same term always has the same text in one writer's output, so the
+ * text serves as the term's key, and, being valid Turtle too, is copied into Turtle as it is.
+ */
+export interface Triple {
+  readonly s: string;
+  readonly p: string;
+  readonly o: string;
 }
 
 const ECHAR: Readonly<Record<string, string>> = {
@@ -20,7 +39,7 @@ const ECHAR: Readonly<Record<string, string>> = {
 };
 
 /** Resolves ECHAR and UCHAR escapes (N-Triples §2.4). */
-function unescape(text: string): string {
+function resolveEscapes(text: string): string {
   return text.replace(
     /\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))/g,
     (all, u4?: string, u8?: string, c?: string) => {
@@ -32,85 +51,69 @@ function unescape(text: string): string {
   );
 }
 
-export function parseNTriples(text: string): Quad[] {
-  const quads: Quad[] = [];
-  const n = text.length;
-  let i = 0;
+/** IRIREF (N-Triples §2.3): no space, control or delimiter character; UCHAR escapes allowed. */
+const IRIREF = String.raw`<(?:[^\u0000-\u0020<>"{}|^${'`'}\\]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*>`;
+const BLANK = String.raw`_:[^\s.]+(?:\.+[^\s.]+)*`;
+/** STRING_LITERAL_QUOTE with its ECHAR and UCHAR escapes, then a language tag or a datatype. */
+const LITERAL = String.raw`"(?:[^"\\\n\r]|\\[tbnrf"'\\]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*"(?:@[A-Za-z]+(?:-[A-Za-z0-9]+)*|\^\^${IRIREF})?`;
+/**
+ * One triple, after any blank or comment lines; or the end of the input (no capture). Sticky, so
+ * that each match starts where the last one ended: a line that is no triple fails the match.
+ */
+const TRIPLE = new RegExp(
+  String.raw`(?:[ \t\r\n]|#[^\n]*)*(?:(${IRIREF}|${BLANK})[ \t]+(${IRIREF})[ \t]+(${IRIREF}|${BLANK}|${LITERAL})[ \t]*\.[ \t\r]*(?:#[^\n]*)?(?:\n|$)|$)`,
+  'y',
+);
 
-  const fail = (what: string): never => {
-    throw new NTriplesError(`${what} at offset ${i}`);
-  };
-  const space = () => {
-    while (i < n && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
-  };
-  const iri = (): string => {
-    const end = text.indexOf('>', i + 1);
-    if (end < 0) fail('unterminated IRI');
-    const raw = text.slice(i + 1, end);
-    i = end + 1;
-    return raw.includes('\\') ? unescape(raw) : raw;
-  };
-  const blank = (): string => {
-    let end = i + 2;
-    while (end < n && !' \t\n\r'.includes(text[end]!)) end++;
-    const label = text.slice(i + 2, end);
-    i = end;
-    return label;
-  };
-  const subjectOrObject = (allowLiteral: boolean): Quad_Subject | Quad_Object => {
-    const c = text[i];
-    if (c === '<') return namedNode(iri());
-    if (c === '_' && text[i + 1] === ':') return blankNode(blank());
-    if (c === '"' && allowLiteral) return lit();
-    return fail(`unexpected ${JSON.stringify(c ?? 'end of input')}`);
-  };
-  const lit = (): Literal => {
-    let end = i + 1;
-    for (;;) {
-      end = text.indexOf('"', end);
-      if (end < 0) fail('unterminated literal');
-      let backslashes = 0;
-      for (let k = end - 1; text[k] === '\\'; k--) backslashes++;
-      if (backslashes % 2 === 0) break;
-      end++;
+/**
+ * The triples of an N-Triples document as the text of their terms. The syntax and the escapes are
+ * checked (a line that is no triple throws); escapes are resolved only by `decodeTerm` and
+ * `lexicalForm`, when a serializer needs a term's value.
+ */
+export function splitNTriples(text: string): Triple[] {
+  const triples: Triple[] = [];
+  TRIPLE.lastIndex = 0;
+  for (;;) {
+    const at = TRIPLE.lastIndex;
+    const match = TRIPLE.exec(text);
+    if (!match) {
+      const line = text.slice(at).trimStart().split('\n', 1)[0]!;
+      throw new NTriplesError(`not a triple: ${JSON.stringify(line.slice(0, 80))}`);
     }
-    const raw = text.slice(i + 1, end);
-    const value = raw.includes('\\') ? unescape(raw) : raw;
-    i = end + 1;
-    if (text[i] === '@') {
-      const start = ++i;
-      while (i < n && /[A-Za-z0-9-]/.test(text[i]!)) i++;
-      return literal(value, text.slice(start, i));
-    }
-    if (text[i] === '^' && text[i + 1] === '^') {
-      i += 2;
-      if (text[i] !== '<') fail('expected a datatype IRI');
-      return literal(value, namedNode(iri()));
-    }
-    return literal(value);
-  };
-
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || c === 13 || c === 32 || c === 9) {
-      i++;
-      continue;
-    }
-    if (c === 35) {
-      const end = text.indexOf('\n', i);
-      i = end < 0 ? n : end + 1;
-      continue;
-    }
-    const s = subjectOrObject(false) as Quad_Subject;
-    space();
-    if (text[i] !== '<') fail('expected a predicate IRI');
-    const p = namedNode(iri());
-    space();
-    const o = subjectOrObject(true) as Quad_Object;
-    space();
-    if (text[i] !== '.') fail('expected "."');
-    i++;
-    quads.push(quad(s, p, o));
+    if (match[1] === undefined) return triples;
+    triples.push({ s: match[1], p: match[2]!, o: match[3]! });
   }
-  return quads;
+}
+
+/** The lexical form of a literal term's text, escapes resolved. */
+export function lexicalForm(text: string): string {
+  const raw = text.slice(1, text.lastIndexOf('"'));
+  return raw.includes('\\') ? resolveEscapes(raw) : raw;
+}
+
+/** The RDF/JS term of an N-Triples term's text (as `splitNTriples` returns it). */
+export function decodeTerm(text: string): Term {
+  const c = text.charCodeAt(0);
+  if (c === 60) {
+    const iri = text.slice(1, -1);
+    return namedNode(iri.includes('\\') ? resolveEscapes(iri) : iri);
+  }
+  if (c === 95) return blankNode(text.slice(2));
+  const close = text.lastIndexOf('"');
+  const value = lexicalForm(text);
+  if (text.charCodeAt(close + 1) === 64 /* @ */) return literal(value, text.slice(close + 2));
+  if (close + 1 < text.length)
+    return literal(value, decodeTerm(text.slice(close + 3)) as NamedNode);
+  return literal(value);
+}
+
+/** RDF/JS quads of an N-Triples document. */
+export function parseNTriples(text: string): Quad[] {
+  return splitNTriples(text).map((t) =>
+    quad(
+      decodeTerm(t.s) as Quad_Subject,
+      decodeTerm(t.p) as NamedNode,
+      decodeTerm(t.o) as Quad_Object,
+    ),
+  );
 }

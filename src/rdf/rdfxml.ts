@@ -1,7 +1,8 @@
 // RDF/XML (RDF 1.1 XML Syntax) with the model's prefixes: one rdf:Description per subject, blank
 // nodes referenced once nested in place, as the original service wrote them.
-import type { Quad, Term } from 'n3';
-import { layout, subjectKey, type Description } from './description';
+import type { Literal } from 'n3';
+import { isBlank, layout, type Description } from './description';
+import { decodeTerm, type Triple } from './ntriples';
 import { PREFIXES, XSD_STRING } from './namespaces';
 
 export class SerializationError extends Error {
@@ -56,44 +57,44 @@ class Namespaces {
 }
 
 export function toRdfXml(description: Description): string {
-  const { bySubject, inline } = layout(description.quads);
+  const { bySubject, inline } = layout(description.triples);
   const ns = new Namespaces();
+  const iri = (term: string): string => decodeTerm(term).value;
 
-  const node = (subject: Term, indent: string, nestedHere: boolean): string => {
-    const about =
-      subject.termType === 'NamedNode'
-        ? ` rdf:about="${escape(subject.value, true)}"`
-        : nestedHere
-          ? ''
-          : ` rdf:nodeID="${subject.value}"`;
-    const list = bySubject.get(subjectKey(subject)) ?? [];
-    const lines = list.map((q) => property(q, `${indent}  `));
+  const node = (subject: string, indent: string, nestedHere: boolean): string => {
+    const about = !isBlank(subject)
+      ? ` rdf:about="${escape(iri(subject), true)}"`
+      : nestedHere
+        ? ''
+        : ` rdf:nodeID="${subject.slice(2)}"`;
+    const list = bySubject.get(subject) ?? [];
+    const lines = list.map((t) => property(t, `${indent}  `));
     return `${indent}<rdf:Description${about}>\n${lines.join('')}${indent}</rdf:Description>\n`;
   };
 
-  const property = (q: Quad, indent: string): string => {
-    const name = ns.qname(q.predicate.value);
-    const o = q.object;
-    if (o.termType === 'NamedNode')
-      return `${indent}<${name} rdf:resource="${escape(o.value, true)}"/>\n`;
-    if (o.termType === 'Literal') {
-      const attr = o.language
-        ? ` xml:lang="${escape(o.language, true)}"`
-        : o.datatype.value === XSD_STRING
+  const property = (t: Triple, indent: string): string => {
+    const name = ns.qname(iri(t.p));
+    const o = t.o;
+    if (o.charCodeAt(0) === 60)
+      return `${indent}<${name} rdf:resource="${escape(iri(o), true)}"/>\n`;
+    if (o.charCodeAt(0) === 34) {
+      const literal = decodeTerm(o) as Literal;
+      const attr = literal.language
+        ? ` xml:lang="${escape(literal.language, true)}"`
+        : literal.datatype.value === XSD_STRING
           ? ''
-          : ` rdf:datatype="${escape(o.datatype.value, true)}"`;
-      return `${indent}<${name}${attr}>${escape(o.value, false)}</${name}>\n`;
+          : ` rdf:datatype="${escape(literal.datatype.value, true)}"`;
+      return `${indent}<${name}${attr}>${escape(literal.value, false)}</${name}>\n`;
     }
-    if (o.termType === 'BlankNode' && inline.has(o.value)) {
+    if (inline.has(o)) {
       return `${indent}<${name}>\n${node(o, `${indent}  `, true)}${indent}</${name}>\n`;
     }
-    return `${indent}<${name} rdf:nodeID="${o.value}"/>\n`;
+    return `${indent}<${name} rdf:nodeID="${o.slice(2)}"/>\n`;
   };
 
   const body: string[] = [];
-  for (const list of bySubject.values()) {
-    const subject = list[0]!.subject;
-    if (subject.termType === 'BlankNode' && inline.has(subject.value)) continue;
+  for (const subject of bySubject.keys()) {
+    if (isBlank(subject) && inline.has(subject)) continue;
     body.push(node(subject, '  ', false));
   }
   // The namespaces are known only once the body is written.
