@@ -21,8 +21,13 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist/ dist/
 # src/paths.ts finds the project root as the folder with package.json and queries/.
 COPY queries/ queries/
-# Served when no snapshot exists at DATASET yet.
+# Served when no snapshot exists at DATASET yet: the sources of BUNDLED_DATASET (src/paths.ts).
 COPY fixtures/bundled/ fixtures/bundled/
+COPY fixtures/real/lobid-organisations_isil-sigel-name_2023-11.tsv \
+     fixtures/real/isil-redirects_lobid-resources.tsv \
+     fixtures/real/isil-directory_picaplus-xml_2013_9-records.xml \
+     fixtures/real/isil-directory_pica-plain_8-records.dat \
+     fixtures/real/
 
 # A new named volume takes the owner of the image's /data, so `node` can write the snapshot there.
 RUN mkdir -p /data && chown node:node /data

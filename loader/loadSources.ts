@@ -325,6 +325,8 @@ class Load {
   >();
   private readonly validator: Validator | undefined;
   private pending: string[] = [];
+  /** The entries whose records are in `pending`. */
+  private pendingEntries: Entry[] = [];
   private pendingBytes = 0;
   private blankNodes = 0;
   /** An RDF file was loaded without weighing its institutions (it was the only source). */
@@ -400,7 +402,9 @@ class Load {
         record.ntriples,
       );
     }
-    this.entries.set(isilKey(record.isil), { ...entry, pending: this.pending.length });
+    const held: Entry = { ...entry, pending: this.pending.length };
+    this.entries.set(isilKey(record.isil), held);
+    this.pendingEntries.push(held);
     this.pending.push(record.ntriples);
     this.pendingBytes += record.ntriples.length;
     if (this.pendingBytes >= CHUNK_BYTES) await this.flush();
@@ -410,7 +414,8 @@ class Load {
   async flush(): Promise<void> {
     if (this.pending.length === 0) return;
     const text = this.pending.join('');
-    for (const entry of this.entries.values()) entry.pending = undefined;
+    for (const entry of this.pendingEntries) entry.pending = undefined;
+    this.pendingEntries = [];
     this.pending = [];
     this.pendingBytes = 0;
     if (text !== '') this.store.load(text, 'nt');
@@ -709,12 +714,13 @@ export function rewriteHttpBase(store: DatasetStore, baseIri: string): number {
 }
 
 /**
- * The store's N-Quads with the lines of each group of blank nodes together, and a chunk mark
- * (a comment line) about every SNAPSHOT_CHUNK_BYTES between groups: the loader can hand the
- * snapshot to the store piece by piece, since each `load` call labels blank nodes anew. Blank
- * nodes that share a line are one group (union-find over their labels).
+ * The store's N-Quads in pieces of about SNAPSHOT_CHUNK_BYTES, each ended by a chunk mark (a
+ * comment line), with every group of blank nodes inside one piece: the loader can hand a snapshot
+ * to the store piece by piece, since each `load` call labels blank nodes anew. Blank nodes that
+ * share a line are one group (union-find over their labels). Pieces are yielded, not joined, so
+ * that writing a snapshot holds the dump once, not three times.
  */
-export function chunkedNQuads(nquads: string): string {
+export function* chunkedNQuads(nquads: string): Generator<string> {
   const lines = nquads.split('\n');
   const parent = new Map<string, string>();
   const find = (label: string): string => {
@@ -739,29 +745,36 @@ export function chunkedNQuads(nquads: string): string {
     }
   }
   const groups = new Map<string, string[]>();
-  const out: string[] = [];
+  let piece: string[] = [];
   let size = 0;
-  const emit = (text: string) => {
-    out.push(text);
+  const add = (text: string): string | undefined => {
+    piece.push(text);
     size += text.length;
-    if (size >= SNAPSHOT_CHUNK_BYTES) {
-      out.push(CHUNK_MARK);
-      size = 0;
-    }
+    if (size < SNAPSHOT_CHUNK_BYTES) return undefined;
+    piece.push(CHUNK_MARK);
+    const full = piece.join('');
+    piece = [];
+    size = 0;
+    return full;
   };
   for (const line of lines) {
     if (line === '') continue;
     const first = line.includes('_:') ? labelsOf(line)[0] : undefined;
-    if (first === undefined) emit(`${line}\n`);
-    else {
-      const root = find(first);
-      const group = groups.get(root);
-      if (group) group.push(line);
-      else groups.set(root, [line]);
+    if (first === undefined) {
+      const full = add(`${line}\n`);
+      if (full !== undefined) yield full;
+      continue;
     }
+    const root = find(first);
+    const group = groups.get(root);
+    if (group) group.push(line);
+    else groups.set(root, [line]);
   }
-  for (const group of groups.values()) emit(`${group.join('\n')}\n`);
-  return out.join('');
+  for (const group of groups.values()) {
+    const full = add(`${group.join('\n')}\n`);
+    if (full !== undefined) yield full;
+  }
+  if (piece.length > 0) yield piece.join('');
 }
 
 /**
@@ -771,11 +784,12 @@ export function chunkedNQuads(nquads: string): string {
 export function writeSnapshot(dataset: Dataset, target: string): number {
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const temporary = `${target}.tmp-${process.pid}`;
-  const body = snapshotHeader(dataset.baseIri) + chunkedNQuads(dataset.store.dump());
+  let bytes = 0;
   try {
     const fd = fs.openSync(temporary, 'w');
     try {
-      fs.writeSync(fd, body);
+      bytes += fs.writeSync(fd, snapshotHeader(dataset.baseIri));
+      for (const piece of chunkedNQuads(dataset.store.dump())) bytes += fs.writeSync(fd, piece);
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
@@ -785,5 +799,5 @@ export function writeSnapshot(dataset: Dataset, target: string): number {
     fs.rmSync(temporary, { force: true });
     throw error;
   }
-  return Buffer.byteLength(body);
+  return bytes;
 }

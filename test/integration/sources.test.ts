@@ -295,7 +295,9 @@ describe('loadSources', () => {
     after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
     it('mark chunks only where no blank node is shared across', () => {
-      const text = chunkedNQuads([...generate({ count: 300, seed: 7, base: BASE })].join(''));
+      const text = [
+        ...chunkedNQuads([...generate({ count: 300, seed: 7, base: BASE })].join('')),
+      ].join('');
       const pieces = text.split('# chunk\n');
       assert.ok(pieces.length > 3, `${pieces.length} pieces`);
       const seenIn = new Map<string, number>();
