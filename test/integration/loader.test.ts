@@ -233,6 +233,15 @@ describe('loader', () => {
     assert.match(run.stdout, /1 institutions, 63 triples/);
   });
 
+  it('--format names the PICA+ and list formats too', () => {
+    const target = path.join(dir, 'records.txt');
+    fs.copyFileSync(DAT, target);
+    const run = load(snapshot, ['--format', 'pica', '--skip-validation', target]);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /^file\t.*records\.txt\tpica\t8 records, /m);
+    assert.match(run.stdout, /8 institutions, .*not validated/);
+  });
+
   it('a bad --format is a usage error (exit 2)', () => {
     assert.equal(load(snapshot, ['--format', 'pdf', path.join(dir, 'de-1a.nt')]).status, 2);
   });

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { generate } from '../../loader/generate';
-import { chunkedNQuads, loadSources, writeSnapshot } from '../../loader/loadSources';
+import { chunkedNQuads, LoadError, loadSources, writeSnapshot } from '../../loader/loadSources';
 import { convertRecord } from '../../loader/pica/convert';
 import { readPica } from '../../loader/pica/read';
 import type { Dataset } from '../../src/dataset';
@@ -308,6 +308,25 @@ describe('loadSources', () => {
         }
       });
       assert.ok(seenIn.size > 0);
+    });
+
+    it('a broken line in a later piece is refused with its line in the whole file', async () => {
+      const source = path.join(dir, 'for-broken.nt');
+      fs.writeFileSync(source, [...generate({ count: 100, seed: 3, base: BASE })].join(''));
+      const first = await loadSources([source], { baseIri: BASE });
+      const snapshot = path.join(dir, 'broken.nq');
+      writeSnapshot(first.dataset, snapshot);
+      first.dataset.free();
+      const lines = fs.readFileSync(snapshot, 'utf8').split('\n');
+      const marks = lines.flatMap((line, i) => (line === '# chunk' ? [i] : []));
+      assert.ok(marks.length >= 2);
+      const broken = marks[1]! + 3;
+      lines[broken] = '<http://a> <http://b> "unterminated .';
+      fs.writeFileSync(snapshot, lines.join('\n'));
+      await assert.rejects(
+        loadSources([snapshot], { baseIri: BASE }),
+        (error: LoadError) => error instanceof LoadError && error.line === broken + 1,
+      );
     });
 
     it('load in pieces to the same graph they were written from', async () => {
