@@ -12,7 +12,9 @@ export interface SelectBinding {
 }
 
 /** A line of N-Triples whose object is a blank node: the level below has to be fetched. */
-const BLANK_OBJECT = / _:[^ ]+ \.$/;
+const BLANK_OBJECT = / _:[^ ]+ \.$/m;
+/** A line whose subject and object are blank nodes: the first level holds nested ones. */
+const BLANK_TO_BLANK = /^_:[^ ]+ <[^>]*> _:[^ ]+ \.$/m;
 
 export class DatasetStore {
   private store: oxigraph.Store | undefined = new oxigraph.Store();
@@ -96,11 +98,10 @@ export class DatasetStore {
   }
 }
 
-/** Whether a level's triples link a blank node (at `depth` - 1) to another blank node. */
+/**
+ * Whether a level's triples link a blank node (at `depth` - 1) to another blank node: in the first
+ * level, a triple from a blank node to a blank node; in a deeper one, any triple to a blank node.
+ */
 function hasNestedBlank(ntriples: string, depth: number): boolean {
-  for (const line of ntriples.split('\n')) {
-    if (!BLANK_OBJECT.test(line)) continue;
-    if (depth > 2 || line.startsWith('_:')) return true;
-  }
-  return false;
+  return (depth > 2 ? BLANK_OBJECT : BLANK_TO_BLANK).test(ntriples);
 }

@@ -182,6 +182,11 @@ describe('loadQueries', () => {
   it('builds a nested query for each level from 2 to the limit', () =>
     assert.equal(queries.nested.length, MAX_BLANK_NODE_DEPTH - 1));
   it('is frozen', () => assert.ok(Object.isFrozen(queries)));
+  it('binds describe.rq without its comment lines, a `#` inside an IRI kept', () => {
+    const bound = queries.describe.bind(checkedIri(DE_1A));
+    assert.ok(!bound.split('\n').some((line) => line.trimStart().startsWith('#')));
+    assert.ok(bound.includes('<http://www.w3.org/2006/vcard/ns#>'));
+  });
 });
 
 describe('nestedQuery', () => {
