@@ -3,9 +3,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Quad, Term } from '@rdfjs/types';
-import { Parser, Store } from 'n3';
-import SHACLValidator from 'rdf-validate-shacl';
+import {
+  MessageChannel,
+  receiveMessageOnPort,
+  Worker,
+  type MessagePort,
+} from 'node:worker_threads';
+import { DataFactory, Parser, Writer, type BlankNode, type Quad, type Term } from 'n3';
 import { QUERY_DIR } from '../src/paths';
 
 /** The classes the load report counts defects in, in the order it lists them. */
@@ -99,23 +103,140 @@ function defectClasses(quads: readonly Quad[], annotation: string): Map<string, 
   return classes;
 }
 
+/** How long the worker may take to start, or to validate one institution, before it is taken to be stuck. */
+const WORKER_TIMEOUT_MS = 60_000;
+
+/** A result as the worker sends it: the shape that produced it, as a map key, and its terms' values. */
+interface WireResult {
+  readonly shape: string;
+  readonly focus: string;
+  readonly value: string | undefined;
+  readonly message: readonly string[];
+}
+type Reply = { readonly results: readonly WireResult[] } | { readonly error: string };
+
 /**
- * Validates institutions one at a time with rdf-validate-shacl. The shapes are parsed once; each
- * institution's few dozen triples are validated as a graph of their own, so a check never looks
- * at another institution. Every shape targets `foaf:Organization`: triples that type nothing as
- * one have no defects.
+ * The worker that runs shacl-engine. The engine's API is asynchronous (it allows SPARQL-based
+ * constraints, which these shapes do not use), and the loader wants an answer per institution at
+ * once: the worker validates while this thread waits on a shared flag (`Atomics.wait`), then takes
+ * the reply off the port synchronously. Plain JavaScript evaluated as a CommonJS script, so it runs
+ * alike from the sources (tsx) and from the compiled dist/.
+ */
+const WORKER_SOURCE = `'use strict';
+const { workerData } = require('node:worker_threads');
+const { port, flag, engineUrl, n3Path, shapes } = workerData;
+const { DataFactory, Parser, Store } = require(n3Path);
+const send = (reply) => {
+  port.postMessage(reply);
+  Atomics.store(flag, 0, 1);
+  Atomics.notify(flag, 0);
+};
+const failed = (error) => send({ error: String((error && error.stack) || error) });
+const key = (term) => term.termType + ':' + term.value;
+import(engineUrl).then(({ Validator }) => {
+  const factory = { ...DataFactory, dataset: (quads) => new Store(quads ? [...quads] : undefined) };
+  const parsed = new Parser({ format: 'N-Triples', blankNodePrefix: '' }).parse(shapes);
+  const validator = new Validator(new Store(parsed), { factory });
+  port.on('message', (ntriples) => {
+    let quads;
+    try {
+      quads = new Parser({ format: 'N-Triples' }).parse(ntriples);
+    } catch (error) {
+      send({ error: 'not N-Triples: ' + error.message });
+      return;
+    }
+    validator.validate({ dataset: new Store(quads) }).then((report) => send({
+      results: report.results.map((r) => ({
+        shape: key(r.shape.ptr.term),
+        focus: r.focusNode.term.value,
+        value: r.value && r.value.term ? r.value.term.value : undefined,
+        message: r.message.map((m) => m.value),
+      })),
+    }), failed);
+  });
+  send({ results: [] });
+}, failed);
+`;
+
+/** The quads with their blank nodes labelled in order of appearance: the same text, the same labels. */
+function relabelled(quads: readonly Quad[]): Quad[] {
+  const labels = new Map<string, BlankNode>();
+  const label = <T extends Term>(term: T): T | BlankNode => {
+    if (term.termType !== 'BlankNode') return term;
+    let blank = labels.get(term.value);
+    if (!blank) labels.set(term.value, (blank = DataFactory.blankNode(`s${labels.size}`)));
+    return blank;
+  };
+  return quads.map((q) =>
+    DataFactory.quad(label(q.subject), q.predicate, label(q.object), q.graph),
+  );
+}
+
+/** A worker running shacl-engine over one set of shapes, called synchronously. */
+class Engine {
+  private readonly port: MessagePort;
+  private readonly flag = new Int32Array(new SharedArrayBuffer(4));
+
+  constructor(shapes: string) {
+    const { port1, port2 } = new MessageChannel();
+    this.port = port1;
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: {
+        port: port2,
+        flag: this.flag,
+        engineUrl: pathToFileURL(require.resolve('shacl-engine')).href,
+        n3Path: require.resolve('n3'),
+        shapes,
+      },
+      transferList: [port2],
+    });
+    // Neither keeps the process alive: a loader exits when its work is done.
+    worker.unref();
+    this.port.unref();
+  }
+
+  /** The worker's next reply; this thread blocks meanwhile, which is the point. */
+  reply(what: string): Reply {
+    if (Atomics.wait(this.flag, 0, 0, WORKER_TIMEOUT_MS) === 'timed-out')
+      throw new Error(`${what} within ${WORKER_TIMEOUT_MS} ms`);
+    Atomics.store(this.flag, 0, 0);
+    const received = receiveMessageOnPort(this.port);
+    if (!received) throw new Error(`${what}: the worker signalled but sent nothing`);
+    return received.message as Reply;
+  }
+
+  validate(ntriples: string, what: string): Reply {
+    this.port.postMessage(ntriples);
+    return this.reply(what);
+  }
+}
+
+/**
+ * One worker per set of shapes, shared by every Validator of them (calls are synchronous, so they
+ * never overlap): a process that loads many times starts one.
+ */
+const engines = new Map<string, Engine>();
+
+/**
+ * Validates institutions one at a time with shacl-engine, in a worker thread (see WORKER_SOURCE).
+ * The shapes are parsed once; each institution's few dozen triples are validated as a graph of
+ * their own, so a check never looks at another institution. Every shape targets
+ * `foaf:Organization`: triples that type nothing as one have no defects.
  */
 export class Validator {
-  private readonly engine: SHACLValidator;
   private readonly classes: ReadonlyMap<string, DefectClass>;
+  private readonly engine: Engine;
 
   constructor(shapesFile: string = SHAPES_FILE) {
     // The shapes' IRIs are relative: they resolve against where the file is read from.
     const base = pathToFileURL(shapesFile).href;
     let quads: Quad[];
     try {
-      quads = new Parser({ format: 'text/turtle', baseIRI: base }).parse(
-        fs.readFileSync(shapesFile, 'utf8'),
+      quads = relabelled(
+        new Parser({ format: 'text/turtle', baseIRI: base }).parse(
+          fs.readFileSync(shapesFile, 'utf8'),
+        ),
       );
     } catch (error) {
       throw new ShapesError(`${shapesFile}: ${(error as Error).message}`);
@@ -125,7 +246,19 @@ export class Validator {
         `${shapesFile}: owl:imports is not supported; keep the shapes in one file`,
       );
     this.classes = defectClasses(quads, `${base}#defect`);
-    this.engine = new SHACLValidator(new Store(quads));
+
+    // As N-Triples whose blank-node labels the worker keeps, so that a result names its shape by
+    // the same key as the classes above.
+    const shapes = new Writer({ format: 'N-Triples' }).quadsToString(quads);
+    let engine = engines.get(shapes);
+    if (!engine) {
+      engine = new Engine(shapes);
+      const ready = engine.reply('the SHACL engine did not start');
+      if ('error' in ready)
+        throw new ShapesError(`${shapesFile}: the SHACL engine refused the shapes: ${ready.error}`);
+      engines.set(shapes, engine);
+    }
+    this.engine = engine;
   }
 
   /**
@@ -135,31 +268,21 @@ export class Validator {
    * when several constraints of one shape report the same value.
    */
   validate(institutionIri: string, ntriples: string): Defect[] {
-    let quads: Quad[];
-    try {
-      quads = new Parser({ format: 'N-Triples' }).parse(ntriples);
-    } catch (error) {
-      throw new Error(`${institutionIri}: not N-Triples: ${(error as Error).message}`);
-    }
-    const { engine } = this;
-    // The engine's public `validate` is async only to fetch owl:imports, which these shapes do not
-    // use; its validation itself is synchronous, and so is this call.
-    engine.$data = engine.factory.clownface({ dataset: new Store(quads) });
-    engine.validationEngine.validateAll(engine.$data);
-    const report = engine.validationEngine.getReport();
+    const reply = this.engine.validate(
+      ntriples,
+      `${institutionIri}: no answer from the SHACL engine`,
+    );
+    if ('error' in reply) throw new Error(`${institutionIri}: ${reply.error}`);
 
     const defects = new Map<string, Defect>();
-    for (const result of report.results) {
-      const shape = result.sourceShape;
-      const defect = this.classes.get(key(shape));
+    for (const { shape, focus, value, message: said } of reply.results) {
+      const defect = this.classes.get(shape);
       if (defect === undefined)
         throw new ShapesError(
-          `${institutionIri}: a result of shape ${shape.value} maps to no defect class`,
+          `${institutionIri}: a result of shape ${shape} maps to no defect class`,
         );
-      const focus = result.focusNode.value;
-      const value = result.value as Term | undefined;
-      const said = result.message.map((m) => m.value).join('; ');
-      const message = value && value.value !== focus ? `${said}: ${value.value}` : said;
+      const message =
+        value !== undefined && value !== focus ? `${said.join('; ')}: ${value}` : said.join('; ');
       defects.set(`${defect}\n${focus}\n${message}`, { defect, focus, message });
     }
     return [...defects.values()];
