@@ -137,6 +137,8 @@ const SNAPSHOT_CHUNK_BYTES = 1 << 18;
 const CHUNK_MARK = '# chunk\n';
 /** How many examples of each defect class the report shows. */
 const DEFECT_EXAMPLES = 3;
+/** Institutions removed by one SPARQL update (NOT IN over the list is checked per URL node). */
+const REMOVAL_BATCH = 256;
 /** RDF institutions validated between two turns of the event loop. */
 const VALIDATION_BATCH = 500;
 
@@ -280,17 +282,19 @@ function outweighs(candidate: Weight, held: Weight): boolean {
 }
 
 /**
- * The SPARQL update that removes an institution's description (queries/describe.rq) from a store:
- * the blank nodes below it, deepest level first, as far as `describe` follows them; its
- * description document; the URL and e-mail nodes no other subject links to; its own triples.
+ * The SPARQL update that removes the descriptions of institutions (queries/describe.rq) from a
+ * store: the blank nodes below each, deepest level first, as far as `describe` follows them; its
+ * description document; the URL and e-mail nodes no subject but these links to; its own triples.
+ * One update for many institutions: each operation is parsed and planned once, not per record.
  */
-export function removalUpdate(iri: string): string {
-  const r = `<${checkedIri(iri)}>`;
+export function removalUpdate(iris: readonly string[]): string {
+  const list = iris.map((iri) => `<${checkedIri(iri)}>`);
+  const values = `VALUES ?r { ${list.join(' ')} }`;
   const operations: string[] = [];
   for (let depth = MAX_BLANK_NODE_DEPTH; depth >= 1; depth--) {
     const chain: string[] = [];
     const blank: string[] = [];
-    let previous = r;
+    let previous = '?r';
     for (let level = 1; level < depth; level++) {
       chain.push(`${previous} ?l${level} ?b${level} .`);
       blank.push(`isBlank(?b${level})`);
@@ -299,17 +303,24 @@ export function removalUpdate(iri: string): string {
     chain.push(`${previous} ?l${depth} ?s . ?s ?p ?o .`);
     blank.push('isBlank(?s)');
     operations.push(
-      `DELETE { ?s ?p ?o } WHERE { ${chain.join(' ')} FILTER(${blank.join(' && ')}) }`,
+      `DELETE { ?s ?p ?o } WHERE { ${values} ${chain.join(' ')} FILTER(${blank.join(' && ')}) }`,
     );
   }
   operations.push(
-    `DELETE { ?s ?p ?o } WHERE { ${r} <${PREFIXES.wdrs}describedby> ?s . ?s ?p ?o FILTER(isIRI(?s)) }`,
-    `DELETE { ?s ?p ?o } WHERE { ${r} ?link ?s . ?s ?p ?o ` +
+    `DELETE { ?s ?p ?o } WHERE { ${values} ?r <${PREFIXES.wdrs}describedby> ?s . ?s ?p ?o FILTER(isIRI(?s)) }`,
+    `DELETE { ?s ?p ?o } WHERE { ${values} ?r ?link ?s . ?s ?p ?o ` +
       `FILTER(?link IN (<${PREFIXES.v}url>, <${PREFIXES.v}email>) && isIRI(?s)) ` +
-      `FILTER NOT EXISTS { ?other ?any ?s FILTER(?other != ${r}) } }`,
-    `DELETE WHERE { ${r} ?p ?o }`,
+      `FILTER NOT EXISTS { ?other ?any ?s FILTER(?other NOT IN (${list.join(', ')})) } }`,
+    `DELETE { ?r ?p ?o } WHERE { ${values} ?r ?p ?o }`,
   );
   return operations.join(' ;\n');
+}
+
+/** Removes the descriptions of `iris` from `store`, REMOVAL_BATCH institutions an update. */
+function remove(store: DatasetStore, iris: readonly string[]): void {
+  for (let i = 0; i < iris.length; i += REMOVAL_BATCH) {
+    store.update(removalUpdate(iris.slice(i, i + REMOVAL_BATCH)));
+  }
 }
 
 /** One load: the store being filled, what is known of each ISIL, and the report's tallies. */
@@ -325,6 +336,11 @@ class Load {
   >();
   private readonly validator: Validator | undefined;
   private pending: string[] = [];
+  /**
+   * Institutions in the store outweighed by a record not loaded yet: removed before the next
+   * batch is loaded (which may hold the same IRIs), many in one update.
+   */
+  private outweighed: string[] = [];
   /** The entries whose records are in `pending`. */
   private pendingEntries: Entry[] = [];
   private pendingBytes = 0;
@@ -361,7 +377,7 @@ class Load {
         this.pendingBytes -= this.pending[held.pending]!.length;
         this.pending[held.pending] = '';
       } else {
-        this.store.update(removalUpdate(institutionIri(this.options.baseIri, held.isil as Isil)));
+        this.outweighed.push(institutionIri(this.options.baseIri, held.isil as Isil));
       }
       this.entries.delete(key);
     }
@@ -412,6 +428,7 @@ class Load {
 
   /** Hands the batch to the store in one parse, then lets the event loop turn. */
   async flush(): Promise<void> {
+    this.removeOutweighed();
     if (this.pending.length === 0) return;
     const text = this.pending.join('');
     for (const entry of this.pendingEntries) entry.pending = undefined;
@@ -420,6 +437,11 @@ class Load {
     this.pendingBytes = 0;
     if (text !== '') this.store.load(text, 'nt');
     await nextTurn();
+  }
+
+  private removeOutweighed(): void {
+    remove(this.store, this.outweighed);
+    this.outweighed = [];
   }
 
   /** A prefix for the blank-node labels of the next record: unique within every batch. */
@@ -458,6 +480,7 @@ class Load {
       if (!snapshot) this.rewritten += rewriteHttpBase(target, this.options.baseIri);
       if (this.resolving) this.register(target, file);
       else this.unregistered = true;
+      this.removeOutweighed();
       if (!direct) this.store.load(target.dump(), 'nq', undefined, true);
     } finally {
       if (!direct) target.free();
@@ -525,7 +548,7 @@ class Load {
         this.entries.set(isilKey(isil), { ...entry, pending: undefined });
       else losers.push(iri);
     }
-    for (const iri of losers) target.update(removalUpdate(iri));
+    remove(target, losers);
   }
 
   /** Validates the institutions of RDF sources from the store (their description), in batches. */

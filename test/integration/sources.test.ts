@@ -117,6 +117,29 @@ describe('loadSources', () => {
       }
     });
 
+    it('records that replace a whole snapshot leave exactly their own triples', async () => {
+      const dir = tempDir();
+      try {
+        const snapshot = path.join(dir, 'dataset.nq');
+        writeSnapshot(datAlone.dataset, snapshot);
+        const again = await loadSources([snapshot, DAT], { baseIri: BASE });
+        try {
+          assert.equal(again.report.conflicts.length, 8);
+          assert.ok(again.report.conflicts.every((c) => c.winner.includes('.dat, line')));
+          assert.ok(
+            sameGraph(
+              parseTurtle(again.dataset.store.dump(), 'application/n-quads'),
+              parseTurtle(datAlone.dataset.store.dump(), 'application/n-quads'),
+            ),
+          );
+        } finally {
+          again.dataset.free();
+        }
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
     it('a full record beats a name-only record whatever the order', async () => {
       const loaded = await loadSources([DAT, NAMES], { baseIri: BASE });
       try {
