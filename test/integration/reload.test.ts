@@ -118,8 +118,20 @@ describe('reload', () => {
       // The page awaits its JSON-LD before it is written: the swap happens in that gap.
       const pending = documents.get(institution, 'html');
       service.use(next.dataset);
+      // The swap frees the previous store a turn later; here it is freed before the render goes on.
+      documents.dataset.free();
       assert.throws(() => documents.dataset.describe(institution), /freed/);
       assert.deepEqual(editionsIn((await pending).body.toString()), new Set([1]));
+    });
+
+    it('the swap frees the previous store on the next turn of the event loop', async () => {
+      const previous = service.current!.dataset;
+      const found = previous.lookup('DE-RT2' as Isil);
+      assert.equal(found.kind, 'found');
+      service.use((await loadSources([snapshot], { baseIri: BASE })).dataset);
+      assert.ok(previous.describe(found.institution).quads.length > 0);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.throws(() => previous.describe(found.institution), /freed/);
     });
 
     it('SIGHUPs during a reload are coalesced into one more reload after it', async () => {
