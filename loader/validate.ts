@@ -176,11 +176,14 @@ function relabelled(quads: readonly Quad[]): Quad[] {
 class Engine {
   private readonly port: MessagePort;
   private readonly flag = new Int32Array(new SharedArrayBuffer(4));
+  private readonly worker: Worker;
+  /** Set when a reply did not come in time: a late one would answer the next question. */
+  broken = false;
 
   constructor(shapes: string) {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
-    const worker = new Worker(WORKER_SOURCE, {
+    const worker = (this.worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: {
         port: port2,
@@ -190,7 +193,7 @@ class Engine {
         shapes,
       },
       transferList: [port2],
-    });
+    }));
     // Neither keeps the process alive: a loader exits when its work is done.
     worker.unref();
     this.port.unref();
@@ -198,8 +201,12 @@ class Engine {
 
   /** The worker's next reply; this thread blocks meanwhile, which is the point. */
   reply(what: string): Reply {
-    if (Atomics.wait(this.flag, 0, 0, WORKER_TIMEOUT_MS) === 'timed-out')
+    if (this.broken) throw new Error(`${what}: the SHACL engine stopped answering earlier`);
+    if (Atomics.wait(this.flag, 0, 0, WORKER_TIMEOUT_MS) === 'timed-out') {
+      this.broken = true;
+      void this.worker.terminate();
       throw new Error(`${what} within ${WORKER_TIMEOUT_MS} ms`);
+    }
     Atomics.store(this.flag, 0, 0);
     const received = receiveMessageOnPort(this.port);
     if (!received) throw new Error(`${what}: the worker signalled but sent nothing`);
@@ -251,7 +258,7 @@ export class Validator {
     // the same key as the classes above.
     const shapes = new Writer({ format: 'N-Triples' }).quadsToString(quads);
     let engine = engines.get(shapes);
-    if (!engine) {
+    if (!engine || engine.broken) {
       engine = new Engine(shapes);
       const ready = engine.reply('the SHACL engine did not start');
       if ('error' in ready)
