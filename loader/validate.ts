@@ -1,5 +1,6 @@
 // Checks one institution's description against the SHACL shapes of the published model
-// (queries/shapes.ttl) with a real SHACL engine, and names each defect by its class in the load report.
+// (queries/shapes.ttl) with a real SHACL engine, and names each defect by its class in the load
+// report.
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -103,10 +104,10 @@ function defectClasses(quads: readonly Quad[], annotation: string): Map<string, 
   return classes;
 }
 
-/** How long the worker may take to start, or to validate one institution, before it is taken to be stuck. */
+/** How long the worker may take to start, or to check one institution, before it is stuck. */
 const WORKER_TIMEOUT_MS = 60_000;
 
-/** A result as the worker sends it: the shape that produced it, as a map key, and its terms' values. */
+/** A result as the worker sends it: the key of the shape that produced it, and term values. */
 interface WireResult {
   readonly shape: string;
   readonly focus: string;
@@ -158,7 +159,7 @@ import(engineUrl).then(({ Validator }) => {
 }, failed);
 `;
 
-/** The quads with their blank nodes labelled in order of appearance: the same text, the same labels. */
+/** The quads, blank nodes labelled in order of appearance: the same text gives the same labels. */
 function relabelled(quads: readonly Quad[]): Quad[] {
   const labels = new Map<string, BlankNode>();
   const label = <T extends Term>(term: T): T | BlankNode => {

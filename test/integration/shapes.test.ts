@@ -1,4 +1,4 @@
-// GET /shapes.ttl: the SHACL shapes the loader validates against, served as they are in the repository.
+// GET /shapes.ttl: the SHACL shapes the loader validates against, as the repository holds them.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import zlib from 'node:zlib';

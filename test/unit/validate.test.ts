@@ -1,5 +1,6 @@
 // The shapes of the published model, run by the real SHACL engine: one fixture per defect class,
-// the records that must be valid, the real DE-1a document, and the ISIL rule held equal to the code's.
+// the records that must be valid, the real DE-1a document, and the ISIL rule held equal to the
+// code's.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
