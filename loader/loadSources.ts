@@ -348,7 +348,6 @@ class Load {
   /** An RDF file was loaded without weighing its institutions (it was the only source). */
   private unregistered = false;
   rewritten = 0;
-  everyFileASnapshot = true;
 
   constructor(
     private readonly options: LoadOptions,
@@ -360,7 +359,8 @@ class Load {
 
   /**
    * Weighs a record of `isil` against the one held; returns whether it is to be loaded. The held
-   * one, when outweighed, is removed from the store (or the batch) here.
+   * one, when outweighed, is taken out of the batch at once, or queued for removal from the store
+   * before the next batch loads.
    */
   private contest(isil: string, entry: Omit<Entry, 'pending'>): boolean {
     const key = isilKey(isil);
@@ -464,7 +464,6 @@ class Load {
       let snapshot: boolean;
       try {
         snapshot = format === 'nq' && startsWith(fd, snapshotHeader(this.options.baseIri));
-        this.everyFileASnapshot &&= snapshot;
         if (format === 'rdf') checkXml(file, fs.readFileSync(file));
         if (snapshot) await this.loadSnapshot(target, file, fd);
         else {
@@ -667,7 +666,6 @@ export async function loadSources(
       const before = load.store.size;
       let records: number | undefined;
       if (format === 'pica' || format === 'ppxml' || format === 'names' || format === 'redirects') {
-        load.everyFileASnapshot = false;
         hashFile(file, load.hash);
         records = 0;
         try {
