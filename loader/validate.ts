@@ -106,12 +106,6 @@ function defectClasses(quads: readonly Quad[], annotation: string): Map<string, 
 
 /** How long the worker may take to start, or to check one institution, before it is stuck. */
 const WORKER_TIMEOUT_MS = 60_000;
-/**
- * While it waits, this thread looks at the port at least this often. The worker's signal follows
- * its reply, yet a reply was seen (once in 17,000) to land in the port a moment after the signal
- * that announced it, so the signal alone is not trusted.
- */
-const POLL_MS = 5;
 
 /** A result as the worker sends it: the key of the shape that produced it, and term values. */
 interface WireResult {
@@ -211,31 +205,40 @@ class Engine {
     this.port.unref();
   }
 
-  /** The reply to question `id`; this thread blocks meanwhile, which is the point. */
+  /**
+   * The reply to question `id`; this thread blocks meanwhile, which is the point. The worker posts
+   * a reply, then raises the flag and notifies; a raised flag or a wake-up may still belong to the
+   * previous answer (a late notification once woke the wait for the next question, 1 in 17,000).
+   * So the port is what counts: read it, lower the flag, read it again (a reply posted before the
+   * flag went down is there now), and only then sleep until the flag goes up; a reply to another
+   * question is dropped.
+   */
   reply(id: number, what: string): Reply {
     if (this.broken) throw new Error(`${what}: the SHACL engine stopped answering earlier`);
     const deadline = performance.now() + WORKER_TIMEOUT_MS;
+    const next = (): Reply | undefined => {
+      for (let r = receiveMessageOnPort(this.port); r; r = receiveMessageOnPort(this.port))
+        if ((r.message as Reply).id === id) return r.message as Reply;
+      return undefined;
+    };
     for (;;) {
-      const received = receiveMessageOnPort(this.port);
-      if (received) {
-        const reply = received.message as Reply;
-        if (reply.id === id) return reply;
-        continue;
-      }
+      let reply = next();
+      if (reply) return reply;
+      Atomics.store(this.flag, 0, 0);
+      reply = next();
+      if (reply) return reply;
       const left = deadline - performance.now();
       if (left <= 0) {
         this.broken = true;
         void this.worker.terminate();
         throw new Error(`${what} within ${WORKER_TIMEOUT_MS} ms`);
       }
-      Atomics.wait(this.flag, 0, 0, Math.min(left, POLL_MS));
+      Atomics.wait(this.flag, 0, 0, left);
     }
   }
 
   validate(ntriples: string, what: string): Reply {
     const id = ++this.asked;
-    // Lowered before asking: the worker raises it only after it has answered this question.
-    Atomics.store(this.flag, 0, 0);
     this.port.postMessage({ id, ntriples });
     return this.reply(id, what);
   }
