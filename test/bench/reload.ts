@@ -2,6 +2,7 @@
 // reloads 17,000 institutions on SIGHUP, against the p99 without a reload, measured in one run.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -27,8 +28,7 @@ const ROUNDS = Number(values.rounds);
 const HOT = 2000;
 const WORK = path.join(PROJECT_ROOT, '.bench', 'reload');
 const HOST = '127.0.0.1';
-const PORT = 18091;
-const BASE = `http://${HOST}:${PORT}`;
+let BASE = '';
 
 interface Window {
   readonly p50: number;
@@ -91,6 +91,17 @@ async function versionChange(than: string | undefined): Promise<string> {
   }
 }
 
+/** A port nobody listens on now: a fixed one may be taken on a shared machine. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer().listen(0, HOST, () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+    probe.on('error', reject);
+  });
+}
+
 async function main(): Promise<void> {
   const log = (text: string) => process.stdout.write(`${text}\n`);
   fs.mkdirSync(WORK, { recursive: true });
@@ -122,12 +133,19 @@ async function main(): Promise<void> {
     `reload bench: ${COUNT} institutions, ${CONNECTIONS} connections, ${process.version}, load average ${load()}`,
   );
 
+  const port = await freePort();
+  BASE = `http://${HOST}:${port}`;
   const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, DATASET: snapshot, PORT: String(PORT), HOST, LOG_LEVEL: 'warn' },
+    env: { ...process.env, DATASET: snapshot, PORT: String(port), HOST, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   process.on('exit', () => server.kill('SIGKILL'));
+  server.once('exit', (code, signal) => {
+    if (signal === 'SIGTERM') return;
+    process.stderr.write(`the server exited (${code ?? signal}): no figures\n`);
+    process.exit(1);
+  });
   let version = await versionChange(undefined);
   const paths = isils.slice(0, HOT).map((isil) => `/data/organisations/${isil}.ttl`);
   for (const p of paths) await (await fetch(`${BASE}${p}`)).arrayBuffer();
