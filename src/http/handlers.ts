@@ -106,6 +106,10 @@ export function handlers(service: Service, config: Config) {
     throw unknownIsil(isil);
   };
 
+  /** The headers of a 303 and of the 302 to the directory beside Location: made once. */
+  const seeOtherHeaders = { Vary: 'Accept', 'Cache-Control': cacheControl } as const;
+  const directoryHeaders = { 'Content-Type': 'text/html', 'Cache-Control': cacheControl } as const;
+
   /** 303 to the negotiated document (contract §2), or 406 listing them all. */
   const seeOther = (req: Request, res: Response, isil: Isil): void => {
     const format = negotiate(req.headers.accept);
@@ -117,10 +121,7 @@ export function handlers(service: Service, config: Config) {
           type: f.mediaType,
         })),
       );
-    redirect(res, 303, documentPath(isil, format.ext), {
-      Vary: 'Accept',
-      'Cache-Control': cacheControl,
-    });
+    redirect(res, 303, documentPath(isil, format.ext), seeOtherHeaders);
   };
 
   /**
@@ -256,10 +257,12 @@ export function handlers(service: Service, config: Config) {
         );
       const institution = find(req, documents, isil, DATA_PATH, `.${format.ext}`);
       if (format.name === 'html') {
-        redirect(res, 302, `${config.isilDirectoryUrl}${DIRECTORY_PATH}${institution.isil}`, {
-          'Content-Type': 'text/html',
-          'Cache-Control': cacheControl,
-        });
+        redirect(
+          res,
+          302,
+          `${config.isilDirectoryUrl}${DIRECTORY_PATH}${institution.isil}`,
+          directoryHeaders,
+        );
         return;
       }
       const cached = documents.cached(institution, format.name);

@@ -116,19 +116,29 @@ export function sendDocument(
   res.end(body);
 }
 
-/** A redirect without a body (303 See Other, 302 Found). */
+/**
+ * The full headers of each kind of redirect, keyed by the constant headers its caller passes: made
+ * once, then only `Location` and `X-Request-Id` are written per request, right before `writeHead`
+ * reads them (synchronously). A 303 is the most frequent answer; building its headers with object
+ * spreads on every request was a visible share of its cost.
+ */
+const redirectHeaders = new WeakMap<object, Record<string, string>>();
+
+/** A redirect without a body (303 See Other, 302 Found); `headers` must be made once, not per request. */
 export function redirect(
   res: Response,
   status: 302 | 303,
   location: string,
-  headers: Record<string, string>,
+  headers: Readonly<Record<string, string>>,
 ): void {
-  res.writeHead(status, {
-    ...commonHeaders(res),
-    Location: location,
-    'Content-Length': '0',
-    ...headers,
-  });
+  let all = redirectHeaders.get(headers);
+  if (!all) {
+    all = { 'X-Request-Id': '', ...CORS, Location: '', 'Content-Length': '0', ...headers };
+    redirectHeaders.set(headers, all);
+  }
+  all['X-Request-Id'] = res.locals.requestId as string;
+  all.Location = location;
+  res.writeHead(status, all);
   res.end();
 }
 
