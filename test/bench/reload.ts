@@ -141,8 +141,9 @@ async function main(): Promise<void> {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   process.on('exit', () => server.kill('SIGKILL'));
+  let done = false;
   server.once('exit', (code, signal) => {
-    if (signal === 'SIGTERM') return;
+    if (done) return;
     process.stderr.write(`the server exited (${code ?? signal}): no figures\n`);
     process.exit(1);
   });
@@ -175,6 +176,7 @@ async function main(): Promise<void> {
   log(
     `p99 during a reload / p99 without: ${ratios.map((r) => r.toFixed(2)).join(', ')} (target ≤ 3); load average ${load()}`,
   );
+  done = true;
   server.kill('SIGTERM');
 }
 
