@@ -16,7 +16,7 @@ import { ListFileError, readNameList, readRedirectList, sniffList } from './list
 import { convertRecord } from './pica/convert';
 import { PicaFileError, readPica, sniffPica } from './pica/read';
 import type { SkippedRecord, SourceRecord } from './records';
-import { Validator, type Defect, type DefectClass } from './validate';
+import { Validator, type Defect, type DefectClass, type Institution } from './validate';
 
 /** Every format the loader reads: Oxigraph's RDF formats, the two PICA+ forms, the two lists. */
 export type SourceFormat = StoreFormat | 'pica' | 'ppxml' | 'names' | 'redirects';
@@ -127,6 +127,8 @@ export interface LoadOptions {
    * server does not for its own snapshot, which was validated when it was written.
    */
   readonly validate?: boolean;
+  /** Worker threads that validate; by default one a core. */
+  readonly validationWorkers?: number;
 }
 
 /** Input is handed to the store in batches of about this size, with a turn of the event loop between. */
@@ -139,8 +141,17 @@ const CHUNK_MARK = '# chunk\n';
 const DEFECT_EXAMPLES = 3;
 /** Institutions removed by one SPARQL update (NOT IN over the list is checked per URL node). */
 const REMOVAL_BATCH = 256;
-/** RDF institutions validated between two turns of the event loop. */
-const VALIDATION_BATCH = 500;
+/**
+ * Institutions sent to a validating worker in one message: enough that messages cost little
+ * beside the checks (about a millisecond each), few enough that the last batches end soon.
+ */
+const VALIDATION_BATCH = 200;
+/**
+ * Batches in the validator's hands at most, per worker: each worker has the next batch queued
+ * while it checks one, and the loader, when ahead, waits instead of holding every institution's
+ * text (memory stays bounded, whatever the number of records).
+ */
+const VALIDATION_BATCHES_PER_WORKER = 2;
 
 /**
  * The first line of a snapshot this loader wrote: N-Quads allows comments. A snapshot written for
@@ -254,7 +265,8 @@ interface Entry {
   /** From an RDF source: validated from the store once it is complete. */
   readonly rdf: boolean;
   readonly withdrawn: boolean;
-  readonly defects: readonly Defect[];
+  /** Filled in when the validator answers. */
+  defects: readonly Defect[];
   /** Its place in the batch not yet handed to the store, if it is there. */
   pending: number | undefined;
 }
@@ -334,7 +346,6 @@ class Load {
     string,
     { isil: string; origins: string[]; winner: string }
   >();
-  private readonly validator: Validator | undefined;
   private pending: string[] = [];
   /**
    * Institutions in the store outweighed by a record not loaded yet: removed before the next
@@ -349,13 +360,21 @@ class Load {
   private unregistered = false;
   rewritten = 0;
 
+  /** Institutions waiting to be sent to the validator, with what to do with their defects. */
+  private unchecked: { institution: Institution; checked: (defects: Defect[]) => void }[] = [];
+  /** Batches sent to the validator and not answered yet. */
+  private readonly checking = new Set<Promise<void>>();
+  /** The first batch that failed: the load fails with it. */
+  private checkFailure: unknown;
+  /** Defects of institutions from RDF sources (those of records are kept with their entries). */
+  private readonly rdfDefects: Defect[][] = [];
+
   constructor(
     private readonly options: LoadOptions,
     /** Whether several sources are read: only then can an ISIL be held twice. */
     private readonly resolving: boolean,
-  ) {
-    this.validator = options.validate ? new Validator() : undefined;
-  }
+    private readonly validator: Validator | undefined,
+  ) {}
 
   /**
    * Weighs a record of `isil` against the one held; returns whether it is to be loaded. The held
@@ -407,23 +426,60 @@ class Load {
       weight: weigh(record.status, record.modified),
       rdf: false,
       withdrawn: record.status === 'withdrawn',
-      defects: [] as readonly Defect[],
+      defects: [],
     };
     if (!this.contest(record.isil, entry)) return;
-    // A name-only record is a checked ISIL and a name that is not empty, made by this loader: the
-    // shapes could find nothing more in it, and SHACL costs milliseconds a record.
-    if (this.validator && record.status === 'published') {
-      entry.defects = this.validator.validate(
-        institutionIri(this.options.baseIri, record.isil as Isil),
-        record.ntriples,
-      );
-    }
     const held: Entry = { ...entry, pending: this.pending.length };
     this.entries.set(isilKey(record.isil), held);
     this.pendingEntries.push(held);
     this.pending.push(record.ntriples);
     this.pendingBytes += record.ntriples.length;
+    // A name-only record is a checked ISIL and a name that is not empty, made by this loader: the
+    // shapes could find nothing more in it, and SHACL costs a millisecond a record. An entry that
+    // is outweighed before its defects come is out of the map, and so are they.
+    if (this.validator && record.status === 'published') {
+      const iri = institutionIri(this.options.baseIri, record.isil as Isil);
+      await this.check({ iri, ntriples: record.ntriples }, (defects) => (held.defects = defects));
+    }
     if (this.pendingBytes >= CHUNK_BYTES) await this.flush();
+  }
+
+  /**
+   * Queues an institution for the validator and sends a full batch, without waiting for its
+   * answer unless the validator has as many batches in hand as it may.
+   */
+  private async check(
+    institution: Institution,
+    checked: (defects: Defect[]) => void,
+  ): Promise<void> {
+    this.unchecked.push({ institution, checked });
+    if (this.unchecked.length >= VALIDATION_BATCH) await this.sendChecks();
+  }
+
+  private async sendChecks(): Promise<void> {
+    const batch = this.unchecked;
+    this.unchecked = [];
+    if (batch.length > 0) {
+      const done = this.validator!.validate(batch.map((b) => b.institution)).then((found) =>
+        found.forEach((defects, i) => batch[i]!.checked(defects)),
+      );
+      this.checking.add(done);
+      done.then(
+        () => this.checking.delete(done),
+        (error: unknown) => {
+          this.checking.delete(done);
+          this.checkFailure ??= error;
+        },
+      );
+    }
+    await this.checksInHand(this.validator!.workers * VALIDATION_BATCHES_PER_WORKER - 1);
+  }
+
+  /** Waits until at most `bound` batches are in the validator's hands; throws if one failed. */
+  private async checksInHand(bound: number): Promise<void> {
+    while (this.checking.size > bound && this.checkFailure === undefined)
+      await Promise.race(this.checking).catch(() => undefined);
+    if (this.checkFailure !== undefined) throw this.checkFailure;
   }
 
   /** Hands the batch to the store in one parse, then lets the event loop turn. */
@@ -550,27 +606,27 @@ class Load {
     remove(target, losers);
   }
 
-  /** Validates the institutions of RDF sources from the store (their description), in batches. */
-  async validateRdf(dataset: Dataset): Promise<Defect[][]> {
-    const found: Defect[][] = [];
-    if (!this.validator) return found;
+  /**
+   * Validates the institutions of RDF sources from the store (their description), waits for every
+   * answer still owed, and returns the defects: the records' first, then the RDF institutions'.
+   */
+  async validated(dataset: Dataset): Promise<Defect[][]> {
+    if (!this.validator) return [];
     const rdf = this.unregistered
       ? [...dataset.institutions()].map((i) => i.isil as string)
       : [...this.entries.values()].filter((e) => e.rdf && !e.withdrawn).map((e) => e.isil);
-    for (let i = 0; i < rdf.length; i++) {
-      const iri = institutionIri(this.options.baseIri, rdf[i] as Isil);
-      const defects = this.validator.validate(iri, this.store.describe(checkedIri(iri)));
-      if (defects.length > 0) found.push(defects);
-      if ((i + 1) % VALIDATION_BATCH === 0) await nextTurn();
+    for (const isil of rdf) {
+      const iri = institutionIri(this.options.baseIri, isil as Isil);
+      await this.check({ iri, ntriples: this.store.describe(checkedIri(iri)) }, (defects) => {
+        if (defects.length > 0) this.rdfDefects.push(defects);
+      });
     }
-    return found;
-  }
-
-  recordDefects(): Defect[][] {
+    await this.sendChecks();
+    await this.checksInHand(0);
     const found: Defect[][] = [];
     for (const entry of this.entries.values())
       if (entry.defects.length > 0) found.push([...entry.defects]);
-    return found;
+    return [...found, ...this.rdfDefects];
   }
 
   conflictList(): Conflict[] {
@@ -660,7 +716,10 @@ export async function loadSources(
   options: LoadOptions,
 ): Promise<{ dataset: Dataset; report: LoadReport }> {
   const files = expandSources(sources, options.format);
-  const load = new Load(options, files.length > 1);
+  const validator = options.validate
+    ? await Validator.start({ workers: options.validationWorkers })
+    : undefined;
+  const load = new Load(options, files.length > 1, validator);
   try {
     for (const { file, format } of files) {
       const before = load.store.size;
@@ -688,7 +747,7 @@ export async function loadSources(
     }
     const version = load.hash.digest('hex').slice(0, 12);
     const dataset = new Dataset(load.store, options.baseIri, version);
-    const defects = [...load.recordDefects(), ...(await load.validateRdf(dataset))];
+    const defects = await load.validated(dataset);
     return {
       dataset,
       report: {
@@ -709,6 +768,8 @@ export async function loadSources(
   } catch (error) {
     load.store.free();
     throw error;
+  } finally {
+    await validator?.close();
   }
 }
 

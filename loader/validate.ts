@@ -1,15 +1,11 @@
-// Checks one institution's description against the SHACL shapes of the published model
+// Checks institutions' descriptions against the SHACL shapes of the published model
 // (queries/shapes.ttl) with a real SHACL engine, and names each defect by its class in the load
 // report.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import {
-  MessageChannel,
-  receiveMessageOnPort,
-  Worker,
-  type MessagePort,
-} from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import { DataFactory, Parser, Writer, type BlankNode, type Quad, type Term } from 'n3';
 import { QUERY_DIR } from '../src/paths';
 
@@ -104,63 +100,83 @@ function defectClasses(quads: readonly Quad[], annotation: string): Map<string, 
   return classes;
 }
 
-/** How long the worker may take to start, or to check one institution, before it is stuck. */
+/** How long a worker may take to start, or to check one batch, before it counts as stuck. */
 const WORKER_TIMEOUT_MS = 60_000;
 
-/** A result as the worker sends it: the key of the shape that produced it, and term values. */
+/** One institution to check: its IRI, and its triples and its blank nodes' as N-Triples. */
+export interface Institution {
+  readonly iri: string;
+  readonly ntriples: string;
+}
+
+export interface ValidatorOptions {
+  /** The shapes; by default those the service publishes. */
+  readonly shapesFile?: string;
+  /** Worker threads running the engine; by default one a core (`os.availableParallelism()`). */
+  readonly workers?: number;
+}
+
+/** A result as a worker sends it: the key of the shape that produced it, and term values. */
 interface WireResult {
   readonly shape: string;
   readonly focus: string;
   readonly value: string | undefined;
   readonly message: readonly string[];
 }
-/** The worker's answer to the question numbered `id` (0: it has started). */
+/**
+ * A worker's answer to batch `id` (0: it has started): the results of each institution in order,
+ * or the error of the institution at `index`.
+ */
 type Reply = { readonly id: number } & (
-  { readonly results: readonly WireResult[] } | { readonly error: string }
+  | { readonly results: readonly (readonly WireResult[])[] }
+  | { readonly error: string; readonly index: number }
 );
 
 /**
- * The worker that runs shacl-engine. The engine's API is asynchronous (it allows SPARQL-based
- * constraints, which these shapes do not use), and the loader wants an answer per institution at
- * once: the worker validates while this thread waits on a shared flag (`Atomics.wait`), then takes
- * the reply off the port synchronously. Plain JavaScript evaluated as a CommonJS script, so it runs
- * alike from the sources (tsx) and from the compiled dist/.
+ * The worker that runs shacl-engine: it parses the shapes once, then checks the batches it is
+ * sent, each institution as a graph of its own, and answers each batch once. The engine's API is
+ * asynchronous (it allows SPARQL-based constraints, which these shapes do not use). Plain
+ * JavaScript evaluated as a CommonJS script, so it runs alike from the sources (tsx) and from the
+ * compiled dist/.
  */
 const WORKER_SOURCE = `'use strict';
-const { workerData } = require('node:worker_threads');
-const { port, flag, engineUrl, n3Path, shapes } = workerData;
+const { parentPort, workerData } = require('node:worker_threads');
+const { engineUrl, n3Path, shapes } = workerData;
 const { DataFactory, Parser, Store } = require(n3Path);
-const send = (reply) => {
-  port.postMessage(reply);
-  Atomics.store(flag, 0, 1);
-  Atomics.notify(flag, 0);
-};
-const failed = (id, error) => send({ id, error: String((error && error.stack) || error) });
 const key = (term) => term.termType + ':' + term.value;
+const failed = (id, index, error) =>
+  parentPort.postMessage({ id, index, error: String((error && error.stack) || error) });
 import(engineUrl).then(({ Validator }) => {
   const factory = { ...DataFactory, dataset: (quads) => new Store(quads ? [...quads] : undefined) };
   const parsed = new Parser({ format: 'N-Triples', blankNodePrefix: '' }).parse(shapes);
   const validator = new Validator(new Store(parsed), { factory });
-  port.on('message', ({ id, ntriples }) => {
-    let quads;
-    try {
-      quads = new Parser({ format: 'N-Triples' }).parse(ntriples);
-    } catch (error) {
-      send({ id, error: 'not N-Triples: ' + error.message });
-      return;
+  parentPort.on('message', async ({ id, institutions }) => {
+    const results = [];
+    for (let index = 0; index < institutions.length; index++) {
+      let quads;
+      try {
+        quads = new Parser({ format: 'N-Triples' }).parse(institutions[index]);
+      } catch (error) {
+        failed(id, index, 'not N-Triples: ' + error.message);
+        return;
+      }
+      try {
+        const report = await validator.validate({ dataset: new Store(quads) });
+        results.push(report.results.map((r) => ({
+          shape: key(r.shape.ptr.term),
+          focus: r.focusNode.term.value,
+          value: r.value && r.value.term ? r.value.term.value : undefined,
+          message: r.message.map((m) => m.value),
+        })));
+      } catch (error) {
+        failed(id, index, error);
+        return;
+      }
     }
-    validator.validate({ dataset: new Store(quads) }).then((report) => send({
-      id,
-      results: report.results.map((r) => ({
-        shape: key(r.shape.ptr.term),
-        focus: r.focusNode.term.value,
-        value: r.value && r.value.term ? r.value.term.value : undefined,
-        message: r.message.map((m) => m.value),
-      })),
-    }), (error) => failed(id, error));
+    parentPort.postMessage({ id, results });
   });
-  send({ id: 0, results: [] });
-}, (error) => failed(0, error));
+  parentPort.postMessage({ id: 0, results: [] });
+}, (error) => failed(0, 0, error));
 `;
 
 /** The quads, blank nodes labelled in order of appearance: the same text gives the same labels. */
@@ -177,90 +193,134 @@ function relabelled(quads: readonly Quad[]): Quad[] {
   );
 }
 
-/** A worker running shacl-engine over one set of shapes, called synchronously. */
+/** A batch sent to a worker, waiting for its answer. */
+interface Asked {
+  readonly iris: readonly string[];
+  readonly resolve: (results: readonly (readonly WireResult[])[]) => void;
+  readonly reject: (error: Error) => void;
+  readonly timer: NodeJS.Timeout;
+}
+
+/**
+ * One worker thread running shacl-engine over one set of shapes. It keeps the process alive only
+ * while it owes an answer, so a pool that was not closed never holds a finished process open.
+ */
 class Engine {
-  private readonly port: MessagePort;
-  private readonly flag = new Int32Array(new SharedArrayBuffer(4));
   private readonly worker: Worker;
-  /** Set when a reply did not come in time: the worker is stopped and asked nothing more. */
-  broken = false;
-  private asked = 0;
+  private readonly asked = new Map<number, Asked>();
+  private next = 0;
+  /** Why it can no longer answer (it failed, stopped or was closed); set once. */
+  private broken: Error | undefined;
 
   constructor(shapes: string) {
-    const { port1, port2 } = new MessageChannel();
-    this.port = port1;
-    const worker = (this.worker = new Worker(WORKER_SOURCE, {
+    this.worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: {
-        port: port2,
-        flag: this.flag,
         engineUrl: pathToFileURL(require.resolve('shacl-engine')).href,
         n3Path: require.resolve('n3'),
         shapes,
       },
-      transferList: [port2],
-    }));
-    // Neither keeps the process alive: a loader exits when its work is done.
-    worker.unref();
-    this.port.unref();
+    });
+    this.worker.on('message', (reply: Reply) => this.answer(reply));
+    this.worker.on('error', (error) =>
+      this.fail(new Error(`the SHACL engine failed: ${error.stack ?? String(error)}`)),
+    );
+    this.worker.on('exit', (code) =>
+      this.fail(new Error(`the SHACL engine stopped (exit code ${code})`)),
+    );
   }
 
-  /**
-   * The reply to question `id`; this thread blocks meanwhile, which is the point. The worker posts
-   * a reply, then raises the flag and notifies; a raised flag or a wake-up may still belong to the
-   * previous answer (a late notification once woke the wait for the next question, 1 in 17,000).
-   * So the port is what counts: read it, lower the flag, read it again (a reply posted before the
-   * flag went down is there now), and only then sleep until the flag goes up; a reply to another
-   * question is dropped.
-   */
-  reply(id: number, what: string): Reply {
-    if (this.broken) throw new Error(`${what}: the SHACL engine stopped answering earlier`);
-    const deadline = performance.now() + WORKER_TIMEOUT_MS;
-    const next = (): Reply | undefined => {
-      for (let r = receiveMessageOnPort(this.port); r; r = receiveMessageOnPort(this.port))
-        if ((r.message as Reply).id === id) return r.message as Reply;
-      return undefined;
-    };
-    for (;;) {
-      let reply = next();
-      if (reply) return reply;
-      Atomics.store(this.flag, 0, 0);
-      reply = next();
-      if (reply) return reply;
-      const left = deadline - performance.now();
-      if (left <= 0) {
-        this.broken = true;
-        void this.worker.terminate();
-        throw new Error(`${what} within ${WORKER_TIMEOUT_MS} ms`);
-      }
-      Atomics.wait(this.flag, 0, 0, left);
+  /** Batches sent and not answered yet. */
+  get load(): number {
+    return this.asked.size;
+  }
+
+  /** Resolves once the engine has parsed the shapes; rejects with the engine's word if it cannot. */
+  started(): Promise<readonly (readonly WireResult[])[]> {
+    return this.ask(0, [], 'the SHACL engine did not start');
+  }
+
+  /** The results of each institution of `batch`, in order. */
+  check(batch: readonly Institution[]): Promise<readonly (readonly WireResult[])[]> {
+    const id = ++this.next;
+    const asked = this.ask(
+      id,
+      batch.map((i) => i.iri),
+      `the SHACL engine did not check ${batch.length} institutions`,
+    );
+    this.worker.postMessage({ id, institutions: batch.map((i) => i.ntriples) });
+    return asked;
+  }
+
+  private ask(
+    id: number,
+    iris: readonly string[],
+    stuck: string,
+  ): Promise<readonly (readonly WireResult[])[]> {
+    if (this.broken) return Promise.reject(this.broken);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => this.fail(new Error(`${stuck} within ${WORKER_TIMEOUT_MS} ms`)),
+        WORKER_TIMEOUT_MS,
+      );
+      this.asked.set(id, { iris, resolve, reject, timer });
+      this.worker.ref();
+    });
+  }
+
+  private answer(reply: Reply): void {
+    const asked = this.asked.get(reply.id);
+    if (!asked) return;
+    this.settled(reply.id, asked);
+    if ('error' in reply) {
+      const iri = asked.iris[reply.index];
+      asked.reject(new Error(iri === undefined ? reply.error : `${iri}: ${reply.error}`));
+    } else asked.resolve(reply.results);
+  }
+
+  private settled(id: number, asked: Asked): void {
+    clearTimeout(asked.timer);
+    this.asked.delete(id);
+    if (this.asked.size === 0) this.worker.unref();
+  }
+
+  /** Every batch still owed fails with `error`, and so does every later one; the worker stops. */
+  private fail(error: Error): void {
+    this.broken ??= error;
+    for (const [id, asked] of this.asked) {
+      this.settled(id, asked);
+      asked.reject(error);
     }
+    void this.worker.terminate();
   }
 
-  validate(ntriples: string, what: string): Reply {
-    const id = ++this.asked;
-    this.port.postMessage({ id, ntriples });
-    return this.reply(id, what);
+  /** Stops the worker; batches still owed fail. */
+  async close(): Promise<void> {
+    this.fail(new Error('the SHACL engine was closed'));
+    await this.worker.terminate();
   }
 }
 
 /**
- * One worker per set of shapes, shared by every Validator of them (calls are synchronous, so they
- * never overlap): a process that loads many times starts one.
- */
-const engines = new Map<string, Engine>();
-
-/**
- * Validates institutions one at a time with shacl-engine, in a worker thread (see WORKER_SOURCE).
- * The shapes are parsed once; each institution's few dozen triples are validated as a graph of
- * their own, so a check never looks at another institution. Every shape targets
- * `foaf:Organization`: triples that type nothing as one have no defects.
+ * Validates institutions with shacl-engine in a pool of worker threads (see WORKER_SOURCE), so
+ * that the loader goes on converting while the engine checks, on every core. Each worker parses
+ * the shapes once; each institution's few dozen triples are validated as a graph of their own, so
+ * a check never looks at another institution. Every shape targets `foaf:Organization`: triples
+ * that type nothing as one have no defects. Start it with `Validator.start`, close it when done.
  */
 export class Validator {
-  private readonly classes: ReadonlyMap<string, DefectClass>;
-  private readonly engine: Engine;
+  private constructor(
+    private readonly classes: ReadonlyMap<string, DefectClass>,
+    private readonly engines: readonly Engine[],
+  ) {}
 
-  constructor(shapesFile: string = SHAPES_FILE) {
+  /**
+   * Reads the shapes, checks that every shape that can report names a defect class, and starts
+   * the workers. Throws a ShapesError when the shapes cannot be used.
+   */
+  static async start(options: ValidatorOptions = {}): Promise<Validator> {
+    const shapesFile = options.shapesFile ?? SHAPES_FILE;
+    const workers = Math.max(1, Math.floor(options.workers ?? os.availableParallelism()));
     // The shapes' IRIs are relative: they resolve against where the file is read from.
     const base = pathToFileURL(shapesFile).href;
     let quads: Quad[];
@@ -277,37 +337,45 @@ export class Validator {
       throw new ShapesError(
         `${shapesFile}: owl:imports is not supported; keep the shapes in one file`,
       );
-    this.classes = defectClasses(quads, `${base}#defect`);
+    const classes = defectClasses(quads, `${base}#defect`);
 
-    // As N-Triples whose blank-node labels the worker keeps, so that a result names its shape by
+    // As N-Triples whose blank-node labels the workers keep, so that a result names its shape by
     // the same key as the classes above.
     const shapes = new Writer({ format: 'N-Triples' }).quadsToString(quads);
-    let engine = engines.get(shapes);
-    if (!engine || engine.broken) {
-      engine = new Engine(shapes);
-      const ready = engine.reply(0, 'the SHACL engine did not start');
-      if ('error' in ready)
-        throw new ShapesError(`${shapesFile}: the SHACL engine refused the shapes: ${ready.error}`);
-      engines.set(shapes, engine);
+    const engines = Array.from({ length: workers }, () => new Engine(shapes));
+    const validator = new Validator(classes, engines);
+    const started = await Promise.allSettled(engines.map((e) => e.started()));
+    const refused = started.find((s) => s.status === 'rejected');
+    if (refused) {
+      await validator.close();
+      throw new ShapesError(
+        `${shapesFile}: the SHACL engine refused the shapes: ${(refused.reason as Error).message}`,
+      );
     }
-    this.engine = engine;
+    return validator;
+  }
+
+  /** How many worker threads check. */
+  get workers(): number {
+    return this.engines.length;
   }
 
   /**
-   * The defects of one institution: `ntriples` holds its triples, its blank nodes' and its
-   * description's. Throws when the text is not N-Triples (the loader made it, so that is a bug),
-   * or when a result comes from a shape without a defect class. Each defect is listed once, even
-   * when several constraints of one shape report the same value.
+   * The defects of each institution of `batch`, in order, from the worker with the fewest batches
+   * in hand. Rejects when a text is not N-Triples (the loader made it, so that is a bug), when a
+   * result comes from a shape without a defect class, or when the worker fails, stops or takes
+   * longer than WORKER_TIMEOUT_MS. Each defect is listed once, even when several constraints of
+   * one shape report the same value.
    */
-  validate(institutionIri: string, ntriples: string): Defect[] {
-    const reply = this.engine.validate(
-      ntriples,
-      `${institutionIri}: no answer from the SHACL engine`,
-    );
-    if ('error' in reply) throw new Error(`${institutionIri}: ${reply.error}`);
+  async validate(batch: readonly Institution[]): Promise<Defect[][]> {
+    const engine = this.engines.reduce((a, b) => (b.load < a.load ? b : a));
+    const results = await engine.check(batch);
+    return results.map((found, i) => this.defects(batch[i]!.iri, found));
+  }
 
+  private defects(institutionIri: string, results: readonly WireResult[]): Defect[] {
     const defects = new Map<string, Defect>();
-    for (const { shape, focus, value, message: said } of reply.results) {
+    for (const { shape, focus, value, message: said } of results) {
       const defect = this.classes.get(shape);
       if (defect === undefined)
         throw new ShapesError(
@@ -318,5 +386,10 @@ export class Validator {
       defects.set(`${defect}\n${focus}\n${message}`, { defect, focus, message });
     }
     return [...defects.values()];
+  }
+
+  /** Stops the workers; batches still in hand fail. */
+  async close(): Promise<void> {
+    await Promise.all(this.engines.map((e) => e.close()));
   }
 }

@@ -41,26 +41,31 @@ const variant = (from: string, to: string) => {
 };
 const classes = (defects: readonly Defect[]) => [...new Set(defects.map((d) => d.defect))].sort();
 
+/** The defects of one institution, checked alone. */
+const checkOne = async (validator: Validator, iri: string, ntriples: string) =>
+  (await validator.validate([{ iri, ntriples }]))[0]!;
+
 describe('validate: the shapes of the published model', function () {
   let validator: Validator;
   const check = (turtle: string) => {
     const { iri, ntriples } = institution(turtle);
-    return validator.validate(iri, ntriples);
+    return checkOne(validator, iri, ntriples);
   };
-  before(() => {
-    validator = new Validator();
+  before(async () => {
+    validator = await Validator.start();
   });
+  after(() => validator.close());
 
   describe('records that are valid', () => {
-    it('a published institution with every part the shapes check', () =>
-      assert.deepEqual(check(fixture('valid')), []));
-    it('a name-only record (no address, no coordinates, no modification time)', () =>
-      assert.deepEqual(check(fixture('name-only')), []));
-    it('a withdrawn record (owl:deprecated, dcterms:isReplacedBy; no name, no description)', () =>
-      assert.deepEqual(check(fixture('withdrawn')), []));
-    it('a withdrawn record that still has its name and address', () =>
+    it('a published institution with every part the shapes check', async () =>
+      assert.deepEqual(await check(fixture('valid')), []));
+    it('a name-only record (no address, no coordinates, no modification time)', async () =>
+      assert.deepEqual(await check(fixture('name-only')), []));
+    it('a withdrawn record (owl:deprecated, dcterms:isReplacedBy; no name, no description)', async () =>
+      assert.deepEqual(await check(fixture('withdrawn')), []));
+    it('a withdrawn record that still has its name and address', async () =>
       assert.deepEqual(
-        check(
+        await check(
           variant(
             '  wdrs:describedby',
             '  owl:deprecated "1"^^xsd:boolean ;\n  wdrs:describedby',
@@ -74,25 +79,25 @@ describe('validate: the shapes of the published model', function () {
     it('has no defect', async () => {
       const quads = await parseRdfXml(fs.readFileSync(DE_1A_RDF, 'utf8'));
       const ntriples = new Writer({ format: 'N-Triples' }).quadsToString(quads);
-      assert.deepEqual(validator.validate(DE_1A, ntriples), []);
+      assert.deepEqual(await checkOne(validator, DE_1A, ntriples), []);
     });
   });
 
   describe('one fixture per defect class triggers that class and no other', () => {
     for (const defect of DEFECT_CLASSES) {
-      it(defect, () => {
-        const defects = check(fixture(defect));
+      it(defect, async () => {
+        const defects = await check(fixture(defect));
         assert.deepEqual(classes(defects), [defect]);
         for (const d of defects)
           assert.equal(d.focus, 'https://ld.zdb-services.de/resource/organisations/DE-X1');
       });
     }
-    it('each defect says what is wrong', () => {
-      const [defect] = check(fixture('malformed-isil'));
+    it('each defect says what is wrong', async () => {
+      const [defect] = await check(fixture('malformed-isil'));
       assert.match(defect!.message, /not a well-formed ISIL.*\(ISIL\)DE2789/);
     });
-    it('a defect of one shape reported by two constraints is listed once', () =>
-      assert.equal(check(fixture('email-not-mailto')).length, 1));
+    it('a defect of one shape reported by two constraints is listed once', async () =>
+      assert.equal((await check(fixture('email-not-mailto'))).length, 1));
   });
 
   describe('the rules in detail', () => {
@@ -201,8 +206,8 @@ describe('validate: the shapes of the published model', function () {
       ],
     ];
     for (const [name, from, to, expected] of cases)
-      it(`${name}: ${expected.length === 0 ? 'valid' : expected.join(', ')}`, () =>
-        assert.deepEqual(classes(check(variant(from, to))), expected));
+      it(`${name}: ${expected.length === 0 ? 'valid' : expected.join(', ')}`, async () =>
+        assert.deepEqual(classes(await check(variant(from, to))), expected));
   });
 
   describe('rules by the country of the ISIL prefix', () => {
@@ -251,8 +256,8 @@ describe('validate: the shapes of the published model', function () {
       ],
     ];
     for (const [name, turtle, expected] of cases)
-      it(`${name}: ${expected.length === 0 ? 'valid' : expected.join(', ')}`, () =>
-        assert.deepEqual(classes(check(turtle)), expected));
+      it(`${name}: ${expected.length === 0 ? 'valid' : expected.join(', ')}`, async () =>
+        assert.deepEqual(classes(await check(turtle)), expected));
   });
 
   describe('the ISIL pattern of the shapes is the rule of src/rdf/isil.ts', () => {
@@ -348,40 +353,36 @@ describe('validate: the shapes of the published model', function () {
       return file;
     };
 
+    const start = (shapesFile: string) => Validator.start({ shapesFile, workers: 1 });
     it('a file that is not Turtle', () =>
-      assert.throws(() => new Validator(shapes('broken.ttl', ':a :b')), ShapesError));
+      assert.rejects(start(shapes('broken.ttl', ':a :b')), ShapesError));
     it('a shape with a constraint but no defect class', () =>
-      assert.throws(
-        () =>
-          new Validator(
-            shapes(
-              'unmapped.ttl',
-              ':S sh:targetClass foaf:Organization ; sh:property [ sh:path foaf:name ; sh:minCount 1 ] .',
-            ),
+      assert.rejects(
+        start(
+          shapes(
+            'unmapped.ttl',
+            ':S sh:targetClass foaf:Organization ; sh:property [ sh:path foaf:name ; sh:minCount 1 ] .',
           ),
+        ),
         /names no :defect class/,
       ));
     it('a defect class that the load report does not know', () =>
-      assert.throws(
-        () =>
-          new Validator(
-            shapes(
-              'unknown.ttl',
-              ':S sh:targetClass foaf:Organization ; :defect "too-old" ; sh:property [ sh:path foaf:name ; sh:minCount 1 ] .',
-            ),
+      assert.rejects(
+        start(
+          shapes(
+            'unknown.ttl',
+            ':S sh:targetClass foaf:Organization ; :defect "too-old" ; sh:property [ sh:path foaf:name ; sh:minCount 1 ] .',
           ),
+        ),
         /"too-old", which is none of/,
       ));
-    it('owl:imports, which this synchronous use of the engine would not follow', () =>
-      assert.throws(
-        () =>
-          new Validator(
-            shapes('imports.ttl', '<> <http://www.w3.org/2002/07/owl#imports> <urn:x:more> .'),
-          ),
+    it('owl:imports, which the validator does not follow', () =>
+      assert.rejects(
+        start(shapes('imports.ttl', '<> <http://www.w3.org/2002/07/owl#imports> <urn:x:more> .')),
         /owl:imports/,
       ));
-    it('a property shape inherits the class of the shape that holds it', () => {
-      const v = new Validator(
+    it('a property shape inherits the class of the shape that holds it', async () => {
+      const v = await start(
         shapes(
           'inherit.ttl',
           ':S sh:targetClass foaf:Organization ; :defect "no-name" ; sh:property [ sh:path foaf:name ; sh:minCount 1 ] .',
@@ -390,13 +391,75 @@ describe('validate: the shapes of the published model', function () {
       const { iri, ntriples } = institution(
         '<https://ld.zdb-services.de/resource/organisations/DE-X9> a <http://xmlns.com/foaf/0.1/Organization> .',
       );
-      assert.deepEqual(classes(v.validate(iri, ntriples)), ['no-name']);
+      try {
+        assert.deepEqual(classes(await checkOne(v, iri, ntriples)), ['no-name']);
+      } finally {
+        await v.close();
+      }
+    });
+  });
+
+  describe('batches on a pool of workers', () => {
+    /** valid.ttl as the institution ISIL, with the defects it is given. */
+    const cases: readonly [string, readonly DefectClass[]][] = [
+      ['DE-P1', []],
+      ['DE-P2', ['no-name']],
+      ['DE-P3', []],
+      ['DE-P4', ['email-not-mailto']],
+      ['DE-P5', ['malformed-postcode']],
+    ];
+    const broken: Record<string, [string, string]> = {
+      'no-name': ['  foaf:name "Stadtbibliothek Beispielstadt" ;', ''],
+      'email-not-mailto': [
+        '<mailto:info@stadtbibliothek.example.org>',
+        '<http://stadtbibliothek.example.org/kontakt>',
+      ],
+      'malformed-postcode': ['v:postal-code "10785"', 'v:postal-code "D-10785"'],
+    };
+    const batch = cases.map(([isil, defects]) => {
+      let turtle = fixture('valid');
+      for (const d of defects) turtle = turtle.replace(...broken[d]!);
+      return institution(turtle.replaceAll('DE-X1', isil));
+    });
+
+    it('answers each institution of a batch in order, with its own defects', async () => {
+      const found = await validator.validate(batch);
+      assert.deepEqual(
+        found.map(classes),
+        cases.map(([, defects]) => defects),
+      );
+      found.forEach((defects, i) => {
+        for (const d of defects) assert.equal(d.focus, batch[i]!.iri);
+      });
+    });
+    it('answers batches sent at once to two workers, each with its own results', async () => {
+      const two = await Validator.start({ workers: 2 });
+      try {
+        assert.equal(two.workers, 2);
+        const rotations = cases.map((_, k) => [...batch.slice(k), ...batch.slice(0, k)]);
+        const answers = await Promise.all(rotations.map((b) => two.validate(b)));
+        answers.forEach((found, k) =>
+          assert.deepEqual(
+            found.map(classes),
+            rotations[k]!.map((b) => cases[batch.indexOf(b)]![1]),
+          ),
+        );
+      } finally {
+        await two.close();
+      }
+    });
+    it('an empty batch has no results', async () =>
+      assert.deepEqual(await validator.validate([]), []));
+    it('a closed validator refuses batches with a clear error instead of waiting', async () => {
+      const closed = await Validator.start({ workers: 1 });
+      await closed.close();
+      await assert.rejects(closed.validate(batch), /the SHACL engine was closed/);
     });
   });
 
   it('text that is not N-Triples is an error naming the institution', () =>
-    assert.throws(
-      () => validator.validate(DE_1A, '<a> <b> .'),
+    assert.rejects(
+      checkOne(validator, DE_1A, '<a> <b> .'),
       new RegExp(`^Error: ${DE_1A}: not N-Triples`),
     ));
 });
