@@ -21,6 +21,8 @@ export class Description {
     readonly subject: string,
     /** Distinct triples, institution first, then its description document, then the rest. */
     readonly triples: readonly Triple[],
+    /** The same triples by the text of their subject, in the same order. */
+    readonly bySubject: ReadonlyMap<string, readonly Triple[]>,
     /** `dcterms:modified` of the description document, when it holds a valid one. */
     readonly modified: Date | undefined,
   ) {}
@@ -110,18 +112,22 @@ export function toDescription(subject: string, ntriples: string): Description {
     (a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0),
   );
   const ordered: Triple[] = [];
+  const grouped = new Map<string, Triple[]>();
   let modified: string | undefined;
   for (const s of subjects) {
     const list = bySubject.get(s)!.sort(byPredicateObject);
+    const distinct: Triple[] = [];
     for (let i = 0; i < list.length; i++) {
       const t = list[i]!;
       if (i > 0 && t.p === list[i - 1]!.p && t.o === list[i - 1]!.o) continue;
+      distinct.push(t);
       ordered.push(t);
       if (s === describedBy && t.p === MODIFIED && t.o.charCodeAt(0) === 34)
         modified = lexicalForm(t.o);
     }
+    grouped.set(s, distinct);
   }
-  return new Description(subject, ordered, parseModified(modified));
+  return new Description(subject, ordered, grouped, parseModified(modified));
 }
 
 /** `xsd:dateTime` without a time zone is read as UTC (the agency's records carry none). */
@@ -140,16 +146,14 @@ export interface SubjectLayout {
 }
 
 /**
- * Groups the triples by subject and decides which blank nodes a writer nests: those that are the
+ * The description's triples by subject, and which blank nodes a writer nests: those that are the
  * object of exactly one triple and do not lead back to themselves.
  */
-export function layout(triples: readonly Triple[]): SubjectLayout {
-  const bySubject = new Map<string, Triple[]>();
+export function layout(description: Description): SubjectLayout {
+  const { bySubject } = description;
   const references = new Map<string, number>();
-  for (const t of triples) {
-    push(bySubject, t.s, t);
+  for (const t of description.triples)
     if (isBlank(t.o)) references.set(t.o, (references.get(t.o) ?? 0) + 1);
-  }
   const nestable = (id: string, path: readonly string[]): boolean =>
     references.get(id) === 1 &&
     !path.includes(id) &&

@@ -57,7 +57,7 @@ class Namespaces {
 }
 
 export function toRdfXml(description: Description): string {
-  const { bySubject, inline } = layout(description.triples);
+  const { bySubject, inline } = layout(description);
   const ns = new Namespaces();
   const iri = (term: string): string => decodeTerm(term).value;
 

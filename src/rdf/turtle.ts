@@ -54,7 +54,7 @@ function prefixedNameOfTerm(iriTerm: string): PrefixedName | null {
  * are nested.
  */
 export function toTurtle(description: Description): string {
-  const { bySubject, inline } = layout(description.triples);
+  const { bySubject, inline } = layout(description);
   // Prefixes are collected while the body is written and declared in front of it.
   const used = new Map<string, string>();
   const name = (iriTerm: string): string => {
