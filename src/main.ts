@@ -18,17 +18,17 @@ export function datasetSources(config: Config): readonly string[] {
   return fs.existsSync(config.dataset) ? [config.dataset] : config.bundledDataset;
 }
 
+/** Loads the dataset and serves it: what the process does at start. */
+export function loadInto(service: Service, logger: Logger): Promise<void> {
+  return new Reloader(service, logger).start();
+}
+
 /**
  * Loads the dataset into a new store beside the one being served, then swaps it in; the previous
  * store is freed by the swap. A SIGHUP reloads: one that fails (a broken snapshot) leaves the
  * served dataset as it was and logs why. A SIGHUP while a load runs is coalesced into one more
  * reload after it, since the snapshot may have been replaced after the running load read it.
  */
-/** Loads the dataset and serves it: what the process does at start. */
-export function loadInto(service: Service, logger: Logger): Promise<void> {
-  return new Reloader(service, logger).start();
-}
-
 export class Reloader {
   private running: Promise<void> | undefined;
   private again = false;
@@ -40,7 +40,13 @@ export class Reloader {
 
   /** The first load: its failure is the caller's (the process cannot serve without data). */
   start(): Promise<void> {
-    this.running = this.load(true).then(() => this.settle());
+    this.running = this.load(true).then(
+      () => this.settle(),
+      (error: unknown) => {
+        this.running = undefined;
+        throw error;
+      },
+    );
     return this.running;
   }
 
@@ -50,7 +56,8 @@ export class Reloader {
       if (!this.again)
         this.logger.info('reload asked for while a load runs: one more reload follows it');
       this.again = true;
-      return this.running;
+      // A first load that fails is its caller's to report, not the signal's.
+      return this.running.catch(() => undefined);
     }
     this.running = this.load(false).then(() => this.settle());
     return this.running;
@@ -74,7 +81,6 @@ export class Reloader {
     if (!first) logger.info({ sources, serving }, 'reload started');
     let loaded: Awaited<ReturnType<typeof loadSources>>;
     try {
-      // Awaited whether the loader answers at once or in a promise.
       loaded = await loadSources(sources, { baseIri: config.baseIri });
     } catch (error) {
       if (first) throw error;
