@@ -156,6 +156,28 @@ describe('reload', () => {
       assert.equal(service.current!.dataset.lookup('DE-RT1' as Isil).kind, 'found');
     });
 
+    it('a SIGHUP during the first load is a reload after it', async () => {
+      const before = lines.length;
+      const fresh = new Service(testConfig({ DATASET: snapshot }));
+      const reloader = new Reloader(fresh, logger);
+      const started = reloader.start();
+      await reloader.reload();
+      await started;
+      assert.deepEqual(
+        lines
+          .slice(before)
+          .filter((l) => l.msg !== 'request')
+          .map((l) => l.msg),
+        [
+          'reload asked for while a load runs: one more reload follows it',
+          'dataset loaded',
+          'reload started',
+          'reload finished',
+        ],
+      );
+      fresh.close();
+    });
+
     it('a broken snapshot: the served dataset stays, the log says where and why', async () => {
       const served = service.current!;
       const line = await writeBroken(3, snapshot);
