@@ -796,6 +796,24 @@ export function rewriteHttpBase(store: DatasetStore, baseIri: string): number {
 }
 
 /**
+ * The blank-node labels of an N-Quads line: each `_:` at its start or after a space, up to the
+ * next space (a label in a literal counts too, which only joins groups that need not be). A scan,
+ * not a regular expression: this runs over every line of every snapshot.
+ */
+function labelsOf(line: string): string[] {
+  const labels: string[] = [];
+  for (let at = line.indexOf('_:'); at !== -1; at = line.indexOf('_:', at + 2)) {
+    if (at > 0 && line[at - 1] !== ' ') continue;
+    const end = line.indexOf(' ', at + 2);
+    if (end === -1) break;
+    if (end === at + 2) continue;
+    labels.push(line.slice(at, end));
+    at = end - 1;
+  }
+  return labels;
+}
+
+/**
  * The store's N-Quads in pieces of about SNAPSHOT_CHUNK_BYTES, each ended by a chunk mark (a
  * comment line), with every group of blank nodes inside one piece: the loader can hand a snapshot
  * to the store piece by piece, since each `load` call labels blank nodes anew. Blank nodes that
@@ -812,12 +830,13 @@ export function* chunkedNQuads(nquads: string): Generator<string> {
     parent.set(label, root);
     return root;
   };
-  const labelsOf = (line: string): string[] => line.match(/(?<=^| )_:[^ ]+(?= )/g) ?? [];
-  for (const line of lines) {
-    if (!line.includes('_:')) continue;
+  /** The first blank-node label of each line that has one, by line number. */
+  const firsts: (string | undefined)[] = [];
+  lines.forEach((line, n) => {
     const labels = labelsOf(line);
     const first = labels[0];
-    if (first === undefined) continue;
+    if (first === undefined) return;
+    firsts[n] = first;
     if (!parent.has(first)) parent.set(first, first);
     for (const label of labels.slice(1)) {
       if (!parent.has(label)) parent.set(label, label);
@@ -825,7 +844,7 @@ export function* chunkedNQuads(nquads: string): Generator<string> {
       const b = find(label);
       if (a !== b) parent.set(b, a);
     }
-  }
+  });
   const groups = new Map<string, string[]>();
   let piece: string[] = [];
   let size = 0;
@@ -839,9 +858,9 @@ export function* chunkedNQuads(nquads: string): Generator<string> {
     size = 0;
     return full;
   };
-  for (const line of lines) {
+  for (const [n, line] of lines.entries()) {
     if (line === '') continue;
-    const first = line.includes('_:') ? labelsOf(line)[0] : undefined;
+    const first = firsts[n];
     if (first === undefined) {
       const full = add(`${line}\n`);
       if (full !== undefined) yield full;
