@@ -61,29 +61,57 @@ export function labelBlankNodes(triples: readonly Triple[]): Triple[] {
   }
   if (outgoing.size === 0 && incoming.size === 0) return triples.slice();
 
-  const path: string[] = [];
-  const signature = (id: string): string => {
-    if (path.includes(id)) return '(cycle)';
-    const list = outgoing.get(id);
-    if (!list) return '';
-    path.push(id);
-    const parts: string[] = [];
-    for (const t of list) parts.push(isBlank(t.o) ? `${t.p} [${signature(t.o)}]` : `${t.p} ${t.o}`);
-    path.pop();
-    return parts.sort().join(';');
-  };
   const nodes: { id: string; content: string }[] = [];
-  const content = (id: string) => `${signature(id)}|${(incoming.get(id) ?? []).sort().join(';')}`;
-  for (const id of outgoing.keys()) nodes.push({ id, content: content(id) });
-  for (const id of incoming.keys()) if (!outgoing.has(id)) nodes.push({ id, content: content(id) });
-  nodes.sort((a, b) => (a.content < b.content ? -1 : a.content > b.content ? 1 : 0));
+  const path: string[] = [];
+  for (const id of outgoing.keys())
+    nodes.push({ id, content: content(id, outgoing, incoming, path) });
+  for (const id of incoming.keys())
+    if (!outgoing.has(id)) nodes.push({ id, content: content(id, outgoing, incoming, path) });
+  nodes.sort(byContent);
   const labels = new Map<string, string>();
   for (let i = 0; i < nodes.length; i++) labels.set(nodes[i]!.id, `_:b${i}`);
-  return triples.map((t) =>
-    isBlank(t.s) || isBlank(t.o)
-      ? { s: labels.get(t.s) ?? t.s, p: t.p, o: labels.get(t.o) ?? t.o }
-      : t,
-  );
+  const labelled: Triple[] = [];
+  for (const t of triples)
+    labelled.push(
+      isBlank(t.s) || isBlank(t.o)
+        ? { s: labels.get(t.s) ?? t.s, p: t.p, o: labels.get(t.o) ?? t.o }
+        : t,
+    );
+  return labelled;
+}
+
+// The helpers below are module functions rather than closures made per call: the hot path runs
+// under tsx, which wraps every closure it creates in a naming call.
+
+/** What a blank node says: its own triples (nested blank nodes in brackets), then who points at it. */
+function content(
+  id: string,
+  outgoing: ReadonlyMap<string, readonly Triple[]>,
+  incoming: ReadonlyMap<string, string[]>,
+  path: string[],
+): string {
+  return `${signature(id, outgoing, path)}|${(incoming.get(id) ?? []).sort().join(';')}`;
+}
+
+/** A blank node's triples, nested blank nodes followed; `path` holds the nodes above (cycles). */
+function signature(
+  id: string,
+  outgoing: ReadonlyMap<string, readonly Triple[]>,
+  path: string[],
+): string {
+  if (path.includes(id)) return '(cycle)';
+  const list = outgoing.get(id);
+  if (!list) return '';
+  path.push(id);
+  const parts: string[] = [];
+  for (const t of list)
+    parts.push(isBlank(t.o) ? `${t.p} [${signature(t.o, outgoing, path)}]` : `${t.p} ${t.o}`);
+  path.pop();
+  return parts.sort().join(';');
+}
+
+function byContent(a: { content: string }, b: { content: string }): number {
+  return a.content < b.content ? -1 : a.content > b.content ? 1 : 0;
 }
 
 /** Within a subject: `rdf:type` first, then by predicate, then by object. */
@@ -107,14 +135,17 @@ export function toDescription(subject: string, ntriples: string): Description {
     push(bySubject, t.s, t);
     if (t.s === self && t.p === DESCRIBED_BY) describedBy = t.o;
   }
-  const rank = (s: string) => (s === self ? 0 : s === describedBy ? 1 : isIri(s) ? 2 : 3);
-  const subjects = [...bySubject.keys()].sort(
-    (a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0),
-  );
+  // Subjects in order of rank (the institution, its description document, other named nodes,
+  // blank nodes), then by text: the rank digit in front of the text makes one string to sort.
+  const subjects: string[] = [];
+  for (const s of bySubject.keys())
+    subjects.push(`${s === self ? 0 : s === describedBy ? 1 : isIri(s) ? 2 : 3}${s}`);
+  subjects.sort();
   const ordered: Triple[] = [];
   const grouped = new Map<string, Triple[]>();
   let modified: string | undefined;
-  for (const s of subjects) {
+  for (const ranked of subjects) {
+    const s = ranked.slice(1);
     const list = bySubject.get(s)!.sort(byPredicateObject);
     const distinct: Triple[] = [];
     for (let i = 0; i < list.length; i++) {
