@@ -51,9 +51,11 @@ function prepare(
       Vary: 'Accept-Encoding',
     };
     const all: Record<string, string> = { ...headers(institution, format), ...validators, ...CORS };
-    const notModified = { ...all };
-    delete notModified['Content-Type'];
-    delete notModified['Content-Disposition'];
+    // Copied without the two headers rather than `delete`d from a copy: an object that lost
+    // properties is kept as a hash table by V8, slower for writeHead to walk on every 304.
+    const notModified: Record<string, string> = {};
+    for (const [name, value] of Object.entries(all))
+      if (name !== 'Content-Type' && name !== 'Content-Disposition') notModified[name] = value;
     p = {
       ok: { ...all, 'Content-Length': String(rendered.body.length) },
       notModified,
