@@ -12,6 +12,7 @@ import { isilDefect, isilKey, type Isil } from '../src/rdf/isil';
 import { PREFIXES } from '../src/rdf/namespaces';
 import { DatasetStore, type StoreFormat } from '../src/store/datasetStore';
 import { checkedIri, MAX_BLANK_NODE_DEPTH } from '../src/store/queries';
+import { TimeSlicer } from '../src/timeSlice';
 import { ListFileError, readNameList, readRedirectList, sniffList } from './lists';
 import { convertRecord } from './pica/convert';
 import { PicaFileError, readPica, sniffPica } from './pica/read';
@@ -133,8 +134,11 @@ export interface LoadOptions {
 
 /** Input is handed to the store in batches of about this size, with a turn of the event loop between. */
 const CHUNK_BYTES = 1 << 20;
-/** Snapshots mark a safe place to split every this many bytes (see `writeSnapshot`). */
-const SNAPSHOT_CHUNK_BYTES = 1 << 18;
+/**
+ * Snapshots mark a safe place to split every this many bytes (see `writeSnapshot`): a piece this
+ * size parses in about a millisecond, so a reload can let requests in every few milliseconds.
+ */
+const SNAPSHOT_CHUNK_BYTES = 1 << 14;
 /** A line that marks a place in a snapshot where no blank node is shared across (an N-Quads comment). */
 const CHUNK_MARK = '# chunk\n';
 /** How many examples of each defect class the report shows. */
@@ -545,37 +549,38 @@ class Load {
 
   /**
    * A snapshot in pieces that end at its chunk marks, which `writeSnapshot` puts only where no
-   * blank node spans them (each `load` call labels blank nodes anew). One without marks (written
-   * by an older loader) is one piece.
+   * blank node spans them (each `load` call labels blank nodes anew). The event loop turns whenever
+   * a time slice is used up, so a server reloading answers requests every few milliseconds. One
+   * without marks (written by an older loader) is one piece.
    */
   private async loadSnapshot(target: DatasetStore, file: string, fd: number): Promise<void> {
     const size = fs.fstatSync(fd).size;
     const mark = Buffer.from(`\n${CHUNK_MARK}`);
+    const slicer = new TimeSlicer();
     let carry: Buffer = Buffer.alloc(0);
     let lines = 0;
-    for (let offset = 0; offset < size || carry.length > 0;) {
-      let text = carry;
-      if (offset < size) {
-        const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size - offset));
-        const read = fs.readSync(fd, chunk, 0, chunk.length, offset);
-        offset += read;
-        this.hash.update(chunk.subarray(0, read));
-        text = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, read)]) : chunk;
-      }
-      const end = offset < size ? text.lastIndexOf(mark) : text.length - 1;
-      if (end < 0) {
-        carry = text;
-        continue;
-      }
-      const piece = text.subarray(0, end + 1);
-      carry = text.subarray(end + 1);
+    const load = (piece: Buffer) => {
       try {
         target.load(piece, 'nq', undefined, true);
       } catch (error) {
         throw locate(file, error as Error, lines);
       }
       lines += countLines(piece);
-      await nextTurn();
+    };
+    for (let offset = 0; offset < size;) {
+      const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size - offset));
+      const read = fs.readSync(fd, chunk, 0, chunk.length, offset);
+      offset += read;
+      this.hash.update(chunk.subarray(0, read));
+      const text = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, read)]) : chunk;
+      let start = 0;
+      for (let end = text.indexOf(mark); end !== -1; end = text.indexOf(mark, start)) {
+        load(text.subarray(start, end + 1));
+        start = end + 1;
+        await slicer.pause();
+      }
+      if (offset < size) carry = text.subarray(start);
+      else if (start < text.length) load(text.subarray(start));
     }
   }
 
@@ -746,7 +751,7 @@ export async function loadSources(
       load.files.push({ file, format, records, triples: load.store.size - before });
     }
     const version = load.hash.digest('hex').slice(0, 12);
-    const dataset = new Dataset(load.store, options.baseIri, version);
+    const dataset = await Dataset.load(load.store, options.baseIri, version);
     const defects = await load.validated(dataset);
     return {
       dataset,

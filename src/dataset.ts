@@ -2,8 +2,9 @@
 import { isilDefect, isilKey, type Isil } from './rdf/isil';
 import { descriptionIri, isilOfInstitutionIri } from './rdf/iris';
 import { parseModified, toDescription, type Description } from './rdf/description';
-import type { DatasetStore } from './store/datasetStore';
+import type { DatasetStore, SelectBinding } from './store/datasetStore';
 import { institutionIriFor } from './store/queries';
+import { TimeSlicer } from './timeSlice';
 
 export interface Institution {
   readonly isil: Isil;
@@ -75,15 +76,26 @@ export class Dataset {
   readonly tripleCount: number;
   readonly loadedAt = new Date();
 
+  /**
+   * Indexes the store in slices with turns of the event loop between (a server reloading keeps
+   * answering meanwhile): the same dataset as the constructor builds.
+   */
+  static async load(store: DatasetStore, baseIri: string, version: string): Promise<Dataset> {
+    const slicer = new TimeSlicer();
+    const rows = await store.institutionsInSlices(() => slicer.pause());
+    return new Dataset(store, baseIri, version, rows);
+  }
+
   constructor(
     readonly store: DatasetStore,
     readonly baseIri: string,
     /** A short hash of the loaded bytes: changes exactly when the data does. */
     readonly version: string,
+    /** The rows of `queries/institutions.rq` when read already (by `load`). */
+    rows: SelectBinding[] = store.institutions(),
   ) {
     const warnings: DataWarning[] = [];
     const withdrawn = new Map<string, WithdrawnRow>();
-    const rows = store.institutions();
     rows.sort((a, b) => (a.institution!.value < b.institution!.value ? -1 : 1));
     for (const row of rows) {
       const iri = row.institution!.value;

@@ -1,0 +1,23 @@
+// Time slices for work that would hold the one JavaScript thread for seconds (loading a dataset
+// while the server answers): the work pauses for a turn of the event loop every few milliseconds.
+
+/**
+ * How long a slice of background work may hold the event loop. A request that arrives meanwhile
+ * waits this long at most; each pause costs a turn (a few microseconds when nothing waits), so a
+ * slice much shorter would add little for requests and cost the load more turns.
+ */
+export const SLICE_MS = 5;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Measures the slice that runs; `pause()` lets the event loop turn once the slice is used up. */
+export class TimeSlicer {
+  private started = performance.now();
+
+  /** Resolves at once while the slice lasts, else after a turn of the event loop (a new slice). */
+  async pause(): Promise<void> {
+    if (performance.now() - this.started < SLICE_MS) return;
+    await nextTurn();
+    this.started = performance.now();
+  }
+}
