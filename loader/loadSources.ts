@@ -370,7 +370,10 @@ class Load {
   private readonly checking = new Set<Promise<void>>();
   /** The first batch that failed: the load fails with it. */
   private checkFailure: unknown;
-  /** Defects of institutions from RDF sources (those of records are kept with their entries). */
+  /**
+   * Defects of institutions from RDF sources by their place in the list validated (answers come
+   * in any order; the report lists them in this one). Those of records stay with their entries.
+   */
   private readonly rdfDefects: Defect[][] = [];
 
   constructor(
@@ -620,18 +623,19 @@ class Load {
     const rdf = this.unregistered
       ? [...dataset.institutions()].map((i) => i.isil as string)
       : [...this.entries.values()].filter((e) => e.rdf && !e.withdrawn).map((e) => e.isil);
-    for (const isil of rdf) {
+    for (const [i, isil] of rdf.entries()) {
       const iri = institutionIri(this.options.baseIri, isil as Isil);
-      await this.check({ iri, ntriples: this.store.describe(checkedIri(iri)) }, (defects) => {
-        if (defects.length > 0) this.rdfDefects.push(defects);
-      });
+      await this.check(
+        { iri, ntriples: this.store.describe(checkedIri(iri)) },
+        (defects) => (this.rdfDefects[i] = defects),
+      );
     }
     await this.sendChecks();
     await this.checksInHand(0);
     const found: Defect[][] = [];
     for (const entry of this.entries.values())
       if (entry.defects.length > 0) found.push([...entry.defects]);
-    return [...found, ...this.rdfDefects];
+    return [...found, ...this.rdfDefects.filter((defects) => defects.length > 0)];
   }
 
   conflictList(): Conflict[] {

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import util from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { Parser, Writer, type Quad } from 'n3';
 import {
@@ -15,8 +16,10 @@ import {
   type Defect,
   type DefectClass,
 } from '../../loader/validate';
+import { generate } from '../../loader/generate';
+import { loadSources } from '../../loader/loadSources';
 import { isilDefect } from '../../src/rdf/isil';
-import { DE_1A, DE_1A_RDF, FIXTURES, parseRdfXml } from '../support';
+import { BASE, DE_1A, DE_1A_RDF, FIXTURES, parseRdfXml } from '../support';
 
 const DIR = path.join(FIXTURES, 'validate');
 const FOAF_ORGANIZATION = 'http://xmlns.com/foaf/0.1/Organization';
@@ -450,6 +453,42 @@ describe('validate: the shapes of the published model', function () {
     });
     it('an empty batch has no results', async () =>
       assert.deepEqual(await validator.validate([]), []));
+    it('the loader, sending many batches without waiting, counts what each institution alone has', async () => {
+      // 900 generated institutions, about a tenth without coordinates: more batches than the two
+      // workers may hold, so the loader also waits for answers on the way.
+      const texts = [...generate({ count: 900, seed: 11, base: BASE })];
+      const alone = await validator.validate(
+        texts.map((ntriples) => ({ iri: /^<([^>]+)>/.exec(ntriples)![1]!, ntriples })),
+      );
+      const expected = new Map<DefectClass, number>();
+      for (const defects of alone)
+        for (const { defect } of defects) expected.set(defect, (expected.get(defect) ?? 0) + 1);
+      assert.ok((expected.get('coordinates-missing') ?? 0) > 20, 'the case has defects to count');
+
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'isil-ld-validate-'));
+      try {
+        const file = path.join(dir, 'generated.nt');
+        fs.writeFileSync(file, texts.join(''));
+        const { dataset, report } = await loadSources([file], {
+          baseIri: BASE,
+          validate: true,
+          validationWorkers: 2,
+        });
+        dataset.free();
+        assert.deepEqual(new Map(report.defects.map((d) => [d.defect, d.count])), expected);
+        assert.equal(report.defective, alone.filter((d) => d.length > 0).length);
+        // Each example is a defect its institution has alone: answers went to their own.
+        const byIri = new Map(texts.map((t, k) => [/^<([^>]+)>/.exec(t)![1]!, alone[k]!]));
+        for (const { examples } of report.defects)
+          for (const example of examples)
+            assert.ok(
+              byIri.get(example.focus)!.some((d) => util.isDeepStrictEqual(d, example)),
+              `${example.focus} ${example.defect}`,
+            );
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
     it('a closed validator refuses batches with a clear error instead of waiting', async () => {
       const closed = await Validator.start({ workers: 1 });
       await closed.close();
