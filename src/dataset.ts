@@ -64,98 +64,89 @@ interface WithdrawnRow {
   readonly replacedBy: string | undefined;
 }
 
-export class Dataset {
+/**
+ * The index of a dataset, built one row of `queries/institutions.rq` at a time (so that a loader
+ * can let the event loop turn between rows), in the order of the institutions' IRIs: of two ISILs
+ * that differ only in case, the first in that order is the canonical one.
+ */
+export class DatasetIndex {
   /** Every served ISIL as spelled in the data, with its answer made once: a lookup allocates nothing. */
-  private readonly byIsil = new Map<string, Lookup>();
+  readonly byIsil = new Map<string, Lookup>();
   /** The canonical spelling of each ISIL, by its case-folded key. */
-  private readonly folded = new Map<string, Isil>();
-  private readonly live = new Map<string, Institution>();
-  readonly withdrawnCount: number;
-  readonly warnings: readonly DataWarning[];
-  /** Counted once: it is shown after the store may have been freed by a reload. */
-  readonly tripleCount: number;
-  readonly loadedAt = new Date();
+  readonly folded = new Map<string, Isil>();
+  readonly live = new Map<string, Institution>();
+  readonly warnings: DataWarning[] = [];
+  private readonly withdrawn = new Map<string, WithdrawnRow>();
 
-  /**
-   * Indexes the store in slices with turns of the event loop between (a server reloading keeps
-   * answering meanwhile): the same dataset as the constructor builds.
-   */
-  static async load(store: DatasetStore, baseIri: string, version: string): Promise<Dataset> {
-    const slicer = new TimeSlicer();
-    const rows = await store.institutionsInSlices(() => slicer.pause());
-    return new Dataset(store, baseIri, version, rows);
+  constructor(readonly baseIri: string) {}
+
+  /** The rows in the order the index needs them. */
+  static order(rows: SelectBinding[]): SelectBinding[] {
+    return rows.sort((a, b) => (a.institution!.value < b.institution!.value ? -1 : 1));
   }
 
-  constructor(
-    readonly store: DatasetStore,
-    readonly baseIri: string,
-    /** A short hash of the loaded bytes: changes exactly when the data does. */
-    readonly version: string,
-    /** The rows of `queries/institutions.rq` when read already (by `load`). */
-    rows: SelectBinding[] = store.institutions(),
-  ) {
-    const warnings: DataWarning[] = [];
-    const withdrawn = new Map<string, WithdrawnRow>();
-    rows.sort((a, b) => (a.institution!.value < b.institution!.value ? -1 : 1));
-    for (const row of rows) {
-      const iri = row.institution!.value;
-      const text = isilOfInstitutionIri(baseIri, iri);
-      if (text === undefined) {
-        warnings.push({
-          kind: 'outside-base',
-          subject: iri,
-          message: `not under ${baseIri}/resource/organisations/: not served`,
-        });
-        continue;
-      }
-      const defect = isilDefect(text);
-      if (defect !== undefined) {
-        warnings.push({
-          kind: 'malformed-isil',
-          subject: iri,
-          message: `"${text}" is not a well-formed ISIL (${defect}): not served`,
-        });
-        continue;
-      }
-      const isil = text as Isil;
-      const twin = this.folded.get(isilKey(isil));
-      if (twin !== undefined) {
-        warnings.push({
-          kind: 'case-twin',
-          subject: iri,
-          message: `differs from ${twin} only in case; a lookup in another case finds ${twin}`,
-        });
-      } else {
-        this.folded.set(isilKey(isil), isil);
-      }
-      // A withdrawn institution keeps a minimal description, where a name is optional.
-      if (row.deprecated) {
-        withdrawn.set(isil, {
-          isil,
-          iri,
-          name: row.name?.value,
-          replacedBy: row.replacedBy?.value,
-        });
-        continue;
-      }
-      if (!row.name) warnings.push({ kind: 'no-name', subject: iri, message: 'has no foaf:name' });
-      const institution: Institution = {
+  /** Indexes one row; rows come in `order`. */
+  add(row: SelectBinding): void {
+    const { baseIri, warnings } = this;
+    const iri = row.institution!.value;
+    const text = isilOfInstitutionIri(baseIri, iri);
+    if (text === undefined) {
+      warnings.push({
+        kind: 'outside-base',
+        subject: iri,
+        message: `not under ${baseIri}/resource/organisations/: not served`,
+      });
+      return;
+    }
+    const defect = isilDefect(text);
+    if (defect !== undefined) {
+      warnings.push({
+        kind: 'malformed-isil',
+        subject: iri,
+        message: `"${text}" is not a well-formed ISIL (${defect}): not served`,
+      });
+      return;
+    }
+    const isil = text as Isil;
+    const twin = this.folded.get(isilKey(isil));
+    if (twin !== undefined) {
+      warnings.push({
+        kind: 'case-twin',
+        subject: iri,
+        message: `differs from ${twin} only in case; a lookup in another case finds ${twin}`,
+      });
+    } else {
+      this.folded.set(isilKey(isil), isil);
+    }
+    // A withdrawn institution keeps a minimal description, where a name is optional.
+    if (row.deprecated) {
+      this.withdrawn.set(isil, {
         isil,
         iri,
         name: row.name?.value,
-        modified: parseModified(row.modified?.value),
-      };
-      this.live.set(isil, institution);
-      this.byIsil.set(isil, Object.freeze({ kind: 'found', institution }));
+        replacedBy: row.replacedBy?.value,
+      });
+      return;
     }
-    for (const row of withdrawn.values()) {
-      const successor = this.follow(row, withdrawn, warnings);
+    if (!row.name) warnings.push({ kind: 'no-name', subject: iri, message: 'has no foaf:name' });
+    const institution: Institution = {
+      isil,
+      iri,
+      name: row.name?.value,
+      modified: parseModified(row.modified?.value),
+    };
+    this.live.set(isil, institution);
+    this.byIsil.set(isil, Object.freeze({ kind: 'found', institution }));
+  }
+
+  /** Follows the successors of the withdrawn institutions, once every row is in; returns how many. */
+  finish(): number {
+    for (const row of this.withdrawn.values()) {
+      const successor = this.follow(row);
       const entry: Withdrawn = { isil: row.isil, iri: row.iri, name: row.name, successor };
       this.byIsil.set(row.isil, Object.freeze({ kind: 'withdrawn', withdrawn: entry }));
     }
-    this.withdrawnCount = withdrawn.size;
-    this.tripleCount = store.size;
-    this.warnings = warnings;
+    return this.withdrawn.size;
   }
 
   /**
@@ -163,11 +154,8 @@ export class Dataset {
    * turn, to the first live one; a successor named in another case is found by its canonical
    * spelling. Warns when the data names a successor that is not in it, or the chain is a cycle.
    */
-  private follow(
-    start: WithdrawnRow,
-    withdrawn: ReadonlyMap<string, WithdrawnRow>,
-    warnings: DataWarning[],
-  ): Successor {
+  private follow(start: WithdrawnRow): Successor {
+    const { withdrawn, warnings } = this;
     const seen = new Set<string>([start.isil]);
     let first: Isil | undefined;
     let row = start;
@@ -206,6 +194,53 @@ export class Dataset {
       seen.add(isil);
       row = withdrawn.get(isil)!;
     }
+  }
+}
+
+export class Dataset {
+  private readonly byIsil: ReadonlyMap<string, Lookup>;
+  private readonly folded: ReadonlyMap<string, Isil>;
+  private readonly live: ReadonlyMap<string, Institution>;
+  readonly withdrawnCount: number;
+  readonly warnings: readonly DataWarning[];
+  /** Counted once: it is shown after the store may have been freed by a reload. */
+  readonly tripleCount: number;
+  readonly loadedAt = new Date();
+
+  /**
+   * Indexes the store in slices with turns of the event loop between (a server reloading keeps
+   * answering meanwhile): the same dataset as the constructor builds in one go.
+   */
+  static async load(store: DatasetStore, baseIri: string, version: string): Promise<Dataset> {
+    const slicer = new TimeSlicer();
+    const rows = DatasetIndex.order(await store.institutionsInSlices(() => slicer.pause()));
+    await slicer.pause();
+    const index = new DatasetIndex(baseIri);
+    for (const row of rows) {
+      index.add(row);
+      await slicer.pause();
+    }
+    return new Dataset(store, baseIri, version, index);
+  }
+
+  constructor(
+    readonly store: DatasetStore,
+    readonly baseIri: string,
+    /** A short hash of the loaded bytes: changes exactly when the data does. */
+    readonly version: string,
+    /** Built already (by `load`), its rows all added; by default, from the one index query. */
+    index?: DatasetIndex,
+  ) {
+    if (!index) {
+      index = new DatasetIndex(baseIri);
+      for (const row of DatasetIndex.order(store.institutions())) index.add(row);
+    }
+    this.withdrawnCount = index.finish();
+    this.byIsil = index.byIsil;
+    this.folded = index.folded;
+    this.live = index.live;
+    this.warnings = index.warnings;
+    this.tripleCount = store.size;
   }
 
   /** Live institutions: withdrawn ones are not counted. */
