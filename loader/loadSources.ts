@@ -718,7 +718,8 @@ function tally(lists: readonly Defect[][]): DefectCount[] {
  * Loads every source into a new store, resolves ISILs held by several sources, rewrites `http://`
  * base IRIs, optionally validates, and returns the dataset with a report. Throws a LoadError for
  * the first file that is not well-formed; nothing is half-loaded (the store is freed). The event
- * loop turns between pieces of about a MiB, so a server reloading in the background keeps answering.
+ * loop turns between pieces of other sources (about a MiB), and every 5 ms while a snapshot loads
+ * and is indexed, so a server reloading in the background keeps answering.
  */
 export async function loadSources(
   sources: readonly string[],
