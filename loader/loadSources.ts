@@ -580,9 +580,10 @@ class Load {
       const text = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, read)]) : chunk;
       let start = 0;
       for (let end = text.indexOf(mark); end !== -1; end = text.indexOf(mark, start)) {
-        // As many pieces at once as parse in a slice: each call into the store costs, above all
-        // while its memory grows (a first load of 16 KiB pieces one by one took twice as long).
-        const enough = start + rate * SLICE_MS;
+        // Unless requests wait, as many pieces at once as parse in a slice: each call into the
+        // store costs, above all while its memory grows (a first load of 16 KiB pieces one by
+        // one took twice as long). When they wait, one piece, so that a slice ends on time.
+        const enough = slicer.contended ? start : start + rate * SLICE_MS;
         for (let next = end; next !== -1 && next < enough; next = text.indexOf(mark, next + 1))
           end = next;
         const began = performance.now();

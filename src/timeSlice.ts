@@ -8,16 +8,31 @@
  */
 export const SLICE_MS = 5;
 
+/** A turn given up that lasted this long went to other work, not only to the event loop itself. */
+const CONTENDED_MS = 0.5;
+
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Measures the slice that runs; `pause()` lets the event loop turn once the slice is used up. */
 export class TimeSlicer {
   private started = performance.now();
+  /** Milliseconds the event loop spent on other work in the last turn given up. */
+  private away = 0;
 
   /** Resolves at once while the slice lasts, else after a turn of the event loop (a new slice). */
   async pause(): Promise<void> {
     if (performance.now() - this.started < SLICE_MS) return;
+    const before = performance.now();
     await nextTurn();
     this.started = performance.now();
+    this.away = this.started - before;
+  }
+
+  /**
+   * Whether other work (requests) took the event loop in the last turn given up: then it is worth
+   * keeping steps short; else the work may take larger steps, which cost less in all.
+   */
+  get contended(): boolean {
+    return this.away >= CONTENDED_MS;
   }
 }
