@@ -213,7 +213,7 @@ export class Dataset {
    */
   static async load(store: DatasetStore, baseIri: string, version: string): Promise<Dataset> {
     const slicer = new TimeSlicer();
-    const rows = DatasetIndex.order(await store.institutionsInSlices(() => slicer.pause()));
+    const rows = DatasetIndex.order(await store.institutionsInSlices(slicer));
     await slicer.pause();
     const index = new DatasetIndex(baseIri);
     for (const row of rows) {

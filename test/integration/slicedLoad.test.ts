@@ -31,8 +31,12 @@ describe('loading in time slices', () => {
       const store = fixtureStore();
       try {
         let pauses = 0;
-        const sliced = await store.institutionsInSlices(async () => {
-          pauses++;
+        // Contended, as while requests wait: the slices are smallest.
+        const sliced = await store.institutionsInSlices({
+          pause: async () => {
+            pauses++;
+          },
+          contended: true,
         });
         const whole = store.institutions();
         assert.ok(whole.length > 250, `${whole.length} institutions`);
@@ -68,7 +72,10 @@ describe('loading in time slices', () => {
           '_:b <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://xmlns.com/foaf/0.1/Organization> .\n',
           'nt',
         );
-        const sliced = await store.institutionsInSlices(async () => undefined);
+        const sliced = await store.institutionsInSlices({
+          pause: async () => undefined,
+          contended: false,
+        });
         assert.ok(sliced.some((row) => row.institution!.type === 'bnode'));
         assert.deepEqual(sorted(sliced), sorted(store.institutions()));
       } finally {
