@@ -12,7 +12,7 @@ import { isilDefect, isilKey, type Isil } from '../src/rdf/isil';
 import { PREFIXES } from '../src/rdf/namespaces';
 import { DatasetStore, type StoreFormat } from '../src/store/datasetStore';
 import { checkedIri, MAX_BLANK_NODE_DEPTH } from '../src/store/queries';
-import { SLICE_MS, TimeSlicer } from '../src/timeSlice';
+import { TimeSlicer, UNCONTENDED_STEP_MS } from '../src/timeSlice';
 import { ListFileError, readNameList, readRedirectList, sniffList } from './lists';
 import { convertRecord } from './pica/convert';
 import { PicaFileError, readPica, sniffPica } from './pica/read';
@@ -583,7 +583,7 @@ class Load {
         // Unless requests wait, as many pieces at once as parse in a slice: each call into the
         // store costs, above all while its memory grows (a first load of 16 KiB pieces one by
         // one took twice as long). When they wait, one piece, so that a slice ends on time.
-        const enough = slicer.contended ? start : start + rate * SLICE_MS;
+        const enough = slicer.contended ? start : start + rate * UNCONTENDED_STEP_MS;
         for (let next = end; next !== -1 && next < enough; next = text.indexOf(mark, next + 1))
           end = next;
         const began = performance.now();

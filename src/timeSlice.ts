@@ -8,6 +8,13 @@
  */
 export const SLICE_MS = 5;
 
+/**
+ * How long one step may take while no request waits (a first load, a reload at a quiet moment):
+ * each call into the store costs, so larger steps load faster; the first request that arrives
+ * waits one such step at most, and then the steps shrink to a slice.
+ */
+export const UNCONTENDED_STEP_MS = 50;
+
 /** A turn given up that lasted this long went to other work, not only to the event loop itself. */
 const CONTENDED_MS = 0.5;
 
