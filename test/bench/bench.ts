@@ -326,6 +326,21 @@ async function main(): Promise<void> {
     batches.push({ p99: r.p99, rss: rssMb(cached.child.pid!), errors: r.errors });
   }
 
+  // Issue 3: p99 of `.ttl` while the server reloads this run's snapshot on SIGHUP, against p99
+  // without a reload, by the reload script (one round; it starts a server of its own).
+  const reload = spawnSync(
+    process.execPath,
+    [
+      ...['--import', 'tsx', path.join('test', 'bench', 'reload.ts'), '--snapshot', snapshot],
+      ...['--count', String(COUNT), '--rounds', '1', '--duration', String(DURATION)],
+    ],
+    { cwd: PROJECT_ROOT, encoding: 'utf8' },
+  );
+  log(reload.stdout.trim());
+  const reloadRatio = Number(
+    /p99 during a reload \/ p99 without: ([\d.]+)/.exec(reload.stdout)?.[1] ?? NaN,
+  );
+
   const expressRuns = rows
     .filter((r) => r.name.startsWith('baseline Express 5'))
     .map((r) => r.result.rps);
@@ -370,6 +385,9 @@ async function main(): Promise<void> {
   );
   log(
     `| 100,000 requests: RSS first → last 10% | ${first.rss} → ${last.rss} MB (${(((last.rss - first.rss) / first.rss) * 100).toFixed(1)}%) | ≤ +10% | ${verdict(last.rss <= first.rss * 1.1)} |`,
+  );
+  log(
+    `| p99 of .ttl during a reload / without | ${reloadRatio.toFixed(2)}× | ≤ 3× | ${verdict(reloadRatio <= 3)} |`,
   );
   log('');
   log(`bench: ${met} of ${total} targets met`);

@@ -18,6 +18,8 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     /** Serve the snapshot a previous run left in .bench/reload instead of loading it again. */
     reuse: { type: 'boolean', default: false },
+    /** Serve a copy of this snapshot (of --count generated institutions, seed 1): `npm run bench`'s. */
+    snapshot: { type: 'string' },
   },
 });
 const COUNT = Number(values.count);
@@ -108,7 +110,8 @@ async function main(): Promise<void> {
   const source = path.join(WORK, 'synthetic.nt');
   const snapshot = path.join(WORK, 'dataset.nq');
   const isils: string[] = [];
-  const reuse = values.reuse && fs.existsSync(snapshot);
+  if (values.snapshot !== undefined) fs.copyFileSync(values.snapshot, snapshot);
+  const reuse = values.snapshot !== undefined || (values.reuse && fs.existsSync(snapshot));
   const fd = reuse ? undefined : fs.openSync(source, 'w');
   for (const institution of generate({
     count: COUNT,
