@@ -7,6 +7,7 @@ import { descriptionIri, institutionIri } from '../src/rdf/iris';
 import { isilDefect, isilKey, type Isil } from '../src/rdf/isil';
 import { CC0, PREFIXES, RDF_TYPE } from '../src/rdf/namespaces';
 import type { SkippedRecord, SourceRecord } from './records';
+import { firstInvalidUtf8 } from './utf8';
 
 export type ListKind = 'names' | 'redirects';
 
@@ -247,40 +248,4 @@ function readLines(file: string): string[] {
   let text = bytes.toString('utf8');
   if (text.startsWith(BOM)) text = text.slice(1);
   return text.split('\n').map((line) => line.replace(/\r$/, ''));
-}
-
-/**
- * The offset of the first byte that is not part of a well-formed UTF-8 sequence (the Encoding
- * Standard's UTF-8 decoder, WHATWG §9.1.1: no overlong forms, no surrogates, nothing above
- * U+10FFFF), or the length when there is none.
- */
-export function firstInvalidUtf8(bytes: Uint8Array): number {
-  let i = 0;
-  while (i < bytes.length) {
-    const lead = bytes[i]!;
-    if (lead < 0x80) {
-      i++;
-      continue;
-    }
-    let following: number;
-    let lower = 0x80;
-    let upper = 0xbf;
-    if (lead >= 0xc2 && lead <= 0xdf) following = 1;
-    else if (lead >= 0xe0 && lead <= 0xef) {
-      following = 2;
-      if (lead === 0xe0) lower = 0xa0;
-      if (lead === 0xed) upper = 0x9f;
-    } else if (lead >= 0xf0 && lead <= 0xf4) {
-      following = 3;
-      if (lead === 0xf0) lower = 0x90;
-      if (lead === 0xf4) upper = 0x8f;
-    } else return i;
-    for (let k = 1; k <= following; k++) {
-      const byte = bytes[i + k];
-      if (byte === undefined || byte < (k === 1 ? lower : 0x80) || byte > (k === 1 ? upper : 0xbf))
-        return i;
-    }
-    i += following + 1;
-  }
-  return i;
 }

@@ -14,6 +14,7 @@
 // leaves exactly that). A line that ends inside a field but has its newline is one malformed record.
 import fs from 'node:fs';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
+import { Utf8Scanner } from '../utf8';
 
 /** `pica`: normalized PICA+ (`.dat`); `ppxml`: PicaPlus-XML. */
 export type PicaForm = 'pica' | 'ppxml';
@@ -126,42 +127,15 @@ function notUtf8(file: string): PicaFileError {
   const fd = fs.openSync(file, 'r');
   try {
     const bytes = Buffer.alloc(CHUNK_BYTES);
-    let offset = 0;
-    let line = 1;
-    let needed = 0;
-    let lower = 0x80;
-    let upper = 0xbf;
-    let start = 0;
-    const fail = (at: number) =>
-      new PicaFileError(file, `line ${line}, byte ${at}`, 'not UTF-8 text');
-    for (;;) {
-      const read = fs.readSync(fd, bytes, 0, bytes.length, null);
-      if (read === 0) break;
-      for (let i = 0; i < read; i++, offset++) {
-        const byte = bytes[i]!;
-        if (needed === 0) {
-          start = offset;
-          if (byte === 0x0a) line++;
-          if (byte <= 0x7f) continue;
-          if (byte >= 0xc2 && byte <= 0xdf) needed = 1;
-          else if (byte >= 0xe0 && byte <= 0xef) {
-            needed = 2;
-            if (byte === 0xe0) lower = 0xa0;
-            if (byte === 0xed) upper = 0x9f;
-          } else if (byte >= 0xf0 && byte <= 0xf4) {
-            needed = 3;
-            if (byte === 0xf0) lower = 0x90;
-            if (byte === 0xf4) upper = 0x8f;
-          } else throw fail(offset);
-          continue;
-        }
-        if (byte < lower || byte > upper) throw fail(start);
-        lower = 0x80;
-        upper = 0xbf;
-        needed--;
-      }
-    }
-    return fail(start);
+    const scanner = new Utf8Scanner();
+    let at: number | undefined;
+    for (let read; at === undefined && (read = fs.readSync(fd, bytes, 0, bytes.length, null)) > 0;)
+      at = scanner.scan(bytes.subarray(0, read));
+    return new PicaFileError(
+      file,
+      `line ${scanner.line}, byte ${at ?? scanner.end() ?? 0}`,
+      'not UTF-8 text',
+    );
   } finally {
     fs.closeSync(fd);
   }

@@ -4,7 +4,6 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  firstInvalidUtf8,
   ListFileError,
   NAME_LIST_HEADER,
   readNameList,
@@ -12,6 +11,7 @@ import {
   sniffList,
 } from '../../loader/lists';
 import type { SkippedRecord, SourceRecord } from '../../loader/records';
+import { firstInvalidUtf8 } from '../../loader/utf8';
 import { BASE, parseTurtle, tempDir } from '../support';
 
 describe('lists', () => {
