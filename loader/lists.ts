@@ -7,25 +7,13 @@ import { descriptionIri, institutionIri } from '../src/rdf/iris';
 import { isilDefect, isilKey, type Isil } from '../src/rdf/isil';
 import { CC0, PREFIXES, RDF_TYPE } from '../src/rdf/namespaces';
 import type { SkippedRecord, SourceRecord } from './records';
+import { LoadError } from './loadError';
 import { firstInvalidUtf8 } from './utf8';
 
 export type ListKind = 'names' | 'redirects';
 
 /** The header of lobid-organisations' TSV export, which fixes the column order. */
 export const NAME_LIST_HEADER = 'id\tisil\tsigel\tname';
-
-/** A list that cannot be read at all (not UTF-8, no header): refused whole. */
-export class ListFileError extends Error {
-  override name = 'ListFileError';
-  constructor(
-    readonly file: string,
-    readonly line: number | undefined,
-    readonly column: number | undefined,
-    readonly reason: string,
-  ) {
-    super(`${file}${line !== undefined ? `:${line}:${column ?? 1}` : ''}: ${reason}`);
-  }
-}
 
 export interface ListOptions {
   readonly baseIri: string;
@@ -70,7 +58,7 @@ export function* readNameList(
 ): Generator<SourceRecord | SkippedRecord> {
   const lines = readLines(file);
   if (lines[0] !== NAME_LIST_HEADER) {
-    throw new ListFileError(
+    throw new LoadError(
       file,
       1,
       1,
@@ -238,7 +226,7 @@ function readLines(file: string): string[] {
     const before = bytes.subarray(0, at);
     const line = before.filter((b) => b === 0x0a).length + 1;
     const column = at - (before.lastIndexOf(0x0a) + 1) + 1;
-    throw new ListFileError(
+    throw new LoadError(
       file,
       line,
       column,

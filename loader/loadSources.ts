@@ -13,7 +13,10 @@ import { PREFIXES } from '../src/rdf/namespaces';
 import { DatasetStore, type StoreFormat } from '../src/store/datasetStore';
 import { checkedIri, MAX_BLANK_NODE_DEPTH } from '../src/store/queries';
 import { TimeSlicer, UNCONTENDED_STEP_MS } from '../src/timeSlice';
-import { ListFileError, readNameList, readRedirectList, sniffList } from './lists';
+import { LoadError } from './loadError';
+import { readNameList, readRedirectList, sniffList } from './lists';
+
+export { LoadError };
 import { convertRecord } from './pica/convert';
 import { PicaFileError, readPica, sniffPica } from './pica/read';
 import type { SkippedRecord, SourceRecord } from './records';
@@ -54,19 +57,6 @@ export const EXTENSIONS: Readonly<Record<string, SourceFormat | 'xml' | 'tsv'>> 
   '.pica': 'pica',
   '.tsv': 'tsv',
 };
-
-/** A file that cannot be loaded: where, and why. */
-export class LoadError extends Error {
-  override name = 'LoadError';
-  constructor(
-    readonly file: string,
-    readonly line: number | undefined,
-    readonly column: number | undefined,
-    readonly reason: string,
-  ) {
-    super(`${file}${line !== undefined ? `:${line}:${column ?? 1}` : ''}: ${reason}`);
-  }
-}
 
 export interface FileReport {
   readonly file: string;
@@ -755,8 +745,6 @@ export async function loadSources(
         } catch (error) {
           if (error instanceof PicaFileError)
             throw new LoadError(file, undefined, undefined, `${error.position}: ${error.reason}`);
-          if (error instanceof ListFileError)
-            throw new LoadError(file, error.line, error.column, error.reason);
           throw error;
         }
         await load.flush();

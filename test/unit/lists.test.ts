@@ -3,13 +3,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  ListFileError,
-  NAME_LIST_HEADER,
-  readNameList,
-  readRedirectList,
-  sniffList,
-} from '../../loader/lists';
+import { NAME_LIST_HEADER, readNameList, readRedirectList, sniffList } from '../../loader/lists';
+import { LoadError } from '../../loader/loadError';
 import type { SkippedRecord, SourceRecord } from '../../loader/records';
 import { firstInvalidUtf8 } from '../../loader/utf8';
 import { BASE, parseTurtle, tempDir } from '../support';
@@ -75,7 +70,7 @@ describe('lists', () => {
       const file = write('no-header.tsv', 'x\tDE-1a\t1a\tA\n');
       assert.throws(
         () => [...readNameList(file, { baseIri: BASE })],
-        (e: ListFileError) => e instanceof ListFileError && e.line === 1,
+        (e: LoadError) => e instanceof LoadError && e.line === 1,
       );
     });
   });
@@ -115,7 +110,7 @@ describe('lists', () => {
       );
       assert.throws(
         () => [...readRedirectList(file, { baseIri: BASE })],
-        (e: ListFileError) => e instanceof ListFileError && e.line === 2 && e.column === 5,
+        (e: LoadError) => e instanceof LoadError && e.line === 2 && e.column === 5,
       );
     });
   });
