@@ -15,12 +15,13 @@ import { checkedIri, MAX_BLANK_NODE_DEPTH } from '../src/store/queries';
 import { TimeSlicer, UNCONTENDED_STEP_MS } from '../src/timeSlice';
 import { LoadError } from './loadError';
 import { readNameList, readRedirectList, sniffList } from './lists';
-
-export { LoadError };
 import { convertRecord } from './pica/convert';
 import { PicaFileError, readPica, sniffPica } from './pica/read';
 import type { SkippedRecord, SourceRecord } from './records';
 import { Validator, type Defect, type DefectClass, type Institution } from './validate';
+
+/** Re-exported: the error every caller of the loader handles. */
+export { LoadError };
 
 /** Every format the loader reads: Oxigraph's RDF formats, the two PICA+ forms, the two lists. */
 export type SourceFormat = StoreFormat | 'pica' | 'ppxml' | 'names' | 'redirects';
