@@ -289,7 +289,10 @@ async function main(): Promise<void> {
     await drive(url, targets, WARMUP);
     const result = await drive(url, targets, DURATION);
     rows.push({ name, result, ...(target === undefined ? {} : { target }) });
-    log(`  ${name}: ${Math.round(result.rps)} req/s`);
+    // The server's RSS after each case: where memory grows, if it does, before the 100,000 requests.
+    log(
+      `  ${name}: ${Math.round(result.rps)} req/s; RSS of the cached server ${rssMb(cached.child.pid!)} MB`,
+    );
   };
   await run('baseline node:http', `http://${HOST}:18084`, [{ path: '/x' }]);
   await run('baseline Express 5', `http://${HOST}:18083`, [{ path: '/x' }]);
