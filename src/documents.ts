@@ -137,7 +137,7 @@ export class Documents {
     let text: string;
     if (format === 'html') {
       const jsonld = await serialize(description, 'jsonld', this.contextUrl);
-      text = renderPage(description, institution, jsonld, this.dataset);
+      text = renderPage(description, institution, jsonld);
     } else {
       text = await serialize(description, format, this.contextUrl);
     }

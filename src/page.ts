@@ -1,7 +1,7 @@
 // The institution's HTML page for people: the same triples as the RDF documents, laid out to read,
 // every value from the data escaped.
 import type { Quad, Term } from 'n3';
-import type { Dataset, Institution } from './dataset';
+import type { Institution } from './dataset';
 import type { Description } from './rdf/description';
 import { RDF_FORMATS } from './rdf/formats';
 import { documentPath } from './rdf/iris';
@@ -140,11 +140,14 @@ function hours(g: Graph, r: string): string {
     .join('');
 }
 
+/**
+ * The institution's page, made from its own description alone (no figure of the whole dataset):
+ * its ETag is a hash of the page, and has to change exactly when the record does.
+ */
 export function renderPage(
   description: Description,
   institution: Institution,
   jsonld: string,
-  dataset: Dataset,
 ): string {
   const g = new Graph(description.quads);
   const r = description.subject;
@@ -196,7 +199,7 @@ ${notes}
 ${section('Addresses', addresses(g, r))}${section('Location', location(g, r))}${section('Opening hours', hours(g, r))}${section('Phone and fax', phones(g, r))}${section('E-mail', emails)}${section('On the web', webLinks(g, r))}${section('Data', downloads)}
 </main>
 <footer>
-<p>${modified ? `Record last modified ${escapeHtml(modified)}. ` : ''}Data ${license === CC0 || !license ? `released under <a rel="license" href="${CC0}">CC0 1.0 Universal</a>` : `licensed under ${link(license)}`}. ${escapeHtml(String(dataset.institutionCount))} institutions in this dataset.</p>
+<p>${modified ? `Record last modified ${escapeHtml(modified)}. ` : ''}Data ${license === CC0 || !license ? `released under <a rel="license" href="${CC0}">CC0 1.0 Universal</a>` : `licensed under ${link(license)}`}.</p>
 </footer>
 </body>
 </html>
