@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createApp } from './http/app';
+import { CORS } from './http/middleware';
 import { createLogger, type Logger } from './log';
 import { Service } from './service';
 import { LoadError, loadSources } from '../loader/loadSources';
@@ -12,6 +13,41 @@ const CLIENT_ERRORS: Readonly<Record<string, [number, string]>> = {
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'],
   HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'],
 };
+
+/**
+ * A request line with a method Node's parser does not know (`BREW / HTTP/1.1`): it never reaches
+ * the app, but contract §1 answers any method but GET, HEAD and OPTIONS with 405, known or not.
+ * The parser says "invalid method" of any first line it cannot read, so the line is checked to be
+ * a request line (RFC 9112 §3: a token, a target, the version) before it is answered as one.
+ */
+const UNKNOWN_METHOD = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+ [^\s]+ HTTP\/1\.[01]\r?\n/;
+
+/** The status of a request Node's parser refused. */
+function clientErrorStatus(
+  error: NodeJS.ErrnoException & { rawPacket?: Buffer },
+): [number, string] {
+  if (error.code === 'HPE_INVALID_METHOD' && error.rawPacket) {
+    const line = error.rawPacket.subarray(0, 8192).toString('latin1');
+    if (UNKNOWN_METHOD.test(line)) return [405, 'Method Not Allowed'];
+  }
+  return CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Bad Request'];
+}
+
+/**
+ * The head of an answer written to the socket, before or without the app: CORS on every response
+ * (contract §6), `Allow` on a 405 (RFC 9110 §15.5.6), and the connection closed.
+ */
+function rawHead(status: number, reason: string, length: number, type?: string): string {
+  const headers = [
+    `HTTP/1.1 ${status} ${reason}`,
+    ...(type ? [`Content-Type: ${type}`] : []),
+    `Content-Length: ${length}`,
+    ...(status === 405 ? ['Allow: GET, HEAD, OPTIONS'] : []),
+    ...Object.entries(CORS).map(([name, value]) => `${name}: ${value}`),
+    'Connection: close',
+  ];
+  return `${headers.join('\r\n')}\r\n\r\n`;
+}
 
 /** The snapshot when there is one, else the bundled dataset. */
 export function datasetSources(config: Config): readonly string[] {
@@ -121,6 +157,9 @@ export function startServer(
       requestTimeout: config.requestTimeoutMs,
       // Node enforces both time-outs only when it checks its connections (every 30 s by default).
       connectionsCheckingInterval: Math.min(1000, config.headersTimeoutMs),
+      // The app refuses an HTTP/1.1 request without Host itself (requestGate), with the headers
+      // every answer carries; Node's own refusal would be a bare 400.
+      requireHostHeader: false,
     },
     app,
   );
@@ -131,17 +170,13 @@ export function startServer(
       socket.destroy();
       return;
     }
-    const [status, reason] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Bad Request'];
+    const [status, reason] = clientErrorStatus(error);
     const body = `${reason}\n`;
-    socket.end(
-      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
-    );
+    socket.end(`${rawHead(status, reason, body.length, 'text/plain;charset=utf-8')}${body}`);
   });
   // Node hands CONNECT to this event, not to the app, and drops the connection when nobody listens.
   server.on('connect', (_req, socket) => {
-    socket.end(
-      'HTTP/1.1 405 Method Not Allowed\r\nAllow: GET, HEAD, OPTIONS\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
-    );
+    socket.end(rawHead(405, 'Method Not Allowed', 0));
   });
   return { server, service };
 }

@@ -60,5 +60,9 @@ export const methodNotAllowed = () =>
     Allow: 'GET, HEAD, OPTIONS',
   });
 
+/** RFC 9112 §3.2: a server answers 400 to an HTTP/1.1 request without exactly one Host field. */
+export const noHost = () =>
+  new HttpError(400, 'An HTTP/1.1 request carries a Host header (RFC 9112 §3.2).');
+
 export const notReady = () =>
   new HttpError(503, 'The dataset is not loaded yet.', { 'Retry-After': '5' });

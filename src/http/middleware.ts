@@ -1,7 +1,7 @@
 // The middleware every request passes: request id, access log, the read-only method gate; CORS headers.
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '../log';
-import { methodNotAllowed } from './errors';
+import { methodNotAllowed, noHost } from './errors';
 
 /** HTTP contract §6: on every response, errors and redirects included. */
 export const CORS = {
@@ -33,8 +33,9 @@ const GIVEN_ID = /^[\w.:-]{1,64}$/;
 
 /**
  * The first and only middleware before the routes (one router layer, not two: every request pays
- * for each): request id and access log, then the read-only gate, where anything but GET, HEAD and
- * OPTIONS is 405 and OPTIONS is a CORS preflight (204).
+ * for each): request id and access log, an HTTP/1.1 request without Host refused (400), then the
+ * read-only gate, where anything but GET, HEAD and OPTIONS is 405 and OPTIONS is a CORS preflight
+ * (204).
  */
 export function requestGate(logger: Logger) {
   let sequence = 0;
@@ -62,6 +63,7 @@ export function requestGate(logger: Logger) {
         );
       });
     }
+    if (req.httpVersionMinor === 1 && req.headers.host === undefined) return next(noHost());
     if (!SAFE_METHODS.has(req.method)) return next(methodNotAllowed());
     if (req.method === 'OPTIONS') {
       res.writeHead(204, { ...commonHeaders(res), ...PREFLIGHT });
