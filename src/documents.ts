@@ -32,7 +32,7 @@ export function encodedBody(rendered: Rendered, encoding: Encoding, cache?: Docu
         ? zlib.brotliCompressSync(rendered.body, BROTLI)
         : zlib.gzipSync(rendered.body);
     rendered.encoded[encoding] = body;
-    cache?.grew(body.length);
+    cache?.grew(rendered, body.length);
   }
   return body;
 }
@@ -42,6 +42,13 @@ export function encodedEtag(rendered: Rendered, encoding: Encoding): string {
   return encoding === 'identity'
     ? rendered.etag
     : `${rendered.etag.slice(0, -1)}-${encoding === 'br' ? 'br' : 'gz'}"`;
+}
+
+/** What a rendered document holds in memory: its body and the compressed forms made so far. */
+function weight(rendered: Rendered): number {
+  return (
+    rendered.body.length + (rendered.encoded.br?.length ?? 0) + (rendered.encoded.gzip?.length ?? 0)
+  );
 }
 
 interface Entry {
@@ -57,6 +64,8 @@ interface Entry {
  */
 export class DocumentCache {
   private readonly entries = new Map<string, Entry>();
+  /** The documents of the entries, to tell whether one that gained a compressed form is held. */
+  private readonly held = new WeakSet<Rendered>();
   private bytes = 0;
 
   constructor(readonly maxBytes: number) {}
@@ -77,15 +86,25 @@ export class DocumentCache {
   }
 
   set(key: string, rendered: Rendered): void {
-    const cost = rendered.body.length;
+    const cost = weight(rendered);
     if (cost > this.maxBytes) return;
+    const previous = this.entries.get(key);
+    if (previous) {
+      this.bytes -= weight(previous.rendered);
+      this.held.delete(previous.rendered);
+    }
     this.entries.set(key, { rendered, used: false });
+    this.held.add(rendered);
     this.bytes += cost;
     this.evict();
   }
 
-  /** A cached document gained a compressed form. */
-  grew(bytes: number): void {
+  /**
+   * A document gained a compressed form: counted while the document is cached (one evicted, or
+   * never cached, is compressed for the request at hand and then left to the collector).
+   */
+  grew(rendered: Rendered, bytes: number): void {
+    if (!this.held.has(rendered)) return;
     this.bytes += bytes;
     this.evict();
   }
@@ -100,9 +119,8 @@ export class DocumentCache {
         this.entries.set(key, entry);
         continue;
       }
-      const old = entry.rendered;
-      this.bytes -=
-        old.body.length + (old.encoded.br?.length ?? 0) + (old.encoded.gzip?.length ?? 0);
+      this.bytes -= weight(entry.rendered);
+      this.held.delete(entry.rendered);
     }
   }
 }

@@ -41,6 +41,33 @@ describe('DocumentCache', () => {
     encodedBody(d, 'gzip', cache);
     assert.ok(cache.usedBytes > 5000);
   });
+  it('counts a document set again under its key once', () => {
+    const cache = new DocumentCache(10_000);
+    cache.set('a', doc(1000));
+    cache.set('a', doc(1000));
+    cache.set('a', doc(1000));
+    assert.equal(cache.usedBytes, 1000);
+  });
+  it('does not count the compressed form of a document it does not hold', () => {
+    const cache = new DocumentCache(1500);
+    const evicted = doc(1000, 'evicted');
+    cache.set('a', evicted);
+    cache.set('b', doc(1000));
+    assert.equal(cache.get('a'), undefined);
+    encodedBody(evicted, 'gzip', cache);
+    encodedBody(doc(5000, 'never held'), 'br', cache);
+    assert.equal(cache.usedBytes, 1000);
+  });
+  it('gives the bytes of an evicted document back, compressed forms included', () => {
+    const cache = new DocumentCache(3000);
+    const a = doc(1000, 'a');
+    cache.set('a', a);
+    encodedBody(a, 'gzip', cache);
+    encodedBody(a, 'br', cache);
+    cache.set('b', doc(2900, 'b'));
+    assert.equal(cache.get('a'), undefined);
+    assert.equal(cache.usedBytes, 2900);
+  });
   it('gives each content coding its own ETag', () => {
     const d = doc(10, 'abc');
     assert.deepEqual(
