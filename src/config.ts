@@ -1,4 +1,5 @@
 // Reads the service's settings from the environment once, validates them and freezes them.
+import fs from 'node:fs';
 import path from 'node:path';
 import { BUNDLED_DATASET, PROJECT_ROOT } from './paths';
 
@@ -100,11 +101,20 @@ export function loadConfig(env: Env = process.env): Config {
     );
   }
   const directory = env.ISIL_DIRECTORY_URL ?? '';
+  const dataset = path.resolve(env.DATASET || path.join(PROJECT_ROOT, 'data', 'dataset.nq'));
+  // A path that does not exist is fine (the bundled dataset is served, the loader writes it);
+  // one that is a folder would have the server load every file in it as if it were the snapshot.
+  if (fs.statSync(dataset, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new ConfigError(
+      'DATASET',
+      `expected the path of a snapshot file (npm run load writes it), got the folder ${JSON.stringify(dataset)}`,
+    );
+  }
   return Object.freeze({
     port: integer(env, 'PORT', 8080, 0, 65535),
     host,
     baseIri: httpUrl('BASE_IRI', env.BASE_IRI || 'https://ld.zdb-services.de'),
-    dataset: path.resolve(env.DATASET || path.join(PROJECT_ROOT, 'data', 'dataset.nq')),
+    dataset,
     bundledDataset: BUNDLED_DATASET,
     isilDirectoryUrl: directory === '' ? '' : httpUrl('ISIL_DIRECTORY_URL', directory),
     logLevel,

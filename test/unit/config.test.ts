@@ -52,6 +52,8 @@ describe('loadConfig refuses bad values, naming the variable', () => {
     ['REQUEST_TIMEOUT_MS', '600001'],
     ['KEEP_ALIVE_TIMEOUT_MS', 'soon'],
     ['SHUTDOWN_GRACE_MS', '10s'],
+    ['DATASET', 'fixtures'],
+    ['DATASET', '.'],
   ];
   for (const [variable, value] of rows) {
     it(`${variable}=${JSON.stringify(value)}`, () => {
