@@ -1,0 +1,70 @@
+// The dataset `npm start` serves on a fresh clone (BUNDLED_DATASET): both seed chains work against
+// it, and DE-1a, held by four of its sources, is answered from the record that wins by the rule of
+// conflicts (the newest full record: the 2022 PICA+ one), the 2021 document being loaded unchanged.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import request from 'supertest';
+import type { Express } from 'express';
+import type { LoadReport } from '../../loader/loadSources';
+import { BUNDLED_DATASET } from '../../src/paths';
+import { buildApp, DE_1A_RDF } from '../support';
+
+describe('the bundled dataset, as npm start serves it', () => {
+  let app: Express;
+  let report: LoadReport;
+  before(async () => {
+    ({ app, report } = await buildApp(BUNDLED_DATASET));
+  });
+
+  it('holds the real DE-1a document among its sources', () =>
+    assert.ok(BUNDLED_DATASET.includes(DE_1A_RDF)));
+
+  it('follows the Accept: text/html chain with 303, 302, 200', async () => {
+    const r303 = await request(app).get('/resource/organisations/DE-1a').set('Accept', 'text/html');
+    assert.equal(r303.status, 303);
+    assert.equal(r303.headers.location, '/data/organisations/DE-1a.html');
+    assert.equal(r303.headers['content-length'], '0');
+    const r302 = await request(app).get(r303.headers.location!).set('Accept', 'text/html');
+    assert.equal(r302.status, 302);
+    assert.equal(r302.headers.location, '/isil/DE-1a');
+    assert.equal(r302.headers['content-type'], 'text/html');
+    const r200 = await request(app).get(r302.headers.location!).set('Accept', 'text/html');
+    assert.equal(r200.status, 200);
+    assert.equal(r200.headers['content-type'], 'text/html;charset=utf-8');
+    assert.match(r200.text, /<h1>Staatsbibliothek zu Berlin/);
+  });
+
+  it('follows the Accept: application/rdf+xml chain with 303, 200 and the seed headers', async () => {
+    const r303 = await request(app)
+      .get('/resource/organisations/DE-1a')
+      .set('Accept', 'application/rdf+xml');
+    assert.equal(r303.status, 303);
+    assert.equal(r303.headers.location, '/data/organisations/DE-1a.rdf');
+    const r200 = await request(app)
+      .get(r303.headers.location!)
+      .set('Accept', 'application/rdf+xml')
+      .set('Accept-Encoding', 'identity');
+    assert.equal(r200.status, 200);
+    assert.equal(r200.headers['content-type'], 'application/rdf+xml;charset=UTF-8');
+    assert.equal(r200.headers['content-location'], '/data/organisations/DE-1a.rdf');
+    assert.equal(r200.headers['content-disposition'], 'inline; filename="DE-1a.rdf"');
+    assert.equal(r200.headers.vary, 'Accept-Encoding');
+    assert.match(
+      r200.headers.link!,
+      /^<http:\/\/creativecommons\.org\/publicdomain\/zero\/1\.0\/>; rel="license"/,
+    );
+    // The newest full record wins whole (issue 3): the PICA+ record modified on 18 November 2022.
+    assert.equal(r200.headers['last-modified'], 'Fri, 18 Nov 2022 14:37:34 GMT');
+  });
+
+  it('names the conflict over DE-1a and the source that won it', () => {
+    const conflict = report.conflicts.find((c) => c.isil === 'DE-1a');
+    assert.ok(conflict, 'DE-1a is reported as a conflict');
+    assert.ok(
+      conflict.origins.some((o) => o.startsWith(`${DE_1A_RDF}#`)),
+      'the 2021 document',
+    );
+    assert.ok(conflict.origins.length >= 3, conflict.origins.join(', '));
+    assert.match(path.basename(conflict.winner), /^isil-directory_pica/);
+  });
+});
