@@ -5,7 +5,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import path from 'node:path';
 import { loadSources } from '../../loader/loadSources';
-import { buildApp, FIXTURES, rawRequest } from '../support';
+import { buildApp, FIXTURES, rawRequest, type RawResponse } from '../support';
 
 const CORS_EXPOSE = 'Link, Location, Content-Location, ETag, Last-Modified, Vary';
 const HTTP_DATE =
@@ -20,6 +20,14 @@ function binary(res: request.Response, done: (error: Error | null, body: Buffer)
 
 /** Superagent asks for gzip unless told otherwise: byte-exact checks ask for the identity coding. */
 const IDENTITY = { 'Accept-Encoding': 'identity' };
+
+/** The headers of a response but those that differ on every response anyway. */
+function stableHeaders(res: RawResponse): Record<string, unknown> {
+  const stable: Record<string, unknown> = { ...res.headers };
+  delete stable.date;
+  delete stable['x-request-id'];
+  return stable;
+}
 
 describe('HTTP contract', () => {
   let app: Express;
@@ -186,6 +194,23 @@ describe('HTTP contract', () => {
       assert.equal(res.status, 303);
       assert.equal(res.headers.location, '/data/organisations/DE-1a.html');
     });
+    for (const [path, accept, status, location] of [
+      ['/data/organisations/DE-1a', 'text/turtle', 303, '/data/organisations/DE-1a.ttl'],
+      ['/data/organisations/DE-1a.html', 'text/html', 302, '/isil/DE-1a'],
+      ['/isil/DE-1a', 'text/html', 200, undefined],
+    ] as const) {
+      it(`HEAD ${path}: ${status} with the headers of GET, no body`, async () => {
+        const headers = { Accept: accept, ...IDENTITY };
+        const get = await rawRequest(app, path, headers);
+        const head = await rawRequest(app, path, headers, 'HEAD');
+        assert.equal(get.status, status);
+        assert.equal(head.status, status);
+        assert.deepEqual(stableHeaders(head), stableHeaders(get));
+        assert.equal(head.headers.location, location);
+        assert.equal(Number(head.headers['content-length']), get.body.length);
+        assert.equal(head.body.length, 0);
+      });
+    }
     for (const path of [
       '/resource/organisations/DE-1a',
       '/data/organisations/DE-1a',
