@@ -3,9 +3,10 @@ import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
 import request from 'supertest';
 import type { Express } from 'express';
+import fs from 'node:fs';
 import path from 'node:path';
 import { loadSources } from '../../loader/loadSources';
-import { buildApp, FIXTURES, rawRequest, type RawResponse } from '../support';
+import { buildApp, FIXTURES, rawRequest, tempDir, type RawResponse } from '../support';
 
 const CORS_EXPOSE = 'Link, Location, Content-Location, ETag, Last-Modified, Vary';
 const HTTP_DATE =
@@ -27,6 +28,41 @@ function stableHeaders(res: RawResponse): Record<string, unknown> {
   delete stable.date;
   delete stable['x-request-id'];
   return stable;
+}
+
+const BUNDLED = path.join(FIXTURES, 'bundled');
+const RDF_EXTENSIONS = ['rdf', 'ttl', 'jsonld', 'nt'] as const;
+
+/** The paths of every document of an institution: the four RDF formats and the page. */
+function documentPaths(isil: string): string[] {
+  return [...RDF_EXTENSIONS.map((ext) => `/data/organisations/${isil}.${ext}`), `/isil/${isil}`];
+}
+
+/**
+ * A Turtle record of an institution in the data model's shape, with an address as a blank node;
+ * `modified` is the literal of its description's `dcterms:modified`, left out when undefined.
+ */
+function record(isil: string, name: string, modified?: string): string {
+  const resource = `<https://ld.zdb-services.de/resource/organisations/${isil}>`;
+  const data = `<https://ld.zdb-services.de/data/organisations/${isil}>`;
+  return `@prefix foaf: <http://xmlns.com/foaf/0.1/> .
+@prefix v: <http://www.w3.org/2006/vcard/ns#> .
+@prefix wdrs: <http://www.w3.org/2007/05/powder-s#> .
+@prefix dcterms: <http://purl.org/dc/terms/> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+${resource} a foaf:Organization ;
+    foaf:name "${name}" ;
+    v:adr [ a v:Address ; v:locality "Teststadt" ; v:postal-code "12345" ] ;
+    wdrs:describedby ${data} .
+${data} dcterms:license <http://creativecommons.org/publicdomain/zero/1.0/> ${modified === undefined ? '' : `;\n    dcterms:modified "${modified}"^^xsd:dateTime `}.
+`;
+}
+
+/** Writes `text` as a Turtle file in `dir` and gives its path. */
+function writeTurtle(dir: string, name: string, text: string): string {
+  const file = path.join(dir, `${name}.ttl`);
+  fs.writeFileSync(file, text);
+  return file;
 }
 
 describe('HTTP contract', () => {
@@ -440,6 +476,56 @@ describe('HTTP contract', () => {
       assert.equal(after.body.institutions, 2);
       const again = await request(own).get('/data/organisations/DE-1a.nt');
       assert.equal(again.headers.etag, before.headers.etag, 'the same record keeps its ETag');
+    });
+  });
+
+  describe('Last-Modified of a record without a valid dcterms:modified', () => {
+    // A load time far from the time of the requests, so that an answer from the clock fails.
+    const LOADED_AT = new Date('2024-03-01T12:00:00Z');
+    let dir: string;
+    let own: Express;
+    before(async () => {
+      dir = tempDir();
+      const built = await buildApp();
+      own = built.app;
+      const { dataset } = await loadSources(
+        [
+          BUNDLED,
+          writeTurtle(dir, 'no-date', record('DE-T1', 'Bibliothek ohne Datum')),
+          writeTurtle(
+            dir,
+            'bad-date',
+            record('DE-T2', 'Bibliothek mit Unsinn', '15.12.2021 13:55'),
+          ),
+        ],
+        { baseIri: built.service.config.baseIri },
+      );
+      Object.defineProperty(dataset, 'loadedAt', { value: LOADED_AT });
+      built.service.use(dataset);
+    });
+    after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+    for (const [isil, what] of [
+      ['DE-T1', 'none'],
+      ['DE-T2', 'one that is not a date'],
+    ]) {
+      for (const path of documentPaths(isil!)) {
+        it(`${path} (${what}): the dataset's load time`, async () => {
+          const res = await request(own).get(path);
+          assert.equal(res.status, 200);
+          assert.equal(res.headers['last-modified'], LOADED_AT.toUTCString());
+        });
+      }
+    }
+    it('a record with a date in the same dataset keeps its own', async () => {
+      const res = await request(own).get('/data/organisations/DE-1a.ttl');
+      assert.equal(res.headers['last-modified'], 'Wed, 15 Dec 2021 13:55:44 GMT');
+    });
+    it('If-Modified-Since at the load time: 304', async () => {
+      const res = await request(own)
+        .get('/data/organisations/DE-T1.ttl')
+        .set('If-Modified-Since', LOADED_AT.toUTCString());
+      assert.equal(res.status, 304);
     });
   });
 
