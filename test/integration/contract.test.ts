@@ -529,6 +529,56 @@ describe('HTTP contract', () => {
     });
   });
 
+  describe('ETags follow the record, not the rest of the dataset', () => {
+    // A: DE-T1, renamed in the second dataset; B: DE-1a, the same in all; C: DE-T3, added.
+    let first: Map<string, string>;
+    let renamed: Map<string, string>;
+    let grown: Map<string, string>;
+    const A = documentPaths('DE-T1');
+    const B = documentPaths('DE-1a');
+
+    /** The ETag of every document of A and B in the app over `sources`. */
+    async function etags(sources: string[]): Promise<Map<string, string>> {
+      const { app: own } = await buildApp(sources);
+      const found = new Map<string, string>();
+      for (const path of [...A, ...B]) {
+        const res = await request(own).get(path).set(IDENTITY);
+        assert.equal(res.status, 200, path);
+        found.set(path, res.headers.etag!);
+      }
+      return found;
+    }
+
+    before(async () => {
+      const dir = tempDir();
+      try {
+        const modified = '2024-01-02T03:04:05';
+        const a = writeTurtle(dir, 'a', record('DE-T1', 'Bibliothek A', modified));
+        const renamedA = writeTurtle(
+          dir,
+          'a2',
+          record('DE-T1', 'Bibliothek A, neu benannt', modified),
+        );
+        const c = writeTurtle(dir, 'c', record('DE-T3', 'Bibliothek C', modified));
+        first = await etags([BUNDLED, a]);
+        renamed = await etags([BUNDLED, renamedA]);
+        grown = await etags([BUNDLED, a, c]);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('every document of the changed record gets a new ETag', () => {
+      for (const path of A) assert.notEqual(renamed.get(path), first.get(path), path);
+    });
+    it('every document of an unchanged record keeps its ETag when another record changes', () => {
+      for (const path of B) assert.equal(renamed.get(path), first.get(path), path);
+    });
+    it('every document of an unchanged record keeps its ETag when a record is added', () => {
+      for (const path of [...A, ...B]) assert.equal(grown.get(path), first.get(path), path);
+    });
+  });
+
   describe('§4 ISIL_DIRECTORY_URL', () => {
     it('302 goes to the configured directory with its scheme', async () => {
       const { app: directed } = await buildApp(undefined, {
