@@ -330,6 +330,25 @@ describe('loader', () => {
     assert.match(clean.stdout, /0 institutions with defects/);
   });
 
+  it('--workers N validates in N threads, finding what the default pool finds', () => {
+    const pool = load(snapshot, [PPXML]);
+    const one = load(snapshot, ['--workers', '1', PPXML]);
+    assert.equal(one.status, 0, one.stderr);
+    const defects = (run: Run) => run.stdout.split('\n').filter((l) => l.startsWith('defect\t'));
+    assert.ok(defects(one).length > 0, 'the file has defects to find');
+    assert.deepEqual(defects(one), defects(pool));
+  });
+
+  for (const bad of ['0', '-1', '1.5', 'many', '']) {
+    it(`--workers=${bad} is refused (exit 2) before anything is read`, () => {
+      fs.writeFileSync(snapshot, 'left as it was');
+      const run = load(snapshot, [`--workers=${bad}`, PPXML]);
+      assert.equal(run.status, 2, run.stdout);
+      assert.match(run.stderr, /^--workers: expected a whole number above 0/);
+      assert.equal(fs.readFileSync(snapshot, 'utf8'), 'left as it was');
+    });
+  }
+
   it('the server loads the snapshot with the same code', async () => {
     assert.equal(load(snapshot, [path.join(dir, 'de-1a.ttl')]).status, 0);
     const service = new Service(testConfig({ DATASET: snapshot }));

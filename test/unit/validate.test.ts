@@ -451,6 +451,15 @@ describe('validate: the shapes of the published model', function () {
         await two.close();
       }
     });
+    it('a pool that stops while it owes answers fails them, and every later batch, with why', async () => {
+      // Closing is one of the ways an engine stops (as a worker that dies or does not answer in
+      // time does): the batches it owes must fail with the reason, not hang the loader.
+      const pool = await Validator.start({ workers: 1 });
+      const owed = pool.validate(batch);
+      await pool.close();
+      await assert.rejects(owed, /the SHACL engine was closed/);
+      await assert.rejects(pool.validate(batch), /the SHACL engine was closed/);
+    });
     it('an empty batch has no results', async () =>
       assert.deepEqual(await validator.validate([]), []));
     it('the loader, sending many batches without waiting, counts what each institution alone has', async () => {
