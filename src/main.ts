@@ -8,6 +8,9 @@ import { createLogger, type Logger } from './log';
 import { Service } from './service';
 import { LoadError, loadSources } from '../loader/loadSources';
 
+/** While stopping, connections that became idle are closed this often. */
+const IDLE_SWEEP_MS = 50;
+
 /** Node's parser errors that have a status of their own; the rest are 400. */
 const CLIENT_ERRORS: Readonly<Record<string, [number, string]>> = {
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'],
@@ -221,7 +224,10 @@ function main(): void {
       logger.info('stopped');
       process.exit(0);
     });
+    // Node closes the connections idle at this moment; one that becomes idle later (its response
+    // just sent, the client keeping it alive) would hold the exit for the keep-alive time-out.
     server.closeIdleConnections();
+    setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS).unref();
     setTimeout(() => {
       logger.warn('grace period over: closing the remaining connections');
       server.closeAllConnections();

@@ -16,6 +16,8 @@ function env(extra: Record<string, string>): NodeJS.ProcessEnv {
     LOG_LEVEL: 'info',
     HEADERS_TIMEOUT_MS: '1500',
     REQUEST_TIMEOUT_MS: '3000',
+    KEEP_ALIVE_TIMEOUT_MS: '60000',
+    SHUTDOWN_GRACE_MS: '60000',
     ...extra,
   };
 }
@@ -118,7 +120,7 @@ describe('the server process', () => {
       assert.match(answer, /^HTTP\/1\.1 408/);
       assert.ok(Date.now() - started < 5000);
     });
-    it('SIGTERM with a request in flight: it is answered in full, new connections are refused, exit 0', async () => {
+    it('SIGTERM with a request in flight: it is answered in full, its kept-alive connection closed, new connections refused, exit 0', async () => {
       const document = '/data/organisations/DE-1a.ttl';
       const expected = Buffer.from(await (await fetch(`${base}${document}`)).arrayBuffer());
       const { port } = new URL(base);
@@ -146,8 +148,11 @@ describe('the server process', () => {
       child.kill('SIGTERM');
       while (!shuttingDown()) await new Promise((r) => setTimeout(r, 10));
       socket.write('Accept-Encoding: identity\r\n\r\n');
+      const closed = new Promise((resolve) => socket.once('close', resolve));
       const { head, body } = await response;
-      socket.destroy();
+      // The client keeps the connection (keep-alive time-out and grace period 60 s here): the
+      // server closes it once the answer is out, or the process would wait a minute to exit.
+      await closed;
       assert.match(head, /^HTTP\/1\.1 200 /);
       assert.match(head, new RegExp(`\r\ncontent-length: ${expected.length}\r\n`, 'i'));
       assert.deepEqual(body, expected, 'the whole document');
