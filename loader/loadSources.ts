@@ -130,13 +130,6 @@ const CHUNK_BYTES = 1 << 20;
  * size parses in about a millisecond, so a reload can let requests in every few milliseconds.
  */
 const SNAPSHOT_CHUNK_BYTES = 1 << 14;
-/**
- * Memory reserved for a store (`DatasetStore.reserve`) per byte of the snapshot it is loaded from. A store
- * took 2.7 (17,000 generated institutions), 2.9 (the same converted from PICA+) and 4.1 (the
- * bundled dataset) times its snapshot's size in resident memory: less than it takes, since what
- * is missing costs only a few growths more, while memory reserved beyond the need stays resident.
- */
-const STORE_BYTES_PER_SNAPSHOT_BYTE = 2.5;
 /** A line that marks a place in a snapshot where no blank node is shared across (an N-Quads comment). */
 const CHUNK_MARK = '# chunk\n';
 /** How many examples of each defect class the report shows. */
@@ -556,7 +549,6 @@ class Load {
    */
   private async loadSnapshot(target: DatasetStore, file: string, fd: number): Promise<void> {
     const size = fs.fstatSync(fd).size;
-    target.reserve(Math.floor(size * STORE_BYTES_PER_SNAPSHOT_BYTE));
     const mark = Buffer.from(`\n${CHUNK_MARK}`);
     const slicer = new TimeSlicer();
     /** Bytes parsed a millisecond, as the last call into the store took them. */

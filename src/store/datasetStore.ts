@@ -44,41 +44,8 @@ function bindable(iri: string): boolean {
   }
 }
 
-/**
- * Grows the WebAssembly memory that every store shares by `bytes` in one step. V8 counts each
- * growth of that memory as external memory, and the allocator grows it a few pages at a time as a
- * store fills, so a load that needs new memory set off a full garbage collection every few
- * hundred kilobytes: 600–700 mark-compacts for 17,000 institutions, a third of the load's time,
- * each pausing a server that reloads meanwhile. One allocation of that size grows the memory once;
- * freed at once, it stays with the allocator (WebAssembly memory never shrinks) for the store to
- * fill. The bytes go to the parser of a store of their own, which refuses them at the first byte.
- */
-function growMemory(bytes: number): void {
-  const probe = Buffer.alloc(bytes);
-  probe[0] = 0x21; // `!` begins no N-Triples statement
-  const store = new oxigraph.Store();
-  try {
-    store.load(probe, { format: 'nt' });
-  } catch {
-    // Refused, as intended: the copy of `probe` was made, and is freed with the call.
-  } finally {
-    (store as unknown as { free(): void }).free();
-  }
-}
-
-/**
- * What the stores not yet freed were expected to need (`reserve`), and the most that was ever
- * expected at once: memory up to that peak was grown before and is held by the allocator, free or
- * in use, so only what goes beyond it is grown (a second reload finds the memory of the store
- * the first one freed; reserving it again would grow the memory by a store's size for nothing).
- */
-let expectedLive = 0;
-let expectedPeak = 0;
-
 export class DatasetStore {
   private store: oxigraph.Store | undefined = new oxigraph.Store();
-  /** The memory this store was expected to need (`reserve`), given back by `free`. */
-  private expected = 0;
 
   constructor(private readonly queries: Queries = loadQueries()) {}
 
@@ -107,20 +74,6 @@ export class DatasetStore {
       ...(baseIri ? { base_iri: baseIri } : {}),
       ...(trusted ? { lenient: true } : {}),
     });
-  }
-
-  /**
-   * Makes room for about `bytes` more in this store before it is filled: the memory beyond what
-   * earlier stores were grown to is grown in one step (see `growMemory`).
-   */
-  reserve(bytes: number): void {
-    if (!(bytes > 0)) return;
-    this.expected += bytes;
-    expectedLive += bytes;
-    if (expectedLive > expectedPeak) {
-      growMemory(expectedLive - expectedPeak);
-      expectedPeak = expectedLive;
-    }
   }
 
   /** Runs a SPARQL update written by this project (never request input). */
@@ -207,8 +160,6 @@ export class DatasetStore {
     // Declared by wasm-bindgen on every exported class, missing from the bundled .d.ts.
     (this.store as unknown as { free(): void } | undefined)?.free();
     this.store = undefined;
-    expectedLive -= this.expected;
-    this.expected = 0;
   }
 }
 

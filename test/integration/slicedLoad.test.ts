@@ -117,29 +117,4 @@ describe('loading in time slices', () => {
       }
     });
   });
-
-  describe('memory reserved before a load', () => {
-    it('leaves stores as they were, and a reserving store loads and answers as any other', () => {
-      const held = fixtureStore();
-      const reserving = new DatasetStore();
-      const plain = new DatasetStore();
-      try {
-        const before = held.dump();
-        // More than the store will need, so that the memory is grown for it here.
-        reserving.reserve(4 << 20);
-        reserving.reserve(0);
-        reserving.reserve(Number.NaN);
-        const source = [...generate({ count: 20, seed: 9, base: BASE })].join('');
-        reserving.load(source, 'nt');
-        plain.load(source, 'nt');
-        assert.equal(held.dump(), before);
-        assert.equal(reserving.size, plain.size);
-        assert.deepEqual(sorted(reserving.institutions()), sorted(plain.institutions()));
-      } finally {
-        held.free();
-        reserving.free();
-        plain.free();
-      }
-    });
-  });
 });
