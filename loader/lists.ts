@@ -7,6 +7,7 @@ import { descriptionIri, institutionIri } from '../src/rdf/iris';
 import { isilDefect, isilKey, type Isil } from '../src/rdf/isil';
 import { CC0, PREFIXES, RDF_TYPE } from '../src/rdf/namespaces';
 import type { SkippedRecord, SourceRecord } from './records';
+import { fileHead } from './fileHead';
 import { LoadError } from './loadError';
 import { firstInvalidUtf8 } from './utf8';
 
@@ -28,15 +29,7 @@ const SNIFF_BYTES = 4096;
  * separated by one tab (the redirect list has no header). Anything else is neither.
  */
 export function sniffList(file: string): ListKind | undefined {
-  const fd = fs.openSync(file, 'r');
-  let head: string;
-  try {
-    const bytes = Buffer.alloc(SNIFF_BYTES);
-    head = bytes.toString('utf8', 0, fs.readSync(fd, bytes, 0, bytes.length, 0));
-  } finally {
-    fs.closeSync(fd);
-  }
-  const first = firstLine(head);
+  const first = firstLine(fileHead(file, SNIFF_BYTES));
   if (first === NAME_LIST_HEADER) return 'names';
   const cells = first.split('\t');
   if (cells.length === 2 && cells.every((cell) => isilDefect(cell) === undefined)) {

@@ -14,6 +14,7 @@
 // leaves exactly that). A line that ends inside a field but has its newline is one malformed record.
 import fs from 'node:fs';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
+import { fileHead } from '../fileHead';
 import { Utf8Scanner } from '../utf8';
 
 /** `pica`: normalized PICA+ (`.dat`); `ppxml`: PicaPlus-XML. */
@@ -81,15 +82,7 @@ export function readPica(
 
 /** Tells the form of a file from its first bytes (`<` … PicaPlus-XML namespace, or 0x1E/0x1F lines), or undefined when it is neither (e.g. RDF/XML). */
 export function sniffPica(file: string): PicaForm | undefined {
-  const fd = fs.openSync(file, 'r');
-  let head: string;
-  try {
-    const bytes = Buffer.alloc(CHUNK_BYTES);
-    head = bytes.toString('utf8', 0, fs.readSync(fd, bytes, 0, bytes.length, 0));
-  } finally {
-    fs.closeSync(fd);
-  }
-  head = head.replace(/^\uFEFF?\s*/, '');
+  const head = fileHead(file, CHUNK_BYTES).replace(/^\uFEFF?\s*/, '');
   // An SRU or OAI-PMH envelope may declare the namespace only on the first record, so the whole
   // first chunk is searched, not only the root element.
   if (head.startsWith('<')) return head.includes(PPXML_NAMESPACE) ? 'ppxml' : undefined;
