@@ -19,6 +19,15 @@ export interface Rendered {
   readonly encoded: Partial<Record<'br' | 'gzip', Buffer>>;
 }
 
+/**
+ * A representation that is not compressed yet, with its strong validator (RFC 9110 §8.8.3): a hash
+ * of its bytes, after `kind` when representations of different kinds could share bytes.
+ */
+export function toRendered(body: Buffer, lastModified: Date, kind = ''): Rendered {
+  const hash = crypto.createHash('sha256').update(kind).update(body).digest('base64url');
+  return { body, etag: `"${hash.slice(0, 27)}"`, lastModified, encoded: {} };
+}
+
 /** Brotli at quality 5 costs about what gzip -6 does and compresses better (RFC 7932). */
 const BROTLI = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } };
 
@@ -160,17 +169,10 @@ export class Documents {
       text = await serialize(description, format, this.contextUrl);
     }
     const body = Buffer.from(text, 'utf8');
-    const hash = crypto
-      .createHash('sha256')
-      .update(format)
-      .update(body)
-      .digest('base64url')
-      .slice(0, 27);
-    return {
+    return toRendered(
       body,
-      etag: `"${hash}"`,
-      lastModified: description.modified ?? institution.modified ?? this.dataset.loadedAt,
-      encoded: {},
-    };
+      description.modified ?? institution.modified ?? this.dataset.loadedAt,
+      format,
+    );
   }
 }

@@ -1,11 +1,10 @@
 // The route handlers: each parses what the request names, asks the current dataset, and answers.
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Request, Response } from 'express';
 import type { Config } from '../config';
 import type { Institution } from '../dataset';
-import type { Documents, Rendered } from '../documents';
+import { toRendered, type Documents } from '../documents';
 import { escapeHtml } from '../page';
 import { QUERY_DIR } from '../paths';
 import { FORMATS, formatByExtension, formatByName, type Format } from '../rdf/formats';
@@ -158,13 +157,7 @@ export function handlers(service: Service, config: Config) {
   const html = formatByName('html');
   const jsonld = formatByName('jsonld');
 
-  const context = Buffer.from(contextDocument());
-  const contextRendered: Rendered = {
-    body: context,
-    etag: `"${crypto.createHash('sha256').update(context).digest('base64url').slice(0, 27)}"`,
-    lastModified: new Date(),
-    encoded: {},
-  };
+  const contextRendered = toRendered(Buffer.from(contextDocument()), new Date());
 
   const ttl = formatByName('ttl');
   const shapesHeaders: HeaderBuilder = () => ({
@@ -174,13 +167,7 @@ export function handlers(service: Service, config: Config) {
   // Read once when the app is built, as the query templates are at start; Last-Modified is the
   // file's, so a client revalidates exactly when the shapes changed.
   const shapesFile = path.join(QUERY_DIR, 'shapes.ttl');
-  const shapes = fs.readFileSync(shapesFile);
-  const shapesRendered: Rendered = {
-    body: shapes,
-    etag: `"${crypto.createHash('sha256').update(shapes).digest('base64url').slice(0, 27)}"`,
-    lastModified: fs.statSync(shapesFile).mtime,
-    encoded: {},
-  };
+  const shapesRendered = toRendered(fs.readFileSync(shapesFile), fs.statSync(shapesFile).mtime);
 
   return {
     healthz(_req: Request, res: Response): void {
