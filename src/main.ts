@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createApp } from './http/app';
+import { ALLOW } from './http/errors';
 import { CORS } from './http/middleware';
 import { createLogger, type Logger } from './log';
 import { Service } from './service';
@@ -45,7 +46,7 @@ function rawHead(status: number, reason: string, length: number, type?: string):
     `HTTP/1.1 ${status} ${reason}`,
     ...(type ? [`Content-Type: ${type}`] : []),
     `Content-Length: ${length}`,
-    ...(status === 405 ? ['Allow: GET, HEAD, OPTIONS'] : []),
+    ...(status === 405 ? [`Allow: ${ALLOW}`] : []),
     ...Object.entries(CORS).map(([name, value]) => `${name}: ${value}`),
     'Connection: close',
   ];

@@ -55,10 +55,12 @@ export const notAcceptable = (links: HttpError['links']) =>
     links,
   );
 
+/** The methods of this read-only service: the `Allow` of every 405 and of the CORS preflight. */
+export const METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS'];
+export const ALLOW = METHODS.join(', ');
+
 export const methodNotAllowed = () =>
-  new HttpError(405, 'This service is read-only: GET, HEAD and OPTIONS only.', {
-    Allow: 'GET, HEAD, OPTIONS',
-  });
+  new HttpError(405, 'This service is read-only: GET, HEAD and OPTIONS only.', { Allow: ALLOW });
 
 /** RFC 9112 §3.2: a server answers 400 to an HTTP/1.1 request without exactly one Host field. */
 export const noHost = () =>

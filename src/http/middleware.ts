@@ -1,7 +1,7 @@
 // The middleware every request passes: request id, access log, the read-only method gate; CORS headers.
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '../log';
-import { methodNotAllowed, noHost } from './errors';
+import { ALLOW, METHODS, methodNotAllowed, noHost } from './errors';
 
 /** HTTP contract §6: on every response, errors and redirects included. */
 export const CORS = {
@@ -19,14 +19,14 @@ export function commonHeaders(res: Response): Record<string, string> {
 }
 
 const PREFLIGHT = {
-  'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
+  'Access-Control-Allow-Methods': ALLOW,
   'Access-Control-Allow-Headers': 'Accept, Accept-Language, If-None-Match, If-Modified-Since',
   'Access-Control-Max-Age': '86400',
-  Allow: 'GET, HEAD, OPTIONS',
+  Allow: ALLOW,
   'Content-Length': '0',
 } as const;
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const SAFE_METHODS = new Set(METHODS);
 
 /** A request id given by a proxy is kept when it is short and plain; otherwise one is made. */
 const GIVEN_ID = /^[\w.:-]{1,64}$/;
