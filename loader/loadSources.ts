@@ -12,7 +12,7 @@ import { isilDefect, isilKey, type Isil } from '../src/rdf/isil';
 import { PREFIXES } from '../src/rdf/namespaces';
 import { DatasetStore, type StoreFormat } from '../src/store/datasetStore';
 import { checkedIri, MAX_BLANK_NODE_DEPTH } from '../src/store/queries';
-import { TimeSlicer, UNCONTENDED_STEP_MS } from '../src/timeSlice';
+import { nextTurn, TimeSlicer, UNCONTENDED_STEP_MS } from '../src/timeSlice';
 import { LoadError } from './loadError';
 import { readNameList, readRedirectList, sniffList } from './lists';
 import { convertRecord } from './pica/convert';
@@ -155,8 +155,6 @@ const VALIDATION_BATCHES_PER_WORKER = 2;
 export function snapshotHeader(baseIri: string): string {
   return `# isil-ld snapshot; base <${baseIri}>\n`;
 }
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function startsWith(fd: number, text: string): boolean {
   const head = Buffer.alloc(Buffer.byteLength(text));

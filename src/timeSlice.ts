@@ -21,7 +21,8 @@ export const UNCONTENDED_STEP_MS = 50;
 /** A turn given up that lasted this long went to other work, not only to the event loop itself. */
 const CONTENDED_MS = 0.5;
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Resolves after one turn of the event loop (what is waiting, requests among it, runs first). */
+export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Measures the slice that runs; `pause()` lets the event loop turn once the slice is used up. */
 export class TimeSlicer {
