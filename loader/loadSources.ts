@@ -10,7 +10,7 @@ import { parseModified } from '../src/rdf/description';
 import { institutionIri, isilOfInstitutionIri } from '../src/rdf/iris';
 import { isilDefect, isilKey, type Isil } from '../src/rdf/isil';
 import { PREFIXES } from '../src/rdf/namespaces';
-import { DatasetStore, type StoreFormat } from '../src/store/datasetStore';
+import { DatasetStore, type SelectBinding, type StoreFormat } from '../src/store/datasetStore';
 import { checkedIri, MAX_BLANK_NODE_DEPTH } from '../src/store/queries';
 import { nextTurn, TimeSlicer, UNCONTENDED_STEP_MS } from '../src/timeSlice';
 import { LoadError } from './loadError';
@@ -108,6 +108,14 @@ export interface LoadReport {
   readonly validated: boolean;
   readonly warnings: readonly DataWarning[];
   readonly version: string;
+}
+
+/** What `loadSources` returns. */
+export interface Loaded {
+  readonly dataset: Dataset<DatasetStore>;
+  readonly report: LoadReport;
+  /** The rows the dataset was indexed from, for a copy of the index in another thread. */
+  readonly rows: readonly SelectBinding[];
 }
 
 export interface LoadOptions {
@@ -617,7 +625,7 @@ class Load {
    * Validates the institutions of RDF sources from the store (their description), waits for every
    * answer still owed, and returns the defects: the records' first, then the RDF institutions'.
    */
-  async validated(dataset: Dataset): Promise<Defect[][]> {
+  async validated(dataset: Dataset<DatasetStore>): Promise<Defect[][]> {
     if (!this.validator) return [];
     const rdf = this.unregistered
       ? [...dataset.institutions()].map((i) => i.isil as string)
@@ -723,7 +731,7 @@ function tally(lists: readonly Defect[][]): DefectCount[] {
 export async function loadSources(
   sources: readonly string[],
   options: LoadOptions,
-): Promise<{ dataset: Dataset; report: LoadReport }> {
+): Promise<Loaded> {
   const files = expandSources(sources, options.format);
   const validator = options.validate
     ? await Validator.start({ workers: options.validationWorkers })
@@ -753,10 +761,12 @@ export async function loadSources(
       load.files.push({ file, format, records, triples: load.store.size - before });
     }
     const version = load.hash.digest('hex').slice(0, 12);
-    const dataset = await Dataset.load(load.store, options.baseIri, version);
+    const rows = await Dataset.indexRows(load.store);
+    const dataset = await Dataset.fromRows(load.store, options.baseIri, version, rows);
     const defects = await load.validated(dataset);
     return {
       dataset,
+      rows,
       report: {
         files: load.files,
         institutions: dataset.institutionCount,
@@ -889,7 +899,7 @@ export function* chunkedNQuads(nquads: string): Generator<string> {
  * Writes the store as an N-Quads snapshot: to a temporary file beside the target, flushed to disk,
  * then renamed over it, so a reader sees the old snapshot or the new one, never a part.
  */
-export function writeSnapshot(dataset: Dataset, target: string): number {
+export function writeSnapshot(dataset: Dataset<DatasetStore>, target: string): number {
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const temporary = `${target}.tmp-${process.pid}`;
   let bytes = 0;

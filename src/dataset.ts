@@ -2,8 +2,8 @@
 import { isilDefect, isilKey, type Isil } from './rdf/isil';
 import { descriptionIri, isilOfInstitutionIri } from './rdf/iris';
 import { parseModified, toDescription, type Description } from './rdf/description';
-import type { DatasetStore, SelectBinding } from './store/datasetStore';
-import { institutionIriFor } from './store/queries';
+import { DatasetStore, type SelectBinding } from './store/datasetStore';
+import { institutionIriFor, type CheckedIri } from './store/queries';
 import { TimeSlicer } from './timeSlice';
 
 export interface Institution {
@@ -46,6 +46,19 @@ export interface DataWarning {
     | 'successor-cycle';
   readonly subject: string;
   readonly message: string;
+}
+
+/**
+ * Where descriptions are read from: the store itself (`DatasetStore`, in this thread), or a handle
+ * on a store in the store's own thread (`src/store/storeThread.ts`), which answers later.
+ */
+export interface DescriptionSource {
+  /** Triples in the store. */
+  readonly size: number;
+  /** The description of the institution `iri` as N-Triples (queries/describe.rq). */
+  describe(iri: CheckedIri): string | Promise<string>;
+  /** Releases the store; describing afterwards fails. */
+  free(): void;
 }
 
 export type Lookup =
@@ -197,7 +210,7 @@ export class DatasetIndex {
   }
 }
 
-export class Dataset {
+export class Dataset<S extends DescriptionSource = DescriptionSource> {
   private readonly byIsil: ReadonlyMap<string, Lookup>;
   private readonly folded: ReadonlyMap<string, Isil>;
   private readonly live: ReadonlyMap<string, Institution>;
@@ -211,10 +224,30 @@ export class Dataset {
    * Indexes the store in slices with turns of the event loop between (a server reloading keeps
    * answering meanwhile): the same dataset as the constructor builds in one go.
    */
-  static async load(store: DatasetStore, baseIri: string, version: string): Promise<Dataset> {
+  static async load(
+    store: DatasetStore,
+    baseIri: string,
+    version: string,
+  ): Promise<Dataset<DatasetStore>> {
+    return Dataset.fromRows(store, baseIri, version, await Dataset.indexRows(store));
+  }
+
+  /** The rows of `queries/institutions.rq` in the order the index takes them, read in slices. */
+  static async indexRows(store: DatasetStore): Promise<SelectBinding[]> {
+    return DatasetIndex.order(await store.institutionsInSlices(new TimeSlicer()));
+  }
+
+  /**
+   * The dataset of `store` indexed from `rows` (as `indexRows` reads them), in slices: a store in
+   * another thread is indexed from the rows it read there.
+   */
+  static async fromRows<T extends DescriptionSource>(
+    store: T,
+    baseIri: string,
+    version: string,
+    rows: readonly SelectBinding[],
+  ): Promise<Dataset<T>> {
     const slicer = new TimeSlicer();
-    const rows = DatasetIndex.order(await store.institutionsInSlices(slicer));
-    await slicer.pause();
     const index = new DatasetIndex(baseIri);
     for (const row of rows) {
       index.add(row);
@@ -224,7 +257,7 @@ export class Dataset {
   }
 
   constructor(
-    readonly store: DatasetStore,
+    readonly store: S,
     readonly baseIri: string,
     /** A short hash of the loaded bytes: changes exactly when the data does. */
     readonly version: string,
@@ -232,6 +265,8 @@ export class Dataset {
     index?: DatasetIndex,
   ) {
     if (!index) {
+      if (!(store instanceof DatasetStore))
+        throw new TypeError('a store in another thread is indexed from its rows (fromRows)');
       index = new DatasetIndex(baseIri);
       for (const row of DatasetIndex.order(store.institutions())) index.add(row);
     }
@@ -265,12 +300,17 @@ export class Dataset {
     return this.live.values();
   }
 
-  /** The triples the service publishes for the institution (CONSTRUCT queries/describe.rq). */
-  describe(institution: Institution): Description {
-    return toDescription(
-      institution.iri,
-      this.store.describe(institutionIriFor(this.baseIri, institution.isil)),
-    );
+  /**
+   * The triples the service publishes for the institution (CONSTRUCT queries/describe.rq). The
+   * query is run, or sent to the store's thread, before this returns: a store freed afterwards
+   * (a reload's swap) still answers it.
+   */
+  describe(institution: Institution): Promise<Description> {
+    const { iri } = institution;
+    const text = this.store.describe(institutionIriFor(this.baseIri, institution.isil));
+    return typeof text === 'string'
+      ? Promise.resolve(toDescription(iri, text))
+      : text.then((answer) => toDescription(iri, answer));
   }
 
   documentIri(institution: Institution): string {

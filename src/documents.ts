@@ -160,7 +160,7 @@ export class Documents {
   }
 
   private async render(institution: Institution, format: FormatName): Promise<Rendered> {
-    const description = this.dataset.describe(institution);
+    const description = await this.dataset.describe(institution);
     let text: string;
     if (format === 'html') {
       const jsonld = await serialize(description, 'jsonld', this.contextUrl);

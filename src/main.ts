@@ -7,7 +7,9 @@ import { ALLOW } from './http/errors';
 import { CORS } from './http/middleware';
 import { createLogger, type Logger } from './log';
 import { Service } from './service';
-import { LoadError, loadSources } from '../loader/loadSources';
+import { LoadError, loadSources, type LoadOptions, type LoadReport } from '../loader/loadSources';
+import type { Dataset } from './dataset';
+import { StoreThread } from './store/storeThread';
 
 /** While stopping, connections that became idle are closed this often. */
 const IDLE_SWEEP_MS = 50;
@@ -58,9 +60,19 @@ export function datasetSources(config: Config): readonly string[] {
   return fs.existsSync(config.dataset) ? [config.dataset] : config.bundledDataset;
 }
 
+/** How a dataset is loaded: in this thread (`loadSources`) or in the store's (`StoreThread`). */
+export type DatasetLoader = (
+  sources: readonly string[],
+  options: LoadOptions,
+) => Promise<{ dataset: Dataset; report: LoadReport }>;
+
 /** Loads the dataset and serves it: what the process does at start. */
-export function loadInto(service: Service, logger: Logger): Promise<void> {
-  return new Reloader(service, logger).start();
+export function loadInto(
+  service: Service,
+  logger: Logger,
+  load: DatasetLoader = loadSources,
+): Promise<void> {
+  return new Reloader(service, logger, load).start();
 }
 
 /**
@@ -76,6 +88,7 @@ export class Reloader {
   constructor(
     private readonly service: Service,
     private readonly logger: Logger,
+    private readonly loadDataset: DatasetLoader = loadSources,
   ) {}
 
   /** The first load: its failure is the caller's (the process cannot serve without data). */
@@ -119,9 +132,9 @@ export class Reloader {
     const serving = service.current?.dataset.version;
     const started = Date.now();
     if (!first) logger.info({ sources, serving }, 'reload started');
-    let loaded: Awaited<ReturnType<typeof loadSources>>;
+    let loaded: Awaited<ReturnType<DatasetLoader>>;
     try {
-      loaded = await loadSources(sources, { baseIri: config.baseIri });
+      loaded = await this.loadDataset(sources, { baseIri: config.baseIri });
     } catch (error) {
       if (first) throw error;
       const why =
@@ -198,7 +211,13 @@ function main(): void {
   }
   const logger = createLogger(config.logLevel);
   const { server, service } = startServer(config, logger);
-  const reloader = new Reloader(service, logger);
+  // The store lives in a thread of its own; without it nothing uncached can be answered, so its
+  // end is the process's (a supervisor starts it again).
+  const storeThread = new StoreThread((error) => {
+    logger.fatal({ err: error }, 'the store thread stopped');
+    process.exit(1);
+  });
+  const reloader = new Reloader(service, logger, storeThread.load);
   // Listen first, so /healthz answers and /readyz says 503 while the dataset loads.
   server.listen(config.port, config.host, () => {
     const address = server.address();
@@ -222,8 +241,10 @@ function main(): void {
     logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
     server.close(() => {
       service.close();
-      logger.info('stopped');
-      process.exit(0);
+      void storeThread.close().finally(() => {
+        logger.info('stopped');
+        process.exit(0);
+      });
     });
     // Node closes the connections idle at this moment; one that becomes idle later (its response
     // just sent, the client keeping it alive) would hold the exit for the keep-alive time-out.

@@ -129,7 +129,7 @@ describe('reload', () => {
       const found = previous.lookup('DE-RT2' as Isil);
       assert.equal(found.kind, 'found');
       service.use((await loadSources([snapshot], { baseIri: BASE })).dataset);
-      assert.ok(previous.describe(found.institution).quads.length > 0);
+      assert.ok((await previous.describe(found.institution)).quads.length > 0);
       await new Promise((resolve) => setImmediate(resolve));
       assert.throws(() => previous.describe(found.institution), /freed/);
     });
@@ -190,7 +190,7 @@ describe('reload', () => {
       assert.equal(failed.serving, served.dataset.version);
       const institution = served.dataset.lookup('DE-RT1' as Isil);
       assert.equal(institution.kind, 'found');
-      assert.ok(served.dataset.describe(institution.institution).quads.length > 0);
+      assert.ok((await served.dataset.describe(institution.institution)).quads.length > 0);
     });
 
     it('documents name their dataset version; an unchanged record keeps its ETag across a reload', async () => {

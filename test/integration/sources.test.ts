@@ -23,7 +23,7 @@ const OWL_DEPRECATED = 'http://www.w3.org/2002/07/owl#deprecated';
 const REPLACED_BY = 'http://purl.org/dc/terms/isReplacedBy';
 const FOAF_NAME = 'http://xmlns.com/foaf/0.1/name';
 
-function describe_(dataset: Dataset, isil: string): string {
+function describe_(dataset: Dataset<DatasetStore>, isil: string): string {
   return dataset.store.describe(checkedIri(institutionIri(BASE, isil as Isil)));
 }
 

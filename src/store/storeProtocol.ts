@@ -1,0 +1,63 @@
+// The messages between the HTTP thread and the store's thread (storeThread.ts, storeWorker.ts).
+import { LoadError, type LoadOptions, type LoadReport } from '../../loader/loadSources';
+
+export type Request =
+  | {
+      readonly op: 'load';
+      readonly id: number;
+      readonly sources: readonly string[];
+      readonly options: LoadOptions;
+    }
+  | {
+      readonly op: 'describe';
+      readonly id: number;
+      readonly generation: number;
+      readonly iri: string;
+    }
+  | { readonly op: 'free'; readonly generation: number };
+
+/** A load's result: the store's number in the thread, the report, the index rows as JSON pieces. */
+export interface Loaded {
+  readonly generation: number;
+  readonly report: LoadReport;
+  readonly rows: readonly string[];
+}
+
+export type Reply = { readonly id: number } & (
+  { readonly loaded: Loaded } | { readonly text: string } | { readonly error: WireError }
+);
+
+/** An error as it crosses the thread boundary: a LoadError keeps where the file breaks. */
+export interface WireError {
+  readonly name: string;
+  readonly message: string;
+  readonly stack?: string;
+  readonly load?: {
+    readonly file: string;
+    readonly line: number | undefined;
+    readonly column: number | undefined;
+    readonly reason: string;
+  };
+}
+
+export function toWire(error: unknown): WireError {
+  if (error instanceof LoadError) {
+    const { name, message, file, line, column, reason } = error;
+    return { name, message, load: { file, line, column, reason } };
+  }
+  if (error instanceof Error)
+    return { name: error.name, message: error.message, stack: error.stack };
+  return { name: 'Error', message: String(error) };
+}
+
+/** The error again, on the receiving side: a LoadError as it was thrown. */
+export function fromWire(wire: WireError): Error {
+  if (wire.load) {
+    const { file, line, column, reason } = wire.load;
+    return new LoadError(file, line, column, reason);
+  }
+  const error = new Error(wire.message);
+  error.name = wire.name;
+  if (wire.stack) error.stack = wire.stack;
+  return error;
+}

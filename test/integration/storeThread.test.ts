@@ -1,0 +1,202 @@
+// The store in its own thread (src/store/storeThread.ts), as the server runs it: the same dataset,
+// descriptions and documents as a load in this thread; load errors as they were thrown; freeing in
+// the order of the queries; a thread that ends.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Worker } from 'node:worker_threads';
+import request from 'supertest';
+import { LoadError, loadSources } from '../../loader/loadSources';
+import { createApp } from '../../src/http/app';
+import { createLogger } from '../../src/log';
+import { Reloader } from '../../src/main';
+import type { Isil } from '../../src/rdf/isil';
+import { Service } from '../../src/service';
+import { institutionIriFor, type CheckedIri } from '../../src/store/queries';
+import { StoreThread } from '../../src/store/storeThread';
+import { BASE, FIXTURES, tempDir, testConfig } from '../support';
+
+const WITHDRAWN = path.join(FIXTURES, 'test', 'withdrawn.ttl');
+
+/** supertest's parser for any body as its bytes. */
+function bytes(res: request.Response, done: (error: Error | null, body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  res.on('data', (chunk: Buffer) => chunks.push(chunk));
+  res.on('end', () => done(null, Buffer.concat(chunks)));
+}
+
+describe('the store in its own thread', function () {
+  this.timeout(60_000);
+  const config = testConfig();
+  const sources = [...config.bundledDataset, WITHDRAWN];
+  let thread: StoreThread;
+  const failures: Error[] = [];
+
+  before(() => {
+    thread = new StoreThread((error) => failures.push(error));
+  });
+  after(() => thread.close());
+
+  it('loads the same dataset as a load in this thread: index, report and every description', async () => {
+    const here = await loadSources(sources, { baseIri: BASE });
+    const there = await thread.load(sources, { baseIri: BASE });
+    try {
+      assert.equal(there.dataset.version, here.dataset.version);
+      assert.equal(there.dataset.institutionCount, here.dataset.institutionCount);
+      assert.ok(there.dataset.institutionCount > 18_000);
+      assert.equal(there.dataset.withdrawnCount, here.dataset.withdrawnCount);
+      assert.ok(there.dataset.withdrawnCount > 0);
+      assert.equal(there.dataset.tripleCount, here.dataset.tripleCount);
+      assert.deepEqual(there.dataset.warnings, here.dataset.warnings);
+      assert.deepEqual(there.report, here.report);
+      for (const isil of ['DE-1a', 'de-1A', 'DE-L1', 'DE-W1', 'DE-W5', 'DE-W6', 'DE-X99'] as Isil[])
+        assert.deepEqual(there.dataset.lookup(isil), here.dataset.lookup(isil));
+      // Every 50th institution: the same triples, labelled and ordered alike.
+      const institutions = [...here.dataset.institutions()];
+      for (let i = 0; i < institutions.length; i += 50) {
+        const mine = await here.dataset.describe(institutions[i]!);
+        const theirs = await there.dataset.describe(institutions[i]!);
+        assert.deepEqual(theirs.triples, mine.triples, institutions[i]!.isil);
+        assert.ok(mine.triples.length > 0);
+      }
+    } finally {
+      here.dataset.free();
+      there.dataset.free();
+    }
+  });
+
+  it('serves the same documents, byte for byte with the same ETags, as a store in this thread', async () => {
+    const apps = [];
+    for (const load of [loadSources, thread.load]) {
+      const service = new Service(config);
+      service.use((await load(sources, { baseIri: BASE })).dataset);
+      apps.push({ service, app: createApp({ service, logger: createLogger('silent') }) });
+    }
+    try {
+      for (const target of [
+        '/data/organisations/DE-1a.ttl',
+        '/data/organisations/DE-1a.rdf',
+        '/data/organisations/DE-1a.jsonld',
+        '/data/organisations/DE-1a.nt',
+        '/isil/DE-1a',
+      ]) {
+        const [mine, theirs] = (await Promise.all(
+          apps.map(({ app }) => request(app).get(target).buffer(true).parse(bytes)),
+        )) as [request.Response, request.Response];
+        assert.equal(theirs.status, 200, target);
+        assert.equal(theirs.headers.etag, mine.headers.etag, target);
+        assert.ok(Buffer.isBuffer(theirs.body) && theirs.body.length > 1000, target);
+        assert.deepEqual(theirs.body, mine.body, target);
+      }
+    } finally {
+      for (const { service } of apps) service.close();
+    }
+  });
+
+  it('a broken file rejects with its LoadError (file, line, column); what is loaded stays served', async () => {
+    const dir = tempDir();
+    try {
+      const good = path.join(dir, 'good.nt');
+      fs.writeFileSync(
+        good,
+        `<${BASE}/resource/organisations/DE-T1> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://xmlns.com/foaf/0.1/Organization> .\n` +
+          `<${BASE}/resource/organisations/DE-T1> <http://xmlns.com/foaf/0.1/name> "Test library" .\n`,
+      );
+      const broken = path.join(dir, 'broken.nt');
+      fs.writeFileSync(
+        broken,
+        `<${BASE}/a> <${BASE}/b> <${BASE}/c> .\n<${BASE}/a> <${BASE}/b> "open .\n`,
+      );
+      const loaded = await thread.load([good], { baseIri: BASE });
+      const here = await loadSources([broken], { baseIri: BASE }).catch((error: unknown) => error);
+      const there = await thread.load([broken], { baseIri: BASE }).catch((error: unknown) => error);
+      assert.ok(here instanceof LoadError);
+      assert.ok(there instanceof LoadError, String(there));
+      assert.equal(there.message, here.message);
+      assert.deepEqual(
+        [there.file, there.line, there.column, there.reason],
+        [here.file, here.line, here.column, here.reason],
+      );
+      assert.equal(there.line, 2);
+      const found = loaded.dataset.lookup('DE-T1' as Isil);
+      assert.equal(found.kind, 'found');
+      assert.equal((await loaded.dataset.describe(found.institution)).triples.length, 2);
+      loaded.dataset.free();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('frees a store after the queries sent before, and refuses the ones after', async () => {
+    const { dataset } = await thread.load(config.bundledDataset, { baseIri: BASE });
+    const found = dataset.lookup('DE-1a' as Isil);
+    assert.equal(found.kind, 'found');
+    const before = dataset.describe(found.institution);
+    dataset.free();
+    assert.ok((await before).triples.length > 20);
+    assert.throws(() => dataset.describe(found.institution), /freed/);
+    // The thread itself refuses a store it freed, whatever the HTTP thread believes.
+    const iri = institutionIriFor(BASE, 'DE-1a' as Isil);
+    await assert.rejects(thread.describe(dataset.store.generation, iri), /freed/);
+  });
+
+  it('checks an IRI again before it becomes query text in the thread', async () => {
+    const { dataset } = await thread.load(config.bundledDataset, { baseIri: BASE });
+    try {
+      for (const hostile of [
+        `${BASE}/resource/organisations/DE-1a> ?p ?o } #`,
+        `${BASE}/resource/organisations/DE-1a\u003E`,
+        'urn:x-bind:institution',
+      ]) {
+        await assert.rejects(
+          thread.describe(dataset.store.generation, hostile as CheckedIri),
+          /refused to bind/,
+          hostile,
+        );
+      }
+    } finally {
+      dataset.free();
+    }
+  });
+
+  it('a reload through the thread swaps the dataset in and frees the previous store there', async () => {
+    const dir = tempDir();
+    const service = new Service(testConfig({ DATASET: path.join(dir, 'dataset.nq') }));
+    try {
+      const reloader = new Reloader(service, createLogger('silent'), thread.load);
+      await reloader.start();
+      const first = service.current!.dataset;
+      const found = first.lookup('DE-1a' as Isil);
+      assert.equal(found.kind, 'found');
+      await reloader.reload();
+      assert.notEqual(service.current!.dataset, first);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.throws(() => first.describe(found.institution), /freed/);
+      const app = createApp({ service, logger: createLogger('silent') });
+      const answer = await request(app).get('/data/organisations/DE-1a.ttl');
+      assert.equal(answer.status, 200);
+    } finally {
+      service.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a thread that ends fails what it owes and tells its owner; close does not', async () => {
+    const ending = new StoreThread((error) => failures.push(error));
+    const { dataset } = await ending.load(config.bundledDataset, { baseIri: BASE });
+    const found = dataset.lookup('DE-1a' as Isil);
+    assert.equal(found.kind, 'found');
+    const owed = dataset.describe(found.institution);
+    const count = failures.length;
+    // As if the thread died (an out-of-memory abort, say): the worker is ended from outside.
+    await (ending as unknown as { worker: Worker }).worker.terminate();
+    await assert.rejects(owed, /store's thread stopped/);
+    assert.equal(failures.length, count + 1);
+    await assert.rejects(ending.load(config.bundledDataset, { baseIri: BASE }), /stopped/);
+
+    const closed = new StoreThread((error) => failures.push(error));
+    await closed.close();
+    await assert.rejects(closed.load(config.bundledDataset, { baseIri: BASE }), /closed/);
+    assert.equal(failures.length, count + 1);
+  });
+});
