@@ -23,6 +23,13 @@ export interface Loaded {
   readonly rows: readonly string[];
 }
 
+/**
+ * What one message carries: requests go as a batch, in order (the HTTP thread sends those of one
+ * turn of its event loop together), and so do the answers the worker has ready at once. Under
+ * load, a message per request cost about as much as the rest of the request beside the query.
+ */
+export type Batch<T> = readonly T[];
+
 export type Reply = { readonly id: number } & (
   { readonly loaded: Loaded } | { readonly text: string } | { readonly error: WireError }
 );

@@ -11,7 +11,7 @@ import { Dataset, type DescriptionSource } from '../dataset';
 import { TimeSlicer } from '../timeSlice';
 import type { SelectBinding } from './datasetStore';
 import type { CheckedIri } from './queries';
-import { fromWire, type Loaded, type Reply, type Request } from './storeProtocol';
+import { fromWire, type Batch, type Loaded, type Reply, type Request } from './storeProtocol';
 
 interface Asked {
   readonly resolve: (reply: Reply) => void;
@@ -57,6 +57,8 @@ export class StoreThread {
   private readonly worker: Worker;
   private readonly asked = new Map<number, Asked>();
   private next = 0;
+  /** Requests not sent yet: see `send`. */
+  private outbox: Request[] = [];
   /** Why the thread can no longer answer (it failed, stopped or was closed); set once. */
   private broken: Error | undefined;
   private closing = false;
@@ -65,7 +67,9 @@ export class StoreThread {
   constructor(private readonly failed: (error: Error) => void = () => undefined) {
     this.worker = startWorker();
     this.worker.unref();
-    this.worker.on('message', (reply: Reply) => this.answer(reply));
+    this.worker.on('message', (replies: Batch<Reply>) => {
+      for (const reply of replies) this.answer(reply);
+    });
     this.worker.on('error', (error) =>
       this.fail(new Error(`the store's thread failed: ${error.stack ?? String(error)}`)),
     );
@@ -112,8 +116,23 @@ export class StoreThread {
 
   /** Frees the store `generation` after every query sent before. */
   free(generation: number): void {
-    if (!this.broken) this.worker.postMessage({ op: 'free', generation } satisfies Request);
+    if (!this.broken) this.send({ op: 'free', generation });
   }
+
+  /**
+   * Queues `request` for the batch sent once this turn of the event loop has read its I/O: the
+   * requests of the connections read in one turn cross in one message.
+   */
+  private send(request: Request): void {
+    this.outbox.push(request);
+    if (this.outbox.length === 1) setImmediate(this.flush);
+  }
+
+  private readonly flush = () => {
+    const batch = this.outbox;
+    this.outbox = [];
+    if (!this.broken) this.worker.postMessage(batch satisfies Batch<Request>);
+  };
 
   /** Stops the thread; what it still owes fails. */
   async close(): Promise<void> {
@@ -128,7 +147,7 @@ export class StoreThread {
       this.asked.set(request.id, { resolve, reject });
       // Alive while it owes an answer, so that a thread not closed never holds a finished process.
       if (this.asked.size === 1) this.worker.ref();
-      this.worker.postMessage(request);
+      this.send(request);
     });
   }
 

@@ -5,7 +5,7 @@ import { parentPort } from 'node:worker_threads';
 import { loadSources } from '../../loader/loadSources';
 import type { DatasetStore } from './datasetStore';
 import { checkedIri } from './queries';
-import { toWire, type Reply, type Request } from './storeProtocol';
+import { toWire, type Batch, type Reply, type Request } from './storeProtocol';
 
 /** Index rows are sent as JSON text in pieces of this many rows: strings cross threads cheaply. */
 const ROWS_PER_PIECE = 500;
@@ -16,7 +16,13 @@ if (!port) throw new Error('storeWorker runs as a worker thread (src/store/store
 const stores = new Map<number, DatasetStore>();
 let generations = 0;
 
-const answer = (reply: Reply) => port.postMessage(reply);
+/** Answers made while a batch of requests is handled, sent together at its end. */
+let replies: Reply[] | undefined;
+
+function answer(reply: Reply): void {
+  if (replies) replies.push(reply);
+  else port!.postMessage([reply] satisfies Batch<Reply>);
+}
 
 async function load(id: number, request: Extract<Request, { op: 'load' }>): Promise<void> {
   try {
@@ -43,7 +49,7 @@ function describe(id: number, generation: number, iri: string): void {
   }
 }
 
-port.on('message', (request: Request) => {
+function handle(request: Request): void {
   switch (request.op) {
     case 'describe':
       return describe(request.id, request.generation, request.iri);
@@ -54,5 +60,31 @@ port.on('message', (request: Request) => {
       stores.delete(request.generation);
       return store?.free();
     }
+  }
+}
+
+/**
+ * Answers are sent at least this often while a batch is worked through, so that the HTTP thread
+ * renders the first documents while this thread queries the next: a batch from 50 connections
+ * answered only at its end kept the two threads taking turns instead of working at once.
+ */
+const REPLY_EVERY_MS = 1;
+
+port.on('message', (batch: Batch<Request>) => {
+  replies = [];
+  let since = performance.now();
+  try {
+    for (const request of batch) {
+      handle(request);
+      if (replies.length > 0 && performance.now() - since >= REPLY_EVERY_MS) {
+        port.postMessage(replies);
+        replies = [];
+        since = performance.now();
+      }
+    }
+  } finally {
+    const ready = replies;
+    replies = undefined;
+    if (ready.length > 0) port.postMessage(ready);
   }
 });
