@@ -18,11 +18,6 @@ export interface SelectBinding {
     { readonly type: string; readonly value: string; readonly datatype?: string } | undefined;
 }
 
-/** A line of N-Triples whose object is a blank node: the level below has to be fetched. */
-const BLANK_OBJECT = / _:[^ ]+ \.$/m;
-/** A line whose subject and object are blank nodes: the first level holds nested ones. */
-const BLANK_TO_BLANK = /^_:[^ ]+ <[^>]*> _:[^ ]+ \.$/m;
-
 /** The institutions that `queries/institutions.rq` reads, as its first pattern matches them. */
 const INSTITUTION_LIST =
   'SELECT ?institution WHERE { ?institution a <http://xmlns.com/foaf/0.1/Organization> }';
@@ -142,7 +137,7 @@ export class DatasetStore {
   describe(iri: CheckedIri): string {
     let text = this.live.query(this.queries.describe.bind(iri), { results_format: 'nt' }) as string;
     let level = text;
-    for (let depth = 2; depth <= MAX_BLANK_NODE_DEPTH && hasNestedBlank(level, depth); depth++) {
+    for (let depth = 2; depth <= MAX_BLANK_NODE_DEPTH && linksBlankToBlank(level); depth++) {
       const nested = this.queries.nested[depth - 2]!;
       level = this.live.query(nested.bind(iri), { results_format: 'nt' }) as string;
       text += level;
@@ -164,9 +159,21 @@ export class DatasetStore {
 }
 
 /**
- * Whether a level's triples link a blank node (at `depth` - 1) to another blank node: in the first
- * level, a triple from a blank node to a blank node; in a deeper one, any triple to a blank node.
+ * Whether a level of a description links a blank node to another blank node, so that the level
+ * below has to be fetched: in the first level, the institution's own triples aside; in a deeper
+ * one, whose subjects are all blank nodes, any triple to a blank node. Read from Oxigraph's
+ * N-Triples (a triple a line, its terms split by one space, none in a subject or predicate), by
+ * position: a regular expression over the text cost four times as long on every describe.
  */
-function hasNestedBlank(ntriples: string, depth: number): boolean {
-  return (depth > 2 ? BLANK_OBJECT : BLANK_TO_BLANK).test(ntriples);
+export function linksBlankToBlank(ntriples: string): boolean {
+  let at = ntriples.startsWith('_:') ? 0 : ntriples.indexOf('\n_:') + 1;
+  while (at > 0 || (at === 0 && ntriples.startsWith('_:'))) {
+    const object = ntriples.indexOf(' ', ntriples.indexOf(' ', at) + 1) + 1;
+    if (object === 0) return false;
+    if (ntriples.startsWith('_:', object)) return true;
+    const next = ntriples.indexOf('\n_:', object);
+    if (next < 0) return false;
+    at = next + 1;
+  }
+  return false;
 }

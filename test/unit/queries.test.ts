@@ -6,7 +6,7 @@ import { Parser, type Quad } from 'n3';
 import { isomorphic } from 'rdf-isomorphic';
 import { Algebra, translate } from 'sparqlalgebrajs';
 import { PROJECT_ROOT } from '../../src/paths';
-import { DatasetStore } from '../../src/store/datasetStore';
+import { DatasetStore, linksBlankToBlank } from '../../src/store/datasetStore';
 import {
   checkedIri,
   INSTITUTION_PLACEHOLDER,
@@ -289,4 +289,23 @@ describe('DatasetStore.describe follows blank nodes', () => {
       store.free();
     }
   });
+});
+
+describe('linksBlankToBlank: whether a level of a description holds nested blank nodes', () => {
+  const I = '<https://ld.zdb-services.de/resource/organisations/DE-X>';
+  const P = '<http://example.org/p>';
+  const rows: [string, string, boolean][] = [
+    ['nothing', '', false],
+    ['the institution to a blank node only', `${I} ${P} _:a .\n`, false],
+    ['a blank node to a literal', `${I} ${P} _:a .\n_:a ${P} "x" .\n`, false],
+    ['a blank node to an IRI', `_:a ${P} <http://example.org/o> .\n`, false],
+    ['a blank node to a blank node', `${I} ${P} _:a .\n_:a ${P} _:b .\n`, true],
+    ['the same, first line', `_:a ${P} _:b .\n`, true],
+    ['the same, no newline at the end', `${I} ${P} "y" .\n_:a ${P} _:b .`, true],
+    ['after several blank lines without', `_:a ${P} "1" .\n_:b ${P} "2" .\n_:c ${P} _:d .\n`, true],
+    ['a literal that reads like one', `_:a ${P} "_:b" .\n_:a ${P} "x _:b ." .\n`, false],
+    ['the institution to a literal with a newline escape', `${I} ${P} "a\\n_:b" .\n`, false],
+  ];
+  for (const [name, text, expected] of rows)
+    it(`${name}: ${expected}`, () => assert.equal(linksBlankToBlank(text), expected));
 });
