@@ -1,7 +1,7 @@
 // An institution's description: the store's N-Triples read as term text, blank nodes labelled from
 // their content (stable across loads), triples deduplicated and ordered; RDF/JS quads on demand.
 import { DataFactory, type NamedNode, type Quad, type Quad_Object, type Quad_Subject } from 'n3';
-import { decodeTerm, lexicalForm, splitNTriples, type Triple } from './ntriples';
+import { decodeTerm, lexicalForm, splitWrittenNTriples, type Triple } from './ntriples';
 import { PREFIXES, RDF_TYPE } from './namespaces';
 
 const MODIFIED = `<${PREFIXES.dcterms}modified>`;
@@ -131,7 +131,7 @@ export function toDescription(subject: string, ntriples: string): Description {
   const self = `<${subject}>`;
   const bySubject = new Map<string, Triple[]>();
   let describedBy: string | undefined;
-  for (const t of labelBlankNodes(splitNTriples(ntriples))) {
+  for (const t of labelBlankNodes(splitWrittenNTriples(ntriples))) {
     push(bySubject, t.s, t);
     if (t.s === self && t.p === DESCRIBED_BY) describedBy = t.o;
   }

@@ -85,6 +85,54 @@ export function splitNTriples(text: string): Triple[] {
   }
 }
 
+// First characters of the terms, and the last of an IRI.
+const IRI_OPEN = 60; // <
+const BLANK_OPEN = 95; // _
+const QUOTE = 34; // "
+const IRI_CLOSE = 62; // >
+
+/**
+ * `splitNTriples` for N-Triples as writers put it (Oxigraph's and N3's among them): a triple a
+ * line, its terms split by one space, ` .` at the end of each line. Read by position, about four
+ * times as fast as the grammar, since this runs on every uncached document. The terms are not
+ * checked inside: text in any other shape (tabs, comments, blank lines, a term of the wrong kind,
+ * a line without its ` .`) is read by `splitNTriples`, which checks it and throws where it breaks.
+ */
+export function splitWrittenNTriples(text: string): Triple[] {
+  const triples: Triple[] = [];
+  const end = text.length;
+  for (let at = 0; at < end;) {
+    let stop = text.indexOf('\n', at);
+    if (stop < 0) stop = end;
+    const first = text.indexOf(' ', at);
+    const second = first < 0 ? -1 : text.indexOf(' ', first + 1);
+    const s0 = text.charCodeAt(at);
+    const o0 = text.charCodeAt(second + 1);
+    if (
+      second < 0 ||
+      second + 3 >= stop ||
+      text.charCodeAt(stop - 1) !== 46 /* . */ ||
+      text.charCodeAt(stop - 2) !== 32 ||
+      !(s0 === BLANK_OPEN || (s0 === IRI_OPEN && text.charCodeAt(first - 1) === IRI_CLOSE)) ||
+      text.charCodeAt(first + 1) !== IRI_OPEN ||
+      text.charCodeAt(second - 1) !== IRI_CLOSE ||
+      !(o0 === IRI_OPEN
+        ? text.charCodeAt(stop - 3) === IRI_CLOSE
+        : o0 === QUOTE
+          ? text.lastIndexOf('"', stop - 3) > second + 1
+          : o0 === BLANK_OPEN)
+    )
+      return splitNTriples(text);
+    triples.push({
+      s: text.slice(at, first),
+      p: text.slice(first + 1, second),
+      o: text.slice(second + 1, stop - 2),
+    });
+    at = stop + 1;
+  }
+  return triples;
+}
+
 /** The lexical form of a literal term's text, escapes resolved. */
 export function lexicalForm(text: string): string {
   const raw = text.slice(1, text.lastIndexOf('"'));

@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import { DataFactory, Writer, type Literal, type Quad } from 'n3';
 import { toDescription, labelBlankNodes } from '../../src/rdf/description';
 import { toJsonLd } from '../../src/rdf/jsonld';
-import { decodeTerm, NTriplesError, parseNTriples, splitNTriples } from '../../src/rdf/ntriples';
+import {
+  decodeTerm,
+  NTriplesError,
+  parseNTriples,
+  splitNTriples,
+  splitWrittenNTriples,
+} from '../../src/rdf/ntriples';
 import { SerializationError, toRdfXml } from '../../src/rdf/rdfxml';
 import { toNTriples, toTurtle } from '../../src/rdf/turtle';
 import { parseRdfXml, parseTurtle, sameGraph, streamQuads } from '../support';
@@ -105,6 +111,28 @@ describe('serializers', () => {
       { s: '_:a', p: '<http://b>', o: '<http://c>' },
       { s: '<http://a>', p: '<http://b>', o: '_:a' },
     ]);
+  });
+  it('splitWrittenNTriples reads what writers write as splitNTriples does', () => {
+    const written = new Writer({ format: 'N-Triples' }).quadsToString(AWKWARD);
+    assert.ok(written.length > 0);
+    assert.deepEqual(splitWrittenNTriples(written), splitNTriples(written));
+    assert.deepEqual(splitWrittenNTriples(''), []);
+    assert.deepEqual(splitWrittenNTriples('<http://a> <http://b> "x y ."@en .'), [
+      { s: '<http://a>', p: '<http://b>', o: '"x y ."@en' },
+    ]);
+  });
+  it('splitWrittenNTriples hands any other shape to the checking reader', () => {
+    const text =
+      '# head\r\n\r\n_:a\t<http://b>\t<http://c> . # tail\r\n  <http://a> <http://b> _:a.\n';
+    assert.deepEqual(splitWrittenNTriples(text), splitNTriples(text));
+    for (const bad of [
+      '<http://a> <http://b> "open .',
+      '<http://a> "p" <http://c> .',
+      '<http://a> <http://b> <http://c>',
+      '<http://a b> <http://b> <http://c> .',
+      '<http://a> <http://b> <http://c> .\n<http://a> <http://b> x .\n',
+    ])
+      assert.throws(() => splitWrittenNTriples(bad), NTriplesError, bad);
   });
   for (const bad of [
     '<http://a> <http://b> "open .',
