@@ -344,6 +344,11 @@ describe('reload', () => {
         }
         agent.destroy();
       };
+      /**
+       * Requests made between steps: enough that each client, walking PATHS from where it is,
+       * asks for every document in every edition (a fast reload leaves few requests during it).
+       */
+      const BETWEEN = 6 * PATHS.length;
       /** Resolves once the clients have made `more` further requests. */
       const requests = async (more: number) => {
         const target = answers.length + failures.length + more;
@@ -357,7 +362,7 @@ describe('reload', () => {
 
       const versions = new Map<string, number>([[await readyVersion(), 1]]);
       const clients = [0, 1, 2, 3].map((n) => client(n * 17));
-      await requests(200);
+      await requests(BETWEEN);
 
       /** Replaces the snapshot, sends SIGHUP, and waits for the log line that ends the reload. */
       const reload = async (write: () => Promise<unknown>) => {
@@ -370,7 +375,7 @@ describe('reload', () => {
         );
         const started = lines.findIndex((l, i) => i >= from && l.msg === 'reload started');
         const during = lines.slice(started, lines.indexOf(end)).filter((l) => l.msg === 'request');
-        await requests(200);
+        await requests(BETWEEN);
         return { end, during: during.length, written };
       };
 
