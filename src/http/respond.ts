@@ -37,6 +37,44 @@ export type HeaderBuilder = (
   format: Format,
 ) => Record<string, string>;
 
+/**
+ * A document's headers. The 304's and the list of ETags are made on first use: an uncached
+ * document (the cache off, or evicted) is mostly answered once, with a 200.
+ */
+class Prepared implements PreparedHeaders {
+  readonly ok: Record<string, string>;
+  private not: Record<string, string> | undefined;
+  private tags: readonly string[] | undefined;
+
+  constructor(
+    private readonly rendered: Rendered,
+    private readonly all: Readonly<Record<string, string>>,
+  ) {
+    this.ok = { ...all, 'Content-Length': String(rendered.body.length) };
+  }
+
+  get notModified(): Record<string, string> {
+    if (!this.not) {
+      // Copied without the two headers rather than `delete`d from a copy: an object that lost
+      // properties is kept as a hash table by V8, slower for writeHead to walk on every 304.
+      const not: Record<string, string> = {};
+      for (const [name, value] of Object.entries(this.all))
+        if (name !== 'Content-Type' && name !== 'Content-Disposition') not[name] = value;
+      this.not = not;
+    }
+    return this.not;
+  }
+
+  get etags(): readonly string[] {
+    const { rendered } = this;
+    return (this.tags ??= [
+      rendered.etag,
+      encodedEtag(rendered, 'br'),
+      encodedEtag(rendered, 'gzip'),
+    ]);
+  }
+}
+
 function prepare(
   rendered: Rendered,
   headers: HeaderBuilder,
@@ -50,17 +88,7 @@ function prepare(
       'Last-Modified': rendered.lastModified.toUTCString(),
       Vary: 'Accept-Encoding',
     };
-    const all: Record<string, string> = { ...headers(institution, format), ...validators, ...CORS };
-    // Copied without the two headers rather than `delete`d from a copy: an object that lost
-    // properties is kept as a hash table by V8, slower for writeHead to walk on every 304.
-    const notModified: Record<string, string> = {};
-    for (const [name, value] of Object.entries(all))
-      if (name !== 'Content-Type' && name !== 'Content-Disposition') notModified[name] = value;
-    p = {
-      ok: { ...all, 'Content-Length': String(rendered.body.length) },
-      notModified,
-      etags: [rendered.etag, encodedEtag(rendered, 'br'), encodedEtag(rendered, 'gzip')],
-    };
+    p = new Prepared(rendered, { ...headers(institution, format), ...validators, ...CORS });
     prepared.set(rendered, p);
   }
   return p;
