@@ -322,11 +322,18 @@ async function main(): Promise<void> {
   // The machine drifts over a run: the Express baseline again at the end, the mean is the reference.
   await run('baseline Express 5 (again, at the end)', `http://${HOST}:18083`, [{ path: '/x' }]);
 
-  // 100,000 requests in a row, in ten batches: the first and the last tenth compared.
+  // 100,000 requests in a row, in ten batches: the first and the last tenth compared. The RSS of
+  // a batch is the median of samples taken every 50 ms while it runs: one sample at its end fell
+  // anywhere in the collector's saw-tooth (a 20-batch run swung 663-707 MB with no trend).
   const batches: { p99: number; rss: number; errors: number }[] = [];
   for (let i = 0; i < 10; i++) {
+    const samples: number[] = [];
+    const sampler = setInterval(() => samples.push(rssMb(cached.child.pid!)), 50);
     const r = await drive(base, doc('ttl'), DURATION, 10_000);
-    batches.push({ p99: r.p99, rss: rssMb(cached.child.pid!), errors: r.errors });
+    clearInterval(sampler);
+    samples.push(rssMb(cached.child.pid!));
+    samples.sort((a, b) => a - b);
+    batches.push({ p99: r.p99, rss: samples[samples.length >> 1]!, errors: r.errors });
   }
 
   // Issue 3: p99 of `.ttl` while the server reloads this run's snapshot on SIGHUP, against p99
