@@ -9,7 +9,7 @@ import { createLogger, type Logger } from './log';
 import { Service } from './service';
 import { LoadError, loadSources, type LoadOptions, type LoadReport } from '../loader/loadSources';
 import type { Dataset } from './dataset';
-import { StoreThread } from './store/storeThread';
+import { StoreThread, StoreThreadClosed } from './store/storeThread';
 
 /** While stopping, connections that became idle are closed this often. */
 const IDLE_SWEEP_MS = 50;
@@ -137,6 +137,11 @@ export class Reloader {
       loaded = await this.loadDataset(sources, { baseIri: config.baseIri });
     } catch (error) {
       if (first) throw error;
+      if (error instanceof StoreThreadClosed) {
+        // The process is stopping: the load was abandoned, nothing failed.
+        logger.info({ serving }, 'reload abandoned: stopping');
+        return;
+      }
       const why =
         error instanceof LoadError
           ? { file: error.file, line: error.line, column: error.column, reason: error.reason }
@@ -218,12 +223,15 @@ function main(): void {
     process.exit(1);
   });
   const reloader = new Reloader(service, logger, storeThread.load);
+  let stopping = false;
   // Listen first, so /healthz answers and /readyz says 503 while the dataset loads.
   server.listen(config.port, config.host, () => {
     const address = server.address();
     logger.info({ address }, 'listening');
     setImmediate(() => {
       reloader.start().catch((error: unknown) => {
+        // A stop during the first load ends it: that is the stop's exit, not a failure.
+        if (stopping && error instanceof StoreThreadClosed) return;
         logger.fatal({ err: error }, 'the dataset could not be loaded');
         process.exit(1);
       });
@@ -234,7 +242,6 @@ function main(): void {
     process.exit(1);
   });
 
-  let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;

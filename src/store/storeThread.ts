@@ -30,6 +30,11 @@ function startWorker(): Worker {
   });
 }
 
+/** What a load or query still owed fails with when the process stops the thread (`close`). */
+export class StoreThreadClosed extends Error {
+  override name = 'StoreThreadClosed';
+}
+
 /** A dataset's store in the store's thread, as the HTTP thread's `Dataset` reads it. */
 export class RemoteStore implements DescriptionSource {
   private freed = false;
@@ -137,7 +142,7 @@ export class StoreThread {
   /** Stops the thread; what it still owes fails. */
   async close(): Promise<void> {
     this.closing = true;
-    this.fail(new Error("the store's thread was closed"));
+    this.fail(new StoreThreadClosed("the store's thread was closed"));
     await this.worker.terminate();
   }
 

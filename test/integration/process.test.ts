@@ -169,4 +169,41 @@ describe('the server process', () => {
       assert.ok(lines.some((l) => l.msg === 'stopped'));
     });
   });
+  it('SIGTERM while the first load runs: the load is abandoned, exit 0, nothing logged as failed', async function () {
+    this.timeout(40_000);
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+      env: env({}),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exit = new Promise<number | null>((resolve) =>
+      child.once('exit', (code) => resolve(code)),
+    );
+    const lines: Record<string, unknown>[] = [];
+    let buffered = '';
+    let signalled = false;
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      buffered += chunk;
+      let nl;
+      while ((nl = buffered.indexOf('\n')) >= 0) {
+        const line = JSON.parse(buffered.slice(0, nl)) as Record<string, unknown>;
+        buffered = buffered.slice(nl + 1);
+        lines.push(line);
+        // The bundled dataset takes seconds to load: the signal comes right after listening.
+        if (line.msg === 'listening' && !signalled) {
+          signalled = true;
+          child.kill('SIGTERM');
+        }
+      }
+    });
+    assert.equal(await exit, 0);
+    const messages = lines.map((l) => l.msg);
+    assert.ok(signalled);
+    assert.ok(messages.includes('stopped'), messages.join(' | '));
+    assert.ok(!messages.includes('dataset loaded'), 'the signal came before the load ended');
+    assert.deepEqual(
+      lines.filter((l) => (l.level as number) >= 50),
+      [],
+      'nothing at level error or fatal',
+    );
+  });
 });
