@@ -162,14 +162,17 @@ export class DatasetStore {
  * Whether a level of a description links a blank node to another blank node, so that the level
  * below has to be fetched: in the first level, the institution's own triples aside; in a deeper
  * one, whose subjects are all blank nodes, any triple to a blank node. Read from Oxigraph's
- * N-Triples (a triple a line, its terms split by one space, none in a subject or predicate), by
- * position: a regular expression over the text cost four times as long on every describe.
+ * N-Triples (a triple a line, its terms split by one space; a blank node's label has none, and a
+ * predicate ends at its `> `), by position: a regular expression over the text cost four times
+ * as long on every describe.
  */
 export function linksBlankToBlank(ntriples: string): boolean {
   let at = ntriples.startsWith('_:') ? 0 : ntriples.indexOf('\n_:') + 1;
   while (at > 0 || (at === 0 && ntriples.startsWith('_:'))) {
-    const object = ntriples.indexOf(' ', ntriples.indexOf(' ', at) + 1) + 1;
-    if (object === 0) return false;
+    // The predicate ends at its `> `: an IRI a lenient load let in may hold a space.
+    const predicate = ntriples.indexOf(' ', at) + 1;
+    const object = predicate === 0 ? 0 : ntriples.indexOf('> ', predicate) + 2;
+    if (object < 2) return false;
     if (ntriples.startsWith('_:', object)) return true;
     const next = ntriples.indexOf('\n_:', object);
     if (next < 0) return false;

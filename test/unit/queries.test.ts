@@ -305,6 +305,12 @@ describe('linksBlankToBlank: whether a level of a description holds nested blank
     ['after several blank lines without', `_:a ${P} "1" .\n_:b ${P} "2" .\n_:c ${P} _:d .\n`, true],
     ['a literal that reads like one', `_:a ${P} "_:b" .\n_:a ${P} "x _:b ." .\n`, false],
     ['the institution to a literal with a newline escape', `${I} ${P} "a\\n_:b" .\n`, false],
+    [
+      'a predicate with a space (a lenient load)',
+      `${I} ${P} _:a .\n_:a <http://p q> _:b .\n`,
+      true,
+    ],
+    ['the same to a literal', `_:a <http://p q> "_:b" .\n`, false],
   ];
   for (const [name, text, expected] of rows)
     it(`${name}: ${expected}`, () => assert.equal(linksBlankToBlank(text), expected));
