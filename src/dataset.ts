@@ -2,7 +2,7 @@
 import { isilDefect, isilKey, type Isil } from './rdf/isil';
 import { descriptionIri, isilOfInstitutionIri } from './rdf/iris';
 import { parseModified, toDescription, type Description } from './rdf/description';
-import { DatasetStore, type SelectBinding } from './store/datasetStore';
+import type { DatasetStore, SelectBinding } from './store/datasetStore';
 import { institutionIriFor, type CheckedIri } from './store/queries';
 import { TimeSlicer } from './timeSlice';
 
@@ -55,10 +55,22 @@ export interface DataWarning {
 export interface DescriptionSource {
   /** Triples in the store. */
   readonly size: number;
-  /** The description of the institution `iri` as N-Triples (queries/describe.rq). */
+  /**
+   * The description of the institution `iri` as N-Triples (queries/describe.rq). Throws at once
+   * when the store was freed.
+   */
   describe(iri: CheckedIri): string | Promise<string>;
   /** Releases the store; describing afterwards fails. */
   free(): void;
+}
+
+/**
+ * Whether descriptions are read from a store in this thread. Told by shape rather than by
+ * `instanceof`, so that the HTTP thread, whose stores are in the store's thread, does not load
+ * Oxigraph's WebAssembly for nothing.
+ */
+function isLocal(store: DescriptionSource): store is DatasetStore {
+  return typeof (store as Partial<DatasetStore>).institutions === 'function';
 }
 
 export type Lookup =
@@ -265,7 +277,7 @@ export class Dataset<S extends DescriptionSource = DescriptionSource> {
     index?: DatasetIndex,
   ) {
     if (!index) {
-      if (!(store instanceof DatasetStore))
+      if (!isLocal(store))
         throw new TypeError('a store in another thread is indexed from its rows (fromRows)');
       index = new DatasetIndex(baseIri);
       for (const row of DatasetIndex.order(store.institutions())) index.add(row);
@@ -303,7 +315,8 @@ export class Dataset<S extends DescriptionSource = DescriptionSource> {
   /**
    * The triples the service publishes for the institution (CONSTRUCT queries/describe.rq). The
    * query is run, or sent to the store's thread, before this returns: a store freed afterwards
-   * (a reload's swap) still answers it.
+   * (a reload's swap) still answers it. Throws at once, not through the promise, when the store
+   * was freed before.
    */
   describe(institution: Institution): Promise<Description> {
     const { iri } = institution;

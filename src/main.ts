@@ -7,7 +7,8 @@ import { ALLOW } from './http/errors';
 import { CORS } from './http/middleware';
 import { createLogger, type Logger } from './log';
 import { Service } from './service';
-import { LoadError, loadSources, type LoadOptions, type LoadReport } from '../loader/loadSources';
+import { LoadError } from '../loader/loadError';
+import type { LoadOptions, LoadReport } from '../loader/loadSources';
 import type { Dataset } from './dataset';
 import { StoreThread, StoreThreadClosed } from './store/storeThread';
 
@@ -60,18 +61,18 @@ export function datasetSources(config: Config): readonly string[] {
   return fs.existsSync(config.dataset) ? [config.dataset] : config.bundledDataset;
 }
 
-/** How a dataset is loaded: in this thread (`loadSources`) or in the store's (`StoreThread`). */
+/**
+ * How a dataset is loaded: in the store's thread (`StoreThread.load`, the server) or in this one
+ * (`loadSources`, tests). Passed in rather than imported here, so that the HTTP thread does not
+ * load the loader and Oxigraph's WebAssembly, which only the store's thread uses.
+ */
 export type DatasetLoader = (
   sources: readonly string[],
   options: LoadOptions,
 ) => Promise<{ dataset: Dataset; report: LoadReport }>;
 
 /** Loads the dataset and serves it: what the process does at start. */
-export function loadInto(
-  service: Service,
-  logger: Logger,
-  load: DatasetLoader = loadSources,
-): Promise<void> {
+export function loadInto(service: Service, logger: Logger, load: DatasetLoader): Promise<void> {
   return new Reloader(service, logger, load).start();
 }
 
@@ -88,7 +89,7 @@ export class Reloader {
   constructor(
     private readonly service: Service,
     private readonly logger: Logger,
-    private readonly loadDataset: DatasetLoader = loadSources,
+    private readonly loadDataset: DatasetLoader,
   ) {}
 
   /** The first load: its failure is the caller's (the process cannot serve without data). */

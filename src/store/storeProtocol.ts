@@ -1,5 +1,6 @@
 // The messages between the HTTP thread and the store's thread (storeThread.ts, storeWorker.ts).
-import { LoadError, type LoadOptions, type LoadReport } from '../../loader/loadSources';
+import { LoadError } from '../../loader/loadError';
+import type { LoadOptions, LoadReport } from '../../loader/loadSources';
 
 export type Request =
   | {
@@ -17,7 +18,7 @@ export type Request =
   | { readonly op: 'free'; readonly generation: number };
 
 /** A load's result: the store's number in the thread, the report, the index rows as JSON pieces. */
-export interface Loaded {
+export interface LoadedReply {
   readonly generation: number;
   readonly report: LoadReport;
   readonly rows: readonly string[];
@@ -31,7 +32,7 @@ export interface Loaded {
 export type Batch<T> = readonly T[];
 
 export type Reply = { readonly id: number } & (
-  { readonly loaded: Loaded } | { readonly text: string } | { readonly error: WireError }
+  { readonly loaded: LoadedReply } | { readonly text: string } | { readonly error: WireError }
 );
 
 /** An error as it crosses the thread boundary: a LoadError keeps where the file breaks. */
@@ -39,6 +40,8 @@ export interface WireError {
   readonly name: string;
   readonly message: string;
   readonly stack?: string;
+  /** A system error's code (`ENOENT`, `EACCES`): what an operator looks for in the log. */
+  readonly code?: string;
   readonly load?: {
     readonly file: string;
     readonly line: number | undefined;
@@ -63,8 +66,9 @@ export function fromWire(wire: WireError): Error {
     const { file, line, column, reason } = wire.load;
     return new LoadError(file, line, column, reason);
   }
-  const error = new Error(wire.message);
+  const error: NodeJS.ErrnoException = new Error(wire.message);
   error.name = wire.name;
   if (wire.stack) error.stack = wire.stack;
+  if (wire.code) error.code = wire.code;
   return error;
 }

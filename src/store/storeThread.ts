@@ -11,7 +11,7 @@ import { Dataset, type DescriptionSource } from '../dataset';
 import { TimeSlicer } from '../timeSlice';
 import type { SelectBinding } from './datasetStore';
 import type { CheckedIri } from './queries';
-import { fromWire, type Batch, type Loaded, type Reply, type Request } from './storeProtocol';
+import { fromWire, type Batch, type LoadedReply, type Reply, type Request } from './storeProtocol';
 
 interface Asked {
   readonly resolve: (reply: Reply) => void;
@@ -45,7 +45,10 @@ export class RemoteStore implements DescriptionSource {
     readonly size: number,
   ) {}
 
-  /** Sends the query now (so that a store freed afterwards still answers it); resolves later. */
+  /**
+   * Sends the query now (so that a store freed afterwards still answers it); resolves later.
+   * Throws at once, like a store in this thread, when this store was freed.
+   */
   describe(iri: CheckedIri): Promise<string> {
     if (this.freed) throw new Error('the store was freed');
     return this.thread.describe(this.generation, iri);
@@ -93,7 +96,7 @@ export class StoreThread {
   ): Promise<{ dataset: Dataset<RemoteStore>; report: LoadReport }> => {
     const reply = await this.ask({ op: 'load', id: ++this.next, sources, options });
     if (!('loaded' in reply)) throw new Error('the store thread answered a load without a dataset');
-    const { generation, report, rows: pieces }: Loaded = reply.loaded;
+    const { generation, report, rows: pieces }: LoadedReply = reply.loaded;
     const store = new RemoteStore(this, generation, report.triples);
     try {
       const slicer = new TimeSlicer();

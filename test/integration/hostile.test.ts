@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type http from 'node:http';
+import { loadSources } from '../../loader/loadSources';
 import { createLogger } from '../../src/log';
 import { loadInto, startServer } from '../../src/main';
 import { testConfig } from '../support';
@@ -438,7 +439,7 @@ describe('hostile requests', () => {
     const config = testConfig();
     const started = startServer(config, createLogger('silent'));
     server = started.server;
-    await loadInto(started.service, createLogger('silent'));
+    await loadInto(started.service, createLogger('silent'), loadSources);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
     before_ = await send(port, get(TTL));

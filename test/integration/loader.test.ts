@@ -10,6 +10,7 @@ import { Service } from '../../src/service';
 import { createLogger } from '../../src/log';
 import { loadInto } from '../../src/main';
 import { PROJECT_ROOT } from '../../src/paths';
+import { loadSources } from '../../loader/loadSources';
 import { NAME_LIST_HEADER } from '../../loader/lists';
 import { DE_1A_RDF, parseRdfXml, parseTurtle, sameGraph, tempDir, testConfig } from '../support';
 
@@ -352,7 +353,7 @@ describe('loader', () => {
   it('the server loads the snapshot with the same code', async () => {
     assert.equal(load(snapshot, [path.join(dir, 'de-1a.ttl')]).status, 0);
     const service = new Service(testConfig({ DATASET: snapshot }));
-    await loadInto(service, createLogger('silent'));
+    await loadInto(service, createLogger('silent'), loadSources);
     assert.equal(service.current?.dataset.institutionCount, 1);
     assert.equal(service.current?.dataset.tripleCount, 63);
     service.close();

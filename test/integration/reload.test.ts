@@ -102,7 +102,7 @@ describe('reload', () => {
       snapshot = path.join(dir, 'dataset.nq');
       await writeEdition(1, snapshot);
       service = new Service(testConfig({ DATASET: snapshot }));
-      await loadInto(service, logger);
+      await loadInto(service, logger, loadSources);
     });
     after(() => {
       service.close();
@@ -136,7 +136,7 @@ describe('reload', () => {
 
     it('SIGHUPs during a reload are coalesced into one more reload after it', async () => {
       const before = lines.length;
-      const reloader = new Reloader(service, logger);
+      const reloader = new Reloader(service, logger, loadSources);
       await writeEdition(2, snapshot);
       const first = reloader.reload();
       const second = reloader.reload();
@@ -159,7 +159,7 @@ describe('reload', () => {
     it('a SIGHUP during the first load is a reload after it', async () => {
       const before = lines.length;
       const fresh = new Service(testConfig({ DATASET: snapshot }));
-      const reloader = new Reloader(fresh, logger);
+      const reloader = new Reloader(fresh, logger, loadSources);
       const started = reloader.start();
       await reloader.reload();
       await started;
@@ -181,7 +181,7 @@ describe('reload', () => {
     it('a broken snapshot: the served dataset stays, the log says where and why', async () => {
       const served = service.current!;
       const line = await writeBroken(3, snapshot);
-      await new Reloader(service, logger).reload();
+      await new Reloader(service, logger, loadSources).reload();
       assert.equal(service.current, served);
       const failed = messages('reload failed').at(-1)!;
       assert.equal(failed.level, 50);
@@ -205,7 +205,7 @@ describe('reload', () => {
       assert.equal(revalidated.status, 304);
       assert.equal(revalidated.headers['dataset-version'], version);
       await writeEdition(4, snapshot);
-      await new Reloader(service, logger).reload();
+      await new Reloader(service, logger, loadSources).reload();
       const after = await request(app).get(unchangedTtl);
       assert.notEqual(after.headers['dataset-version'], version);
       assert.equal(after.headers['dataset-version'], service.current!.dataset.version);

@@ -2,6 +2,7 @@
 // descriptions and documents as a load in this thread; load errors as they were thrown; freeing in
 // the order of the queries; a thread that ends.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
@@ -11,9 +12,10 @@ import { createApp } from '../../src/http/app';
 import { createLogger } from '../../src/log';
 import { Reloader } from '../../src/main';
 import type { Isil } from '../../src/rdf/isil';
+import { PROJECT_ROOT } from '../../src/paths';
 import { Service } from '../../src/service';
 import { institutionIriFor, type CheckedIri } from '../../src/store/queries';
-import { StoreThread } from '../../src/store/storeThread';
+import { RemoteStore, StoreThread } from '../../src/store/storeThread';
 import { BASE, FIXTURES, tempDir, testConfig } from '../support';
 
 const WITHDRAWN = path.join(FIXTURES, 'test', 'withdrawn.ttl');
@@ -172,6 +174,12 @@ describe('the store in its own thread', function () {
       assert.notEqual(service.current!.dataset, first);
       await new Promise((resolve) => setImmediate(resolve));
       assert.throws(() => first.describe(found.institution), /freed/);
+      // And freed in the thread itself, not only marked so here.
+      const generation = (first.store as RemoteStore).generation;
+      await assert.rejects(
+        thread.describe(generation, institutionIriFor(BASE, 'DE-1a' as Isil)),
+        /freed/,
+      );
       const app = createApp({ service, logger: createLogger('silent') });
       const answer = await request(app).get('/data/organisations/DE-1a.ttl');
       assert.equal(answer.status, 200);
@@ -179,6 +187,28 @@ describe('the store in its own thread', function () {
       service.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('the HTTP thread does not load Oxigraph or the loader: only the store thread does', () => {
+    // What the server's entry module pulls in, in a fresh process (its main() does not run).
+    const run = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `require(${JSON.stringify(path.join(PROJECT_ROOT, 'src', 'main.ts'))});
+         console.log(JSON.stringify(Object.keys(require.cache)));`,
+      ],
+      { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 30_000 },
+    );
+    assert.equal(run.status, 0, run.stderr);
+    const loaded = JSON.parse(run.stdout) as string[];
+    assert.ok(loaded.some((file) => file.endsWith(path.join('src', 'store', 'storeThread.ts'))));
+    assert.deepEqual(
+      loaded.filter((file) => /[/\\]oxigraph[/\\]|loadSources|datasetStore/.test(file)),
+      [],
+    );
   });
 
   it('a thread that ends fails what it owes and tells its owner; close does not', async () => {
