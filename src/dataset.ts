@@ -314,7 +314,7 @@ export class Dataset<S extends DescriptionSource = DescriptionSource> {
 
   /**
    * The triples the service publishes for the institution (CONSTRUCT queries/describe.rq). The
-   * query is run, or sent to the store's thread, before this returns: a store freed afterwards
+   * query is run, or queued for the store's thread, before this returns: a store freed afterwards
    * (a reload's swap) still answers it. Throws at once, not through the promise, when the store
    * was freed before.
    */

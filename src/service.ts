@@ -20,7 +20,7 @@ export class Service {
    * next turn of the event loop. Freeing a large store is one long synchronous call (about 0.4 s
    * of CPU for 17,000 institutions: Rust drops the store's every index); the server's stores live
    * in their own thread (src/store/storeThread.ts), where only the describe queries sent after the
-   * free wait for it. Freeing is safe, since a request reads the store, or sends its query to the
+   * free wait for it. Freeing is safe, since a request reads the store, or queues its query for the
    * store's thread, synchronously after taking `current` (a render does so before its first
    * `await`), and the thread answers queries in the order they were sent: one still rendering
    * from the previous dataset finishes from its own description (tested in

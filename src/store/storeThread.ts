@@ -46,8 +46,9 @@ export class RemoteStore implements DescriptionSource {
   ) {}
 
   /**
-   * Sends the query now (so that a store freed afterwards still answers it); resolves later.
-   * Throws at once, like a store in this thread, when this store was freed.
+   * Queues the query now, ahead of any later free of this store (the free goes through the same
+   * queue, so the store still answers it); resolves later. Throws at once, like a store in this
+   * thread, when this store was freed.
    */
   describe(iri: CheckedIri): Promise<string> {
     if (this.freed) throw new Error('the store was freed');

@@ -16,7 +16,7 @@ if (!port) throw new Error('storeWorker runs as a worker thread (src/store/store
 const stores = new Map<number, DatasetStore>();
 let generations = 0;
 
-/** Answers made while a batch of requests is handled, sent together at its end. */
+/** Answers made while a batch of requests is handled, sent together (see REPLY_EVERY_MS). */
 let replies: Reply[] | undefined;
 
 function answer(reply: Reply): void {
