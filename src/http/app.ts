@@ -17,6 +17,38 @@ export interface AppDeps {
 /** Mount points take the rest of the path raw: an ISIL may contain `/`. */
 const mount = (path: string) => path.slice(0, -1);
 
+/**
+ * The hot routes in one router layer, each as a mount would serve it (the handler sees the path
+ * below its prefix, raw, and the URL is restored after): a request in origin form whose path
+ * starts with a prefix goes straight to its handler. Express matches every mount path with a
+ * pattern of its own and parses the URL again after trimming it; for a cached document that was
+ * about 2% of the request (A/B in one process, alternating, cached `.ttl` at 50 connections:
+ * 8,217–8,283 against 8,388–8,427 requests a second).
+ */
+function byPrefix(routes: readonly [string, express.RequestHandler][]): express.RequestHandler {
+  return (req, res, next) => {
+    const url = req.url;
+    for (const [prefix, handler] of routes) {
+      if (!url.startsWith(prefix)) continue;
+      req.url = url.slice(prefix.length - 1);
+      req.baseUrl = prefix.slice(0, -1);
+      const done = (error?: unknown) => {
+        req.url = url;
+        req.baseUrl = '';
+        next(error);
+      };
+      try {
+        const result: unknown = handler(req, res, done);
+        if (result instanceof Promise) return result.catch(done);
+      } catch (error) {
+        done(error);
+      }
+      return;
+    }
+    next();
+  };
+}
+
 export function createApp({ service, logger }: AppDeps): express.Express {
   const { config } = service;
   const handle = handlers(service, config);
@@ -30,9 +62,14 @@ export function createApp({ service, logger }: AppDeps): express.Express {
   app.use(requestGate(logger));
 
   // The hot routes first: Express tries the table in order.
-  app.use(mount(DATA_PATH), handle.data);
-  app.use(mount(RESOURCE_PATH), handle.resource);
-  if (config.isilDirectoryUrl === '') app.use(mount(DIRECTORY_PATH), handle.page);
+  const hot: [string, express.RequestHandler][] = [
+    [DATA_PATH, handle.data],
+    [RESOURCE_PATH, handle.resource],
+  ];
+  if (config.isilDirectoryUrl === '') hot.push([DIRECTORY_PATH, handle.page]);
+  app.use(byPrefix(hot));
+  // The same routes as mounts, for what `byPrefix` leaves (a request target in absolute form).
+  for (const [path, handler] of hot) app.use(mount(path), handler);
   app.get(CONTEXT_PATH, handle.context);
   app.get(SHAPES_PATH, handle.shapes);
   app.get('/healthz', handle.healthz);

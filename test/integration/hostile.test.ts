@@ -235,6 +235,12 @@ const ROWS: Row[] = [
     status: 303,
     check: (a) => assert.equal(a.header('Location'), '/data/organisations/DE-1a.html'),
   },
+  {
+    name: 'absolute-form target of a document: served as the origin-form one',
+    raw: get('http://evil.example/data/organisations/DE-1a.ttl'),
+    status: 200,
+    check: (a) => assert.equal(a.header('Content-Location'), '/data/organisations/DE-1a.ttl'),
+  },
   { name: 'an unknown top-level path', raw: get('/admin'), status: 404 },
   // Methods
   {
