@@ -232,26 +232,15 @@ export class Dataset<S extends DescriptionSource = DescriptionSource> {
   readonly tripleCount: number;
   readonly loadedAt = new Date();
 
-  /**
-   * Indexes the store in slices with turns of the event loop between (a server reloading keeps
-   * answering meanwhile): the same dataset as the constructor builds in one go.
-   */
-  static async load(
-    store: DatasetStore,
-    baseIri: string,
-    version: string,
-  ): Promise<Dataset<DatasetStore>> {
-    return Dataset.fromRows(store, baseIri, version, await Dataset.indexRows(store));
-  }
-
   /** The rows of `queries/institutions.rq` in the order the index takes them, read in slices. */
   static async indexRows(store: DatasetStore): Promise<SelectBinding[]> {
     return DatasetIndex.order(await store.institutionsInSlices(new TimeSlicer()));
   }
 
   /**
-   * The dataset of `store` indexed from `rows` (as `indexRows` reads them), in slices: a store in
-   * another thread is indexed from the rows it read there.
+   * The dataset of `store` indexed from `rows` (as `indexRows` reads them), in slices with turns of
+   * the event loop between (a server reloading keeps answering meanwhile): the same dataset as the
+   * constructor builds in one go. A store in another thread is indexed from the rows it read there.
    */
   static async fromRows<T extends DescriptionSource>(
     store: T,

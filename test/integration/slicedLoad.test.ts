@@ -52,7 +52,7 @@ describe('loading in time slices', () => {
       const store = fixtureStore();
       try {
         const whole = new Dataset(store, BASE, 'v');
-        const sliced = await Dataset.load(store, BASE, 'v');
+        const sliced = await Dataset.fromRows(store, BASE, 'v', await Dataset.indexRows(store));
         assert.deepEqual([...sliced.institutions()], [...whole.institutions()]);
         assert.equal(sliced.withdrawnCount, whole.withdrawnCount);
         assert.ok(whole.withdrawnCount > 0);
