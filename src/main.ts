@@ -92,7 +92,10 @@ export class Reloader {
     private readonly loadDataset: DatasetLoader,
   ) {}
 
-  /** The first load: its failure is the caller's (the process cannot serve without data). */
+  /**
+   * The first load: its failure is the caller's (the process cannot serve without data); one
+   * abandoned because the process stops resolves, with nothing served.
+   */
   start(): Promise<void> {
     this.running = this.load(true).then(
       () => this.settle(),
@@ -137,12 +140,13 @@ export class Reloader {
     try {
       loaded = await this.loadDataset(sources, { baseIri: config.baseIri });
     } catch (error) {
-      if (first) throw error;
       if (error instanceof StoreThreadClosed) {
-        // The process is stopping: the load was abandoned, nothing failed.
-        logger.info({ serving }, 'reload abandoned: stopping');
+        // The process is stopping and closed the store's thread: the load was abandoned, nothing
+        // failed, first load or not.
+        logger.info({ serving }, `${first ? 'load' : 'reload'} abandoned: stopping`);
         return;
       }
+      if (first) throw error;
       const why =
         error instanceof LoadError
           ? { file: error.file, line: error.line, column: error.column, reason: error.reason }
@@ -224,15 +228,12 @@ function main(): void {
     process.exit(1);
   });
   const reloader = new Reloader(service, logger, storeThread.load);
-  let stopping = false;
   // Listen first, so /healthz answers and /readyz says 503 while the dataset loads.
   server.listen(config.port, config.host, () => {
     const address = server.address();
     logger.info({ address }, 'listening');
     setImmediate(() => {
       reloader.start().catch((error: unknown) => {
-        // A stop during the first load ends it: that is the stop's exit, not a failure.
-        if (stopping && error instanceof StoreThreadClosed) return;
         logger.fatal({ err: error }, 'the dataset could not be loaded');
         process.exit(1);
       });
@@ -243,6 +244,7 @@ function main(): void {
     process.exit(1);
   });
 
+  let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
