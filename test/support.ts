@@ -118,3 +118,21 @@ export async function rawRequest(
     server.close();
   }
 }
+
+/** A line of the server's JSON log. */
+export type LogLine = Record<string, unknown>;
+
+/** Calls `each` with every JSON line the server writes to `stream`, in order. */
+export function onLogLines(stream: NodeJS.ReadableStream, each: (line: LogLine) => void): void {
+  let buffered = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    buffered += chunk;
+    let nl;
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      const line = JSON.parse(buffered.slice(0, nl)) as LogLine;
+      buffered = buffered.slice(nl + 1);
+      each(line);
+    }
+  });
+}

@@ -4,6 +4,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../src/paths';
+import { onLogLines, type LogLine } from '../support';
 
 const MAIN = path.join(PROJECT_ROOT, 'src', 'main.ts');
 
@@ -43,7 +44,7 @@ describe('the server process', () => {
   describe('started with the bundled dataset', () => {
     let child: ChildProcess;
     let base: string;
-    const lines: Record<string, unknown>[] = [];
+    const lines: LogLine[] = [];
     let exit: Promise<number | null>;
 
     before(async function () {
@@ -53,19 +54,11 @@ describe('the server process', () => {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       exit = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-      let buffered = '';
       const listening = new Promise<string>((resolve, reject) => {
-        child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-          buffered += chunk;
-          let nl;
-          while ((nl = buffered.indexOf('\n')) >= 0) {
-            const line = JSON.parse(buffered.slice(0, nl)) as Record<string, unknown> & {
-              address?: { port: number };
-            };
-            buffered = buffered.slice(nl + 1);
-            lines.push(line);
-            if (line.msg === 'listening') resolve(`http://127.0.0.1:${line.address!.port}`);
-          }
+        onLogLines(child.stdout!, (line) => {
+          lines.push(line);
+          if (line.msg === 'listening')
+            resolve(`http://127.0.0.1:${(line.address as { port: number }).port}`);
         });
         child.once('exit', () => reject(new Error('the server exited before listening')));
       });
@@ -178,21 +171,14 @@ describe('the server process', () => {
     const exit = new Promise<number | null>((resolve) =>
       child.once('exit', (code) => resolve(code)),
     );
-    const lines: Record<string, unknown>[] = [];
-    let buffered = '';
+    const lines: LogLine[] = [];
     let signalled = false;
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      buffered += chunk;
-      let nl;
-      while ((nl = buffered.indexOf('\n')) >= 0) {
-        const line = JSON.parse(buffered.slice(0, nl)) as Record<string, unknown>;
-        buffered = buffered.slice(nl + 1);
-        lines.push(line);
-        // The bundled dataset takes seconds to load: the signal comes right after listening.
-        if (line.msg === 'listening' && !signalled) {
-          signalled = true;
-          child.kill('SIGTERM');
-        }
+    onLogLines(child.stdout!, (line) => {
+      lines.push(line);
+      // The bundled dataset takes seconds to load: the signal comes right after listening.
+      if (line.msg === 'listening' && !signalled) {
+        signalled = true;
+        child.kill('SIGTERM');
       }
     });
     assert.equal(await exit, 0);

@@ -16,7 +16,7 @@ import { loadInto, Reloader } from '../../src/main';
 import { PROJECT_ROOT } from '../../src/paths';
 import type { Isil } from '../../src/rdf/isil';
 import { Service } from '../../src/service';
-import { BASE, tempDir, testConfig } from '../support';
+import { BASE, onLogLines, tempDir, testConfig, type LogLine } from '../support';
 
 const MAIN = path.join(PROJECT_ROOT, 'src', 'main.ts');
 
@@ -229,7 +229,7 @@ describe('reload', () => {
     let snapshot: string;
     let child: ChildProcess;
     let base: string;
-    const lines: Record<string, unknown>[] = [];
+    const lines: LogLine[] = [];
     const waiters: {
       from: number;
       test: (l: Record<string, unknown>) => boolean;
@@ -263,19 +263,12 @@ describe('reload', () => {
       child.once('exit', (code) => {
         for (const w of waiters.splice(0)) w.reject(new Error(`the server exited (${code})`));
       });
-      let buffered = '';
-      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-        buffered += chunk;
-        let nl;
-        while ((nl = buffered.indexOf('\n')) >= 0) {
-          const line = JSON.parse(buffered.slice(0, nl)) as Record<string, unknown>;
-          buffered = buffered.slice(nl + 1);
-          lines.push(line);
-          for (const w of [...waiters]) {
-            if (lines.length - 1 >= w.from && w.test(line)) {
-              waiters.splice(waiters.indexOf(w), 1);
-              w.resolve(line);
-            }
+      onLogLines(child.stdout!, (line) => {
+        lines.push(line);
+        for (const w of [...waiters]) {
+          if (lines.length - 1 >= w.from && w.test(line)) {
+            waiters.splice(waiters.indexOf(w), 1);
+            w.resolve(line);
           }
         }
       });
