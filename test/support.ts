@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { Parser, type Quad } from 'n3';
+import { DataFactory, Parser, type Quad } from 'n3';
 import { isomorphic } from 'rdf-isomorphic';
 import { RdfXmlParser } from 'rdfxml-streaming-parser';
 import { loadConfig, type Config } from '../src/config';
@@ -78,6 +78,17 @@ export function distinct(quads: readonly Quad[]): Quad[] {
 
 export function sameGraph(actual: readonly Quad[], expected: readonly Quad[]): boolean {
   return isomorphic(distinct(actual), distinct(expected));
+}
+
+/**
+ * The quads of a snapshot as triples, after checking that each is in the graph of the description
+ * of `isil` (the store keeps every description in a graph of its own).
+ */
+export function triplesOfDescription(quads: readonly Quad[], isil: string): Quad[] {
+  const graph = `https://ld.zdb-services.de/data/organisations/${isil}`;
+  const elsewhere = quads.find((quad) => quad.graph.value !== graph);
+  if (elsewhere) throw new Error(`a quad outside <${graph}>: in <${elsewhere.graph.value}>`);
+  return quads.map((quad) => DataFactory.quad(quad.subject, quad.predicate, quad.object));
 }
 
 export interface RawResponse {

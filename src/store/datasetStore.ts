@@ -1,21 +1,23 @@
 // The embedded Oxigraph store: the only module that imports oxigraph. Everything leaves it as
 // strings (N-Triples, N-Quads, SPARQL JSON results), so no WASM object escapes unfreed.
 import oxigraph from 'oxigraph';
-import {
-  checkedIri,
-  loadQueries,
-  MAX_BLANK_NODE_DEPTH,
-  type CheckedIri,
-  type Queries,
-} from './queries';
+import { descriptionIriOf, descriptionQuads } from './descriptions';
+import { checkedIri, loadQueries, type CheckedIri, type Queries } from './queries';
 import type { TimeSlicer } from '../timeSlice';
 
 /** The parse formats Oxigraph reads, by their short names. */
 export type StoreFormat = 'nt' | 'nq' | 'ttl' | 'trig' | 'rdf' | 'jsonld';
 
+/** One term of a SELECT result, as the SPARQL JSON results format gives it. */
+export interface BoundTerm {
+  readonly type: 'uri' | 'bnode' | 'literal';
+  readonly value: string;
+  readonly datatype?: string;
+  readonly 'xml:lang'?: string;
+}
+
 export interface SelectBinding {
-  readonly [variable: string]:
-    { readonly type: string; readonly value: string; readonly datatype?: string } | undefined;
+  readonly [variable: string]: BoundTerm | undefined;
 }
 
 /** The institutions that `queries/institutions.rq` reads, as its first pattern matches them. */
@@ -54,7 +56,8 @@ export class DatasetStore {
   }
 
   /**
-   * Parses `input` into the default graph. A syntax error throws Oxigraph's message (with line and
+   * Parses `input` into the default graph (the graphs an N-Quads input names stay theirs). Triples
+   * go into the graphs of their descriptions only with `placeDescriptions`. A syntax error throws Oxigraph's message (with line and
    * column where it gives them) and leaves the store as it was. `trusted` skips Oxigraph's checks of
    * IRIs and language tags: only for snapshots this project wrote from checked data.
    */
@@ -76,16 +79,40 @@ export class DatasetStore {
     this.live.update(sparql);
   }
 
-  /** Runs a SELECT or ASK written by this project; returns the SPARQL JSON results. */
+  /**
+   * Moves the triples of the default graph into the graphs of the descriptions they belong to
+   * (`descriptionQuads`); those of none stay. Every load ends with it. A default graph that is
+   * empty (a snapshot, records loaded into their graphs) costs nothing. Returns whether it moved
+   * any.
+   */
+  placeDescriptions(baseIri: string): boolean {
+    const store = this.live;
+    const triples = store.dump({ format: 'nt', from_graph_name: oxigraph.defaultGraph() });
+    if (triples === '') return false;
+    store.update('CLEAR DEFAULT');
+    store.load(descriptionQuads(triples, baseIri), { format: 'nq', lenient: true });
+    return true;
+  }
+
+  /**
+   * A query written by this project over the whole dataset: its default graph is the union of the
+   * store's graphs (each description is in one of its own).
+   */
+  private query(sparql: string, format: 'json' | 'tsv'): string {
+    return this.live.query(sparql, {
+      results_format: format,
+      use_default_graph_as_union: true,
+    }) as string;
+  }
+
+  /** Runs a SELECT written by this project; returns the SPARQL JSON results. */
   select(sparql: string): SelectBinding[] {
-    const json = this.live.query(sparql, { results_format: 'json' }) as string;
+    const json = this.query(sparql, 'json');
     return (JSON.parse(json) as { results: { bindings: SelectBinding[] } }).results.bindings;
   }
 
   ask(sparql: string): boolean {
-    return (
-      JSON.parse(this.live.query(sparql, { results_format: 'json' }) as string).boolean === true
-    );
+    return JSON.parse(this.query(sparql, 'json')).boolean === true;
   }
 
   /** Every institution with its name and modification time (queries/institutions.rq). */
@@ -103,7 +130,7 @@ export class DatasetStore {
   async institutionsInSlices(
     slicer: Pick<TimeSlicer, 'pause' | 'contended'>,
   ): Promise<SelectBinding[]> {
-    const listed = this.live.query(INSTITUTION_LIST, { results_format: 'tsv' }) as string;
+    const listed = this.query(INSTITUTION_LIST, 'tsv');
     const iris: string[] = [];
     for (const term of listed.split('\n').slice(1)) {
       if (term === '') continue;
@@ -131,18 +158,15 @@ export class DatasetStore {
   }
 
   /**
-   * The institution's description as N-Triples (queries/describe.rq), with blank nodes nested
-   * below its own fetched level by level as long as a level holds blank-node objects.
+   * The institution's description as N-Triples (queries/describe.rq): the triples of the graph
+   * `placeDescriptions` put it in. Nothing for an IRI that names no institution.
    */
-  describe(iri: CheckedIri): string {
-    let text = this.live.query(this.queries.describe.bind(iri), { results_format: 'nt' }) as string;
-    let level = text;
-    for (let depth = 2; depth <= MAX_BLANK_NODE_DEPTH && linksBlankToBlank(level); depth++) {
-      const nested = this.queries.nested[depth - 2]!;
-      level = this.live.query(nested.bind(iri), { results_format: 'nt' }) as string;
-      text += level;
-    }
-    return text;
+  describe(institution: CheckedIri): string {
+    const graph = descriptionIriOf(institution);
+    if (graph === undefined) return '';
+    return this.live.query(this.queries.describe.bind(checkedIri(graph)), {
+      results_format: 'nt',
+    }) as string;
   }
 
   /** The whole store as N-Quads: the snapshot format. */
@@ -156,27 +180,4 @@ export class DatasetStore {
     (this.store as unknown as { free(): void } | undefined)?.free();
     this.store = undefined;
   }
-}
-
-/**
- * Whether a level of a description links a blank node to another blank node, so that the level
- * below has to be fetched: in the first level, the institution's own triples aside; in a deeper
- * one, whose subjects are all blank nodes, any triple to a blank node. Read from Oxigraph's
- * N-Triples (a triple a line, its terms split by one space; a blank node's label has none, and a
- * predicate ends at its `> `), by position: a regular expression over the text cost four times
- * as long on every describe.
- */
-export function linksBlankToBlank(ntriples: string): boolean {
-  let at = ntriples.startsWith('_:') ? 0 : ntriples.indexOf('\n_:') + 1;
-  while (at > 0 || (at === 0 && ntriples.startsWith('_:'))) {
-    // The predicate ends at its `> `: an IRI a lenient load let in may hold a space.
-    const predicate = ntriples.indexOf(' ', at) + 1;
-    const object = predicate === 0 ? 0 : ntriples.indexOf('> ', predicate) + 2;
-    if (object < 2) return false;
-    if (ntriples.startsWith('_:', object)) return true;
-    const next = ntriples.indexOf('\n_:', object);
-    if (next < 0) return false;
-    at = next + 1;
-  }
-  return false;
 }

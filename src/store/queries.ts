@@ -7,11 +7,8 @@ import { QUERY_DIR } from '../paths';
 import { institutionIri } from '../rdf/iris';
 import { isilDefect, type Isil } from '../rdf/isil';
 
-/** The placeholder a template names the bound institution by. */
-export const INSTITUTION_PLACEHOLDER = '<urn:x-bind:institution>';
-
-/** Nested blank nodes are followed this many levels below the institution (cycles stop here). */
-export const MAX_BLANK_NODE_DEPTH = 8;
+/** The placeholder a template names the bound IRI by: in describe.rq, the description's graph. */
+export const PLACEHOLDER = '<urn:x-bind:description>';
 
 export class QueryTemplateError extends Error {
   override name = 'QueryTemplateError';
@@ -38,7 +35,7 @@ export class QueryTemplate {
     if (algebra.type !== expected) {
       throw new QueryTemplateError(`${name}: expected a ${expected} query, got ${algebra.type}`);
     }
-    this.parts = withoutCommentLines(text).split(INSTITUTION_PLACEHOLDER);
+    this.parts = withoutCommentLines(text).split(PLACEHOLDER);
   }
 
   /** Whether the template takes an IRI at all. */
@@ -108,33 +105,11 @@ export function loadTemplate(
   return new QueryTemplate(file, text, expected);
 }
 
-/**
- * The query for blank nodes `depth` levels below the institution (depth ≥ 2): a chain of blank
- * nodes from the institution, then every triple of the last one.
- */
-export function nestedQuery(depth: number): QueryTemplate {
-  const chain: string[] = [];
-  const blanks: string[] = [];
-  let previous = INSTITUTION_PLACEHOLDER;
-  for (let level = 1; level < depth; level++) {
-    chain.push(`${previous} ?l${level} ?b${level} .`);
-    blanks.push(`isBlank(?b${level})`);
-    previous = `?b${level}`;
-  }
-  chain.push(`${previous} ?l${depth} ?s .`, '?s ?p ?o .');
-  blanks.push('isBlank(?s)');
-  const text = `CONSTRUCT { ?s ?p ?o } WHERE { ${chain.join(' ')} FILTER(${blanks.join(' && ')}) }`;
-  return new QueryTemplate(`nested blank nodes, level ${depth}`, text, Algebra.types.CONSTRUCT);
-}
-
 /** Every template the service uses, parsed and checked: call once at start. */
 export function loadQueries() {
-  const nested: QueryTemplate[] = [];
-  for (let depth = 2; depth <= MAX_BLANK_NODE_DEPTH; depth++) nested.push(nestedQuery(depth));
   const queries = {
     describe: loadTemplate('describe.rq', Algebra.types.CONSTRUCT),
     institutions: loadTemplate('institutions.rq', Algebra.types.PROJECT),
-    nested,
   };
   if (!queries.describe.bindable) throw new QueryTemplateError('describe.rq has no placeholder');
   return Object.freeze(queries);

@@ -4,15 +4,30 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { generate } from '../../loader/generate';
-import { chunkedNQuads, LoadError, loadSources, writeSnapshot } from '../../loader/loadSources';
+import {
+  chunkedNQuads,
+  LoadError,
+  loadSources,
+  snapshotHeader,
+  writeSnapshot,
+} from '../../loader/loadSources';
 import { convertRecord } from '../../loader/pica/convert';
 import { readPica } from '../../loader/pica/read';
 import type { Dataset } from '../../src/dataset';
-import { institutionIri } from '../../src/rdf/iris';
+import { descriptionIri, institutionIri } from '../../src/rdf/iris';
 import type { Isil } from '../../src/rdf/isil';
 import { DatasetStore } from '../../src/store/datasetStore';
 import { checkedIri } from '../../src/store/queries';
-import { BASE, DE_1A_RDF, FIXTURES, parseTurtle, sameGraph, tempDir } from '../support';
+import { DataFactory, Writer } from 'n3';
+import {
+  BASE,
+  DE_1A_RDF,
+  FIXTURES,
+  parseTurtle,
+  sameGraph,
+  tempDir,
+  triplesOfDescription,
+} from '../support';
 
 const REAL = path.join(FIXTURES, 'real');
 const DAT = path.join(REAL, 'isil-directory_pica-plain_8-records.dat');
@@ -350,6 +365,65 @@ describe('loadSources', () => {
         loadSources([snapshot], { baseIri: BASE }),
         (error: LoadError) => error instanceof LoadError && error.line === broken + 1,
       );
+    });
+
+    it('hold each description in the graph named by its IRI, and nothing in the default graph', async () => {
+      const source = path.join(dir, 'graphs.nt');
+      fs.writeFileSync(source, [...generate({ count: 50, seed: 5, base: BASE })].join(''));
+      const first = await loadSources([source], { baseIri: BASE });
+      try {
+        const snapshot = path.join(dir, 'graphs.nq');
+        writeSnapshot(first.dataset, snapshot);
+        const quads = parseTurtle(fs.readFileSync(snapshot, 'utf8'), 'application/n-quads');
+        const graphs = new Set(quads.map((quad) => quad.graph.value));
+        const institutions = [...first.dataset.institutions()];
+        assert.equal(institutions.length, 50);
+        assert.deepEqual(
+          [...graphs].sort(),
+          institutions.map((i) => descriptionIri(BASE, i.isil)).sort(),
+        );
+        for (const institution of institutions.slice(0, 5)) {
+          const graph = descriptionIri(BASE, institution.isil);
+          assert.ok(
+            sameGraph(
+              parseTurtle(describe_(first.dataset, institution.isil), 'application/n-triples'),
+              triplesOfDescription(
+                quads.filter((quad) => quad.graph.value === graph),
+                institution.isil,
+              ),
+            ),
+          );
+        }
+      } finally {
+        first.dataset.free();
+      }
+    });
+
+    it('written with every triple in the default graph (before descriptions had graphs) load placed', async () => {
+      const source = path.join(dir, 'old-layout.nt');
+      fs.writeFileSync(source, [...generate({ count: 40, seed: 9, base: BASE })].join(''));
+      const current = await loadSources([source], { baseIri: BASE });
+      const old = path.join(dir, 'old-layout.nq');
+      const triples = parseTurtle(current.dataset.store.dump(), 'application/n-quads').map((quad) =>
+        DataFactory.quad(quad.subject, quad.predicate, quad.object),
+      );
+      fs.writeFileSync(
+        old,
+        snapshotHeader(BASE) + new Writer({ format: 'N-Triples' }).quadsToString(triples),
+      );
+      const again = await loadSources([old], { baseIri: BASE });
+      try {
+        assert.equal(again.report.triples, current.report.triples);
+        assert.ok(
+          sameGraph(
+            parseTurtle(again.dataset.store.dump(), 'application/n-quads'),
+            parseTurtle(current.dataset.store.dump(), 'application/n-quads'),
+          ),
+        );
+      } finally {
+        current.dataset.free();
+        again.dataset.free();
+      }
     });
 
     it('load in pieces to the same graph they were written from', async () => {

@@ -2,17 +2,16 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Parser, type Quad } from 'n3';
+import { DataFactory, Parser, type Quad } from 'n3';
 import { isomorphic } from 'rdf-isomorphic';
 import { Algebra, translate } from 'sparqlalgebrajs';
 import { PROJECT_ROOT } from '../../src/paths';
-import { DatasetStore, linksBlankToBlank } from '../../src/store/datasetStore';
+import { DatasetStore } from '../../src/store/datasetStore';
+import { MAX_BLANK_NODE_DEPTH } from '../../src/store/descriptions';
 import {
   checkedIri,
-  INSTITUTION_PLACEHOLDER,
   loadQueries,
-  MAX_BLANK_NODE_DEPTH,
-  nestedQuery,
+  PLACEHOLDER,
   QueryTemplate,
   QueryTemplateError,
 } from '../../src/store/queries';
@@ -79,13 +78,19 @@ function parseNTriples(text: string): Quad[] {
   return new Parser({ format: 'application/n-triples' }).parse(text);
 }
 
+function inDefaultGraph(quad: Quad): Quad {
+  return DataFactory.quad(quad.subject, quad.predicate, quad.object);
+}
+
 function distinctLines(ntriples: string): Set<string> {
   return new Set(ntriples.split('\n').filter((line) => line !== ''));
 }
 
+/** A store of `turtle`, each description in its graph, as every load leaves one. */
 function storeOf(turtle: string): DatasetStore {
   const store = new DatasetStore();
   store.load(turtle, 'ttl', `${BASE}/`);
+  store.placeDescriptions(BASE);
   return store;
 }
 
@@ -106,7 +111,7 @@ describe('checkedIri and bind with valid IRIs', () => {
     it(`${iri}: the bound query is the template's algebra with only the IRI changed`, () => {
       const bound = template.bind(checkedIri(iri));
       const expected = unbound
-        .split(JSON.stringify(INSTITUTION_PLACEHOLDER.slice(1, -1)))
+        .split(JSON.stringify(PLACEHOLDER.slice(1, -1)))
         .join(JSON.stringify(iri));
       assert.equal(JSON.stringify(translate(bound, { quads: true })), expected);
     });
@@ -114,7 +119,7 @@ describe('checkedIri and bind with valid IRIs', () => {
 });
 
 describe('QueryTemplate', () => {
-  const TWICE = `CONSTRUCT { ${INSTITUTION_PLACEHOLDER} ?p ?o } WHERE { ${INSTITUTION_PLACEHOLDER} ?p ?o . OPTIONAL { ?o ?q ${INSTITUTION_PLACEHOLDER} } }`;
+  const TWICE = `CONSTRUCT { ${PLACEHOLDER} ?p ?o } WHERE { ${PLACEHOLDER} ?p ?o . OPTIONAL { ?o ?q ${PLACEHOLDER} } }`;
 
   it('bind replaces every occurrence of the placeholder', () => {
     const bound = new QueryTemplate('three', TWICE, Algebra.types.CONSTRUCT).bind(
@@ -179,27 +184,18 @@ describe('loadQueries', () => {
     assert.ok(queries.describe.bindable));
   it('loads institutions.rq as a SELECT without one', () =>
     assert.equal(queries.institutions.bindable, false));
-  it('builds a nested query for each level from 2 to the limit', () =>
-    assert.equal(queries.nested.length, MAX_BLANK_NODE_DEPTH - 1));
   it('is frozen', () => assert.ok(Object.isFrozen(queries)));
-  it('binds describe.rq without its comment lines, a `#` inside an IRI kept', () => {
+  it('binds describe.rq without its comment lines', () => {
     const bound = queries.describe.bind(checkedIri(DE_1A));
+    assert.ok(!bound.split('\n').some((line) => line.trimStart().startsWith('#')));
+    assert.ok(bound.includes(`GRAPH <${DE_1A}>`));
+  });
+  it('binds a template without its comment lines, a `#` inside an IRI kept', () => {
+    const text = `# a comment\nPREFIX v: <http://www.w3.org/2006/vcard/ns#>\n  # indented\nCONSTRUCT { ?s v:p ?o } WHERE { GRAPH ${PLACEHOLDER} { ?s v:p ?o } }`;
+    const bound = new QueryTemplate('t', text, Algebra.types.CONSTRUCT).bind(checkedIri(DE_1A));
     assert.ok(!bound.split('\n').some((line) => line.trimStart().startsWith('#')));
     assert.ok(bound.includes('<http://www.w3.org/2006/vcard/ns#>'));
   });
-});
-
-describe('nestedQuery', () => {
-  for (let depth = 2; depth <= MAX_BLANK_NODE_DEPTH; depth++) {
-    it(`level ${depth} parses and binds to a CONSTRUCT`, () => {
-      const template = nestedQuery(depth);
-      assert.ok(template.bindable);
-      assert.equal(
-        translate(template.bind(checkedIri(DE_1A)), { quads: true }).type,
-        Algebra.types.CONSTRUCT,
-      );
-    });
-  }
 });
 
 describe('DatasetStore.describe on the real DE-1a document', () => {
@@ -207,6 +203,7 @@ describe('DatasetStore.describe on the real DE-1a document', () => {
   before(() => {
     store = new DatasetStore();
     store.load(fs.readFileSync(DE_1A_RDF), 'rdf', `${BASE}/`);
+    store.placeDescriptions(BASE);
   });
   after(() => store.free());
 
@@ -215,7 +212,8 @@ describe('DatasetStore.describe on the real DE-1a document', () => {
   it('returns the whole stored graph (the store holds only DE-1a)', () => {
     const described = parseNTriples(store.describe(checkedIri(DE_1A)));
     const stored = new Parser({ format: 'application/n-quads' }).parse(store.dump());
-    assert.ok(isomorphic(described, stored));
+    assert.ok(stored.every((quad) => quad.graph.value === `${BASE}/data/organisations/DE-1a`));
+    assert.ok(isomorphic(described, stored.map(inDefaultGraph)));
   });
   it('returns nothing for an unknown IRI', () => {
     assert.equal(store.describe(checkedIri(`${BASE}/resource/organisations/DE-2`)).trim(), '');
@@ -289,29 +287,4 @@ describe('DatasetStore.describe follows blank nodes', () => {
       store.free();
     }
   });
-});
-
-describe('linksBlankToBlank: whether a level of a description holds nested blank nodes', () => {
-  const I = '<https://ld.zdb-services.de/resource/organisations/DE-X>';
-  const P = '<http://example.org/p>';
-  const rows: [string, string, boolean][] = [
-    ['nothing', '', false],
-    ['the institution to a blank node only', `${I} ${P} _:a .\n`, false],
-    ['a blank node to a literal', `${I} ${P} _:a .\n_:a ${P} "x" .\n`, false],
-    ['a blank node to an IRI', `_:a ${P} <http://example.org/o> .\n`, false],
-    ['a blank node to a blank node', `${I} ${P} _:a .\n_:a ${P} _:b .\n`, true],
-    ['the same, first line', `_:a ${P} _:b .\n`, true],
-    ['the same, no newline at the end', `${I} ${P} "y" .\n_:a ${P} _:b .`, true],
-    ['after several blank lines without', `_:a ${P} "1" .\n_:b ${P} "2" .\n_:c ${P} _:d .\n`, true],
-    ['a literal that reads like one', `_:a ${P} "_:b" .\n_:a ${P} "x _:b ." .\n`, false],
-    ['the institution to a literal with a newline escape', `${I} ${P} "a\\n_:b" .\n`, false],
-    [
-      'a predicate with a space (a lenient load)',
-      `${I} ${P} _:a .\n_:a <http://p q> _:b .\n`,
-      true,
-    ],
-    ['the same to a literal', `_:a <http://p q> "_:b" .\n`, false],
-  ];
-  for (const [name, text, expected] of rows)
-    it(`${name}: ${expected}`, () => assert.equal(linksBlankToBlank(text), expected));
 });

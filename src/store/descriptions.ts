@@ -1,0 +1,114 @@
+// Which triples make up an institution's description (HTTP contract §3), decided once, when data is
+// loaded: the store keeps each description in a named graph of its own, named by the description's
+// IRI (`/data/organisations/<isil>`), so that serving one is a scan of one graph
+// (queries/describe.rq) instead of a join over the whole dataset.
+import { PREFIXES } from '../rdf/namespaces';
+import { DATA_PATH, RESOURCE_PATH } from '../rdf/iris';
+
+/** Blank nodes are followed this many levels below the institution (a cycle stops here). */
+export const MAX_BLANK_NODE_DEPTH = 8;
+
+/** Links to named nodes whose own triples belong to the description. */
+const NAMED_LINKS = new Set([
+  `<${PREFIXES.wdrs}describedby>`,
+  `<${PREFIXES.v}url>`,
+  `<${PREFIXES.v}email>`,
+]);
+
+/**
+ * The IRI of the description of an institution IRI minted as `institutionIri` mints them (under
+ * any base): the name of the graph that holds it. `undefined` for an IRI without the path. The
+ * path is found from the end: an ISIL may hold a `/`, but at 16 characters at most, not the path.
+ */
+export function descriptionIriOf(institution: string): string | undefined {
+  const at = institution.lastIndexOf(RESOURCE_PATH);
+  if (at < 0 || at + RESOURCE_PATH.length === institution.length) return undefined;
+  return `${institution.slice(0, at)}${DATA_PATH}${institution.slice(at + RESOURCE_PATH.length)}`;
+}
+
+/** One line of Oxigraph's N-Triples, split into its terms by position. */
+interface Line {
+  readonly text: string;
+  readonly s: string;
+  readonly p: string;
+  readonly o: string;
+}
+
+/**
+ * Splits a line as Oxigraph writes it: terms split by one space, ` .` at the end. An IRI ends at
+ * its `> ` (a lenient load may have let a space into one); a blank node's label has no space.
+ */
+function split(text: string): Line | undefined {
+  const sEnd = text.startsWith('<') ? text.indexOf('> ') + 1 : text.indexOf(' ');
+  if (sEnd <= 0 || !text.startsWith('<', sEnd + 1)) return undefined;
+  const pEnd = text.indexOf('> ', sEnd + 1) + 1;
+  if (pEnd <= 0 || !text.endsWith(' .')) return undefined;
+  return {
+    text,
+    s: text.slice(0, sEnd),
+    p: text.slice(sEnd + 1, pEnd),
+    o: text.slice(pEnd + 1, -2),
+  };
+}
+
+/**
+ * The triples of a default graph (N-Triples as Oxigraph dumps it) as N-Quads, each institution's
+ * description in the graph of its description IRI. An institution is a subject IRI minted under
+ * `baseIri` (`<base>/resource/organisations/<isil>`); its description holds its own triples, those of
+ * the blank nodes it links to and of the blank nodes below them (up to MAX_BLANK_NODE_DEPTH levels),
+ * and those of the named nodes it links to with `wdrs:describedby`, `v:url` or `v:email` (but not
+ * of what they link to). A triple that belongs to two descriptions is in both graphs; one that
+ * belongs to none stays in the default graph.
+ */
+export function descriptionQuads(ntriples: string, baseIri: string): string {
+  const bySubject = new Map<string, Line[]>();
+  const rest: string[] = [];
+  for (const text of ntriples.split('\n')) {
+    if (text === '') continue;
+    const line = split(text);
+    if (line === undefined) {
+      rest.push(text);
+      continue;
+    }
+    const lines = bySubject.get(line.s);
+    if (lines) lines.push(line);
+    else bySubject.set(line.s, [line]);
+  }
+  const placed = new Set<Line>();
+  const out: string[] = [];
+  const prefix = `<${baseIri}${RESOURCE_PATH}`;
+  for (const [subject, own] of bySubject) {
+    if (!subject.startsWith(prefix)) continue;
+    const description = descriptionIriOf(subject.slice(1, -1));
+    if (description === undefined) continue;
+    const graph = ` <${description}> .`;
+    const members = new Set<Line>(own);
+    let blanks: string[] = [];
+    for (const line of own) {
+      if (line.o.startsWith('_:')) blanks.push(line.o);
+      else if (NAMED_LINKS.has(line.p) && line.o.startsWith('<'))
+        for (const linked of bySubject.get(line.o) ?? []) members.add(linked);
+    }
+    const seen = new Set<string>();
+    for (let depth = 1; depth <= MAX_BLANK_NODE_DEPTH && blanks.length > 0; depth++) {
+      const below: string[] = [];
+      for (const blank of blanks) {
+        if (seen.has(blank)) continue;
+        seen.add(blank);
+        for (const line of bySubject.get(blank) ?? []) {
+          members.add(line);
+          if (line.o.startsWith('_:')) below.push(line.o);
+        }
+      }
+      blanks = below;
+    }
+    for (const line of members) {
+      placed.add(line);
+      out.push(`${line.text.slice(0, -2)}${graph}\n`);
+    }
+  }
+  for (const lines of bySubject.values())
+    for (const line of lines) if (!placed.has(line)) out.push(`${line.text}\n`);
+  for (const text of rest) out.push(`${text}\n`);
+  return out.join('');
+}
