@@ -1,6 +1,8 @@
 // The embedded Oxigraph store: the only module that imports oxigraph. Everything leaves it as
 // strings (N-Triples, N-Quads, SPARQL JSON results), so no WASM object escapes unfreed.
 import oxigraph from 'oxigraph';
+import type { Literal } from 'n3';
+import { decodeTerm } from '../rdf/ntriples';
 import { descriptionIriOf, descriptionQuads } from './descriptions';
 import { checkedIri, loadQueries, type CheckedIri, type Queries } from './queries';
 import type { TimeSlicer } from '../timeSlice';
@@ -30,6 +32,35 @@ const INSTITUTION_WHERE = 'WHERE {';
  * a few milliseconds, and fewer would cost more per institution (each query is parsed anew).
  */
 const INDEX_SLICE = 100;
+
+const XSD = 'http://www.w3.org/2001/XMLSchema#';
+
+/**
+ * A term of SPARQL TSV results: N-Triples syntax, or a number or boolean in Turtle's short form.
+ * A solution with no variables is an empty line.
+ */
+function boundTerm(text: string): BoundTerm {
+  const term = /^[<_"]/.test(text) ? decodeTerm(text) : undefined;
+  if (term === undefined) {
+    const datatype =
+      text === 'true' || text === 'false'
+        ? 'boolean'
+        : /^[+-]?\d+$/.test(text)
+          ? 'integer'
+          : /[eE]/.test(text)
+            ? 'double'
+            : 'decimal';
+    return { type: 'literal', value: text, datatype: `${XSD}${datatype}` };
+  }
+  if (term.termType === 'NamedNode') return { type: 'uri', value: term.value };
+  if (term.termType === 'BlankNode') return { type: 'bnode', value: term.value };
+  const { value, language, datatype } = term as Literal;
+  if (language) return { type: 'literal', value, 'xml:lang': language };
+  // A simple literal has no datatype in the JSON results either.
+  return datatype.value === `${XSD}string`
+    ? { type: 'literal', value }
+    : { type: 'literal', value, datatype: datatype.value };
+}
 
 /** Whether an IRI can be written into a query as `<iri>`. */
 function bindable(iri: string): boolean {
@@ -105,10 +136,25 @@ export class DatasetStore {
     }) as string;
   }
 
-  /** Runs a SELECT written by this project; returns the SPARQL JSON results. */
+  /**
+   * Runs a SELECT written by this project; returns its solutions as the SPARQL JSON results format
+   * has them. Read from the TSV results: Oxigraph writes and this reads them in about two thirds
+   * of the time JSON takes (the index of 17,000 institutions: 325 against 480 ms).
+   */
   select(sparql: string): SelectBinding[] {
-    const json = this.query(sparql, 'json');
-    return (JSON.parse(json) as { results: { bindings: SelectBinding[] } }).results.bindings;
+    const lines = this.query(sparql, 'tsv').split('\n');
+    const names = lines[0]!.split('\t').map((name) => name.slice(1));
+    const solutions: SelectBinding[] = [];
+    for (let i = 1; i < lines.length; i++) {
+      const line = lines[i]!;
+      if (line === '' && i === lines.length - 1) break;
+      const solution: Record<string, BoundTerm> = {};
+      line.split('\t').forEach((text, column) => {
+        if (text !== '') solution[names[column]!] = boundTerm(text);
+      });
+      solutions.push(solution);
+    }
+    return solutions;
   }
 
   ask(sparql: string): boolean {

@@ -288,3 +288,67 @@ describe('DatasetStore.describe follows blank nodes', () => {
     }
   });
 });
+
+describe('DatasetStore.select reads the TSV results as the JSON results format has them', () => {
+  const XSD = 'http://www.w3.org/2001/XMLSchema#';
+  let store: DatasetStore;
+  before(() => {
+    store = new DatasetStore();
+    store.load(
+      '<http://a.example/s> <http://a.example/p1> "tab\\tnewline\\n\\"quoted\\" back\\\\slash ä" .\n' +
+        '<http://a.example/s> <http://a.example/p2> "hallo"@de .\n' +
+        `<http://a.example/s> <http://a.example/p3> "5"^^<${XSD}integer> .\n` +
+        `<http://a.example/s> <http://a.example/p4> "true"^^<${XSD}boolean> .\n` +
+        `<http://a.example/s> <http://a.example/p5> "1.5"^^<${XSD}decimal> .\n` +
+        `<http://a.example/s> <http://a.example/p6> "2020-01-01T00:00:00"^^<${XSD}dateTime> .\n` +
+        '<http://a.example/s> <http://a.example/p7> <http://a.example/o> .\n' +
+        '<http://a.example/s> <http://a.example/p8> _:b .\n',
+      'nt',
+    );
+  });
+  after(() => store.free());
+
+  it('every kind of term, and a variable left unbound', () => {
+    const rows = store.select(
+      'SELECT ?p ?o ?none WHERE { <http://a.example/s> ?p ?o OPTIONAL { ?o <http://a.example/none> ?none } } ORDER BY ?p',
+    );
+    const objects = rows.map((row) => {
+      assert.equal(row.none, undefined);
+      assert.equal(row.p?.type, 'uri');
+      return row.o?.type === 'bnode' ? { type: 'bnode' } : row.o;
+    });
+    assert.deepEqual(objects, [
+      { type: 'literal', value: 'tab\tnewline\n"quoted" back\\slash ä' },
+      { type: 'literal', value: 'hallo', 'xml:lang': 'de' },
+      { type: 'literal', value: '5', datatype: `${XSD}integer` },
+      { type: 'literal', value: 'true', datatype: `${XSD}boolean` },
+      { type: 'literal', value: '1.5', datatype: `${XSD}decimal` },
+      { type: 'literal', value: '2020-01-01T00:00:00', datatype: `${XSD}dateTime` },
+      { type: 'uri', value: 'http://a.example/o' },
+      { type: 'bnode' },
+    ]);
+  });
+
+  it('an aggregate, one solution without variables, and none', () => {
+    assert.deepEqual(store.select('SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }'), [
+      { n: { type: 'literal', value: '8', datatype: `${XSD}integer` } },
+    ]);
+    assert.deepEqual(store.select('SELECT * WHERE { }'), [{}]);
+    assert.deepEqual(store.select('SELECT ?x WHERE { FILTER(false) }'), []);
+  });
+
+  it('sees the triples in the graphs of descriptions (the default graph is their union)', () => {
+    const placed = new DatasetStore();
+    try {
+      placed.load(`<${DE_1A}> <http://xmlns.com/foaf/0.1/name> "x" .\n`, 'nt');
+      placed.placeDescriptions(BASE);
+      assert.ok(placed.dump().includes(`<${BASE}/data/organisations/DE-1a> .`));
+      assert.deepEqual(
+        placed.select('SELECT ?n WHERE { ?s <http://xmlns.com/foaf/0.1/name> ?n }'),
+        [{ n: { type: 'literal', value: 'x' } }],
+      );
+    } finally {
+      placed.free();
+    }
+  });
+});
