@@ -10,7 +10,7 @@ import request from 'supertest';
 import { LoadError, loadSources } from '../../loader/loadSources';
 import { createApp } from '../../src/http/app';
 import { createLogger } from '../../src/log';
-import { Reloader } from '../../src/main';
+import { Reloader } from '../../src/server';
 import type { Isil } from '../../src/rdf/isil';
 import { PROJECT_ROOT } from '../../src/paths';
 import { Service } from '../../src/service';
@@ -190,7 +190,7 @@ describe('the store in its own thread', function () {
   });
 
   it('the HTTP thread does not load Oxigraph or the loader: only the store thread does', () => {
-    // What the server's entry module pulls in, in a fresh process (its main() does not run).
+    // What the entry and the server's module pull in, in a fresh process (neither runs main()).
     const run = spawnSync(
       process.execPath,
       [
@@ -198,6 +198,7 @@ describe('the store in its own thread', function () {
         'tsx',
         '-e',
         `require(${JSON.stringify(path.join(PROJECT_ROOT, 'src', 'main.ts'))});
+         require(${JSON.stringify(path.join(PROJECT_ROOT, 'src', 'server.ts'))});
          console.log(JSON.stringify(Object.keys(require.cache)));`,
       ],
       { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 30_000 },
@@ -205,6 +206,9 @@ describe('the store in its own thread', function () {
     assert.equal(run.status, 0, run.stderr);
     const loaded = JSON.parse(run.stdout) as string[];
     assert.ok(loaded.some((file) => file.endsWith(path.join('src', 'store', 'storeThread.ts'))));
+    assert.ok(
+      loaded.some((file) => file.endsWith(path.join('node_modules', 'express', 'index.js'))),
+    );
     assert.deepEqual(
       loaded.filter((file) => /[/\\]oxigraph[/\\]|loadSources|datasetStore/.test(file)),
       [],

@@ -1,0 +1,281 @@
+// The server process: reads the settings, loads the dataset, listens, reloads on SIGHUP, stops on
+// SIGTERM. Started by src/main.ts, once the store's thread is on its way.
+import fs from 'node:fs';
+import http from 'node:http';
+import { ConfigError, loadConfig, type Config } from './config';
+import { createApp } from './http/app';
+import { ALLOW } from './http/errors';
+import { CORS } from './http/middleware';
+import { createLogger, type Logger } from './log';
+import { Service } from './service';
+import { LoadError } from '../loader/loadError';
+import type { LoadOptions, LoadReport } from '../loader/loadSources';
+import type { Dataset } from './dataset';
+import { StoreThread, StoreThreadClosed } from './store/storeThread';
+
+/** While stopping, connections that became idle are closed this often. */
+const IDLE_SWEEP_MS = 50;
+
+/** Node's parser errors that have a status of their own; the rest are 400. */
+const CLIENT_ERRORS: Readonly<Record<string, [number, string]>> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'],
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'],
+};
+
+/**
+ * A request line with a method Node's parser does not know (`BREW / HTTP/1.1`): it never reaches
+ * the app, but contract §1 answers any method but GET, HEAD and OPTIONS with 405, known or not.
+ * The parser says "invalid method" of any first line it cannot read, so the line is checked to be
+ * a request line (RFC 9112 §3: a token, a target, the version) before it is answered as one.
+ */
+const UNKNOWN_METHOD = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+ [^\s]+ HTTP\/1\.[01]\r?\n/;
+
+/** The status of a request Node's parser refused. */
+function clientErrorStatus(
+  error: NodeJS.ErrnoException & { rawPacket?: Buffer },
+): [number, string] {
+  if (error.code === 'HPE_INVALID_METHOD' && error.rawPacket) {
+    const line = error.rawPacket.subarray(0, 8192).toString('latin1');
+    if (UNKNOWN_METHOD.test(line)) return [405, 'Method Not Allowed'];
+  }
+  return CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Bad Request'];
+}
+
+/**
+ * The head of an answer written to the socket, before or without the app: CORS on every response
+ * (contract §6), `Allow` on a 405 (RFC 9110 §15.5.6), and the connection closed.
+ */
+function rawHead(status: number, reason: string, length: number, type?: string): string {
+  const headers = [
+    `HTTP/1.1 ${status} ${reason}`,
+    ...(type ? [`Content-Type: ${type}`] : []),
+    `Content-Length: ${length}`,
+    ...(status === 405 ? [`Allow: ${ALLOW}`] : []),
+    ...Object.entries(CORS).map(([name, value]) => `${name}: ${value}`),
+    'Connection: close',
+  ];
+  return `${headers.join('\r\n')}\r\n\r\n`;
+}
+
+/** The snapshot when there is one, else the bundled dataset. */
+export function datasetSources(config: Config): readonly string[] {
+  return fs.existsSync(config.dataset) ? [config.dataset] : config.bundledDataset;
+}
+
+/**
+ * How a dataset is loaded: in the store's thread (`StoreThread.load`, the server) or in this one
+ * (`loadSources`, tests). Passed in rather than imported here, so that the HTTP thread does not
+ * load the loader and Oxigraph's WebAssembly, which only the store's thread uses.
+ */
+export type DatasetLoader = (
+  sources: readonly string[],
+  options: LoadOptions,
+) => Promise<{ dataset: Dataset; report: LoadReport }>;
+
+/** Loads the dataset and serves it: what the process does at start. */
+export function loadInto(service: Service, logger: Logger, load: DatasetLoader): Promise<void> {
+  return new Reloader(service, logger, load).start();
+}
+
+/**
+ * Loads the dataset into a new store beside the one being served, then swaps it in; the previous
+ * store is freed by the swap. A SIGHUP reloads: one that fails (a broken snapshot) leaves the
+ * served dataset as it was and logs why. A SIGHUP while a load runs is coalesced into one more
+ * reload after it, since the snapshot may have been replaced after the running load read it.
+ */
+export class Reloader {
+  private running: Promise<void> | undefined;
+  private again = false;
+
+  constructor(
+    private readonly service: Service,
+    private readonly logger: Logger,
+    private readonly loadDataset: DatasetLoader,
+  ) {}
+
+  /**
+   * The first load: its failure is the caller's (the process cannot serve without data); one
+   * abandoned because the process stops resolves, with nothing served.
+   */
+  start(): Promise<void> {
+    this.running = this.load(true).then(
+      () => this.settle(),
+      (error: unknown) => {
+        this.running = undefined;
+        throw error;
+      },
+    );
+    return this.running;
+  }
+
+  /** SIGHUP: reloads now, or once more after the load that runs; never rejects. */
+  reload(): Promise<void> {
+    if (this.running) {
+      if (!this.again)
+        this.logger.info('reload asked for while a load runs: one more reload follows it');
+      this.again = true;
+      // A first load that fails is its caller's to report, not the signal's.
+      return this.running.catch(() => undefined);
+    }
+    this.running = this.load(false).then(() => this.settle());
+    return this.running;
+  }
+
+  /** Runs the reloads asked for meanwhile, then lets the next SIGHUP start one. */
+  private async settle(): Promise<void> {
+    while (this.again) {
+      this.again = false;
+      await this.load(false);
+    }
+    this.running = undefined;
+  }
+
+  private async load(first: boolean): Promise<void> {
+    const { service, logger } = this;
+    const { config } = service;
+    const sources = datasetSources(config);
+    const serving = service.current?.dataset.version;
+    const started = Date.now();
+    if (!first) logger.info({ sources, serving }, 'reload started');
+    let loaded: Awaited<ReturnType<DatasetLoader>>;
+    try {
+      loaded = await this.loadDataset(sources, { baseIri: config.baseIri });
+    } catch (error) {
+      if (error instanceof StoreThreadClosed) {
+        // The process is stopping and closed the store's thread: the load was abandoned, nothing
+        // failed, first load or not.
+        logger.info({ serving }, `${first ? 'load' : 'reload'} abandoned: stopping`);
+        return;
+      }
+      if (first) throw error;
+      const why =
+        error instanceof LoadError
+          ? { file: error.file, line: error.line, column: error.column, reason: error.reason }
+          : { err: error };
+      logger.error({ ...why, serving, ms: Date.now() - started }, 'reload failed');
+      return;
+    }
+    const { dataset, report } = loaded;
+    for (const w of report.warnings) logger.warn({ kind: w.kind, subject: w.subject }, w.message);
+    service.use(dataset);
+    logger.info(
+      {
+        sources,
+        version: report.version,
+        previous: serving,
+        institutions: dataset.institutionCount,
+        withdrawn: dataset.withdrawnCount,
+        triples: report.triples,
+        ms: Date.now() - started,
+      },
+      first ? 'dataset loaded' : 'reload finished',
+    );
+  }
+}
+
+export function startServer(
+  config: Config,
+  logger: Logger,
+): { server: http.Server; service: Service } {
+  const service = new Service(config);
+  const app = createApp({ service, logger });
+  const server = http.createServer(
+    {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      // Node enforces both time-outs only when it checks its connections (every 30 s by default).
+      connectionsCheckingInterval: Math.min(1000, config.headersTimeoutMs),
+      // The app refuses an HTTP/1.1 request without Host itself (requestGate), with the headers
+      // every answer carries; Node's own refusal would be a bare 400.
+      requireHostHeader: false,
+    },
+    app,
+  );
+  server.keepAliveTimeout = config.keepAliveTimeoutMs;
+  // A request Node cannot take gets a short plain answer instead of a reset connection.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || error.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    const [status, reason] = clientErrorStatus(error);
+    const body = `${reason}\n`;
+    socket.end(`${rawHead(status, reason, body.length, 'text/plain;charset=utf-8')}${body}`);
+  });
+  // Node hands CONNECT to this event, not to the app, and drops the connection when nobody listens.
+  server.on('connect', (_req, socket) => {
+    socket.end(rawHead(405, 'Method Not Allowed', 0));
+  });
+  return { server, service };
+}
+
+/**
+ * Runs the server with `storeThread`, which src/main.ts started before this module loaded;
+ * `onStoreExit` takes the handler for its end, now that there is a logger to tell it to.
+ */
+export function main(
+  storeThread: StoreThread,
+  onStoreExit: (handler: (error: Error) => void) => void,
+): void {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`configuration error: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.logLevel);
+  const { server, service } = startServer(config, logger);
+  // Without the store's thread nothing uncached can be answered, so its end is the process's (a
+  // supervisor starts it again).
+  onStoreExit((error) => {
+    logger.fatal({ err: error }, 'the store thread stopped');
+    process.exit(1);
+  });
+  const reloader = new Reloader(service, logger, storeThread.load);
+  // Listen first, so /healthz answers and /readyz says 503 while the dataset loads.
+  server.listen(config.port, config.host, () => {
+    const address = server.address();
+    logger.info({ address }, 'listening');
+    setImmediate(() => {
+      reloader.start().catch((error: unknown) => {
+        logger.fatal({ err: error }, 'the dataset could not be loaded');
+        process.exit(1);
+      });
+    });
+  });
+  server.on('error', (error) => {
+    logger.fatal({ err: error }, 'the server could not listen');
+    process.exit(1);
+  });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+    server.close(() => {
+      service.close();
+      void storeThread.close().finally(() => {
+        logger.info('stopped');
+        process.exit(0);
+      });
+    });
+    // Node closes the connections idle at this moment; one that becomes idle later (its response
+    // just sent, the client keeping it alive) would hold the exit for the keep-alive time-out.
+    server.closeIdleConnections();
+    setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS).unref();
+    setTimeout(() => {
+      logger.warn('grace period over: closing the remaining connections');
+      server.closeAllConnections();
+    }, config.shutdownGraceMs).unref();
+  };
+  process.on('SIGHUP', () => {
+    if (!stopping) void reloader.reload();
+  });
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
