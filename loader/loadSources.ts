@@ -551,7 +551,10 @@ class Load {
       } finally {
         fs.closeSync(fd);
       }
-      if (!snapshot) this.rewritten += rewriteHttpBase(target, this.options.baseIri);
+      if (!snapshot) {
+        target.mergeGraphs();
+        this.rewritten += rewriteHttpBase(target, this.options.baseIri);
+      }
       if (this.resolving) this.register(target, file);
       else this.unregistered = true;
       this.removeOutweighed();
@@ -674,6 +677,13 @@ function inGraph(ntriples: string, description: string): string {
   return ntriples.replaceAll(' .\n', ` <${checkedIri(description)}> .\n`);
 }
 
+/** The sources read record by record (each into the graph of its description). */
+const RECORD_FORMATS: ReadonlySet<SourceFormat> = new Set(['pica', 'ppxml', 'names', 'redirects']);
+
+function readsRecords(format: SourceFormat): format is 'pica' | 'ppxml' | 'names' | 'redirects' {
+  return RECORD_FORMATS.has(format);
+}
+
 /** The file's bytes in chunks, fed to the hash as they are read. */
 function* chunks(fd: number, hash: crypto.Hash): Generator<Buffer> {
   const size = fs.fstatSync(fd).size;
@@ -768,7 +778,7 @@ export async function loadSources(
     for (const { file, format } of files) {
       const before = size;
       let records: number | undefined;
-      if (format === 'pica' || format === 'ppxml' || format === 'names' || format === 'redirects') {
+      if (readsRecords(format)) {
         hashFile(file, load.hash);
         records = 0;
         try {
@@ -790,7 +800,12 @@ export async function loadSources(
     }
     const version = load.hash.digest('hex').slice(0, 12);
     // A triple two descriptions share is placed in both graphs: one quad more.
-    if (load.store.placeDescriptions(options.baseIri)) size = load.store.size;
+    const placed = load.store.placeDescriptions(options.baseIri);
+    // One source's descriptions are whole once placed; records and several sources may state
+    // triples about a node that another's description links to.
+    const combined = files.length > 1 || files.some(({ format }) => readsRecords(format));
+    if (combined) load.store.completeDescriptions(options.baseIri);
+    if (placed || combined) size = load.store.size;
     const rows = await Dataset.indexRows(load.store);
     const dataset = await Dataset.fromRows(load.store, options.baseIri, version, rows);
     const defects = await load.validated(dataset);

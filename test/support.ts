@@ -85,7 +85,7 @@ export function sameGraph(actual: readonly Quad[], expected: readonly Quad[]): b
  * of `isil` (the store keeps every description in a graph of its own).
  */
 export function triplesOfDescription(quads: readonly Quad[], isil: string): Quad[] {
-  const graph = `https://ld.zdb-services.de/data/organisations/${isil}`;
+  const graph = `${BASE}/data/organisations/${isil}`;
   const elsewhere = quads.find((quad) => quad.graph.value !== graph);
   if (elsewhere) throw new Error(`a quad outside <${graph}>: in <${elsewhere.graph.value}>`);
   return quads.map((quad) => DataFactory.quad(quad.subject, quad.predicate, quad.object));

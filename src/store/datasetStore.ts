@@ -3,6 +3,8 @@
 import oxigraph from 'oxigraph';
 import type { Literal } from 'n3';
 import { decodeTerm } from '../rdf/ntriples';
+import { DATA_PATH, RESOURCE_PATH } from '../rdf/iris';
+import { PREFIXES } from '../rdf/namespaces';
 import { descriptionIriOf, descriptionQuads } from './descriptions';
 import { checkedIri, loadQueries, type CheckedIri, type Queries } from './queries';
 import type { TimeSlicer } from '../timeSlice';
@@ -16,15 +18,19 @@ export interface BoundTerm {
   readonly value: string;
   readonly datatype?: string;
   readonly 'xml:lang'?: string;
+  readonly 'its:dir'?: string;
 }
 
 export interface SelectBinding {
   readonly [variable: string]: BoundTerm | undefined;
 }
 
-/** The institutions that `queries/institutions.rq` reads, as its first pattern matches them. */
+/**
+ * The institutions that `queries/institutions.rq` reads, as its first pattern matches them, each
+ * once: an institution another links to (with `v:url`, say) is in that one's graph too.
+ */
 const INSTITUTION_LIST =
-  'SELECT ?institution WHERE { ?institution a <http://xmlns.com/foaf/0.1/Organization> }';
+  'SELECT DISTINCT ?institution WHERE { ?institution a <http://xmlns.com/foaf/0.1/Organization> }';
 /** Where the institutions of a slice are bound in `queries/institutions.rq`. */
 const INSTITUTION_WHERE = 'WHERE {';
 /**
@@ -37,11 +43,16 @@ const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
 /**
  * A term of SPARQL TSV results: N-Triples syntax, or a number or boolean in Turtle's short form.
- * A solution with no variables is an empty line.
+ * An IRI is taken as Oxigraph writes it, raw (a lenient load may have let a `\\` into one); a
+ * language tag with a direction (`@ar--rtl`, RDF 1.2) is split as the JSON results split it. The
+ * project's queries select no triple terms, so one is refused.
  */
 function boundTerm(text: string): BoundTerm {
-  const term = /^[<_"]/.test(text) ? decodeTerm(text) : undefined;
-  if (term === undefined) {
+  if (text.startsWith('<<'))
+    throw new Error(`a triple term in SELECT results: ${text.slice(0, 80)}`);
+  if (text.startsWith('<')) return { type: 'uri', value: text.slice(1, -1) };
+  if (text.startsWith('_:')) return { type: 'bnode', value: text.slice(2) };
+  if (!text.startsWith('"')) {
     const datatype =
       text === 'true' || text === 'false'
         ? 'boolean'
@@ -52,10 +63,13 @@ function boundTerm(text: string): BoundTerm {
             : 'decimal';
     return { type: 'literal', value: text, datatype: `${XSD}${datatype}` };
   }
-  if (term.termType === 'NamedNode') return { type: 'uri', value: term.value };
-  if (term.termType === 'BlankNode') return { type: 'bnode', value: term.value };
-  const { value, language, datatype } = term as Literal;
-  if (language) return { type: 'literal', value, 'xml:lang': language };
+  const { value, language, datatype } = decodeTerm(text) as Literal;
+  if (language) {
+    const [lang, direction] = language.split('--');
+    return direction === undefined
+      ? { type: 'literal', value, 'xml:lang': language }
+      : { type: 'literal', value, 'xml:lang': lang!, 'its:dir': direction };
+  }
   // A simple literal has no datatype in the JSON results either.
   return datatype.value === `${XSD}string`
     ? { type: 'literal', value }
@@ -87,10 +101,11 @@ export class DatasetStore {
   }
 
   /**
-   * Parses `input` into the default graph (the graphs an N-Quads input names stay theirs). Triples
-   * go into the graphs of their descriptions only with `placeDescriptions`. A syntax error throws Oxigraph's message (with line and
-   * column where it gives them) and leaves the store as it was. `trusted` skips Oxigraph's checks of
-   * IRIs and language tags: only for snapshots this project wrote from checked data.
+   * Parses `input` into the default graph (the graphs an N-Quads or TriG input names stay theirs
+   * until `mergeGraphs`). Triples go into the graphs of their descriptions only with
+   * `placeDescriptions`. A syntax error throws Oxigraph's message (with line and column where it
+   * gives them) and leaves the store as it was. `trusted` skips Oxigraph's checks of IRIs and
+   * language tags: only for snapshots this project wrote from checked data.
    */
   load(
     input: string | Uint8Array | Iterable<string | Uint8Array>,
@@ -111,10 +126,19 @@ export class DatasetStore {
   }
 
   /**
+   * Moves the triples of every named graph into the default graph: a source's graphs are its own
+   * (a TriG file's, or a snapshot's written for another base), not this store's descriptions.
+   */
+  mergeGraphs(): void {
+    if (this.ask('ASK { GRAPH ?g { ?s ?p ?o } }'))
+      this.update('INSERT { ?s ?p ?o } WHERE { GRAPH ?g { ?s ?p ?o } } ; DROP SILENT NAMED');
+  }
+
+  /**
    * Moves the triples of the default graph into the graphs of the descriptions they belong to
    * (`descriptionQuads`); those of none stay. Every load ends with it. A default graph that is
-   * empty (a snapshot, records loaded into their graphs) costs nothing. Returns whether it moved
-   * any.
+   * empty (a snapshot, records loaded into their graphs) costs nothing. Returns whether the
+   * default graph had any triples.
    */
   placeDescriptions(baseIri: string): boolean {
     const store = this.live;
@@ -123,6 +147,27 @@ export class DatasetStore {
     store.update('CLEAR DEFAULT');
     store.load(descriptionQuads(triples, baseIri), { format: 'nq', lenient: true });
     return true;
+  }
+
+  /**
+   * Copies into each description the triples the store has elsewhere about the named nodes its
+   * institution links to with `wdrs:describedby`, `v:url` or `v:email` (HTTP contract §3: "where
+   * the store has triples about them"), then takes from the default graph what a description now
+   * holds. Needed after a load that combined sources or records: each record's graph holds only
+   * what the record states, and a file may state more about a node a record links to.
+   */
+  completeDescriptions(baseIri: string): void {
+    const resource = JSON.stringify(`${baseIri}${RESOURCE_PATH}`);
+    const data = JSON.stringify(`${baseIri}${DATA_PATH}`);
+    this.update(
+      `INSERT { GRAPH ?g { ?n ?p ?o } } WHERE {
+        GRAPH ?g { ?i ?link ?n }
+        FILTER(?link IN (<${PREFIXES.wdrs}describedby>, <${PREFIXES.v}url>, <${PREFIXES.v}email>) && isIRI(?n))
+        FILTER(STRSTARTS(STR(?i), ${resource}) && STR(?g) = CONCAT(${data}, STRAFTER(STR(?i), ${resource})))
+        { ?n ?p ?o } UNION { GRAPH ?h { ?n ?p ?o } }
+      } ;
+      DELETE { ?s ?p ?o } WHERE { ?s ?p ?o GRAPH ?g { ?s ?p ?o } }`,
+    );
   }
 
   /**

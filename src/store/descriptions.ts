@@ -1,6 +1,6 @@
-// Which triples make up an institution's description (HTTP contract §3), decided once, when data is
-// loaded: the store keeps each description in a named graph of its own, named by the description's
-// IRI (`/data/organisations/<isil>`), so that serving one is a scan of one graph
+// Which triples make up an institution's description (HTTP contract §3), decided once, when data
+// is loaded: the store keeps each description in a named graph of its own, named by the
+// description's IRI (`/data/organisations/<isil>`), so that serving one is a scan of one graph
 // (queries/describe.rq) instead of a join over the whole dataset.
 import { PREFIXES } from '../rdf/namespaces';
 import { DATA_PATH, RESOURCE_PATH } from '../rdf/iris';
@@ -54,11 +54,12 @@ function split(text: string): Line | undefined {
 /**
  * The triples of a default graph (N-Triples as Oxigraph dumps it) as N-Quads, each institution's
  * description in the graph of its description IRI. An institution is a subject IRI minted under
- * `baseIri` (`<base>/resource/organisations/<isil>`); its description holds its own triples, those of
- * the blank nodes it links to and of the blank nodes below them (up to MAX_BLANK_NODE_DEPTH levels),
- * and those of the named nodes it links to with `wdrs:describedby`, `v:url` or `v:email` (but not
- * of what they link to). A triple that belongs to two descriptions is in both graphs; one that
- * belongs to none stays in the default graph.
+ * `baseIri` (`<base>/resource/organisations/<isil>`); its description holds its own triples, those
+ * of the blank nodes it links to and of the blank nodes below them (up to MAX_BLANK_NODE_DEPTH
+ * levels), and those of the named nodes it links to with `wdrs:describedby`, `v:url` or `v:email`
+ * (but not of what they link to; `completeDescriptions` adds what other graphs hold about those).
+ * A triple that belongs to two descriptions is in both graphs; one that belongs to none stays in
+ * the default graph.
  */
 export function descriptionQuads(ntriples: string, baseIri: string): string {
   const bySubject = new Map<string, Line[]>();

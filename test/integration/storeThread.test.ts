@@ -148,7 +148,7 @@ describe('the store in its own thread', function () {
       for (const hostile of [
         `${BASE}/resource/organisations/DE-1a> ?p ?o } #`,
         `${BASE}/resource/organisations/DE-1a\u003E`,
-        'urn:x-bind:institution',
+        'urn:x-bind:description',
       ]) {
         await assert.rejects(
           thread.describe(dataset.store.generation, hostile as CheckedIri),

@@ -186,9 +186,10 @@ describe('loadQueries', () => {
     assert.equal(queries.institutions.bindable, false));
   it('is frozen', () => assert.ok(Object.isFrozen(queries)));
   it('binds describe.rq without its comment lines', () => {
-    const bound = queries.describe.bind(checkedIri(DE_1A));
+    const description = `${BASE}/data/organisations/DE-1a`;
+    const bound = queries.describe.bind(checkedIri(description));
     assert.ok(!bound.split('\n').some((line) => line.trimStart().startsWith('#')));
-    assert.ok(bound.includes(`GRAPH <${DE_1A}>`));
+    assert.ok(bound.includes(`GRAPH <${description}>`));
   });
   it('binds a template without its comment lines, a `#` inside an IRI kept', () => {
     const text = `# a comment\nPREFIX v: <http://www.w3.org/2006/vcard/ns#>\n  # indented\nCONSTRUCT { ?s v:p ?o } WHERE { GRAPH ${PLACEHOLDER} { ?s v:p ?o } }`;
@@ -327,6 +328,31 @@ describe('DatasetStore.select reads the TSV results as the JSON results format h
       { type: 'uri', value: 'http://a.example/o' },
       { type: 'bnode' },
     ]);
+  });
+
+  it('a language tag with a direction (RDF 1.2), split as the JSON results split it', () => {
+    const store = new DatasetStore();
+    try {
+      store.load('<http://a.example/s> <http://a.example/p> "مرحبا"@ar--rtl .\n', 'nt');
+      assert.deepEqual(store.select('SELECT ?o WHERE { ?s ?p ?o }'), [
+        { o: { type: 'literal', value: 'مرحبا', 'xml:lang': 'ar', 'its:dir': 'rtl' } },
+      ]);
+    } finally {
+      store.free();
+    }
+  });
+
+  it('refuses a triple term, which no query of the project selects', () => {
+    const store = new DatasetStore();
+    try {
+      store.load(
+        '<http://a.example/s> <http://a.example/p> <<( <http://a.example/a> <http://a.example/b> <http://a.example/c> )>> .\n',
+        'nt',
+      );
+      assert.throws(() => store.select('SELECT ?o WHERE { ?s ?p ?o }'), /triple term/);
+    } finally {
+      store.free();
+    }
   });
 
   it('an aggregate, one solution without variables, and none', () => {
