@@ -413,6 +413,33 @@ describe('loadSources', () => {
       }
     });
 
+    it('holds what another record of the same file states about a URL node its record links to', async () => {
+      // DE-MUS-872815 links a URL node and describes it (009Q $u, $x, $z W); DE-B2042 is given a
+      // link to the same node, without a description of its own.
+      const lines = fs.readFileSync(DAT, 'latin1').split('\n');
+      const museum = lines.findIndex((line) => line.includes('\x1feDE-MUS-872815'));
+      const berlin = lines.findIndex((line) => line.includes('\x1feDE-B2042'));
+      const url = 'https://isil.museum/index.php?t=isil&is=872815';
+      assert.ok(museum >= 0 && berlin >= 0 && lines[museum]!.includes(`\x1fu${url}\x1fx`));
+      // A field ends with a record separator, the last one too.
+      assert.ok(lines[berlin]!.endsWith('\x1e'));
+      lines[berlin] = `${lines[berlin]}009Q \x1fu${url}\x1fzW\x1e`;
+      const shared = path.join(dir, 'shared-url.dat');
+      fs.writeFileSync(shared, lines.join('\n'), 'latin1');
+      const loaded = await loadSources([shared], { baseIri: BASE });
+      try {
+        const descriptions = (isil: string) =>
+          parseTurtle(describe_(loaded.dataset, isil), 'application/n-triples')
+            .filter((quad) => quad.subject.value === url)
+            .map((quad) => `${quad.predicate.value} ${quad.object.value}`)
+            .sort();
+        assert.ok(descriptions('DE-MUS-872815').length > 0);
+        assert.deepEqual(descriptions('DE-B2042'), descriptions('DE-MUS-872815'));
+      } finally {
+        loaded.dataset.free();
+      }
+    });
+
     it('an RDF institution that outweighs a record leaves nothing of the record', async () => {
       const newer = path.join(dir, 'newer.ttl');
       const iri = institutionIri(BASE, 'DE-38' as Isil);
