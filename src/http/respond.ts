@@ -14,6 +14,7 @@ import type { Format } from '../rdf/formats';
 import { escapeHtml } from '../page';
 import { negotiate } from '../rdf/negotiate';
 import { notModified } from './conditional';
+import { StoreThreadClosed } from '../store/storeThread';
 import { HttpError } from './errors';
 import { commonHeaders, CORS } from './middleware';
 
@@ -187,6 +188,12 @@ function isClientError(error: unknown): boolean {
  */
 export function errorHandler(logger: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    // The process is stopping and closed the store's thread under a request in flight (its
+    // client is gone by then, or the grace period is over): nothing failed.
+    if (error instanceof StoreThreadClosed) {
+      logger.info({ url: req.originalUrl.slice(0, 512) }, 'request abandoned: stopping');
+      error = new HttpError(503, 'The service is stopping.', { 'Retry-After': '5' });
+    }
     const http = error instanceof HttpError ? error : undefined;
     const status =
       http?.status ?? (isClientError(error) ? (error as { status: number }).status : 500);

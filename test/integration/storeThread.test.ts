@@ -189,6 +189,32 @@ describe('the store in its own thread', function () {
     }
   });
 
+  it('a request the closed thread cannot answer (the process stopping) gets 503, logged as abandoned', async () => {
+    const closing = new StoreThread();
+    const { dataset } = await closing.load(config.bundledDataset, { baseIri: BASE });
+    const service = new Service(testConfig({ CACHE_MAX_BYTES: '0' }));
+    const lines: { level: number; msg: string }[] = [];
+    const logger = createLogger('info', {
+      write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }),
+    });
+    try {
+      service.use(dataset);
+      const app = createApp({ service, logger });
+      assert.equal((await request(app).get('/data/organisations/DE-1a.ttl')).status, 200);
+      await closing.close();
+      const answer = await request(app).get('/data/organisations/DE-1a.ttl');
+      assert.equal(answer.status, 503);
+      assert.equal(answer.headers['retry-after'], '5');
+      assert.ok(lines.some((line) => line.msg === 'request abandoned: stopping'));
+      assert.deepEqual(
+        lines.filter((line) => line.level >= 50),
+        [],
+      );
+    } finally {
+      service.close();
+    }
+  });
+
   it('the HTTP thread does not load Oxigraph or the loader: only the store thread does', () => {
     // What the entry and the server's module pull in, in a fresh process (neither runs main()).
     const run = spawnSync(
