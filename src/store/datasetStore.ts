@@ -1,5 +1,5 @@
 // The embedded Oxigraph store: the only module that imports oxigraph. Everything leaves it as
-// strings (N-Triples, N-Quads, SPARQL JSON results), so no WASM object escapes unfreed.
+// strings (N-Triples, N-Quads, SPARQL results), so no WASM object escapes unfreed.
 import oxigraph from 'oxigraph';
 import type { Literal } from 'n3';
 import { decodeTerm } from '../rdf/ntriples';
@@ -142,7 +142,14 @@ export class DatasetStore {
    */
   placeDescriptions(baseIri: string): boolean {
     const store = this.live;
-    const triples = store.dump({ format: 'nt', from_graph_name: oxigraph.defaultGraph() });
+    const graph = oxigraph.defaultGraph();
+    let triples: string;
+    try {
+      triples = store.dump({ format: 'nt', from_graph_name: graph });
+    } finally {
+      // A WASM object like any term: freed now, not by a finalizer.
+      (graph as unknown as { free(): void }).free();
+    }
     if (triples === '') return false;
     store.update('CLEAR DEFAULT');
     store.load(descriptionQuads(triples, baseIri), { format: 'nq', lenient: true });
