@@ -9,7 +9,7 @@ import { DATA_PATH, RESOURCE_PATH } from '../rdf/iris';
 export const MAX_BLANK_NODE_DEPTH = 8;
 
 /** Links to named nodes whose own triples belong to the description. */
-const NAMED_LINKS = new Set([
+export const NAMED_LINKS: ReadonlySet<string> = new Set([
   `<${PREFIXES.wdrs}describedby>`,
   `<${PREFIXES.v}url>`,
   `<${PREFIXES.v}email>`,
