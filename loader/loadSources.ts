@@ -7,11 +7,16 @@ import path from 'node:path';
 import { SaxesParser } from 'saxes';
 import { Dataset, type DataWarning } from '../src/dataset';
 import { parseModified } from '../src/rdf/description';
-import { descriptionIri, institutionIri, isilOfInstitutionIri } from '../src/rdf/iris';
+import {
+  descriptionIri,
+  descriptionIriOf,
+  institutionIri,
+  isilOfInstitutionIri,
+} from '../src/rdf/iris';
 import { isilDefect, isilKey, type Isil } from '../src/rdf/isil';
 import { PREFIXES } from '../src/rdf/namespaces';
 import { DatasetStore, type SelectBinding, type StoreFormat } from '../src/store/datasetStore';
-import { descriptionIriOf, MAX_BLANK_NODE_DEPTH, NAMED_LINKS } from '../src/store/descriptions';
+import { MAX_BLANK_NODE_DEPTH, NAMED_LINKS, splitLine } from '../src/store/descriptions';
 import { checkedIri } from '../src/store/queries';
 import { nextTurn, TimeSlicer, UNCONTENDED_STEP_MS } from '../src/timeSlice';
 import { LoadError } from './loadError';
@@ -693,21 +698,12 @@ class Crossings {
 
   add(graph: string, institution: string, record: SourceRecord): void {
     const own = `<${institution}>`;
-    for (let at = 0; at < record.ntriples.length;) {
-      let end = record.ntriples.indexOf('\n', at);
-      if (end < 0) end = record.ntriples.length;
-      const line = record.ntriples.slice(at, end);
-      at = end + 1;
-      if (!line.startsWith('<')) continue;
-      const subject = line.slice(0, line.indexOf('> ') + 1);
-      if (subject !== own) {
-        Crossings.note(this.stated, subject, graph);
-        continue;
-      }
-      const predicateEnd = line.indexOf('> ', subject.length + 1) + 1;
-      const object = line.slice(predicateEnd + 1, -2);
-      if (object.startsWith('<') && NAMED_LINKS.has(line.slice(subject.length + 1, predicateEnd)))
-        Crossings.note(this.linked, object, graph);
+    for (const text of record.ntriples.split('\n')) {
+      const line = splitLine(text);
+      if (line === undefined || !line.s.startsWith('<')) continue;
+      if (line.s !== own) Crossings.note(this.stated, line.s, graph);
+      else if (line.o.startsWith('<') && NAMED_LINKS.has(line.p))
+        Crossings.note(this.linked, line.o, graph);
     }
   }
 

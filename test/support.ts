@@ -80,6 +80,11 @@ export function sameGraph(actual: readonly Quad[], expected: readonly Quad[]): b
   return isomorphic(distinct(actual), distinct(expected));
 }
 
+/** The quads as triples: each in the default graph. */
+export function asTriples(quads: readonly Quad[]): Quad[] {
+  return quads.map((quad) => DataFactory.quad(quad.subject, quad.predicate, quad.object));
+}
+
 /**
  * The quads of a snapshot as triples, after checking that each is in the graph of the description
  * of `isil` (the store keeps every description in a graph of its own).
@@ -88,7 +93,7 @@ export function triplesOfDescription(quads: readonly Quad[], isil: string): Quad
   const graph = `${BASE}/data/organisations/${isil}`;
   const elsewhere = quads.find((quad) => quad.graph.value !== graph);
   if (elsewhere) throw new Error(`a quad outside <${graph}>: in <${elsewhere.graph.value}>`);
-  return quads.map((quad) => DataFactory.quad(quad.subject, quad.predicate, quad.object));
+  return asTriples(quads);
 }
 
 export interface RawResponse {

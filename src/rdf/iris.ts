@@ -15,6 +15,17 @@ export function descriptionIri(baseIri: string, isil: Isil): string {
   return `${baseIri}${DATA_PATH}${isil}`;
 }
 
+/**
+ * The IRI of the description of an institution IRI minted as `institutionIri` mints them (under
+ * any base): the name of the graph that holds it. `undefined` for an IRI without the path. The
+ * path is found from the end: an ISIL may hold a `/`, but at 16 characters at most, not the path.
+ */
+export function descriptionIriOf(institution: string): string | undefined {
+  const at = institution.lastIndexOf(RESOURCE_PATH);
+  if (at < 0 || at + RESOURCE_PATH.length === institution.length) return undefined;
+  return `${institution.slice(0, at)}${DATA_PATH}${institution.slice(at + RESOURCE_PATH.length)}`;
+}
+
 /** The relative path of a document (`/data/organisations/DE-1a.ttl`). */
 export function documentPath(isil: string, ext: string): string {
   return `${DATA_PATH}${isil}.${ext}`;

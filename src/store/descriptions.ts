@@ -3,7 +3,7 @@
 // description's IRI (`/data/organisations/<isil>`), so that serving one is a scan of one graph
 // (queries/describe.rq) instead of a join over the whole dataset.
 import { PREFIXES } from '../rdf/namespaces';
-import { DATA_PATH, RESOURCE_PATH } from '../rdf/iris';
+import { descriptionIriOf, RESOURCE_PATH } from '../rdf/iris';
 
 /** Blank nodes are followed this many levels below the institution (a cycle stops here). */
 export const MAX_BLANK_NODE_DEPTH = 8;
@@ -15,19 +15,8 @@ export const NAMED_LINKS: ReadonlySet<string> = new Set([
   `<${PREFIXES.v}email>`,
 ]);
 
-/**
- * The IRI of the description of an institution IRI minted as `institutionIri` mints them (under
- * any base): the name of the graph that holds it. `undefined` for an IRI without the path. The
- * path is found from the end: an ISIL may hold a `/`, but at 16 characters at most, not the path.
- */
-export function descriptionIriOf(institution: string): string | undefined {
-  const at = institution.lastIndexOf(RESOURCE_PATH);
-  if (at < 0 || at + RESOURCE_PATH.length === institution.length) return undefined;
-  return `${institution.slice(0, at)}${DATA_PATH}${institution.slice(at + RESOURCE_PATH.length)}`;
-}
-
-/** One line of Oxigraph's N-Triples, split into its terms by position. */
-interface Line {
+/** One line of N-Triples as Oxigraph (or the converter) writes it, split into its terms. */
+export interface Line {
   readonly text: string;
   readonly s: string;
   readonly p: string;
@@ -35,10 +24,11 @@ interface Line {
 }
 
 /**
- * Splits a line as Oxigraph writes it: terms split by one space, ` .` at the end. An IRI ends at
- * its `> ` (a lenient load may have let a space into one); a blank node's label has no space.
+ * Splits a line as Oxigraph and the record converter write it: terms split by one space, ` .` at
+ * the end. An IRI ends at its `> ` (a lenient load may have let a space into one); a blank node's
+ * label has no space. `undefined` for a line in any other shape.
  */
-function split(text: string): Line | undefined {
+export function splitLine(text: string): Line | undefined {
   const sEnd = text.startsWith('<') ? text.indexOf('> ') + 1 : text.indexOf(' ');
   if (sEnd <= 0 || !text.startsWith('<', sEnd + 1)) return undefined;
   const pEnd = text.indexOf('> ', sEnd + 1) + 1;
@@ -66,7 +56,7 @@ export function descriptionQuads(ntriples: string, baseIri: string): string {
   const rest: string[] = [];
   for (const text of ntriples.split('\n')) {
     if (text === '') continue;
-    const line = split(text);
+    const line = splitLine(text);
     if (line === undefined) {
       rest.push(text);
       continue;

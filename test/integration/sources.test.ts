@@ -10,6 +10,7 @@ import {
   loadSources,
   snapshotHeader,
   writeSnapshot,
+  type Loaded,
 } from '../../loader/loadSources';
 import { convertRecord } from '../../loader/pica/convert';
 import { readPica } from '../../loader/pica/read';
@@ -18,8 +19,8 @@ import { descriptionIri, institutionIri } from '../../src/rdf/iris';
 import type { Isil } from '../../src/rdf/isil';
 import { DatasetStore } from '../../src/store/datasetStore';
 import { checkedIri } from '../../src/store/queries';
-import { DataFactory, Writer } from 'n3';
-import { BASE, DE_1A_RDF, FIXTURES, parseTurtle, sameGraph, tempDir } from '../support';
+import { Writer } from 'n3';
+import { asTriples, BASE, DE_1A_RDF, FIXTURES, parseTurtle, sameGraph, tempDir } from '../support';
 
 const REAL = path.join(FIXTURES, 'real');
 const DAT = path.join(REAL, 'isil-directory_pica-plain_8-records.dat');
@@ -57,6 +58,17 @@ function convertedFromDat(isil: string): string {
     if ('ntriples' in converted && converted.isil === isil) return converted.ntriples;
   }
   throw new Error(`${isil} is not in ${DAT}`);
+}
+
+/** Two loads that hold the same: as many triples, and the same quads, graphs and all. */
+function assertSameLoad(actual: Loaded, expected: Loaded): void {
+  assert.equal(actual.report.triples, expected.report.triples);
+  assert.ok(
+    sameGraph(
+      parseTurtle(actual.dataset.store.dump(), 'application/n-quads'),
+      parseTurtle(expected.dataset.store.dump(), 'application/n-quads'),
+    ),
+  );
 }
 
 describe('loadSources', () => {
@@ -534,12 +546,7 @@ describe('loadSources', () => {
           institutions.map((i) => descriptionIri(BASE, i.isil)).sort(),
         );
         // Placed whole: the graphs together hold the source's triples, no more, no fewer.
-        assert.ok(
-          sameGraph(
-            quads.map((quad) => DataFactory.quad(quad.subject, quad.predicate, quad.object)),
-            stored(fs.readFileSync(source, 'utf8')),
-          ),
-        );
+        assert.ok(sameGraph(asTriples(quads), stored(fs.readFileSync(source, 'utf8'))));
       } finally {
         first.dataset.free();
       }
@@ -550,22 +557,14 @@ describe('loadSources', () => {
       fs.writeFileSync(source, [...generate({ count: 40, seed: 9, base: BASE })].join(''));
       const current = await loadSources([source], { baseIri: BASE });
       const old = path.join(dir, 'old-layout.nq');
-      const triples = parseTurtle(current.dataset.store.dump(), 'application/n-quads').map((quad) =>
-        DataFactory.quad(quad.subject, quad.predicate, quad.object),
-      );
+      const triples = asTriples(parseTurtle(current.dataset.store.dump(), 'application/n-quads'));
       fs.writeFileSync(
         old,
         snapshotHeader(BASE) + new Writer({ format: 'N-Triples' }).quadsToString(triples),
       );
       const again = await loadSources([old], { baseIri: BASE });
       try {
-        assert.equal(again.report.triples, current.report.triples);
-        assert.ok(
-          sameGraph(
-            parseTurtle(again.dataset.store.dump(), 'application/n-quads'),
-            parseTurtle(current.dataset.store.dump(), 'application/n-quads'),
-          ),
-        );
+        assertSameLoad(again, current);
       } finally {
         current.dataset.free();
         again.dataset.free();
@@ -581,13 +580,7 @@ describe('loadSources', () => {
       const again = await loadSources([snapshot], { baseIri: BASE });
       try {
         assert.ok(fs.readFileSync(snapshot, 'utf8').split('# chunk\n').length > 3);
-        assert.equal(again.report.triples, first.report.triples);
-        assert.ok(
-          sameGraph(
-            parseTurtle(again.dataset.store.dump(), 'application/n-quads'),
-            parseTurtle(first.dataset.store.dump(), 'application/n-quads'),
-          ),
-        );
+        assertSameLoad(again, first);
       } finally {
         first.dataset.free();
         again.dataset.free();

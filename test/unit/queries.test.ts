@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { DataFactory, Parser, type Quad } from 'n3';
+import { Parser, type Quad } from 'n3';
 import { isomorphic } from 'rdf-isomorphic';
 import { Algebra, translate } from 'sparqlalgebrajs';
 import { PROJECT_ROOT } from '../../src/paths';
@@ -15,6 +15,7 @@ import {
   QueryTemplate,
   QueryTemplateError,
 } from '../../src/store/queries';
+import { asTriples } from '../support';
 
 const BASE = 'https://ld.zdb-services.de';
 const DE_1A = `${BASE}/resource/organisations/DE-1a`;
@@ -76,10 +77,6 @@ function namedNodes(value: unknown, found = new Set<string>()): Set<string> {
 
 function parseNTriples(text: string): Quad[] {
   return new Parser({ format: 'application/n-triples' }).parse(text);
-}
-
-function inDefaultGraph(quad: Quad): Quad {
-  return DataFactory.quad(quad.subject, quad.predicate, quad.object);
 }
 
 function distinctLines(ntriples: string): Set<string> {
@@ -214,7 +211,7 @@ describe('DatasetStore.describe on the real DE-1a document', () => {
     const described = parseNTriples(store.describe(checkedIri(DE_1A)));
     const stored = new Parser({ format: 'application/n-quads' }).parse(store.dump());
     assert.ok(stored.every((quad) => quad.graph.value === `${BASE}/data/organisations/DE-1a`));
-    assert.ok(isomorphic(described, stored.map(inDefaultGraph)));
+    assert.ok(isomorphic(described, asTriples(stored)));
   });
   it('returns nothing for an unknown IRI', () => {
     assert.equal(store.describe(checkedIri(`${BASE}/resource/organisations/DE-2`)).trim(), '');
