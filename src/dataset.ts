@@ -296,6 +296,15 @@ export class Dataset<S extends DescriptionSource = DescriptionSource> {
     return canonical === undefined ? UNKNOWN : { kind: 'other-case', isil: canonical };
   }
 
+  /**
+   * The institution served under exactly this text, which may be any request text: a hit is a
+   * well-formed ISIL, since every ISIL of the dataset was checked when it was loaded.
+   */
+  served(text: string): Institution | undefined {
+    const hit = this.byIsil.get(text);
+    return hit?.kind === 'found' ? hit.institution : undefined;
+  }
+
   /** The live institutions. */
   institutions(): IterableIterator<Institution> {
     return this.live.values();

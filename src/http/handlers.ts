@@ -42,14 +42,29 @@ const ECHO_LIMIT = 64;
  * The ISIL a path names. Every ISIL character may stand in a path as it is, so an ISIL is never
  * percent-encoded: a `%` is an encoded slash, NUL, dot or something else that is no part of one.
  */
-export function isilFromPath(raw: string): Isil {
-  const text = raw.startsWith('/') ? raw.slice(1) : raw;
+export function isilFromPath(text: string): Isil {
   const echo = text.length > ECHO_LIMIT ? `${text.slice(0, ECHO_LIMIT)}…` : text;
   if (text.includes('%'))
     throw notWellFormed(echo, 'percent-encoded characters are not part of an ISIL');
   const defect = isilDefect(text);
   if (defect !== undefined) throw notWellFormed(echo, defect);
   return text as Isil;
+}
+
+/** What `parseurl` parses with `url.parse` rather than by itself: `req.path` is asked then. */
+const UNUSUAL_TARGET = /[#\s\u00a0\ufeff]/;
+
+/**
+ * The path below the route's mount point, without the query and without its leading `/`: what
+ * `req.path` gives, without parsing the URL a second time (the router parsed it before `byPrefix`
+ * cut the prefix off). A target in absolute form (through a mount), or one that `parseurl` would
+ * hand to `url.parse`, is read through `req.path`.
+ */
+function rest(req: Request): string {
+  const url = req.url;
+  if (url.charCodeAt(0) !== 0x2f || UNUSUAL_TARGET.test(url)) return req.path.slice(1);
+  const query = url.indexOf('?');
+  return query < 0 ? url.slice(1) : url.slice(1, query);
 }
 
 /** The `Link` header of a document: the licence, and every other format as alternate. */
@@ -78,10 +93,16 @@ export function handlers(service: Service, config: Config) {
   const find = (
     req: Request,
     documents: Documents,
-    isil: Isil,
+    text: string,
     prefix: string,
     suffix = '',
   ): Institution => {
+    // A path that is exactly the ISIL of a served institution is well-formed: every ISIL in the
+    // dataset passed `isilDefect` when it was loaded. So a hit is taken as it is, and only a miss
+    // is checked (and told why it is not well-formed), before it is looked up case-folded.
+    const hit = documents.dataset.served(text);
+    if (hit) return hit;
+    const isil = isilFromPath(text);
     const found = documents.dataset.lookup(isil);
     if (found.kind === 'found') return found.institution;
     const moved = (to: Isil, why: string) => {
@@ -219,7 +240,7 @@ export function handlers(service: Service, config: Config) {
     /** GET /resource/organisations/<isil>: 303. */
     resource(req: Request, res: Response): void {
       const documents = current();
-      const institution = find(req, documents, isilFromPath(req.path), RESOURCE_PATH);
+      const institution = find(req, documents, rest(req), RESOURCE_PATH);
       seeOther(req, res, institution.isil);
     },
 
@@ -230,19 +251,21 @@ export function handlers(service: Service, config: Config) {
     data(req: Request, res: Response): Promise<void> | void {
       const documents = current();
       const { documentHeaders } = buildersOf(documents);
-      const dot = req.path.lastIndexOf('.');
+      const path = rest(req);
+      const dot = path.lastIndexOf('.');
       if (dot < 0) {
-        const institution = find(req, documents, isilFromPath(req.path), DATA_PATH);
+        const institution = find(req, documents, path, DATA_PATH);
         seeOther(req, res, institution.isil);
         return;
       }
-      const isil = isilFromPath(req.path.slice(0, dot));
-      const format = formatByExtension(req.path.slice(dot + 1));
-      if (!format)
+      const format = formatByExtension(path.slice(dot + 1));
+      if (!format) {
+        isilFromPath(path.slice(0, dot));
         throw notFound(
           `No document of that kind: the extensions are ${FORMATS.map((f) => `.${f.ext}`).join(', ')}.`,
         );
-      const institution = find(req, documents, isil, DATA_PATH, `.${format.ext}`);
+      }
+      const institution = find(req, documents, path.slice(0, dot), DATA_PATH, `.${format.ext}`);
       if (format.name === 'html') {
         redirect(
           res,
@@ -274,7 +297,7 @@ export function handlers(service: Service, config: Config) {
     page(req: Request, res: Response): Promise<void> | void {
       const documents = current();
       const { pageHeaders } = buildersOf(documents);
-      const institution = find(req, documents, isilFromPath(req.path), DIRECTORY_PATH);
+      const institution = find(req, documents, rest(req), DIRECTORY_PATH);
       const cached = documents.cached(institution, 'html');
       if (cached)
         return sendDocument(req, res, cached, pageHeaders, institution, html, documents.cache);

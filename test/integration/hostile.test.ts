@@ -241,6 +241,35 @@ const ROWS: Row[] = [
     status: 200,
     check: (a) => assert.equal(a.header('Content-Location'), '/data/organisations/DE-1a.ttl'),
   },
+  {
+    name: 'a doubled slash before the ISIL',
+    raw: get('/data/organisations//DE-1a.ttl'),
+    status: 404,
+    malformed: true,
+  },
+  {
+    name: 'a doubled slash before the ISIL of a page',
+    raw: get('/isil//DE-1a'),
+    status: 404,
+    malformed: true,
+  },
+  {
+    name: 'a query on a document: the path counts',
+    raw: get('/data/organisations/DE-1a.ttl?format=rdf&x=%00'),
+    status: 200,
+    check: (a) => assert.equal(a.header('Content-Location'), '/data/organisations/DE-1a.ttl'),
+  },
+  {
+    name: 'a fragment mark in the target: what follows it is no part of the path',
+    raw: get('/data/organisations/DE-1a.ttl#.rdf'),
+    status: 200,
+    check: (a) => assert.equal(a.header('Content-Location'), '/data/organisations/DE-1a.ttl'),
+  },
+  {
+    name: 'an encoded fragment mark is part of the path',
+    raw: get('/data/organisations/DE-1a.ttl%23x'),
+    status: 404,
+  },
   { name: 'an unknown top-level path', raw: get('/admin'), status: 404 },
   // Methods
   {
