@@ -42,7 +42,7 @@ const ECHO_LIMIT = 64;
  * The ISIL a path names. Every ISIL character may stand in a path as it is, so an ISIL is never
  * percent-encoded: a `%` is an encoded slash, NUL, dot or something else that is no part of one.
  */
-export function isilFromPath(text: string): Isil {
+function isilFromPath(text: string): Isil {
   const echo = text.length > ECHO_LIMIT ? `${text.slice(0, ECHO_LIMIT)}…` : text;
   if (text.includes('%'))
     throw notWellFormed(echo, 'percent-encoded characters are not part of an ISIL');
@@ -51,7 +51,10 @@ export function isilFromPath(text: string): Isil {
   return text as Isil;
 }
 
-/** What `parseurl` parses with `url.parse` rather than by itself: `req.path` is asked then. */
+/**
+ * What `parseurl` parses with `url.parse` rather than by itself: `req.path` is asked then. Node's
+ * parser refuses whitespace and raw non-ASCII bytes in a target (400), so in practice this is `#`.
+ */
 const UNUSUAL_TARGET = /[#\s\u00a0\ufeff]/;
 
 /**
@@ -62,7 +65,8 @@ const UNUSUAL_TARGET = /[#\s\u00a0\ufeff]/;
  */
 function rest(req: Request): string {
   const url = req.url;
-  if (url.charCodeAt(0) !== 0x2f || UNUSUAL_TARGET.test(url)) return req.path.slice(1);
+  // `url.parse` finds no path in an absolute-form target of a scheme it does not know (`x://h`).
+  if (url.charCodeAt(0) !== 0x2f || UNUSUAL_TARGET.test(url)) return (req.path ?? '/').slice(1);
   const query = url.indexOf('?');
   return query < 0 ? url.slice(1) : url.slice(1, query);
 }
@@ -260,6 +264,7 @@ export function handlers(service: Service, config: Config) {
       }
       const format = formatByExtension(path.slice(dot + 1));
       if (!format) {
+        // A malformed ISIL is told before an unknown extension (contract §5: both are 404).
         isilFromPath(path.slice(0, dot));
         throw notFound(
           `No document of that kind: the extensions are ${FORMATS.map((f) => `.${f.ext}`).join(', ')}.`,

@@ -30,6 +30,9 @@ const COUNT = Number(values.count);
  * of each measured the processes more than the code.
  */
 const FORKS = Number(values.forks);
+for (const [name, value] of Object.entries({ DURATION, CONNECTIONS, COUNT, FORKS }))
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`--${name.toLowerCase()}: a whole number of at least 1, not ${value}`);
 /** The ISILs whose documents are rendered before the cached cases (rendering all would take minutes). */
 const HOT = 2000;
 const WORK = path.join(PROJECT_ROOT, '.bench', 'run');
@@ -388,7 +391,11 @@ async function main(): Promise<void> {
   );
 
   const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+  const median = (xs: readonly number[]) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    const middle = sorted.length >> 1;
+    return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  };
   const expressRuns = cases
     .filter((c) => c.name.startsWith('baseline Express 5'))
     .flatMap((c) => c.results.map((r) => r.rps));

@@ -270,6 +270,12 @@ const ROWS: Row[] = [
     raw: get('/data/organisations/DE-1a.ttl%23x'),
     status: 404,
   },
+  {
+    name: 'absolute-form target of another scheme: the path counts, as for http',
+    raw: get('x://h/data/organisations/DE-1a.ttl'),
+    status: 200,
+    check: (a) => assert.equal(a.header('Content-Location'), '/data/organisations/DE-1a.ttl'),
+  },
   { name: 'an unknown top-level path', raw: get('/admin'), status: 404 },
   // Methods
   {
