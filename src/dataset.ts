@@ -290,19 +290,19 @@ export class Dataset<S extends DescriptionSource = DescriptionSource> {
    * canonical spelling first, like any other).
    */
   lookup(isil: Isil): Lookup {
-    const hit = this.byIsil.get(isil);
+    const hit = this.exact(isil);
     if (hit) return hit;
     const canonical = this.folded.get(isilKey(isil));
     return canonical === undefined ? UNKNOWN : { kind: 'other-case', isil: canonical };
   }
 
   /**
-   * The institution served under exactly this text, which may be any request text: a hit is a
-   * well-formed ISIL, since every ISIL of the dataset was checked when it was loaded.
+   * What the data says about exactly this text, which may be any request text: live or withdrawn,
+   * or `undefined`. A hit is a well-formed ISIL, since every ISIL of the dataset was checked when it
+   * was loaded; a miss is to be checked before `lookup` tries its other case.
    */
-  served(text: string): Institution | undefined {
-    const hit = this.byIsil.get(text);
-    return hit?.kind === 'found' ? hit.institution : undefined;
+  exact(text: string): Lookup | undefined {
+    return this.byIsil.get(text);
   }
 
   /** The live institutions. */

@@ -65,7 +65,7 @@ const UNUSUAL_TARGET = /[#\s\u00a0\ufeff]/;
  */
 function rest(req: Request): string {
   const url = req.url;
-  // `url.parse` finds no path in an absolute-form target of a scheme it does not know (`x://h`).
+  // `url.parse` finds no path at all in `x://h`: what a mount leaves of `x://h/data/organisations`.
   if (url.charCodeAt(0) !== 0x2f || UNUSUAL_TARGET.test(url)) return (req.path ?? '/').slice(1);
   const query = url.indexOf('?');
   return query < 0 ? url.slice(1) : url.slice(1, query);
@@ -101,13 +101,12 @@ export function handlers(service: Service, config: Config) {
     prefix: string,
     suffix = '',
   ): Institution => {
-    // A path that is exactly the ISIL of a served institution is well-formed: every ISIL in the
-    // dataset passed `isilDefect` when it was loaded. So a hit is taken as it is, and only a miss
-    // is checked (and told why it is not well-formed), before it is looked up case-folded.
-    const hit = documents.dataset.served(text);
-    if (hit) return hit;
-    const isil = isilFromPath(text);
-    const found = documents.dataset.lookup(isil);
+    // A path that is exactly an ISIL of the dataset is well-formed: every one passed `isilDefect`
+    // when it was loaded. So a hit is taken as it is, and only a miss is checked (and told why it
+    // is not well-formed) before it is looked up in another case.
+    const hit = documents.dataset.exact(text);
+    const isil = hit ? (text as Isil) : isilFromPath(text);
+    const found = hit ?? documents.dataset.lookup(isil);
     if (found.kind === 'found') return found.institution;
     const moved = (to: Isil, why: string) => {
       const query = req.originalUrl.indexOf('?');

@@ -52,12 +52,21 @@ process.on('exit', stopAll);
 
 /** Stops every process started so far and waits until each has exited (its port is free). */
 async function stopChildren(): Promise<void> {
-  const running = children.filter((c) => c.exitCode === null && c.signalCode === null);
-  const exited = running.map((c) => new Promise((resolve) => c.once('exit', resolve)));
-  running.forEach((c) => c.kill('SIGKILL'));
+  const exited = children
+    .filter((c) => c.exitCode === null && c.signalCode === null)
+    .map((c) => new Promise((resolve) => c.once('exit', resolve)));
+  stopAll();
   await Promise.all(exited);
   children.length = 0;
 }
+
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+/** The middle value, or the mean of the two middle values of an even number. */
+const median = (xs: readonly number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
 process.on('SIGINT', () => process.exit(130));
 
 interface Result {
@@ -368,8 +377,7 @@ async function main(): Promise<void> {
         const r = await drive(base, doc('ttl'), DURATION, 10_000);
         clearInterval(sampler);
         samples.push(rssMb(cached.child.pid!));
-        samples.sort((a, b) => a - b);
-        batches.push({ p99: r.p99, rss: samples[samples.length >> 1]!, errors: r.errors });
+        batches.push({ p99: r.p99, rss: Math.round(median(samples)), errors: r.errors });
       }
     }
     await stopChildren();
@@ -390,12 +398,6 @@ async function main(): Promise<void> {
     /p99 during a reload \/ p99 without: ([\d.]+)/.exec(reload.stdout)?.[1] ?? NaN,
   );
 
-  const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  const median = (xs: readonly number[]) => {
-    const sorted = [...xs].sort((a, b) => a - b);
-    const middle = sorted.length >> 1;
-    return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-  };
   const expressRuns = cases
     .filter((c) => c.name.startsWith('baseline Express 5'))
     .flatMap((c) => c.results.map((r) => r.rps));
