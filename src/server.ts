@@ -192,6 +192,11 @@ export function startServer(
     app,
   );
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
+  // A client may half-close its side once its request is sent (RFC 9112 §9.6 leaves the other
+  // side open; `nc -q`, some scripts). Node's default aborts the request at that FIN, so an answer
+  // still being made (an uncached document, from the store's thread) was never sent. With this,
+  // Node ends the connection after the answer instead. Undocumented, but Node's own tests use it.
+  (server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   // A request Node cannot take gets a short plain answer instead of a reset connection.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable || error.code === 'ECONNRESET') {

@@ -96,6 +96,23 @@ describe('the server process', () => {
       assert.equal(line.status, 303);
       assert.equal(line.method, 'GET');
     });
+    it('a client that half-closes after its request still gets the whole answer, made in the store thread', async () => {
+      // Requested nowhere else here: not in the cache, so the answer is made after the client's FIN.
+      const document = '/data/organisations/DE-1a.nt';
+      const { port } = new URL(base);
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = net.connect(Number(port), '127.0.0.1', () =>
+          socket.end(`GET ${document} HTTP/1.1\r\nHost: x\r\nAccept-Encoding: identity\r\n\r\n`),
+        );
+        let text = '';
+        socket.on('data', (d: Buffer) => (text += d.toString('utf8')));
+        socket.on('close', () => resolve(text));
+        socket.on('error', reject);
+      });
+      const split = answer.indexOf('\r\n\r\n');
+      assert.match(answer.slice(0, split), /^HTTP\/1\.1 200 /);
+      assert.equal(answer.slice(split + 4), await (await fetch(`${base}${document}`)).text());
+    });
     it('a client that never finishes its headers is cut off after HEADERS_TIMEOUT_MS', async function () {
       this.timeout(10_000);
       const { port } = new URL(base);
