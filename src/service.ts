@@ -2,7 +2,7 @@
 import type { Config } from './config';
 import type { Dataset } from './dataset';
 import { Documents } from './documents';
-import { CONTEXT_PATH } from './rdf/jsonld';
+import { CONTEXT_PATH } from './rdf/context';
 
 export class Service {
   private documents: Documents | undefined;

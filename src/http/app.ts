@@ -2,7 +2,7 @@
 import express from 'express';
 import type { Logger } from '../log';
 import { DATA_PATH, DIRECTORY_PATH, RESOURCE_PATH } from '../rdf/iris';
-import { CONTEXT_PATH } from '../rdf/jsonld';
+import { CONTEXT_PATH } from '../rdf/context';
 import type { Service } from '../service';
 import { notFound } from './errors';
 import { handlers, SHAPES_PATH } from './handlers';

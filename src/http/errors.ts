@@ -55,6 +55,19 @@ export const notAcceptable = (links: HttpError['links']) =>
     links,
   );
 
+/**
+ * 406 for a document whose format cannot carry the description (RDF/XML: a predicate with no XML
+ * local name, a control character in a literal). Like the 406 of negotiation (RFC 9110 §15.5.7:
+ * no representation in the requested media type can be made), it lists the documents that can.
+ */
+export const cannotWrite = (format: string, why: string, links: HttpError['links']) =>
+  new HttpError(
+    406,
+    `This description cannot be written as ${format}: ${why}. Available:`,
+    {},
+    links,
+  );
+
 /** The methods of this read-only service: the `Allow` of every 405 and of the CORS preflight. */
 export const METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS'];
 export const ALLOW = METHODS.join(', ');

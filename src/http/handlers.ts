@@ -10,11 +10,13 @@ import { QUERY_DIR } from '../paths';
 import { FORMATS, formatByExtension, formatByName, type Format } from '../rdf/formats';
 import { DATA_PATH, DIRECTORY_PATH, documentPath, RESOURCE_PATH } from '../rdf/iris';
 import { isilDefect, type Isil } from '../rdf/isil';
-import { CONTEXT_PATH, contextDocument } from '../rdf/jsonld';
+import { CONTEXT_PATH, contextDocument } from '../rdf/context';
 import { CC0 } from '../rdf/namespaces';
 import { negotiate } from '../rdf/negotiate';
+import { SerializationError } from '../rdf/rdfxml';
 import type { Service } from '../service';
 import {
+  cannotWrite,
   gone,
   movedPermanently,
   notAcceptable,
@@ -133,17 +135,14 @@ export function handlers(service: Service, config: Config) {
   const seeOtherHeaders = { Vary: 'Accept', 'Cache-Control': cacheControl } as const;
   const directoryHeaders = { 'Content-Type': 'text/html', 'Cache-Control': cacheControl } as const;
 
+  /** The institution's documents, for the body of a 406. */
+  const documentLinks = (isil: Isil) =>
+    FORMATS.map((f) => ({ href: documentPath(isil, f.ext), label: f.label, type: f.mediaType }));
+
   /** 303 to the negotiated document (contract §2), or 406 listing them all. */
   const seeOther = (req: Request, res: Response, isil: Isil): void => {
     const format = negotiate(req.headers.accept);
-    if (!format)
-      throw notAcceptable(
-        FORMATS.map((f) => ({
-          href: documentPath(isil, f.ext),
-          label: f.label,
-          type: f.mediaType,
-        })),
-      );
+    if (!format) throw notAcceptable(documentLinks(isil));
     redirect(res, 303, documentPath(isil, format.ext), seeOtherHeaders);
   };
 
@@ -290,11 +289,18 @@ export function handlers(service: Service, config: Config) {
           format,
           documents.cache,
         );
-      return documents
-        .get(institution, format.name)
-        .then((rendered) =>
+      return documents.get(institution, format.name).then(
+        (rendered) =>
           sendDocument(req, res, rendered, documentHeaders, institution, format, documents.cache),
-        );
+        (error: unknown) => {
+          if (!(error instanceof SerializationError)) throw error;
+          throw cannotWrite(
+            format.label,
+            error.message,
+            documentLinks(institution.isil).filter((l) => l.type !== format.mediaType),
+          );
+        },
+      );
     },
 
     /** GET /isil/<isil>: the institution's page (a cached one answered synchronously). */

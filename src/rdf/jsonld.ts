@@ -1,62 +1,62 @@
-// JSON-LD: compacted with the service's context and framed so that the institution is the top
-// object. The context is served by the service itself (GET /context.jsonld).
+// JSON-LD: compacted with the service's context (./context.ts) and framed so that the institution
+// is the top object.
 import jsonld from 'jsonld';
 import type { Description } from './description';
-import { PREFIXES } from './namespaces';
+import { CONTEXT } from './context';
 import { toNTriples } from './turtle';
 
-/** Where the context is published, relative to BASE_IRI. */
-export const CONTEXT_PATH = '/context.jsonld';
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-const id = (iri: string) => ({ '@id': iri, '@type': '@id' });
+/** Calls `visit` with every object in `value`, depth first. */
+function eachObject(value: Json, visit: (object: { [key: string]: Json }) => void): void {
+  if (Array.isArray(value)) for (const item of value) eachObject(item, visit);
+  else if (value !== null && typeof value === 'object') {
+    visit(value);
+    for (const item of Object.values(value)) eachObject(item, visit);
+  }
+}
 
 /**
- * The context of the published model: the prefixes, and short terms for the properties of
- * DATA-MODEL.md. Terms for IRI-valued properties coerce to `@id`; a literal value for one of them
- * still round-trips (compaction falls back to the prefixed name).
+ * jsonld.js (9.0) loses an empty string that shares a property with other values when it frames:
+ * its `cleanupNull` filters every falsy item out of arrays (`"" , "b"` comes back as `["b"]`).
+ * So each plain empty string of the expanded input becomes a placeholder that no value of the
+ * description is, and `restore` turns the placeholder back into `""` in the framed output.
  */
-export const CONTEXT = Object.freeze({
-  ...PREFIXES,
-  name: 'foaf:name',
-  shortName: 'dbp:shortName',
-  identifier: 'dc:identifier',
-  description: 'dc:description',
-  sameAs: id('owl:sameAs'),
-  homepage: id('foaf:homepage'),
-  opac: 'gbv:opac',
-  url: id('v:url'),
-  email: id('v:email'),
-  adr: 'v:adr',
-  streetAddress: 'v:street-address',
-  locality: 'v:locality',
-  postalCode: 'v:postal-code',
-  tel: 'v:tel',
-  value: 'rdf:value',
-  location: 'geo:location',
-  lat: 'geo:lat',
-  long: 'geo:long',
-  openingHoursSpecification: 'schema:openingHoursSpecification',
-  comment: 'rdfs:comment',
-  describedby: id('wdrs:describedby'),
-  license: id('dcterms:license'),
-  modified: { '@id': 'dcterms:modified', '@type': 'xsd:dateTime' },
-  isReplacedBy: id('dcterms:isReplacedBy'),
-});
-
-/** The document served at CONTEXT_PATH. */
-export function contextDocument(): string {
-  return `${JSON.stringify({ '@context': CONTEXT }, null, 2)}\n`;
+function hideEmptyStrings(expanded: Json): ((framed: Json) => Json) | undefined {
+  const values = new Set<string>();
+  const empty: { [key: string]: Json }[] = [];
+  eachObject(expanded, (object) => {
+    const value = object['@value'];
+    if (typeof value !== 'string') return;
+    values.add(value);
+    if (value === '' && !('@type' in object) && !('@language' in object)) empty.push(object);
+  });
+  if (empty.length === 0) return undefined;
+  let placeholder = '\u0000empty';
+  while (values.has(placeholder)) placeholder += '\u0000';
+  for (const object of empty) object['@value'] = placeholder;
+  const restore = (value: Json): Json =>
+    value === placeholder
+      ? ''
+      : Array.isArray(value)
+        ? value.map(restore)
+        : value !== null && typeof value === 'object'
+          ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, restore(v)]))
+          : value;
+  return restore;
 }
 
 /** Compacted, framed JSON-LD whose `@context` is the URL of the served context. */
 export async function toJsonLd(description: Description, contextUrl: string): Promise<string> {
   const expanded = await jsonld.fromRDF(toNTriples(description), { format: 'application/n-quads' });
-  const framed = await jsonld.frame(
+  const restore = hideEmptyStrings(expanded as Json);
+  const framed = (await jsonld.frame(
     expanded,
     { '@context': CONTEXT, '@id': description.subject, '@embed': '@once' } as Parameters<
       typeof jsonld.frame
     >[1],
     { omitGraph: true } as jsonld.Options.Frame,
-  );
-  return `${JSON.stringify({ ...framed, '@context': contextUrl }, null, 2)}\n`;
+  )) as Json;
+  const document = (restore ? restore(framed) : framed) as { [key: string]: Json };
+  return `${JSON.stringify({ ...document, '@context': contextUrl }, null, 2)}\n`;
 }

@@ -11,12 +11,36 @@ export class SerializationError extends Error {
 
 /** XML 1.0 §2.2: characters a document may contain. */
 const XML_CHAR = /^[\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]*$/u;
-/** XML Namespaces §3: a local name (ASCII subset; other IRIs get a prefix of their own). */
-const NCNAME = /^[A-Za-z_][A-Za-z0-9._-]*$/;
+/** XML 1.0 (fifth edition) §2.3 NameStartChar, without the colon (XML Namespaces §3, NCName). */
+const NAME_START =
+  'A-Z_a-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C\\u200D' +
+  '\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD\\u{10000}-\\u{EFFFF}';
+/** NameChar: NameStartChar and the characters a name may hold after its first. */
+const NAME = `${NAME_START}\\-.0-9\\u00B7\\u0300-\\u036F\\u203F\\u2040`;
+const NCNAME = new RegExp(`^[${NAME_START}][${NAME}]*$`, 'u');
+/**
+ * The longest NCName an IRI ends with: the first place from which the rest is one. `…/ns/123start`
+ * splits into `…/ns/123` and `start` (an XML name cannot start with a digit).
+ */
+const LOCAL_NAME = new RegExp(`[${NAME_START}][${NAME}]*$`, 'u');
+
+/**
+ * Why a predicate IRI cannot be written in RDF/XML, where a property element's name is a prefix
+ * and an NCName that together spell the IRI (RDF 1.1 XML Syntax §2.2), or `undefined`: an IRI that
+ * ends with no name character (`…/ns/`, `…#`, `…/123`) cannot be.
+ */
+export function predicateDefect(iri: string): string | undefined {
+  return LOCAL_NAME.test(iri) ? undefined : `the predicate <${iri}> has no XML local name`;
+}
+
+/** Why a literal cannot be written in XML 1.0 (§2.2: no character reference reaches U+0001), or `undefined`. */
+export function literalDefect(value: string): string | undefined {
+  return XML_CHAR.test(value) ? undefined : 'a literal holds a character XML 1.0 cannot carry';
+}
 
 function escape(text: string, attribute: boolean): string {
-  if (!XML_CHAR.test(text))
-    throw new SerializationError('a literal holds a character XML 1.0 cannot carry');
+  const defect = literalDefect(text);
+  if (defect !== undefined) throw new SerializationError(defect);
   let out = text
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
@@ -38,15 +62,16 @@ class Namespaces {
         return `${prefix}:${iri.slice(ns.length)}`;
       }
     }
-    const match = /^(.*[#/])([A-Za-z_][A-Za-z0-9._-]*)$/.exec(iri);
-    if (!match) throw new SerializationError(`the predicate <${iri}> has no XML local name`);
-    const ns = match[1]!;
+    const match = LOCAL_NAME.exec(iri);
+    if (!match) throw new SerializationError(predicateDefect(iri)!);
+    const ns = iri.slice(0, match.index);
+    const local = match[0];
     let prefix = [...this.declared].find(([, value]) => value === ns)?.[0];
     if (!prefix) {
       prefix = `ns${++this.extra}`;
       this.declared.set(prefix, ns);
     }
-    return `${prefix}:${match[2]}`;
+    return `${prefix}:${local}`;
   }
 
   attributes(): string {

@@ -14,7 +14,7 @@ import { SerializationError, toRdfXml } from '../../src/rdf/rdfxml';
 import { toNTriples, toTurtle } from '../../src/rdf/turtle';
 import { parseRdfXml, parseTurtle, sameGraph, streamQuads } from '../support';
 import { JsonLdParser } from 'jsonld-streaming-parser';
-import { CONTEXT } from '../../src/rdf/jsonld';
+import { CONTEXT } from '../../src/rdf/context';
 
 const { namedNode, blankNode, literal, quad } = DataFactory;
 const R = 'https://ld.zdb-services.de/resource/organisations/DE-Tue120';
@@ -48,6 +48,11 @@ const AWKWARD: Quad[] = [
     literal('0042', namedNode(`${XSD}integer`)),
   ),
   quad(namedNode(R), namedNode('http://example.org/ns#with.dot'), literal('')),
+  // An empty string beside other values of the same property (jsonld.js's framing drops it there).
+  quad(namedNode(R), namedNode('http://purl.org/dc/elements/1.1/description'), literal('')),
+  // Local names: the longest NCName the IRI ends with (no digit first), non-ASCII name characters.
+  quad(namedNode(R), namedNode('http://example.org/ns/123start'), literal('digit before')),
+  quad(namedNode(R), namedNode('http://example.org/ns/Straße·ä-1.x'), literal('non-ASCII')),
   quad(
     namedNode(R),
     namedNode('http://xmlns.com/foaf/0.1/homepage'),
@@ -187,12 +192,16 @@ describe('serializers', () => {
     ]);
     assert.throws(() => toRdfXml(bad), SerializationError);
   });
-  it('RDF/XML refuses a predicate without an XML local name', () => {
-    const bad = describe_([
-      quad(namedNode(R), namedNode('http://example.org/ends/'), literal('x')),
-    ]);
-    assert.throws(() => toRdfXml(bad), SerializationError);
-  });
+  for (const predicate of [
+    'http://example.org/ends/',
+    'http://example.org/ns#',
+    'http://example.org/ns/123',
+    'http://example.org/v1.2/',
+  ])
+    it(`RDF/XML refuses the predicate <${predicate}>, which ends in no XML local name`, () => {
+      const bad = describe_([quad(namedNode(R), namedNode(predicate), literal('x'))]);
+      assert.throws(() => toRdfXml(bad), SerializationError);
+    });
 });
 
 describe('blank node labels', () => {

@@ -1,0 +1,82 @@
+// Data the loader accepts but a format may not carry: every document the service answers is the
+// stored graph, and the one it cannot write (RDF/XML of a control character, or of a predicate
+// that ends in no XML name) gets a defined 406 that lists the documents it can.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import request from 'supertest';
+import type { Express } from 'express';
+import { JsonLdParser } from 'jsonld-streaming-parser';
+import type { Quad } from 'n3';
+import { CONTEXT } from '../../src/rdf/context';
+import {
+  BASE,
+  buildApp,
+  FIXTURES,
+  parseRdfXml,
+  parseTurtle,
+  sameGraph,
+  streamQuads,
+} from '../support';
+
+const parsers: Record<string, (text: string) => Quad[] | Promise<Quad[]>> = {
+  ttl: (text) => parseTurtle(text),
+  nt: (text) => parseTurtle(text, 'application/n-triples'),
+  rdf: (text) => parseRdfXml(text),
+  jsonld: (text) =>
+    streamQuads(
+      new JsonLdParser({
+        baseIRI: `${BASE}/`,
+        documentLoader: { load: async () => ({ '@context': CONTEXT }) },
+      }),
+      text,
+    ),
+};
+
+/** The institutions of fixtures/test/awkward-terms.ttl, and the formats that can carry each. */
+const CASES: [isil: string, formats: string[]][] = [
+  ['DE-Awk1', ['ttl', 'nt', 'jsonld']],
+  ['DE-Awk2', ['ttl', 'nt', 'jsonld']],
+  ['DE-Awk3', ['ttl', 'nt', 'jsonld', 'rdf']],
+];
+
+describe('data some formats cannot carry', () => {
+  let app: Express;
+  before(async () => {
+    ({ app } = await buildApp([path.join(FIXTURES, 'test', 'awkward-terms.ttl')]));
+  });
+
+  for (const [isil, formats] of CASES) {
+    describe(isil, () => {
+      let stored: Quad[];
+      before(async () => {
+        const nt = await request(app).get(`/data/organisations/${isil}.nt`).expect(200);
+        stored = parseTurtle(nt.text, 'application/n-triples');
+        assert.ok(stored.length >= 6);
+      });
+
+      for (const format of formats)
+        it(`.${format} is the stored graph`, async () => {
+          const res = await request(app).get(`/data/organisations/${isil}.${format}`).expect(200);
+          assert.ok(sameGraph(await parsers[format]!(res.text), stored));
+        });
+
+      if (!formats.includes('rdf'))
+        it('.rdf answers 406, says why and lists the documents that can be had', async () => {
+          const res = await request(app)
+            .get(`/data/organisations/${isil}.rdf`)
+            .set('Accept', 'application/rdf+xml');
+          assert.equal(res.status, 406);
+          assert.match(res.text, /^This description cannot be written as RDF\/XML: /);
+          for (const ext of ['ttl', 'jsonld', 'nt', 'html'])
+            assert.ok(res.text.includes(`/data/organisations/${isil}.${ext}`), ext);
+          assert.ok(!res.text.includes(`${isil}.rdf`));
+          assert.equal(res.headers['access-control-allow-origin'], '*');
+        });
+    });
+  }
+
+  it('the empty string beside another value is in the JSON-LD', async () => {
+    const res = await request(app).get('/data/organisations/DE-Awk3.jsonld').expect(200);
+    assert.deepEqual(JSON.parse(res.text).description, ['', 'not empty']);
+  });
+});
