@@ -10,6 +10,7 @@ import {
   writeSnapshot,
   type LoadReport,
   type SourceFormat,
+  type WrittenSnapshot,
 } from './loadSources';
 import { ShapesError } from './validate';
 
@@ -21,7 +22,11 @@ institution against the shapes, and replaces the snapshot at $DATASET with what 
 --workers N validates in N threads beside the loading one (default: one a core).`;
 
 /** The report, one item a line, tab-separated: the first column says what the line is. */
-function printReport(report: LoadReport, target: string | undefined, bytes: number): void {
+function printReport(
+  report: LoadReport,
+  target: string | undefined,
+  written: WrittenSnapshot | undefined,
+): void {
   const out = process.stdout;
   for (const f of report.files) {
     const records = f.records === undefined ? '' : `${f.records} records, `;
@@ -52,10 +57,12 @@ function printReport(report: LoadReport, target: string | undefined, bytes: numb
   const validation = report.validated
     ? `${report.defective} institutions with defects`
     : 'not validated';
+  // The snapshot's version, as a server that loads it shows it; the sources' hash (report.version)
+  // is no version anyone sees.
   const snapshot =
-    target === undefined
+    target === undefined || written === undefined
       ? 'no snapshot written'
-      : `snapshot ${target} (${bytes} bytes, version ${report.version})`;
+      : `snapshot ${target} (${written.bytes} bytes, version ${written.version})`;
   out.write(
     `loaded ${report.files.length} files: ${report.institutions} institutions, ` +
       `${report.triples} triples, ${report.warnings.length} warnings; ` +
@@ -116,15 +123,15 @@ export async function main(argv: readonly string[]): Promise<number> {
     });
     if (args.values.strict && report.defective > 0) {
       dataset.free();
-      printReport(report, undefined, 0);
+      printReport(report, undefined, undefined);
       process.stderr.write(
         `load refused (--strict), snapshot unchanged: ${report.defective} institutions violate the shapes (the defect lines above say how)\n`,
       );
       return 1;
     }
-    const bytes = writeSnapshot(dataset, config.dataset);
+    const written = writeSnapshot(dataset, config.dataset);
     dataset.free();
-    printReport(report, config.dataset, bytes);
+    printReport(report, config.dataset, written);
     return 0;
   } catch (error) {
     if (

@@ -14,6 +14,7 @@ import {
   isilOfInstitutionIri,
 } from '../src/rdf/iris';
 import { isilDefect, isilKey, type Isil } from '../src/rdf/isil';
+import { CONTEXT, CONTEXT_PATH } from '../src/rdf/context';
 import { PREFIXES } from '../src/rdf/namespaces';
 import { DatasetStore, type SelectBinding, type StoreFormat } from '../src/store/datasetStore';
 import { MAX_BLANK_NODE_DEPTH, NAMED_LINKS, splitLine } from '../src/store/descriptions';
@@ -137,6 +138,8 @@ export interface LoadOptions {
   readonly validationWorkers?: number;
 }
 
+/** Hex digits of the sha256 of the bytes loaded that make a dataset's version. */
+const VERSION_LENGTH = 12;
 /** Input is handed to the store in batches of about this size, with a turn of the event loop between. */
 const CHUNK_BYTES = 1 << 20;
 /**
@@ -549,7 +552,11 @@ class Load {
         if (snapshot) await this.loadSnapshot(target, file, fd);
         else {
           try {
-            target.load(chunks(fd, this.hash), format, `${this.options.baseIri}/`);
+            const input =
+              format === 'jsonld'
+                ? servedContextInline(readHashed(fd, this.hash), this.options.baseIri)
+                : chunks(fd, this.hash);
+            target.load(input, format, `${this.options.baseIri}/`);
           } catch (error) {
             throw locate(file, error as Error);
           }
@@ -743,6 +750,54 @@ function* chunks(fd: number, hash: crypto.Hash): Generator<Buffer> {
   }
 }
 
+/** The whole file's bytes, fed to the hash. */
+function readHashed(fd: number, hash: crypto.Hash): Buffer {
+  return Buffer.concat([...chunks(fd, hash)]);
+}
+
+/** Whether `value` names the context this service serves (under either form of the base). */
+function namesServedContext(value: unknown, baseIri: string): boolean {
+  if (typeof value !== 'string' || !value.endsWith(CONTEXT_PATH)) return false;
+  const base = value.slice(0, -CONTEXT_PATH.length);
+  return base === baseIri || base === otherScheme(baseIri);
+}
+
+/**
+ * A JSON-LD document with the context this service serves put in place of its IRI: the documents
+ * the service serves name it by its absolute IRI under BASE_IRI, which the store's JSON-LD reader
+ * does not fetch (and which a deployment not yet public does not answer). Any other document, and
+ * one that is not JSON, is handed on as it is: the store's reader says where it is broken.
+ */
+function servedContextInline(bytes: Buffer, baseIri: string): Buffer {
+  if (!bytes.includes(CONTEXT_PATH)) return bytes;
+  let document: unknown;
+  try {
+    document = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return bytes;
+  }
+  let replaced = false;
+  const inline = (value: unknown): unknown => {
+    if (namesServedContext(value, baseIri)) {
+      replaced = true;
+      return CONTEXT;
+    }
+    return value;
+  };
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (value !== null && typeof value === 'object') {
+      const object = value as Record<string, unknown>;
+      for (const [key, item] of Object.entries(object)) {
+        if (key === '@context') object[key] = Array.isArray(item) ? item.map(inline) : inline(item);
+        else visit(item);
+      }
+    }
+  };
+  visit(document);
+  return replaced ? Buffer.from(JSON.stringify(document)) : bytes;
+}
+
 function countLines(bytes: Buffer): number {
   let n = 0;
   for (let i = bytes.indexOf(0x0a); i !== -1; i = bytes.indexOf(0x0a, i + 1)) n++;
@@ -845,7 +900,7 @@ export async function loadSources(
       size = load.store.size;
       load.files.push({ file, format, records, triples: size - before });
     }
-    const version = load.hash.digest('hex').slice(0, 12);
+    const version = load.hash.digest('hex').slice(0, VERSION_LENGTH);
     // A triple two descriptions share is placed in both graphs: one quad more.
     const placed = load.store.placeDescriptions(options.baseIri);
     // One source's descriptions are whole once placed, unless its records cross; several sources
@@ -882,15 +937,19 @@ export async function loadSources(
   }
 }
 
+/** The base under the other scheme: `http://` for `https://`, and the reverse. */
+function otherScheme(baseIri: string): string {
+  return baseIri.startsWith('https://')
+    ? `http://${baseIri.slice(8)}`
+    : `https://${baseIri.slice(7)}`;
+}
+
 /**
  * Data minted with `http://` for an `https://` base (or the reverse) is served under the configured
  * base (DATA-MODEL.md, Identifiers). Subjects and objects are rewritten; returns how many triples.
  */
 export function rewriteHttpBase(store: DatasetStore, baseIri: string): number {
-  const other = baseIri.startsWith('https://')
-    ? `http://${baseIri.slice(8)}`
-    : `https://${baseIri.slice(7)}`;
-  const from = JSON.stringify(`${other}/`);
+  const from = JSON.stringify(`${otherScheme(baseIri)}/`);
   const to = JSON.stringify(`${baseIri}/`);
   const matches = `FILTER((isIRI(?s) && STRSTARTS(STR(?s), ${from})) || (isIRI(?o) && STRSTARTS(STR(?o), ${from})))`;
   const count = store.select(`SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o ${matches} }`)[0]?.n?.value;
@@ -987,19 +1046,33 @@ export function* chunkedNQuads(nquads: string): Generator<string> {
   if (piece.length > 0) yield piece.join('');
 }
 
+/** What `writeSnapshot` wrote. */
+export interface WrittenSnapshot {
+  readonly bytes: number;
+  /** The version a server loading the snapshot shows (`/readyz`, `Dataset-Version`). */
+  readonly version: string;
+}
+
 /**
  * Writes the store as an N-Quads snapshot: to a temporary file beside the target, flushed to disk,
  * then renamed over it, so a reader sees the old snapshot or the new one, never a part.
  */
-export function writeSnapshot(dataset: Dataset<DatasetStore>, target: string): number {
+export function writeSnapshot(dataset: Dataset<DatasetStore>, target: string): WrittenSnapshot {
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const temporary = `${target}.tmp-${process.pid}`;
   let bytes = 0;
+  // The version is the hash of the bytes a load reads (see `Load.hash`): these, once renamed.
+  const hash = crypto.createHash('sha256');
+  const write = (fd: number, text: string) => {
+    const buffer = Buffer.from(text);
+    hash.update(buffer);
+    bytes += fs.writeSync(fd, buffer);
+  };
   try {
     const fd = fs.openSync(temporary, 'w');
     try {
-      bytes += fs.writeSync(fd, snapshotHeader(dataset.baseIri));
-      for (const piece of chunkedNQuads(dataset.store.dump())) bytes += fs.writeSync(fd, piece);
+      write(fd, snapshotHeader(dataset.baseIri));
+      for (const piece of chunkedNQuads(dataset.store.dump())) write(fd, piece);
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
@@ -1009,5 +1082,5 @@ export function writeSnapshot(dataset: Dataset<DatasetStore>, target: string): n
     fs.rmSync(temporary, { force: true });
     throw error;
   }
-  return bytes;
+  return { bytes, version: hash.digest('hex').slice(0, VERSION_LENGTH) };
 }

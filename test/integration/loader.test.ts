@@ -12,7 +12,10 @@ import { loadInto } from '../../src/server';
 import { PROJECT_ROOT } from '../../src/paths';
 import { loadSources } from '../../loader/loadSources';
 import { NAME_LIST_HEADER } from '../../loader/lists';
+import request from 'supertest';
 import {
+  BASE,
+  buildApp,
   DE_1A_RDF,
   parseRdfXml,
   parseTurtle,
@@ -97,6 +100,25 @@ describe('loader', () => {
       assert.ok(sameGraph(triplesOfDescription(stored, 'DE-1a'), expected));
     });
   }
+
+  it('reads back the JSON-LD the service serves, whose context is named by its IRI under BASE_IRI', async () => {
+    const { app } = await buildApp();
+    const served = await request(app).get('/data/organisations/DE-1a.jsonld').expect(200);
+    assert.equal(JSON.parse(served.text)['@context'], `${BASE}/context.jsonld`);
+    const nt = await request(app).get('/data/organisations/DE-1a.nt').expect(200);
+    const file = path.join(dir, 'served.jsonld');
+    fs.writeFileSync(file, served.text);
+    const target = path.join(dir, 'served.nq');
+    const run = load(target, [file]);
+    assert.equal(run.status, 0, run.stderr);
+    const stored = parseTurtle(fs.readFileSync(target, 'utf8'), 'application/n-quads');
+    assert.ok(
+      sameGraph(
+        triplesOfDescription(stored, 'DE-1a'),
+        parseTurtle(nt.text, 'application/n-triples'),
+      ),
+    );
+  });
 
   it('reads a folder: every known extension, in name order; the snapshot holds their union', () => {
     const folder = path.join(dir, 'folder');
@@ -358,12 +380,15 @@ describe('loader', () => {
     });
   }
 
-  it('the server loads the snapshot with the same code', async () => {
-    assert.equal(load(snapshot, [path.join(dir, 'de-1a.ttl')]).status, 0);
+  it('the server loads the snapshot with the same code, and shows the version the loader printed', async () => {
+    const run = load(snapshot, [path.join(dir, 'de-1a.ttl')]);
+    assert.equal(run.status, 0);
+    const printed = /, version ([0-9a-f]{12})\)/.exec(run.stdout)?.[1];
     const service = new Service(testConfig({ DATASET: snapshot }));
     await loadInto(service, createLogger('silent'), loadSources);
     assert.equal(service.current?.dataset.institutionCount, 1);
     assert.equal(service.current?.dataset.tripleCount, 63);
+    assert.equal(service.current?.dataset.version, printed);
     service.close();
   });
 });
