@@ -8,8 +8,10 @@ export class HttpError extends Error {
     readonly headers: Readonly<Record<string, string>> = {},
     /** Links for the body of a 406 or 404 (the documents that do exist). */
     readonly links: readonly { href: string; label: string; type?: string }[] = [],
+    /** What in the data made this answer: the operator is told it (a warning in the log). */
+    cause?: Error,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
     this.name = 'HttpError';
   }
 }
@@ -60,12 +62,13 @@ export const notAcceptable = (links: HttpError['links']) =>
  * local name, a control character in a literal). Like the 406 of negotiation (RFC 9110 §15.5.7:
  * no representation in the requested media type can be made), it lists the documents that can.
  */
-export const cannotWrite = (format: string, why: string, links: HttpError['links']) =>
+export const cannotWrite = (format: string, cause: Error, links: HttpError['links']) =>
   new HttpError(
     406,
-    `This description cannot be written as ${format}: ${why}. Available:`,
+    `This description cannot be written as ${format}: ${cause.message}. Available:`,
     {},
     links,
+    cause,
   );
 
 /** The methods of this read-only service: the `Allow` of every 405 and of the CORS preflight. */

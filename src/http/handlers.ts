@@ -296,7 +296,7 @@ export function handlers(service: Service, config: Config) {
           if (!(error instanceof SerializationError)) throw error;
           throw cannotWrite(
             format.label,
-            error.message,
+            error,
             documentLinks(institution.isil).filter((l) => l.type !== format.mediaType),
           );
         },

@@ -199,6 +199,8 @@ export function errorHandler(logger: Logger) {
       http?.status ?? (isClientError(error) ? (error as { status: number }).status : 500);
     if (!http && status >= 500)
       logger.error({ err: error, url: req.originalUrl.slice(0, 512) }, 'request failed');
+    else if (http?.cause instanceof Error)
+      logger.warn({ err: http.cause, url: req.originalUrl.slice(0, 512) }, http.message);
     if (res.headersSent) {
       res.destroy();
       return;

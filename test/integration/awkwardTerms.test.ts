@@ -7,6 +7,8 @@ import request from 'supertest';
 import type { Express } from 'express';
 import { JsonLdParser } from 'jsonld-streaming-parser';
 import type { Quad } from 'n3';
+import { createApp } from '../../src/http/app';
+import { createLogger } from '../../src/log';
 import { CONTEXT } from '../../src/rdf/context';
 import {
   BASE,
@@ -41,8 +43,13 @@ const CASES: [isil: string, formats: string[]][] = [
 
 describe('data some formats cannot carry', () => {
   let app: Express;
+  const logged: Record<string, unknown>[] = [];
   before(async () => {
-    ({ app } = await buildApp([path.join(FIXTURES, 'test', 'awkward-terms.ttl')]));
+    const built = await buildApp([path.join(FIXTURES, 'test', 'awkward-terms.ttl')]);
+    const logger = createLogger('info', {
+      write: (line: string) => logged.push(JSON.parse(line) as Record<string, unknown>),
+    });
+    app = createApp({ service: built.service, logger });
   });
 
   for (const [isil, formats] of CASES) {
@@ -71,6 +78,12 @@ describe('data some formats cannot carry', () => {
             assert.ok(res.text.includes(`/data/organisations/${isil}.${ext}`), ext);
           assert.ok(!res.text.includes(`${isil}.rdf`));
           assert.equal(res.headers['access-control-allow-origin'], '*');
+          // The operator is told which data made it, once per request, as a warning.
+          const warned = logged.filter(
+            (l) => l.level === 40 && l.url === `/data/organisations/${isil}.rdf`,
+          );
+          assert.equal(warned.length, 1);
+          assert.match(String(warned[0]!.msg), /cannot be written as RDF\/XML/);
         });
     });
   }
