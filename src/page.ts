@@ -34,6 +34,13 @@ function link(iri: string, label = iri): string {
     : escapeHtml(label);
 }
 
+/** A `lang` attribute for a literal with a language tag (BCP 47, as HTML's `lang` takes it). */
+function langOf(term: Term): string {
+  return term.termType === 'Literal' && term.language !== ''
+    ? ` lang="${escapeMarkup(term.language)}"`
+    : '';
+}
+
 class Graph {
   constructor(private readonly quads: readonly Quad[]) {}
 
@@ -151,11 +158,12 @@ export function renderPage(
 ): string {
   const g = new Graph(description.quads);
   const r = description.subject;
-  const name = g.first(r, `${foaf}name`) ?? institution.isil;
+  const nameTerm = g.objects(r, `${foaf}name`)[0];
+  const name = nameTerm?.value ?? institution.isil;
   const shortName = g.first(r, `${dbp}shortName`);
   const notes = g
-    .values(r, `${dc}description`)
-    .map((d) => `<p>${escapeHtml(d)}</p>`)
+    .objects(r, `${dc}description`)
+    .map((d) => `<p${langOf(d)}>${escapeHtml(d.value)}</p>`)
     .join('');
   const emails = list(g.values(r, `${v}email`).map((m) => link(m, m.replace(/^mailto:/i, ''))));
   const alternates = RDF_FORMATS.map(
@@ -171,8 +179,10 @@ export function renderPage(
   const describedBy = g.first(r, `${wdrs}describedby`);
   const modified = describedBy ? g.first(describedBy, `${dcterms}modified`) : undefined;
   const license = describedBy ? g.first(describedBy, `${dcterms}license`) : undefined;
+  // The page's own words are English; a value from the data is marked with its language where its
+  // literal has one (the agency's literals mostly have none, so no language is claimed for them).
   return `<!DOCTYPE html>
-<html lang="de">
+<html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -192,7 +202,7 @@ ${scriptJson(jsonld.trim())}
 </head>
 <body>
 <main>
-<h1>${escapeHtml(name)}</h1>
+<h1${nameTerm ? langOf(nameTerm) : ''}>${escapeHtml(name)}</h1>
 <p class="isil">ISIL <code>${escapeHtml(institution.isil)}</code>${shortName ? ` · ${escapeHtml(shortName)}` : ''}</p>
 <p>Identifier: ${link(r)}</p>
 ${notes}

@@ -96,6 +96,11 @@ describe('HTML page /isil/<isil>', () => {
       ));
     it('no event-handler attribute comes from the data', () =>
       assert.ok(!/<[^>]+\son\w+=/i.test(hostile.replace(/<script[\s\S]*?<\/script>/, ''))));
+    it('marks a value with its literal language; the page itself is English', () => {
+      assert.match(hostile, /^<!DOCTYPE html>\n<html lang="en">/);
+      assert.ok(hostile.includes('<p lang="fr-ca">Bibliothèque &#38; archives</p>'));
+      assert.ok(hostile.includes('<p>&#60;img src=x onerror=alert(2)&#62;</p>'), 'no tag: no lang');
+    });
     it('a javascript: URL is shown as text, never as a link', () => {
       assert.ok(!hostile.includes('href="javascript:'));
       assert.ok(hostile.includes('javascript:alert(3)'));
