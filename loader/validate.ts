@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { DataFactory, Parser, Writer, type BlankNode, type Quad, type Term } from 'n3';
 import { QUERY_DIR } from '../src/paths';
+import { RDF_XML_TESTS } from '../src/rdf/rdfxml';
 
 /** The classes the load report counts defects in, in the order it lists them. */
 export const DEFECT_CLASSES = [
@@ -19,6 +20,7 @@ export const DEFECT_CLASSES = [
   'malformed-postcode',
   'email-not-mailto',
   'url-unparseable',
+  'not-rdfxml',
 ] as const;
 
 export type DefectClass = (typeof DEFECT_CLASSES)[number];
@@ -30,6 +32,12 @@ export interface Defect {
   /** What the shape says is wrong, and the offending value when the engine names one. */
   readonly message: string;
 }
+
+/**
+ * The results of the check the workers make beside the shapes: what the RDF/XML document cannot
+ * carry (its defect class is `not-rdfxml`). Not a shape's key: those start with a term type.
+ */
+const RDF_XML_SHAPE = 'rdfxml';
 
 /** The shapes the service publishes; the same file is served at /shapes.ttl. */
 export const SHAPES_FILE = path.join(QUERY_DIR, 'shapes.ttl');
@@ -141,9 +149,32 @@ type Reply = { readonly id: number } & (
  */
 const WORKER_SOURCE = `'use strict';
 const { parentPort, workerData } = require('node:worker_threads');
-const { engineUrl, n3Path, shapes } = workerData;
+const { engineUrl, n3Path, shapes, rdfXml } = workerData;
 const { DataFactory, Parser, Store } = require(n3Path);
 const key = (term) => term.termType + ':' + term.value;
+const localName = new RegExp(rdfXml.localName, 'u');
+const xmlText = new RegExp(rdfXml.xmlText, 'u');
+/** Whether RDF/XML can write each predicate met so far (they are few). */
+const writable = new Map();
+/**
+ * What the RDF/XML document could not carry (src/rdf/rdfxml.ts says why): results of the shape
+ * RDF_XML_SHAPE, whose focus is the institution's, told by the loader.
+ */
+function rdfXmlResults(quads) {
+  const results = [];
+  for (const quad of quads) {
+    const predicate = quad.predicate.value;
+    let ok = writable.get(predicate);
+    if (ok === undefined) writable.set(predicate, (ok = localName.test(predicate)));
+    if (!ok)
+      results.push({ shape: '${RDF_XML_SHAPE}', focus: '', value: predicate,
+        message: ['RDF/XML cannot carry the predicate: it ends in no XML local name'] });
+    if (quad.object.termType === 'Literal' && !xmlText.test(quad.object.value))
+      results.push({ shape: '${RDF_XML_SHAPE}', focus: '', value: undefined,
+        message: ['RDF/XML cannot carry a literal: it holds a character XML 1.0 forbids'] });
+  }
+  return results;
+}
 /**
  * An institution's few dozen triples as the engine reads them: looked up by subject (indexed on
  * the first such match), else scanned. Building an N3 Store's indexes for each institution cost
@@ -203,7 +234,7 @@ import(engineUrl).then(({ Validator }) => {
           focus: r.focusNode.term.value,
           value: r.value && r.value.term ? r.value.term.value : undefined,
           message: r.message.map((m) => m.value),
-        })));
+        })).concat(rdfXmlResults(quads)));
       } catch (error) {
         failed(id, index, error);
         return;
@@ -255,6 +286,7 @@ class Engine {
         engineUrl: pathToFileURL(require.resolve('shacl-engine')).href,
         n3Path: require.resolve('n3'),
         shapes,
+        rdfXml: RDF_XML_TESTS,
       },
     });
     this.worker.on('message', (reply: Reply) => this.answer(reply));
@@ -412,14 +444,15 @@ export class Validator {
   private defects(institutionIri: string, results: readonly WireResult[]): Defect[] {
     const defects = new Map<string, Defect>();
     for (const { shape, focus, value, message: said } of results) {
-      const defect = this.classes.get(shape);
+      const defect = shape === RDF_XML_SHAPE ? 'not-rdfxml' : this.classes.get(shape);
       if (defect === undefined)
         throw new ShapesError(
           `${institutionIri}: a result of shape ${shape} maps to no defect class`,
         );
       const message =
         value !== undefined && value !== focus ? `${said.join('; ')}: ${value}` : said.join('; ');
-      defects.set(`${defect}\n${focus}\n${message}`, { defect, focus, message });
+      const node = focus === '' ? institutionIri : focus;
+      defects.set(`${defect}\n${node}\n${message}`, { defect, focus: node, message });
     }
     return [...defects.values()];
   }

@@ -25,6 +25,12 @@ const NCNAME = new RegExp(`^[${NAME_START}][${NAME}]*$`, 'u');
 const LOCAL_NAME = new RegExp(`[${NAME_START}][${NAME}]*$`, 'u');
 
 /**
+ * The two tests `predicateDefect` and `literalDefect` make, as regular-expression sources (flag
+ * `u`), for code that cannot import this module: the loader's validation workers.
+ */
+export const RDF_XML_TESTS = { localName: LOCAL_NAME.source, xmlText: XML_CHAR.source } as const;
+
+/**
  * Why a predicate IRI cannot be written in RDF/XML, where a property element's name is a prefix
  * and an NCName that together spell the IRI (RDF 1.1 XML Syntax §2.2), or `undefined`: an IRI that
  * ends with no name character (`…/ns/`, `…#`, `…/123`) cannot be.

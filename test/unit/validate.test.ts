@@ -196,6 +196,30 @@ describe('validate: the shapes of the published model', function () {
         [],
       ],
       [
+        'a predicate that ends in no XML name',
+        '  foaf:name "Stadtbibliothek Beispielstadt" ;',
+        '  foaf:name "Stadtbibliothek Beispielstadt" ; <http://example.org/ns/> "x" ;',
+        ['not-rdfxml'],
+      ],
+      [
+        'a predicate whose XML name starts after digits',
+        '  foaf:name "Stadtbibliothek Beispielstadt" ;',
+        '  foaf:name "Stadtbibliothek Beispielstadt" ; <http://example.org/ns/123start> "x" ;',
+        [],
+      ],
+      [
+        'a tab, a line feed and a carriage return in a literal',
+        '"Hauptstraße 1"',
+        '"Haupt\\tstraße\\n1\\r"',
+        [],
+      ],
+      [
+        'U+FFFF in a name',
+        '"Stadtbibliothek Beispielstadt"',
+        '"Stadtbibliothek\\uFFFFBeispielstadt"',
+        ['not-rdfxml'],
+      ],
+      [
         'a catalogue on ftp:',
         '<https://katalog.example.org/?q=1>',
         '<ftp://katalog.example.org/>',
