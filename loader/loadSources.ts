@@ -766,7 +766,10 @@ function namesServedContext(value: unknown, baseIri: string): boolean {
  * A JSON-LD document with the context this service serves put in place of its IRI: the documents
  * the service serves name it by its absolute IRI under BASE_IRI, which the store's JSON-LD reader
  * does not fetch (and which a deployment not yet public does not answer). Any other document, and
- * one that is not JSON, is handed on as it is: the store's reader says where it is broken.
+ * one that is not JSON, is handed on as it is: the store's reader says where it is broken. One that
+ * is rewritten goes through JSON.parse: an integer beyond 2^53 would lose digits there (JSON-LD
+ * makes RDF of numbers by their value, so `1.0` and `1` stay what they were); the service's own
+ * documents hold no JSON numbers.
  */
 function servedContextInline(bytes: Buffer, baseIri: string): Buffer {
   if (!bytes.includes(CONTEXT_PATH)) return bytes;
@@ -788,6 +791,8 @@ function servedContextInline(bytes: Buffer, baseIri: string): Buffer {
     if (Array.isArray(value)) value.forEach(visit);
     else if (value !== null && typeof value === 'object') {
       const object = value as Record<string, unknown>;
+      // A value object's content is data (an `@json` literal may hold any key): left as it is.
+      if ('@value' in object) return;
       for (const [key, item] of Object.entries(object)) {
         if (key === '@context') object[key] = Array.isArray(item) ? item.map(inline) : inline(item);
         else visit(item);

@@ -19,7 +19,7 @@ function eachObject(value: Json, visit: (object: { [key: string]: Json }) => voi
 /**
  * jsonld.js (9.0) loses an empty string that shares a property with other values when it frames:
  * its `cleanupNull` filters every falsy item out of arrays (`"" , "b"` comes back as `["b"]`).
- * So each plain empty string of the expanded input becomes a placeholder that no value of the
+ * So each empty string of the expanded input becomes a placeholder that no value of the
  * description is, and `restore` turns the placeholder back into `""` in the framed output.
  */
 function hideEmptyStrings(expanded: Json): ((framed: Json) => Json) | undefined {
@@ -29,7 +29,9 @@ function hideEmptyStrings(expanded: Json): ((framed: Json) => Json) | undefined 
     const value = object['@value'];
     if (typeof value !== 'string') return;
     values.add(value);
-    if (value === '' && !('@type' in object) && !('@language' in object)) empty.push(object);
+    // Typed and tagged ones too: a term of the context with a type (`modified`) compacts
+    // `""^^xsd:dateTime` to a bare `""` as well.
+    if (value === '') empty.push(object);
   });
   if (empty.length === 0) return undefined;
   let placeholder = '\u0000empty';

@@ -120,6 +120,28 @@ describe('loader', () => {
     );
   });
 
+  it('leaves the context IRI inside a JSON literal as it is: it is data', () => {
+    const file = path.join(dir, 'json-literal.jsonld');
+    const context = `${BASE}/context.jsonld`;
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        '@context': context,
+        '@id': `${BASE}/resource/organisations/DE-J1`,
+        '@type': 'foaf:Organization',
+        name: 'A JSON literal',
+        'http://example.org/p': { '@value': { '@context': context }, '@type': '@json' },
+      }),
+    );
+    const target = path.join(dir, 'json-literal.nq');
+    const run = load(target, ['--skip-validation', file]);
+    assert.equal(run.status, 0, run.stderr);
+    const literal = parseTurtle(fs.readFileSync(target, 'utf8'), 'application/n-quads').find(
+      (q) => q.predicate.value === 'http://example.org/p',
+    );
+    assert.deepEqual(JSON.parse(literal!.object.value), { '@context': context });
+  });
+
   it('reads a folder: every known extension, in name order; the snapshot holds their union', () => {
     const folder = path.join(dir, 'folder');
     fs.mkdirSync(folder, { recursive: true });

@@ -48,8 +48,21 @@ const AWKWARD: Quad[] = [
     literal('0042', namedNode(`${XSD}integer`)),
   ),
   quad(namedNode(R), namedNode('http://example.org/ns#with.dot'), literal('')),
-  // An empty string beside other values of the same property (jsonld.js's framing drops it there).
+  // An empty string beside other values of the same property (jsonld.js's framing drops it there),
+  // plain, and typed with the type of a term of the context, which compacts it to a bare "" too.
   quad(namedNode(R), namedNode('http://purl.org/dc/elements/1.1/description'), literal('')),
+  quad(
+    namedNode(R),
+    namedNode('http://purl.org/dc/terms/modified'),
+    literal('', namedNode(`${XSD}dateTime`)),
+  ),
+  quad(
+    namedNode(R),
+    namedNode('http://purl.org/dc/terms/modified'),
+    literal('2021-01-01T00:00:00', namedNode(`${XSD}dateTime`)),
+  ),
+  quad(namedNode(R), namedNode('http://purl.org/dc/elements/1.1/description'), literal('', 'de')),
+  quad(namedNode(R), namedNode('http://purl.org/dc/elements/1.1/description'), literal('b', 'de')),
   // Local names: the longest NCName the IRI ends with (no digit first), non-ASCII name characters.
   quad(namedNode(R), namedNode('http://example.org/ns/123start'), literal('digit before')),
   quad(namedNode(R), namedNode('http://example.org/ns/Straße·ä-1.x'), literal('non-ASCII')),
