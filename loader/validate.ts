@@ -152,8 +152,23 @@ const { parentPort, workerData } = require('node:worker_threads');
 const { engineUrl, n3Path, shapes, rdfXml } = workerData;
 const { DataFactory, Parser, Store } = require(n3Path);
 const key = (term) => term.termType + ':' + term.value;
-const localName = new RegExp(rdfXml.localName, 'u');
+const nameStartChar = new RegExp(rdfXml.nameStartChar, 'u');
+const nameChar = new RegExp(rdfXml.nameChar, 'u');
 const xmlText = new RegExp(rdfXml.xmlText, 'u');
+const notPropertyElements = new Set(rdfXml.notPropertyElements);
+/**
+ * Whether RDF/XML can write a predicate: the test of predicateDefect in src/rdf/rdfxml.ts (not a
+ * syntax name, and a name character run at the end that holds a name-start character).
+ */
+function writablePredicate(iri) {
+  if (notPropertyElements.has(iri)) return false;
+  const chars = Array.from(iri);
+  for (let i = chars.length - 1; i >= 0; i--) {
+    if (!nameChar.test(chars[i])) return false;
+    if (nameStartChar.test(chars[i])) return true;
+  }
+  return false;
+}
 /** Whether RDF/XML can write each predicate met so far (they are few). */
 const writable = new Map();
 /**
@@ -165,13 +180,13 @@ function rdfXmlResults(quads) {
   for (const quad of quads) {
     const predicate = quad.predicate.value;
     let ok = writable.get(predicate);
-    if (ok === undefined) writable.set(predicate, (ok = localName.test(predicate)));
+    if (ok === undefined) writable.set(predicate, (ok = writablePredicate(predicate)));
     if (!ok)
       results.push({ shape: '${RDF_XML_SHAPE}', focus: '', value: predicate,
-        message: ['RDF/XML cannot carry the predicate: it ends in no XML local name'] });
+        message: ['RDF/XML cannot carry the predicate (no XML local name, or an RDF syntax name)'] });
     if (quad.object.termType === 'Literal' && !xmlText.test(quad.object.value))
-      results.push({ shape: '${RDF_XML_SHAPE}', focus: '', value: undefined,
-        message: ['RDF/XML cannot carry a literal: it holds a character XML 1.0 forbids'] });
+      results.push({ shape: '${RDF_XML_SHAPE}', focus: '', value: predicate,
+        message: ['RDF/XML cannot carry a literal of the predicate: it holds a character XML 1.0 forbids'] });
   }
   return results;
 }

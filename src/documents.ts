@@ -4,6 +4,7 @@ import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import type { Dataset, Institution } from './dataset';
 import type { FormatName } from './rdf/formats';
+import { SerializationError } from './rdf/rdfxml';
 import { serialize } from './rdf/serialize';
 import { renderPage } from './page';
 
@@ -137,6 +138,12 @@ export class DocumentCache {
 /** Renders and caches the documents of one dataset; a new dataset gets a new Documents. */
 export class Documents {
   readonly cache: DocumentCache;
+  /**
+   * Why each document that could not be written failed (a format that cannot carry its data), so
+   * that asking again answers at once instead of describing and serializing again. At most one
+   * entry a document of the dataset, and dropped with it.
+   */
+  private readonly unwritable = new Map<string, SerializationError>();
 
   constructor(
     readonly dataset: Dataset,
@@ -151,11 +158,24 @@ export class Documents {
     return this.cache.get(`${format}\u0000${institution.isil}`);
   }
 
+  /** Why the document cannot be written, when an earlier `get` found it could not. */
+  failed(institution: Institution, format: FormatName): SerializationError | undefined {
+    return this.unwritable.get(`${format}\u0000${institution.isil}`);
+  }
+
+  /** The document, rendered when not cached; rejects with a SerializationError when it cannot be. */
   async get(institution: Institution, format: FormatName): Promise<Rendered> {
-    const cached = this.cached(institution, format);
+    const key = `${format}\u0000${institution.isil}`;
+    const cached = this.cache.get(key);
     if (cached) return cached;
-    const rendered = await this.render(institution, format);
-    this.cache.set(`${format}\u0000${institution.isil}`, rendered);
+    let rendered: Rendered;
+    try {
+      rendered = await this.render(institution, format);
+    } catch (error) {
+      if (error instanceof SerializationError) this.unwritable.set(key, error);
+      throw error;
+    }
+    this.cache.set(key, rendered);
     return rendered;
   }
 

@@ -59,13 +59,20 @@ export const notAcceptable = (links: HttpError['links']) =>
 
 /**
  * 406 for a document whose format cannot carry the description (RDF/XML: a predicate with no XML
- * local name, a control character in a literal). Like the 406 of negotiation (RFC 9110 §15.5.7:
- * no representation in the requested media type can be made), it lists the documents that can.
+ * local name, a control character in a literal). RFC 9110 §15.5.7 defines 406 for negotiation;
+ * here the media type was asked for by the document's extension (or chosen by the 303), and no
+ * representation of it can be made: as the negotiation 406 does, it lists the documents that can.
+ * `cause`, when given, is logged as a warning.
  */
-export const cannotWrite = (format: string, cause: Error, links: HttpError['links']) =>
+export const cannotWrite = (
+  format: string,
+  why: string,
+  links: HttpError['links'],
+  cause?: Error,
+) =>
   new HttpError(
     406,
-    `This description cannot be written as ${format}: ${cause.message}. Available:`,
+    `This description cannot be written as ${format}: ${why}. Available:`,
     {},
     links,
     cause,

@@ -289,16 +289,17 @@ export function handlers(service: Service, config: Config) {
           format,
           documents.cache,
         );
+      const others = () =>
+        documentLinks(institution.isil).filter((l) => l.type !== format.mediaType);
+      // Known to fail: answered at once, and the log told only the first time.
+      const failed = documents.failed(institution, format.name);
+      if (failed) throw cannotWrite(format.label, failed.message, others());
       return documents.get(institution, format.name).then(
         (rendered) =>
           sendDocument(req, res, rendered, documentHeaders, institution, format, documents.cache),
         (error: unknown) => {
           if (!(error instanceof SerializationError)) throw error;
-          throw cannotWrite(
-            format.label,
-            error,
-            documentLinks(institution.isil).filter((l) => l.type !== format.mediaType),
-          );
+          throw cannotWrite(format.label, error.message, others(), error);
         },
       );
     },

@@ -18,25 +18,76 @@ const NAME_START =
 /** NameChar: NameStartChar and the characters a name may hold after its first. */
 const NAME = `${NAME_START}\\-.0-9\\u00B7\\u0300-\\u036F\\u203F\\u2040`;
 const NCNAME = new RegExp(`^[${NAME_START}][${NAME}]*$`, 'u');
-/**
- * The longest NCName an IRI ends with: the first place from which the rest is one. `…/ns/123start`
- * splits into `…/ns/123` and `start` (an XML name cannot start with a digit).
- */
-const LOCAL_NAME = new RegExp(`[${NAME_START}][${NAME}]*$`, 'u');
+const NAME_START_CHAR = new RegExp(`^[${NAME_START}]$`, 'u');
+const NAME_CHAR = new RegExp(`^[${NAME}]$`, 'u');
 
 /**
- * The two tests `predicateDefect` and `literalDefect` make, as regular-expression sources (flag
- * `u`), for code that cannot import this module: the loader's validation workers.
+ * RDF names that RDF/XML does not take as a property element (RDF 1.1 XML Syntax §7.2.5: the core
+ * syntax terms, rdf:Description and the old terms), and rdf:li, which a parser reads back as
+ * rdf:_1, rdf:_2… (§7.4): a triple with one of these predicates cannot be written.
  */
-export const RDF_XML_TESTS = { localName: LOCAL_NAME.source, xmlText: XML_CHAR.source } as const;
+const NOT_PROPERTY_ELEMENTS: ReadonlySet<string> = new Set(
+  [
+    ...['RDF', 'ID', 'about', 'parseType', 'resource', 'nodeID', 'datatype', 'Description'],
+    ...['li', 'aboutEach', 'aboutEachPrefix', 'bagID'],
+  ].map((name) => `${PREFIXES.rdf}${name}`),
+);
+
+/**
+ * Where the longest NCName `iri` ends with starts: at the first name-start character of the run of
+ * name characters at its end (`…/ns/123start` splits before `start`: a name cannot start with a
+ * digit), or -1. One pass from the end, a code point at a time: a regular expression anchored at
+ * the end would try every start in a long run of name characters, in quadratic time.
+ */
+export function localNameStart(iri: string): number {
+  let start = -1;
+  for (let end = iri.length; end > 0;) {
+    const low = iri.charCodeAt(end - 1);
+    const pair =
+      end > 1 && (low & 0xfc00) === 0xdc00 && (iri.charCodeAt(end - 2) & 0xfc00) === 0xd800;
+    const from = pair ? end - 2 : end - 1;
+    const char = iri.slice(from, end);
+    if (!NAME_CHAR.test(char)) break;
+    if (NAME_START_CHAR.test(char)) start = from;
+    end = from;
+  }
+  return start;
+}
+
+/**
+ * What `predicateDefect` and `literalDefect` test, for code that cannot import this module (the
+ * loader's validation workers): the character classes as regular-expression sources (flag `u`),
+ * and the reserved predicates.
+ */
+export const RDF_XML_TESTS = {
+  nameStartChar: NAME_START_CHAR.source,
+  nameChar: NAME_CHAR.source,
+  xmlText: XML_CHAR.source,
+  notPropertyElements: [...NOT_PROPERTY_ELEMENTS],
+} as const;
+
+/** `predicateDefect`'s answers ('' for none): a dataset has few predicates, and every triple asks. */
+const predicateDefects = new Map<string, string>();
+/** A bound on those, against data with a predicate per triple. */
+const MAX_PREDICATES_KNOWN = 4096;
 
 /**
  * Why a predicate IRI cannot be written in RDF/XML, where a property element's name is a prefix
  * and an NCName that together spell the IRI (RDF 1.1 XML Syntax §2.2), or `undefined`: an IRI that
- * ends with no name character (`…/ns/`, `…#`, `…/123`) cannot be.
+ * ends with no name character (`…/ns/`, `…#`, `…/123`) cannot be, nor an RDF syntax name.
  */
 export function predicateDefect(iri: string): string | undefined {
-  return LOCAL_NAME.test(iri) ? undefined : `the predicate <${iri}> has no XML local name`;
+  let defect = predicateDefects.get(iri);
+  if (defect === undefined) {
+    defect = NOT_PROPERTY_ELEMENTS.has(iri)
+      ? `the predicate <${iri}> is an RDF/XML syntax name, not a property element`
+      : localNameStart(iri) < 0
+        ? `the predicate <${iri}> has no XML local name`
+        : '';
+    if (predicateDefects.size >= MAX_PREDICATES_KNOWN) predicateDefects.clear();
+    predicateDefects.set(iri, defect);
+  }
+  return defect === '' ? undefined : defect;
 }
 
 /** Why a literal cannot be written in XML 1.0 (§2.2: no character reference reaches U+0001), or `undefined`. */
@@ -62,16 +113,17 @@ class Namespaces {
   private extra = 0;
 
   qname(iri: string): string {
+    const defect = predicateDefect(iri);
+    if (defect !== undefined) throw new SerializationError(defect);
     for (const [prefix, ns] of Object.entries(PREFIXES)) {
       if (iri.startsWith(ns) && NCNAME.test(iri.slice(ns.length))) {
         this.declared.set(prefix, ns);
         return `${prefix}:${iri.slice(ns.length)}`;
       }
     }
-    const match = LOCAL_NAME.exec(iri);
-    if (!match) throw new SerializationError(predicateDefect(iri)!);
-    const ns = iri.slice(0, match.index);
-    const local = match[0];
+    const at = localNameStart(iri);
+    const ns = iri.slice(0, at);
+    const local = iri.slice(at);
     let prefix = [...this.declared].find(([, value]) => value === ns)?.[0];
     if (!prefix) {
       prefix = `ns${++this.extra}`;

@@ -10,7 +10,7 @@ import {
   splitNTriples,
   splitWrittenNTriples,
 } from '../../src/rdf/ntriples';
-import { SerializationError, toRdfXml } from '../../src/rdf/rdfxml';
+import { localNameStart, SerializationError, toRdfXml } from '../../src/rdf/rdfxml';
 import { toNTriples, toTurtle } from '../../src/rdf/turtle';
 import { parseRdfXml, parseTurtle, sameGraph, streamQuads } from '../support';
 import { JsonLdParser } from 'jsonld-streaming-parser';
@@ -210,11 +210,39 @@ describe('serializers', () => {
     'http://example.org/ns#',
     'http://example.org/ns/123',
     'http://example.org/v1.2/',
+    // Syntax names (RDF 1.1 XML Syntax §7.2.5), and rdf:li, which a parser reads as rdf:_1 (§7.4).
+    'http://www.w3.org/1999/02/22-rdf-syntax-ns#li',
+    'http://www.w3.org/1999/02/22-rdf-syntax-ns#Description',
+    'http://www.w3.org/1999/02/22-rdf-syntax-ns#about',
   ])
-    it(`RDF/XML refuses the predicate <${predicate}>, which ends in no XML local name`, () => {
+    it(`RDF/XML refuses the predicate <${predicate}>`, () => {
       const bad = describe_([quad(namedNode(R), namedNode(predicate), literal('x'))]);
       assert.throws(() => toRdfXml(bad), SerializationError);
     });
+});
+
+describe('the XML local name an IRI ends with', () => {
+  const cases: [iri: string, local: string | undefined][] = [
+    ['http://example.org/ns#name', 'name'],
+    ['http://example.org/ns/123start', 'start'],
+    ['http://example.org/ns/a-1.b_c', 'a-1.b_c'],
+    ['http://example.org/ns/-x', 'x'],
+    ['http://example.org/ns/Straße·ä', 'Straße·ä'],
+    ['http://example.org/ns/\u{10000}\u{EFFFF}x', '\u{10000}\u{EFFFF}x'],
+    ['http://example.org/ns/x\u{F0000}', undefined],
+    ['http://example.org/ns/12', undefined],
+    ['http://example.org/ns/', undefined],
+  ];
+  for (const [iri, local] of cases)
+    it(`${JSON.stringify(iri)}: ${local === undefined ? 'none' : JSON.stringify(local)}`, () => {
+      const at = localNameStart(iri);
+      assert.equal(at < 0 ? undefined : iri.slice(at), local);
+    });
+  it('a long run of name characters that is not at the end has no name, and is read once', () => {
+    const iri = `http://example.org/${'a'.repeat(200_000)}/`;
+    assert.equal(localNameStart(iri), -1);
+    assert.equal(localNameStart(`${iri}x`), iri.length);
+  });
 });
 
 describe('blank node labels', () => {

@@ -202,6 +202,12 @@ describe('validate: the shapes of the published model', function () {
         ['not-rdfxml'],
       ],
       [
+        'rdf:li, which RDF/XML would read back as rdf:_1',
+        '  foaf:name "Stadtbibliothek Beispielstadt" ;',
+        '  foaf:name "Stadtbibliothek Beispielstadt" ; <http://www.w3.org/1999/02/22-rdf-syntax-ns#li> "x" ;',
+        ['not-rdfxml'],
+      ],
+      [
         'a predicate whose XML name starts after digits',
         '  foaf:name "Stadtbibliothek Beispielstadt" ;',
         '  foaf:name "Stadtbibliothek Beispielstadt" ; <http://example.org/ns/123start> "x" ;',
