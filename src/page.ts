@@ -14,31 +14,46 @@ function escapeMarkup(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** Text for people: NFC (the agency's data is often NFD), escaped. */
+/**
+ * Characters an HTML document must not hold, even as references (HTML §13.2.2.5 and §13.2.5.80:
+ * controls other than ASCII white space, and the noncharacters U+FFFE and U+FFFF).
+ */
+const NOT_IN_HTML = /[\u0000-\u0008\u000B\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF]/g;
+
+/**
+ * Text for people: NFC (the agency's data is often NFD), escaped; a character HTML cannot hold
+ * is shown as U+FFFD (the RDF documents carry it as it is).
+ */
 export function escapeHtml(text: string): string {
-  return escapeMarkup(text.normalize('NFC'));
+  return escapeMarkup(text.normalize('NFC').replace(NOT_IN_HTML, '\uFFFD'));
 }
 
 /** JSON inside <script>: `<` escaped so that no `</script>` or `<!--` can end or bend the element. */
 function scriptJson(json: string): string {
-  return json
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+  return json.replace(
+    /[<\u2028\u2029\u007F-\u009F\uFFFE\uFFFF]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/**
+ * The `lang` attribute of an element that shows values from the data: the language tag their
+ * literals share, else `""` (unknown: the page's own words are English, and most of the agency's
+ * literals have no tag, so none is claimed for them).
+ */
+function langOf(...terms: (Term | undefined)[]): string {
+  const tags = new Set(
+    terms.filter((t) => t !== undefined).map((t) => (t.termType === 'Literal' ? t.language : '')),
+  );
+  const [tag] = tags;
+  return ` lang="${tags.size === 1 && tag ? escapeMarkup(tag) : ''}"`;
 }
 
 /** Only http(s) and mailto links become clickable; anything else is shown as text. */
-function link(iri: string, label = iri): string {
+function link(iri: string, label = iri, lang = ''): string {
   return /^(https?:|mailto:)/i.test(iri)
-    ? `<a href="${escapeMarkup(iri)}">${escapeHtml(label)}</a>`
+    ? `<a href="${escapeMarkup(iri)}"${lang}>${escapeHtml(label)}</a>`
     : escapeHtml(label);
-}
-
-/** A `lang` attribute for a literal with a language tag (BCP 47, as HTML's `lang` takes it). */
-function langOf(term: Term): string {
-  return term.termType === 'Literal' && term.language !== ''
-    ? ` lang="${escapeMarkup(term.language)}"`
-    : '';
 }
 
 class Graph {
@@ -57,6 +72,10 @@ class Graph {
 
   first(subject: Term | string, predicate: string): string | undefined {
     return this.values(subject, predicate)[0];
+  }
+
+  firstTerm(subject: Term | string, predicate: string): Term | undefined {
+    return this.objects(subject, predicate)[0];
   }
 
   types(subject: Term): string[] {
@@ -85,13 +104,15 @@ function addresses(g: Graph, r: string): string {
   return list(
     mainFirst(g, g.objects(r, `${v}adr`)).map((adr) => {
       const kind = g.types(adr).includes(`${v}Postal`) ? 'Postal address' : 'Address';
+      const street = g.firstTerm(adr, `${v}street-address`);
+      const locality = g.firstTerm(adr, `${v}locality`);
       const lines = [
-        g.first(adr, `${v}street-address`),
-        [g.first(adr, `${v}postal-code`), g.first(adr, `${v}locality`)].filter(Boolean).join(' '),
+        street?.value,
+        [g.first(adr, `${v}postal-code`), locality?.value].filter(Boolean).join(' '),
       ]
         .filter((l): l is string => Boolean(l))
         .map(escapeHtml);
-      return `<strong>${kind}</strong><address>${lines.join('<br>')}</address>`;
+      return `<strong>${kind}</strong><address${langOf(street, locality)}>${lines.join('<br>')}</address>`;
     }),
   );
 }
@@ -115,7 +136,10 @@ function phones(g: Graph, r: string): string {
 function webLinks(g: Graph, r: string): string {
   const items = [
     ...g.values(r, `${foaf}homepage`).map((u) => `Homepage: ${link(u)}`),
-    ...g.objects(r, `${v}url`).map((u) => link(u.value, g.first(u, `${dc}description`) ?? u.value)),
+    ...g.objects(r, `${v}url`).map((u) => {
+      const label = g.firstTerm(u, `${dc}description`);
+      return label ? link(u.value, label.value, langOf(label)) : link(u.value);
+    }),
     ...g
       .objects(r, `${gbv}opac`)
       .flatMap((o) => g.values(o, `${foaf}homepage`).map((u) => `Catalogue: ${link(u)}`)),
@@ -139,9 +163,9 @@ function hours(g: Graph, r: string): string {
   return g
     .objects(r, `${schema}openingHoursSpecification`)
     .map((h) =>
-      [g.first(h, `${rdfs}comment`), g.first(h, `${schema}description`)]
-        .filter((t): t is string => Boolean(t))
-        .map((t) => `<p>${escapeHtml(t)}</p>`)
+      [g.firstTerm(h, `${rdfs}comment`), g.firstTerm(h, `${schema}description`)]
+        .filter((t): t is Term => t !== undefined && t.value !== '')
+        .map((t) => `<p${langOf(t)}>${escapeHtml(t.value)}</p>`)
         .join(''),
     )
     .join('');
@@ -158,9 +182,9 @@ export function renderPage(
 ): string {
   const g = new Graph(description.quads);
   const r = description.subject;
-  const nameTerm = g.objects(r, `${foaf}name`)[0];
+  const nameTerm = g.firstTerm(r, `${foaf}name`);
   const name = nameTerm?.value ?? institution.isil;
-  const shortName = g.first(r, `${dbp}shortName`);
+  const shortName = g.firstTerm(r, `${dbp}shortName`);
   const notes = g
     .objects(r, `${dc}description`)
     .map((d) => `<p${langOf(d)}>${escapeHtml(d.value)}</p>`)
@@ -179,14 +203,14 @@ export function renderPage(
   const describedBy = g.first(r, `${wdrs}describedby`);
   const modified = describedBy ? g.first(describedBy, `${dcterms}modified`) : undefined;
   const license = describedBy ? g.first(describedBy, `${dcterms}license`) : undefined;
-  // The page's own words are English; a value from the data is marked with its language where its
-  // literal has one (the agency's literals mostly have none, so no language is claimed for them).
+  // The page's own words are English; each element that shows values from the data says their
+  // language (`langOf`).
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(name)} (${escapeHtml(institution.isil)})</title>
+<title${langOf(nameTerm)}>${escapeHtml(name)} (${escapeHtml(institution.isil)})</title>
 <link rel="canonical" href="${escapeHtml(`/isil/${institution.isil}`)}">
 <link rel="license" href="${CC0}">
 ${alternates}
@@ -202,8 +226,8 @@ ${scriptJson(jsonld.trim())}
 </head>
 <body>
 <main>
-<h1${nameTerm ? langOf(nameTerm) : ''}>${escapeHtml(name)}</h1>
-<p class="isil">ISIL <code>${escapeHtml(institution.isil)}</code>${shortName ? ` · ${escapeHtml(shortName)}` : ''}</p>
+<h1${langOf(nameTerm)}>${escapeHtml(name)}</h1>
+<p class="isil">ISIL <code>${escapeHtml(institution.isil)}</code>${shortName ? ` · <span${langOf(shortName)}>${escapeHtml(shortName.value)}</span>` : ''}</p>
 <p>Identifier: ${link(r)}</p>
 ${notes}
 ${section('Addresses', addresses(g, r))}${section('Location', location(g, r))}${section('Opening hours', hours(g, r))}${section('Phone and fax', phones(g, r))}${section('E-mail', emails)}${section('On the web', webLinks(g, r))}${section('Data', downloads)}

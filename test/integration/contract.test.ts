@@ -101,7 +101,7 @@ describe('HTTP contract', () => {
       assert.match(r200.text, /^<!DOCTYPE html>/);
       assert.match(
         r200.text,
-        /<h1>Staatsbibliothek zu Berlin - Preußischer Kulturbesitz, Haus Potsdamer Straße<\/h1>/,
+        /<h1 lang="">Staatsbibliothek zu Berlin - Preußischer Kulturbesitz, Haus Potsdamer Straße<\/h1>/,
       );
     });
   });
