@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { DataFactory, Parser, Writer, type BlankNode, type Quad, type Term } from 'n3';
 import { QUERY_DIR } from '../src/paths';
-import { RDF_XML_TESTS } from '../src/rdf/rdfxml';
+import { moduleIn, requireIn } from '../src/workerRequire';
 
 /** The classes the load report counts defects in, in the order it lists them. */
 export const DEFECT_CLASSES = [
@@ -144,49 +144,32 @@ type Reply = { readonly id: number } & (
  * The worker that runs shacl-engine: it parses the shapes once, then checks the batches it is
  * sent, each institution as a graph of its own, and answers each batch once. The engine's API is
  * asynchronous (it allows SPARQL-based constraints, which these shapes do not use). Plain
- * JavaScript evaluated as a CommonJS script, so it runs alike from the sources (tsx) and from the
- * compiled dist/.
+ * JavaScript evaluated as a CommonJS script; the one module of the project it loads, the RDF/XML
+ * writer's, it loads as src/workerRequire.ts says.
  */
 const WORKER_SOURCE = `'use strict';
 const { parentPort, workerData } = require('node:worker_threads');
-const { engineUrl, n3Path, shapes, rdfXml } = workerData;
+const { engineUrl, n3Path, shapes } = workerData;
 const { DataFactory, Parser, Store } = require(n3Path);
 const key = (term) => term.termType + ':' + term.value;
-const nameStartChar = new RegExp(rdfXml.nameStartChar, 'u');
-const nameChar = new RegExp(rdfXml.nameChar, 'u');
-const xmlText = new RegExp(rdfXml.xmlText, 'u');
-const notPropertyElements = new Set(rdfXml.notPropertyElements);
+// The RDF/XML writer's own tests of what it cannot carry.
+const { literalDefect, predicateDefect } = ${requireIn(moduleIn(path.join(__dirname, '..', 'src', 'rdf'), 'rdfxml'))};
 /**
- * Whether RDF/XML can write a predicate: the test of predicateDefect in src/rdf/rdfxml.ts (not a
- * syntax name, and a name character run at the end that holds a name-start character).
- */
-function writablePredicate(iri) {
-  if (notPropertyElements.has(iri)) return false;
-  const chars = Array.from(iri);
-  for (let i = chars.length - 1; i >= 0; i--) {
-    if (!nameChar.test(chars[i])) return false;
-    if (nameStartChar.test(chars[i])) return true;
-  }
-  return false;
-}
-/** Whether RDF/XML can write each predicate met so far (they are few). */
-const writable = new Map();
-/**
- * What the RDF/XML document could not carry (src/rdf/rdfxml.ts says why): results of the shape
- * RDF_XML_SHAPE, whose focus is the institution's, told by the loader.
+ * What the RDF/XML document could not carry: results of the shape RDF_XML_SHAPE, whose focus is
+ * the institution's, told by the loader.
  */
 function rdfXmlResults(quads) {
   const results = [];
   for (const quad of quads) {
     const predicate = quad.predicate.value;
-    let ok = writable.get(predicate);
-    if (ok === undefined) writable.set(predicate, (ok = writablePredicate(predicate)));
-    if (!ok)
+    const unwritable = predicateDefect(predicate);
+    if (unwritable)
+      results.push({ shape: '${RDF_XML_SHAPE}', focus: '', value: undefined,
+        message: ['the RDF/XML document cannot be written: ' + unwritable] });
+    const literal = quad.object.termType === 'Literal' && literalDefect(quad.object.value);
+    if (literal)
       results.push({ shape: '${RDF_XML_SHAPE}', focus: '', value: predicate,
-        message: ['RDF/XML cannot carry the predicate (no XML local name, or an RDF syntax name)'] });
-    if (quad.object.termType === 'Literal' && !xmlText.test(quad.object.value))
-      results.push({ shape: '${RDF_XML_SHAPE}', focus: '', value: predicate,
-        message: ['RDF/XML cannot carry a literal of the predicate: it holds a character XML 1.0 forbids'] });
+        message: ['the RDF/XML document cannot be written: ' + literal + ', of the predicate'] });
   }
   return results;
 }
@@ -301,7 +284,6 @@ class Engine {
         engineUrl: pathToFileURL(require.resolve('shacl-engine')).href,
         n3Path: require.resolve('n3'),
         shapes,
-        rdfXml: RDF_XML_TESTS,
       },
     });
     this.worker.on('message', (reply: Reply) => this.answer(reply));

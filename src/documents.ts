@@ -135,6 +135,10 @@ export class DocumentCache {
   }
 }
 
+/** The key of an institution's document in the cache and among the ones that cannot be written. */
+const keyOf = (institution: Institution, format: FormatName) =>
+  `${format}\u0000${institution.isil}`;
+
 /** Renders and caches the documents of one dataset; a new dataset gets a new Documents. */
 export class Documents {
   readonly cache: DocumentCache;
@@ -155,17 +159,17 @@ export class Documents {
 
   /** The cached document, without a promise: the hot path answers a hit synchronously. */
   cached(institution: Institution, format: FormatName): Rendered | undefined {
-    return this.cache.get(`${format}\u0000${institution.isil}`);
+    return this.cache.get(keyOf(institution, format));
   }
 
   /** Why the document cannot be written, when an earlier `get` found it could not. */
   failed(institution: Institution, format: FormatName): SerializationError | undefined {
-    return this.unwritable.get(`${format}\u0000${institution.isil}`);
+    return this.unwritable.get(keyOf(institution, format));
   }
 
   /** The document, rendered when not cached; rejects with a SerializationError when it cannot be. */
   async get(institution: Institution, format: FormatName): Promise<Rendered> {
-    const key = `${format}\u0000${institution.isil}`;
+    const key = keyOf(institution, format);
     const cached = this.cache.get(key);
     if (cached) return cached;
     let rendered: Rendered;

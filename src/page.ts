@@ -70,12 +70,12 @@ class Graph {
     return this.objects(subject, predicate).map((t) => t.value);
   }
 
-  first(subject: Term | string, predicate: string): string | undefined {
-    return this.values(subject, predicate)[0];
-  }
-
   firstTerm(subject: Term | string, predicate: string): Term | undefined {
     return this.objects(subject, predicate)[0];
+  }
+
+  first(subject: Term | string, predicate: string): string | undefined {
+    return this.firstTerm(subject, predicate)?.value;
   }
 
   types(subject: Term): string[] {

@@ -5,10 +5,12 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { DataFactory, Parser, type Quad } from 'n3';
 import { isomorphic } from 'rdf-isomorphic';
+import { JsonLdParser } from 'jsonld-streaming-parser';
 import { RdfXmlParser } from 'rdfxml-streaming-parser';
 import { loadConfig, type Config } from '../src/config';
 import { createApp } from '../src/http/app';
 import { createLogger } from '../src/log';
+import { CONTEXT } from '../src/rdf/context';
 import { Service } from '../src/service';
 import { loadSources } from '../loader/loadSources';
 import { PROJECT_ROOT } from '../src/paths';
@@ -59,6 +61,15 @@ export async function streamQuads(parser: NodeJS.ReadWriteStream, text: string):
 
 export function parseRdfXml(text: string, baseIRI = `${BASE}/`): Promise<Quad[]> {
   return streamQuads(new RdfXmlParser({ baseIRI }), text);
+}
+
+/**
+ * The quads of a JSON-LD document, read by jsonld-streaming-parser with the service's context for
+ * any context it names (the round-trip tests fetch it from the service instead).
+ */
+export function parseJsonLd(text: string, baseIRI = `${BASE}/`): Promise<Quad[]> {
+  const documentLoader = { load: async () => ({ '@context': CONTEXT }) };
+  return streamQuads(new JsonLdParser({ baseIRI, documentLoader }), text);
 }
 
 export function parseTurtle(text: string, format = 'text/turtle'): Quad[] {

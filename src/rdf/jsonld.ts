@@ -20,9 +20,9 @@ function eachObject(value: Json, visit: (object: { [key: string]: Json }) => voi
  * jsonld.js (9.0) loses an empty string that shares a property with other values when it frames:
  * its `cleanupNull` filters every falsy item out of arrays (`"" , "b"` comes back as `["b"]`).
  * So each empty string of the expanded input becomes a placeholder that no value of the
- * description is, and `restore` turns the placeholder back into `""` in the framed output.
+ * description is, which the output turns back into `""`. Returns the placeholder, if any.
  */
-function hideEmptyStrings(expanded: Json): ((framed: Json) => Json) | undefined {
+function hideEmptyStrings(expanded: Json): string | undefined {
   const values = new Set<string>();
   const empty: { [key: string]: Json }[] = [];
   eachObject(expanded, (object) => {
@@ -37,28 +37,25 @@ function hideEmptyStrings(expanded: Json): ((framed: Json) => Json) | undefined 
   let placeholder = '\u0000empty';
   while (values.has(placeholder)) placeholder += '\u0000';
   for (const object of empty) object['@value'] = placeholder;
-  const restore = (value: Json): Json =>
-    value === placeholder
-      ? ''
-      : Array.isArray(value)
-        ? value.map(restore)
-        : value !== null && typeof value === 'object'
-          ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, restore(v)]))
-          : value;
-  return restore;
+  return placeholder;
 }
 
 /** Compacted, framed JSON-LD whose `@context` is the URL of the served context. */
 export async function toJsonLd(description: Description, contextUrl: string): Promise<string> {
-  const expanded = await jsonld.fromRDF(toNTriples(description), { format: 'application/n-quads' });
-  const restore = hideEmptyStrings(expanded as Json);
-  const framed = (await jsonld.frame(
+  const ntriples = toNTriples(description);
+  const expanded = await jsonld.fromRDF(ntriples, { format: 'application/n-quads' });
+  // N-Triples writes an empty literal as `""`; without one (nearly always) nothing is walked.
+  const placeholder = ntriples.includes('""') ? hideEmptyStrings(expanded as Json) : undefined;
+  const framed = await jsonld.frame(
     expanded,
     { '@context': CONTEXT, '@id': description.subject, '@embed': '@once' } as Parameters<
       typeof jsonld.frame
     >[1],
     { omitGraph: true } as jsonld.Options.Frame,
-  )) as Json;
-  const document = (restore ? restore(framed) : framed) as { [key: string]: Json };
-  return `${JSON.stringify({ ...document, '@context': contextUrl }, null, 2)}\n`;
+  );
+  const restore =
+    placeholder === undefined
+      ? undefined
+      : (_key: string, value: unknown) => (value === placeholder ? '' : value);
+  return `${JSON.stringify({ ...framed, '@context': contextUrl }, restore, 2)}\n`;
 }

@@ -54,18 +54,6 @@ export function localNameStart(iri: string): number {
   return start;
 }
 
-/**
- * What `predicateDefect` and `literalDefect` test, for code that cannot import this module (the
- * loader's validation workers): the character classes as regular-expression sources (flag `u`),
- * and the reserved predicates.
- */
-export const RDF_XML_TESTS = {
-  nameStartChar: NAME_START_CHAR.source,
-  nameChar: NAME_CHAR.source,
-  xmlText: XML_CHAR.source,
-  notPropertyElements: [...NOT_PROPERTY_ELEMENTS],
-} as const;
-
 /** `predicateDefect`'s answers ('' for none): a dataset has few predicates, and every triple asks. */
 const predicateDefects = new Map<string, string>();
 /** A bound on those, against data with a predicate per triple. */

@@ -4,11 +4,11 @@
 // an uncached request could not use two cores. Here the HTTP thread keeps the index of the dataset
 // and the rendered documents; the store's thread (storeWorker.ts) loads with the loader's code,
 // keeps the stores and answers describe queries.
-import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { LoadOptions, LoadReport } from '../../loader/loadSources';
 import { Dataset, type DescriptionSource } from '../dataset';
 import { TimeSlicer } from '../timeSlice';
+import { moduleIn, requireIn } from '../workerRequire';
 import type { SelectBinding } from './datasetStore';
 import type { CheckedIri } from './queries';
 import { fromWire, type Batch, type LoadedReply, type Reply, type Request } from './storeProtocol';
@@ -18,16 +18,10 @@ interface Asked {
   readonly reject: (error: Error) => void;
 }
 
-/** The worker's module beside this one: `.js` when compiled, `.ts` when run through tsx. */
+/** The worker's module beside this one (src/workerRequire.ts says how it is loaded). */
 function startWorker(): Worker {
-  const extension = path.extname(__filename);
-  const entry = path.join(__dirname, `storeWorker${extension}`);
-  if (extension === '.js') return new Worker(entry);
-  // From the sources (npm start, the tests): the worker registers tsx itself, since Node 20 does
-  // not hand the parent's `--import` loaders to a worker thread.
-  return new Worker(`require('tsx/cjs/api').register(); require(${JSON.stringify(entry)});`, {
-    eval: true,
-  });
+  const entry = moduleIn(__dirname, 'storeWorker');
+  return entry.endsWith('.js') ? new Worker(entry) : new Worker(requireIn(entry), { eval: true });
 }
 
 /** What a load or query still owed fails with when the process stops the thread (`close`). */

@@ -6,33 +6,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import type { Express } from 'express';
-import { JsonLdParser } from 'jsonld-streaming-parser';
 import type { Quad } from 'n3';
 import { createApp } from '../../src/http/app';
 import { createLogger } from '../../src/log';
-import { CONTEXT } from '../../src/rdf/context';
-import {
-  BASE,
-  buildApp,
-  FIXTURES,
-  parseRdfXml,
-  parseTurtle,
-  sameGraph,
-  streamQuads,
-} from '../support';
+import { buildApp, FIXTURES, parseJsonLd, parseRdfXml, parseTurtle, sameGraph } from '../support';
 
 const parsers: Record<string, (text: string) => Quad[] | Promise<Quad[]>> = {
   ttl: (text) => parseTurtle(text),
   nt: (text) => parseTurtle(text, 'application/n-triples'),
   rdf: (text) => parseRdfXml(text),
-  jsonld: (text) =>
-    streamQuads(
-      new JsonLdParser({
-        baseIRI: `${BASE}/`,
-        documentLoader: { load: async () => ({ '@context': CONTEXT }) },
-      }),
-      text,
-    ),
+  jsonld: (text) => parseJsonLd(text),
 };
 
 /** The institutions of fixtures/test/awkward-terms.ttl, and the formats that can carry each. */

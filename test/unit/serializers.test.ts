@@ -12,9 +12,7 @@ import {
 } from '../../src/rdf/ntriples';
 import { localNameStart, SerializationError, toRdfXml } from '../../src/rdf/rdfxml';
 import { toNTriples, toTurtle } from '../../src/rdf/turtle';
-import { parseRdfXml, parseTurtle, sameGraph, streamQuads } from '../support';
-import { JsonLdParser } from 'jsonld-streaming-parser';
-import { CONTEXT } from '../../src/rdf/context';
+import { parseJsonLd, parseRdfXml, parseTurtle, sameGraph } from '../support';
 
 const { namedNode, blankNode, literal, quad } = DataFactory;
 const R = 'https://ld.zdb-services.de/resource/organisations/DE-Tue120';
@@ -90,13 +88,6 @@ const AWKWARD: Quad[] = [
 
 function describe_(quads: readonly Quad[]) {
   return toDescription(R, new Writer({ format: 'N-Triples' }).quadsToString(quads as Quad[]));
-}
-
-async function parseJsonLd(text: string): Promise<Quad[]> {
-  const parser = new JsonLdParser({
-    documentLoader: { load: async () => ({ '@context': CONTEXT }) },
-  });
-  return streamQuads(parser, text);
 }
 
 describe('serializers', () => {
