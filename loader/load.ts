@@ -115,12 +115,13 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   try {
     const config = loadConfig();
-    const { dataset, report } = await loadSources(args.positionals, {
+    const loaded = await loadSources(args.positionals, {
       baseIri: config.baseIri,
       validate: !args.values['skip-validation'],
       ...(workers ? { validationWorkers: workers } : {}),
       ...(format ? { format } : {}),
     });
+    const { dataset, report } = loaded;
     if (args.values.strict && report.defective > 0) {
       dataset.free();
       printReport(report, undefined, undefined);
@@ -129,7 +130,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       );
       return 1;
     }
-    const written = writeSnapshot(dataset, config.dataset);
+    const written = writeSnapshot(loaded, config.dataset);
     dataset.free();
     printReport(report, config.dataset, written);
     return 0;

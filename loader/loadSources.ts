@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SaxesParser } from 'saxes';
-import { Dataset, type DataWarning } from '../src/dataset';
+import { Dataset, DatasetIndex, type DataWarning } from '../src/dataset';
 import { parseModified } from '../src/rdf/description';
 import {
   descriptionIri,
@@ -149,6 +149,14 @@ const CHUNK_BYTES = 1 << 20;
 const SNAPSHOT_CHUNK_BYTES = 1 << 14;
 /** A line that marks a place in a snapshot where no blank node is shared across (an N-Quads comment). */
 const CHUNK_MARK = '# chunk\n';
+/**
+ * The start of a snapshot's last line: the index of its institutions as `Dataset.indexRows` reads
+ * them, written with the sha256 of every byte before the line (see `writeSnapshot`). A server
+ * starting from the snapshot takes the index from it instead of querying the store for it: the
+ * query is about 0.6 s of a start with 17,000 institutions. A line whose hash does not match the
+ * bytes read (a snapshot edited by hand) is ignored, and the store is queried.
+ */
+const INDEX_LINE = '# index ';
 /** How many examples of each defect class the report shows. */
 const DEFECT_EXAMPLES = 3;
 /** Institutions removed by one SPARQL update (NOT IN over the list is checked per URL node). */
@@ -378,6 +386,11 @@ class Load {
   private blankNodes = 0;
   /** Whether records state triples about nodes that other records link to. */
   readonly crossings = new Crossings();
+  /**
+   * The index rows of the snapshot just loaded, when it ended with an index that matched its bytes
+   * (INDEX_LINE); only the first file's can describe the store.
+   */
+  snapshotRows: SelectBinding[] | undefined;
   /** An RDF file was loaded without weighing its institutions (it was the only source). */
   private unregistered = false;
   rewritten = 0;
@@ -592,7 +605,9 @@ class Load {
     let rate = SNAPSHOT_CHUNK_BYTES;
     let carry: Buffer = Buffer.alloc(0);
     let lines = 0;
+    // Hashed piece by piece, not as read: the index line is checked against the bytes before it.
     const load = (piece: Buffer) => {
+      this.hash.update(piece);
       try {
         target.load(piece, 'nq', undefined, true);
       } catch (error) {
@@ -600,12 +615,29 @@ class Load {
       }
       lines += countLines(piece);
     };
+    const last = (piece: Buffer) => {
+      // A piece starts with the mark that ended the one before it.
+      const at = startsWithText(piece, CHUNK_MARK) ? CHUNK_MARK.length : 0;
+      const line = piece.subarray(at);
+      // Only a whole last line is an index: whatever follows it (appended by hand) is loaded, and
+      // the store is queried for the index.
+      if (!startsWithText(line, INDEX_LINE) || line.indexOf(0x0a) !== line.length - 1)
+        return load(piece);
+      this.hash.update(piece.subarray(0, at));
+      const before = this.hash.copy().digest('hex');
+      this.hash.update(line);
+      this.snapshotRows = target === this.store ? indexOf(line, before) : undefined;
+    };
     for (let offset = 0; offset < size;) {
       const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size - offset));
       const read = fs.readSync(fd, chunk, 0, chunk.length, offset);
+      if (read === 0)
+        throw new LoadError(file, undefined, undefined, 'the file shrank as it was read');
       offset += read;
-      this.hash.update(chunk.subarray(0, read));
-      const text = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, read)]) : chunk;
+      const text =
+        carry.length > 0
+          ? Buffer.concat([carry, chunk.subarray(0, read)])
+          : chunk.subarray(0, read);
       let start = 0;
       for (let end = text.indexOf(mark); end !== -1; end = text.indexOf(mark, start)) {
         // Unless requests wait, as many pieces at once as parse in a slice: each call into the
@@ -621,7 +653,7 @@ class Load {
         await slicer.pause();
       }
       if (offset < size) carry = text.subarray(start);
-      else if (start < text.length) load(text.subarray(start));
+      else if (start < text.length) last(text.subarray(start));
     }
   }
 
@@ -913,7 +945,11 @@ export async function loadSources(
     const combined = files.length > 1 || load.crossings.crossed;
     if (combined) load.store.completeDescriptions(options.baseIri);
     if (placed || combined) size = load.store.size;
-    const rows = await Dataset.indexRows(load.store);
+    // A snapshot's own index holds when it is the store's only source and nothing moved since.
+    const rows =
+      load.snapshotRows !== undefined && files.length === 1 && !placed && !combined
+        ? DatasetIndex.order(load.snapshotRows)
+        : await Dataset.indexRows(load.store);
     const dataset = await Dataset.fromRows(load.store, options.baseIri, version, rows);
     const defects = await load.validated(dataset);
     return {
@@ -1051,6 +1087,27 @@ export function* chunkedNQuads(nquads: string): Generator<string> {
   if (piece.length > 0) yield piece.join('');
 }
 
+/**
+ * The rows of a snapshot's index line (INDEX_LINE), when `before` (the sha256 of every byte before
+ * it) is the hash it was written with and the line is whole; otherwise none.
+ */
+function indexOf(line: Buffer, before: string): SelectBinding[] | undefined {
+  try {
+    const index = JSON.parse(line.subarray(INDEX_LINE.length).toString('utf8')) as unknown;
+    if (typeof index !== 'object' || index === null) return undefined;
+    const { sha256, rows } = index as { sha256?: unknown; rows?: unknown };
+    if (sha256 !== before || !Array.isArray(rows)) return undefined;
+    return rows as SelectBinding[];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `buffer` starts with the ASCII `text`. */
+function startsWithText(buffer: Buffer, text: string): boolean {
+  return buffer.length >= text.length && buffer.toString('latin1', 0, text.length) === text;
+}
+
 /** What `writeSnapshot` wrote. */
 export interface WrittenSnapshot {
   readonly bytes: number;
@@ -1062,7 +1119,10 @@ export interface WrittenSnapshot {
  * Writes the store as an N-Quads snapshot: to a temporary file beside the target, flushed to disk,
  * then renamed over it, so a reader sees the old snapshot or the new one, never a part.
  */
-export function writeSnapshot(dataset: Dataset<DatasetStore>, target: string): WrittenSnapshot {
+export function writeSnapshot(
+  { dataset, rows }: Pick<Loaded, 'dataset' | 'rows'>,
+  target: string,
+): WrittenSnapshot {
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const temporary = `${target}.tmp-${process.pid}`;
   let bytes = 0;
@@ -1077,7 +1137,18 @@ export function writeSnapshot(dataset: Dataset<DatasetStore>, target: string): W
     const fd = fs.openSync(temporary, 'w');
     try {
       write(fd, snapshotHeader(dataset.baseIri));
-      for (const piece of chunkedNQuads(dataset.store.dump())) write(fd, piece);
+      let ended = false;
+      for (const piece of chunkedNQuads(dataset.store.dump())) {
+        write(fd, piece);
+        ended = piece.endsWith(CHUNK_MARK);
+      }
+      // Blank nodes are labelled anew by every load: rows naming one would not match the store.
+      if (rows.every((row) => Object.values(row).every((term) => term?.type !== 'bnode'))) {
+        // The index is a piece of its own, so that a load finds it whole at the end.
+        if (!ended) write(fd, CHUNK_MARK);
+        const line = JSON.stringify({ sha256: hash.copy().digest('hex'), rows });
+        write(fd, `${INDEX_LINE}${line}\n`);
+      }
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);

@@ -59,9 +59,9 @@ function edition(k: number): string {
 async function writeEdition(k: number, target: string): Promise<void> {
   const source = `${target}.edition-${k}.nt`;
   fs.writeFileSync(source, edition(k));
-  const { dataset } = await loadSources([source], { baseIri: BASE });
-  writeSnapshot(dataset, target);
-  dataset.free();
+  const loaded = await loadSources([source], { baseIri: BASE });
+  writeSnapshot(loaded, target);
+  loaded.dataset.free();
   fs.rmSync(source);
 }
 

@@ -96,7 +96,7 @@ describe('loading in time slices', () => {
       fs.writeFileSync(source, [...generate({ count: 300, seed: 7, base: BASE })].join(''));
       const first = await loadSources([source], { baseIri: BASE });
       const snapshot = path.join(dir, 'dataset.nq');
-      writeSnapshot(first.dataset, snapshot);
+      writeSnapshot(first, snapshot);
       // A comment after the last mark, as the reload bench appends: the last piece has no mark.
       fs.appendFileSync(snapshot, '# appended\n');
       const bytes = fs.readFileSync(snapshot);
@@ -114,6 +114,99 @@ describe('loading in time slices', () => {
       } finally {
         first.dataset.free();
         again.dataset.free();
+      }
+    });
+  });
+
+  describe("a snapshot's own index (its last line)", () => {
+    let dir: string;
+    let snapshot: string;
+    /** The snapshot's bytes before its index line, and the line. */
+    let quads: string;
+    let indexLine: string;
+    /** The rows of the load the snapshot was written from. */
+    let written: SelectBinding[];
+    const ORG = `${BASE}/resource/organisations`;
+
+    before(async () => {
+      dir = tempDir();
+      const source = path.join(dir, 'synthetic.nt');
+      fs.writeFileSync(source, [...generate({ count: 120, seed: 11, base: BASE })].join(''));
+      const loaded = await loadSources([source, WITHDRAWN_TTL], { baseIri: BASE });
+      written = sorted([...loaded.rows]);
+      snapshot = path.join(dir, 'dataset.nq');
+      writeSnapshot(loaded, snapshot);
+      loaded.dataset.free();
+      const text = fs.readFileSync(snapshot, 'utf8');
+      const at = text.lastIndexOf('\n# index ') + 1;
+      quads = text.slice(0, at);
+      indexLine = text.slice(at);
+    });
+    after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+    /** Loads `text` as the snapshot; returns the rows indexed, and the rows the store gives. */
+    async function load(
+      text: string,
+    ): Promise<{ rows: SelectBinding[]; queried: SelectBinding[] }> {
+      const file = path.join(dir, 'edited.nq');
+      fs.writeFileSync(file, text);
+      const { dataset, rows } = await loadSources([file], { baseIri: BASE });
+      try {
+        return { rows: [...rows], queried: sorted(dataset.store.institutions()) };
+      } finally {
+        dataset.free();
+      }
+    }
+
+    /** The line with the index `rows` for `before`, hashed as `writeSnapshot` hashes it. */
+    const lineFor = (before: string, rows: SelectBinding[]) =>
+      `# index ${JSON.stringify({ sha256: crypto.createHash('sha256').update(before).digest('hex'), rows })}\n`;
+
+    it('is the index of every institution, withdrawn ones included, in a piece of its own', async () => {
+      assert.match(indexLine, /^# index \{.*\}\n$/);
+      assert.ok(quads.endsWith('\n# chunk\n'));
+      const { rows, queried } = await load(quads + indexLine);
+      assert.ok(rows.length > 120, `${rows.length} rows`);
+      assert.ok(rows.some((row) => row.deprecated !== undefined));
+      assert.deepEqual(rows, written);
+      assert.deepEqual(rows, queried);
+    });
+
+    it('is taken as it is when its hash matches the bytes before it', async () => {
+      const { rows } = JSON.parse(indexLine.slice('# index '.length)) as { rows: SelectBinding[] };
+      const renamed = rows.map((row, n) =>
+        n === 0
+          ? { ...row, name: { type: 'literal' as const, value: 'Renamed in the index' } }
+          : row,
+      );
+      const loaded = await load(quads + lineFor(quads, renamed));
+      assert.equal(loaded.rows[0]!.name!.value, 'Renamed in the index');
+      assert.notEqual(loaded.queried[0]!.name!.value, 'Renamed in the index');
+    });
+
+    it('is ignored when the bytes before it were edited: the store is queried', async () => {
+      const name = /^(<[^>]+> <http:\/\/xmlns\.com\/foaf\/0\.1\/name> ")([^"]+)(")/m.exec(quads)!;
+      const edited = quads.replace(name[0], `${name[1]}Edited by hand${name[3]}`);
+      const { rows, queried } = await load(edited + indexLine);
+      assert.deepEqual(rows, queried);
+      assert.ok(rows.some((row) => row.name?.value === 'Edited by hand'));
+    });
+
+    it('is ignored, and what follows it loaded, when lines were appended after it', async () => {
+      const graph = `<${BASE}/data/organisations/DE-Appended>`;
+      const appended =
+        `<${ORG}/DE-Appended> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://xmlns.com/foaf/0.1/Organization> ${graph} .\n` +
+        `<${ORG}/DE-Appended> <http://xmlns.com/foaf/0.1/name> "Appended" ${graph} .\n`;
+      const { rows, queried } = await load(quads + indexLine + appended);
+      assert.deepEqual(rows, queried);
+      assert.ok(rows.some((row) => row.institution!.value === `${ORG}/DE-Appended`));
+    });
+
+    it('is ignored when cut short or not JSON', async () => {
+      for (const line of [indexLine.slice(0, 200), '# index {"sha256": \n', '# index []\n']) {
+        const { rows, queried } = await load(quads + line);
+        assert.equal(rows.length, written.length, JSON.stringify(line.slice(0, 30)));
+        assert.deepEqual(rows, queried);
       }
     });
   });
