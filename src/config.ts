@@ -126,3 +126,8 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
   });
 }
+
+/** The snapshot when there is one, else the bundled dataset. */
+export function datasetSources(config: Config): readonly string[] {
+  return fs.existsSync(config.dataset) ? [config.dataset] : config.bundledDataset;
+}

@@ -1,8 +1,7 @@
 // The server process: reads the settings, loads the dataset, listens, reloads on SIGHUP, stops on
 // SIGTERM. Started by src/main.ts, once the store's thread is on its way.
-import fs from 'node:fs';
 import http from 'node:http';
-import { ConfigError, loadConfig, type Config } from './config';
+import { ConfigError, datasetSources, loadConfig, type Config } from './config';
 import { createApp } from './http/app';
 import { ALLOW } from './http/errors';
 import { CORS } from './http/middleware';
@@ -55,11 +54,6 @@ function rawHead(status: number, reason: string, length: number, type?: string):
     'Connection: close',
   ];
   return `${headers.join('\r\n')}\r\n\r\n`;
-}
-
-/** The snapshot when there is one, else the bundled dataset. */
-export function datasetSources(config: Config): readonly string[] {
-  return fs.existsSync(config.dataset) ? [config.dataset] : config.bundledDataset;
 }
 
 /**

@@ -65,6 +65,8 @@ export class StoreThread {
   /** Why the thread can no longer answer (it failed, stopped or was closed); set once. */
   private broken: Error | undefined;
   private closing = false;
+  /** The load `begin` sent, until `load` takes it (see `begin`). */
+  private early: { key: string; reply: Promise<Reply> } | undefined;
 
   /** `failed` hears of the thread's end unless `close` ended it: the store is gone then. */
   constructor(private readonly failed: (error: Error) => void = () => undefined) {
@@ -82,6 +84,20 @@ export class StoreThread {
   }
 
   /**
+   * Sends the load of `sources` now, before this thread has loaded the server's modules (about
+   * 0.2 s, in which the store's thread would wait): the next `load` of the same sources and
+   * options takes its answer. One that asks for others frees what this one loaded.
+   */
+  begin(sources: readonly string[], options: LoadOptions): void {
+    const reply = this.ask({ op: 'load', id: ++this.next, sources, options });
+    // Its failure is the `load`'s that takes it; nobody may (a configuration refused meanwhile).
+    reply.catch(() => undefined);
+    this.early = { key: JSON.stringify([sources, options]), reply };
+    // Now, not after this turn: the rest of this turn is the modules' loading.
+    this.flush();
+  }
+
+  /**
    * Loads `sources` in the store's thread with `loadSources` (a failure rejects with its
    * LoadError), then indexes the dataset here from the rows read there, in slices.
    */
@@ -89,7 +105,19 @@ export class StoreThread {
     sources: readonly string[],
     options: LoadOptions,
   ): Promise<{ dataset: Dataset<RemoteStore>; report: LoadReport }> => {
-    const reply = await this.ask({ op: 'load', id: ++this.next, sources, options });
+    const early = this.early;
+    this.early = undefined;
+    let asked: Promise<Reply>;
+    if (early?.key === JSON.stringify([sources, options])) asked = early.reply;
+    else {
+      if (early) {
+        // Settled first, so that the thread never runs the two loads at once; then freed unused.
+        const unused = await early.reply.catch(() => undefined);
+        if (unused && 'loaded' in unused) this.free(unused.loaded.generation);
+      }
+      asked = this.ask({ op: 'load', id: ++this.next, sources, options });
+    }
+    const reply = await asked;
     if (!('loaded' in reply)) throw new Error('the store thread answered a load without a dataset');
     const { generation, report, rows: pieces }: LoadedReply = reply.loaded;
     const store = new RemoteStore(this, generation, report.triples);
@@ -134,7 +162,7 @@ export class StoreThread {
   private readonly flush = () => {
     const batch = this.outbox;
     this.outbox = [];
-    if (!this.broken) this.worker.postMessage(batch satisfies Batch<Request>);
+    if (batch.length > 0 && !this.broken) this.worker.postMessage(batch satisfies Batch<Request>);
   };
 
   /** Stops the thread; what it still owes fails. */

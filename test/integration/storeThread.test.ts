@@ -142,6 +142,35 @@ describe('the store in its own thread', function () {
     await assert.rejects(thread.describe(dataset.store.generation, iri), /freed/);
   });
 
+  it('a load begun early is the next load of the same sources; one of others frees it', async () => {
+    const iri = institutionIriFor(BASE, 'DE-1a' as Isil);
+    thread.begin(config.bundledDataset, { baseIri: BASE });
+    const taken = await thread.load(config.bundledDataset, { baseIri: BASE });
+    // The same dataset as a load asked for now; no other load ran in the thread for it.
+    const again = await thread.load(config.bundledDataset, { baseIri: BASE });
+    try {
+      assert.equal(again.dataset.store.generation, taken.dataset.store.generation + 1);
+      assert.equal(taken.dataset.version, again.dataset.version);
+      assert.equal(taken.dataset.institutionCount, again.dataset.institutionCount);
+      assert.ok((await thread.describe(taken.dataset.store.generation, iri)).length > 0);
+    } finally {
+      taken.dataset.free();
+      again.dataset.free();
+    }
+
+    const version = taken.dataset.version;
+    thread.begin(sources, { baseIri: BASE });
+    const other = await thread.load(config.bundledDataset, { baseIri: BASE });
+    try {
+      const early = other.dataset.store.generation - 1;
+      assert.equal(other.dataset.version, version, 'the bundled dataset, not the early sources');
+      // The early load's store was loaded (its generation came first), then freed unused.
+      await assert.rejects(thread.describe(early, iri), /freed/);
+    } finally {
+      other.dataset.free();
+    }
+  });
+
   it('checks an IRI again before it becomes query text in the thread', async () => {
     const { dataset } = await thread.load(config.bundledDataset, { baseIri: BASE });
     try {
