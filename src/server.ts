@@ -21,6 +21,11 @@ const CLIENT_ERRORS: Readonly<Record<string, [number, string]>> = {
   HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'],
 };
 
+/** A request line longer than this, in a head over Node's limit, answers 414 (see below). */
+const LONG_REQUEST_LINE = 8192;
+/** The start of a request line: a method, a space, a target (RFC 9112 §3). */
+const REQUEST_LINE_START = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+ [^\s]/;
+
 /**
  * A request line with a method Node's parser does not know (`BREW / HTTP/1.1`): it never reaches
  * the app, but contract §1 answers any method but GET, HEAD and OPTIONS with 405, known or not.
@@ -36,6 +41,18 @@ function clientErrorStatus(
   if (error.code === 'HPE_INVALID_METHOD' && error.rawPacket) {
     const line = error.rawPacket.subarray(0, 8192).toString('latin1');
     if (UNKNOWN_METHOD.test(line)) return [405, 'Method Not Allowed'];
+  }
+  // Node counts the request line into its header limit: when the bytes the parser failed on start
+  // with a request line that is alone over half of it, the target is what is too long (RFC 9112
+  // §3). Bytes from further on in the head (it came in several reads) answer 431.
+  if (error.code === 'HPE_HEADER_OVERFLOW' && error.rawPacket) {
+    const packet = error.rawPacket;
+    const end = packet.indexOf(0x0a);
+    if (
+      REQUEST_LINE_START.test(packet.subarray(0, 32).toString('latin1')) &&
+      (end === -1 || end > LONG_REQUEST_LINE)
+    )
+      return [414, 'URI Too Long'];
   }
   return CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Bad Request'];
 }

@@ -466,6 +466,12 @@ const ROWS: Row[] = [
     status: 431,
     fromParser: true,
   },
+  {
+    name: 'a 20 KB request target',
+    raw: `GET /data/organisations/DE-${long(20 * 1024)}.ttl HTTP/1.1\r\nHost: x\r\n\r\n`,
+    status: 414,
+    fromParser: true,
+  },
   { name: 'not HTTP at all', raw: 'HELLO\r\n\r\n', status: 400, fromParser: true },
   {
     name: 'HTTP/1.1 without Host (RFC 9112 §3.2)',
