@@ -151,10 +151,11 @@ const SNAPSHOT_CHUNK_BYTES = 1 << 14;
 const CHUNK_MARK = '# chunk\n';
 /**
  * The start of a snapshot's last line: the index of its institutions as `Dataset.indexRows` reads
- * them, written with the sha256 of every byte before the line (see `writeSnapshot`). A server
- * starting from the snapshot takes the index from it instead of querying the store for it: the
- * query is about 0.6 s of a start with 17,000 institutions. A line whose hash does not match the
- * bytes read (a snapshot edited by hand) is ignored, and the store is queried.
+ * them, written with the sha256 of every byte before the line and of the index query (see
+ * `writeSnapshot`). A server starting from the snapshot takes the index from it instead of
+ * querying the store for it: the query is about 0.6 s of a start with 17,000 institutions. A line
+ * whose hashes do not match the bytes read (a snapshot edited by hand) or the query (one changed
+ * since), or whose rows are not rows of that query, is ignored, and the store is queried.
  */
 const INDEX_LINE = '# index ';
 /** How many examples of each defect class the report shows. */
@@ -626,7 +627,7 @@ class Load {
       this.hash.update(piece.subarray(0, at));
       const before = this.hash.copy().digest('hex');
       this.hash.update(line);
-      this.snapshotRows = target === this.store ? indexOf(line, before) : undefined;
+      this.snapshotRows = target === this.store ? indexOf(line, before, target) : undefined;
     };
     for (let offset = 0; offset < size;) {
       const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size - offset));
@@ -1087,20 +1088,41 @@ export function* chunkedNQuads(nquads: string): Generator<string> {
   if (piece.length > 0) yield piece.join('');
 }
 
+/** Which index query a snapshot's index was read with: one changed since makes it stale. */
+function queryHash(store: DatasetStore): string {
+  return crypto.createHash('sha256').update(store.indexQuery).digest('hex').slice(0, 16);
+}
+
+/** Whether `value` is a term of a SELECT row as `DatasetStore.select` makes them. */
+function isBoundTerm(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const { type, value: text } = value as { type?: unknown; value?: unknown };
+  return (type === 'uri' || type === 'bnode' || type === 'literal') && typeof text === 'string';
+}
+
 /**
  * The rows of a snapshot's index line (INDEX_LINE), when `before` (the sha256 of every byte before
- * it) is the hash it was written with and the line is whole; otherwise none.
+ * it) is the hash it was written with, `store`'s index query the one it was read with, and every
+ * row has the shape of a row of that query; otherwise none.
  */
-function indexOf(line: Buffer, before: string): SelectBinding[] | undefined {
+function indexOf(line: Buffer, before: string, store: DatasetStore): SelectBinding[] | undefined {
+  let index: unknown;
   try {
-    const index = JSON.parse(line.subarray(INDEX_LINE.length).toString('utf8')) as unknown;
-    if (typeof index !== 'object' || index === null) return undefined;
-    const { sha256, rows } = index as { sha256?: unknown; rows?: unknown };
-    if (sha256 !== before || !Array.isArray(rows)) return undefined;
-    return rows as SelectBinding[];
+    index = JSON.parse(line.subarray(INDEX_LINE.length).toString('utf8'));
   } catch {
     return undefined;
   }
+  if (typeof index !== 'object' || index === null) return undefined;
+  const { sha256, query, rows } = index as { sha256?: unknown; query?: unknown; rows?: unknown };
+  if (sha256 !== before || query !== queryHash(store) || !Array.isArray(rows)) return undefined;
+  const wellFormed = rows.every(
+    (row: unknown) =>
+      typeof row === 'object' &&
+      row !== null &&
+      isBoundTerm((row as SelectBinding).institution) &&
+      Object.values(row).every(isBoundTerm),
+  );
+  return wellFormed ? (rows as SelectBinding[]) : undefined;
 }
 
 /** Whether `buffer` starts with the ASCII `text`. */
@@ -1146,7 +1168,11 @@ export function writeSnapshot(
       if (rows.every((row) => Object.values(row).every((term) => term?.type !== 'bnode'))) {
         // The index is a piece of its own, so that a load finds it whole at the end.
         if (!ended) write(fd, CHUNK_MARK);
-        const line = JSON.stringify({ sha256: hash.copy().digest('hex'), rows });
+        const line = JSON.stringify({
+          sha256: hash.copy().digest('hex'),
+          query: queryHash(dataset.store),
+          rows,
+        });
         write(fd, `${INDEX_LINE}${line}\n`);
       }
       fs.fsyncSync(fd);

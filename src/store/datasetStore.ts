@@ -103,7 +103,7 @@ export class DatasetStore {
    * Parses `input` into the default graph (the graphs an N-Quads or TriG input names stay theirs
    * until `mergeGraphs`). Triples go into the graphs of their descriptions only with
    * `placeDescriptions`. A syntax error throws Oxigraph's message (with line and column where it
-   * gives them) and leaves the store as it was. `trusted` skips Oxigraph's checks of IRIs and
+   * gives them); an untrusted load that fails leaves the store as it was. `trusted` skips Oxigraph's checks of IRIs and
    * language tags: only for snapshots this project wrote from checked data.
    *
    * A trusted load runs outside a transaction too (Oxigraph's `no_transaction`): one that fails
@@ -223,6 +223,11 @@ export class DatasetStore {
 
   ask(sparql: string): boolean {
     return JSON.parse(this.query(sparql, 'json')).boolean === true;
+  }
+
+  /** The text of queries/institutions.rq: what a snapshot's own index was read with. */
+  get indexQuery(): string {
+    return this.queries.institutions.text();
   }
 
   /** Every institution with its name and modification time (queries/institutions.rq). */

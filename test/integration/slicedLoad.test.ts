@@ -158,9 +158,13 @@ describe('loading in time slices', () => {
       }
     }
 
-    /** The line with the index `rows` for `before`, hashed as `writeSnapshot` hashes it. */
-    const lineFor = (before: string, rows: SelectBinding[]) =>
-      `# index ${JSON.stringify({ sha256: crypto.createHash('sha256').update(before).digest('hex'), rows })}\n`;
+    /** The index line's JSON as written. */
+    const writtenIndex = () =>
+      JSON.parse(indexLine.slice('# index '.length)) as { query: string; rows: SelectBinding[] };
+
+    /** The index line as written, with `rows` for `before`, hashed as `writeSnapshot` hashes it. */
+    const lineFor = (before: string, rows: unknown[], query = writtenIndex().query) =>
+      `# index ${JSON.stringify({ sha256: crypto.createHash('sha256').update(before).digest('hex'), query, rows })}\n`;
 
     it('is the index of every institution, withdrawn ones included, in a piece of its own', async () => {
       assert.match(indexLine, /^# index \{.*\}\n$/);
@@ -172,16 +176,32 @@ describe('loading in time slices', () => {
       assert.deepEqual(rows, queried);
     });
 
-    it('is taken as it is when its hash matches the bytes before it', async () => {
-      const { rows } = JSON.parse(indexLine.slice('# index '.length)) as { rows: SelectBinding[] };
-      const renamed = rows.map((row, n) =>
+    /** The written rows with the first institution renamed. */
+    const renamed = () =>
+      writtenIndex().rows.map((row, n) =>
         n === 0
           ? { ...row, name: { type: 'literal' as const, value: 'Renamed in the index' } }
           : row,
       );
-      const loaded = await load(quads + lineFor(quads, renamed));
+
+    it('is taken as it is when its hash matches the bytes before it', async () => {
+      const loaded = await load(quads + lineFor(quads, renamed()));
       assert.equal(loaded.rows[0]!.name!.value, 'Renamed in the index');
       assert.notEqual(loaded.queried[0]!.name!.value, 'Renamed in the index');
+    });
+
+    it('is ignored when it was read with another index query (institutions.rq changed since)', async () => {
+      const { rows, queried } = await load(quads + lineFor(quads, renamed(), 'another query'));
+      assert.deepEqual(rows, queried);
+      assert.ok(!rows.some((row) => row.name?.value === 'Renamed in the index'));
+    });
+
+    it('is ignored when a row is not a row of the query', async () => {
+      const rows = renamed();
+      for (const odd of [{ institution: null }, { institution: { type: 'uri' } }, 'row', null]) {
+        const loaded = await load(quads + lineFor(quads, [...rows, odd]));
+        assert.deepEqual(loaded.rows, loaded.queried, JSON.stringify(odd));
+      }
     });
 
     it('is ignored when the bytes before it were edited: the store is queried', async () => {
