@@ -1,6 +1,8 @@
-// Reads the service's settings from the environment once, validates them and freezes them.
+// Reads the service's settings from the environment once, validates them and freezes them; says
+// which dataset they make the server load.
 import fs from 'node:fs';
 import path from 'node:path';
+import type { LoadOptions } from '../loader/loadSources';
 import { BUNDLED_DATASET, PROJECT_ROOT } from './paths';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -127,7 +129,15 @@ export function loadConfig(env: Env = process.env): Config {
   });
 }
 
-/** The snapshot when there is one, else the bundled dataset. */
-export function datasetSources(config: Config): readonly string[] {
-  return fs.existsSync(config.dataset) ? [config.dataset] : config.bundledDataset;
+/**
+ * What the server loads, at start and on SIGHUP: the snapshot when there is one, else the bundled
+ * dataset, with the options it loads them with. One function for both places that ask (src/main.ts
+ * sends the first load early, the server's first load takes it only when the two agree).
+ */
+export function datasetLoad(config: Config): {
+  sources: readonly string[];
+  options: LoadOptions;
+} {
+  const sources = fs.existsSync(config.dataset) ? [config.dataset] : config.bundledDataset;
+  return { sources, options: { baseIri: config.baseIri } };
 }

@@ -1,5 +1,5 @@
-// The process entry: starts the store's thread first, then the server (src/server.ts).
-import { datasetSources, loadConfig } from './config';
+// The process entry: starts the store's thread and its first load, then the server (src/server.ts).
+import { ConfigError, datasetLoad, loadConfig } from './config';
 import { StoreThread } from './store/storeThread';
 
 if (require.main === module) {
@@ -15,10 +15,10 @@ if (require.main === module) {
   // The first load is sent at once, so that the thread loads while this one loads the server's
   // modules. A configuration refused here is the server's to report, with its message.
   try {
-    const config = loadConfig();
-    storeThread.begin(datasetSources(config), { baseIri: config.baseIri });
-  } catch {
-    // The server reports it.
+    const { sources, options } = datasetLoad(loadConfig());
+    storeThread.begin(sources, options);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
   }
   // Required here, not imported above: an import would load the server's modules first.
   // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -1,7 +1,7 @@
 // The server process: reads the settings, loads the dataset, listens, reloads on SIGHUP, stops on
 // SIGTERM. Started by src/main.ts, once the store's thread is on its way.
 import http from 'node:http';
-import { ConfigError, datasetSources, loadConfig, type Config } from './config';
+import { ConfigError, datasetLoad, loadConfig, type Config } from './config';
 import { createApp } from './http/app';
 import { ALLOW } from './http/errors';
 import { CORS } from './http/middleware';
@@ -23,8 +23,11 @@ const CLIENT_ERRORS: Readonly<Record<string, [number, string]>> = {
 
 /** A request line longer than this, in a head over Node's limit, answers 414 (see below). */
 const LONG_REQUEST_LINE = 8192;
-/** The start of a request line: a method, a space, a target (RFC 9112 §3). */
-const REQUEST_LINE_START = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+ [^\s]/;
+/**
+ * The start of a request line: a method, a space, and a target in origin, asterisk or absolute
+ * form (RFC 9112 §3.2), so that words of a header value are not taken for one.
+ */
+const REQUEST_LINE_START = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+ (?:\/|\*|[A-Za-z][A-Za-z0-9+.-]*:\/\/)/;
 
 /**
  * A request line with a method Node's parser does not know (`BREW / HTTP/1.1`): it never reaches
@@ -44,7 +47,8 @@ function clientErrorStatus(
   }
   // Node counts the request line into its header limit: when the bytes the parser failed on start
   // with a request line that is alone over half of it, the target is what is too long (RFC 9112
-  // §3). Bytes from further on in the head (it came in several reads) answer 431.
+  // §3). Bytes from further on in the head (it came in several reads) answer 431, unless they
+  // happen to start like a request line.
   if (error.code === 'HPE_HEADER_OVERFLOW' && error.rawPacket) {
     const packet = error.rawPacket;
     const end = packet.indexOf(0x0a);
@@ -97,6 +101,7 @@ export function loadInto(service: Service, logger: Logger, load: DatasetLoader):
 export class Reloader {
   private running: Promise<void> | undefined;
   private again = false;
+  private started = false;
 
   constructor(
     private readonly service: Service,
@@ -109,6 +114,7 @@ export class Reloader {
    * abandoned because the process stops resolves, with nothing served.
    */
   start(): Promise<void> {
+    this.started = true;
     this.running = this.load(true).then(
       () => this.settle(),
       (error: unknown) => {
@@ -121,6 +127,13 @@ export class Reloader {
 
   /** SIGHUP: reloads now, or once more after the load that runs; never rejects. */
   reload(): Promise<void> {
+    // Before the process's first load began (a SIGHUP while the server starts to listen): a reload
+    // after it, as during it. Loading now would take the load src/main.ts sent early, and the
+    // first load would then run beside it.
+    if (!this.started && this.service.current === undefined) {
+      this.again = true;
+      return Promise.resolve();
+    }
     if (this.running) {
       if (!this.again)
         this.logger.info('reload asked for while a load runs: one more reload follows it');
@@ -144,13 +157,13 @@ export class Reloader {
   private async load(first: boolean): Promise<void> {
     const { service, logger } = this;
     const { config } = service;
-    const sources = datasetSources(config);
+    const { sources, options } = datasetLoad(config);
     const serving = service.current?.dataset.version;
     const started = Date.now();
     if (!first) logger.info({ sources, serving }, 'reload started');
     let loaded: Awaited<ReturnType<DatasetLoader>>;
     try {
-      loaded = await this.loadDataset(sources, { baseIri: config.baseIri });
+      loaded = await this.loadDataset(sources, options);
     } catch (error) {
       if (error instanceof StoreThreadClosed) {
         // The process is stopping and closed the store's thread: the load was abandoned, nothing

@@ -178,6 +178,23 @@ describe('reload', () => {
       fresh.close();
     });
 
+    it('a SIGHUP before the first load began is a reload after it', async () => {
+      const before = lines.length;
+      const fresh = new Service(testConfig({ DATASET: snapshot }));
+      const reloader = new Reloader(fresh, logger, loadSources);
+      await reloader.reload();
+      assert.equal(fresh.current, undefined, 'nothing loaded before the first load');
+      await reloader.start();
+      assert.deepEqual(
+        lines
+          .slice(before)
+          .filter((l) => l.msg !== 'request')
+          .map((l) => l.msg),
+        ['dataset loaded', 'reload started', 'reload finished'],
+      );
+      fresh.close();
+    });
+
     it('a broken snapshot: the served dataset stays, the log says where and why', async () => {
       const served = service.current!;
       const line = await writeBroken(3, snapshot);

@@ -144,11 +144,15 @@ describe('the store in its own thread', function () {
 
   it('a load begun early is the next load of the same sources; one of others frees it', async () => {
     const iri = institutionIriFor(BASE, 'DE-1a' as Isil);
+    // The thread numbers the stores it loads: the last one so far, to count the loads after it.
+    const known = await thread.load(config.bundledDataset, { baseIri: BASE });
+    known.dataset.free();
     thread.begin(config.bundledDataset, { baseIri: BASE });
     const taken = await thread.load(config.bundledDataset, { baseIri: BASE });
-    // The same dataset as a load asked for now; no other load ran in the thread for it.
     const again = await thread.load(config.bundledDataset, { baseIri: BASE });
     try {
+      // One load ran in the thread for `begin` and the `load` that took it.
+      assert.equal(taken.dataset.store.generation, known.dataset.store.generation + 1);
       assert.equal(again.dataset.store.generation, taken.dataset.store.generation + 1);
       assert.equal(taken.dataset.version, again.dataset.version);
       assert.equal(taken.dataset.institutionCount, again.dataset.institutionCount);
