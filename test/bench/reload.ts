@@ -166,6 +166,8 @@ async function main(): Promise<void> {
     const quiet = await drive(paths, DURATION);
     row(`round ${round}: no reload`, quiet);
     // A comment changes the snapshot's bytes, so its version, and nothing else: the ETags stay.
+    // After the snapshot's index line, it makes the reload query the store for the index: the
+    // heavier path, a snapshot edited by hand's.
     fs.appendFileSync(snapshot, `# reload bench round ${round}\n`);
     const swapped = versionChange(version);
     const during = drive(paths, swapped);
