@@ -185,7 +185,7 @@ export function snapshotHeader(baseIri: string): string {
 function startsWith(fd: number, text: string): boolean {
   const head = Buffer.alloc(Buffer.byteLength(text));
   const read = fs.readSync(fd, head, 0, head.length, 0);
-  return read === head.length && head.toString('utf8') === text;
+  return startsWithText(head.subarray(0, read), text);
 }
 
 /** The format of a file with an extension the loader knows, looking into `.xml` and `.tsv` files. */
@@ -388,8 +388,8 @@ class Load {
   /** Whether records state triples about nodes that other records link to. */
   readonly crossings = new Crossings();
   /**
-   * The index rows of the snapshot just loaded, when it ended with an index that matched its bytes
-   * (INDEX_LINE); only the first file's can describe the store.
+   * The index rows of the snapshot loaded, when it ended with an index that matched its bytes
+   * (INDEX_LINE) and was the only source: only then can they describe the store.
    */
   snapshotRows: SelectBinding[] | undefined;
   /** An RDF file was loaded without weighing its institutions (it was the only source). */
@@ -627,7 +627,7 @@ class Load {
       this.hash.update(piece.subarray(0, at));
       const before = this.hash.copy().digest('hex');
       this.hash.update(line);
-      this.snapshotRows = target === this.store ? indexOf(line, before, target) : undefined;
+      if (!this.resolving) this.snapshotRows = indexOf(line, before, target);
     };
     for (let offset = 0; offset < size;) {
       const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size - offset));
@@ -946,9 +946,10 @@ export async function loadSources(
     const combined = files.length > 1 || load.crossings.crossed;
     if (combined) load.store.completeDescriptions(options.baseIri);
     if (placed || combined) size = load.store.size;
-    // A snapshot's own index holds when it is the store's only source and nothing moved since.
+    // A snapshot's own index holds when it is the store's only source (not `combined`) and
+    // nothing was placed since.
     const rows =
-      load.snapshotRows !== undefined && files.length === 1 && !placed && !combined
+      load.snapshotRows !== undefined && !placed && !combined
         ? DatasetIndex.order(load.snapshotRows)
         : await Dataset.indexRows(load.store);
     const dataset = await Dataset.fromRows(load.store, options.baseIri, version, rows);
@@ -1125,9 +1126,10 @@ function indexOf(line: Buffer, before: string, store: DatasetStore): SelectBindi
   return wellFormed ? (rows as SelectBinding[]) : undefined;
 }
 
-/** Whether `buffer` starts with the ASCII `text`. */
+/** Whether `buffer` starts with the UTF-8 bytes of `text`. */
 function startsWithText(buffer: Buffer, text: string): boolean {
-  return buffer.length >= text.length && buffer.toString('latin1', 0, text.length) === text;
+  const bytes = Buffer.from(text);
+  return buffer.length >= bytes.length && buffer.subarray(0, bytes.length).equals(bytes);
 }
 
 /** What `writeSnapshot` wrote. */

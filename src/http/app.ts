@@ -68,13 +68,7 @@ export function createApp({ service, logger }: AppDeps): express.Express {
   if (config.isilDirectoryUrl === '') hot.push([DIRECTORY_PATH, handle.page]);
   // The gate and the hot routes in one router layer: Express's walk from one layer to the next
   // (matching, parameters, the path trimmed and restored) is paid once instead of twice.
-  const gate = requestGate(logger);
-  const dispatch = byPrefix(hot);
-  app.use((req, res, next) => {
-    gate(req, res, (error?: unknown) =>
-      error === undefined ? dispatch(req, res, next) : next(error),
-    );
-  });
+  app.use(requestGate(logger, byPrefix(hot)));
   // The same routes as mounts, for what `byPrefix` leaves (a request target in absolute form).
   for (const [path, handler] of hot) app.use(mount(path), handler);
   app.get(CONTEXT_PATH, handle.context);

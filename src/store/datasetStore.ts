@@ -103,8 +103,9 @@ export class DatasetStore {
    * Parses `input` into the default graph (the graphs an N-Quads or TriG input names stay theirs
    * until `mergeGraphs`). Triples go into the graphs of their descriptions only with
    * `placeDescriptions`. A syntax error throws Oxigraph's message (with line and column where it
-   * gives them); an untrusted load that fails leaves the store as it was. `trusted` skips Oxigraph's checks of IRIs and
-   * language tags: only for snapshots this project wrote from checked data.
+   * gives them); an untrusted load that fails leaves the store as it was. `trusted` skips
+   * Oxigraph's checks of IRIs and language tags: only for snapshots this project wrote from
+   * checked data.
    *
    * A trusted load runs outside a transaction too (Oxigraph's `no_transaction`): one that fails
    * half-way leaves what it had parsed, but every store this project loads into is new, not yet
