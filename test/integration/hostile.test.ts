@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 import type http from 'node:http';
 import { loadSources } from '../../loader/loadSources';
 import { createLogger } from '../../src/log';
-import { loadInto, startServer } from '../../src/server';
+import { loadInto } from '../../src/reloader';
+import { startServer } from '../../src/server';
 import { testConfig } from '../support';
 
 interface Answer {

@@ -8,7 +8,7 @@ import jsonld from 'jsonld';
 import { Writer } from 'n3';
 import { Service } from '../../src/service';
 import { createLogger } from '../../src/log';
-import { loadInto } from '../../src/server';
+import { loadInto } from '../../src/reloader';
 import { PROJECT_ROOT } from '../../src/paths';
 import { loadSources } from '../../loader/loadSources';
 import { NAME_LIST_HEADER } from '../../loader/lists';

@@ -12,7 +12,7 @@ import request from 'supertest';
 import { createApp } from '../../src/http/app';
 import { DATASET_VERSION } from '../../src/http/handlers';
 import { createLogger } from '../../src/log';
-import { loadInto, Reloader } from '../../src/server';
+import { loadInto, Reloader } from '../../src/reloader';
 import { PROJECT_ROOT } from '../../src/paths';
 import type { Isil } from '../../src/rdf/isil';
 import { Service } from '../../src/service';

@@ -10,7 +10,7 @@ import request from 'supertest';
 import { LoadError, loadSources } from '../../loader/loadSources';
 import { createApp } from '../../src/http/app';
 import { createLogger } from '../../src/log';
-import { Reloader } from '../../src/server';
+import { Reloader } from '../../src/reloader';
 import type { Isil } from '../../src/rdf/isil';
 import { PROJECT_ROOT } from '../../src/paths';
 import { Service } from '../../src/service';
