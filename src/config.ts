@@ -14,6 +14,11 @@ export interface Config {
   readonly baseIri: string;
   /** Path of the N-Quads snapshot written by the loader and served at start. */
   readonly dataset: string;
+  /**
+   * Whether the operator named `dataset` (DATASET set): then it must exist when the server starts,
+   * and the bundled dataset is never served in its place.
+   */
+  readonly datasetGiven: boolean;
   /** Source files served when `dataset` does not exist. */
   readonly bundledDataset: readonly string[];
   /** Absolute URL of the ISIL directory (no trailing slash), or '' for this service. */
@@ -112,32 +117,91 @@ export function loadConfig(env: Env = process.env): Config {
       `expected the path of a snapshot file (npm run load writes it), got the folder ${JSON.stringify(dataset)}`,
     );
   }
+  const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 1, 600_000);
+  const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1, 600_000);
+  // Node refuses a server whose head may take longer than the whole request (a RangeError thrown
+  // from http.createServer): said here, with the variables' names.
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(
+      'HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS',
+      `the time for the headers (${headersTimeoutMs} ms) must not exceed the time for the whole request (${requestTimeoutMs} ms)`,
+    );
+  }
   return Object.freeze({
     port: integer(env, 'PORT', 8080, 0, 65535),
     host,
     baseIri: httpUrl('BASE_IRI', env.BASE_IRI || 'https://ld.zdb-services.de'),
     dataset,
+    datasetGiven: Boolean(env.DATASET),
     bundledDataset: BUNDLED_DATASET,
     isilDirectoryUrl: directory === '' ? '' : httpUrl('ISIL_DIRECTORY_URL', directory),
     logLevel,
     cacheMaxBytes: integer(env, 'CACHE_MAX_BYTES', 256 * 1024 * 1024, 0, 64 * 1024 ** 3),
     maxAge: integer(env, 'CACHE_MAX_AGE', 3600, 0, 31_536_000),
-    headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 1, 600_000),
-    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1, 600_000),
+    headersTimeoutMs,
+    requestTimeoutMs,
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 1, 600_000),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
   });
 }
 
 /**
- * What the server loads, at start and on SIGHUP: the snapshot when there is one, else the bundled
- * dataset, with the options it loads them with. One function for both places that ask (src/main.ts
- * sends the first load early, the server's first load takes it only when the two agree).
+ * Why DATASET cannot be served (a folder, a FIFO, a symlink loop, an empty file, one that is
+ * missing): at start a configuration error, on reload a refusal that keeps the data being served.
  */
-export function datasetLoad(config: Config): {
-  sources: readonly string[];
-  options: LoadOptions;
-} {
-  const sources = fs.existsSync(config.dataset) ? [config.dataset] : config.bundledDataset;
-  return { sources, options: { baseIri: config.baseIri } };
+export function datasetDefect(file: string): string | undefined {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') {
+      // A dangling link is a file that is missing, and says where it points.
+      const link = fs.lstatSync(file, { throwIfNoEntry: false });
+      return link?.isSymbolicLink()
+        ? `${file} is a symbolic link to ${fs.readlinkSync(file)}, which does not exist`
+        : `${file} does not exist`;
+    }
+    if (code === 'ELOOP') return `${file} is a symbolic link in a loop (it leads back to itself)`;
+    if (code === 'EACCES') return `${file} cannot be read: permission denied`;
+    if (code === 'ENOTDIR') return `${file}: a part of the path is not a folder`;
+    return `${file} cannot be read: ${(error as Error).message}`;
+  }
+  if (stat.isDirectory()) return `${file} is a folder, not a snapshot file (npm run load writes one)`;
+  if (stat.isFIFO()) return `${file} is a FIFO (named pipe), not a snapshot file`;
+  if (stat.isSocket()) return `${file} is a socket, not a snapshot file`;
+  if (!stat.isFile()) return `${file} is not a regular file`;
+  if (stat.size === 0) return `${file} is empty`;
+  try {
+    fs.accessSync(file, fs.constants.R_OK);
+  } catch {
+    return `${file} cannot be read: permission denied`;
+  }
+  return undefined;
+}
+
+/** What the server loads, and where it comes from. */
+export interface DatasetLoad {
+  readonly sources: readonly string[];
+  readonly options: LoadOptions;
+  /** Whether the sources are the snapshot at DATASET (else the bundled dataset). */
+  readonly snapshot: boolean;
+}
+
+/**
+ * What the server loads, at start and on SIGHUP: the snapshot at DATASET, or the bundled dataset
+ * when DATASET is not set and its default path holds no snapshot. One function for every place
+ * that asks (src/main.ts sends the first load early; the server's first load takes it only when
+ * the two agree). Throws a ConfigError naming DATASET when it is set and cannot be served, or,
+ * on reload (`servedSnapshot`: the data served came from a snapshot), when the snapshot is gone:
+ * the bundled data never silently replaces an operator's.
+ */
+export function datasetLoad(config: Config, servedSnapshot = false): DatasetLoad {
+  const options = { baseIri: config.baseIri };
+  const exists = fs.lstatSync(config.dataset, { throwIfNoEntry: false }) !== undefined;
+  if (!exists && !config.datasetGiven && !servedSnapshot)
+    return { sources: config.bundledDataset, options, snapshot: false };
+  const defect = datasetDefect(config.dataset);
+  if (defect !== undefined) throw new ConfigError('DATASET', defect);
+  return { sources: [config.dataset], options, snapshot: true };
 }

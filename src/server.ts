@@ -1,7 +1,7 @@
 // The server process: reads the settings, loads the dataset, listens, reloads on SIGHUP, stops on
 // SIGTERM. Started by src/main.ts, once the store's thread is on its way.
 import http from 'node:http';
-import { ConfigError, loadConfig, type Config } from './config';
+import { ConfigError, datasetLoad, loadConfig, type Config } from './config';
 import { createApp } from './http/app';
 import { ALLOW } from './http/errors';
 import { CORS } from './http/middleware';
@@ -127,6 +127,9 @@ export function main(
   let config: Config;
   try {
     config = loadConfig();
+    // A DATASET the operator set that cannot be served (missing, a folder, a FIFO, a link in a
+    // loop, empty) stops the process before it listens: one line, exit 2.
+    datasetLoad(config);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`configuration error: ${error.message}\n`);
