@@ -1,5 +1,5 @@
 // Loads the dataset and swaps it in: the first load at start, and every reload (SIGHUP) after it.
-import { datasetLoad } from './config';
+import { ConfigError, datasetLoad, type DatasetLoad } from './config';
 import type { Logger } from './log';
 import type { Service } from './service';
 import { LoadError } from '../loader/loadError';
@@ -32,6 +32,8 @@ export class Reloader {
   private running: Promise<void> | undefined;
   private again = false;
   private started = false;
+  /** Whether the data served came from the snapshot at DATASET: then a reload never falls back. */
+  private servedSnapshot = false;
 
   constructor(
     private readonly service: Service,
@@ -87,9 +89,19 @@ export class Reloader {
   private async load(first: boolean): Promise<void> {
     const { service, logger } = this;
     const { config } = service;
-    const { sources, options } = datasetLoad(config);
     const serving = service.current?.dataset.version;
     const started = Date.now();
+    // Refused before anything is read: a DATASET that is gone, a folder, a FIFO, a link in a loop,
+    // an empty file. The bundled data is never loaded in place of a snapshot that was served.
+    let load: DatasetLoad;
+    try {
+      load = datasetLoad(config, this.servedSnapshot);
+    } catch (error) {
+      if (first || !(error instanceof ConfigError)) throw error;
+      this.refuse([config.dataset], error.message.replace(/^DATASET: /, ''), serving, started);
+      return;
+    }
+    const { sources, options } = load;
     if (!first) logger.info({ sources, serving }, 'reload started');
     let loaded: Awaited<ReturnType<DatasetLoader>>;
     try {
@@ -102,16 +114,35 @@ export class Reloader {
         return;
       }
       if (first) throw error;
-      const why =
-        error instanceof LoadError
-          ? { file: error.file, line: error.line, column: error.column, reason: error.reason }
-          : { err: error };
-      logger.error({ ...why, serving, ms: Date.now() - started }, 'reload failed');
+      if (error instanceof LoadError) {
+        const { file, line, column, reason } = error;
+        this.refuse(sources, error.message, serving, started, { file, line, column, reason });
+      } else {
+        this.refuse(sources, (error as Error).message, serving, started, { err: error });
+      }
       return;
     }
     const { dataset, report } = loaded;
+    // A dataset without one institution to serve is no dataset to serve (an N-Quads file of some
+    // other data, every ISIL malformed or outside the base): the one served stays.
+    if (dataset.institutionCount === 0) {
+      dataset.free();
+      const reason = `${sources.join(', ')} holds no institution to serve (${report.triples} triples, ${dataset.withdrawnCount} withdrawn ISILs)`;
+      if (first) throw new LoadError(sources.join(', '), undefined, undefined, reason);
+      this.refuse(sources, reason, serving, started);
+      return;
+    }
     for (const w of report.warnings) logger.warn({ kind: w.kind, subject: w.subject }, w.message);
     service.use(dataset);
+    this.servedSnapshot = load.snapshot;
+    if (!first) {
+      service.lastReload = Object.freeze({
+        at: new Date().toISOString(),
+        sources,
+        outcome: 'accepted',
+        version: dataset.version,
+      });
+    }
     logger.info(
       {
         sources,
@@ -123,6 +154,26 @@ export class Reloader {
         ms: Date.now() - started,
       },
       first ? 'dataset loaded' : 'reload finished',
+    );
+  }
+
+  /** A reload refused: logged, and shown in /readyz; the dataset served stays as it was. */
+  private refuse(
+    sources: readonly string[],
+    reason: string,
+    serving: string | undefined,
+    started: number,
+    detail: Record<string, unknown> = {},
+  ): void {
+    this.service.lastReload = Object.freeze({
+      at: new Date().toISOString(),
+      sources,
+      outcome: 'refused',
+      reason,
+    });
+    this.logger.error(
+      { reason, ...detail, sources, serving, ms: Date.now() - started },
+      'reload refused',
     );
   }
 }

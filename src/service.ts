@@ -4,8 +4,22 @@ import type { Dataset } from './dataset';
 import { Documents } from './documents';
 import { CONTEXT_PATH } from './rdf/context';
 
+/** How the last reload (SIGHUP) ended, as /readyz shows it to an operator. */
+export interface ReloadOutcome {
+  /** When it ended (ISO 8601). */
+  readonly at: string;
+  readonly sources: readonly string[];
+  readonly outcome: 'accepted' | 'refused';
+  /** Why it was refused. */
+  readonly reason?: string;
+  /** The version it put live. */
+  readonly version?: string;
+}
+
 export class Service {
   private documents: Documents | undefined;
+  /** The outcome of the last reload, once there was one. */
+  lastReload: ReloadOutcome | undefined;
 
   constructor(readonly config: Config) {}
 

@@ -201,8 +201,11 @@ export function handlers(service: Service, config: Config) {
     readyz(_req: Request, res: Response): void {
       res.set({ ...commonHeaders(res), 'Cache-Control': 'no-store' });
       const documents = service.current;
+      // The last reload's outcome, accepted or refused with why: a refused one leaves the data
+      // served as it was, so the service stays ready and the operator reads here what happened.
+      const lastReload = service.lastReload ?? null;
       if (!documents) {
-        res.status(503).json({ status: 'loading' });
+        res.status(503).json({ status: 'loading', lastReload });
         return;
       }
       const { dataset } = documents;
@@ -213,6 +216,7 @@ export function handlers(service: Service, config: Config) {
         triples: dataset.tripleCount,
         version: dataset.version,
         loadedAt: dataset.loadedAt.toISOString(),
+        lastReload,
       });
     },
 

@@ -13,7 +13,8 @@ function env(extra: Record<string, string>): NodeJS.ProcessEnv {
     ...process.env,
     HOST: '127.0.0.1',
     PORT: '0',
-    DATASET: '/nonexistent/dataset.nq',
+    // Not set: the bundled dataset is served (a DATASET that is set must exist).
+    DATASET: '',
     LOG_LEVEL: 'info',
     HEADERS_TIMEOUT_MS: '1500',
     REQUEST_TIMEOUT_MS: '3000',

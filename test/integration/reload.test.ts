@@ -200,7 +200,7 @@ describe('reload', () => {
       const line = await writeBroken(3, snapshot);
       await new Reloader(service, logger, loadSources).reload();
       assert.equal(service.current, served);
-      const failed = messages('reload failed').at(-1)!;
+      const failed = messages('reload refused').at(-1)!;
       assert.equal(failed.level, 50);
       assert.equal(failed.file, snapshot);
       assert.equal(failed.line, line);
@@ -381,7 +381,7 @@ describe('reload', () => {
         child.kill('SIGHUP');
         const end = await logLine(
           from,
-          (l) => l.msg === 'reload finished' || l.msg === 'reload failed',
+          (l) => l.msg === 'reload finished' || l.msg === 'reload refused',
         );
         const started = lines.findIndex((l, i) => i >= from && l.msg === 'reload started');
         const during = lines.slice(started, lines.indexOf(end)).filter((l) => l.msg === 'request');
@@ -396,7 +396,7 @@ describe('reload', () => {
       assert.deepEqual(await shown(), new Set([2]));
 
       const failed = await reload(() => writeBroken(3, snapshot));
-      assert.equal(failed.end.msg, 'reload failed');
+      assert.equal(failed.end.msg, 'reload refused');
       assert.equal(failed.end.level, 50);
       assert.equal(failed.end.file, snapshot);
       assert.equal(failed.end.line, failed.written);
