@@ -115,8 +115,8 @@ export class Reloader {
       }
       if (first) throw error;
       if (error instanceof LoadError) {
-        const { file, line, column, reason } = error;
-        this.refuse(sources, error.message, serving, started, { file, line, column, reason });
+        const { file, line, column } = error;
+        this.refuse(sources, error.message, serving, started, { file, line, column });
       } else {
         this.refuse(sources, (error as Error).message, serving, started, { err: error });
       }
@@ -172,7 +172,7 @@ export class Reloader {
       reason,
     });
     this.logger.error(
-      { reason, ...detail, sources, serving, ms: Date.now() - started },
+      { ...detail, reason, sources, serving, ms: Date.now() - started },
       'reload refused',
     );
   }

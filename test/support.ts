@@ -21,12 +21,12 @@ export const DE_1A_RDF = path.join(FIXTURES, 'bundled', 'zdb-lds_DE-1a_2021-12.r
 export const BASE = 'https://ld.zdb-services.de';
 export const DE_1A = `${BASE}/resource/organisations/DE-1a`;
 
+/**
+ * The settings of a test. DATASET is not set unless `env` sets it: a reload then serves the
+ * bundled dataset, as `npm start` does on a fresh clone (a DATASET that is set must exist).
+ */
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({
-    LOG_LEVEL: 'silent',
-    DATASET: path.join(os.tmpdir(), 'isil-ld-no-such-snapshot.nq'),
-    ...env,
-  });
+  return loadConfig({ LOG_LEVEL: 'silent', ...env });
 }
 
 /** The app over a store loaded from `sources` (default: the bundled dataset). */
