@@ -4,7 +4,7 @@ import http from 'node:http';
 import { ConfigError, datasetLoad, loadConfig, type Config } from './config';
 import { createApp } from './http/app';
 import { ALLOW } from './http/errors';
-import { CORS } from './http/middleware';
+import { CORS, versionNotSupported } from './http/middleware';
 import { createLogger, type Logger } from './log';
 import { Service } from './service';
 import { Reloader } from './reloader';
@@ -35,10 +35,28 @@ const REQUEST_LINE_START = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+ (?:\/|\*|[A-Za-z][A-Za
  */
 const UNKNOWN_METHOD = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+ [^\s]+ HTTP\/1\.[01]\r?\n/;
 
+/**
+ * A request line whose version is well-formed (RFC 9112 §2.3: `HTTP/` DIGIT `.` DIGIT) but not one
+ * Node's parser takes (`HTTP/1.2`, `HTTP/3.0`): 505, since the server does not speak it (RFC 9110
+ * §15.6.6). A malformed version (`HTTP/2`, `HTTP/1.10`) is a bad request line: 400. Versions the
+ * parser takes but this server does not speak (`HTTP/2.0`, `HTTP/0.9`) reach the app, whose
+ * request gate answers them 505 with the same reason.
+ */
+const OTHER_VERSION = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+ [^\s]+ HTTP\/\d\.\d\r?\n/;
+
+const VERSION_NOT_SUPPORTED: [number, string] = [505, 'HTTP Version Not Supported'];
+
 /** The status of a request Node's parser refused. */
 function clientErrorStatus(
   error: NodeJS.ErrnoException & { rawPacket?: Buffer },
 ): [number, string] {
+  // The HTTP/2 connection preface (`PRI * HTTP/2.0`, RFC 9113 §3.4), sent by a client that assumes
+  // HTTP/2 without asking (h2c with prior knowledge): the parser stops on its method.
+  if (error.code === 'HPE_PAUSED_H2_UPGRADE') return VERSION_NOT_SUPPORTED;
+  if (error.code === 'HPE_INVALID_VERSION' && error.rawPacket) {
+    const line = error.rawPacket.subarray(0, 8192).toString('latin1');
+    if (OTHER_VERSION.test(line)) return VERSION_NOT_SUPPORTED;
+  }
   if (error.code === 'HPE_INVALID_METHOD' && error.rawPacket) {
     const line = error.rawPacket.subarray(0, 8192).toString('latin1');
     if (UNKNOWN_METHOD.test(line)) return [405, 'Method Not Allowed'];
@@ -106,7 +124,8 @@ export function startServer(
       return;
     }
     const [status, reason] = clientErrorStatus(error);
-    const body = `${reason}\n`;
+    // A 505 says which versions the server speaks (RFC 9110 §15.6.6), as the app's does.
+    const body = `${status === 505 ? versionNotSupported().message : reason}\n`;
     socket.end(`${rawHead(status, reason, body.length, 'text/plain;charset=utf-8')}${body}`);
   });
   // Node hands CONNECT to this event, not to the app, and drops the connection when nobody listens.

@@ -1,12 +1,17 @@
 // The middleware every request passes: request id, access log, the read-only method gate; CORS headers.
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '../log';
-import { ALLOW, METHODS, methodNotAllowed, noHost } from './errors';
+import { ALLOW, HttpError, METHODS, methodNotAllowed, noHost } from './errors';
 
-/** HTTP contract §6: on every response, errors and redirects included. */
+/**
+ * HTTP contract §6: on every response, errors and redirects included. A browser script reads only
+ * the CORS-safelisted response headers unless they are exposed (Fetch standard): these are the
+ * others this service sends that a client acts on.
+ */
 export const CORS = {
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'Link, Location, Content-Location, ETag, Last-Modified, Vary',
+  'Access-Control-Expose-Headers':
+    'Link, Location, Content-Location, ETag, Last-Modified, Vary, Dataset-Version, Retry-After, X-Request-Id, Content-Disposition, Allow',
 } as const;
 
 /**
@@ -28,12 +33,37 @@ const PREFLIGHT = {
 
 const SAFE_METHODS = new Set(METHODS);
 
+/** RFC 9112 §3.2: a request with more than one Host field line is answered 400, any version. */
+const twoHosts = () =>
+  new HttpError(400, 'A request carries one Host header, not several (RFC 9112 §3.2).');
+
+/**
+ * RFC 9110 §15.6.6: a version Node's parser takes but this server does not speak (`HTTP/2.0`
+ * sent as text, `HTTP/0.9`): 505, and the connection closed (nothing else can be read on it).
+ */
+export const versionNotSupported = () =>
+  new HttpError(505, 'This server speaks HTTP/1.1 and HTTP/1.0 only.', { Connection: 'close' });
+
+/**
+ * Whether the request has more than one Host field line. Node keeps the first and drops the
+ * others from `req.headers`; `rawHeaders` has them all. Only names of four characters are
+ * compared: a request pays a length test per header.
+ */
+function severalHosts(raw: readonly string[]): boolean {
+  let hosts = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host' && ++hosts > 1) return true;
+  }
+  return false;
+}
+
 /** A request id given by a proxy is kept when it is short and plain; otherwise one is made. */
 const GIVEN_ID = /^[\w.:-]{1,64}$/;
 
 /**
- * The first middleware: request id and access log, an HTTP/1.1 request without Host refused (400),
- * then the read-only gate, where anything but GET, HEAD and OPTIONS is 405 and OPTIONS is a CORS
+ * The first middleware: request id and access log, a version other than HTTP/1.x refused (505), an
+ * HTTP/1.1 request without Host or any with two refused (400), then the read-only gate, where anything but GET, HEAD and OPTIONS is 405 and OPTIONS is a CORS
  * preflight (204). A request that passes goes on to `then` in the same router layer (the hot
  * routes: every layer costs each request Express's walk to it), else to the next layer.
  */
@@ -66,7 +96,9 @@ export function requestGate(
         );
       });
     }
+    if (req.httpVersionMajor !== 1) return next(versionNotSupported());
     if (req.httpVersionMinor === 1 && req.headers.host === undefined) return next(noHost());
+    if (severalHosts(req.rawHeaders)) return next(twoHosts());
     if (!SAFE_METHODS.has(req.method)) return next(methodNotAllowed());
     if (req.method === 'OPTIONS') {
       res.writeHead(204, { ...commonHeaders(res), ...PREFLIGHT });

@@ -8,7 +8,12 @@ import path from 'node:path';
 import { loadSources } from '../../loader/loadSources';
 import { buildApp, FIXTURES, rawRequest, tempDir, type RawResponse } from '../support';
 
-const CORS_EXPOSE = 'Link, Location, Content-Location, ETag, Last-Modified, Vary';
+/**
+ * Contract §6: the list, and every header this service sends that a browser script could not read
+ * otherwise (Fetch's CORS-safelisted response headers need no listing).
+ */
+const CORS_EXPOSE =
+  'Link, Location, Content-Location, ETag, Last-Modified, Vary, Dataset-Version, Retry-After, X-Request-Id, Content-Disposition, Allow';
 const HTTP_DATE =
   /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
