@@ -63,9 +63,10 @@ const GIVEN_ID = /^[\w.:-]{1,64}$/;
 
 /**
  * The first middleware: request id and access log, a version other than HTTP/1.x refused (505), an
- * HTTP/1.1 request without Host or any with two refused (400), then the read-only gate, where anything but GET, HEAD and OPTIONS is 405 and OPTIONS is a CORS
- * preflight (204). A request that passes goes on to `then` in the same router layer (the hot
- * routes: every layer costs each request Express's walk to it), else to the next layer.
+ * HTTP/1.1 request without Host or any with two refused (400), then the read-only gate, where
+ * anything but GET, HEAD and OPTIONS is 405 and OPTIONS is a CORS preflight (204). A request that
+ * passes goes on to `then` in the same router layer (the hot routes: every layer costs each
+ * request Express's walk to it), else to the next layer.
  */
 export function requestGate(
   logger: Logger,

@@ -535,8 +535,7 @@ describe('hostile requests', () => {
   let before_: Answer;
 
   before(async () => {
-    // DATASET not set, and no snapshot at its default path: the bundled dataset is loaded.
-    const config = testConfig({ DATASET: '' });
+    const config = testConfig();
     const started = startServer(config, createLogger('silent'));
     server = started.server;
     await loadInto(started.service, createLogger('silent'), loadSources);
