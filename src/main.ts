@@ -5,8 +5,8 @@ import { StoreThread } from './store/storeThread';
 if (require.main === module) {
   // The thread boots, loads Oxigraph and the loader (about 110 ms) and starts the first load while
   // this one loads the server's modules (Express, jsonld, n3: about 190 ms), instead of after:
-  // /readyz comes about 0.3 s sooner. Until the server has a logger, the thread's end is told on
-  // stderr; it ends the process either way.
+  // /readyz comes about 0.3 s sooner. Until the server has a logger, the end of a thread that
+  // holds a store in use is told on stderr; it ends the process either way.
   let onExit = (error: Error): void => {
     process.stderr.write(`the store thread stopped: ${error.stack ?? error.message}\n`);
     process.exit(1);

@@ -158,8 +158,9 @@ export function main(
   }
   const logger = createLogger(config.logLevel);
   const { server, service } = startServer(config, logger);
-  // Without the store's thread nothing uncached can be answered, so its end is the process's (a
-  // supervisor starts it again).
+  // Without the thread of the store being served nothing uncached can be answered, so its end is
+  // the process's (a supervisor starts it again). The thread of a store a reload replaced is
+  // terminated once its queries are answered, and a failed load's thread fails that load only.
   onStoreExit((error) => {
     logger.fatal({ err: error }, 'the store thread stopped');
     process.exit(1);

@@ -1,7 +1,11 @@
-// The messages between the HTTP thread and the store's thread (storeThread.ts, storeWorker.ts).
+// The messages between the HTTP thread and a store's thread (storeThread.ts, storeWorker.ts).
 import { LoadError } from '../../loader/loadError';
 import type { LoadOptions, LoadReport } from '../../loader/loadSources';
 
+/**
+ * A thread loads once, then answers describe queries of the store it loaded; it is not asked to
+ * free it: the HTTP thread terminates it, which releases its memory at once.
+ */
 export type Request =
   | {
       readonly op: 'load';
@@ -9,17 +13,10 @@ export type Request =
       readonly sources: readonly string[];
       readonly options: LoadOptions;
     }
-  | {
-      readonly op: 'describe';
-      readonly id: number;
-      readonly generation: number;
-      readonly iri: string;
-    }
-  | { readonly op: 'free'; readonly generation: number };
+  | { readonly op: 'describe'; readonly id: number; readonly iri: string };
 
-/** A load's result: the store's number in the thread, the report, the index rows as JSON pieces. */
+/** A load's result: the report, and the index rows as JSON pieces. */
 export interface LoadedReply {
-  readonly generation: number;
   readonly report: LoadReport;
   readonly rows: readonly string[];
 }
@@ -51,20 +48,25 @@ export interface WireError {
 }
 
 export function toWire(error: unknown): WireError {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
+  const { code } = error as { code?: unknown };
+  const coded = typeof code === 'string' ? { code } : {};
   if (error instanceof LoadError) {
     const { name, message, file, line, column, reason } = error;
-    return { name, message, load: { file, line, column, reason } };
+    return { name, message, ...coded, load: { file, line, column, reason } };
   }
-  if (error instanceof Error)
-    return { name: error.name, message: error.message, stack: error.stack };
-  return { name: 'Error', message: String(error) };
+  return { name: error.name, message: error.message, stack: error.stack, ...coded };
 }
 
-/** The error again, on the receiving side: a LoadError as it was thrown. */
+/** The error again, on the receiving side: a LoadError as it was thrown; codes kept. */
 export function fromWire(wire: WireError): Error {
   if (wire.load) {
     const { file, line, column, reason } = wire.load;
-    return new LoadError(file, line, column, reason);
+    const error: LoadError & { code?: string } = new LoadError(file, line, column, reason);
+    // A subclass arrives as a LoadError that keeps the subclass's name.
+    error.name = wire.name;
+    if (wire.code) error.code = wire.code;
+    return error;
   }
   const error: NodeJS.ErrnoException = new Error(wire.message);
   error.name = wire.name;

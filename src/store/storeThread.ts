@@ -1,9 +1,12 @@
-// The store in a thread of its own. Oxigraph's calls are synchronous: a describe query takes about
-// 0.3 ms, a load seconds in slices, freeing a large store 0.4 s in one piece. In the thread that
-// answers HTTP they would hold every request, cached ones included, and the query and the rest of
-// an uncached request could not use two cores. Here the HTTP thread keeps the index of the dataset
-// and the rendered documents; the store's thread (storeWorker.ts) loads with the loader's code,
-// keeps the stores and answers describe queries.
+// The stores in threads of their own, one thread for each loaded dataset. Oxigraph's calls are
+// synchronous: a describe query takes about 0.3 ms, a load seconds in slices, freeing a large
+// store 0.4–0.9 s in one piece. In the thread that answers HTTP they would hold every request,
+// cached ones included, and the query and the rest of an uncached request could not use two
+// cores. Here the HTTP thread keeps the index of the dataset and the rendered documents; a store's
+// thread (storeWorker.ts) loads with the loader's code, keeps that one store and answers describe
+// queries. A reload loads in a fresh thread, and the previous one is terminated once it has
+// answered its last query: terminating releases its WebAssembly memory at once, and no query of
+// the new store waits behind the old one's free.
 import { Worker } from 'node:worker_threads';
 import type { LoadOptions, LoadReport } from '../../loader/loadSources';
 import { Dataset, type DescriptionSource } from '../dataset';
@@ -24,28 +27,33 @@ function startWorker(): Worker {
   return entry.endsWith('.js') ? new Worker(entry) : new Worker(requireIn(entry), { eval: true });
 }
 
-/** What a load or query still owed fails with when the process stops the thread (`close`). */
+/** What a load or query still owed fails with when the process stops the threads (`close`). */
 export class StoreThreadClosed extends Error {
   override name = 'StoreThreadClosed';
 }
 
-/** A dataset's store in the store's thread, as the HTTP thread's `Dataset` reads it. */
+const freedError = () => new Error('the store was freed');
+
+/** A dataset's store in its thread, as the HTTP thread's `Dataset` reads it. */
 export class RemoteStore implements DescriptionSource {
   private freed = false;
 
   constructor(
     private readonly thread: StoreThread,
+    /** The store's number: each load has its own, in the order the loads were sent. */
     readonly generation: number,
     readonly size: number,
+    /** The id of the worker thread that holds the store. */
+    readonly threadId: number,
   ) {}
 
   /**
-   * Queues the query now, ahead of any later free of this store (the free goes through the same
-   * queue, so the store still answers it); resolves later. Throws at once, like a store in this
-   * thread, when this store was freed.
+   * Queues the query now, ahead of any later free of this store (its thread ends only once it
+   * has answered every query sent before the free); resolves later. Throws at once, like a store
+   * in this thread, when this store was freed.
    */
   describe(iri: CheckedIri): Promise<string> {
-    if (this.freed) throw new Error('the store was freed');
+    if (this.freed) throw freedError();
     return this.thread.describe(this.generation, iri);
   }
 
@@ -56,22 +64,27 @@ export class RemoteStore implements DescriptionSource {
   }
 }
 
-export class StoreThread {
-  private readonly worker: Worker;
+/**
+ * One worker thread and the requests it owes answers to. It holds at most one store, the one it
+ * loaded; once that store is freed (`retire`), it is terminated as soon as it owes nothing.
+ */
+class Lane {
+  readonly worker: Worker;
+  readonly ended: Promise<void>;
+  /** Whether its load succeeded: it holds a store the server may be serving. */
+  holding = false;
   private readonly asked = new Map<number, Asked>();
-  private next = 0;
   /** Requests not sent yet: see `send`. */
   private outbox: Request[] = [];
-  /** Why the thread can no longer answer (it failed, stopped or was closed); set once. */
+  /** Why the thread can no longer answer (it failed, ended or was terminated); set once. */
   private broken: Error | undefined;
-  private closing = false;
-  /** The load `begin` sent, until `load` takes it (see `begin`). */
-  private early: { key: string; reply: Promise<Reply> } | undefined;
+  private retired = false;
 
-  /** `failed` hears of the thread's end unless `close` ended it: the store is gone then. */
-  constructor(private readonly failed: (error: Error) => void = () => undefined) {
+  /** `ended` hears of the thread's end unless this side ended it (`retire`, `terminate`). */
+  constructor(private readonly onEnd: (lane: Lane, error: Error) => void) {
     this.worker = startWorker();
     this.worker.unref();
+    this.ended = new Promise((resolve) => this.worker.once('exit', () => resolve()));
     this.worker.on('message', (replies: Batch<Reply>) => {
       for (const reply of replies) this.answer(reply);
     });
@@ -83,23 +96,117 @@ export class StoreThread {
     );
   }
 
+  /** Whether it owes nothing and sent nothing: a thread started ahead that no load took yet. */
+  get idle(): boolean {
+    return !this.holding && !this.retired && !this.broken && this.asked.size === 0;
+  }
+
+  ask(request: Request): Promise<Reply> {
+    if (this.broken) return Promise.reject(this.broken);
+    return new Promise((resolve, reject) => {
+      this.asked.set(request.id, { resolve, reject });
+      // Alive while it owes an answer, so that a thread not closed never holds a finished process.
+      if (this.asked.size === 1) this.worker.ref();
+      this.send(request);
+    });
+  }
+
+  /**
+   * Queues `request` for the batch sent once this turn of the event loop has read its I/O: the
+   * requests of the connections read in one turn cross in one message.
+   */
+  private send(request: Request): void {
+    this.outbox.push(request);
+    if (this.outbox.length === 1) setImmediate(this.flush);
+  }
+
+  /** Sends what is queued now rather than after this turn (see `StoreThread.begin`). */
+  readonly flush = () => {
+    const batch = this.outbox;
+    this.outbox = [];
+    if (batch.length > 0 && !this.broken) this.worker.postMessage(batch satisfies Batch<Request>);
+  };
+
+  /** Its store is no longer needed: the thread ends once it has answered what it owes. */
+  retire(): void {
+    this.retired = true;
+    if (this.asked.size === 0) void this.terminate(freedError());
+  }
+
+  /** Ends the thread now; what it still owes fails with `why`, and nobody is told of its end. */
+  terminate(why: Error): Promise<number> {
+    this.retired = true;
+    this.fail(why);
+    return this.worker.terminate();
+  }
+
+  private answer(reply: Reply): void {
+    const asked = this.asked.get(reply.id);
+    if (!asked) return;
+    this.asked.delete(reply.id);
+    if (this.asked.size === 0) {
+      if (this.retired) void this.terminate(freedError());
+      else this.worker.unref();
+    }
+    if ('error' in reply) asked.reject(fromWire(reply.error));
+    else {
+      if ('loaded' in reply) this.holding = true;
+      asked.resolve(reply);
+    }
+  }
+
+  private fail(error: Error): void {
+    if (this.broken) return;
+    this.broken = error;
+    for (const asked of this.asked.values()) asked.reject(error);
+    this.asked.clear();
+    this.worker.unref();
+    if (!this.retired) this.onEnd(this, error);
+  }
+}
+
+export class StoreThread {
+  /** Every thread running: one for each store loaded or loading, and the one started ahead. */
+  private readonly lanes = new Set<Lane>();
+  /** The thread of each store not freed, by generation (from the moment its load is sent). */
+  private readonly stores = new Map<number, Lane>();
+  /** The thread the constructor started, until a load takes it. */
+  private spare: Lane | undefined;
+  private generations = 0;
+  private next = 0;
+  /** Why no more can be loaded or asked: closed, or the thread of a store in use ended; set once. */
+  private broken: Error | undefined;
+  /** The load `begin` sent, until `load` takes it (see `begin`). */
+  private early: { key: string; loading: Loading } | undefined;
+
+  /**
+   * `failed` hears of the end of a thread that holds a store not freed (the served one, or one
+   * about to be): its data is gone. The end of a thread whose load failed only fails that load;
+   * one terminated because its store was freed, or by `close`, is no failure. A thread is started
+   * at once, so that it boots (Oxigraph, the loader: about 110 ms) while the caller goes on.
+   */
+  constructor(private readonly failed: (error: Error) => void = () => undefined) {
+    this.spare = this.start();
+  }
+
   /**
    * Sends the load of `sources` now, before this thread has loaded the server's modules (about
    * 0.2 s, in which the store's thread would wait): the next `load` of the same sources and
    * options takes its answer. One that asks for others frees what this one loaded.
    */
   begin(sources: readonly string[], options: LoadOptions): void {
-    const reply = this.ask({ op: 'load', id: ++this.next, sources, options });
+    if (this.broken) return;
+    const loading = this.send(sources, options);
     // Its failure is the `load`'s that takes it; nobody may (a configuration refused meanwhile).
-    reply.catch(() => undefined);
-    this.early = { key: JSON.stringify([sources, options]), reply };
+    loading.reply.catch(() => undefined);
+    this.early = { key: JSON.stringify([sources, options]), loading };
     // Now, not after this turn: the rest of this turn is the modules' loading.
-    this.flush();
+    loading.lane.flush();
   }
 
   /**
-   * Loads `sources` in the store's thread with `loadSources` (a failure rejects with its
-   * LoadError), then indexes the dataset here from the rows read there, in slices.
+   * Loads `sources` in a fresh thread with `loadSources` (a failure rejects with its LoadError and
+   * ends that thread), then indexes the dataset here from the rows read there, in slices.
    */
   load = async (
     sources: readonly string[],
@@ -107,20 +214,29 @@ export class StoreThread {
   ): Promise<{ dataset: Dataset<RemoteStore>; report: LoadReport }> => {
     const early = this.early;
     this.early = undefined;
-    let asked: Promise<Reply>;
-    if (early?.key === JSON.stringify([sources, options])) asked = early.reply;
+    let loading: Loading;
+    if (early?.key === JSON.stringify([sources, options])) loading = early.loading;
     else {
       if (early) {
-        // Settled first, so that the thread never runs the two loads at once; then freed unused.
-        const unused = await early.reply.catch(() => undefined);
-        if (unused && 'loaded' in unused) this.free(unused.loaded.generation);
+        // Settled first, so that the machine never runs the two loads at once; then freed unused.
+        await early.loading.reply.catch(() => undefined);
+        this.free(early.loading.generation);
       }
-      asked = this.ask({ op: 'load', id: ++this.next, sources, options });
+      if (this.broken) throw this.broken;
+      loading = this.send(sources, options);
     }
-    const reply = await asked;
-    if (!('loaded' in reply)) throw new Error('the store thread answered a load without a dataset');
-    const { generation, report, rows: pieces }: LoadedReply = reply.loaded;
-    const store = new RemoteStore(this, generation, report.triples);
+    const { lane, generation } = loading;
+    let reply: Reply;
+    try {
+      reply = await loading.reply;
+      if (!('loaded' in reply))
+        throw new Error('the store thread answered a load without a dataset');
+    } catch (error) {
+      this.free(generation);
+      throw error;
+    }
+    const { report, rows: pieces }: LoadedReply = reply.loaded;
+    const store = new RemoteStore(this, generation, report.triples, lane.worker.threadId);
     try {
       const slicer = new TimeSlicer();
       const rows: SelectBinding[] = [];
@@ -140,63 +256,63 @@ export class StoreThread {
 
   /** The N-Triples of `describe.rq` for `iri` from the store `generation`. */
   async describe(generation: number, iri: CheckedIri): Promise<string> {
-    const reply = await this.ask({ op: 'describe', id: ++this.next, generation, iri });
+    if (this.broken) throw this.broken;
+    const lane = this.stores.get(generation);
+    if (!lane) throw freedError();
+    const reply = await lane.ask({ op: 'describe', id: ++this.next, iri });
     if (!('text' in reply)) throw new Error('the store thread answered a describe without text');
     return reply.text;
   }
 
-  /** Frees the store `generation` after every query sent before. */
+  /** Frees the store `generation`: its thread ends once it has answered the queries sent before. */
   free(generation: number): void {
-    if (!this.broken) this.send({ op: 'free', generation });
+    const lane = this.stores.get(generation);
+    if (!lane) return;
+    this.stores.delete(generation);
+    lane.retire();
+  }
+
+  /** Stops every thread; what they still owe fails with StoreThreadClosed. */
+  async close(): Promise<void> {
+    this.broken ??= new StoreThreadClosed("the store's thread was closed");
+    const closed = this.broken;
+    this.stores.clear();
+    this.spare = undefined;
+    await Promise.all([...this.lanes].map((lane) => lane.terminate(closed)));
   }
 
   /**
-   * Queues `request` for the batch sent once this turn of the event loop has read its I/O: the
-   * requests of the connections read in one turn cross in one message.
+   * Sends a load to the thread started ahead, when no load took it yet, else to a new one (never
+   * to a thread that holds a store: one store, one thread). Not when broken: callers check.
    */
-  private send(request: Request): void {
-    this.outbox.push(request);
-    if (this.outbox.length === 1) setImmediate(this.flush);
+  private send(sources: readonly string[], options: LoadOptions): Loading {
+    const spare = this.spare;
+    this.spare = undefined;
+    const lane = spare?.idle ? spare : this.start();
+    if (spare && lane !== spare) void spare.terminate(freedError());
+    const generation = ++this.generations;
+    this.stores.set(generation, lane);
+    return { lane, generation, reply: lane.ask({ op: 'load', id: ++this.next, sources, options }) };
   }
 
-  private readonly flush = () => {
-    const batch = this.outbox;
-    this.outbox = [];
-    if (batch.length > 0 && !this.broken) this.worker.postMessage(batch satisfies Batch<Request>);
-  };
-
-  /** Stops the thread; what it still owes fails. */
-  async close(): Promise<void> {
-    this.closing = true;
-    this.fail(new StoreThreadClosed("the store's thread was closed"));
-    await this.worker.terminate();
+  private start(): Lane {
+    const lane = new Lane((ended, error) => this.ended(ended, error));
+    this.lanes.add(lane);
+    void lane.ended.then(() => this.lanes.delete(lane));
+    return lane;
   }
 
-  private ask(request: Request & { id: number }): Promise<Reply> {
-    if (this.broken) return Promise.reject(this.broken);
-    return new Promise((resolve, reject) => {
-      this.asked.set(request.id, { resolve, reject });
-      // Alive while it owes an answer, so that a thread not closed never holds a finished process.
-      if (this.asked.size === 1) this.worker.ref();
-      this.send(request);
-    });
+  /** A thread ended that this side did not end: fatal when it held a store not freed. */
+  private ended(lane: Lane, error: Error): void {
+    if (!lane.holding) return;
+    this.broken ??= error;
+    this.failed(error);
   }
+}
 
-  private answer(reply: Reply): void {
-    const asked = this.asked.get(reply.id);
-    if (!asked) return;
-    this.asked.delete(reply.id);
-    if (this.asked.size === 0) this.worker.unref();
-    if ('error' in reply) asked.reject(fromWire(reply.error));
-    else asked.resolve(reply);
-  }
-
-  private fail(error: Error): void {
-    if (this.broken) return;
-    this.broken = error;
-    for (const asked of this.asked.values()) asked.reject(error);
-    this.asked.clear();
-    this.worker.unref();
-    if (!this.closing) this.failed(error);
-  }
+/** A load sent to a thread: the store's generation, and the answer to come. */
+interface Loading {
+  readonly lane: Lane;
+  readonly generation: number;
+  readonly reply: Promise<Reply>;
 }

@@ -1,6 +1,6 @@
-// The store's own thread (see storeThread.ts): it loads datasets with the loader's code, keeps
-// their stores, runs the describe queries and frees stores, one message at a time, answering
-// describes between the slices of a load.
+// A store's own thread (see storeThread.ts): it loads one dataset with the loader's code, keeps
+// its store and runs the describe queries, one message at a time, answering describes between the
+// slices of the load. It is never asked to free the store: the HTTP thread terminates it instead.
 import { parentPort } from 'node:worker_threads';
 import { loadSources } from '../../loader/loadSources';
 import type { DatasetStore } from './datasetStore';
@@ -13,8 +13,9 @@ const ROWS_PER_PIECE = 500;
 const port = parentPort;
 if (!port) throw new Error('storeWorker runs as a worker thread (src/store/storeThread.ts)');
 
-const stores = new Map<number, DatasetStore>();
-let generations = 0;
+/** The store this thread loaded, once its load succeeded. */
+let store: DatasetStore | undefined;
+let loading = false;
 
 /** Answers made while a batch of requests is handled, sent together (see REPLY_EVERY_MS). */
 let replies: Reply[] | undefined;
@@ -26,22 +27,22 @@ function answer(reply: Reply): void {
 
 async function load(id: number, request: Extract<Request, { op: 'load' }>): Promise<void> {
   try {
+    if (loading || store) throw new Error('a store thread loads one dataset only');
+    loading = true;
     const { dataset, report, rows } = await loadSources(request.sources, request.options);
-    const generation = ++generations;
-    stores.set(generation, dataset.store);
+    store = dataset.store;
     const pieces: string[] = [];
     for (let at = 0; at < rows.length; at += ROWS_PER_PIECE)
       pieces.push(JSON.stringify(rows.slice(at, at + ROWS_PER_PIECE)));
-    answer({ id, loaded: { generation, report, rows: pieces } });
+    answer({ id, loaded: { report, rows: pieces } });
   } catch (error) {
     answer({ id, error: toWire(error) });
   }
 }
 
-function describe(id: number, generation: number, iri: string): void {
+function describe(id: number, iri: string): void {
   try {
-    const store = stores.get(generation);
-    if (!store) throw new Error('the store was freed');
+    if (!store) throw new Error('this thread has no store loaded');
     // Checked again on this side of the thread boundary: only a checked IRI becomes query text.
     answer({ id, text: store.describe(checkedIri(iri)) });
   } catch (error) {
@@ -52,14 +53,9 @@ function describe(id: number, generation: number, iri: string): void {
 function handle(request: Request): void {
   switch (request.op) {
     case 'describe':
-      return describe(request.id, request.generation, request.iri);
+      return describe(request.id, request.iri);
     case 'load':
       return void load(request.id, request);
-    case 'free': {
-      const store = stores.get(request.generation);
-      stores.delete(request.generation);
-      return store?.free();
-    }
   }
 }
 

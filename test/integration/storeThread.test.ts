@@ -1,6 +1,7 @@
-// The store in its own thread (src/store/storeThread.ts), as the server runs it: the same dataset,
-// descriptions and documents as a load in this thread; load errors as they were thrown; freeing in
-// the order of the queries; a thread that ends.
+// The stores in threads of their own (src/store/storeThread.ts), as the server runs them: the same
+// dataset, descriptions and documents as a load in this thread; load errors as they were thrown;
+// a thread for each load, ended once its store is freed and its queries answered; a thread that
+// ends.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,6 +20,20 @@ import { RemoteStore, StoreThread } from '../../src/store/storeThread';
 import { BASE, FIXTURES, tempDir, testConfig } from '../support';
 
 const WITHDRAWN = path.join(FIXTURES, 'test', 'withdrawn.ttl');
+
+/**
+ * The worker thread of the store `generation`, or of the load sent last (reached inside the
+ * StoreThread: a test ends it from outside as a crash would, or waits for its end).
+ */
+function workerOf(thread: StoreThread, generation?: number): Worker {
+  const inside = thread as unknown as {
+    stores: Map<number, { worker: Worker }>;
+    generations: number;
+  };
+  return inside.stores.get(generation ?? inside.generations)!.worker;
+}
+
+const exitOf = (worker: Worker) => new Promise<number>((resolve) => worker.once('exit', resolve));
 
 /** supertest's parser for any body as its bytes. */
 function bytes(res: request.Response, done: (error: Error | null, body: Buffer) => void): void {
@@ -133,13 +148,76 @@ describe('the store in its own thread', function () {
     const { dataset } = await thread.load(config.bundledDataset, { baseIri: BASE });
     const found = dataset.lookup('DE-1a' as Isil);
     assert.equal(found.kind, 'found');
+    const exited = exitOf(workerOf(thread, dataset.store.generation));
     const before = dataset.describe(found.institution);
     dataset.free();
     assert.ok((await before).triples.length > 20);
     assert.throws(() => dataset.describe(found.institution), /freed/);
-    // The thread itself refuses a store it freed, whatever the HTTP thread believes.
+    // The StoreThread refuses a store it freed too, whatever a handle on it believes.
     const iri = institutionIriFor(BASE, 'DE-1a' as Isil);
     await assert.rejects(thread.describe(dataset.store.generation, iri), /freed/);
+    // Its thread was terminated, which released its memory: no failure.
+    await exited;
+    assert.deepEqual(failures, []);
+  });
+
+  it('each load has a thread of its own: freeing the old store ends its thread, once its queries are answered, while the new one answers', async () => {
+    const iri = institutionIriFor(BASE, 'DE-1a' as Isil);
+    const old = await thread.load(config.bundledDataset, { baseIri: BASE });
+    const fresh = await thread.load(config.bundledDataset, { baseIri: BASE });
+    try {
+      assert.notEqual(fresh.dataset.store.threadId, old.dataset.store.threadId);
+      const found = old.dataset.lookup('DE-1a' as Isil);
+      assert.equal(found.kind, 'found');
+      const oldThread = workerOf(thread, old.dataset.store.generation);
+      const exited = exitOf(oldThread);
+      // Queries in flight for the old store, as requests begun before a swap leave them.
+      const owed = Array.from({ length: 20 }, () => old.dataset.describe(found.institution));
+      old.dataset.free();
+      const answers = await Promise.all(owed);
+      assert.ok(answers.every((answer) => answer.triples.length > 20));
+      assert.equal(await exited, 1, 'terminated');
+      assert.deepEqual(failures, [], 'the end of a freed store is no failure');
+      assert.ok((await thread.describe(fresh.dataset.store.generation, iri)).length > 0);
+    } finally {
+      old.dataset.free();
+      fresh.dataset.free();
+    }
+  });
+
+  it('a failed load ends its thread and leaves the store in use answering', async () => {
+    const iri = institutionIriFor(BASE, 'DE-1a' as Isil);
+    const dir = tempDir();
+    const { dataset } = await thread.load(config.bundledDataset, { baseIri: BASE });
+    try {
+      const broken = path.join(dir, 'broken.nt');
+      fs.writeFileSync(broken, `<${BASE}/a> <${BASE}/b> "open .\n`);
+      const failing = thread.load([broken], { baseIri: BASE });
+      const exited = exitOf(workerOf(thread));
+      await assert.rejects(failing, LoadError);
+      await exited;
+      assert.deepEqual(failures, []);
+      assert.ok((await thread.describe(dataset.store.generation, iri)).length > 0);
+    } finally {
+      dataset.free();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a thread that ends during its load (an out-of-memory abort) fails that load only', async () => {
+    const iri = institutionIriFor(BASE, 'DE-1a' as Isil);
+    const { dataset } = await thread.load(config.bundledDataset, { baseIri: BASE });
+    try {
+      const dying = thread.load(config.bundledDataset, { baseIri: BASE });
+      await workerOf(thread).terminate();
+      await assert.rejects(dying, /store's thread stopped/);
+      assert.deepEqual(failures, [], 'not fatal: the store in use is in another thread');
+      assert.ok((await thread.describe(dataset.store.generation, iri)).length > 0);
+      const again = await thread.load(config.bundledDataset, { baseIri: BASE });
+      again.dataset.free();
+    } finally {
+      dataset.free();
+    }
   });
 
   it('a load begun early is the next load of the same sources; one of others frees it', async () => {
@@ -194,31 +272,32 @@ describe('the store in its own thread', function () {
     }
   });
 
-  it('a reload through the thread swaps the dataset in and frees the previous store there', async () => {
-    const dir = tempDir();
-    const service = new Service(testConfig({ DATASET: path.join(dir, 'dataset.nq') }));
+  it('a reload through the thread swaps the dataset in and ends the thread of the previous store', async () => {
+    const service = new Service(testConfig());
     try {
       const reloader = new Reloader(service, createLogger('silent'), thread.load);
       await reloader.start();
       const first = service.current!.dataset;
       const found = first.lookup('DE-1a' as Isil);
       assert.equal(found.kind, 'found');
+      const generation = (first.store as RemoteStore).generation;
+      const exited = exitOf(workerOf(thread, generation));
       await reloader.reload();
       assert.notEqual(service.current!.dataset, first);
       await new Promise((resolve) => setImmediate(resolve));
       assert.throws(() => first.describe(found.institution), /freed/);
-      // And freed in the thread itself, not only marked so here.
-      const generation = (first.store as RemoteStore).generation;
+      // And its thread ended, not only marked freed here.
+      await exited;
       await assert.rejects(
         thread.describe(generation, institutionIriFor(BASE, 'DE-1a' as Isil)),
         /freed/,
       );
+      assert.deepEqual(failures, []);
       const app = createApp({ service, logger: createLogger('silent') });
       const answer = await request(app).get('/data/organisations/DE-1a.ttl');
       assert.equal(answer.status, 200);
     } finally {
       service.close();
-      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 
@@ -274,7 +353,7 @@ describe('the store in its own thread', function () {
     );
   });
 
-  it('a thread that ends fails what it owes and tells its owner; close does not', async () => {
+  it('the thread of a store in use that ends fails what it owes and tells its owner; close does not', async () => {
     const ending = new StoreThread((error) => failures.push(error));
     const { dataset } = await ending.load(config.bundledDataset, { baseIri: BASE });
     const found = dataset.lookup('DE-1a' as Isil);
@@ -282,7 +361,7 @@ describe('the store in its own thread', function () {
     const owed = dataset.describe(found.institution);
     const count = failures.length;
     // As if the thread died (an out-of-memory abort, say): the worker is ended from outside.
-    await (ending as unknown as { worker: Worker }).worker.terminate();
+    await workerOf(ending, dataset.store.generation).terminate();
     await assert.rejects(owed, /store's thread stopped/);
     assert.equal(failures.length, count + 1);
     await assert.rejects(ending.load(config.bundledDataset, { baseIri: BASE }), /stopped/);
