@@ -3,6 +3,7 @@
 import http from 'node:http';
 import { ConfigError, datasetLoad, loadConfig, type Config } from './config';
 import { createApp } from './http/app';
+import { boundPipelining } from './http/pipeline';
 import { ALLOW } from './http/errors';
 import { CORS, versionNotSupported } from './http/middleware';
 import { createLogger, type Logger } from './log';
@@ -109,7 +110,7 @@ export function startServer(
       // every answer carries; Node's own refusal would be a bare 400.
       requireHostHeader: false,
     },
-    app,
+    boundPipelining(app),
   );
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
   // A client may half-close its side once its request is sent (RFC 9112 §9.6 leaves the other

@@ -3,6 +3,7 @@ import type { Config } from './config';
 import type { Dataset } from './dataset';
 import { Documents } from './documents';
 import { CONTEXT_PATH } from './rdf/context';
+import { RenderQueue } from './renderQueue';
 
 /** How the last reload (SIGHUP) ended, as /readyz shows it to an operator. */
 export interface ReloadOutcome {
@@ -21,7 +22,11 @@ export class Service {
   /** The outcome of the last reload, once there was one. */
   lastReload: ReloadOutcome | undefined;
 
-  constructor(readonly config: Config) {}
+  constructor(
+    readonly config: Config,
+    /** Bounds the renders of uncached documents, whichever dataset they are of. */
+    readonly renders = new RenderQueue(),
+  ) {}
 
   /** The documents of the current dataset, or `undefined` before the first load. A request takes
    * this once, so that it answers from one dataset even when another is swapped in meanwhile. */
@@ -46,6 +51,7 @@ export class Service {
       dataset,
       `${this.config.baseIri}${CONTEXT_PATH}`,
       this.config.cacheMaxBytes,
+      this.renders,
     );
     if (previous) setImmediate(() => previous.dataset.free());
   }

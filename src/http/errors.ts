@@ -89,5 +89,14 @@ export const methodNotAllowed = () =>
 export const noHost = () =>
   new HttpError(400, 'An HTTP/1.1 request carries a Host header (RFC 9112 §3.2).');
 
+/**
+ * 503 when the renders of uncached documents are at their bound (src/renderQueue.ts): the client
+ * may retry in a second (RFC 9110 §10.2.3); cached documents are still answered meanwhile.
+ */
+export const busy = () =>
+  new HttpError(503, 'The service is busy rendering other documents; try again in a second.', {
+    'Retry-After': '1',
+  });
+
 export const notReady = () =>
   new HttpError(503, 'The dataset is not loaded yet.', { 'Retry-After': '5' });

@@ -15,7 +15,8 @@ import { escapeHtml } from '../page';
 import { negotiate } from '../rdf/negotiate';
 import { notModified } from './conditional';
 import { StoreThreadClosed } from '../store/storeThread';
-import { HttpError } from './errors';
+import { RendersBusy } from '../renderQueue';
+import { busy, HttpError } from './errors';
 import { commonHeaders, CORS } from './middleware';
 
 interface PreparedHeaders {
@@ -194,6 +195,8 @@ export function errorHandler(logger: Logger) {
       logger.info({ url: req.originalUrl.slice(0, 512) }, 'request abandoned: stopping');
       error = new HttpError(503, 'The service is stopping.', { 'Retry-After': '5' });
     }
+    // Overload is no failure of the request: 503 with Retry-After, and the access log tells it.
+    if (error instanceof RendersBusy) error = busy();
     const http = error instanceof HttpError ? error : undefined;
     const status =
       http?.status ?? (isClientError(error) ? (error as { status: number }).status : 500);
