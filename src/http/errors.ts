@@ -31,21 +31,28 @@ export const movedPermanently = (
 
 /**
  * 410 (RFC 9110 §15.5.11): the ISIL was withdrawn and no live successor is known. The body says
- * so, names the institution where the data still does, and why its successor is not followed.
+ * so, names the institution where the data still does, and why its successor is not followed;
+ * asked for as RDF, the handler answers with what the data holds about it instead (contract §5).
  */
-export const gone = (
-  { isil, name, successor }: Withdrawn,
-  headers: Readonly<Record<string, string>> = {},
-) => {
-  const what = `The ISIL ${isil}${name === undefined ? '' : ` (${name})`} was withdrawn`;
-  const why =
-    successor.kind === 'unknown'
-      ? `; the successor named for it, ${successor.named}, is not in this dataset.`
-      : successor.kind === 'withdrawn'
-        ? `; its successor ${successor.named} was withdrawn as well, and no live successor follows.`
-        : '; no successor is known.';
-  return new HttpError(410, what + why, headers);
-};
+export class Gone extends HttpError {
+  constructor(
+    readonly withdrawn: Withdrawn,
+    headers: Readonly<Record<string, string>> = {},
+  ) {
+    const { isil, name, successor } = withdrawn;
+    const what = `The ISIL ${isil}${name === undefined ? '' : ` (${name})`} was withdrawn`;
+    const why =
+      successor.kind === 'unknown'
+        ? `; the successor named for it, ${successor.named}, is not in this dataset.`
+        : successor.kind === 'withdrawn'
+          ? `; its successor ${successor.named} was withdrawn as well, and no live successor follows.`
+          : '; no successor is known.';
+    super(410, what + why, headers);
+  }
+}
+
+export const gone = (withdrawn: Withdrawn, headers: Readonly<Record<string, string>> = {}) =>
+  new Gone(withdrawn, headers);
 
 export const notFound = (what = 'No such resource.') => new HttpError(404, what);
 

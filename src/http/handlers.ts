@@ -17,6 +17,7 @@ import { SerializationError } from '../rdf/rdfxml';
 import type { Service } from '../service';
 import {
   cannotWrite,
+  Gone,
   gone,
   movedPermanently,
   notAcceptable,
@@ -147,6 +148,64 @@ export function handlers(service: Service, config: Config) {
   };
 
   /**
+   * The 410 of a withdrawn ISIL asked for as RDF (contract §5): what the dataset holds about it,
+   * its `dcterms:isReplacedBy` among it, in that format, so that an RDF client sees the successor
+   * the data names. A description the format cannot carry gets the short error body instead.
+   */
+  const goneAs = (
+    res: Response,
+    documents: Documents,
+    error: Gone,
+    format: Format,
+  ): Promise<void> => {
+    const { isil, iri, name } = error.withdrawn;
+    const withdrawn: Institution = { isil, iri, name, modified: undefined };
+    return documents.get(withdrawn, format.name).then(
+      ({ body }) => {
+        res.writeHead(410, {
+          ...commonHeaders(res),
+          'Content-Type': format.contentType,
+          'Content-Length': String(body.length),
+          Link: `<${CC0}>; rel="license"`,
+          Vary: 'Accept',
+          [DATASET_VERSION]: documents.dataset.version,
+          ...error.headers,
+        });
+        res.end(body);
+      },
+      (failure: unknown) => {
+        if (failure instanceof SerializationError) throw error;
+        throw failure;
+      },
+    );
+  };
+
+  /**
+   * The institution `find` finds; a withdrawn ISIL asked for as RDF (`format`, by extension or by
+   * `Accept`) is answered 410 in that format, and `undefined` returned with the answer's promise.
+   */
+  const findOrGone = (
+    req: Request,
+    res: Response,
+    documents: Documents,
+    text: string,
+    prefix: string,
+    /** The format asked for: called only for a withdrawn ISIL (negotiation costs on a hit). */
+    formatOf: () => Format | undefined,
+    suffix = '',
+  ): Institution | Promise<void> => {
+    try {
+      return find(req, documents, text, prefix, suffix);
+    } catch (error) {
+      if (!(error instanceof Gone)) throw error;
+      const format = formatOf();
+      if (format === undefined || format.name === 'html') throw error;
+      return goneAs(res, documents, error, format);
+    }
+  };
+  const accepted = (req: Request) => () => negotiate(req.headers.accept);
+
+  /**
    * The headers of each kind of document of one dataset, made once per cached document: the
    * dataset's version is among them, so showing it costs nothing per request.
    */
@@ -244,10 +303,11 @@ export function handlers(service: Service, config: Config) {
     },
 
     /** GET /resource/organisations/<isil>: 303. */
-    resource(req: Request, res: Response): void {
+    resource(req: Request, res: Response): Promise<void> | void {
       const documents = current();
-      const institution = find(req, documents, rest(req), RESOURCE_PATH);
-      seeOther(req, res, institution.isil);
+      const found = findOrGone(req, res, documents, rest(req), RESOURCE_PATH, accepted(req));
+      if (found instanceof Promise) return found;
+      seeOther(req, res, found.isil);
     },
 
     /**
@@ -260,8 +320,9 @@ export function handlers(service: Service, config: Config) {
       const path = rest(req);
       const dot = path.lastIndexOf('.');
       if (dot < 0) {
-        const institution = find(req, documents, path, DATA_PATH);
-        seeOther(req, res, institution.isil);
+        const found = findOrGone(req, res, documents, path, DATA_PATH, accepted(req));
+        if (found instanceof Promise) return found;
+        seeOther(req, res, found.isil);
         return;
       }
       const format = formatByExtension(path.slice(dot + 1));
@@ -272,7 +333,17 @@ export function handlers(service: Service, config: Config) {
           `No document of that kind: the extensions are ${FORMATS.map((f) => `.${f.ext}`).join(', ')}.`,
         );
       }
-      const institution = find(req, documents, path.slice(0, dot), DATA_PATH, `.${format.ext}`);
+      const found = findOrGone(
+        req,
+        res,
+        documents,
+        path.slice(0, dot),
+        DATA_PATH,
+        () => format,
+        `.${format.ext}`,
+      );
+      if (found instanceof Promise) return found;
+      const institution = found;
       if (format.name === 'html') {
         redirect(
           res,

@@ -6,7 +6,17 @@ import type { Express } from 'express';
 import request from 'supertest';
 import type { LoadReport } from '../../loader/loadSources';
 import type { Service } from '../../src/service';
-import { buildApp, FIXTURES, parseTurtle } from '../support';
+import fs from 'node:fs';
+import { Parser, type Quad } from 'n3';
+import {
+  BASE,
+  buildApp,
+  FIXTURES,
+  parseJsonLd,
+  parseRdfXml,
+  parseTurtle,
+  sameGraph,
+} from '../support';
 
 const WITHDRAWN_TTL = path.join(FIXTURES, 'test', 'withdrawn.ttl');
 
@@ -93,45 +103,124 @@ describe('withdrawn ISILs', () => {
   }
 
   /** Withdrawn ISILs that answer 410, and what the body says why. */
-  const gone: readonly [string, string, RegExp][] = [
-    ['DE-W2', 'no successor', /The ISIL DE-W2 was withdrawn; no successor is known\./],
+  const gone: readonly [string, string, RegExp, string | undefined][] = [
+    ['DE-W2', 'no successor', /The ISIL DE-W2 was withdrawn; no successor is known\./, undefined],
     [
       'DE-W4',
       'a successor withdrawn without successor',
       /DE-W4 was withdrawn; its successor DE-W2 was withdrawn as well/,
+      'DE-W2',
     ],
     [
       'DE-W5',
       'a successor that is not in the dataset',
       /DE-W5 \(Institutsbibliothek Musterdorf\) was withdrawn; the successor named for it, DE-X99, is not in this dataset/,
+      'DE-X99',
     ],
-    ['DE-W6', 'successors in a cycle', /DE-W6 was withdrawn; its successor DE-W7 was withdrawn/],
+    [
+      'DE-W6',
+      'successors in a cycle',
+      /DE-W6 was withdrawn; its successor DE-W7 was withdrawn/,
+      'DE-W7',
+    ],
   ];
-  for (const [isil, what, says] of gone) {
+  /** The formats an RDF client asks for a 410 in: by extension, or by Accept without one. */
+  const RDF_ANSWERS: Readonly<Record<string, [string, string | undefined]>> = {
+    resource: ['application/n-triples;charset=UTF-8', 'text/plain'],
+    data: ['text/turtle;charset=UTF-8', 'text/turtle'],
+    '.rdf': ['application/rdf+xml;charset=UTF-8', undefined],
+    '.ttl': ['text/turtle;charset=UTF-8', undefined],
+    '.jsonld': ['application/ld+json', undefined],
+    '.nt': ['application/n-triples;charset=UTF-8', undefined],
+  };
+
+  /** The quads of an RDF body in the format `type` names. */
+  async function quadsOf(type: string, text: string): Promise<Quad[]> {
+    if (type.startsWith('application/rdf+xml')) return parseRdfXml(text);
+    if (type.startsWith('application/ld+json')) return parseJsonLd(text);
+    if (type.startsWith('application/n-triples')) return parseTurtle(text, 'N-Triples');
+    return parseTurtle(text);
+  }
+
+  /**
+   * What the fixture itself says about a withdrawn ISIL (its institution and its description
+   * document), read by N3 straight from the file: the oracle of a 410 in RDF.
+   */
+  function heldAbout(isil: string): Quad[] {
+    const all = new Parser().parse(fs.readFileSync(WITHDRAWN_TTL, 'utf8'));
+    const subjects = new Set([
+      `${BASE}/resource/organisations/${isil}`,
+      `${BASE}/data/organisations/${isil}`,
+    ]);
+    return all.filter((q) => subjects.has(q.subject.value));
+  }
+
+  for (const [isil, what, says, successor] of gone) {
     describe(`${isil}, ${what}: 410 on each route kind`, () => {
       for (const [kind, url] of ROUTES) {
-        it(kind, async () => {
-          const res = await request(app).get(url(isil)).set('Accept', 'text/plain');
+        const rdf = RDF_ANSWERS[kind];
+        if (rdf === undefined) {
+          it(`${kind}: the short error body`, async () => {
+            const res = await request(app).get(url(isil)).set('Accept', 'text/plain');
+            assert.equal(res.status, 410);
+            assert.equal(res.headers.location, undefined);
+            assert.equal(res.headers['content-type'], 'text/plain;charset=utf-8');
+            assert.match(res.text, says);
+            assert.match(res.headers['cache-control']!, /^public, max-age=\d+$/);
+            assert.equal(res.headers['access-control-allow-origin'], '*');
+          });
+          continue;
+        }
+        const [type, accept] = rdf;
+        it(`${kind}${accept ? ` (Accept: ${accept})` : ' (Accept: text/html)'}: what the data holds about it, in that format`, async () => {
+          const res = await request(app)
+            .get(url(isil))
+            .set('Accept', accept ?? 'text/html')
+            .buffer(true)
+            .parse((r, done) => {
+              let text = '';
+              r.setEncoding('utf8');
+              r.on('data', (c: string) => (text += c));
+              r.on('end', () => done(null, text));
+            });
           assert.equal(res.status, 410);
+          assert.equal(res.headers['content-type'], type);
+          assert.equal(res.headers.vary, 'Accept');
           assert.equal(res.headers.location, undefined);
-          assert.equal(res.headers['content-type'], 'text/plain;charset=utf-8');
-          assert.match(res.text, says);
           assert.match(res.headers['cache-control']!, /^public, max-age=\d+$/);
           assert.equal(res.headers['access-control-allow-origin'], '*');
+          assert.match(res.headers.link!, /creativecommons\.org\/publicdomain\/zero/);
+          assert.equal(res.headers['dataset-version'], service.current!.dataset.version);
+          const quads = await quadsOf(type, res.body as string);
+          assert.ok(sameGraph(quads, heldAbout(isil)), `${isil} as ${type}`);
+          const replacedBy = quads
+            .filter((q) => q.predicate.value === 'http://purl.org/dc/terms/isReplacedBy')
+            .map((q) => q.object.value);
+          assert.deepEqual(
+            replacedBy,
+            successor === undefined ? [] : [`${BASE}/resource/organisations/${successor}`],
+          );
         });
       }
     });
   }
 
-  describe('the 410 body follows the negotiated error style', () => {
+  describe('the 410 of a page follows the negotiated error style', () => {
     it('a short HTML page for browsers, naming the institution', async () => {
       const res = await request(app)
-        .get('/data/organisations/DE-W5.ttl')
+        .get('/data/organisations/DE-W5.html')
         .set('Accept', 'text/html');
       assert.equal(res.status, 410);
       assert.equal(res.headers['content-type'], 'text/html;charset=utf-8');
       assert.match(res.text, /<h1>410<\/h1>/);
       assert.match(res.text, /Institutsbibliothek Musterdorf/);
+    });
+    it('a browser asking /resource for HTML gets the page, not RDF', async () => {
+      const res = await request(app)
+        .get('/resource/organisations/DE-W5')
+        .set('Accept', 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8');
+      assert.equal(res.status, 410);
+      assert.equal(res.headers['content-type'], 'text/html;charset=utf-8');
     });
   });
 
