@@ -19,6 +19,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist/ dist/
+COPY docker-entrypoint.sh ./
 # src/paths.ts finds the project root as the folder with package.json and queries/.
 COPY queries/ queries/
 # Served when no snapshot exists at DATASET yet: the sources of BUNDLED_DATASET (src/paths.ts).
@@ -54,5 +55,8 @@ EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/healthz', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 
-# node itself is PID 1 and handles SIGTERM: it stops accepting, drains for SHUTDOWN_GRACE_MS, exits.
+# On the first start with an empty /data the entry point writes the bundled dataset's snapshot
+# there (the server refuses a DATASET that is set but missing), then execs the command: node is
+# PID 1 and handles SIGTERM: it stops accepting, drains for SHUTDOWN_GRACE_MS, exits.
+ENTRYPOINT ["./docker-entrypoint.sh"]
 CMD ["node", "dist/src/main.js"]

@@ -1,0 +1,58 @@
+// The container's first start on an empty volume (issue 14, part 3): the bundled dataset's
+// snapshot is written to DATASET once, and a file already there is never replaced.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadSources } from '../../loader/loadSources';
+import { BUNDLED_DATASET, PROJECT_ROOT } from '../../src/paths';
+import { BASE, tempDir } from '../support';
+
+const INIT = path.join(PROJECT_ROOT, 'loader', 'initDataset.ts');
+const ENTRYPOINT = path.join(PROJECT_ROOT, 'docker-entrypoint.sh');
+
+function init(dataset: string) {
+  return spawnSync(process.execPath, ['--import', 'tsx', INIT], {
+    env: { ...process.env, DATASET: dataset, LOG_LEVEL: 'silent' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+}
+
+describe('initialising an empty volume with the bundled dataset', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let dataset: string;
+  before(() => {
+    dir = tempDir();
+    dataset = path.join(dir, 'volume', 'dataset.nq');
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('writes the snapshot of the bundled dataset when nothing is at DATASET', async () => {
+    const run = init(dataset);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /the bundled dataset's snapshot written \(\d+ institutions/);
+    const fromSnapshot = await loadSources([dataset], { baseIri: BASE });
+    const bundled = await loadSources(BUNDLED_DATASET, { baseIri: BASE });
+    assert.equal(fromSnapshot.dataset.institutionCount, bundled.dataset.institutionCount);
+    assert.equal(fromSnapshot.dataset.withdrawnCount, bundled.dataset.withdrawnCount);
+    assert.equal(fromSnapshot.report.triples, bundled.report.triples);
+    fromSnapshot.dataset.free();
+    bundled.dataset.free();
+  });
+
+  it('leaves a file that is there alone, whatever it holds', () => {
+    fs.writeFileSync(dataset, 'an operator’s file\n');
+    const run = init(dataset);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /exists: left as it is/);
+    assert.equal(fs.readFileSync(dataset, 'utf8'), 'an operator’s file\n');
+  });
+
+  it('the image’s entry point runs any other command as it is', () => {
+    const run = spawnSync('sh', [ENTRYPOINT, 'echo', 'hello'], { encoding: 'utf8' });
+    assert.equal(run.status, 0);
+    assert.equal(run.stdout, 'hello\n');
+  });
+});
