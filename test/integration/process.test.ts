@@ -131,7 +131,7 @@ describe('the server process', () => {
       assert.match(answer, /^HTTP\/1\.1 408/);
       assert.ok(Date.now() - started < 5000);
     });
-    it('SIGTERM with a request in flight: it is answered in full, its kept-alive connection closed, new connections refused, exit 0', async () => {
+    it('SIGTERM with a request in flight: it is answered in full with Connection: close, its connection closed, new connections refused, exit 0', async () => {
       const document = '/data/organisations/DE-1a.ttl';
       const expected = Buffer.from(await (await fetch(`${base}${document}`)).arrayBuffer());
       const { port } = new URL(base);
@@ -165,6 +165,7 @@ describe('the server process', () => {
       // server closes it once the answer is out, or the process would wait a minute to exit.
       await closed;
       assert.match(head, /^HTTP\/1\.1 200 /);
+      assert.match(head, /\r\nconnection: close(\r\n|$)/i, 'an answer begun after the signal');
       assert.match(head, new RegExp(`\r\ncontent-length: ${expected.length}\r\n`, 'i'));
       assert.deepEqual(body, expected, 'the whole document');
 
