@@ -1,5 +1,7 @@
-// Latency during a reload (a script, not a test): the p99 of `.ttl` requests while the server
-// reloads 17,000 institutions on SIGHUP, against the p99 without a reload, measured in one run.
+// Latency during a reload (a script, not a test): the p99 of cached `.ttl` requests while the
+// server reloads 17,000 institutions on SIGHUP, against the p99 without a reload; then the same for
+// uncached documents (each asked for once), also in the moments after the swap, when the old store
+// is freed. Measured in one run.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -20,6 +22,8 @@ const { values } = parseArgs({
     reuse: { type: 'boolean', default: false },
     /** Serve a copy of this snapshot (of --count generated institutions, seed 1): `npm run bench`'s. */
     snapshot: { type: 'string' },
+    /** `cached` or `uncached`: measure only those documents (both by default). */
+    only: { type: 'string' },
   },
 });
 const COUNT = Number(values.count);
@@ -28,6 +32,13 @@ const DURATION = Number(values.duration);
 const ROUNDS = Number(values.rounds);
 /** The ISILs driven (their Turtle rendered first), as in `npm run bench`'s cached case. */
 const HOT = 2000;
+/**
+ * The window after the swap in which the old store is freed (freeing 17,000 institutions held a
+ * store's thread 0.4-0.9 s), when an uncached request, which needs a store's thread, could wait.
+ */
+const AFTER_SWAP_MS = 3000;
+/** The formats of the uncached documents. */
+const FORMATS = ['ttl', 'nt', 'rdf', 'jsonld'] as const;
 const WORK = path.join(PROJECT_ROOT, '.bench', 'reload');
 const HOST = '127.0.0.1';
 let BASE = '';
@@ -41,8 +52,49 @@ interface Window {
   readonly seconds: number;
 }
 
-/** Drives the hot `.ttl` documents at random until `until` resolves (or for `seconds`). */
-function drive(paths: readonly string[], until: Promise<unknown> | number): Promise<Window> {
+/** The next path to ask for: one of the hot documents at random, or the next uncached one. */
+type Paths = () => string;
+
+const atRandom =
+  (paths: readonly string[]): Paths =>
+  () =>
+    paths[Math.floor(Math.random() * paths.length)]!;
+
+/**
+ * Documents never asked for since the last swap (a swap starts an empty cache): each is asked for
+ * once, in a fixed shuffled order; `swapped` starts the order again. `repeats` counts the requests
+ * past its end, which may have been answered from the cache.
+ */
+class Uncached {
+  private at = 0;
+  repeats = 0;
+
+  constructor(private readonly paths: readonly string[]) {}
+
+  readonly next: Paths = () => {
+    if (this.at >= this.paths.length) this.repeats++;
+    return this.paths[this.at++ % this.paths.length]!;
+  };
+
+  swapped(): void {
+    this.at = 0;
+  }
+}
+
+/** A fixed shuffle (seeded), so that runs ask for the same documents in the same order. */
+function shuffled<T>(items: readonly T[]): T[] {
+  const out = [...items];
+  let seed = 1;
+  for (let i = out.length - 1; i > 0; i--) {
+    seed = (seed * 48271) % 2147483647;
+    const j = seed % (i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/** Drives the documents `next` names until `until` resolves (or for `seconds`). */
+function drive(next: Paths, until: Promise<unknown> | number): Promise<Window> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const instance = autocannon(
@@ -52,10 +104,7 @@ function drive(paths: readonly string[], until: Promise<unknown> | number): Prom
         duration: typeof until === 'number' ? until : 3600,
         requests: [
           {
-            setupRequest: (req) => ({
-              ...req,
-              path: paths[Math.floor(Math.random() * paths.length)]!,
-            }),
+            setupRequest: (req) => ({ ...req, path: next() }),
           },
         ],
       },
@@ -153,34 +202,89 @@ async function main(): Promise<void> {
   let version = await versionChange(undefined);
   const paths = isils.slice(0, HOT).map((isil) => `/data/organisations/${isil}.ttl`);
   for (const p of paths) await (await fetch(`${BASE}${p}`)).arrayBuffer();
-  await drive(paths, Math.max(2, DURATION / 5));
 
   const row = (name: string, w: Window) =>
     log(
       `| ${name} | ${w.seconds.toFixed(1)} | ${w.requests} | ${w.p50} | ${w.p99} | ${w.max} | ${w.errors} |`,
     );
-  log('| window | s | requests | p50 ms | p99 ms | max ms | errors |');
-  log('|---|---:|---:|---:|---:|---:|---:|');
-  const ratios: number[] = [];
-  for (let round = 1; round <= ROUNDS; round++) {
-    const quiet = await drive(paths, DURATION);
-    row(`round ${round}: no reload`, quiet);
-    // A comment changes the snapshot's bytes, so its version, and nothing else: the ETags stay.
-    // After the snapshot's index line, it makes the reload query the store for the index: the
-    // heavier path, a snapshot edited by hand's.
-    fs.appendFileSync(snapshot, `# reload bench round ${round}\n`);
-    const swapped = versionChange(version);
-    const during = drive(paths, swapped);
-    server.kill('SIGHUP');
-    version = await swapped;
-    row(`round ${round}: SIGHUP until the swap`, await during);
-    const after = await drive(paths, DURATION);
-    row(`round ${round}: the ${DURATION} s after the swap (cache refilling)`, after);
-    ratios.push((await during).p99 / quiet.p99);
+  const header = () => {
+    log('| window | s | requests | p50 ms | p99 ms | max ms | errors |');
+    log('|---|---:|---:|---:|---:|---:|---:|');
+  };
+  const ratioList = (ratios: readonly number[]) =>
+    ratios.map((r) => (Number.isFinite(r) ? r.toFixed(2) : 'none answered')).join(', ');
+  /** p99 of `w` over p99 of `base`; infinite when nothing was answered in `w` (a stall). */
+  const ratio = (w: Window, base: Window) => (w.requests === 0 ? Infinity : w.p99 / base.p99);
+
+  if (values.only !== 'uncached') {
+    const hot = atRandom(paths);
+    await drive(hot, Math.max(2, DURATION / 5));
+    header();
+    const ratios: number[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const quiet = await drive(hot, DURATION);
+      row(`round ${round}: no reload`, quiet);
+      // A comment changes the snapshot's bytes, so its version, and nothing else: the ETags stay.
+      // After the snapshot's index line, it makes the reload query the store for the index: the
+      // heavier path, a snapshot edited by hand's.
+      fs.appendFileSync(snapshot, `# reload bench round ${round}\n`);
+      const swapped = versionChange(version);
+      const during = drive(hot, swapped);
+      server.kill('SIGHUP');
+      version = await swapped;
+      row(`round ${round}: SIGHUP until the swap`, await during);
+      const after = await drive(hot, DURATION);
+      row(`round ${round}: the ${DURATION} s after the swap (cache refilling)`, after);
+      ratios.push((await during).p99 / quiet.p99);
+    }
+    log(
+      `p99 during a reload / p99 without: ${ratioList(ratios)} (target ≤ 3); load average ${load()}`,
+    );
   }
-  log(
-    `p99 during a reload / p99 without: ${ratios.map((r) => r.toFixed(2)).join(', ')} (target ≤ 3); load average ${load()}`,
-  );
+
+  if (values.only !== 'cached') {
+    // Every format of every ISIL but the hot documents cached above, each asked for once.
+    const uncached = new Uncached(
+      shuffled(
+        isils.flatMap((isil, i) =>
+          FORMATS.filter((format) => i >= HOT || format !== 'ttl').map(
+            (format) => `/data/organisations/${isil}.${format}`,
+          ),
+        ),
+      ),
+    );
+    log('');
+    log(`uncached documents (each asked for once since the last swap):`);
+    header();
+    const during: number[] = [];
+    const freeing: number[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const quiet = await drive(uncached.next, DURATION);
+      row(`round ${round}: no reload`, quiet);
+      fs.appendFileSync(snapshot, `# reload bench uncached round ${round}\n`);
+      const swapped = versionChange(version).then((next) => {
+        uncached.swapped();
+        return next;
+      });
+      const loading = drive(uncached.next, swapped);
+      server.kill('SIGHUP');
+      version = await swapped;
+      const afterSwap = await drive(
+        uncached.next,
+        new Promise((resolve) => setTimeout(resolve, AFTER_SWAP_MS)),
+      );
+      row(`round ${round}: SIGHUP until the swap`, await loading);
+      row(
+        `round ${round}: the ${AFTER_SWAP_MS / 1000} s after the swap (old store freed)`,
+        afterSwap,
+      );
+      during.push(ratio(await loading, quiet));
+      freeing.push(ratio(afterSwap, quiet));
+    }
+    log(
+      `uncached: p99 while loading / p99 without: ${ratioList(during)}; in the ${AFTER_SWAP_MS / 1000} s after the swap / without: ${ratioList(freeing)}; ${uncached.repeats} requests past the uncached documents; load average ${load()}`,
+    );
+  }
   done = true;
   server.kill('SIGTERM');
 }
