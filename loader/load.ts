@@ -1,12 +1,14 @@
-// Command line: `npm run load -- [--format F] [--strict] <files or folders…>` loads the sources,
-// validates them, and replaces the snapshot at DATASET, or leaves it as it was when any file is
-// broken (or, with --strict, when any institution violates the shapes).
+// Command line: `npm run load -- [--format F] [--strict] [--allow-empty] <files or folders…>` loads
+// the sources, validates them, and replaces the snapshot at DATASET, or leaves it as it was when
+// any file is broken, the result holds no institution (unless --allow-empty), or, with --strict,
+// any institution violates the shapes. Every refusal is one line on stderr, never a stack trace.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../src/config';
 import {
   FORMAT_NAMES,
   LoadError,
   loadSources,
+  NoInstitutionError,
   writeSnapshot,
   type LoadReport,
   type SourceFormat,
@@ -14,12 +16,37 @@ import {
 } from './loadSources';
 import { ShapesError } from './validate';
 
-const USAGE = `usage: npm run load -- [--format ${FORMAT_NAMES.join('|')}] [--strict | --skip-validation] [--workers N] <file or folder>…
+const USAGE = `usage: npm run load -- [--format ${FORMAT_NAMES.join('|')}] [--strict | --skip-validation] [--allow-empty] [--workers N] <file or folder>…
 Reads the sources (format by extension unless --format is given), validates every published
 institution against the shapes, and replaces the snapshot at $DATASET with what they hold.
 --strict refuses to write the snapshot when any institution violates the shapes;
 --skip-validation leaves the shapes out (SHACL costs a millisecond of CPU an institution);
---workers N validates in N threads beside the loading one (default: one a core).`;
+--allow-empty writes a snapshot that holds no institution (refused otherwise: a server would not
+serve it);
+--workers N validates in N threads beside the loading one (default: one a core).
+Limits (input size, literal length): docs/loading.md.`;
+
+/**
+ * Why a load failed, in one line. The errors a load is known to end with say what is wrong in
+ * their message (a stack would say only where the loader noticed); any other error is a defect
+ * of the loader, and keeps its stack for the report.
+ */
+function failure(error: unknown): string {
+  if (error instanceof NoInstitutionError)
+    return `${error.message}; --allow-empty writes such a snapshot all the same`;
+  if (error instanceof LoadError || error instanceof ConfigError || error instanceof ShapesError)
+    return error.message;
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as NodeJS.ErrnoException).code;
+  // The file system (a full disk, a folder that cannot be written) and V8's limits.
+  if (code !== undefined)
+    return error.message.includes(code) ? error.message : `${error.message} (${code})`;
+  if (error instanceof RangeError) return `${error.message} (a limit of the JavaScript engine)`;
+  // Oxigraph is WebAssembly: a panic, or memory it cannot grow past 4 GiB, ends here.
+  if (error instanceof WebAssembly.RuntimeError)
+    return `the store failed: ${error.message} (out of memory? docs/loading.md)`;
+  return error.stack ?? error.message;
+}
 
 /** The report, one item a line, tab-separated: the first column says what the line is. */
 function printReport(
@@ -77,6 +104,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     format: { type: 'string' },
     strict: { type: 'boolean' },
     'skip-validation': { type: 'boolean' },
+    'allow-empty': { type: 'boolean' },
     workers: { type: 'string' },
     help: { type: 'boolean' },
   } as const;
@@ -118,6 +146,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     const loaded = await loadSources(args.positionals, {
       baseIri: config.baseIri,
       validate: !args.values['skip-validation'],
+      requireInstitutions: !args.values['allow-empty'],
       ...(workers ? { validationWorkers: workers } : {}),
       ...(format ? { format } : {}),
     });
@@ -135,15 +164,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     printReport(report, config.dataset, written);
     return 0;
   } catch (error) {
-    if (
-      error instanceof LoadError ||
-      error instanceof ConfigError ||
-      error instanceof ShapesError
-    ) {
-      process.stderr.write(`load failed, snapshot unchanged: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
+    process.stderr.write(`load failed, snapshot unchanged: ${failure(error)}\n`);
+    return 1;
   }
 }
 
@@ -151,7 +173,7 @@ if (require.main === module) {
   main(process.argv.slice(2)).then(
     (code) => (process.exitCode = code),
     (error: unknown) => {
-      process.stderr.write(`load failed, snapshot unchanged: ${(error as Error).stack}\n`);
+      process.stderr.write(`load failed, snapshot unchanged: ${failure(error)}\n`);
       process.exitCode = 1;
     },
   );

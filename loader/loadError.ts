@@ -11,3 +11,11 @@ export class LoadError extends Error {
     super(`${file}${line !== undefined ? `:${line}:${column ?? 1}` : ''}: ${reason}`);
   }
 }
+
+/**
+ * A load whose result holds no institution to serve (`LoadOptions.requireInstitutions`): the
+ * loader command refuses it unless given --allow-empty.
+ */
+export class NoInstitutionError extends LoadError {
+  override name = 'NoInstitutionError';
+}

@@ -4,6 +4,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser } from 'saxes';
 import { Dataset, DatasetIndex, type DataWarning } from '../src/dataset';
 import { parseModified } from '../src/rdf/description';
@@ -12,23 +13,25 @@ import {
   descriptionIriOf,
   institutionIri,
   isilOfInstitutionIri,
+  RESOURCE_PATH,
 } from '../src/rdf/iris';
 import { isilDefect, isilKey, type Isil } from '../src/rdf/isil';
 import { CONTEXT, CONTEXT_PATH } from '../src/rdf/context';
 import { PREFIXES } from '../src/rdf/namespaces';
+import { lexicalForm } from '../src/rdf/ntriples';
 import { DatasetStore, type SelectBinding, type StoreFormat } from '../src/store/datasetStore';
-import { MAX_BLANK_NODE_DEPTH, NAMED_LINKS, splitLine } from '../src/store/descriptions';
+import { MAX_BLANK_NODE_DEPTH, NAMED_LINKS, splitLine, type Line } from '../src/store/descriptions';
 import { checkedIri } from '../src/store/queries';
 import { nextTurn, TimeSlicer, UNCONTENDED_STEP_MS } from '../src/timeSlice';
-import { LoadError } from './loadError';
+import { LoadError, NoInstitutionError } from './loadError';
 import { readNameList, readRedirectList, sniffList } from './lists';
 import { convertRecord } from './pica/convert';
 import { PicaFileError, readPica, sniffPica } from './pica/read';
 import type { SkippedRecord, SourceRecord } from './records';
 import { Validator, type Defect, type DefectClass, type Institution } from './validate';
 
-/** Re-exported: the error every caller of the loader handles. */
-export { LoadError };
+/** Re-exported: the errors every caller of the loader handles. */
+export { LoadError, NoInstitutionError };
 
 /** Every format the loader reads: Oxigraph's RDF formats, the two PICA+ forms, the two lists. */
 export type SourceFormat = StoreFormat | 'pica' | 'ppxml' | 'names' | 'redirects';
@@ -136,7 +139,42 @@ export interface LoadOptions {
   readonly validate?: boolean;
   /** Worker threads that validate; by default one a core. */
   readonly validationWorkers?: number;
+  /**
+   * Refuses (NoInstitutionError) a load whose result holds no live institution: checked as soon
+   * as every source is parsed (no foaf:Organization under the base at all), before descriptions
+   * are placed, indexed or validated, and again once the index is read. The loader command sets
+   * it unless given --allow-empty.
+   */
+  readonly requireInstitutions?: boolean;
 }
+
+/**
+ * The most bytes a load reads from its sources together, and the largest snapshot it writes (a
+ * server reads the snapshot back): 256 MiB. A load's memory peaks at about 18 bytes an input byte
+ * (docs/loading.md), Oxigraph's WebAssembly memory, which cannot pass 4 GiB, at 8 to 11; and parts
+ * of a load make one string of a whole file or of the whole store (a JSON-LD document, the triples
+ * to place, the snapshot's dump), which V8 cannot do beyond 2^29 - 24 characters (512 MiB). A
+ * quarter of a GiB keeps every part well inside both; the 18,672 institutions of the ISIL
+ * directory make about 100 MB.
+ */
+export const MAX_INPUT_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The longest literal a load accepts, in characters: 64 Ki. A page that shows a literal builds
+ * it anew for every request, so a literal of megabytes costs every request of its institution; the
+ * longest in the real data (fixtures/real) has a few hundred characters.
+ */
+export const MAX_LITERAL_LENGTH = 64 * 1024;
+
+/**
+ * How deep a JSON-LD document (objects and arrays) or an RDF/XML document (elements) may nest:
+ * 256 levels. Oxigraph's readers of both recurse: its JSON-LD reader overflowed the WebAssembly
+ * stack at about 950 levels (an error that leaves the store's module unusable) and took seconds
+ * from 800; its RDF/XML reader takes time growing with the square of the depth (20,000 levels
+ * 2.5 s, 100,000 levels 52 s). Turtle, TriG, N-Triples and N-Quads have no such limit (100,000
+ * nested blank nodes load in seconds). The real data nests 6 levels.
+ */
+export const MAX_NESTING_DEPTH = 256;
 
 /** Hex digits of the sha256 of the bytes loaded that make a dataset's version. */
 const VERSION_LENGTH = 12;
@@ -150,12 +188,14 @@ const SNAPSHOT_CHUNK_BYTES = 1 << 14;
 /** A line that marks a place in a snapshot where no blank node is shared across (an N-Quads comment). */
 const CHUNK_MARK = '# chunk\n';
 /**
- * The start of a snapshot's last line: the index of its institutions as `Dataset.indexRows` reads
- * them, written with the sha256 of every byte before the line and of the index query (see
- * `writeSnapshot`). A server starting from the snapshot takes the index from it instead of
- * querying the store for it: the query is about 0.6 s of a start with 17,000 institutions. A line
- * whose hashes do not match the bytes read (a snapshot edited by hand) or the query (one changed
- * since), or whose rows are not rows of that query, is ignored, and the store is queried.
+ * The start of a snapshot's last line, its trailer (see `writeSnapshot`): JSON with the sha256 of
+ * every byte before the line, the store's triples, the live and the withdrawn institutions, and,
+ * when every institution is an IRI, the index of its institutions as `Dataset.indexRows` reads
+ * them with the hash of the index query they were read with. A snapshot is loaded only whole: a
+ * trailer that is missing (the file was cut off), not last (lines were appended), malformed, or
+ * that does not match what was read is refused. Its rows are taken instead of querying the store
+ * (about 0.6 s of a start with 17,000 institutions) unless the index query changed since or a row
+ * is not a row of it: then the store is queried, as from any source.
  */
 const INDEX_LINE = '# index ';
 /** How many examples of each defect class the report shows. */
@@ -182,12 +222,6 @@ export function snapshotHeader(baseIri: string): string {
   return `# isil-ld snapshot; base <${baseIri}>\n`;
 }
 
-function startsWith(fd: number, text: string): boolean {
-  const head = Buffer.alloc(Buffer.byteLength(text));
-  const read = fs.readSync(fd, head, 0, head.length, 0);
-  return startsWithText(head.subarray(0, read), text);
-}
-
 /** The format of a file with an extension the loader knows, looking into `.xml` and `.tsv` files. */
 function detect(file: string, given: SourceFormat | 'xml' | 'tsv'): SourceFormat {
   if (given === 'xml') return sniffPica(file) === 'ppxml' ? 'ppxml' : 'rdf';
@@ -204,35 +238,98 @@ function detect(file: string, given: SourceFormat | 'xml' | 'tsv'): SourceFormat
   return list;
 }
 
-/** The files to read: given files as they are, folders walked in name order for known extensions. */
+/** A figure with thousands separated, as messages give them. */
+function figure(n: number): string {
+  return n.toLocaleString('en');
+}
+
+/** A size in MiB, as messages give it. */
+function mib(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MiB`;
+}
+
+/** Why a path given or found cannot be read, from the error `fs.statSync` threw. */
+function unreadable(entry: string, error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case 'ENOENT': {
+      const link = fs.lstatSync(entry, { throwIfNoEntry: false });
+      return link?.isSymbolicLink()
+        ? `a symbolic link to ${fs.readlinkSync(entry)}, which does not exist`
+        : 'no such file or folder';
+    }
+    case 'ELOOP':
+      return 'a symbolic link in a loop (it leads back to itself)';
+    case 'EACCES':
+      return 'permission denied';
+    case 'ENOTDIR':
+      return 'a part of the path is not a folder';
+    default:
+      return error.message;
+  }
+}
+
+/**
+ * The files to read: given files as they are, folders walked in name order for known extensions.
+ * Everything that cannot be read is refused before any file is opened: opening a FIFO waits for a
+ * writer that may never come, and a device may never end. So are sources larger together than
+ * MAX_INPUT_BYTES, told from their sizes alone.
+ */
 export function expandSources(
   sources: readonly string[],
   format?: SourceFormat,
 ): { file: string; format: SourceFormat }[] {
   const files: { file: string; format: SourceFormat }[] = [];
+  let total = 0;
   const visit = (entry: string, given: boolean) => {
+    const known = format ?? EXTENSIONS[path.extname(entry).toLowerCase()];
     let stat: fs.Stats;
     try {
       stat = fs.statSync(entry);
-    } catch {
-      throw new LoadError(entry, undefined, undefined, 'no such file or folder');
+    } catch (error) {
+      // In a folder, what the loader would not read anyway is no reason to refuse.
+      if (!given && !known) return;
+      throw new LoadError(entry, undefined, undefined, unreadable(entry, error as Error));
     }
     if (stat.isDirectory()) {
-      for (const name of fs.readdirSync(entry).sort()) visit(path.join(entry, name), false);
+      let names: string[];
+      try {
+        names = fs.readdirSync(entry).sort();
+      } catch (error) {
+        throw new LoadError(entry, undefined, undefined, unreadable(entry, error as Error));
+      }
+      for (const name of names) visit(path.join(entry, name), false);
       return;
     }
-    const known = format ?? EXTENSIONS[path.extname(entry).toLowerCase()];
-    if (known) {
-      if (stat.size === 0) throw new LoadError(entry, undefined, undefined, 'the file is empty');
-      files.push({ file: entry, format: detect(entry, known) });
-    } else if (given) {
-      throw new LoadError(
-        entry,
-        undefined,
-        undefined,
-        `unknown extension; use --format (${FORMAT_NAMES.join(', ')})`,
-      );
+    if (!known) {
+      if (given)
+        throw new LoadError(
+          entry,
+          undefined,
+          undefined,
+          `unknown extension; use --format (${FORMAT_NAMES.join(', ')})`,
+        );
+      return;
     }
+    const refuse = (reason: string) => new LoadError(entry, undefined, undefined, reason);
+    if (stat.isFIFO()) throw refuse('a FIFO (named pipe), not a file');
+    if (stat.isSocket()) throw refuse('a socket, not a file');
+    if (!stat.isFile()) throw refuse('not a regular file (a device?)');
+    if (stat.size === 0) throw refuse('the file is empty');
+    try {
+      fs.accessSync(entry, fs.constants.R_OK);
+    } catch {
+      throw refuse('permission denied');
+    }
+    total += stat.size;
+    if (stat.size > MAX_INPUT_BYTES)
+      throw refuse(
+        `${mib(stat.size)}, more than a load reads (MAX_INPUT_BYTES, ${mib(MAX_INPUT_BYTES)}; docs/loading.md)`,
+      );
+    if (total > MAX_INPUT_BYTES)
+      throw refuse(
+        `the sources come to ${mib(total)} with this file, more than a load reads (MAX_INPUT_BYTES, ${mib(MAX_INPUT_BYTES)}; docs/loading.md)`,
+      );
+    files.push({ file: entry, format: detect(entry, known) });
   };
   for (const source of sources) visit(source, true);
   return files;
@@ -240,10 +337,13 @@ export function expandSources(
 
 /**
  * Oxigraph's RDF/XML parser accepts a document cut off before its end (it loads what it read), so
- * XML is checked for well-formedness first: a truncated file must be refused, not half-loaded.
+ * XML is checked for well-formedness first: a truncated file must be refused, not half-loaded. So
+ * is one nested deeper than MAX_NESTING_DEPTH. The file is read in pieces: never one string of
+ * it, which may be longer than V8 makes strings. Namespaces are left to Oxigraph, which refuses an
+ * unknown prefix: saxes resolves them in time growing with the depth of every element.
  */
-function checkXml(file: string, text: Buffer): void {
-  const parser = new SaxesParser({ xmlns: true, position: true });
+function checkXml(file: string, fd: number): void {
+  const parser = new SaxesParser({ position: true });
   let first: LoadError | undefined;
   parser.on('error', (e) => {
     first ??= new LoadError(
@@ -253,24 +353,90 @@ function checkXml(file: string, text: Buffer): void {
       `not well-formed XML: ${e.message.replace(/^[^:]*:\d+:\d+: /, '')}`,
     );
   });
-  parser.write(text.toString('utf8')).close();
+  let depth = 0;
+  parser.on('opentag', () => {
+    if (++depth > MAX_NESTING_DEPTH)
+      first ??= new LoadError(
+        file,
+        parser.line,
+        parser.column + 1,
+        `elements nested deeper than ${MAX_NESTING_DEPTH} levels (MAX_NESTING_DEPTH; docs/loading.md)`,
+      );
+  });
+  parser.on('closetag', () => depth--);
+  const decoder = new StringDecoder('utf8');
+  for (const chunk of chunks(fd)) {
+    parser.write(decoder.write(chunk));
+    if (first) throw first;
+  }
+  parser.write(decoder.end()).close();
   if (first) throw first;
 }
 
-/** Reads the position out of Oxigraph's message (`line L between columns C and …`). */
+/**
+ * Refuses JSON nested deeper than MAX_NESTING_DEPTH (objects and arrays), with the line and
+ * column of the bracket that goes too deep. A scan of the bytes: quotes, backslashes and brackets
+ * are ASCII, never part of a longer UTF-8 sequence.
+ */
+function checkJsonDepth(file: string, bytes: Buffer): void {
+  let depth = 0;
+  let line = 1;
+  let lineStart = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i]!;
+    if (inString) {
+      if (byte === 0x5c /* a backslash */) i++;
+      else if (byte === 0x22 /* " */) inString = false;
+      else if (byte === 0x0a) {
+        line++;
+        lineStart = i + 1;
+      }
+    } else if (byte === 0x22) inString = true;
+    else if (byte === 0x7b /* { */ || byte === 0x5b /* [ */) {
+      if (++depth > MAX_NESTING_DEPTH)
+        throw new LoadError(
+          file,
+          line,
+          bytes.toString('utf8', lineStart, i).length + 1,
+          `JSON nested deeper than ${MAX_NESTING_DEPTH} levels (MAX_NESTING_DEPTH; docs/loading.md)`,
+        );
+    } else if (byte === 0x7d /* } */ || byte === 0x5d /* ] */) depth--;
+    else if (byte === 0x0a) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+}
+
+/**
+ * Reads the position out of Oxigraph's message (`line L between columns C and …`); one without a
+ * position is placed at the end of the file, counted in pieces (never one string of the file).
+ */
 function locate(file: string, error: Error, lineOffset = 0): LoadError {
   const message = error.message;
   const at = /line (\d+)(?: between columns (\d+) and \d+| column (\d+))?/i.exec(message);
   if (at) {
     return new LoadError(file, Number(at[1]) + lineOffset, Number(at[2] ?? at[3] ?? 1), message);
   }
-  const lines = fs.readFileSync(file, 'utf8').split('\n');
-  return new LoadError(
-    file,
-    lines.length,
-    (lines.at(-1)?.length ?? 0) + 1,
-    `${message} (at the end of the file)`,
-  );
+  let lines = 1;
+  let column = 1;
+  const fd = fs.openSync(file, 'r');
+  try {
+    for (const chunk of chunks(fd)) {
+      let last = -1;
+      for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, at + 1)) {
+        lines++;
+        last = at;
+      }
+      if (last !== -1) column = 1;
+      // Characters: the bytes that do not continue a UTF-8 sequence.
+      for (let i = last + 1; i < chunk.length; i++) if ((chunk[i]! & 0xc0) !== 0x80) column++;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  return new LoadError(file, lines, column, `${message} (at the end of the file)`);
 }
 
 /** What the loader keeps of each ISIL to resolve conflicts: small, never the record's text. */
@@ -367,7 +533,8 @@ function remove(store: DatasetStore, iris: readonly string[]): void {
 /** One load: the store being filled, what is known of each ISIL, and the report's tallies. */
 class Load {
   readonly store = new DatasetStore();
-  readonly hash = crypto.createHash('sha256');
+  /** Every byte read, in order: the dataset's version. */
+  readonly hash = new VersionHash();
   readonly files: FileReport[] = [];
   readonly skipped: Skipped[] = [];
   private readonly entries = new Map<string, Entry>();
@@ -388,10 +555,17 @@ class Load {
   /** Whether records state triples about nodes that other records link to. */
   readonly crossings = new Crossings();
   /**
-   * The index rows of the snapshot loaded, when it ended with an index that matched its bytes
-   * (INDEX_LINE) and was the only source: only then can they describe the store.
+   * The index rows of the snapshot loaded, when its trailer (INDEX_LINE) holds rows of the index
+   * query and it was the only source: only then can they describe the store.
    */
   snapshotRows: SelectBinding[] | undefined;
+  /** The last snapshot read, with its trailer: its institutions are checked once indexed. */
+  snapshot: { readonly file: string; readonly trailer: Trailer } | undefined;
+  /**
+   * The RDF files loaded straight into the store, whose triples are placed (and their literals
+   * checked) at the end of the load.
+   */
+  readonly placedFrom: string[] = [];
   /** An RDF file was loaded without weighing its institutions (it was the only source). */
   private unregistered = false;
   rewritten = 0;
@@ -447,6 +621,14 @@ class Load {
     if (!('ntriples' in record)) {
       this.skipped.push(record);
       return;
+    }
+    // A record's literals are not placed (it goes into its graph whole): checked here, where
+    // the record's position is known.
+    if (record.ntriples.length > MAX_LITERAL_LENGTH) {
+      for (const text of record.ntriples.split('\n')) {
+        const line = splitLine(text);
+        if (line) Load.checkLiteral(record.origin, line);
+      }
     }
     const defect = isilDefect(record.isil);
     if (defect !== undefined) {
@@ -551,64 +733,126 @@ class Load {
    * Loads an RDF file. The first file goes straight into the store; later ones into a store of
    * their own first, so that their institutions can be weighed against those already held and the
    * losers removed before anything is merged. Snapshots this loader wrote are loaded in pieces,
-   * with a turn of the event loop between.
+   * with a turn of the event loop between, and only when whole: their trailer is read first, and
+   * what was read is checked against it.
    */
-  async loadRdf(file: string, format: StoreFormat): Promise<void> {
+  async loadRdf(file: string, format: StoreFormat): Promise<number | undefined> {
     await this.flush();
+    /** The store's size, when this load counted it: each count is a pass over every quad. */
+    let size: number | undefined;
     const direct = this.store.size === 0;
     const target = direct ? this.store : new DatasetStore();
     try {
       const fd = fs.openSync(file, 'r');
-      let snapshot: boolean;
+      let ours = false;
       try {
-        snapshot = format === 'nq' && startsWith(fd, snapshotHeader(this.options.baseIri));
-        if (format === 'rdf') checkXml(file, fs.readFileSync(file));
-        if (snapshot) await this.loadSnapshot(target, file, fd);
+        const base = format === 'nq' ? snapshotBase(fd) : undefined;
+        const { baseIri } = this.options;
+        if (base !== undefined && base !== baseIri && base !== otherScheme(baseIri))
+          throw new LoadError(
+            file,
+            undefined,
+            undefined,
+            `a snapshot made for BASE_IRI ${base}, this service's is ${baseIri}`,
+          );
+        ours = base === baseIri;
+        // One written for the other scheme of the base is read as any N-Quads file (rewritten,
+        // checked, placed), but only when whole, as any snapshot.
+        const trailer = base === undefined ? undefined : readTrailer(file, fd, baseIri);
+        // The sha256 of the bytes before the trailer: the version's own hash when nothing was
+        // read before them (no second pass over the bytes), else one of their own.
+        const own = trailer && this.hash.bytes > 0 ? crypto.createHash('sha256') : undefined;
+        const hash: Hasher = {
+          update: (bytes) => {
+            this.hash.update(bytes);
+            own?.update(bytes);
+          },
+        };
+        if (format === 'rdf') checkXml(file, fd);
+        if (ours) await this.loadSnapshot(target, file, fd, trailer!.start, hash);
         else {
           try {
-            const input =
-              format === 'jsonld'
-                ? servedContextInline(readHashed(fd, this.hash), this.options.baseIri)
-                : chunks(fd, this.hash);
-            target.load(input, format, `${this.options.baseIri}/`);
+            let input: Buffer | Iterable<Buffer>;
+            if (format === 'jsonld') {
+              const bytes = readHashed(fd, hash);
+              checkJsonDepth(file, bytes);
+              input = servedContextInline(bytes, baseIri);
+            } else input = chunks(fd, hash, trailer?.start);
+            target.load(input, format, `${baseIri}/`);
           } catch (error) {
+            if (error instanceof LoadError) throw error;
             throw locate(file, error as Error);
           }
+        }
+        if (trailer) {
+          const sha256 = (own ?? this.hash.copy()).digest('hex');
+          this.hash.update(trailer.bytes);
+          const triples = target.size;
+          checkTrailer(file, trailer, sha256, triples);
+          // Nothing of a snapshot of this base loaded first changes below.
+          if (direct && ours) size = triples;
+          this.snapshot = { file, trailer };
+          if (ours && !this.resolving) this.snapshotRows = trailerRows(trailer, target);
         }
       } finally {
         fs.closeSync(fd);
       }
-      if (!snapshot) {
+      if (!ours) {
         target.mergeGraphs();
         this.rewritten += rewriteHttpBase(target, this.options.baseIri);
+        // Its triples are placed with the rest at the end, where its literals are checked.
+        if (direct) this.placedFrom.push(file);
       }
       if (this.resolving) this.register(target, file);
       else this.unregistered = true;
       this.removeOutweighed();
-      if (!direct) this.store.load(target.dump(), 'nq', undefined, true);
+      if (!direct) {
+        const nquads = target.dump();
+        // Checked here, where the file they come from is known.
+        if (!ours) checkLiterals(file, nquads);
+        this.store.load(nquads, 'nq', undefined, true);
+      }
     } finally {
       if (!direct) target.free();
     }
     await nextTurn();
+    return size;
+  }
+
+  /** Refuses a literal of the triple `line` longer than MAX_LITERAL_LENGTH, found in `where`. */
+  static checkLiteral(where: string, line: Line): void {
+    const length = literalLength(line.o);
+    if (length !== undefined && length > MAX_LITERAL_LENGTH)
+      throw new LoadError(
+        where,
+        undefined,
+        undefined,
+        `${line.s} ${line.p}: a literal of ${figure(length)} characters, more than a load accepts (MAX_LITERAL_LENGTH, ${figure(MAX_LITERAL_LENGTH)}; docs/loading.md)`,
+      );
   }
 
   /**
-   * A snapshot in pieces that end at its chunk marks, which `writeSnapshot` puts only where no
-   * blank node spans them (each `load` call labels blank nodes anew). The event loop turns whenever
-   * a time slice is used up, so a server reloading answers requests every few milliseconds. One
-   * without marks (written by an older loader) is one piece.
+   * A snapshot's bytes before its trailer, in pieces that end at its chunk marks, which
+   * `writeSnapshot` puts only where no blank node spans them (each `load` call labels blank nodes
+   * anew). The event loop turns whenever a time slice is used up, so a server reloading answers
+   * requests every few milliseconds. One without marks is one piece.
    */
-  private async loadSnapshot(target: DatasetStore, file: string, fd: number): Promise<void> {
-    const size = fs.fstatSync(fd).size;
+  private async loadSnapshot(
+    target: DatasetStore,
+    file: string,
+    fd: number,
+    end: number,
+    hash: Hasher,
+  ): Promise<void> {
     const mark = Buffer.from(`\n${CHUNK_MARK}`);
     const slicer = new TimeSlicer();
     /** Bytes parsed a millisecond, as the last call into the store took them. */
     let rate = SNAPSHOT_CHUNK_BYTES;
-    let carry: Buffer = Buffer.alloc(0);
+    /** What was read after the last piece loaded, in reads. */
+    let carry: Buffer[] = [];
     let lines = 0;
-    // Hashed piece by piece, not as read: the index line is checked against the bytes before it.
     const load = (piece: Buffer) => {
-      this.hash.update(piece);
+      hash.update(piece);
       try {
         target.load(piece, 'nq', undefined, true);
       } catch (error) {
@@ -616,45 +860,38 @@ class Load {
       }
       lines += countLines(piece);
     };
-    const last = (piece: Buffer) => {
-      // A piece starts with the mark that ended the one before it.
-      const at = startsWithText(piece, CHUNK_MARK) ? CHUNK_MARK.length : 0;
-      const line = piece.subarray(at);
-      // Only a whole last line is an index: whatever follows it (appended by hand) is loaded, and
-      // the store is queried for the index.
-      if (!startsWithText(line, INDEX_LINE) || line.indexOf(0x0a) !== line.length - 1)
-        return load(piece);
-      this.hash.update(piece.subarray(0, at));
-      const before = this.hash.copy().digest('hex');
-      this.hash.update(line);
-      if (!this.resolving) this.snapshotRows = indexOf(line, before, target);
-    };
-    for (let offset = 0; offset < size;) {
-      const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size - offset));
+    for (let offset = 0; offset < end;) {
+      const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, end - offset));
       const read = fs.readSync(fd, chunk, 0, chunk.length, offset);
       if (read === 0)
         throw new LoadError(file, undefined, undefined, 'the file shrank as it was read');
       offset += read;
-      const text =
-        carry.length > 0
-          ? Buffer.concat([carry, chunk.subarray(0, read)])
-          : chunk.subarray(0, read);
+      const bytes = chunk.subarray(0, read);
+      // A piece larger than a read (a group of blank nodes of megabytes) is gathered read by read
+      // and joined once it ends: joined at every read, its bytes were copied and searched again
+      // and again.
+      if (offset < end && !endsPiece(carry, bytes, mark)) {
+        carry.push(bytes);
+        continue;
+      }
+      const text = carry.length > 0 ? Buffer.concat([...carry, bytes]) : bytes;
+      carry = [];
       let start = 0;
-      for (let end = text.indexOf(mark); end !== -1; end = text.indexOf(mark, start)) {
+      for (let stop = text.indexOf(mark); stop !== -1; stop = text.indexOf(mark, start)) {
         // Unless requests wait, as many pieces at once as parse in a slice: each call into the
         // store costs, above all while its memory grows (a first load of 16 KiB pieces one by
         // one took twice as long). When they wait, one piece, so that a slice ends on time.
         const enough = slicer.contended ? start : start + rate * UNCONTENDED_STEP_MS;
-        for (let next = end; next !== -1 && next < enough; next = text.indexOf(mark, next + 1))
-          end = next;
+        for (let next = stop; next !== -1 && next < enough; next = text.indexOf(mark, next + 1))
+          stop = next;
         const began = performance.now();
-        load(text.subarray(start, end + 1));
-        rate = (end + 1 - start) / Math.max(performance.now() - began, 0.1);
-        start = end + 1;
+        load(text.subarray(start, stop + 1));
+        rate = (stop + 1 - start) / Math.max(performance.now() - began, 0.1);
+        start = stop + 1;
         await slicer.pause();
       }
-      if (offset < size) carry = text.subarray(start);
-      else if (start < text.length) last(text.subarray(start));
+      if (offset < end) carry = [text.subarray(start)];
+      else if (start < text.length) load(text.subarray(start));
     }
   }
 
@@ -771,20 +1008,44 @@ function readsRecords(format: SourceFormat): format is 'pica' | 'ppxml' | 'names
   return RECORD_FORMATS.has(format);
 }
 
-/** The file's bytes in chunks, fed to the hash as they are read. */
-function* chunks(fd: number, hash: crypto.Hash): Generator<Buffer> {
-  const size = fs.fstatSync(fd).size;
+/** What bytes are fed to as they are read: the version's hash, and a snapshot's own. */
+interface Hasher {
+  update(bytes: Buffer): void;
+}
+
+/** The sha256 of every byte a load reads, and how many it read. */
+class VersionHash implements Hasher {
+  private readonly hash = crypto.createHash('sha256');
+  bytes = 0;
+
+  update(bytes: Buffer): void {
+    this.bytes += bytes.length;
+    this.hash.update(bytes);
+  }
+
+  copy(): crypto.Hash {
+    return this.hash.copy();
+  }
+
+  digest(): string {
+    return this.hash.digest('hex');
+  }
+}
+
+/** The file's bytes up to `end` in chunks, fed to the hash, if any, as they are read. */
+function* chunks(fd: number, hash?: Hasher, end?: number): Generator<Buffer> {
+  const size = end ?? fs.fstatSync(fd).size;
   for (let offset = 0; offset < size; offset += CHUNK_BYTES) {
     const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size - offset));
     const read = fs.readSync(fd, chunk, 0, chunk.length, offset);
     const bytes = chunk.subarray(0, read);
-    hash.update(bytes);
+    hash?.update(bytes);
     yield bytes;
   }
 }
 
 /** The whole file's bytes, fed to the hash. */
-function readHashed(fd: number, hash: crypto.Hash): Buffer {
+function readHashed(fd: number, hash: Hasher): Buffer {
   return Buffer.concat([...chunks(fd, hash)]);
 }
 
@@ -820,6 +1081,7 @@ function servedContextInline(bytes: Buffer, baseIri: string): Buffer {
     }
     return value;
   };
+  // Recursion is safe: the document nests MAX_NESTING_DEPTH levels at most (checkJsonDepth).
   const visit = (value: unknown): void => {
     if (Array.isArray(value)) value.forEach(visit);
     else if (value !== null && typeof value === 'object') {
@@ -843,7 +1105,7 @@ function countLines(bytes: Buffer): number {
 }
 
 /** The file's bytes into the hash, in chunks (the record readers read the file themselves). */
-function hashFile(file: string, hash: crypto.Hash): void {
+function hashFile(file: string, hash: Hasher): void {
   const fd = fs.openSync(file, 'r');
   try {
     const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
@@ -932,15 +1194,28 @@ export async function loadSources(
           throw error;
         }
         await load.flush();
+        size = load.store.size;
       } else {
-        await load.loadRdf(file, format);
+        size = (await load.loadRdf(file, format)) ?? load.store.size;
       }
-      size = load.store.size;
       load.files.push({ file, format, records, triples: size - before });
     }
-    const version = load.hash.digest('hex').slice(0, VERSION_LENGTH);
-    // A triple two descriptions share is placed in both graphs: one quad more.
-    const placed = load.store.placeDescriptions(options.baseIri);
+    const from = sources.join(', ');
+    // Before the costly steps (placing doubles a load's memory): nothing at all to serve.
+    if (options.requireInstitutions && !load.store.ask(anyInstitution(options.baseIri)))
+      throw new NoInstitutionError(
+        from,
+        undefined,
+        undefined,
+        `holds no institution to serve: none of its ${figure(size)} triples makes a foaf:Organization of an IRI under ${options.baseIri}${RESOURCE_PATH}`,
+      );
+    const version = load.hash.digest().slice(0, VERSION_LENGTH);
+    // A triple two descriptions share is placed in both graphs: one quad more. Every triple of
+    // the RDF sources passes here once: their literals are checked on the way.
+    const placedFrom = load.placedFrom.length > 0 ? load.placedFrom.join(', ') : from;
+    const placed = load.store.placeDescriptions(options.baseIri, (line) =>
+      Load.checkLiteral(placedFrom, line),
+    );
     // One source's descriptions are whole once placed, unless its records cross; several sources
     // may state triples about a node that another's description links to.
     const combined = files.length > 1 || load.crossings.crossed;
@@ -953,6 +1228,15 @@ export async function loadSources(
         ? DatasetIndex.order(load.snapshotRows)
         : await Dataset.indexRows(load.store);
     const dataset = await Dataset.fromRows(load.store, options.baseIri, version, rows);
+    if (load.snapshot && files.length === 1)
+      checkInstitutions(load.snapshot.file, load.snapshot.trailer, dataset);
+    if (options.requireInstitutions && dataset.institutionCount === 0)
+      throw new NoInstitutionError(
+        from,
+        undefined,
+        undefined,
+        `holds no institution to serve (${figure(size)} triples, ${figure(dataset.withdrawnCount)} withdrawn ISILs, ${figure(dataset.warnings.length)} warnings)`,
+      );
     const defects = await load.validated(dataset);
     return {
       dataset,
@@ -974,10 +1258,50 @@ export async function loadSources(
     };
   } catch (error) {
     load.store.free();
+    if (isStringTooLong(error))
+      throw new LoadError(
+        sources.join(', '),
+        undefined,
+        undefined,
+        `more data than one load can hold (${(error as Error).message}; MAX_INPUT_BYTES and docs/loading.md)`,
+      );
     throw error;
   } finally {
     await validator?.close();
   }
+}
+
+/** Whether the store has anything that may be an institution: a foaf:Organization under the base. */
+function anyInstitution(baseIri: string): string {
+  return `ASK { ?i a <${PREFIXES.foaf}Organization> FILTER(isIRI(?i) && STRSTARTS(STR(?i), ${JSON.stringify(`${baseIri}${RESOURCE_PATH}`)})) }`;
+}
+
+/** Refuses a literal longer than MAX_LITERAL_LENGTH in `ntriples` (a dump of `file`'s triples). */
+function checkLiterals(file: string, ntriples: string): void {
+  for (let start = 0, end; start < ntriples.length; start = end + 1) {
+    end = ntriples.indexOf('\n', start);
+    if (end === -1) end = ntriples.length;
+    if (end - start <= MAX_LITERAL_LENGTH) continue;
+    const line = splitLine(ntriples.slice(start, end));
+    if (line) Load.checkLiteral(file, line);
+  }
+}
+
+/**
+ * The length in characters of the literal `term` (an N-Triples term) when it may be longer than
+ * MAX_LITERAL_LENGTH; undefined for any other term. Escapes only make a term longer than its
+ * value, so a short term is not decoded.
+ */
+function literalLength(term: string): number | undefined {
+  if (term.length <= MAX_LITERAL_LENGTH || !term.startsWith('"')) return undefined;
+  const value = lexicalForm(term);
+  let length = 0;
+  // Code points, as SPARQL's STRLEN counts: the second half of a surrogate pair is not one.
+  for (let i = 0; i < value.length; i++) {
+    const unit = value.charCodeAt(i);
+    if (unit < 0xdc00 || unit > 0xdfff) length++;
+  }
+  return length;
 }
 
 /** The base under the other scheme: `http://` for `https://`, and the reverse. */
@@ -1025,38 +1349,65 @@ function labelsOf(line: string): string[] {
 }
 
 /**
+ * Groups of blank-node labels (union-find, with paths halved and the smaller group put under the
+ * larger): each `find` costs nearly nothing whatever the order labels come in. Without both, a
+ * chain of blank nodes dumped deepest first made a tree as deep as the chain, walked again for
+ * every line: 100,000 levels took minutes.
+ */
+class LabelGroups {
+  private readonly ids = new Map<string, number>();
+  private readonly parent: number[] = [];
+  private readonly size: number[] = [];
+
+  /** The group of `label`, by the number of its root. */
+  find(label: string): number {
+    let n = this.ids.get(label);
+    if (n === undefined) {
+      n = this.parent.length;
+      this.ids.set(label, n);
+      this.parent.push(n);
+      this.size.push(1);
+      return n;
+    }
+    let at: number = n;
+    for (let up = this.parent[at]!; up !== at; up = this.parent[at]!) {
+      const grand: number = this.parent[up]!;
+      this.parent[at] = grand;
+      at = grand;
+    }
+    return at;
+  }
+
+  union(a: string, b: string): void {
+    let x = this.find(a);
+    let y = this.find(b);
+    if (x === y) return;
+    if (this.size[x]! < this.size[y]!) [x, y] = [y, x];
+    this.parent[y] = x;
+    this.size[x]! += this.size[y]!;
+  }
+}
+
+/**
  * The store's N-Quads in pieces of about SNAPSHOT_CHUNK_BYTES, each ended by a chunk mark (a
  * comment line), with every group of blank nodes inside one piece: the loader can hand a snapshot
  * to the store piece by piece, since each `load` call labels blank nodes anew. Blank nodes that
- * share a line are one group (union-find over their labels). Pieces are yielded, not joined, so
- * that writing a snapshot holds the dump once, not three times.
+ * share a line are one group. Pieces are yielded, not joined, so that writing a snapshot holds the
+ * dump once, not three times.
  */
 export function* chunkedNQuads(nquads: string): Generator<string> {
   const lines = nquads.split('\n');
-  const parent = new Map<string, string>();
-  const find = (label: string): string => {
-    let root = label;
-    for (let up = parent.get(root); up !== undefined && up !== root; up = parent.get(root))
-      root = up;
-    parent.set(label, root);
-    return root;
-  };
+  const labels = new LabelGroups();
   /** The first blank-node label of each line that has one, by line number. */
   const firsts: (string | undefined)[] = [];
   lines.forEach((line, n) => {
-    const labels = labelsOf(line);
-    const first = labels[0];
+    const [first, ...others] = labelsOf(line);
     if (first === undefined) return;
     firsts[n] = first;
-    if (!parent.has(first)) parent.set(first, first);
-    for (const label of labels.slice(1)) {
-      if (!parent.has(label)) parent.set(label, label);
-      const a = find(first);
-      const b = find(label);
-      if (a !== b) parent.set(b, a);
-    }
+    labels.find(first);
+    for (const label of others) labels.union(first, label);
   });
-  const groups = new Map<string, string[]>();
+  const groups = new Map<number, string[]>();
   let piece: string[] = [];
   let size = 0;
   const add = (text: string): string | undefined => {
@@ -1077,7 +1428,7 @@ export function* chunkedNQuads(nquads: string): Generator<string> {
       if (full !== undefined) yield full;
       continue;
     }
-    const root = find(first);
+    const root = labels.find(first);
     const group = groups.get(root);
     if (group) group.push(line);
     else groups.set(root, [line]);
@@ -1101,21 +1452,174 @@ function isBoundTerm(value: unknown): boolean {
   return (type === 'uri' || type === 'bnode' || type === 'literal') && typeof text === 'string';
 }
 
-/**
- * The rows of a snapshot's index line (INDEX_LINE), when `before` (the sha256 of every byte before
- * it) is the hash it was written with, `store`'s index query the one it was read with, and every
- * row has the shape of a row of that query; otherwise none.
- */
-function indexOf(line: Buffer, before: string, store: DatasetStore): SelectBinding[] | undefined {
-  let index: unknown;
-  try {
-    index = JSON.parse(line.subarray(INDEX_LINE.length).toString('utf8'));
-  } catch {
-    return undefined;
+/** Whether `bytes`, read after `carried`, hold a chunk mark (one may start in what was carried). */
+function endsPiece(carried: readonly Buffer[], bytes: Buffer, mark: Buffer): boolean {
+  const last = carried.at(-1);
+  if (last === undefined) return bytes.includes(mark);
+  const before = last.length >= mark.length ? last : Buffer.concat(carried.slice(-2));
+  const overlap = before.subarray(Math.max(0, before.length - mark.length + 1));
+  return Buffer.concat([overlap, bytes]).includes(mark);
+}
+
+/** What a snapshot's trailer (INDEX_LINE) says. */
+interface Trailer {
+  /** Where the line starts: the bytes before it are the snapshot's quads. */
+  readonly start: number;
+  /** The line, newline included: hashed into the version as the rest of the file. */
+  readonly bytes: Buffer;
+  /** The sha256 of the bytes before it. */
+  readonly sha256: string;
+  readonly triples: number;
+  readonly institutions: number;
+  readonly withdrawn: number;
+  /** The hash of the index query the rows were read with, when they were written. */
+  readonly query: unknown;
+  readonly rows: unknown;
+}
+
+/** The base a snapshot's first line (`snapshotHeader`) names, if the file starts with one. */
+function snapshotBase(fd: number): string | undefined {
+  const head = Buffer.alloc(4096);
+  const text = head.toString('utf8', 0, fs.readSync(fd, head, 0, head.length, 0));
+  return /^# isil-ld snapshot; base <([^>\n]*)>\n/.exec(text)?.[1];
+}
+
+/** Where the last line of the file starts (the line after the last newline but one). */
+function lastLineStart(fd: number, size: number): number {
+  let end = size > 0 && readByte(fd, size - 1) === 0x0a ? size - 1 : size;
+  const block = Buffer.allocUnsafe(1 << 16);
+  while (end > 0) {
+    const from = Math.max(0, end - block.length);
+    const read = fs.readSync(fd, block, 0, end - from, from);
+    const at = block.subarray(0, read).lastIndexOf(0x0a);
+    if (at !== -1) return from + at + 1;
+    end = from;
   }
-  if (typeof index !== 'object' || index === null) return undefined;
-  const { sha256, query, rows } = index as { sha256?: unknown; query?: unknown; rows?: unknown };
-  if (sha256 !== before || query !== queryHash(store) || !Array.isArray(rows)) return undefined;
+  return 0;
+}
+
+function readByte(fd: number, at: number): number | undefined {
+  const byte = Buffer.alloc(1);
+  return fs.readSync(fd, byte, 0, 1, at) === 1 ? byte[0] : undefined;
+}
+
+/** Each line of the file (without its newline), in order, read in pieces. */
+function forEachLine(fd: number, visit: (line: Buffer) => void): void {
+  let carry: Buffer = Buffer.alloc(0);
+  for (const chunk of chunks(fd)) {
+    const text = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
+    let start = 0;
+    for (let at = text.indexOf(0x0a); at !== -1; at = text.indexOf(0x0a, start)) {
+      visit(text.subarray(start, at));
+      start = at + 1;
+    }
+    carry = text.subarray(start);
+  }
+  if (carry.length > 0) visit(carry);
+}
+
+/**
+ * The trailer of a snapshot, read before anything else of it: a snapshot cut off, or with lines
+ * after its trailer, is refused before minutes are spent loading it. The sha256 and the counts are
+ * checked once the rest is read (`checkTrailer`, `checkInstitutions`).
+ */
+function readTrailer(file: string, fd: number, baseIri: string): Trailer {
+  const size = fs.fstatSync(fd).size;
+  const start = lastLineStart(fd, size);
+  const bytes = Buffer.allocUnsafe(size - start);
+  fs.readSync(fd, bytes, 0, bytes.length, start);
+  const refuse = (reason: string) => new LoadError(file, undefined, undefined, reason);
+  if (!startsWithText(bytes, INDEX_LINE)) throw notWhole(file, fd, baseIri);
+  if (bytes.at(-1) !== 0x0a)
+    throw refuse('the snapshot is incomplete: its trailer is cut off (no newline ends it)');
+  const malformed = (what: string) =>
+    refuse(`the snapshot's trailer is malformed: ${what} (load its sources again)`);
+  let json: unknown;
+  try {
+    json = JSON.parse(bytes.toString('utf8', INDEX_LINE.length));
+  } catch (error) {
+    throw malformed(`not JSON (${(error as Error).message})`);
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw malformed('not a JSON object');
+  const fields = json as Record<string, unknown>;
+  const { sha256 } = fields;
+  if (typeof sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(sha256))
+    throw malformed('it has no sha256');
+  const count = (name: 'triples' | 'institutions' | 'withdrawn'): number => {
+    const value = fields[name];
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+      throw malformed(`it has no count of ${name} (an older loader's?)`);
+    return value;
+  };
+  return {
+    start,
+    bytes,
+    sha256,
+    triples: count('triples'),
+    institutions: count('institutions'),
+    withdrawn: count('withdrawn'),
+    query: fields.query,
+    rows: fields.rows,
+  };
+}
+
+/** Why a snapshot whose last line is no trailer is refused: cut off, or lines appended. */
+function notWhole(file: string, fd: number, baseIri: string): LoadError {
+  const typed = Buffer.from(`> <${PREFIXES.rdf}type> <${PREFIXES.foaf}Organization> `);
+  const institution = Buffer.from(`<${baseIri}${RESOURCE_PATH}`);
+  const index = Buffer.from(INDEX_LINE);
+  let lines = 0;
+  let institutions = 0;
+  let trailerLine: number | undefined;
+  forEachLine(fd, (line) => {
+    lines++;
+    if (line.subarray(0, index.length).equals(index)) trailerLine = lines;
+    else if (line.subarray(0, institution.length).equals(institution) && line.includes(typed))
+      institutions++;
+  });
+  const reason =
+    trailerLine === undefined
+      ? `the snapshot is incomplete: its trailer is missing (cut off after ${figure(institutions)} institutions?)`
+      : `the snapshot is not as written: ${lines - trailerLine === 1 ? 'a line follows' : `${figure(lines - trailerLine)} lines follow`} its trailer (line ${figure(trailerLine)}), which must be its last line`;
+  return new LoadError(file, undefined, undefined, reason);
+}
+
+/** Refuses a snapshot whose bytes or triples are not those its trailer counted. */
+function checkTrailer(file: string, trailer: Trailer, sha256: string, triples: number): void {
+  const refuse = (what: string) =>
+    new LoadError(file, undefined, undefined, `the snapshot does not match its trailer: ${what}`);
+  if (sha256 !== trailer.sha256)
+    throw refuse(
+      `its bytes before the trailer have the sha256 ${sha256.slice(0, 16)}…, the trailer says ${trailer.sha256.slice(0, 16)}… (changed since it was written?)`,
+    );
+  if (triples !== trailer.triples)
+    throw refuse(
+      `the trailer says ${figure(trailer.triples)} triples, ${figure(triples)} were read`,
+    );
+}
+
+/** Refuses a snapshot loaded alone whose institutions are not those its trailer counted. */
+function checkInstitutions(file: string, trailer: Trailer, dataset: Dataset<DatasetStore>): void {
+  const refuse = (what: string) =>
+    new LoadError(file, undefined, undefined, `the snapshot does not match its trailer: ${what}`);
+  if (dataset.institutionCount !== trailer.institutions)
+    throw refuse(
+      `the trailer says ${figure(trailer.institutions)} institutions, ${figure(dataset.institutionCount)} were read`,
+    );
+  if (dataset.withdrawnCount !== trailer.withdrawn)
+    throw refuse(
+      `the trailer says ${figure(trailer.withdrawn)} withdrawn institutions, ${figure(dataset.withdrawnCount)} were read`,
+    );
+}
+
+/**
+ * The rows of a snapshot's trailer, when `store`'s index query is the one they were read with and
+ * every row has the shape of a row of that query; otherwise none (the store is queried).
+ */
+function trailerRows(trailer: Trailer, store: DatasetStore): SelectBinding[] | undefined {
+  const { query, rows } = trailer;
+  if (query !== queryHash(store) || !Array.isArray(rows)) return undefined;
   const wellFormed = rows.every(
     (row: unknown) =>
       typeof row === 'object' &&
@@ -1132,6 +1636,14 @@ function startsWithText(buffer: Buffer, text: string): boolean {
   return buffer.length >= bytes.length && buffer.subarray(0, bytes.length).equals(bytes);
 }
 
+/** Whether `error` is V8 refusing to make a string longer than it can. */
+function isStringTooLong(error: unknown): boolean {
+  return (
+    (error as NodeJS.ErrnoException | undefined)?.code === 'ERR_STRING_TOO_LONG' ||
+    (error instanceof RangeError && error.message === 'Invalid string length')
+  );
+}
+
 /** What `writeSnapshot` wrote. */
 export interface WrittenSnapshot {
   readonly bytes: number;
@@ -1141,7 +1653,9 @@ export interface WrittenSnapshot {
 
 /**
  * Writes the store as an N-Quads snapshot: to a temporary file beside the target, flushed to disk,
- * then renamed over it, so a reader sees the old snapshot or the new one, never a part.
+ * then renamed over it, so a reader sees the old snapshot or the new one, never a part. Its last
+ * line is its trailer (INDEX_LINE), always: a snapshot that does not end with it is not whole. One
+ * larger than a load reads (MAX_INPUT_BYTES) is not written.
  */
 export function writeSnapshot(
   { dataset, rows }: Pick<Loaded, 'dataset' | 'rows'>,
@@ -1156,27 +1670,49 @@ export function writeSnapshot(
     const buffer = Buffer.from(text);
     hash.update(buffer);
     bytes += fs.writeSync(fd, buffer);
+    if (bytes > MAX_INPUT_BYTES)
+      throw new LoadError(
+        target,
+        undefined,
+        undefined,
+        `the snapshot comes to more than ${mib(MAX_INPUT_BYTES)}, the most a load reads (MAX_INPUT_BYTES; docs/loading.md): no server could load it`,
+      );
   };
   try {
     const fd = fs.openSync(temporary, 'w');
     try {
       write(fd, snapshotHeader(dataset.baseIri));
+      let nquads: string;
+      try {
+        nquads = dataset.store.dump();
+      } catch (error) {
+        if (!isStringTooLong(error)) throw error;
+        throw new LoadError(
+          target,
+          undefined,
+          undefined,
+          `the dataset is too large to write as a snapshot (${(error as Error).message})`,
+        );
+      }
       let ended = false;
-      for (const piece of chunkedNQuads(dataset.store.dump())) {
+      for (const piece of chunkedNQuads(nquads)) {
         write(fd, piece);
         ended = piece.endsWith(CHUNK_MARK);
       }
+      // The trailer is a piece of its own, so that a load finds it whole at the end.
+      if (!ended) write(fd, CHUNK_MARK);
       // Blank nodes are labelled anew by every load: rows naming one would not match the store.
-      if (rows.every((row) => Object.values(row).every((term) => term?.type !== 'bnode'))) {
-        // The index is a piece of its own, so that a load finds it whole at the end.
-        if (!ended) write(fd, CHUNK_MARK);
-        const line = JSON.stringify({
-          sha256: hash.copy().digest('hex'),
-          query: queryHash(dataset.store),
-          rows,
-        });
-        write(fd, `${INDEX_LINE}${line}\n`);
-      }
+      const keepRows = rows.every((row) =>
+        Object.values(row).every((term) => term?.type !== 'bnode'),
+      );
+      const trailer = JSON.stringify({
+        sha256: hash.copy().digest('hex'),
+        triples: dataset.store.size,
+        institutions: dataset.institutionCount,
+        withdrawn: dataset.withdrawnCount,
+        ...(keepRows ? { query: queryHash(dataset.store), rows } : {}),
+      });
+      write(fd, `${INDEX_LINE}${trailer}\n`);
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);

@@ -4,7 +4,7 @@ import oxigraph from 'oxigraph';
 import type { Literal } from 'n3';
 import { decodeTerm } from '../rdf/ntriples';
 import { DATA_PATH, descriptionIriOf, RESOURCE_PATH } from '../rdf/iris';
-import { descriptionQuads, NAMED_LINKS } from './descriptions';
+import { descriptionQuads, NAMED_LINKS, type Line } from './descriptions';
 import { checkedIri, loadQueries, type CheckedIri, type Queries } from './queries';
 import type { TimeSlicer } from '../timeSlice';
 
@@ -145,9 +145,10 @@ export class DatasetStore {
    * Moves the triples of the default graph into the graphs of the descriptions they belong to
    * (`descriptionQuads`); those of none stay. Every load ends with it. A default graph that is
    * empty (a snapshot, records loaded into their graphs) costs nothing. Returns whether the
-   * default graph had any triples.
+   * default graph had any triples. `check` sees each triple first (`descriptionQuads`); when it
+   * throws, the store is left as it was.
    */
-  placeDescriptions(baseIri: string): boolean {
+  placeDescriptions(baseIri: string, check?: (line: Line) => void): boolean {
     const store = this.live;
     const graph = oxigraph.defaultGraph();
     let triples: string;
@@ -158,8 +159,9 @@ export class DatasetStore {
       (graph as unknown as { free(): void }).free();
     }
     if (triples === '') return false;
+    const quads = descriptionQuads(triples, baseIri, check);
     store.update('CLEAR DEFAULT');
-    store.load(descriptionQuads(triples, baseIri), { format: 'nq', lenient: true });
+    store.load(quads, { format: 'nq', lenient: true });
     return true;
   }
 

@@ -49,9 +49,14 @@ export function splitLine(text: string): Line | undefined {
  * levels), and those of the named nodes it links to with `wdrs:describedby`, `v:url` or `v:email`
  * (but not of what they link to; `completeDescriptions` adds what other graphs hold about those).
  * A triple that belongs to two descriptions is in both graphs; one that belongs to none stays in
- * the default graph.
+ * the default graph. `check` sees every line first, and may throw (the loader refuses literals
+ * too long to serve here, where every triple of its RDF sources passes once).
  */
-export function descriptionQuads(ntriples: string, baseIri: string): string {
+export function descriptionQuads(
+  ntriples: string,
+  baseIri: string,
+  check?: (line: Line) => void,
+): string {
   const bySubject = new Map<string, Line[]>();
   const rest: string[] = [];
   for (const text of ntriples.split('\n')) {
@@ -61,6 +66,7 @@ export function descriptionQuads(ntriples: string, baseIri: string): string {
       rest.push(text);
       continue;
     }
+    check?.(line);
     const lines = bySubject.get(line.s);
     if (lines) lines.push(line);
     else bySubject.set(line.s, [line]);

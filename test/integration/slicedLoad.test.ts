@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { generate } from '../../loader/generate';
-import { loadSources, writeSnapshot } from '../../loader/loadSources';
+import { LoadError, loadSources, writeSnapshot } from '../../loader/loadSources';
 import { Dataset } from '../../src/dataset';
 import { DatasetStore, type SelectBinding } from '../../src/store/datasetStore';
 import { BASE, FIXTURES, tempDir } from '../support';
@@ -97,8 +97,6 @@ describe('loading in time slices', () => {
       const first = await loadSources([source], { baseIri: BASE });
       const snapshot = path.join(dir, 'dataset.nq');
       writeSnapshot(first, snapshot);
-      // A comment after the last mark, as the reload bench appends: the last piece has no mark.
-      fs.appendFileSync(snapshot, '# appended\n');
       const bytes = fs.readFileSync(snapshot);
       const again = await loadSources([snapshot], { baseIri: BASE });
       try {
@@ -118,7 +116,7 @@ describe('loading in time slices', () => {
     });
   });
 
-  describe("a snapshot's own index (its last line)", () => {
+  describe("a snapshot's trailer (its last line): its counts, and its own index", () => {
     let dir: string;
     let snapshot: string;
     /** The snapshot's bytes before its index line, and the line. */
@@ -144,6 +142,16 @@ describe('loading in time slices', () => {
     });
     after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+    /** The rejection of a load of `text` as the snapshot: a LoadError whose message matches. */
+    async function refused(text: string, message: RegExp): Promise<void> {
+      const file = path.join(dir, 'edited.nq');
+      fs.writeFileSync(file, text);
+      await assert.rejects(
+        loadSources([file], { baseIri: BASE }),
+        (error: Error) => error instanceof LoadError && message.test(error.message),
+      );
+    }
+
     /** Loads `text` as the snapshot; returns the rows indexed, and the rows the store gives. */
     async function load(
       text: string,
@@ -158,17 +166,39 @@ describe('loading in time slices', () => {
       }
     }
 
-    /** The index line's JSON as written. */
+    /** The trailer's JSON as written. */
     const writtenIndex = () =>
-      JSON.parse(indexLine.slice('# index '.length)) as { query: string; rows: SelectBinding[] };
+      JSON.parse(indexLine.slice('# index '.length)) as {
+        sha256: string;
+        triples: number;
+        institutions: number;
+        withdrawn: number;
+        query: string;
+        rows: SelectBinding[];
+      };
 
-    /** The index line as written, with `rows` for `before`, hashed as `writeSnapshot` hashes it. */
+    /** The trailer as written, with `rows` for `before`, hashed as `writeSnapshot` hashes it. */
     const lineFor = (before: string, rows: unknown[], query = writtenIndex().query) =>
-      `# index ${JSON.stringify({ sha256: crypto.createHash('sha256').update(before).digest('hex'), query, rows })}\n`;
+      `# index ${JSON.stringify({ ...writtenIndex(), sha256: crypto.createHash('sha256').update(before).digest('hex'), query, rows })}\n`;
 
-    it('is the index of every institution, withdrawn ones included, in a piece of its own', async () => {
+    it('counts the triples and the live and withdrawn institutions, and indexes every one, in a piece of its own', async () => {
       assert.match(indexLine, /^# index \{.*\}\n$/);
       assert.ok(quads.endsWith('\n# chunk\n'));
+      const { triples, institutions, withdrawn } = writtenIndex();
+      const loaded = await loadSources([path.join(dir, 'dataset.nq')], { baseIri: BASE });
+      try {
+        assert.deepEqual(
+          { triples, institutions, withdrawn },
+          {
+            triples: loaded.report.triples,
+            institutions: loaded.report.institutions,
+            withdrawn: loaded.report.withdrawn,
+          },
+        );
+        assert.ok(withdrawn > 0 && institutions >= 120, `${institutions}, ${withdrawn}`);
+      } finally {
+        loaded.dataset.free();
+      }
       const { rows, queried } = await load(quads + indexLine);
       assert.ok(rows.length > 120, `${rows.length} rows`);
       assert.ok(rows.some((row) => row.deprecated !== undefined));
@@ -190,13 +220,13 @@ describe('loading in time slices', () => {
       assert.notEqual(loaded.queried[0]!.name!.value, 'Renamed in the index');
     });
 
-    it('is ignored when it was read with another index query (institutions.rq changed since)', async () => {
+    it('its rows are ignored when they were read with another index query (institutions.rq changed since)', async () => {
       const { rows, queried } = await load(quads + lineFor(quads, renamed(), 'another query'));
       assert.deepEqual(rows, queried);
       assert.ok(!rows.some((row) => row.name?.value === 'Renamed in the index'));
     });
 
-    it('is ignored when a row is not a row of the query', async () => {
+    it('its rows are ignored when a row is not a row of the query', async () => {
       const rows = renamed();
       for (const odd of [{ institution: null }, { institution: { type: 'uri' } }, 'row', null]) {
         const loaded = await load(quads + lineFor(quads, [...rows, odd]));
@@ -204,25 +234,31 @@ describe('loading in time slices', () => {
       }
     });
 
-    it('is ignored when the bytes before it were edited: the store is queried', async () => {
+    it('refuses the snapshot when the bytes before it were edited', async () => {
       const name = /^(<[^>]+> <http:\/\/xmlns\.com\/foaf\/0\.1\/name> ")([^"]+)(")/m.exec(quads)!;
       const edited = quads.replace(name[0], `${name[1]}Edited by hand${name[3]}`);
-      const { rows, queried } = await load(edited + indexLine);
-      assert.deepEqual(rows, queried);
-      assert.ok(rows.some((row) => row.name?.value === 'Edited by hand'));
+      await refused(
+        edited + indexLine,
+        /edited\.nq: the snapshot does not match its trailer: its bytes before the trailer have the sha256 [0-9a-f]{16}…, the trailer says [0-9a-f]{16}…/,
+      );
     });
 
-    it('is ignored, and what follows it loaded, when lines were appended after it', async () => {
+    it('refuses the snapshot when lines were appended after it', async () => {
       const graph = `<${BASE}/data/organisations/DE-Appended>`;
       const appended =
         `<${ORG}/DE-Appended> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://xmlns.com/foaf/0.1/Organization> ${graph} .\n` +
         `<${ORG}/DE-Appended> <http://xmlns.com/foaf/0.1/name> "Appended" ${graph} .\n`;
-      const { rows, queried } = await load(quads + indexLine + appended);
-      assert.deepEqual(rows, queried);
-      assert.ok(rows.some((row) => row.institution!.value === `${ORG}/DE-Appended`));
+      const line = quads.split('\n').length;
+      await refused(
+        quads + indexLine + appended,
+        new RegExp(
+          `the snapshot is not as written: 2 lines follow its trailer \\(line ${line.toLocaleString('en')}\\), which must be its last line`,
+        ),
+      );
+      await refused(quads + indexLine + '# a comment\n', /a line follows its trailer/);
     });
 
-    it('is left out when an institution is a blank node (its label changes on every load)', async () => {
+    it('holds no rows, only its counts, when an institution is a blank node (its label changes on every load)', async () => {
       const source = path.join(dir, 'blank.ttl');
       fs.writeFileSync(
         source,
@@ -237,17 +273,33 @@ describe('loading in time slices', () => {
         loaded.dataset.free();
       }
       const text = fs.readFileSync(target, 'utf8');
-      assert.ok(!text.includes('\n# index '));
+      const trailer = JSON.parse(text.slice(text.lastIndexOf('\n# index ') + 9)) as object;
+      assert.deepEqual(Object.keys(trailer), ['sha256', 'triples', 'institutions', 'withdrawn']);
       const { rows, queried } = await load(text);
       assert.deepEqual(rows, queried);
     });
 
-    it('is ignored when cut short or not JSON', async () => {
-      for (const line of [indexLine.slice(0, 200), '# index {"sha256": \n', '# index []\n']) {
-        const { rows, queried } = await load(quads + line);
-        assert.equal(rows.length, written.length, JSON.stringify(line.slice(0, 30)));
-        assert.deepEqual(rows, queried);
-      }
+    it('refuses the snapshot when it is cut short or not a JSON object', async () => {
+      await refused(
+        quads + indexLine.slice(0, 200),
+        /the snapshot is incomplete: its trailer is cut off/,
+      );
+      await refused(
+        `${quads}# index {"sha256": \n`,
+        /the snapshot's trailer is malformed: not JSON/,
+      );
+      await refused(
+        `${quads}# index []\n`,
+        /the snapshot's trailer is malformed: not a JSON object/,
+      );
+    });
+
+    it('refuses the snapshot when a count is missing (an index line of an older loader)', async () => {
+      const { sha256, query, rows } = writtenIndex();
+      await refused(
+        `${quads}# index ${JSON.stringify({ sha256, query, rows })}\n`,
+        /the snapshot's trailer is malformed: it has no count of triples \(an older loader's\?\)/,
+      );
     });
   });
 });

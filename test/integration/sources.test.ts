@@ -552,17 +552,27 @@ describe('loadSources', () => {
       }
     });
 
-    it('written with every triple in the default graph (before descriptions had graphs) load placed', async () => {
+    it('written before snapshots had a trailer are refused; their triples without the header load placed', async () => {
+      // Written with every triple in the default graph, as before descriptions had graphs.
       const source = path.join(dir, 'old-layout.nt');
       fs.writeFileSync(source, [...generate({ count: 40, seed: 9, base: BASE })].join(''));
       const current = await loadSources([source], { baseIri: BASE });
-      const old = path.join(dir, 'old-layout.nq');
-      const triples = asTriples(parseTurtle(current.dataset.store.dump(), 'application/n-quads'));
-      fs.writeFileSync(
-        old,
-        snapshotHeader(BASE) + new Writer({ format: 'N-Triples' }).quadsToString(triples),
+      const triples = new Writer({ format: 'N-Triples' }).quadsToString(
+        asTriples(parseTurtle(current.dataset.store.dump(), 'application/n-quads')),
       );
-      const again = await loadSources([old], { baseIri: BASE });
+      const old = path.join(dir, 'old-layout.nq');
+      fs.writeFileSync(old, snapshotHeader(BASE) + triples);
+      await assert.rejects(
+        loadSources([old], { baseIri: BASE }),
+        (error: Error) =>
+          error instanceof LoadError &&
+          /old-layout\.nq: the snapshot is incomplete: its trailer is missing \(cut off after 40 institutions\?\)$/.test(
+            error.message,
+          ),
+      );
+      const plain = path.join(dir, 'old-layout-plain.nq');
+      fs.writeFileSync(plain, triples);
+      const again = await loadSources([plain], { baseIri: BASE });
       try {
         assertSameLoad(again, current);
       } finally {
