@@ -23,6 +23,7 @@ import { DatasetStore, type SelectBinding, type StoreFormat } from '../src/store
 import { MAX_BLANK_NODE_DEPTH, NAMED_LINKS, splitLine, type Line } from '../src/store/descriptions';
 import { checkedIri } from '../src/store/queries';
 import { nextTurn, TimeSlicer, UNCONTENDED_STEP_MS } from '../src/timeSlice';
+import { fileHead } from './fileHead';
 import { LoadError, NoInstitutionError } from './loadError';
 import { readNameList, readRedirectList, sniffList } from './lists';
 import { convertRecord } from './pica/convert';
@@ -149,15 +150,21 @@ export interface LoadOptions {
 }
 
 /**
- * The most bytes a load reads from its sources together, and the largest snapshot it writes (a
- * server reads the snapshot back): 256 MiB. A load's memory peaks at about 18 bytes an input byte
- * (docs/loading.md), Oxigraph's WebAssembly memory, which cannot pass 4 GiB, at 8 to 11; and parts
- * of a load make one string of a whole file or of the whole store (a JSON-LD document, the triples
- * to place, the snapshot's dump), which V8 cannot do beyond 2^29 - 24 characters (512 MiB). A
- * quarter of a GiB keeps every part well inside both; the 18,672 institutions of the ISIL
- * directory make about 100 MB.
+ * The most bytes a load reads from its sources together, snapshots aside: 256 MiB. A load's memory
+ * peaked at about 14 bytes an input byte (200 MB of generated institutions in N-Triples: 2.8 GB,
+ * 2 GB of it Oxigraph's WebAssembly memory, which cannot pass 4 GiB; docs/loading.md), and the
+ * snapshot of those 200 MB was 329 MB of N-Quads, made as one string by the store: 256 MiB stays
+ * inside both that and V8's longest string (2^29 - 24 characters, about 512 MiB). The 18,672
+ * institutions of the ISIL directory make about 100 MB.
  */
 export const MAX_INPUT_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The largest snapshot a load reads or writes: 512 MiB. It is written from one string of the
+ * store's N-Quads, which V8 cannot make longer than 2^29 - 24 characters; a snapshot from sources
+ * of MAX_INPUT_BYTES comes to about 450 MB. A load reads it in pieces, with no string of the whole.
+ */
+export const MAX_SNAPSHOT_BYTES = 512 * 1024 * 1024;
 
 /**
  * The longest literal a load accepts, in characters: 64 Ki. A page that shows a literal builds
@@ -214,12 +221,15 @@ const VALIDATION_BATCH = 200;
  */
 const VALIDATION_BATCHES_PER_WORKER = 2;
 
+/** How a snapshot's first line starts, whatever its base. */
+const SNAPSHOT_START = '# isil-ld snapshot; base <';
+
 /**
  * The first line of a snapshot this loader wrote: N-Quads allows comments. A snapshot written for
  * the configured base needs neither the base rewrite nor validation again (a full pass each).
  */
 export function snapshotHeader(baseIri: string): string {
-  return `# isil-ld snapshot; base <${baseIri}>\n`;
+  return `${SNAPSHOT_START}${baseIri}>\n`;
 }
 
 /** The format of a file with an extension the loader knows, looking into `.xml` and `.tsv` files. */
@@ -272,14 +282,16 @@ function unreadable(entry: string, error: NodeJS.ErrnoException): string {
  * The files to read: given files as they are, folders walked in name order for known extensions.
  * Everything that cannot be read is refused before any file is opened: opening a FIFO waits for a
  * writer that may never come, and a device may never end. So are sources larger together than
- * MAX_INPUT_BYTES, told from their sizes alone.
+ * MAX_INPUT_BYTES (snapshots: MAX_SNAPSHOT_BYTES), told from their sizes.
  */
 export function expandSources(
   sources: readonly string[],
   format?: SourceFormat,
 ): { file: string; format: SourceFormat }[] {
   const files: { file: string; format: SourceFormat }[] = [];
-  let total = 0;
+  /** The bytes of the snapshots, and of the other sources, so far. */
+  let snapshots = 0;
+  let others = 0;
   const visit = (entry: string, given: boolean) => {
     const known = format ?? EXTENSIONS[path.extname(entry).toLowerCase()];
     let stat: fs.Stats;
@@ -320,16 +332,19 @@ export function expandSources(
     } catch {
       throw refuse('permission denied');
     }
-    total += stat.size;
-    if (stat.size > MAX_INPUT_BYTES)
-      throw refuse(
-        `${mib(stat.size)}, more than a load reads (MAX_INPUT_BYTES, ${mib(MAX_INPUT_BYTES)}; docs/loading.md)`,
-      );
-    if (total > MAX_INPUT_BYTES)
-      throw refuse(
-        `the sources come to ${mib(total)} with this file, more than a load reads (MAX_INPUT_BYTES, ${mib(MAX_INPUT_BYTES)}; docs/loading.md)`,
-      );
-    files.push({ file: entry, format: detect(entry, known) });
+    const detected = detect(entry, known);
+    const snapshot = detected === 'nq' && fileHead(entry, SNAPSHOT_START.length) === SNAPSHOT_START;
+    const [limit, name] = snapshot
+      ? [MAX_SNAPSHOT_BYTES, 'MAX_SNAPSHOT_BYTES']
+      : [MAX_INPUT_BYTES, 'MAX_INPUT_BYTES'];
+    const tooMuch = (what: string) =>
+      refuse(`${what}, more than a load reads (${name}, ${mib(limit)}; docs/loading.md)`);
+    if (stat.size > limit) throw tooMuch(mib(stat.size));
+    if (snapshot) snapshots += stat.size;
+    else others += stat.size;
+    if (others > MAX_INPUT_BYTES || others + snapshots > MAX_SNAPSHOT_BYTES)
+      throw tooMuch(`the sources come to ${mib(others + snapshots)} with this file`);
+    files.push({ file: entry, format: detected });
   };
   for (const source of sources) visit(source, true);
   return files;
@@ -1263,7 +1278,7 @@ export async function loadSources(
         sources.join(', '),
         undefined,
         undefined,
-        `more data than one load can hold (${(error as Error).message}; MAX_INPUT_BYTES and docs/loading.md)`,
+        `more data than one load can hold (${(error as Error).message}; docs/loading.md)`,
       );
     throw error;
   } finally {
@@ -1503,33 +1518,50 @@ function readByte(fd: number, at: number): number | undefined {
   return fs.readSync(fd, byte, 0, 1, at) === 1 ? byte[0] : undefined;
 }
 
-/** Each line of the file (without its newline), in order, read in pieces. */
-function forEachLine(fd: number, visit: (line: Buffer) => void): void {
+/**
+ * The start of each line of the file (without its newline; at most LINE_HEAD bytes of it), in
+ * order, read in pieces. Only the start of a line is kept: a line of megabytes is not gathered.
+ */
+function forEachLineHead(fd: number, visit: (head: Buffer) => void): void {
   let carry: Buffer = Buffer.alloc(0);
+  /** Whether the line being read is longer than what is carried of it. */
+  let cut = false;
   for (const chunk of chunks(fd)) {
-    const text = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
     let start = 0;
-    for (let at = text.indexOf(0x0a); at !== -1; at = text.indexOf(0x0a, start)) {
-      visit(text.subarray(start, at));
+    for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, start)) {
+      const rest = chunk.subarray(start, Math.min(at, start + LINE_HEAD));
+      visit(carry.length > 0 || cut ? headOf(carry, rest, cut) : rest);
+      carry = Buffer.alloc(0);
+      cut = false;
       start = at + 1;
     }
-    carry = text.subarray(start);
+    if (cut) continue;
+    carry = Buffer.concat([carry, chunk.subarray(start)]);
+    if (carry.length > LINE_HEAD) {
+      carry = carry.subarray(0, LINE_HEAD);
+      cut = true;
+    }
   }
   if (carry.length > 0) visit(carry);
 }
 
-/**
- * The trailer of a snapshot, read before anything else of it: a snapshot cut off, or with lines
- * after its trailer, is refused before minutes are spent loading it. The sha256 and the counts are
- * checked once the rest is read (`checkTrailer`, `checkInstitutions`).
- */
+/** How much of each line `forEachLineHead` keeps. */
+const LINE_HEAD = 1 << 16;
+
+/** The start of a line: what was carried of it, and the rest read, up to LINE_HEAD bytes. */
+function headOf(carried: Buffer, rest: Buffer, cut: boolean): Buffer {
+  return cut ? carried : Buffer.concat([carried, rest]).subarray(0, LINE_HEAD);
+}
+
 function readTrailer(file: string, fd: number, baseIri: string): Trailer {
   const size = fs.fstatSync(fd).size;
   const start = lastLineStart(fd, size);
+  const head = Buffer.alloc(Math.min(INDEX_LINE.length, size - start));
+  fs.readSync(fd, head, 0, head.length, start);
+  if (!startsWithText(head, INDEX_LINE)) throw notWhole(file, fd, baseIri);
   const bytes = Buffer.allocUnsafe(size - start);
   fs.readSync(fd, bytes, 0, bytes.length, start);
   const refuse = (reason: string) => new LoadError(file, undefined, undefined, reason);
-  if (!startsWithText(bytes, INDEX_LINE)) throw notWhole(file, fd, baseIri);
   if (bytes.at(-1) !== 0x0a)
     throw refuse('the snapshot is incomplete: its trailer is cut off (no newline ends it)');
   const malformed = (what: string) =>
@@ -1572,7 +1604,7 @@ function notWhole(file: string, fd: number, baseIri: string): LoadError {
   let lines = 0;
   let institutions = 0;
   let trailerLine: number | undefined;
-  forEachLine(fd, (line) => {
+  forEachLineHead(fd, (line) => {
     lines++;
     if (line.subarray(0, index.length).equals(index)) trailerLine = lines;
     else if (line.subarray(0, institution.length).equals(institution) && line.includes(typed))
@@ -1655,7 +1687,7 @@ export interface WrittenSnapshot {
  * Writes the store as an N-Quads snapshot: to a temporary file beside the target, flushed to disk,
  * then renamed over it, so a reader sees the old snapshot or the new one, never a part. Its last
  * line is its trailer (INDEX_LINE), always: a snapshot that does not end with it is not whole. One
- * larger than a load reads (MAX_INPUT_BYTES) is not written.
+ * larger than a load reads (MAX_SNAPSHOT_BYTES) is not written.
  */
 export function writeSnapshot(
   { dataset, rows }: Pick<Loaded, 'dataset' | 'rows'>,
@@ -1670,12 +1702,12 @@ export function writeSnapshot(
     const buffer = Buffer.from(text);
     hash.update(buffer);
     bytes += fs.writeSync(fd, buffer);
-    if (bytes > MAX_INPUT_BYTES)
+    if (bytes > MAX_SNAPSHOT_BYTES)
       throw new LoadError(
         target,
         undefined,
         undefined,
-        `the snapshot comes to more than ${mib(MAX_INPUT_BYTES)}, the most a load reads (MAX_INPUT_BYTES; docs/loading.md): no server could load it`,
+        `the snapshot comes to more than ${mib(MAX_SNAPSHOT_BYTES)}, the most a load reads (MAX_SNAPSHOT_BYTES; docs/loading.md): no server could load it`,
       );
   };
   try {

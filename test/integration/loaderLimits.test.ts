@@ -14,7 +14,9 @@ import {
   MAX_INPUT_BYTES,
   MAX_LITERAL_LENGTH,
   MAX_NESTING_DEPTH,
+  MAX_SNAPSHOT_BYTES,
   NoInstitutionError,
+  snapshotHeader,
   writeSnapshot,
   type Loaded,
 } from '../../loader/loadSources';
@@ -159,6 +161,19 @@ describe('loader limits', () => {
         assertUnchanged();
       });
     }
+
+    it('a snapshot may be larger than other sources, up to MAX_SNAPSHOT_BYTES', async () => {
+      const big = path.join(dir, 'big-snapshot.nq');
+      fs.writeFileSync(big, snapshotHeader(BASE));
+      fs.truncateSync(big, MAX_SNAPSHOT_BYTES + 1);
+      assert.equal(
+        (await rejection([big])).message,
+        `${big}: 512 MiB, more than a load reads (MAX_SNAPSHOT_BYTES, 512 MiB; docs/loading.md)`,
+      );
+      // Within its limit, it is read (and refused for what it holds, not for its size).
+      fs.truncateSync(big, MAX_INPUT_BYTES + 1);
+      assert.match((await rejection([big])).message, /the snapshot is incomplete/);
+    });
 
     it('inputs above MAX_INPUT_BYTES together: the file that goes beyond is named', async () => {
       const half = (name: string) => {
