@@ -9,6 +9,7 @@ import autocannon from 'autocannon';
 import { generate, generatePica } from '../../loader/generate';
 import { PROJECT_ROOT } from '../../src/paths';
 import { everyDocument, pipelinedFlood, type FloodResult } from './hardening';
+import { loaderLimits } from './loaderLimits';
 
 const { values } = parseArgs({
   options: {
@@ -461,6 +462,12 @@ async function main(): Promise<void> {
     /p99 during a reload \/ p99 without: ([\d.]+)/.exec(reload.stdout)?.[1] ?? NaN,
   );
 
+  // Issue 14, part 4: the loader's memory on 200 MB inputs, and a 100,000-level blank-node chain.
+  const limits = await loaderLimits();
+  for (const { label, value } of limits) log(`${label}: ${value}`);
+  // The uncached half of the reload bench (issue 14, part 5): p99 while loading and after the swap.
+  const uncachedReload = /uncached: .*/.exec(reload.stdout)?.[0];
+
   const expressRuns = cases
     .filter((c) => c.name.startsWith('baseline Express 5'))
     .flatMap((c) => c.results.map((r) => r.rps));
@@ -541,6 +548,8 @@ async function main(): Promise<void> {
   log(
     `| every document × format × coding: RSS / (idle ${idleRss} MB + cache bound ${CACHE_BYTES / 1024 / 1024} MB) | ${cacheRss} MB (${(cacheRss / cacheBound).toFixed(2)}×) | ≤ 1.2× | ${verdict(cacheRss <= 1.2 * cacheBound)} |`,
   );
+  for (const { label, value } of limits) log(`| ${label} | ${value} | | |`);
+  if (uncachedReload) log(`| reload, ${uncachedReload.replace(/\|/g, '/')} | | | |`);
   log('');
   log(`bench: ${met} of ${total} targets met`);
 }
