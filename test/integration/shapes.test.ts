@@ -9,7 +9,8 @@ import { SHAPES_FILE, Validator } from '../../loader/validate';
 import { BASE, buildApp, rawRequest, sameGraph } from '../support';
 
 const SH = 'http://www.w3.org/ns/shacl#';
-const CORS_EXPOSE = 'Link, Location, Content-Location, ETag, Last-Modified, Vary';
+const CORS_EXPOSE =
+  'Link, Location, Content-Location, ETag, Last-Modified, Vary, Dataset-Version, Retry-After, X-Request-Id, Content-Disposition, Allow';
 
 describe('GET /shapes.ttl', () => {
   let app: Express;
