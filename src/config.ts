@@ -167,7 +167,8 @@ export function datasetDefect(file: string): string | undefined {
     if (code === 'ENOTDIR') return `${file}: a part of the path is not a folder`;
     return `${file} cannot be read: ${(error as Error).message}`;
   }
-  if (stat.isDirectory()) return `${file} is a folder, not a snapshot file (npm run load writes one)`;
+  if (stat.isDirectory())
+    return `${file} is a folder, not a snapshot file (npm run load writes one)`;
   if (stat.isFIFO()) return `${file} is a FIFO (named pipe), not a snapshot file`;
   if (stat.isSocket()) return `${file} is a socket, not a snapshot file`;
   if (!stat.isFile()) return `${file} is not a regular file`;
