@@ -182,6 +182,10 @@ export class Documents {
    * one serialization (single flight), instead of each rendering its own copy.
    */
   private readonly rendering = new Map<string, Promise<Rendered>>();
+  /** Renders asked for and not settled: queued ones have not queried the store yet. */
+  private pending = 0;
+  /** Set when another dataset is served: the store is freed once no render of it is pending. */
+  private retired = false;
 
   constructor(
     readonly dataset: Dataset,
@@ -219,22 +223,39 @@ export class Documents {
     if (cached) return Promise.resolve(cached);
     const under = this.rendering.get(key);
     if (under) return under;
+    this.pending++;
     const render = this.queue
       .run(() => this.render(institution, format))
       .then(
         (rendered) => {
-          this.rendering.delete(key);
+          this.settled(key);
           this.cache.set(key, rendered);
           return rendered;
         },
         (error: unknown) => {
-          this.rendering.delete(key);
+          this.settled(key);
           if (error instanceof SerializationError) this.unwritable.set(key, error);
           throw error;
         },
       );
     this.rendering.set(key, render);
     return render;
+  }
+
+  private settled(key: string): void {
+    this.rendering.delete(key);
+    if (--this.pending === 0 && this.retired) this.dataset.free();
+  }
+
+  /**
+   * Another dataset is served from now on: this one's store is freed once every render asked of
+   * it has settled. A render waiting in the render queue has not queried the store yet; freeing
+   * the store under it would fail a request that took this dataset before the swap.
+   */
+  retire(): void {
+    if (this.retired) return;
+    this.retired = true;
+    if (this.pending === 0) this.dataset.free();
   }
 
   private async render(institution: Institution, format: FormatName): Promise<Rendered> {

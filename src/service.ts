@@ -35,15 +35,13 @@ export class Service {
   }
 
   /**
-   * Serves `dataset` from now on; the previous one's cache is dropped and its store freed on the
-   * next turn of the event loop. Freeing a large store is one long synchronous call (about 0.4 s
-   * of CPU for 17,000 institutions: Rust drops the store's every index); the server's stores live
-   * in their own thread (src/store/storeThread.ts), where only the describe queries sent after the
-   * free wait for it. Freeing is safe, since a request reads the store, or queues its query for the
-   * store's thread, synchronously after taking `current` (a render does so before its first
-   * `await`), and the thread answers queries in the order they were sent: one still rendering
-   * from the previous dataset finishes from its own description (tested in
-   * test/integration/reload.test.ts and storeThread.test.ts).
+   * Serves `dataset` from now on; the previous one's cache is dropped, and its store freed once
+   * every render asked of it has settled (`Documents.retire`), at the earliest on the next turn of
+   * the event loop. A request takes `current` once and answers from that dataset alone: a render
+   * that started queries the store before its first `await`, and one waiting in the render queue
+   * holds the retired store until it has run (tested in test/integration/reload.test.ts and
+   * flood.test.ts). Each store lives in a thread of its own (src/store/storeThread.ts), ended once
+   * it has answered its last query, so freeing a large one holds no other query.
    */
   use(dataset: Dataset): void {
     const previous = this.documents;
@@ -53,7 +51,7 @@ export class Service {
       this.config.cacheMaxBytes,
       this.renders,
     );
-    if (previous) setImmediate(() => previous.dataset.free());
+    if (previous) setImmediate(() => previous.retire());
   }
 
   close(): void {

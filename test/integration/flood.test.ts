@@ -72,6 +72,42 @@ describe('renders under a flood', function () {
     });
   });
 
+  describe('a swap while renders wait in the queue', () => {
+    it('each finishes from the dataset its request took, and that store is freed after', async () => {
+      const { dataset: old } = await loadSources(BUNDLED_DATASET, {
+        baseIri: 'https://ld.zdb-services.de',
+      });
+      const { dataset: next } = await loadSources(BUNDLED_DATASET, {
+        baseIri: 'https://ld.zdb-services.de',
+      });
+      // The old store answers 10 ms late, so that one render runs and the others wait.
+      const store: DescriptionSource = old.store;
+      const describe = store.describe.bind(store);
+      store.describe = (iri) =>
+        new Promise((resolve) => setTimeout(() => resolve(describe(iri)), 10));
+      let freed = false;
+      const free = old.free.bind(old);
+      old.free = () => {
+        freed = true;
+        free();
+      };
+      const service = new Service(testConfig({ CACHE_MAX_BYTES: '0' }), new RenderQueue(1, 10));
+      service.use(old);
+      const documents = service.current!;
+      const some = [...old.institutions()].slice(0, 5);
+      const renders = some.map((i) => documents.get(i, 'ttl'));
+      assert.equal(service.renders.queued, 4);
+      service.use(next);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(freed, false, 'not freed while renders of it wait');
+      const rendered = await Promise.all(renders);
+      for (const [n, r] of rendered.entries())
+        assert.match(r.body.toString(), new RegExp(some[n]!.isil.replace(/[-/]/g, '.')));
+      assert.equal(freed, true, 'freed once the last render settled');
+      service.close();
+    });
+  });
+
   describe('the render queue', () => {
     it('runs at most its bound at once, in the order asked', async () => {
       const queue = new RenderQueue(3, 100);
