@@ -108,6 +108,60 @@ describe('renders under a flood', function () {
     });
   });
 
+  describe('the pipelining bound holds on the socket, not in memory', () => {
+    /**
+     * A server whose requests are counted: those Node parsed (before the bound), and the answers
+     * open at once in the app (after it), at most.
+     */
+    async function counted(answer: (res: http.ServerResponse) => void) {
+      const counts = { parsed: 0, open: 0, mostOpen: 0 };
+      const bounded = boundPipelining((_req, res) => {
+        counts.open++;
+        counts.mostOpen = Math.max(counts.mostOpen, counts.open);
+        res.once('close', () => counts.open--);
+        answer(res);
+      });
+      const server = http.createServer((req, res) => {
+        counts.parsed++;
+        bounded(req, res);
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as net.AddressInfo;
+      return { server, port, counts };
+    }
+    /** Writes `n` pipelined GETs and never reads an answer. */
+    function flood(port: number, n: number): net.Socket {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.write('GET /x HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(n));
+      return socket;
+    }
+
+    it('requests past the bound are not read while the app works on the first ones', async () => {
+      const { server, port, counts } = await counted((res) =>
+        setTimeout(() => res.end('ok'), 5_000),
+      );
+      const socket = flood(port, 50_000);
+      await sleep(1000);
+      socket.destroy();
+      server.closeAllConnections();
+      server.close();
+      // One read (64 KiB, some 2,300 of these requests) may be parsed past the bound, not 50,000.
+      assert.ok(counts.parsed <= 5_000, `${counts.parsed} of 50,000 requests read`);
+    });
+
+    it('synchronous answers queued behind an unsent one count against the bound', async () => {
+      const body = Buffer.alloc(20_000, 97);
+      const { server, port, counts } = await counted((res) => res.end(body));
+      const socket = flood(port, 2_000);
+      await sleep(1000);
+      socket.destroy();
+      server.closeAllConnections();
+      server.close();
+      // The client reads nothing: the first answers fill the socket, the rest wait unanswered.
+      assert.ok(counts.mostOpen <= PIPELINE_DEPTH + 1, `${counts.mostOpen} answers open at once`);
+    });
+  });
+
   describe('the render queue', () => {
     it('runs at most its bound at once, in the order asked', async () => {
       const queue = new RenderQueue(3, 100);
