@@ -111,7 +111,7 @@ export function loadConfig(env: Env = process.env): Config {
   const dataset = path.resolve(env.DATASET || path.join(PROJECT_ROOT, 'data', 'dataset.nq'));
   // A path that does not exist is fine (the bundled dataset is served, the loader writes it);
   // one that is a folder would have the server load every file in it as if it were the snapshot.
-  if (fs.statSync(dataset, { throwIfNoEntry: false })?.isDirectory()) {
+  if (isFolder(dataset)) {
     throw new ConfigError(
       'DATASET',
       `expected the path of a snapshot file (npm run load writes it), got the folder ${JSON.stringify(dataset)}`,
@@ -145,6 +145,27 @@ export function loadConfig(env: Env = process.env): Config {
   });
 }
 
+/** Whether `file` is a folder; a path that cannot be looked at (ENOTDIR, EACCES) is not one. */
+function isFolder(file: string): boolean {
+  try {
+    return fs.statSync(file, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether anything is at `file`, a dangling link included. A path that cannot be looked at (a
+ * part of it is a file, or not searchable) counts as something there: `datasetDefect` says why.
+ */
+function somethingAt(file: string): boolean {
+  try {
+    return fs.lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return true;
+  }
+}
+
 /**
  * Why DATASET cannot be served (a folder, a FIFO, a symlink loop, an empty file, one that is
  * missing): at start a configuration error, on reload a refusal that keeps the data being served.
@@ -157,7 +178,12 @@ export function datasetDefect(file: string): string | undefined {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
       // A dangling link is a file that is missing, and says where it points.
-      const link = fs.lstatSync(file, { throwIfNoEntry: false });
+      let link: fs.Stats | undefined;
+      try {
+        link = fs.lstatSync(file, { throwIfNoEntry: false });
+      } catch {
+        link = undefined;
+      }
       return link?.isSymbolicLink()
         ? `${file} is a symbolic link to ${fs.readlinkSync(file)}, which does not exist`
         : `${file} does not exist`;
@@ -199,8 +225,7 @@ export interface DatasetLoad {
  */
 export function datasetLoad(config: Config, servedSnapshot = false): DatasetLoad {
   const options = { baseIri: config.baseIri };
-  const exists = fs.lstatSync(config.dataset, { throwIfNoEntry: false }) !== undefined;
-  if (!exists && !config.datasetGiven && !servedSnapshot)
+  if (!somethingAt(config.dataset) && !config.datasetGiven && !servedSnapshot)
     return { sources: config.bundledDataset, options, snapshot: false };
   const defect = datasetDefect(config.dataset);
   if (defect !== undefined) throw new ConfigError('DATASET', defect);

@@ -73,7 +73,7 @@ export class Reloader {
       // A first load that fails is its caller's to report, not the signal's.
       return this.running.catch(() => undefined);
     }
-    this.running = this.load(false).then(() => this.settle());
+    this.running = this.reloadOnce().then(() => this.settle());
     return this.running;
   }
 
@@ -81,9 +81,16 @@ export class Reloader {
   private async settle(): Promise<void> {
     while (this.again) {
       this.again = false;
-      await this.load(false);
+      await this.reloadOnce();
     }
     this.running = undefined;
+  }
+
+  /** A reload that never rejects: what no refusal foresaw is logged, and the next SIGHUP works. */
+  private reloadOnce(): Promise<void> {
+    return this.load(false).catch((error: unknown) =>
+      this.logger.error({ err: error }, 'reload failed: the data served stays as it was'),
+    );
   }
 
   private async load(first: boolean): Promise<void> {
@@ -97,8 +104,13 @@ export class Reloader {
     try {
       load = datasetLoad(config, this.servedSnapshot);
     } catch (error) {
-      if (first || !(error instanceof ConfigError)) throw error;
-      this.refuse([config.dataset], error.message.replace(/^DATASET: /, ''), serving, started);
+      if (first) throw error;
+      // Whatever went wrong looking at DATASET, a reload is refused, never a crash.
+      const reason =
+        error instanceof ConfigError
+          ? error.message.replace(/^DATASET: /, '')
+          : `${config.dataset} cannot be read: ${(error as Error).message}`;
+      this.refuse([config.dataset], reason, serving, started);
       return;
     }
     const { sources, options } = load;

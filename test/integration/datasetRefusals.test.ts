@@ -116,6 +116,20 @@ describe('a dataset that cannot be served is refused', function () {
       assert.match(reason, /FIFO \(named pipe\)/);
     });
 
+    it('a path through a file (ENOTDIR): refused, not a crash', async () => {
+      const through = path.join(dir, 'not-a-folder');
+      fs.writeFileSync(through, 'x');
+      const config = testConfig({ DATASET: path.join(through, 'dataset.nq') });
+      const other = new Service(config);
+      other.use(service.current!.dataset);
+      const from = lines.length;
+      await new Reloader(other, logger, loadSources).reload();
+      assert.equal(other.current!.dataset.version, served);
+      assert.equal(other.lastReload!.outcome, 'refused');
+      assert.match(other.lastReload!.reason!, /not-a-folder\/dataset\.nq/);
+      assert.ok(lines.slice(from).some((l) => l.msg === 'reload refused'));
+    });
+
     it('N-Quads that hold no institution', async () => {
       const reason = await refused(() =>
         fs.writeFileSync(
@@ -181,6 +195,15 @@ describe('a dataset that cannot be served is refused', function () {
       assert.equal(run.status, 2);
       assert.match(run.stderr, /^configuration error: DATASET: .*folder/);
       assert.equal(run.stderr.trim().split('\n').length, 1);
+    });
+
+    it('a DATASET whose path runs through a file: one line, exit 2', () => {
+      const file = path.join(tempDir(), 'file');
+      fs.writeFileSync(file, 'x');
+      const run = start({ DATASET: path.join(file, 'dataset.nq') });
+      assert.equal(run.status, 2);
+      assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
+      assert.match(run.stderr, /^configuration error: DATASET: .*file\/dataset\.nq/);
     });
 
     it('HEADERS_TIMEOUT_MS above REQUEST_TIMEOUT_MS: one line naming both, exit 2', () => {
