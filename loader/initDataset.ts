@@ -1,11 +1,16 @@
-// Command line: `npm run init-dataset` writes the bundled dataset's snapshot to DATASET when
-// nothing is there yet, as database images initialise an empty volume (the container image runs
-// it before the server). An existing file, whatever it holds, is left alone: the server decides
-// whether it can serve it.
+// Command line: `npm run init-dataset` writes the bundled dataset's snapshot to DATASET on a volume
+// never initialised, as database images initialise an empty volume (the container image runs it
+// before the server), and leaves a marker beside it. An existing file, whatever it holds, is left
+// alone (the server decides whether it can serve it), and so is a snapshot missing from a volume
+// initialised before: the server then refuses to start.
 import fs from 'node:fs';
+import path from 'node:path';
 import { ConfigError, loadConfig } from '../src/config';
 import { BUNDLED_DATASET } from '../src/paths';
 import { LoadError, loadSources, writeSnapshot } from './loadSources';
+
+/** The file beside the snapshot that says the volume was initialised once. */
+export const INITIALISED = '.isil-ld-initialised';
 
 export async function main(): Promise<number> {
   let target: string;
@@ -21,10 +26,20 @@ export async function main(): Promise<number> {
     process.stdout.write(`${target} exists: left as it is\n`);
     return 0;
   }
+  // Only a volume never initialised is: a snapshot that went missing later is the operator's to
+  // put back, and the server refuses to start without it rather than serve the bundled data.
+  const marker = path.join(path.dirname(target), INITIALISED);
+  if (fs.existsSync(marker)) {
+    process.stderr.write(
+      `${target} is missing, and ${marker} says this volume was initialised before: nothing written (npm run load writes a snapshot; remove the marker to have the bundled data written again)\n`,
+    );
+    return 0;
+  }
   try {
     const loaded = await loadSources(BUNDLED_DATASET, { baseIri });
     const written = writeSnapshot(loaded, target);
     loaded.dataset.free();
+    fs.writeFileSync(marker, `${new Date().toISOString()} ${target}\n`);
     process.stdout.write(
       `${target}: the bundled dataset's snapshot written (${loaded.report.institutions} institutions, ${written.bytes} bytes, version ${written.version})\n`,
     );

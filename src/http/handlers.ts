@@ -160,6 +160,8 @@ export function handlers(service: Service, config: Config) {
   ): Promise<void> => {
     const { isil, iri, name } = error.withdrawn;
     const withdrawn: Institution = { isil, iri, name, modified: undefined };
+    // Known not to be writable in this format: the short body at once, no render again.
+    if (documents.failed(withdrawn, format.name)) return Promise.reject(error);
     return documents.get(withdrawn, format.name).then(
       ({ body }) => {
         res.writeHead(410, {

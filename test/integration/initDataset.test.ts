@@ -50,6 +50,14 @@ describe('initialising an empty volume with the bundled dataset', function () {
     assert.equal(fs.readFileSync(dataset, 'utf8'), 'an operator’s file\n');
   });
 
+  it('a snapshot that went missing from an initialised volume is not written again', () => {
+    fs.rmSync(dataset);
+    const run = init(dataset);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stderr, /says this volume was initialised before: nothing written/);
+    assert.equal(fs.existsSync(dataset), false);
+  });
+
   it('the image’s entry point runs any other command as it is', () => {
     const run = spawnSync('sh', [ENTRYPOINT, 'echo', 'hello'], { encoding: 'utf8' });
     assert.equal(run.status, 0);
