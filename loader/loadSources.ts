@@ -472,7 +472,7 @@ interface Entry {
 }
 
 /**
- * How strongly a record holds its ISIL (decided, README "Conflicts"): a name-only record yields to
+ * How strongly a record holds its ISIL (decided, docs/data.md "When several sources hold one ISIL"): a name-only record yields to
  * anything; a withdrawal without a date (a pair of the redirect list) yields to any full record,
  * whose own status is the agency's word on the ISIL; among full records the later modification
  * wins, an unknown date counting as the earliest. Equal weights go to the source read later.

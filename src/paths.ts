@@ -18,7 +18,7 @@ export const BUNDLED_DIR = path.join(PROJECT_ROOT, 'fixtures', 'bundled');
 const REAL_DIR = path.join(PROJECT_ROOT, 'fixtures', 'real');
 
 /**
- * The sources served when no snapshot exists: the agency's real data (README, "The bundled
+ * The sources served when no snapshot exists: the agency's real data (docs/data.md, "The bundled
  * dataset"). In this order, since an ISIL held by two sources of equal weight goes to the later:
  * the name list and the redirect list first, then the full records from the oldest to the newest.
  */
