@@ -163,3 +163,18 @@ export function onLogLines(stream: NodeJS.ReadableStream, each: (line: LogLine) 
     }
   });
 }
+
+/**
+ * A supertest body parser that keeps any body as text: supertest leaves RDF media types it does
+ * not know unparsed (`res.text` undefined). Use with `.buffer(true).parse(asText)`.
+ */
+export function asText(
+  res: import('superagent').Response,
+  done: (error: Error | null, body: string) => void,
+): void {
+  const stream = res as unknown as NodeJS.ReadableStream;
+  let text = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => (text += chunk));
+  stream.on('end', () => done(null, text));
+}

@@ -16,6 +16,7 @@ import {
   parseTurtle,
   sameGraph,
   streamQuads,
+  asText,
 } from '../support';
 
 const XSD_DATETIME = 'http://www.w3.org/2001/XMLSchema#dateTime';
@@ -71,12 +72,7 @@ describe('DE-1a round trip', () => {
         .get(`/data/organisations/DE-1a.${ext}`)
         .set('Accept-Encoding', 'identity')
         .buffer(true)
-        .parse((r, done) => {
-          let text = '';
-          r.setEncoding('utf8');
-          r.on('data', (c: string) => (text += c));
-          r.on('end', () => done(null, text));
-        });
+        .parse(asText);
       bodies.set(ext, res.body as string);
     }
   });

@@ -16,6 +16,7 @@ import {
   parseRdfXml,
   parseTurtle,
   sameGraph,
+  asText,
 } from '../support';
 
 const WITHDRAWN_TTL = path.join(FIXTURES, 'test', 'withdrawn.ttl');
@@ -177,12 +178,7 @@ describe('withdrawn ISILs', () => {
             .get(url(isil))
             .set('Accept', accept ?? 'text/html')
             .buffer(true)
-            .parse((r, done) => {
-              let text = '';
-              r.setEncoding('utf8');
-              r.on('data', (c: string) => (text += c));
-              r.on('end', () => done(null, text));
-            });
+            .parse(asText);
           assert.equal(res.status, 410);
           assert.equal(res.headers['content-type'], type);
           assert.equal(res.headers.vary, 'Accept');
