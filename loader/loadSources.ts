@@ -1,6 +1,6 @@
 // Turns source files (RDF in every format, PICA+, the name and redirect lists) into a loaded
-// Dataset, resolving ISILs held by several sources, and writes snapshots: the one loading path
-// shared by the server and the command line.
+// Dataset, resolving ISILs held by several sources: the one loading path shared by the server and
+// the command line. Snapshots are written and checked in loader/snapshot.ts.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,15 +24,39 @@ import { MAX_BLANK_NODE_DEPTH, NAMED_LINKS, splitLine, type Line } from '../src/
 import { checkedIri } from '../src/store/queries';
 import { nextTurn, TimeSlicer, UNCONTENDED_STEP_MS } from '../src/timeSlice';
 import { fileHead } from './fileHead';
+import { CHUNK_BYTES, chunks, figure, mib, type Hasher } from './reading';
 import { LoadError, NoInstitutionError } from './loadError';
 import { readNameList, readRedirectList, sniffList } from './lists';
 import { convertRecord } from './pica/convert';
 import { PicaFileError, readPica, sniffPica } from './pica/read';
+import {
+  checkInstitutions,
+  checkTrailer,
+  CHUNK_MARK,
+  endsPiece,
+  isStringTooLong,
+  MAX_SNAPSHOT_BYTES,
+  readTrailer,
+  SNAPSHOT_CHUNK_BYTES,
+  SNAPSHOT_START,
+  snapshotBase,
+  trailerRows,
+  VERSION_LENGTH,
+  type Trailer,
+} from './snapshot';
 import type { SkippedRecord, SourceRecord } from './records';
 import { Validator, type Defect, type DefectClass, type Institution } from './validate';
 
 /** Re-exported: the errors every caller of the loader handles. */
 export { LoadError, NoInstitutionError };
+/** Re-exported: what the command line and the tests write and read snapshots with. */
+export {
+  chunkedNQuads,
+  MAX_SNAPSHOT_BYTES,
+  snapshotHeader,
+  writeSnapshot,
+  type WrittenSnapshot,
+} from './snapshot';
 
 /** Every format the loader reads: Oxigraph's RDF formats, the two PICA+ forms, the two lists. */
 export type SourceFormat = StoreFormat | 'pica' | 'ppxml' | 'names' | 'redirects';
@@ -160,13 +184,6 @@ export interface LoadOptions {
 export const MAX_INPUT_BYTES = 256 * 1024 * 1024;
 
 /**
- * The largest snapshot a load reads or writes: 512 MiB. It is written from one string of the
- * store's N-Quads, which V8 cannot make longer than 2^29 - 24 characters; a snapshot from sources
- * of MAX_INPUT_BYTES comes to about 450 MB. A load reads it in pieces, with no string of the whole.
- */
-export const MAX_SNAPSHOT_BYTES = 512 * 1024 * 1024;
-
-/**
  * The longest literal a load accepts, in characters: 64 Ki. A page that shows a literal builds
  * it anew for every request, so a literal of megabytes costs every request of its institution; the
  * longest in the real data (fixtures/real) has a few hundred characters.
@@ -183,28 +200,6 @@ export const MAX_LITERAL_LENGTH = 64 * 1024;
  */
 export const MAX_NESTING_DEPTH = 256;
 
-/** Hex digits of the sha256 of the bytes loaded that make a dataset's version. */
-const VERSION_LENGTH = 12;
-/** Input is handed to the store in batches of about this size, with a turn of the event loop between. */
-const CHUNK_BYTES = 1 << 20;
-/**
- * Snapshots mark a safe place to split every this many bytes (see `writeSnapshot`): a piece this
- * size parses in about a millisecond, so a reload can let requests in every few milliseconds.
- */
-const SNAPSHOT_CHUNK_BYTES = 1 << 14;
-/** A line that marks a place in a snapshot where no blank node is shared across (an N-Quads comment). */
-const CHUNK_MARK = '# chunk\n';
-/**
- * The start of a snapshot's last line, its trailer (see `writeSnapshot`): JSON with the sha256 of
- * every byte before the line, the store's triples, the live and the withdrawn institutions, and,
- * when every institution is an IRI, the index of its institutions as `Dataset.indexRows` reads
- * them with the hash of the index query they were read with. A snapshot is loaded only whole: a
- * trailer that is missing (the file was cut off), not last (lines were appended), malformed, or
- * that does not match what was read is refused. Its rows are taken instead of querying the store
- * (about 0.6 s of a start with 17,000 institutions) unless the index query changed since or a row
- * is not a row of it: then the store is queried, as from any source.
- */
-const INDEX_LINE = '# index ';
 /** How many examples of each defect class the report shows. */
 const DEFECT_EXAMPLES = 3;
 /** Institutions removed by one SPARQL update (NOT IN over the list is checked per URL node). */
@@ -221,17 +216,6 @@ const VALIDATION_BATCH = 200;
  */
 const VALIDATION_BATCHES_PER_WORKER = 2;
 
-/** How a snapshot's first line starts, whatever its base. */
-const SNAPSHOT_START = '# isil-ld snapshot; base <';
-
-/**
- * The first line of a snapshot this loader wrote: N-Quads allows comments. A snapshot written for
- * the configured base needs neither the base rewrite nor validation again (a full pass each).
- */
-export function snapshotHeader(baseIri: string): string {
-  return `${SNAPSHOT_START}${baseIri}>\n`;
-}
-
 /** The format of a file with an extension the loader knows, looking into `.xml` and `.tsv` files. */
 function detect(file: string, given: SourceFormat | 'xml' | 'tsv'): SourceFormat {
   if (given === 'xml') return sniffPica(file) === 'ppxml' ? 'ppxml' : 'rdf';
@@ -246,16 +230,6 @@ function detect(file: string, given: SourceFormat | 'xml' | 'tsv'): SourceFormat
     );
   }
   return list;
-}
-
-/** A figure with thousands separated, as messages give them. */
-function figure(n: number): string {
-  return n.toLocaleString('en');
-}
-
-/** A size in MiB, as messages give it. */
-function mib(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MiB`;
 }
 
 /** Why a path given or found cannot be read, from the error `fs.statSync` threw. */
@@ -1023,11 +997,6 @@ function readsRecords(format: SourceFormat): format is 'pica' | 'ppxml' | 'names
   return RECORD_FORMATS.has(format);
 }
 
-/** What bytes are fed to as they are read: the version's hash, and a snapshot's own. */
-interface Hasher {
-  update(bytes: Buffer): void;
-}
-
 /** The sha256 of every byte a load reads, and how many it read. */
 class VersionHash implements Hasher {
   private readonly hash = crypto.createHash('sha256');
@@ -1044,18 +1013,6 @@ class VersionHash implements Hasher {
 
   digest(): string {
     return this.hash.digest('hex');
-  }
-}
-
-/** The file's bytes up to `end` in chunks, fed to the hash, if any, as they are read. */
-function* chunks(fd: number, hash?: Hasher, end?: number): Generator<Buffer> {
-  const size = end ?? fs.fstatSync(fd).size;
-  for (let offset = 0; offset < size; offset += CHUNK_BYTES) {
-    const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size - offset));
-    const read = fs.readSync(fd, chunk, 0, chunk.length, offset);
-    const bytes = chunk.subarray(0, read);
-    hash?.update(bytes);
-    yield bytes;
   }
 }
 
@@ -1343,416 +1300,4 @@ export function rewriteHttpBase(store: DatasetStore, baseIri: string): number {
     `DELETE { ?s ?p ?o } INSERT { ?s2 ?p ?o2 } WHERE { ?s ?p ?o ${matches} BIND(${swap('s')} AS ?s2) BIND(${swap('o')} AS ?o2) }`,
   );
   return n;
-}
-
-/**
- * The blank-node labels of an N-Quads line: each `_:` at its start or after a space, up to the
- * next space (a label in a literal counts too, which only joins groups that need not be). A scan,
- * not a regular expression: this runs over every line of every snapshot.
- */
-function labelsOf(line: string): string[] {
-  const labels: string[] = [];
-  for (let at = line.indexOf('_:'); at !== -1; at = line.indexOf('_:', at + 2)) {
-    if (at > 0 && line[at - 1] !== ' ') continue;
-    const end = line.indexOf(' ', at + 2);
-    if (end === -1) break;
-    if (end === at + 2) continue;
-    labels.push(line.slice(at, end));
-    at = end - 1;
-  }
-  return labels;
-}
-
-/**
- * Groups of blank-node labels (union-find, with paths halved and the smaller group put under the
- * larger): each `find` costs nearly nothing whatever the order labels come in. Without both, a
- * chain of blank nodes dumped deepest first made a tree as deep as the chain, walked again for
- * every line: 100,000 levels took minutes.
- */
-class LabelGroups {
-  private readonly ids = new Map<string, number>();
-  private readonly parent: number[] = [];
-  private readonly size: number[] = [];
-
-  /** The group of `label`, by the number of its root. */
-  find(label: string): number {
-    let n = this.ids.get(label);
-    if (n === undefined) {
-      n = this.parent.length;
-      this.ids.set(label, n);
-      this.parent.push(n);
-      this.size.push(1);
-      return n;
-    }
-    let at: number = n;
-    for (let up = this.parent[at]!; up !== at; up = this.parent[at]!) {
-      const grand: number = this.parent[up]!;
-      this.parent[at] = grand;
-      at = grand;
-    }
-    return at;
-  }
-
-  union(a: string, b: string): void {
-    let x = this.find(a);
-    let y = this.find(b);
-    if (x === y) return;
-    if (this.size[x]! < this.size[y]!) [x, y] = [y, x];
-    this.parent[y] = x;
-    this.size[x]! += this.size[y]!;
-  }
-}
-
-/**
- * The store's N-Quads in pieces of about SNAPSHOT_CHUNK_BYTES, each ended by a chunk mark (a
- * comment line), with every group of blank nodes inside one piece: the loader can hand a snapshot
- * to the store piece by piece, since each `load` call labels blank nodes anew. Blank nodes that
- * share a line are one group. Pieces are yielded, not joined, so that writing a snapshot holds the
- * dump once, not three times.
- */
-export function* chunkedNQuads(nquads: string): Generator<string> {
-  const lines = nquads.split('\n');
-  const labels = new LabelGroups();
-  /** The first blank-node label of each line that has one, by line number. */
-  const firsts: (string | undefined)[] = [];
-  lines.forEach((line, n) => {
-    const [first, ...others] = labelsOf(line);
-    if (first === undefined) return;
-    firsts[n] = first;
-    labels.find(first);
-    for (const label of others) labels.union(first, label);
-  });
-  const groups = new Map<number, string[]>();
-  let piece: string[] = [];
-  let size = 0;
-  const add = (text: string): string | undefined => {
-    piece.push(text);
-    size += text.length;
-    if (size < SNAPSHOT_CHUNK_BYTES) return undefined;
-    piece.push(CHUNK_MARK);
-    const full = piece.join('');
-    piece = [];
-    size = 0;
-    return full;
-  };
-  for (const [n, line] of lines.entries()) {
-    if (line === '') continue;
-    const first = firsts[n];
-    if (first === undefined) {
-      const full = add(`${line}\n`);
-      if (full !== undefined) yield full;
-      continue;
-    }
-    const root = labels.find(first);
-    const group = groups.get(root);
-    if (group) group.push(line);
-    else groups.set(root, [line]);
-  }
-  for (const group of groups.values()) {
-    const full = add(`${group.join('\n')}\n`);
-    if (full !== undefined) yield full;
-  }
-  if (piece.length > 0) yield piece.join('');
-}
-
-/** Which index query a snapshot's index was read with: one changed since makes it stale. */
-function queryHash(store: DatasetStore): string {
-  return crypto.createHash('sha256').update(store.indexQuery).digest('hex').slice(0, 16);
-}
-
-/** Whether `value` is a term of a SELECT row as `DatasetStore.select` makes them. */
-function isBoundTerm(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const { type, value: text } = value as { type?: unknown; value?: unknown };
-  return (type === 'uri' || type === 'bnode' || type === 'literal') && typeof text === 'string';
-}
-
-/** Whether `bytes`, read after `carried`, hold a chunk mark (one may start in what was carried). */
-function endsPiece(carried: readonly Buffer[], bytes: Buffer, mark: Buffer): boolean {
-  const last = carried.at(-1);
-  if (last === undefined) return bytes.includes(mark);
-  const before = last.length >= mark.length ? last : Buffer.concat(carried.slice(-2));
-  const overlap = before.subarray(Math.max(0, before.length - mark.length + 1));
-  return Buffer.concat([overlap, bytes]).includes(mark);
-}
-
-/** What a snapshot's trailer (INDEX_LINE) says. */
-interface Trailer {
-  /** Where the line starts: the bytes before it are the snapshot's quads. */
-  readonly start: number;
-  /** The line, newline included: hashed into the version as the rest of the file. */
-  readonly bytes: Buffer;
-  /** The sha256 of the bytes before it. */
-  readonly sha256: string;
-  readonly triples: number;
-  readonly institutions: number;
-  readonly withdrawn: number;
-  /** The hash of the index query the rows were read with, when they were written. */
-  readonly query: unknown;
-  readonly rows: unknown;
-}
-
-/** The base a snapshot's first line (`snapshotHeader`) names, if the file starts with one. */
-function snapshotBase(fd: number): string | undefined {
-  const head = Buffer.alloc(4096);
-  const text = head.toString('utf8', 0, fs.readSync(fd, head, 0, head.length, 0));
-  return /^# isil-ld snapshot; base <([^>\n]*)>\n/.exec(text)?.[1];
-}
-
-/** Where the last line of the file starts (the line after the last newline but one). */
-function lastLineStart(fd: number, size: number): number {
-  let end = size > 0 && readByte(fd, size - 1) === 0x0a ? size - 1 : size;
-  const block = Buffer.allocUnsafe(1 << 16);
-  while (end > 0) {
-    const from = Math.max(0, end - block.length);
-    const read = fs.readSync(fd, block, 0, end - from, from);
-    const at = block.subarray(0, read).lastIndexOf(0x0a);
-    if (at !== -1) return from + at + 1;
-    end = from;
-  }
-  return 0;
-}
-
-function readByte(fd: number, at: number): number | undefined {
-  const byte = Buffer.alloc(1);
-  return fs.readSync(fd, byte, 0, 1, at) === 1 ? byte[0] : undefined;
-}
-
-/**
- * The start of each line of the file (without its newline; at most LINE_HEAD bytes of it), in
- * order, read in pieces. Only the start of a line is kept: a line of megabytes is not gathered.
- */
-function forEachLineHead(fd: number, visit: (head: Buffer) => void): void {
-  let carry: Buffer = Buffer.alloc(0);
-  /** Whether the line being read is longer than what is carried of it. */
-  let cut = false;
-  for (const chunk of chunks(fd)) {
-    let start = 0;
-    for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, start)) {
-      const rest = chunk.subarray(start, Math.min(at, start + LINE_HEAD));
-      visit(carry.length > 0 || cut ? headOf(carry, rest, cut) : rest);
-      carry = Buffer.alloc(0);
-      cut = false;
-      start = at + 1;
-    }
-    if (cut) continue;
-    carry = Buffer.concat([carry, chunk.subarray(start)]);
-    if (carry.length > LINE_HEAD) {
-      carry = carry.subarray(0, LINE_HEAD);
-      cut = true;
-    }
-  }
-  if (carry.length > 0) visit(carry);
-}
-
-/** How much of each line `forEachLineHead` keeps. */
-const LINE_HEAD = 1 << 16;
-
-/** The start of a line: what was carried of it, and the rest read, up to LINE_HEAD bytes. */
-function headOf(carried: Buffer, rest: Buffer, cut: boolean): Buffer {
-  return cut ? carried : Buffer.concat([carried, rest]).subarray(0, LINE_HEAD);
-}
-
-function readTrailer(file: string, fd: number, baseIri: string): Trailer {
-  const size = fs.fstatSync(fd).size;
-  const start = lastLineStart(fd, size);
-  const head = Buffer.alloc(Math.min(INDEX_LINE.length, size - start));
-  fs.readSync(fd, head, 0, head.length, start);
-  if (!startsWithText(head, INDEX_LINE)) throw notWhole(file, fd, baseIri);
-  const bytes = Buffer.allocUnsafe(size - start);
-  fs.readSync(fd, bytes, 0, bytes.length, start);
-  const refuse = (reason: string) => new LoadError(file, undefined, undefined, reason);
-  if (bytes.at(-1) !== 0x0a)
-    throw refuse('the snapshot is incomplete: its trailer is cut off (no newline ends it)');
-  const malformed = (what: string) =>
-    refuse(`the snapshot's trailer is malformed: ${what} (load its sources again)`);
-  let json: unknown;
-  try {
-    json = JSON.parse(bytes.toString('utf8', INDEX_LINE.length));
-  } catch (error) {
-    throw malformed(`not JSON (${(error as Error).message})`);
-  }
-  if (typeof json !== 'object' || json === null || Array.isArray(json))
-    throw malformed('not a JSON object');
-  const fields = json as Record<string, unknown>;
-  const { sha256 } = fields;
-  if (typeof sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(sha256))
-    throw malformed('it has no sha256');
-  const count = (name: 'triples' | 'institutions' | 'withdrawn'): number => {
-    const value = fields[name];
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
-      throw malformed(`it has no count of ${name} (an older loader's?)`);
-    return value;
-  };
-  return {
-    start,
-    bytes,
-    sha256,
-    triples: count('triples'),
-    institutions: count('institutions'),
-    withdrawn: count('withdrawn'),
-    query: fields.query,
-    rows: fields.rows,
-  };
-}
-
-/** Why a snapshot whose last line is no trailer is refused: cut off, or lines appended. */
-function notWhole(file: string, fd: number, baseIri: string): LoadError {
-  const typed = Buffer.from(`> <${PREFIXES.rdf}type> <${PREFIXES.foaf}Organization> `);
-  const institution = Buffer.from(`<${baseIri}${RESOURCE_PATH}`);
-  const index = Buffer.from(INDEX_LINE);
-  let lines = 0;
-  let institutions = 0;
-  let trailerLine: number | undefined;
-  forEachLineHead(fd, (line) => {
-    lines++;
-    if (line.subarray(0, index.length).equals(index)) trailerLine = lines;
-    else if (line.subarray(0, institution.length).equals(institution) && line.includes(typed))
-      institutions++;
-  });
-  const reason =
-    trailerLine === undefined
-      ? `the snapshot is incomplete: its trailer is missing (cut off after ${figure(institutions)} institutions?)`
-      : `the snapshot is not as written: ${lines - trailerLine === 1 ? 'a line follows' : `${figure(lines - trailerLine)} lines follow`} its trailer (line ${figure(trailerLine)}), which must be its last line`;
-  return new LoadError(file, undefined, undefined, reason);
-}
-
-/** Refuses a snapshot whose bytes or triples are not those its trailer counted. */
-function checkTrailer(file: string, trailer: Trailer, sha256: string, triples: number): void {
-  const refuse = (what: string) =>
-    new LoadError(file, undefined, undefined, `the snapshot does not match its trailer: ${what}`);
-  if (sha256 !== trailer.sha256)
-    throw refuse(
-      `its bytes before the trailer have the sha256 ${sha256.slice(0, 16)}…, the trailer says ${trailer.sha256.slice(0, 16)}… (changed since it was written?)`,
-    );
-  if (triples !== trailer.triples)
-    throw refuse(
-      `the trailer says ${figure(trailer.triples)} triples, ${figure(triples)} were read`,
-    );
-}
-
-/** Refuses a snapshot loaded alone whose institutions are not those its trailer counted. */
-function checkInstitutions(file: string, trailer: Trailer, dataset: Dataset<DatasetStore>): void {
-  const refuse = (what: string) =>
-    new LoadError(file, undefined, undefined, `the snapshot does not match its trailer: ${what}`);
-  if (dataset.institutionCount !== trailer.institutions)
-    throw refuse(
-      `the trailer says ${figure(trailer.institutions)} institutions, ${figure(dataset.institutionCount)} were read`,
-    );
-  if (dataset.withdrawnCount !== trailer.withdrawn)
-    throw refuse(
-      `the trailer says ${figure(trailer.withdrawn)} withdrawn institutions, ${figure(dataset.withdrawnCount)} were read`,
-    );
-}
-
-/**
- * The rows of a snapshot's trailer, when `store`'s index query is the one they were read with and
- * every row has the shape of a row of that query; otherwise none (the store is queried).
- */
-function trailerRows(trailer: Trailer, store: DatasetStore): SelectBinding[] | undefined {
-  const { query, rows } = trailer;
-  if (query !== queryHash(store) || !Array.isArray(rows)) return undefined;
-  const wellFormed = rows.every(
-    (row: unknown) =>
-      typeof row === 'object' &&
-      row !== null &&
-      isBoundTerm((row as SelectBinding).institution) &&
-      Object.values(row).every(isBoundTerm),
-  );
-  return wellFormed ? (rows as SelectBinding[]) : undefined;
-}
-
-/** Whether `buffer` starts with the UTF-8 bytes of `text`. */
-function startsWithText(buffer: Buffer, text: string): boolean {
-  const bytes = Buffer.from(text);
-  return buffer.length >= bytes.length && buffer.subarray(0, bytes.length).equals(bytes);
-}
-
-/** Whether `error` is V8 refusing to make a string longer than it can. */
-function isStringTooLong(error: unknown): boolean {
-  return (
-    (error as NodeJS.ErrnoException | undefined)?.code === 'ERR_STRING_TOO_LONG' ||
-    (error instanceof RangeError && error.message === 'Invalid string length')
-  );
-}
-
-/** What `writeSnapshot` wrote. */
-export interface WrittenSnapshot {
-  readonly bytes: number;
-  /** The version a server loading the snapshot shows (`/readyz`, `Dataset-Version`). */
-  readonly version: string;
-}
-
-/**
- * Writes the store as an N-Quads snapshot: to a temporary file beside the target, flushed to disk,
- * then renamed over it, so a reader sees the old snapshot or the new one, never a part. Its last
- * line is its trailer (INDEX_LINE), always: a snapshot that does not end with it is not whole. One
- * larger than a load reads (MAX_SNAPSHOT_BYTES) is not written.
- */
-export function writeSnapshot(
-  { dataset, rows }: Pick<Loaded, 'dataset' | 'rows'>,
-  target: string,
-): WrittenSnapshot {
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  const temporary = `${target}.tmp-${process.pid}`;
-  let bytes = 0;
-  // The version is the hash of the bytes a load reads (see `Load.hash`): these, once renamed.
-  const hash = crypto.createHash('sha256');
-  const write = (fd: number, text: string) => {
-    const buffer = Buffer.from(text);
-    hash.update(buffer);
-    bytes += fs.writeSync(fd, buffer);
-    if (bytes > MAX_SNAPSHOT_BYTES)
-      throw new LoadError(
-        target,
-        undefined,
-        undefined,
-        `the snapshot comes to more than ${mib(MAX_SNAPSHOT_BYTES)}, the most a load reads (MAX_SNAPSHOT_BYTES; docs/loading.md): no server could load it`,
-      );
-  };
-  try {
-    const fd = fs.openSync(temporary, 'w');
-    try {
-      write(fd, snapshotHeader(dataset.baseIri));
-      let nquads: string;
-      try {
-        nquads = dataset.store.dump();
-      } catch (error) {
-        if (!isStringTooLong(error)) throw error;
-        throw new LoadError(
-          target,
-          undefined,
-          undefined,
-          `the dataset is too large to write as a snapshot (${(error as Error).message})`,
-        );
-      }
-      let ended = false;
-      for (const piece of chunkedNQuads(nquads)) {
-        write(fd, piece);
-        ended = piece.endsWith(CHUNK_MARK);
-      }
-      // The trailer is a piece of its own, so that a load finds it whole at the end.
-      if (!ended) write(fd, CHUNK_MARK);
-      // Blank nodes are labelled anew by every load: rows naming one would not match the store.
-      const keepRows = rows.every((row) =>
-        Object.values(row).every((term) => term?.type !== 'bnode'),
-      );
-      const trailer = JSON.stringify({
-        sha256: hash.copy().digest('hex'),
-        triples: dataset.store.size,
-        institutions: dataset.institutionCount,
-        withdrawn: dataset.withdrawnCount,
-        ...(keepRows ? { query: queryHash(dataset.store), rows } : {}),
-      });
-      write(fd, `${INDEX_LINE}${trailer}\n`);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(temporary, target);
-  } catch (error) {
-    fs.rmSync(temporary, { force: true });
-    throw error;
-  }
-  return { bytes, version: hash.digest('hex').slice(0, VERSION_LENGTH) };
 }
