@@ -10,6 +10,9 @@ import { DatasetStore, type SelectBinding } from '../src/store/datasetStore';
 import { LoadError } from './loadError';
 import type { Loaded } from './loadSources';
 import { chunks, figure, mib } from './reading';
+import { CHUNK_MARK, chunkedNQuads } from './snapshotPieces';
+
+export { CHUNK_MARK, chunkedNQuads, SNAPSHOT_CHUNK_BYTES } from './snapshotPieces';
 
 /**
  * The largest snapshot a load reads or writes: 512 MiB. It is written from one string of the
@@ -20,15 +23,6 @@ export const MAX_SNAPSHOT_BYTES = 512 * 1024 * 1024;
 
 /** Hex digits of the sha256 of the bytes loaded that make a dataset's version. */
 export const VERSION_LENGTH = 12;
-
-/**
- * Snapshots mark a safe place to split every this many bytes (see `writeSnapshot`): a piece this
- * size parses in about a millisecond, so a reload can let requests in every few milliseconds.
- */
-export const SNAPSHOT_CHUNK_BYTES = 1 << 14;
-
-/** A line that marks a place in a snapshot where no blank node is shared across (an N-Quads comment). */
-export const CHUNK_MARK = '# chunk\n';
 
 /**
  * The start of a snapshot's last line, its trailer (see `writeSnapshot`): JSON with the sha256 of
@@ -51,116 +45,6 @@ export const SNAPSHOT_START = '# isil-ld snapshot; base <';
  */
 export function snapshotHeader(baseIri: string): string {
   return `${SNAPSHOT_START}${baseIri}>\n`;
-}
-
-/**
- * The blank-node labels of an N-Quads line: each `_:` at its start or after a space, up to the
- * next space (a label in a literal counts too, which only joins groups that need not be). A scan,
- * not a regular expression: this runs over every line of every snapshot.
- */
-function labelsOf(line: string): string[] {
-  const labels: string[] = [];
-  for (let at = line.indexOf('_:'); at !== -1; at = line.indexOf('_:', at + 2)) {
-    if (at > 0 && line[at - 1] !== ' ') continue;
-    const end = line.indexOf(' ', at + 2);
-    if (end === -1) break;
-    if (end === at + 2) continue;
-    labels.push(line.slice(at, end));
-    at = end - 1;
-  }
-  return labels;
-}
-
-/**
- * Groups of blank-node labels (union-find, with paths halved and the smaller group put under the
- * larger): each `find` costs nearly nothing whatever the order labels come in. Without both, a
- * chain of blank nodes dumped deepest first made a tree as deep as the chain, walked again for
- * every line: 100,000 levels took minutes.
- */
-class LabelGroups {
-  private readonly ids = new Map<string, number>();
-  private readonly parent: number[] = [];
-  private readonly size: number[] = [];
-
-  /** The group of `label`, by the number of its root. */
-  find(label: string): number {
-    let n = this.ids.get(label);
-    if (n === undefined) {
-      n = this.parent.length;
-      this.ids.set(label, n);
-      this.parent.push(n);
-      this.size.push(1);
-      return n;
-    }
-    let at: number = n;
-    for (let up = this.parent[at]!; up !== at; up = this.parent[at]!) {
-      const grand: number = this.parent[up]!;
-      this.parent[at] = grand;
-      at = grand;
-    }
-    return at;
-  }
-
-  union(a: string, b: string): void {
-    let x = this.find(a);
-    let y = this.find(b);
-    if (x === y) return;
-    if (this.size[x]! < this.size[y]!) [x, y] = [y, x];
-    this.parent[y] = x;
-    this.size[x]! += this.size[y]!;
-  }
-}
-
-/**
- * The store's N-Quads in pieces of about SNAPSHOT_CHUNK_BYTES, each ended by a chunk mark (a
- * comment line), with every group of blank nodes inside one piece: the loader can hand a snapshot
- * to the store piece by piece, since each `load` call labels blank nodes anew. Blank nodes that
- * share a line are one group. Pieces are yielded, not joined, so that writing a snapshot holds the
- * dump once, not three times.
- */
-export function* chunkedNQuads(nquads: string): Generator<string> {
-  const lines = nquads.split('\n');
-  const labels = new LabelGroups();
-  /** The first blank-node label of each line that has one, by line number. */
-  const firsts: (string | undefined)[] = [];
-  lines.forEach((line, n) => {
-    const [first, ...others] = labelsOf(line);
-    if (first === undefined) return;
-    firsts[n] = first;
-    labels.find(first);
-    for (const label of others) labels.union(first, label);
-  });
-  const groups = new Map<number, string[]>();
-  let piece: string[] = [];
-  let size = 0;
-  const add = (text: string): string | undefined => {
-    piece.push(text);
-    size += text.length;
-    if (size < SNAPSHOT_CHUNK_BYTES) return undefined;
-    piece.push(CHUNK_MARK);
-    const full = piece.join('');
-    piece = [];
-    size = 0;
-    return full;
-  };
-  for (const [n, line] of lines.entries()) {
-    if (line === '') continue;
-    const first = firsts[n];
-    if (first === undefined) {
-      const full = add(`${line}\n`);
-      if (full !== undefined) yield full;
-      continue;
-    }
-    const root = labels.find(first);
-    const group = groups.get(root);
-    if (group) group.push(line);
-    else groups.set(root, [line]);
-  }
-  for (const group of groups.values()) {
-    const full = add(`${group.join('\n')}\n`);
-    if (full !== undefined) yield full;
-  }
-  if (piece.length > 0) yield piece.join('');
 }
 
 /** Which index query a snapshot's index was read with: one changed since makes it stale. */
