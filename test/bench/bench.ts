@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { generate, generatePica } from '../../loader/generate';
 import { PROJECT_ROOT } from '../../src/paths';
-import { everyDocument, pipelinedFlood, type FloodResult } from './hardening';
+import { everyDocument, pipelinedFlood, rssOf, type FloodResult } from './hardening';
 import { loaderLimits } from './loaderLimits';
 
 const { values } = parseArgs({
@@ -81,11 +81,6 @@ interface Result {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function rssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
-}
-
 function node(args: string[], env: Record<string, string>): ChildProcess {
   const child = spawn(process.execPath, args, {
     cwd: PROJECT_ROOT,
@@ -122,7 +117,7 @@ async function startServer(
   });
   await waitFor(`http://${HOST}:${port}/readyz`, 120_000);
   const readyMs = Date.now() - started;
-  return { child, readyMs, rss: rssMb(child.pid!) };
+  return { child, readyMs, rss: rssOf(child.pid!) };
 }
 
 /** A server that answers every request with one precomputed Turtle document. */
@@ -321,7 +316,7 @@ async function main(): Promise<void> {
       });
     }
 
-    warmRss.push(rssMb(cached.child.pid!));
+    warmRss.push(rssOf(cached.child.pid!));
     log(
       `  RSS after the warm phase (${HOT} institutions in 5 formats rendered): ${warmRss.at(-1)} MB`,
     );
@@ -344,7 +339,7 @@ async function main(): Promise<void> {
       row.results.push(result);
       // The server's RSS after each case: where memory grows, if it does, before the 100,000 requests.
       log(
-        `  ${name}: ${Math.round(result.rps)} req/s; RSS of the cached server ${rssMb(cached.child.pid!)} MB`,
+        `  ${name}: ${Math.round(result.rps)} req/s; RSS of the cached server ${rssOf(cached.child.pid!)} MB`,
       );
     };
     await run('baseline node:http', `http://${HOST}:18084`, [{ path: '/x' }]);
@@ -386,10 +381,10 @@ async function main(): Promise<void> {
       await drive(base, doc('ttl'), WARMUP);
       for (let i = 0; i < 10; i++) {
         const samples: number[] = [];
-        const sampler = setInterval(() => samples.push(rssMb(cached.child.pid!)), 50);
+        const sampler = setInterval(() => samples.push(rssOf(cached.child.pid!)), 50);
         const r = await drive(base, doc('ttl'), DURATION, 10_000);
         clearInterval(sampler);
-        samples.push(rssMb(cached.child.pid!));
+        samples.push(rssOf(cached.child.pid!));
         batches.push({ p99: r.p99, rss: Math.round(median(samples)), errors: r.errors });
       }
     }
@@ -430,7 +425,7 @@ async function main(): Promise<void> {
     CACHE_MAX_BYTES: String(CACHE_BYTES),
   });
   await sleep(1000);
-  const idleRss = rssMb(bounded.child.pid!);
+  const idleRss = rssOf(bounded.child.pid!);
   const cacheStarted = Date.now();
   const statuses = await everyDocument({
     host: HOST,
@@ -440,7 +435,7 @@ async function main(): Promise<void> {
       `/isil/${i}`,
     ]),
   });
-  const cacheRss = rssMb(bounded.child.pid!);
+  const cacheRss = rssOf(bounded.child.pid!);
   const cacheBound = idleRss + CACHE_BYTES / 1024 / 1024;
   log(
     `cache bound: ${[...statuses].map(([s, n]) => `${n} × ${s}`).join(', ')} in ${((Date.now() - cacheStarted) / 1000).toFixed(0)} s; RSS idle ${idleRss} MB, after ${cacheRss} MB, bound + idle ${Math.round(cacheBound)} MB`,
