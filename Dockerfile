@@ -20,9 +20,9 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist/ dist/
 COPY docker-entrypoint.sh ./
-# src/paths.ts finds the project root as the folder with package.json and queries/.
+# src/util/paths.ts finds the project root as the folder with package.json and queries/.
 COPY queries/ queries/
-# Served when no snapshot exists at DATASET yet: the sources of BUNDLED_DATASET (src/paths.ts).
+# Served when no snapshot exists at DATASET yet: the sources of BUNDLED_DATASET (src/util/paths.ts).
 COPY fixtures/bundled/ fixtures/bundled/
 COPY fixtures/real/lobid-organisations_isil-sigel-name_2023-11.tsv \
      fixtures/real/isil-redirects_lobid-resources.tsv \

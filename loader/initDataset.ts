@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../src/config';
-import { BUNDLED_DATASET } from '../src/paths';
-import { LoadError, loadSources, writeSnapshot } from './loadSources';
+import { BUNDLED_DATASET } from '../src/util/paths';
+import { LoadError, loadSources, writeSnapshot } from '../src/load/loadSources';
 
 /** The file beside the snapshot that says the volume was initialised once. */
 export const INITIALISED = '.isil-ld-initialised';

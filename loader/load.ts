@@ -13,8 +13,8 @@ import {
   type LoadReport,
   type SourceFormat,
   type WrittenSnapshot,
-} from './loadSources';
-import { ShapesError } from './validate';
+} from '../src/load/loadSources';
+import { ShapesError } from '../src/load/validate';
 
 const USAGE = `usage: npm run load -- [--format ${FORMAT_NAMES.join('|')}] [--strict | --skip-validation] [--allow-empty] [--workers N] <file or folder>…
 Reads the sources (format by extension unless --format is given), validates every published

@@ -2,8 +2,8 @@
 // which dataset they make the server load.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { LoadOptions } from '../loader/loadSources';
-import { BUNDLED_DATASET, PROJECT_ROOT } from './paths';
+import type { LoadOptions } from './load/loadSources';
+import { BUNDLED_DATASET, PROJECT_ROOT } from './util/paths';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 

@@ -1,6 +1,6 @@
 // The process entry: starts the store's thread and its first load, then the server (src/server.ts).
 import { ConfigError, datasetLoad, loadConfig } from './config';
-import { StoreThread } from './store/storeThread';
+import { StoreThread } from './store/embedded/storeThread';
 
 if (require.main === module) {
   // The thread boots, loads Oxigraph and the loader (about 110 ms) and starts the first load while
@@ -22,6 +22,6 @@ if (require.main === module) {
   }
   // Required here, not imported above: an import would load the server's modules first.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const server = require('./server') as typeof import('./server');
+  const server = require('./server/server') as typeof import('./server/server');
   server.main(storeThread, (handler) => (onExit = handler));
 }

@@ -11,9 +11,9 @@ import { loadConfig, type Config } from '../src/config';
 import { createApp } from '../src/http/app';
 import { createLogger } from '../src/log';
 import { CONTEXT } from '../src/rdf/context';
-import { Service } from '../src/service';
-import { loadSources } from '../loader/loadSources';
-import { PROJECT_ROOT } from '../src/paths';
+import { Service } from '../src/serving/service';
+import { loadSources } from '../src/load/loadSources';
+import { PROJECT_ROOT } from '../src/util/paths';
 
 export const FIXTURES = path.join(PROJECT_ROOT, 'fixtures');
 /** The real document served by the original service for DE-1a (December 2021). */

@@ -3,7 +3,7 @@ import express from 'express';
 import type { Logger } from '../log';
 import { DATA_PATH, DIRECTORY_PATH, RESOURCE_PATH } from '../rdf/iris';
 import { CONTEXT_PATH } from '../rdf/context';
-import type { Service } from '../service';
+import type { Service } from '../serving/service';
 import { notFound } from './errors';
 import { handlers, SHAPES_PATH } from './handlers';
 import { requestGate } from './middleware';

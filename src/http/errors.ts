@@ -1,5 +1,5 @@
 // One error class per HTTP status the service answers with, and small helpers to make them.
-import type { Withdrawn } from '../dataset';
+import type { Withdrawn } from '../store/dataset';
 
 export class HttpError extends Error {
   constructor(

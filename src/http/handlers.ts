@@ -3,18 +3,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Request, Response } from 'express';
 import type { Config } from '../config';
-import type { Institution } from '../dataset';
-import { toRendered, type Documents } from '../documents';
-import { escapeHtml } from '../page';
-import { QUERY_DIR } from '../paths';
+import type { Institution } from '../store/dataset';
+import { toRendered, type Documents } from '../serving/documents';
+import { escapeHtml } from '../serving/page';
+import { QUERY_DIR } from '../util/paths';
 import { FORMATS, formatByExtension, formatByName, type Format } from '../rdf/formats';
 import { DATA_PATH, DIRECTORY_PATH, documentPath, RESOURCE_PATH } from '../rdf/iris';
 import { isilDefect, type Isil } from '../rdf/isil';
 import { CONTEXT_PATH, contextDocument } from '../rdf/context';
 import { CC0 } from '../rdf/namespaces';
-import { negotiate } from '../rdf/negotiate';
+import { negotiate } from './negotiate';
 import { SerializationError } from '../rdf/rdfxml';
-import type { Service } from '../service';
+import type { Service } from '../serving/service';
 import {
   cannotWrite,
   Gone,

@@ -7,15 +7,15 @@ import {
   type DocumentCache,
   type Encoding,
   type Rendered,
-} from '../documents';
-import type { Institution } from '../dataset';
+} from '../serving/documents';
+import type { Institution } from '../store/dataset';
 import type { Logger } from '../log';
 import type { Format } from '../rdf/formats';
-import { escapeHtml } from '../page';
-import { negotiate } from '../rdf/negotiate';
-import { notModified } from './conditional';
-import { StoreThreadClosed } from '../store/storeThread';
-import { RendersBusy } from '../renderQueue';
+import { escapeHtml } from '../serving/page';
+import { negotiate } from './negotiate';
+import { notModified } from '../serving/conditional';
+import { StoreThreadClosed } from '../store/embedded/storeThread';
+import { RendersBusy } from '../serving/renderQueue';
 import { busy, HttpError } from './errors';
 import { commonHeaders, CORS } from './middleware';
 

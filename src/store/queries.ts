@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Algebra, translate } from 'sparqlalgebrajs';
-import { QUERY_DIR } from '../paths';
+import { QUERY_DIR } from '../util/paths';
 import { institutionIri } from '../rdf/iris';
 import { isilDefect, type Isil } from '../rdf/isil';
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { generate, generatePica } from '../../loader/generate';
-import { PROJECT_ROOT } from '../../src/paths';
+import { PROJECT_ROOT } from '../../src/util/paths';
 import { everyDocument, pipelinedFlood, rssOf, type FloodResult } from './hardening';
 import { loaderLimits } from './loaderLimits';
 

@@ -3,12 +3,12 @@
 // CONSTRUCT of queries/describe.rq, reading and labelling its result, and each serializer.
 import { parseArgs } from 'node:util';
 import { generate } from '../../loader/generate';
-import { Dataset, type Institution } from '../../src/dataset';
-import { Documents } from '../../src/documents';
+import { Dataset, type Institution } from '../../src/store/dataset';
+import { Documents } from '../../src/serving/documents';
 import type { Description } from '../../src/rdf/description';
 import { toRdfXml } from '../../src/rdf/rdfxml';
 import { toNTriples, toTurtle } from '../../src/rdf/turtle';
-import { DatasetStore } from '../../src/store/datasetStore';
+import { DatasetStore } from '../../src/store/embedded/datasetStore';
 import { institutionIriFor } from '../../src/store/queries';
 
 const { values } = parseArgs({

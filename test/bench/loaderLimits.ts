@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { generate } from '../../loader/generate';
-import { PROJECT_ROOT } from '../../src/paths';
+import { PROJECT_ROOT } from '../../src/util/paths';
 
 const BASE = 'https://ld.zdb-services.de';
 /** The size of the two large inputs: near what the issue measured (200 MB, 2.96 GB peak). */

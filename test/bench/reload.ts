@@ -10,8 +10,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { generate } from '../../loader/generate';
-import { loadSources, writeSnapshot } from '../../loader/loadSources';
-import { PROJECT_ROOT } from '../../src/paths';
+import { loadSources, writeSnapshot } from '../../src/load/loadSources';
+import { PROJECT_ROOT } from '../../src/util/paths';
 
 const { values } = parseArgs({
   options: {

@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { PROJECT_ROOT } from '../../src/paths';
-import { StoreThread } from '../../src/store/storeThread';
+import { PROJECT_ROOT } from '../../src/util/paths';
+import { StoreThread } from '../../src/store/embedded/storeThread';
 
 const { values } = parseArgs({
   options: {

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import request from 'supertest';
 import type { Express } from 'express';
-import type { LoadReport } from '../../loader/loadSources';
-import { BUNDLED_DATASET } from '../../src/paths';
+import type { LoadReport } from '../../src/load/loadSources';
+import { BUNDLED_DATASET } from '../../src/util/paths';
 import { buildApp, DE_1A_RDF } from '../support';
 
 describe('the bundled dataset, as npm start serves it', () => {

@@ -5,7 +5,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadSources } from '../../loader/loadSources';
+import { loadSources } from '../../src/load/loadSources';
 import { buildApp, FIXTURES, rawRequest, tempDir, type RawResponse } from '../support';
 
 /**

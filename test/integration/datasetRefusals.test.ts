@@ -6,12 +6,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import { generate } from '../../loader/generate';
-import { loadSources, writeSnapshot } from '../../loader/loadSources';
+import { loadSources, writeSnapshot } from '../../src/load/loadSources';
 import { createApp } from '../../src/http/app';
 import { createLogger } from '../../src/log';
-import { PROJECT_ROOT } from '../../src/paths';
-import { Reloader } from '../../src/reloader';
-import { Service } from '../../src/service';
+import { PROJECT_ROOT } from '../../src/util/paths';
+import { Reloader } from '../../src/server/reloader';
+import { Service } from '../../src/serving/service';
 import { BASE, onLogLines, tempDir, testConfig, type LogLine } from '../support';
 
 const MAIN = path.join(PROJECT_ROOT, 'src', 'main.ts');

@@ -4,15 +4,15 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
-import { loadSources } from '../../loader/loadSources';
-import type { Dataset, DescriptionSource, Institution } from '../../src/dataset';
-import { Documents } from '../../src/documents';
+import { loadSources } from '../../src/load/loadSources';
+import type { Dataset, DescriptionSource, Institution } from '../../src/store/dataset';
+import { Documents } from '../../src/serving/documents';
 import { createApp } from '../../src/http/app';
 import { boundPipelining, PIPELINE_DEPTH } from '../../src/http/pipeline';
 import { createLogger } from '../../src/log';
-import { BUNDLED_DATASET } from '../../src/paths';
-import { RenderQueue, RendersBusy } from '../../src/renderQueue';
-import { Service } from '../../src/service';
+import { BUNDLED_DATASET } from '../../src/util/paths';
+import { RenderQueue, RendersBusy } from '../../src/serving/renderQueue';
+import { Service } from '../../src/serving/service';
 import { testConfig } from '../support';
 
 const CONTEXT = 'https://ld.zdb-services.de/context.jsonld';

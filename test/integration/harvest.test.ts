@@ -12,9 +12,9 @@ import {
   sniffPica,
   type MalformedPicaRecord,
   type PicaRecord,
-} from '../../loader/pica/read';
+} from '../../src/load/pica/read';
 import { PPXML_NS, SruError } from '../../loader/sru';
-import { PROJECT_ROOT } from '../../src/paths';
+import { PROJECT_ROOT } from '../../src/util/paths';
 import { FIXTURES, tempDir } from '../support';
 import { SruStub, diagnosticResponse, pageResponse, type SruStubOptions } from '../support/sruStub';
 

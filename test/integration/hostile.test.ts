@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type http from 'node:http';
-import { loadSources } from '../../loader/loadSources';
+import { loadSources } from '../../src/load/loadSources';
 import { createLogger } from '../../src/log';
-import { loadInto } from '../../src/reloader';
-import { startServer } from '../../src/server';
+import { loadInto } from '../../src/server/reloader';
+import { startServer } from '../../src/server/server';
 import { testConfig } from '../support';
 
 interface Answer {

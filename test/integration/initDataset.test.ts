@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadSources } from '../../loader/loadSources';
-import { BUNDLED_DATASET, PROJECT_ROOT } from '../../src/paths';
+import { loadSources } from '../../src/load/loadSources';
+import { BUNDLED_DATASET, PROJECT_ROOT } from '../../src/util/paths';
 import { BASE, tempDir } from '../support';
 
 const INIT = path.join(PROJECT_ROOT, 'loader', 'initDataset.ts');

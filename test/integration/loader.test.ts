@@ -6,12 +6,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import jsonld from 'jsonld';
 import { Writer } from 'n3';
-import { Service } from '../../src/service';
+import { Service } from '../../src/serving/service';
 import { createLogger } from '../../src/log';
-import { loadInto } from '../../src/reloader';
-import { PROJECT_ROOT } from '../../src/paths';
-import { loadSources } from '../../loader/loadSources';
-import { NAME_LIST_HEADER } from '../../loader/lists';
+import { loadInto } from '../../src/server/reloader';
+import { PROJECT_ROOT } from '../../src/util/paths';
+import { loadSources } from '../../src/load/loadSources';
+import { NAME_LIST_HEADER } from '../../src/load/lists';
 import request from 'supertest';
 import {
   BASE,

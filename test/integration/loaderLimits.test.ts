@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { NAME_LIST_HEADER } from '../../loader/lists';
+import { NAME_LIST_HEADER } from '../../src/load/lists';
 import {
   chunkedNQuads,
   LoadError,
@@ -19,8 +19,8 @@ import {
   snapshotHeader,
   writeSnapshot,
   type Loaded,
-} from '../../loader/loadSources';
-import { PROJECT_ROOT } from '../../src/paths';
+} from '../../src/load/loadSources';
+import { PROJECT_ROOT } from '../../src/util/paths';
 import { institutionIri } from '../../src/rdf/iris';
 import type { Isil } from '../../src/rdf/isil';
 import { checkedIri } from '../../src/store/queries';

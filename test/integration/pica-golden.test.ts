@@ -5,9 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DataFactory, Parser, type Quad, type Term } from 'n3';
 import oxigraph from 'oxigraph';
-import { convertRecord } from '../../loader/pica/convert';
-import { readPica, sniffPica } from '../../loader/pica/read';
-import type { SkippedRecord, SourceRecord } from '../../loader/records';
+import { convertRecord } from '../../src/load/pica/convert';
+import { readPica, sniffPica } from '../../src/load/pica/read';
+import type { SkippedRecord, SourceRecord } from '../../src/load/records';
 import { PREFIXES } from '../../src/rdf/namespaces';
 import { BASE, DE_1A_RDF, FIXTURES, distinct, parseRdfXml } from '../support';
 

@@ -6,8 +6,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { generate } from '../../loader/generate';
-import { LoadError, loadSources, snapshotHeader, writeSnapshot } from '../../loader/loadSources';
-import { PROJECT_ROOT } from '../../src/paths';
+import { LoadError, loadSources, snapshotHeader, writeSnapshot } from '../../src/load/loadSources';
+import { PROJECT_ROOT } from '../../src/util/paths';
 import { BASE, FIXTURES, parseTurtle, sameGraph, tempDir } from '../support';
 
 const WITHDRAWN_TTL = path.join(FIXTURES, 'test', 'withdrawn.ttl');

@@ -11,13 +11,13 @@ import {
   snapshotHeader,
   writeSnapshot,
   type Loaded,
-} from '../../loader/loadSources';
-import { convertRecord } from '../../loader/pica/convert';
-import { readPica } from '../../loader/pica/read';
-import type { Dataset } from '../../src/dataset';
+} from '../../src/load/loadSources';
+import { convertRecord } from '../../src/load/pica/convert';
+import { readPica } from '../../src/load/pica/read';
+import type { Dataset } from '../../src/store/dataset';
 import { descriptionIri, institutionIri } from '../../src/rdf/iris';
 import type { Isil } from '../../src/rdf/isil';
-import { DatasetStore } from '../../src/store/datasetStore';
+import { DatasetStore } from '../../src/store/embedded/datasetStore';
 import { checkedIri } from '../../src/store/queries';
 import { Writer } from 'n3';
 import { asTriples, BASE, DE_1A_RDF, FIXTURES, parseTurtle, sameGraph, tempDir } from '../support';

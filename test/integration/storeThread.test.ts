@@ -8,15 +8,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import request from 'supertest';
-import { LoadError, loadSources } from '../../loader/loadSources';
+import { LoadError, loadSources } from '../../src/load/loadSources';
 import { createApp } from '../../src/http/app';
 import { createLogger } from '../../src/log';
-import { Reloader } from '../../src/reloader';
+import { Reloader } from '../../src/server/reloader';
 import type { Isil } from '../../src/rdf/isil';
-import { PROJECT_ROOT } from '../../src/paths';
-import { Service } from '../../src/service';
+import { PROJECT_ROOT } from '../../src/util/paths';
+import { Service } from '../../src/serving/service';
 import { institutionIriFor, type CheckedIri } from '../../src/store/queries';
-import { RemoteStore, StoreThread } from '../../src/store/storeThread';
+import { RemoteStore, StoreThread } from '../../src/store/embedded/storeThread';
 import { BASE, FIXTURES, tempDir, testConfig } from '../support';
 
 const WITHDRAWN = path.join(FIXTURES, 'test', 'withdrawn.ttl');
@@ -336,14 +336,14 @@ describe('the store in its own thread', function () {
         'tsx',
         '-e',
         `require(${JSON.stringify(path.join(PROJECT_ROOT, 'src', 'main.ts'))});
-         require(${JSON.stringify(path.join(PROJECT_ROOT, 'src', 'server.ts'))});
+         require(${JSON.stringify(path.join(PROJECT_ROOT, 'src', 'server', 'server.ts'))});
          console.log(JSON.stringify(Object.keys(require.cache)));`,
       ],
       { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 30_000 },
     );
     assert.equal(run.status, 0, run.stderr);
     const loaded = JSON.parse(run.stdout) as string[];
-    assert.ok(loaded.some((file) => file.endsWith(path.join('src', 'store', 'storeThread.ts'))));
+    assert.ok(loaded.some((file) => file.endsWith(path.join('src', 'store', 'embedded', 'storeThread.ts'))));
     assert.ok(
       loaded.some((file) => file.endsWith(path.join('node_modules', 'express', 'index.js'))),
     );

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { Express } from 'express';
 import request from 'supertest';
-import type { LoadReport } from '../../loader/loadSources';
-import type { Service } from '../../src/service';
+import type { LoadReport } from '../../src/load/loadSources';
+import type { Service } from '../../src/serving/service';
 import fs from 'node:fs';
 import { Parser, type Quad } from 'n3';
 import {

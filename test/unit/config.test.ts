@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ConfigError, loadConfig, type Config } from '../../src/config';
-import { BUNDLED_DATASET, PROJECT_ROOT } from '../../src/paths';
+import { BUNDLED_DATASET, PROJECT_ROOT } from '../../src/util/paths';
 
 describe('loadConfig defaults', () => {
   const config = loadConfig({});

@@ -10,7 +10,7 @@ import {
   type MalformedPicaRecord,
   type PicaForm,
   type PicaRecord,
-} from '../../loader/pica/read';
+} from '../../src/load/pica/read';
 import { DE_1A_RDF, FIXTURES, tempDir } from '../support';
 
 const REAL_DAT = path.join(FIXTURES, 'real', 'isil-directory_pica-plain_8-records.dat');

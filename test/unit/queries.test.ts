@@ -5,8 +5,8 @@ import path from 'node:path';
 import { Parser, type Quad } from 'n3';
 import { isomorphic } from 'rdf-isomorphic';
 import { Algebra, translate } from 'sparqlalgebrajs';
-import { PROJECT_ROOT } from '../../src/paths';
-import { DatasetStore } from '../../src/store/datasetStore';
+import { PROJECT_ROOT } from '../../src/util/paths';
+import { DatasetStore } from '../../src/store/embedded/datasetStore';
 import { MAX_BLANK_NODE_DEPTH } from '../../src/store/descriptions';
 import {
   checkedIri,

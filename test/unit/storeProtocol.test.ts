@@ -1,8 +1,8 @@
 // Errors across the thread boundary (src/store/storeProtocol.ts): what the store's thread threw is
 // what the HTTP thread sees, its code and its LoadError fields included.
 import assert from 'node:assert/strict';
-import { LoadError } from '../../loader/loadError';
-import { fromWire, toWire } from '../../src/store/storeProtocol';
+import { LoadError } from '../../src/load/loadError';
+import { fromWire, toWire } from '../../src/store/embedded/storeProtocol';
 
 /** The error as it arrives on the other side: serialized the way postMessage does it. */
 const across = (error: unknown) => fromWire(structuredClone(toWire(error)));

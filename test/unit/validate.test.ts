@@ -15,9 +15,9 @@ import {
   Validator,
   type Defect,
   type DefectClass,
-} from '../../loader/validate';
+} from '../../src/load/validate';
 import { generate } from '../../loader/generate';
-import { loadSources } from '../../loader/loadSources';
+import { loadSources } from '../../src/load/loadSources';
 import { isilDefect } from '../../src/rdf/isil';
 import { BASE, DE_1A, DE_1A_RDF, FIXTURES, parseRdfXml } from '../support';
 

@@ -2,11 +2,11 @@
 // strings (N-Triples, N-Quads, SPARQL results), so no WASM object escapes unfreed.
 import oxigraph from 'oxigraph';
 import type { Literal } from 'n3';
-import { decodeTerm } from '../rdf/ntriples';
-import { DATA_PATH, descriptionIriOf, RESOURCE_PATH } from '../rdf/iris';
-import { descriptionQuads, NAMED_LINKS, type Line } from './descriptions';
-import { checkedIri, loadQueries, type CheckedIri, type Queries } from './queries';
-import type { TimeSlicer } from '../timeSlice';
+import { decodeTerm } from '../../rdf/ntriples';
+import { DATA_PATH, descriptionIriOf, RESOURCE_PATH } from '../../rdf/iris';
+import { descriptionQuads, NAMED_LINKS, type Line } from '../descriptions';
+import { checkedIri, loadQueries, type CheckedIri, type Queries } from '../queries';
+import type { TimeSlicer } from '../../util/timeSlice';
 
 /** The parse formats Oxigraph reads, by their short names. */
 export type StoreFormat = 'nt' | 'nq' | 'ttl' | 'trig' | 'rdf' | 'jsonld';

@@ -3,10 +3,10 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Dataset } from '../src/dataset';
-import { RESOURCE_PATH } from '../src/rdf/iris';
-import { PREFIXES } from '../src/rdf/namespaces';
-import { DatasetStore, type SelectBinding } from '../src/store/datasetStore';
+import { Dataset } from '../store/dataset';
+import { RESOURCE_PATH } from '../rdf/iris';
+import { PREFIXES } from '../rdf/namespaces';
+import { DatasetStore, type SelectBinding } from '../store/embedded/datasetStore';
 import { LoadError } from './loadError';
 import type { Loaded } from './loadSources';
 import { chunks, figure, mib } from './reading';

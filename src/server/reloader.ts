@@ -1,11 +1,11 @@
 // Loads the dataset and swaps it in: the first load at start, and every reload (SIGHUP) after it.
-import { ConfigError, datasetLoad, type DatasetLoad } from './config';
-import type { Logger } from './log';
-import type { Service } from './service';
-import { LoadError } from '../loader/loadError';
-import type { LoadOptions, LoadReport } from '../loader/loadSources';
-import type { Dataset } from './dataset';
-import { StoreThreadClosed } from './store/storeThread';
+import { ConfigError, datasetLoad, type DatasetLoad } from '../config';
+import type { Logger } from '../log';
+import type { Service } from '../serving/service';
+import { LoadError } from '../load/loadError';
+import type { LoadOptions, LoadReport } from '../load/loadSources';
+import type { Dataset } from '../store/dataset';
+import { StoreThreadClosed } from '../store/embedded/storeThread';
 
 /**
  * How a dataset is loaded: in the store's thread (`StoreThread.load`, the server) or in this one

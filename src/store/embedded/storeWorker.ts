@@ -2,9 +2,9 @@
 // its store and runs the describe queries, one message at a time, answering describes between the
 // slices of the load. It is never asked to free the store: the HTTP thread terminates it instead.
 import { parentPort } from 'node:worker_threads';
-import { loadSources } from '../../loader/loadSources';
+import { loadSources } from '../../load/loadSources';
 import type { DatasetStore } from './datasetStore';
-import { checkedIri } from './queries';
+import { checkedIri } from '../queries';
 import { toWire, type Batch, type Reply, type Request } from './storeProtocol';
 
 /** Index rows are sent as JSON text in pieces of this many rows: strings cross threads cheaply. */

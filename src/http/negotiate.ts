@@ -1,5 +1,5 @@
 // Chooses the document for an `Accept` header (RFC 9110 §12.5.1), as the HTTP contract §2 decides.
-import { FORMATS, type Format } from './formats';
+import { FORMATS, type Format } from '../rdf/formats';
 
 /** Ranges past this many are ignored: no real client sends more, and parsing stays bounded. */
 export const MAX_ACCEPT_RANGES = 64;

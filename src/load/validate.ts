@@ -7,8 +7,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { DataFactory, Parser, Writer, type BlankNode, type Quad, type Term } from 'n3';
-import { QUERY_DIR } from '../src/paths';
-import { moduleIn, requireIn } from '../src/workerRequire';
+import { QUERY_DIR } from '../util/paths';
+import { moduleIn, requireIn } from '../threads/workerRequire';
 
 /** The classes the load report counts defects in, in the order it lists them. */
 export const DEFECT_CLASSES = [
@@ -153,7 +153,7 @@ const { engineUrl, n3Path, shapes } = workerData;
 const { DataFactory, Parser, Store } = require(n3Path);
 const key = (term) => term.termType + ':' + term.value;
 // The RDF/XML writer's own tests of what it cannot carry.
-const { literalDefect, predicateDefect } = ${requireIn(moduleIn(path.join(__dirname, '..', 'src', 'rdf'), 'rdfxml'))};
+const { literalDefect, predicateDefect } = ${requireIn(moduleIn(path.join(__dirname, '..', 'rdf'), 'rdfxml'))};
 /**
  * What the RDF/XML document could not carry: results of the shape RDF_XML_SHAPE, whose focus is
  * the institution's, told by the loader.

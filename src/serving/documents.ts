@@ -2,10 +2,10 @@
 // byte-bounded LRU cache with their validators and compressed forms.
 import crypto from 'node:crypto';
 import zlib from 'node:zlib';
-import type { Dataset, Institution } from './dataset';
-import type { FormatName } from './rdf/formats';
-import { SerializationError } from './rdf/rdfxml';
-import { serialize } from './rdf/serialize';
+import type { Dataset, Institution } from '../store/dataset';
+import type { FormatName } from '../rdf/formats';
+import { SerializationError } from '../rdf/rdfxml';
+import { serialize } from '../rdf/serialize';
 import { renderPage } from './page';
 import { RenderQueue } from './renderQueue';
 

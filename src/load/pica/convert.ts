@@ -1,7 +1,7 @@
 // Converts one PICA+ record of the ISIL agency to the published FOAF/vCard model (DATA-MODEL.md),
 // as N-Triples, with the quirks of the original service fixed as the model's table decides.
-import { isilDefect } from '../../src/rdf/isil';
-import { CC0, PREFIXES, RDF_TYPE, XSD_STRING } from '../../src/rdf/namespaces';
+import { isilDefect } from '../../rdf/isil';
+import { CC0, PREFIXES, RDF_TYPE, XSD_STRING } from '../../rdf/namespaces';
 import type { SkippedRecord, SourceRecord } from '../records';
 import type { PicaField, PicaRecord } from './read';
 

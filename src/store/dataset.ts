@@ -1,10 +1,10 @@
 // A loaded dataset: the store, the index of its institutions by ISIL, and descriptions read from it.
-import { isilDefect, isilKey, type Isil } from './rdf/isil';
-import { descriptionIri, isilOfInstitutionIri } from './rdf/iris';
-import { parseModified, toDescription, type Description } from './rdf/description';
-import type { DatasetStore, SelectBinding } from './store/datasetStore';
-import { institutionIriFor, type CheckedIri } from './store/queries';
-import { TimeSlicer } from './timeSlice';
+import { isilDefect, isilKey, type Isil } from '../rdf/isil';
+import { descriptionIri, isilOfInstitutionIri } from '../rdf/iris';
+import { parseModified, toDescription, type Description } from '../rdf/description';
+import type { DatasetStore, SelectBinding } from './embedded/datasetStore';
+import { institutionIriFor, type CheckedIri } from './queries';
+import { TimeSlicer } from '../util/timeSlice';
 
 export interface Institution {
   readonly isil: Isil;

@@ -1,6 +1,6 @@
 // The messages between the HTTP thread and a store's thread (storeThread.ts, storeWorker.ts).
-import { LoadError } from '../../loader/loadError';
-import type { LoadOptions, LoadReport } from '../../loader/loadSources';
+import { LoadError } from '../../load/loadError';
+import type { LoadOptions, LoadReport } from '../../load/loadSources';
 
 /**
  * A thread loads once, then answers describe queries of the store it loaded; it is not asked to

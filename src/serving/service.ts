@@ -1,8 +1,8 @@
 // Holds the dataset being served and its rendered documents; a new dataset replaces both at once.
-import type { Config } from './config';
-import type { Dataset } from './dataset';
+import type { Config } from '../config';
+import type { Dataset } from '../store/dataset';
 import { Documents } from './documents';
-import { CONTEXT_PATH } from './rdf/context';
+import { CONTEXT_PATH } from '../rdf/context';
 import { RenderQueue } from './renderQueue';
 
 /** How the last reload (SIGHUP) ended, as /readyz shows it to an operator. */

@@ -8,12 +8,12 @@
 // answered its last query: terminating releases its WebAssembly memory at once, and no query of
 // the new store waits behind the old one's free.
 import { Worker } from 'node:worker_threads';
-import type { LoadOptions, LoadReport } from '../../loader/loadSources';
+import type { LoadOptions, LoadReport } from '../../load/loadSources';
 import { Dataset, type DescriptionSource } from '../dataset';
-import { TimeSlicer } from '../timeSlice';
-import { moduleIn, requireIn } from '../workerRequire';
+import { TimeSlicer } from '../../util/timeSlice';
+import { moduleIn, requireIn } from '../../threads/workerRequire';
 import type { SelectBinding } from './datasetStore';
-import type { CheckedIri } from './queries';
+import type { CheckedIri } from '../queries';
 import { fromWire, type Batch, type LoadedReply, type Reply, type Request } from './storeProtocol';
 
 interface Asked {

@@ -3,9 +3,9 @@
 // header) withdrawn records with their successor.
 import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
-import { descriptionIri, institutionIri } from '../src/rdf/iris';
-import { isilDefect, isilKey, type Isil } from '../src/rdf/isil';
-import { CC0, PREFIXES, RDF_TYPE } from '../src/rdf/namespaces';
+import { descriptionIri, institutionIri } from '../rdf/iris';
+import { isilDefect, isilKey, type Isil } from '../rdf/isil';
+import { CC0, PREFIXES, RDF_TYPE } from '../rdf/namespaces';
 import type { SkippedRecord, SourceRecord } from './records';
 import { fileHead } from './fileHead';
 import { LoadError } from './loadError';

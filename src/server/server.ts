@@ -2,15 +2,15 @@
 // SIGTERM. Started by src/main.ts, once the store's thread is on its way.
 import http from 'node:http';
 import net from 'node:net';
-import { ConfigError, datasetLoad, loadConfig, type Config } from './config';
-import { createApp } from './http/app';
-import { boundPipelining } from './http/pipeline';
-import { ALLOW } from './http/errors';
-import { CORS, versionNotSupported } from './http/middleware';
-import { createLogger, type Logger } from './log';
-import { Service } from './service';
+import { ConfigError, datasetLoad, loadConfig, type Config } from '../config';
+import { createApp } from '../http/app';
+import { boundPipelining } from '../http/pipeline';
+import { ALLOW } from '../http/errors';
+import { CORS, versionNotSupported } from '../http/middleware';
+import { createLogger, type Logger } from '../log';
+import { Service } from '../serving/service';
 import { Reloader } from './reloader';
-import type { StoreThread } from './store/storeThread';
+import type { StoreThread } from '../store/embedded/storeThread';
 
 /** While stopping, connections are looked at this often, for being idle (see `Connections`). */
 const SWEEP_MS = 25;

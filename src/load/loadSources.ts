@@ -6,23 +6,23 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser } from 'saxes';
-import { Dataset, DatasetIndex, type DataWarning } from '../src/dataset';
-import { parseModified } from '../src/rdf/description';
+import { Dataset, DatasetIndex, type DataWarning } from '../store/dataset';
+import { parseModified } from '../rdf/description';
 import {
   descriptionIri,
   descriptionIriOf,
   institutionIri,
   isilOfInstitutionIri,
   RESOURCE_PATH,
-} from '../src/rdf/iris';
-import { isilDefect, isilKey, type Isil } from '../src/rdf/isil';
-import { CONTEXT, CONTEXT_PATH } from '../src/rdf/context';
-import { PREFIXES } from '../src/rdf/namespaces';
-import { lexicalForm } from '../src/rdf/ntriples';
-import { DatasetStore, type SelectBinding, type StoreFormat } from '../src/store/datasetStore';
-import { MAX_BLANK_NODE_DEPTH, NAMED_LINKS, splitLine, type Line } from '../src/store/descriptions';
-import { checkedIri } from '../src/store/queries';
-import { nextTurn, TimeSlicer, UNCONTENDED_STEP_MS } from '../src/timeSlice';
+} from '../rdf/iris';
+import { isilDefect, isilKey, type Isil } from '../rdf/isil';
+import { CONTEXT, CONTEXT_PATH } from '../rdf/context';
+import { PREFIXES } from '../rdf/namespaces';
+import { lexicalForm } from '../rdf/ntriples';
+import { DatasetStore, type SelectBinding, type StoreFormat } from '../store/embedded/datasetStore';
+import { MAX_BLANK_NODE_DEPTH, NAMED_LINKS, splitLine, type Line } from '../store/descriptions';
+import { checkedIri } from '../store/queries';
+import { nextTurn, TimeSlicer, UNCONTENDED_STEP_MS } from '../util/timeSlice';
 import { fileHead } from './fileHead';
 import { CHUNK_BYTES, chunks, figure, mib, type Hasher } from './reading';
 import { LoadError, NoInstitutionError } from './loadError';

@@ -1,11 +1,11 @@
 // The institution's HTML page for people: the same triples as the RDF documents, laid out to read,
 // every value from the data escaped.
 import type { Quad, Term } from 'n3';
-import type { Institution } from './dataset';
-import type { Description } from './rdf/description';
-import { RDF_FORMATS } from './rdf/formats';
-import { documentPath } from './rdf/iris';
-import { CC0, PREFIXES } from './rdf/namespaces';
+import type { Institution } from '../store/dataset';
+import type { Description } from '../rdf/description';
+import { RDF_FORMATS } from '../rdf/formats';
+import { documentPath } from '../rdf/iris';
+import { CC0, PREFIXES } from '../rdf/namespaces';
 
 const { foaf, v, dbp, dc, dcterms, geo, schema, gbv, rdf, rdfs, wdrs } = PREFIXES;
 
