@@ -1,5 +1,33 @@
-// Lint configuration: typescript-eslint's recommended rules over the sources, loader and tests.
+// Lint configuration: typescript-eslint's recommended rules over the sources, loader and tests,
+// and the architecture's rules (docs/architecture.md), so that a wrong arrow fails `npm run lint`:
+//
+//   loader/ (command line) ─→ src/
+//   src/server/, main.ts, config.ts (composition) ─→ http/ ─→ serving/ ─→ store/ ─→ rdf/
+//   load/ ─→ store/ ─→ rdf/;   everything ─→ util/, threads/
+//
+// Nothing in src/ imports loader/; nothing above store/ knows which store adapter it talks to.
 import tseslint from 'typescript-eslint';
+
+/** An import of a sibling folder of src/ named in `folders`, from anywhere below src/. */
+const into = (folders, message) => ({
+  regex: `^\\.{1,2}/(\\.\\./)*(${folders.join('|')})(/|$)`,
+  message,
+});
+const LOADER = into(['loader'], 'src/ never imports the command-line scripts of loader/.');
+const ADAPTER = {
+  regex: '(^|/)store/embedded(/|$)',
+  message: 'Above the store port, nothing knows which adapter it talks to: import src/store/store.',
+};
+/** The layer rule for files matching `files`: which folders of src/ they must not import. */
+const layer = (files, folders, why, extra = []) => ({
+  files,
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      { patterns: [LOADER, ...(folders.length ? [into(folders, why)] : []), ...extra] },
+    ],
+  },
+});
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', '.bench/', 'data/'] },
@@ -11,4 +39,47 @@ export default tseslint.config(
     },
   },
   { files: ['**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
+  // One job per file, one screen per function.
+  {
+    files: ['src/**/*.ts', 'loader/**/*.ts'],
+    rules: {
+      'max-lines': ['error', { max: 400 }],
+      'max-lines-per-function': ['error', { max: 80 }],
+    },
+  },
+  // The layers, each listing what it must not import.
+  layer(['src/**/*.ts'], [], ''),
+  layer(
+    ['src/util/**/*.ts'],
+    ['http', 'serving', 'store', 'rdf', 'load', 'server', 'threads'],
+    'util/ is a leaf.',
+  ),
+  layer(
+    ['src/threads/**/*.ts'],
+    ['http', 'serving', 'store', 'rdf', 'load', 'server'],
+    'threads/ is a leaf.',
+  ),
+  layer(
+    ['src/rdf/**/*.ts'],
+    ['http', 'serving', 'store', 'load', 'server'],
+    'rdf/ is the bottom layer.',
+  ),
+  // The port names the loader's options and report as types; only the embedded adapter, which runs
+  // the loader in its store's thread, imports its code.
+  layer(
+    ['src/store/**/*.ts'],
+    ['http', 'serving', 'server'],
+    'store/ imports only rdf/ below it.',
+    [{ ...into(['load'], 'Only the embedded adapter runs the loader.'), allowTypeImports: true }],
+  ),
+  layer(['src/store/embedded/**/*.ts'], ['http', 'serving', 'server'], 'store/ is below serving/.'),
+  layer(
+    ['src/load/**/*.ts'],
+    ['http', 'serving', 'server'],
+    'load/ writes stores; it serves nothing.',
+  ),
+  layer(['src/serving/**/*.ts'], ['http', 'load', 'server'], 'serving/ is below http/.', [ADAPTER]),
+  layer(['src/http/**/*.ts'], ['load', 'server'], 'http/ is below the process (src/server/).', [
+    ADAPTER,
+  ]),
 );

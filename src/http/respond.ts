@@ -14,7 +14,7 @@ import type { Format } from '../rdf/formats';
 import { escapeHtml } from '../serving/page';
 import { negotiate } from './negotiate';
 import { notModified } from '../serving/conditional';
-import { StoreThreadClosed } from '../store/embedded/storeThread';
+import { StoreClosed } from '../store/store';
 import { RendersBusy } from '../serving/renderQueue';
 import { busy, HttpError } from './errors';
 import { commonHeaders, CORS } from './middleware';
@@ -191,7 +191,7 @@ export function errorHandler(logger: Logger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
     // The process is stopping and closed the store's thread under a request in flight (its
     // client is gone by then, or the grace period is over): nothing failed.
-    if (error instanceof StoreThreadClosed) {
+    if (error instanceof StoreClosed) {
       logger.info({ url: req.originalUrl.slice(0, 512) }, 'request abandoned: stopping');
       error = new HttpError(503, 'The service is stopping.', { 'Retry-After': '5' });
     }

@@ -3,23 +3,11 @@ import { ConfigError, datasetLoad, type DatasetLoad } from '../config';
 import type { Logger } from '../log';
 import type { Service } from '../serving/service';
 import { LoadError } from '../load/loadError';
-import type { LoadOptions, LoadReport } from '../load/loadSources';
-import type { Dataset } from '../store/dataset';
-import { StoreThreadClosed } from '../store/embedded/storeThread';
+import { StoreClosed, type Opened, type Store } from '../store/store';
 
-/**
- * How a dataset is loaded: in the store's thread (`StoreThread.load`, the server) or in this one
- * (`loadSources`, tests). Passed in rather than imported here, so that the HTTP thread does not
- * load the loader and Oxigraph's WebAssembly, which only the store's thread uses.
- */
-export type DatasetLoader = (
-  sources: readonly string[],
-  options: LoadOptions,
-) => Promise<{ dataset: Dataset; report: LoadReport }>;
-
-/** Loads the dataset and serves it: what the process does at start. */
-export function loadInto(service: Service, logger: Logger, load: DatasetLoader): Promise<void> {
-  return new Reloader(service, logger, load).start();
+/** Loads the dataset into `store` and serves it: what the process does at start. */
+export function loadInto(service: Service, logger: Logger, store: Store): Promise<void> {
+  return new Reloader(service, logger, store).start();
 }
 
 /**
@@ -38,7 +26,7 @@ export class Reloader {
   constructor(
     private readonly service: Service,
     private readonly logger: Logger,
-    private readonly loadDataset: DatasetLoader,
+    private readonly store: Store,
   ) {}
 
   /**
@@ -115,11 +103,11 @@ export class Reloader {
     }
     const { sources, options } = load;
     if (!first) logger.info({ sources, serving }, 'reload started');
-    let loaded: Awaited<ReturnType<DatasetLoader>>;
+    let loaded: Opened;
     try {
-      loaded = await this.loadDataset(sources, options);
+      loaded = await this.store.open({ sources, options });
     } catch (error) {
-      if (error instanceof StoreThreadClosed) {
+      if (error instanceof StoreClosed) {
         // The process is stopping and closed the store's thread: the load was abandoned, nothing
         // failed, first load or not.
         logger.info({ serving }, `${first ? 'load' : 'reload'} abandoned: stopping`);

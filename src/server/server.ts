@@ -253,7 +253,7 @@ export function main(
     logger.fatal({ err: error }, 'the store thread stopped');
     process.exit(1);
   });
-  const reloader = new Reloader(service, logger, storeThread.load);
+  const reloader = new Reloader(service, logger, storeThread);
   // Listen first, so /healthz answers and /readyz says 503 while the dataset loads.
   server.listen(config.port, config.host, () => {
     const address = server.address();

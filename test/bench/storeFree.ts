@@ -33,9 +33,9 @@ async function main(): Promise<void> {
     '| round | describe, quiet (ms) | describe right after the old store is freed (ms) | RSS after (MB) |',
   );
   log('|---|---:|---:|---:|');
-  let current = (await thread.load([snapshot], options)).dataset;
+  let current = (await thread.open({ sources: [snapshot], options })).dataset;
   for (let round = 1; round <= Number(values.rounds); round++) {
-    const next = (await thread.load([snapshot], options)).dataset;
+    const next = (await thread.open({ sources: [snapshot], options })).dataset;
     const institutions = [...next.institutions()].slice(0, 102);
     // The first queries of a store warm its indexes and the query's plan.
     for (const institution of institutions.slice(0, 100)) await next.describe(institution);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { generate } from '../../loader/generate';
 import { loadSources, writeSnapshot } from '../../src/load/loadSources';
+import { inProcessStore } from '../../src/store/embedded/inProcessStore';
 import { createApp } from '../../src/http/app';
 import { createLogger } from '../../src/log';
 import { PROJECT_ROOT } from '../../src/util/paths';
@@ -47,7 +48,7 @@ describe('a dataset that cannot be served is refused', function () {
       await writeGenerated(snapshot, 40, 1);
       good = fs.readFileSync(snapshot);
       service = new Service(testConfig({ DATASET: snapshot }));
-      reloader = new Reloader(service, logger, loadSources);
+      reloader = new Reloader(service, logger, inProcessStore);
       await reloader.start();
       served = service.current!.dataset.version;
     });
@@ -123,7 +124,7 @@ describe('a dataset that cannot be served is refused', function () {
       const other = new Service(config);
       other.use(service.current!.dataset);
       const from = lines.length;
-      await new Reloader(other, logger, loadSources).reload();
+      await new Reloader(other, logger, inProcessStore).reload();
       assert.equal(other.current!.dataset.version, served);
       assert.equal(other.lastReload!.outcome, 'refused');
       assert.match(other.lastReload!.reason!, /not-a-folder\/dataset\.nq/);

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type http from 'node:http';
-import { loadSources } from '../../src/load/loadSources';
+import { inProcessStore } from '../../src/store/embedded/inProcessStore';
 import { createLogger } from '../../src/log';
 import { loadInto } from '../../src/server/reloader';
 import { startServer } from '../../src/server/server';
@@ -538,7 +538,7 @@ describe('hostile requests', () => {
     const config = testConfig();
     const started = startServer(config, createLogger('silent'));
     server = started.server;
-    await loadInto(started.service, createLogger('silent'), loadSources);
+    await loadInto(started.service, createLogger('silent'), inProcessStore);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
     before_ = await send(port, get(TTL));

@@ -10,7 +10,7 @@ import { Service } from '../../src/serving/service';
 import { createLogger } from '../../src/log';
 import { loadInto } from '../../src/server/reloader';
 import { PROJECT_ROOT } from '../../src/util/paths';
-import { loadSources } from '../../src/load/loadSources';
+import { inProcessStore } from '../../src/store/embedded/inProcessStore';
 import { NAME_LIST_HEADER } from '../../src/load/lists';
 import request from 'supertest';
 import {
@@ -407,7 +407,7 @@ describe('loader', () => {
     assert.equal(run.status, 0);
     const printed = /, version ([0-9a-f]{12})\)/.exec(run.stdout)?.[1];
     const service = new Service(testConfig({ DATASET: snapshot }));
-    await loadInto(service, createLogger('silent'), loadSources);
+    await loadInto(service, createLogger('silent'), inProcessStore);
     assert.equal(service.current?.dataset.institutionCount, 1);
     assert.equal(service.current?.dataset.tripleCount, 63);
     assert.equal(service.current?.dataset.version, printed);

@@ -8,6 +8,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { generate } from '../../loader/generate';
 import { loadSources, writeSnapshot } from '../../src/load/loadSources';
+import { inProcessStore } from '../../src/store/embedded/inProcessStore';
 import request from 'supertest';
 import { createApp } from '../../src/http/app';
 import { DATASET_VERSION } from '../../src/http/handlers';
@@ -102,7 +103,7 @@ describe('reload', () => {
       snapshot = path.join(dir, 'dataset.nq');
       await writeEdition(1, snapshot);
       service = new Service(testConfig({ DATASET: snapshot }));
-      await loadInto(service, logger, loadSources);
+      await loadInto(service, logger, inProcessStore);
     });
     after(() => {
       service.close();
@@ -136,7 +137,7 @@ describe('reload', () => {
 
     it('SIGHUPs during a reload are coalesced into one more reload after it', async () => {
       const before = lines.length;
-      const reloader = new Reloader(service, logger, loadSources);
+      const reloader = new Reloader(service, logger, inProcessStore);
       await writeEdition(2, snapshot);
       const first = reloader.reload();
       const second = reloader.reload();
@@ -159,7 +160,7 @@ describe('reload', () => {
     it('a SIGHUP during the first load is a reload after it', async () => {
       const before = lines.length;
       const fresh = new Service(testConfig({ DATASET: snapshot }));
-      const reloader = new Reloader(fresh, logger, loadSources);
+      const reloader = new Reloader(fresh, logger, inProcessStore);
       const started = reloader.start();
       await reloader.reload();
       await started;
@@ -181,7 +182,7 @@ describe('reload', () => {
     it('a SIGHUP before the first load began is a reload after it', async () => {
       const before = lines.length;
       const fresh = new Service(testConfig({ DATASET: snapshot }));
-      const reloader = new Reloader(fresh, logger, loadSources);
+      const reloader = new Reloader(fresh, logger, inProcessStore);
       await reloader.reload();
       assert.equal(fresh.current, undefined, 'nothing loaded before the first load');
       await reloader.start();
@@ -198,7 +199,7 @@ describe('reload', () => {
     it('a broken snapshot: the served dataset stays, the log says where and why', async () => {
       const served = service.current!;
       const line = await writeBroken(3, snapshot);
-      await new Reloader(service, logger, loadSources).reload();
+      await new Reloader(service, logger, inProcessStore).reload();
       assert.equal(service.current, served);
       const failed = messages('reload refused').at(-1)!;
       assert.equal(failed.level, 50);
@@ -222,7 +223,7 @@ describe('reload', () => {
       assert.equal(revalidated.status, 304);
       assert.equal(revalidated.headers['dataset-version'], version);
       await writeEdition(4, snapshot);
-      await new Reloader(service, logger, loadSources).reload();
+      await new Reloader(service, logger, inProcessStore).reload();
       const after = await request(app).get(unchangedTtl);
       assert.notEqual(after.headers['dataset-version'], version);
       assert.equal(after.headers['dataset-version'], service.current!.dataset.version);

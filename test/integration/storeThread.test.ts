@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import request from 'supertest';
 import { LoadError, loadSources } from '../../src/load/loadSources';
+import { inProcessStore } from '../../src/store/embedded/inProcessStore';
 import { createApp } from '../../src/http/app';
 import { createLogger } from '../../src/log';
 import { Reloader } from '../../src/server/reloader';
@@ -56,7 +57,7 @@ describe('the store in its own thread', function () {
 
   it('loads the same dataset as a load in this thread: index, report and every description', async () => {
     const here = await loadSources(sources, { baseIri: BASE });
-    const there = await thread.load(sources, { baseIri: BASE });
+    const there = await thread.open({ sources: sources, options: { baseIri: BASE } });
     try {
       assert.equal(there.dataset.version, here.dataset.version);
       assert.equal(there.dataset.institutionCount, here.dataset.institutionCount);
@@ -84,9 +85,9 @@ describe('the store in its own thread', function () {
 
   it('serves the same documents, byte for byte with the same ETags, as a store in this thread', async () => {
     const apps = [];
-    for (const load of [loadSources, thread.load]) {
+    for (const store of [inProcessStore, thread]) {
       const service = new Service(config);
-      service.use((await load(sources, { baseIri: BASE })).dataset);
+      service.use((await store.open({ sources, options: { baseIri: BASE } })).dataset);
       apps.push({ service, app: createApp({ service, logger: createLogger('silent') }) });
     }
     try {
@@ -124,9 +125,11 @@ describe('the store in its own thread', function () {
         broken,
         `<${BASE}/a> <${BASE}/b> <${BASE}/c> .\n<${BASE}/a> <${BASE}/b> "open .\n`,
       );
-      const loaded = await thread.load([good], { baseIri: BASE });
+      const loaded = await thread.open({ sources: [good], options: { baseIri: BASE } });
       const here = await loadSources([broken], { baseIri: BASE }).catch((error: unknown) => error);
-      const there = await thread.load([broken], { baseIri: BASE }).catch((error: unknown) => error);
+      const there = await thread
+        .open({ sources: [broken], options: { baseIri: BASE } })
+        .catch((error: unknown) => error);
       assert.ok(here instanceof LoadError);
       assert.ok(there instanceof LoadError, String(there));
       assert.equal(there.message, here.message);
@@ -145,7 +148,10 @@ describe('the store in its own thread', function () {
   });
 
   it('frees a store after the queries sent before, and refuses the ones after', async () => {
-    const { dataset } = await thread.load(config.bundledDataset, { baseIri: BASE });
+    const { dataset } = await thread.open({
+      sources: config.bundledDataset,
+      options: { baseIri: BASE },
+    });
     const found = dataset.lookup('DE-1a' as Isil);
     assert.equal(found.kind, 'found');
     const exited = exitOf(workerOf(thread, dataset.store.generation));
@@ -163,8 +169,8 @@ describe('the store in its own thread', function () {
 
   it('each load has a thread of its own: freeing the old store ends its thread, once its queries are answered, while the new one answers', async () => {
     const iri = institutionIriFor(BASE, 'DE-1a' as Isil);
-    const old = await thread.load(config.bundledDataset, { baseIri: BASE });
-    const fresh = await thread.load(config.bundledDataset, { baseIri: BASE });
+    const old = await thread.open({ sources: config.bundledDataset, options: { baseIri: BASE } });
+    const fresh = await thread.open({ sources: config.bundledDataset, options: { baseIri: BASE } });
     try {
       assert.notEqual(fresh.dataset.store.threadId, old.dataset.store.threadId);
       const found = old.dataset.lookup('DE-1a' as Isil);
@@ -188,11 +194,14 @@ describe('the store in its own thread', function () {
   it('a failed load ends its thread and leaves the store in use answering', async () => {
     const iri = institutionIriFor(BASE, 'DE-1a' as Isil);
     const dir = tempDir();
-    const { dataset } = await thread.load(config.bundledDataset, { baseIri: BASE });
+    const { dataset } = await thread.open({
+      sources: config.bundledDataset,
+      options: { baseIri: BASE },
+    });
     try {
       const broken = path.join(dir, 'broken.nt');
       fs.writeFileSync(broken, `<${BASE}/a> <${BASE}/b> "open .\n`);
-      const failing = thread.load([broken], { baseIri: BASE });
+      const failing = thread.open({ sources: [broken], options: { baseIri: BASE } });
       const exited = exitOf(workerOf(thread));
       await assert.rejects(failing, LoadError);
       await exited;
@@ -206,14 +215,20 @@ describe('the store in its own thread', function () {
 
   it('a thread that ends during its load (an out-of-memory abort) fails that load only', async () => {
     const iri = institutionIriFor(BASE, 'DE-1a' as Isil);
-    const { dataset } = await thread.load(config.bundledDataset, { baseIri: BASE });
+    const { dataset } = await thread.open({
+      sources: config.bundledDataset,
+      options: { baseIri: BASE },
+    });
     try {
-      const dying = thread.load(config.bundledDataset, { baseIri: BASE });
+      const dying = thread.open({ sources: config.bundledDataset, options: { baseIri: BASE } });
       await workerOf(thread).terminate();
       await assert.rejects(dying, /store's thread stopped/);
       assert.deepEqual(failures, [], 'not fatal: the store in use is in another thread');
       assert.ok((await thread.describe(dataset.store.generation, iri)).length > 0);
-      const again = await thread.load(config.bundledDataset, { baseIri: BASE });
+      const again = await thread.open({
+        sources: config.bundledDataset,
+        options: { baseIri: BASE },
+      });
       again.dataset.free();
     } finally {
       dataset.free();
@@ -223,11 +238,11 @@ describe('the store in its own thread', function () {
   it('a load begun early is the next load of the same sources; one of others frees it', async () => {
     const iri = institutionIriFor(BASE, 'DE-1a' as Isil);
     // The thread numbers the stores it loads: the last one so far, to count the loads after it.
-    const known = await thread.load(config.bundledDataset, { baseIri: BASE });
+    const known = await thread.open({ sources: config.bundledDataset, options: { baseIri: BASE } });
     known.dataset.free();
     thread.begin(config.bundledDataset, { baseIri: BASE });
-    const taken = await thread.load(config.bundledDataset, { baseIri: BASE });
-    const again = await thread.load(config.bundledDataset, { baseIri: BASE });
+    const taken = await thread.open({ sources: config.bundledDataset, options: { baseIri: BASE } });
+    const again = await thread.open({ sources: config.bundledDataset, options: { baseIri: BASE } });
     try {
       // One load ran in the thread for `begin` and the `load` that took it.
       assert.equal(taken.dataset.store.generation, known.dataset.store.generation + 1);
@@ -242,7 +257,7 @@ describe('the store in its own thread', function () {
 
     const version = taken.dataset.version;
     thread.begin(sources, { baseIri: BASE });
-    const other = await thread.load(config.bundledDataset, { baseIri: BASE });
+    const other = await thread.open({ sources: config.bundledDataset, options: { baseIri: BASE } });
     try {
       const early = other.dataset.store.generation - 1;
       assert.equal(other.dataset.version, version, 'the bundled dataset, not the early sources');
@@ -254,7 +269,10 @@ describe('the store in its own thread', function () {
   });
 
   it('checks an IRI again before it becomes query text in the thread', async () => {
-    const { dataset } = await thread.load(config.bundledDataset, { baseIri: BASE });
+    const { dataset } = await thread.open({
+      sources: config.bundledDataset,
+      options: { baseIri: BASE },
+    });
     try {
       for (const hostile of [
         `${BASE}/resource/organisations/DE-1a> ?p ?o } #`,
@@ -275,7 +293,7 @@ describe('the store in its own thread', function () {
   it('a reload through the thread swaps the dataset in and ends the thread of the previous store', async () => {
     const service = new Service(testConfig());
     try {
-      const reloader = new Reloader(service, createLogger('silent'), thread.load);
+      const reloader = new Reloader(service, createLogger('silent'), thread);
       await reloader.start();
       const first = service.current!.dataset;
       const found = first.lookup('DE-1a' as Isil);
@@ -303,7 +321,10 @@ describe('the store in its own thread', function () {
 
   it('a request the closed thread cannot answer (the process stopping) gets 503, logged as abandoned', async () => {
     const closing = new StoreThread();
-    const { dataset } = await closing.load(config.bundledDataset, { baseIri: BASE });
+    const { dataset } = await closing.open({
+      sources: config.bundledDataset,
+      options: { baseIri: BASE },
+    });
     const service = new Service(testConfig({ CACHE_MAX_BYTES: '0' }));
     const lines: { level: number; msg: string }[] = [];
     const logger = createLogger('info', {
@@ -343,7 +364,9 @@ describe('the store in its own thread', function () {
     );
     assert.equal(run.status, 0, run.stderr);
     const loaded = JSON.parse(run.stdout) as string[];
-    assert.ok(loaded.some((file) => file.endsWith(path.join('src', 'store', 'embedded', 'storeThread.ts'))));
+    assert.ok(
+      loaded.some((file) => file.endsWith(path.join('src', 'store', 'embedded', 'storeThread.ts'))),
+    );
     assert.ok(
       loaded.some((file) => file.endsWith(path.join('node_modules', 'express', 'index.js'))),
     );
@@ -355,7 +378,10 @@ describe('the store in its own thread', function () {
 
   it('the thread of a store in use that ends fails what it owes and tells its owner; close does not', async () => {
     const ending = new StoreThread((error) => failures.push(error));
-    const { dataset } = await ending.load(config.bundledDataset, { baseIri: BASE });
+    const { dataset } = await ending.open({
+      sources: config.bundledDataset,
+      options: { baseIri: BASE },
+    });
     const found = dataset.lookup('DE-1a' as Isil);
     assert.equal(found.kind, 'found');
     const owed = dataset.describe(found.institution);
@@ -364,11 +390,17 @@ describe('the store in its own thread', function () {
     await workerOf(ending, dataset.store.generation).terminate();
     await assert.rejects(owed, /store's thread stopped/);
     assert.equal(failures.length, count + 1);
-    await assert.rejects(ending.load(config.bundledDataset, { baseIri: BASE }), /stopped/);
+    await assert.rejects(
+      ending.open({ sources: config.bundledDataset, options: { baseIri: BASE } }),
+      /stopped/,
+    );
 
     const closed = new StoreThread((error) => failures.push(error));
     await closed.close();
-    await assert.rejects(closed.load(config.bundledDataset, { baseIri: BASE }), /closed/);
+    await assert.rejects(
+      closed.open({ sources: config.bundledDataset, options: { baseIri: BASE } }),
+      /closed/,
+    );
     assert.equal(failures.length, count + 1);
   });
 });

@@ -10,6 +10,7 @@
 import { Worker } from 'node:worker_threads';
 import type { LoadOptions, LoadReport } from '../../load/loadSources';
 import { Dataset, type DescriptionSource } from '../dataset';
+import { StoreClosed, type Opened, type Store, type VersionRequest } from '../store';
 import { TimeSlicer } from '../../util/timeSlice';
 import { moduleIn, requireIn } from '../../threads/workerRequire';
 import type { SelectBinding } from './datasetStore';
@@ -25,11 +26,6 @@ interface Asked {
 function startWorker(): Worker {
   const entry = moduleIn(__dirname, 'storeWorker');
   return entry.endsWith('.js') ? new Worker(entry) : new Worker(requireIn(entry), { eval: true });
-}
-
-/** What a load or query still owed fails with when the process stops the threads (`close`). */
-export class StoreThreadClosed extends Error {
-  override name = 'StoreThreadClosed';
 }
 
 const freedError = () => new Error('the store was freed');
@@ -165,7 +161,7 @@ class Lane {
   }
 }
 
-export class StoreThread {
+export class StoreThread implements Store {
   /** Every thread running: one for each store loaded or loading, and the one started ahead. */
   private readonly lanes = new Set<Lane>();
   /** The thread of each store not freed, by generation (from the moment its load is sent). */
@@ -208,10 +204,7 @@ export class StoreThread {
    * Loads `sources` in a fresh thread with `loadSources` (a failure rejects with its LoadError and
    * ends that thread), then indexes the dataset here from the rows read there, in slices.
    */
-  load = async (
-    sources: readonly string[],
-    options: LoadOptions,
-  ): Promise<{ dataset: Dataset<RemoteStore>; report: LoadReport }> => {
+  open = async ({ sources, options }: VersionRequest): Promise<Opened<RemoteStore>> => {
     const early = this.early;
     this.early = undefined;
     let loading: Loading;
@@ -272,9 +265,9 @@ export class StoreThread {
     lane.retire();
   }
 
-  /** Stops every thread; what they still owe fails with StoreThreadClosed. */
+  /** Stops every thread; what they still owe fails with StoreClosed. */
   async close(): Promise<void> {
-    this.broken ??= new StoreThreadClosed("the store's thread was closed");
+    this.broken ??= new StoreClosed("the store's thread was closed");
     const closed = this.broken;
     this.stores.clear();
     this.spare = undefined;
