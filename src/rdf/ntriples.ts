@@ -193,3 +193,41 @@ export function parseNTriples(text: string): Quad[] {
     ),
   );
 }
+
+/** One line of N-Triples as Oxigraph (or the converter) writes it, split into its terms. */
+export interface Line {
+  readonly text: string;
+  readonly s: string;
+  readonly p: string;
+  readonly o: string;
+}
+
+/**
+ * Splits a line as Oxigraph and the record converter write it: terms split by one space, ` .` at
+ * the end. An IRI ends at its `> ` (a lenient load may have let a space into one); a blank node's
+ * label has no space. `undefined` for a line in any other shape.
+ */
+export function splitLine(text: string): Line | undefined {
+  const sEnd = text.startsWith('<') ? text.indexOf('> ') + 1 : text.indexOf(' ');
+  if (sEnd <= 0 || !text.startsWith('<', sEnd + 1)) return undefined;
+  const pEnd = text.indexOf('> ', sEnd + 1) + 1;
+  if (pEnd <= 0 || !text.endsWith(' .')) return undefined;
+  return {
+    text,
+    s: text.slice(0, sEnd),
+    p: text.slice(sEnd + 1, pEnd),
+    o: text.slice(pEnd + 1, -2),
+  };
+}
+
+/**
+ * The lines of N-Triples or N-Quads text, without their line ends and without empty lines: the
+ * one place that cuts such text into lines (`splitLine` then splits a line into its terms).
+ */
+export function* lines(text: string): Generator<string> {
+  for (let start = 0, end; start < text.length; start = end + 1) {
+    end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    if (end > start) yield text.slice(start, end);
+  }
+}

@@ -3,6 +3,7 @@
 // description's IRI (`/data/organisations/<isil>`), so that serving one is a scan of one graph
 // (queries/describe.rq) instead of a join over the whole dataset.
 import { PREFIXES } from '../rdf/namespaces';
+import { lines, splitLine, type Line } from '../rdf/ntriples';
 import { descriptionIriOf, RESOURCE_PATH } from '../rdf/iris';
 
 /** Blank nodes are followed this many levels below the institution (a cycle stops here). */
@@ -14,32 +15,6 @@ export const NAMED_LINKS: ReadonlySet<string> = new Set([
   `<${PREFIXES.v}url>`,
   `<${PREFIXES.v}email>`,
 ]);
-
-/** One line of N-Triples as Oxigraph (or the converter) writes it, split into its terms. */
-export interface Line {
-  readonly text: string;
-  readonly s: string;
-  readonly p: string;
-  readonly o: string;
-}
-
-/**
- * Splits a line as Oxigraph and the record converter write it: terms split by one space, ` .` at
- * the end. An IRI ends at its `> ` (a lenient load may have let a space into one); a blank node's
- * label has no space. `undefined` for a line in any other shape.
- */
-export function splitLine(text: string): Line | undefined {
-  const sEnd = text.startsWith('<') ? text.indexOf('> ') + 1 : text.indexOf(' ');
-  if (sEnd <= 0 || !text.startsWith('<', sEnd + 1)) return undefined;
-  const pEnd = text.indexOf('> ', sEnd + 1) + 1;
-  if (pEnd <= 0 || !text.endsWith(' .')) return undefined;
-  return {
-    text,
-    s: text.slice(0, sEnd),
-    p: text.slice(sEnd + 1, pEnd),
-    o: text.slice(pEnd + 1, -2),
-  };
-}
 
 /**
  * The triples of a default graph (N-Triples as Oxigraph dumps it) as N-Quads, each institution's
@@ -59,8 +34,7 @@ export function descriptionQuads(
 ): string {
   const bySubject = new Map<string, Line[]>();
   const rest: string[] = [];
-  for (const text of ntriples.split('\n')) {
-    if (text === '') continue;
+  for (const text of lines(ntriples)) {
     const line = splitLine(text);
     if (line === undefined) {
       rest.push(text);

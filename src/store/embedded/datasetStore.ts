@@ -4,7 +4,8 @@ import oxigraph from 'oxigraph';
 import type { Literal } from 'n3';
 import { decodeTerm } from '../../rdf/ntriples';
 import { DATA_PATH, descriptionIriOf, RESOURCE_PATH } from '../../rdf/iris';
-import { descriptionQuads, NAMED_LINKS, type Line } from '../descriptions';
+import { descriptionQuads, NAMED_LINKS } from '../descriptions';
+import type { Line } from '../../rdf/ntriples';
 import { checkedIri, loadQueries, type CheckedIri, type Queries } from '../queries';
 import type { TimeSlicer } from '../../util/timeSlice';
 

@@ -8,7 +8,7 @@
 // answered its last query: terminating releases its WebAssembly memory at once, and no query of
 // the new store waits behind the old one's free.
 import { Worker } from 'node:worker_threads';
-import type { LoadOptions, LoadReport } from '../../load/loadSources';
+import type { LoadOptions } from '../../load/loadSources';
 import { Dataset, type DescriptionSource } from '../dataset';
 import { StoreClosed, type Opened, type Store, type VersionRequest } from '../store';
 import { TimeSlicer } from '../../util/timeSlice';
