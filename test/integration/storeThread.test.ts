@@ -28,10 +28,10 @@ const WITHDRAWN = path.join(FIXTURES, 'test', 'withdrawn.ttl');
  */
 function workerOf(thread: StoreThread, generation?: number): Worker {
   const inside = thread as unknown as {
-    stores: Map<number, { worker: Worker }>;
+    stores: Map<number, { client: { worker: Worker } }>;
     generations: number;
   };
-  return inside.stores.get(generation ?? inside.generations)!.worker;
+  return inside.stores.get(generation ?? inside.generations)!.client.worker;
 }
 
 const exitOf = (worker: Worker) => new Promise<number>((resolve) => worker.once('exit', resolve));

@@ -7,26 +7,18 @@
 // queries. A reload loads in a fresh thread, and the previous one is terminated once it has
 // answered its last query: terminating releases its WebAssembly memory at once, and no query of
 // the new store waits behind the old one's free.
-import { Worker } from 'node:worker_threads';
 import type { LoadOptions } from '../../load/loadSources';
 import { Dataset, type DescriptionSource } from '../dataset';
 import { StoreClosed, type Opened, type Store, type VersionRequest } from '../store';
 import { TimeSlicer } from '../../util/timeSlice';
-import { moduleIn, requireIn } from '../../threads/workerRequire';
+import { WorkerClient } from '../../threads/client';
+import { moduleIn } from '../../threads/workerRequire';
 import type { SelectBinding } from './datasetStore';
 import type { CheckedIri } from '../queries';
-import { fromWire, type Batch, type LoadedReply, type Reply, type Request } from './storeProtocol';
+import { reviveLoadError, type LoadedReply, type Reply, type Request } from './storeProtocol';
 
-interface Asked {
-  readonly resolve: (reply: Reply) => void;
-  readonly reject: (error: Error) => void;
-}
-
-/** The worker's module beside this one (src/workerRequire.ts says how it is loaded). */
-function startWorker(): Worker {
-  const entry = moduleIn(__dirname, 'storeWorker');
-  return entry.endsWith('.js') ? new Worker(entry) : new Worker(requireIn(entry), { eval: true });
-}
+/** The worker's module beside this one (src/threads/workerRequire.ts says how it is loaded). */
+const WORKER = moduleIn(__dirname, 'storeWorker');
 
 const freedError = () => new Error('the store was freed');
 
@@ -61,103 +53,59 @@ export class RemoteStore implements DescriptionSource {
 }
 
 /**
- * One worker thread and the requests it owes answers to. It holds at most one store, the one it
- * loaded; once that store is freed (`retire`), it is terminated as soon as it owes nothing.
+ * One worker thread and the store it holds: at most one, the one it loaded; once that store is
+ * freed (`retire`), the thread is terminated as soon as it owes nothing.
  */
 class Lane {
-  readonly worker: Worker;
-  readonly ended: Promise<void>;
+  readonly client: WorkerClient<Request, Reply>;
   /** Whether its load succeeded: it holds a store the server may be serving. */
   holding = false;
-  private readonly asked = new Map<number, Asked>();
-  /** Requests not sent yet: see `send`. */
-  private outbox: Request[] = [];
-  /** Why the thread can no longer answer (it failed, ended or was terminated); set once. */
-  private broken: Error | undefined;
-  private retired = false;
+  private asked = false;
 
-  /** `ended` hears of the thread's end unless this side ended it (`retire`, `terminate`). */
-  constructor(private readonly onEnd: (lane: Lane, error: Error) => void) {
-    this.worker = startWorker();
-    this.worker.unref();
-    this.ended = new Promise((resolve) => this.worker.once('exit', () => resolve()));
-    this.worker.on('message', (replies: Batch<Reply>) => {
-      for (const reply of replies) this.answer(reply);
+  /** `onEnd` hears of the thread's end unless this side ended it (`retire`, `terminate`). */
+  constructor(onEnd: (lane: Lane, error: Error) => void) {
+    this.client = new WorkerClient<Request, Reply>(WORKER, {
+      name: "the store's thread",
+      revive: reviveLoadError,
+      onEnd: (error) => onEnd(this, error),
     });
-    this.worker.on('error', (error) =>
-      this.fail(new Error(`the store's thread failed: ${error.stack ?? String(error)}`)),
-    );
-    this.worker.on('exit', (code) =>
-      this.fail(new Error(`the store's thread stopped (exit code ${code})`)),
-    );
   }
 
-  /** Whether it owes nothing and sent nothing: a thread started ahead that no load took yet. */
+  get ended(): Promise<void> {
+    return this.client.ended;
+  }
+
+  /** Whether it was asked nothing yet: a thread started ahead that no load took yet. */
   get idle(): boolean {
-    return !this.holding && !this.retired && !this.broken && this.asked.size === 0;
+    return !this.asked && this.client.alive;
   }
 
-  ask(request: Request): Promise<Reply> {
-    if (this.broken) return Promise.reject(this.broken);
-    return new Promise((resolve, reject) => {
-      this.asked.set(request.id, { resolve, reject });
-      // Alive while it owes an answer, so that a thread not closed never holds a finished process.
-      if (this.asked.size === 1) this.worker.ref();
-      this.send(request);
-    });
+  async load(sources: readonly string[], options: LoadOptions): Promise<LoadedReply> {
+    const reply = await this.ask({ op: 'load', sources, options });
+    if (typeof reply === 'string') throw new Error('the store thread answered a load with text');
+    this.holding = true;
+    return reply;
   }
 
-  /**
-   * Queues `request` for the batch sent once this turn of the event loop has read its I/O: the
-   * requests of the connections read in one turn cross in one message.
-   */
-  private send(request: Request): void {
-    this.outbox.push(request);
-    if (this.outbox.length === 1) setImmediate(this.flush);
+  async describe(iri: CheckedIri): Promise<string> {
+    const reply = await this.ask({ op: 'describe', iri });
+    if (typeof reply !== 'string')
+      throw new Error('the store thread answered a describe without text');
+    return reply;
   }
-
-  /** Sends what is queued now rather than after this turn (see `StoreThread.begin`). */
-  readonly flush = () => {
-    const batch = this.outbox;
-    this.outbox = [];
-    if (batch.length > 0 && !this.broken) this.worker.postMessage(batch satisfies Batch<Request>);
-  };
 
   /** Its store is no longer needed: the thread ends once it has answered what it owes. */
   retire(): void {
-    this.retired = true;
-    if (this.asked.size === 0) void this.terminate(freedError());
+    this.client.retire(freedError());
   }
 
-  /** Ends the thread now; what it still owes fails with `why`, and nobody is told of its end. */
   terminate(why: Error): Promise<number> {
-    this.retired = true;
-    this.fail(why);
-    return this.worker.terminate();
+    return this.client.terminate(why);
   }
 
-  private answer(reply: Reply): void {
-    const asked = this.asked.get(reply.id);
-    if (!asked) return;
-    this.asked.delete(reply.id);
-    if (this.asked.size === 0) {
-      if (this.retired) void this.terminate(freedError());
-      else this.worker.unref();
-    }
-    if ('error' in reply) asked.reject(fromWire(reply.error));
-    else {
-      if ('loaded' in reply) this.holding = true;
-      asked.resolve(reply);
-    }
-  }
-
-  private fail(error: Error): void {
-    if (this.broken) return;
-    this.broken = error;
-    for (const asked of this.asked.values()) asked.reject(error);
-    this.asked.clear();
-    this.worker.unref();
-    if (!this.retired) this.onEnd(this, error);
+  private ask(request: Request): Promise<Reply> {
+    this.asked = true;
+    return this.client.ask(request);
   }
 }
 
@@ -169,7 +117,6 @@ export class StoreThread implements Store {
   /** The thread the constructor started, until a load takes it. */
   private spare: Lane | undefined;
   private generations = 0;
-  private next = 0;
   /** Why no more can be loaded or asked: closed, or the thread of a store in use ended; set once. */
   private broken: Error | undefined;
   /** The load `begin` sent, until `load` takes it (see `begin`). */
@@ -197,7 +144,7 @@ export class StoreThread implements Store {
     loading.reply.catch(() => undefined);
     this.early = { key: JSON.stringify([sources, options]), loading };
     // Now, not after this turn: the rest of this turn is the modules' loading.
-    loading.lane.flush();
+    loading.lane.client.flush();
   }
 
   /**
@@ -219,17 +166,15 @@ export class StoreThread implements Store {
       loading = this.send(sources, options);
     }
     const { lane, generation } = loading;
-    let reply: Reply;
+    let reply: LoadedReply;
     try {
       reply = await loading.reply;
-      if (!('loaded' in reply))
-        throw new Error('the store thread answered a load without a dataset');
     } catch (error) {
       this.free(generation);
       throw error;
     }
-    const { report, rows: pieces }: LoadedReply = reply.loaded;
-    const store = new RemoteStore(this, generation, report.triples, lane.worker.threadId);
+    const { report, rows: pieces } = reply;
+    const store = new RemoteStore(this, generation, report.triples, lane.client.worker.threadId);
     try {
       const slicer = new TimeSlicer();
       const rows: SelectBinding[] = [];
@@ -252,9 +197,7 @@ export class StoreThread implements Store {
     if (this.broken) throw this.broken;
     const lane = this.stores.get(generation);
     if (!lane) throw freedError();
-    const reply = await lane.ask({ op: 'describe', id: ++this.next, iri });
-    if (!('text' in reply)) throw new Error('the store thread answered a describe without text');
-    return reply.text;
+    return lane.describe(iri);
   }
 
   /** Frees the store `generation`: its thread ends once it has answered the queries sent before. */
@@ -285,7 +228,7 @@ export class StoreThread implements Store {
     if (spare && lane !== spare) void spare.terminate(freedError());
     const generation = ++this.generations;
     this.stores.set(generation, lane);
-    return { lane, generation, reply: lane.ask({ op: 'load', id: ++this.next, sources, options }) };
+    return { lane, generation, reply: lane.load(sources, options) };
   }
 
   private start(): Lane {
@@ -307,5 +250,5 @@ export class StoreThread implements Store {
 interface Loading {
   readonly lane: Lane;
   readonly generation: number;
-  readonly reply: Promise<Reply>;
+  readonly reply: Promise<LoadedReply>;
 }

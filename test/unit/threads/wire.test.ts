@@ -1,11 +1,13 @@
-// Errors across the thread boundary (src/store/storeProtocol.ts): what the store's thread threw is
-// what the HTTP thread sees, its code and its LoadError fields included.
+// Errors across a thread boundary (src/threads/wire.ts): what a worker threw is what the asking
+// thread sees, its code and its fields included, and a LoadError of the store's thread is a
+// LoadError again (reviveLoadError in src/store/embedded/storeProtocol.ts).
 import assert from 'node:assert/strict';
-import { LoadError } from '../../src/load/loadError';
-import { fromWire, toWire } from '../../src/store/embedded/storeProtocol';
+import { LoadError } from '../../../src/load/loadError';
+import { reviveLoadError } from '../../../src/store/embedded/storeProtocol';
+import { fromWire, toWire } from '../../../src/threads/wire';
 
 /** The error as it arrives on the other side: serialized the way postMessage does it. */
-const across = (error: unknown) => fromWire(structuredClone(toWire(error)));
+const across = (error: unknown) => fromWire(structuredClone(toWire(error)), reviveLoadError);
 
 describe('errors across the thread boundary', () => {
   it('a system error keeps its code', () => {
@@ -48,6 +50,16 @@ describe('errors across the thread boundary', () => {
     const error = across(new Empty('/d/x.nt', undefined, undefined, 'nothing to serve'));
     assert.ok(error instanceof LoadError);
     assert.equal(error.name, 'Empty');
+  });
+
+  it('own plain fields cross; without a reviver the class is a plain Error with its name', () => {
+    const thrown = Object.assign(new LoadError('/d/x.nt', 3, 7, 'bad'), { code: 'E1' });
+    const error = fromWire(structuredClone(toWire(thrown))) as Error & Record<string, unknown>;
+    assert.ok(!(error instanceof LoadError));
+    assert.deepEqual(
+      [error.name, error.file, error.line, error.column, error.reason, error.code],
+      ['LoadError', '/d/x.nt', 3, 7, 'bad', 'E1'],
+    );
   });
 
   it('a thrown string becomes an Error with its text', () => {
