@@ -15,11 +15,11 @@ import {
   Validator,
   type Defect,
   type DefectClass,
-} from '../../src/load/validate';
-import { generate } from '../../loader/generate';
-import { loadSources } from '../../src/load/loadSources';
-import { isilDefect } from '../../src/rdf/isil';
-import { BASE, DE_1A, DE_1A_RDF, FIXTURES, parseRdfXml } from '../support';
+} from '../../../src/load/validate';
+import { generate } from '../../../loader/generate';
+import { loadSources } from '../../../src/load/loadSources';
+import { isilDefect } from '../../../src/rdf/isil';
+import { BASE, DE_1A, DE_1A_RDF, FIXTURES, parseRdfXml } from '../../support';
 
 const DIR = path.join(FIXTURES, 'validate');
 const FOAF_ORGANIZATION = 'http://xmlns.com/foaf/0.1/Organization';

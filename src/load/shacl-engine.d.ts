@@ -1,0 +1,18 @@
+// The part of shacl-engine (an ES module without types) that the SHACL worker uses.
+declare module 'shacl-engine' {
+  import type { DataFactory, Term } from 'n3';
+
+  interface Pointer {
+    readonly term: Term;
+  }
+  export interface ValidationResult {
+    readonly shape: { readonly ptr: Pointer };
+    readonly focusNode: Pointer;
+    readonly value?: Pointer;
+    readonly message: readonly Term[];
+  }
+  export class Validator {
+    constructor(shapes: unknown, options: { factory: typeof DataFactory & object });
+    validate(data: { dataset: unknown }): Promise<{ readonly results: ValidationResult[] }>;
+  }
+}
