@@ -2,7 +2,8 @@
 // them: the one place where request input becomes query text.
 import fs from 'node:fs';
 import path from 'node:path';
-import { Algebra, translate } from 'sparqlalgebrajs';
+import { DataFactory } from 'n3';
+import { Algebra, type Factory, toSparql, translate, Util } from 'sparqlalgebrajs';
 import { QUERY_DIR } from '../util/paths';
 import { institutionIri } from '../rdf/iris';
 import { isilDefect, type Isil } from '../rdf/isil';
@@ -105,11 +106,67 @@ export function loadTemplate(
   return new QueryTemplate(file, text, expected);
 }
 
+/** The IRI a ValuesTemplate stands for its list of IRIs with while it is built. */
+const VALUES_PLACEHOLDER = 'urn:x-bind:values';
+
+/**
+ * A SELECT asked for a few of its solutions at a time: `VALUES ?variable { … }` is joined, in the
+ * query's algebra (sparqlalgebrajs), with the pattern its GROUP BY reads (or its whole pattern),
+ * and the query written back as text once; binding is then a join of checked IRIs.
+ */
+export class ValuesTemplate {
+  private readonly parts: readonly string[];
+
+  constructor(
+    readonly name: string,
+    text: string,
+    variable: string,
+  ) {
+    const algebra = translate(text);
+    const values = (input: Algebra.Operation, factory: Factory) =>
+      factory.createJoin([
+        factory.createValues(
+          [DataFactory.variable(variable)],
+          [{ [`?${variable}`]: DataFactory.namedNode(VALUES_PLACEHOLDER) }],
+        ),
+        input,
+      ]);
+    let bound = false;
+    const bind = (op: Algebra.Group | Algebra.Project, factory: Factory) => {
+      bound = true;
+      const input = values(op.input, factory);
+      return {
+        recurse: false,
+        result:
+          op.type === Algebra.types.GROUP
+            ? factory.createGroup(input, op.variables, op.aggregates)
+            : factory.createProject(input, op.variables),
+      };
+    };
+    const grouped = Util.mapOperation(algebra, { [Algebra.types.GROUP]: bind });
+    const rewritten = bound
+      ? grouped
+      : Util.mapOperation(algebra, { [Algebra.types.PROJECT]: bind });
+    if (!bound) throw new QueryTemplateError(`${name}: not a SELECT to bind ?${variable} in`);
+    this.parts = toSparql(rewritten).split(`<${VALUES_PLACEHOLDER}>`);
+    if (this.parts.length !== 2)
+      throw new QueryTemplateError(`${name}: ?${variable} cannot be bound with VALUES`);
+  }
+
+  /** The query for the solutions of `iris` alone; each from `checkedIri`. */
+  bind(iris: readonly CheckedIri[]): string {
+    return this.parts.join(iris.map((iri) => `<${iri}>`).join(' '));
+  }
+}
+
 /** Every template the service uses, parsed and checked: call once at start. */
 export function loadQueries() {
+  const institutions = loadTemplate('institutions.rq', Algebra.types.PROJECT);
   const queries = {
     describe: loadTemplate('describe.rq', Algebra.types.CONSTRUCT),
-    institutions: loadTemplate('institutions.rq', Algebra.types.PROJECT),
+    institutions,
+    /** institutions.rq for a few institutions at a time (`?institution` bound with VALUES). */
+    institutionsOf: new ValuesTemplate('institutions.rq', institutions.text(), 'institution'),
   };
   if (!queries.describe.bindable) throw new QueryTemplateError('describe.rq has no placeholder');
   return Object.freeze(queries);

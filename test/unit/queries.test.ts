@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Parser, type Quad } from 'n3';
 import { isomorphic } from 'rdf-isomorphic';
-import { Algebra, translate } from 'sparqlalgebrajs';
+import { Algebra, translate, Util } from 'sparqlalgebrajs';
 import { PROJECT_ROOT } from '../../src/util/paths';
 import { DatasetStore } from '../../src/store/embedded/datasetStore';
 import { MAX_BLANK_NODE_DEPTH } from '../../src/store/descriptions';
@@ -14,6 +14,7 @@ import {
   PLACEHOLDER,
   QueryTemplate,
   QueryTemplateError,
+  ValuesTemplate,
 } from '../../src/store/queries';
 import { asTriples } from '../support';
 
@@ -194,6 +195,56 @@ describe('loadQueries', () => {
     assert.ok(!bound.split('\n').some((line) => line.trimStart().startsWith('#')));
     assert.ok(bound.includes('<http://www.w3.org/2006/vcard/ns#>'));
   });
+});
+
+describe('ValuesTemplate binds a slice of institutions through the algebra', () => {
+  const queries = loadQueries();
+  const ORG = '<http://xmlns.com/foaf/0.1/Organization>';
+  const NAME = '<http://xmlns.com/foaf/0.1/name>';
+  const iri = (n: number) => `${BASE}/resource/organisations/DE-${n}`;
+  let store: DatasetStore;
+  before(() => {
+    store = new DatasetStore();
+    const lines = [1, 2, 3, 4].map(
+      (n) =>
+        `<${iri(n)}> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> ${ORG} .\n<${iri(n)}> ${NAME} "N${n}" .`,
+    );
+    store.load(lines.join('\n'), 'nt', `${BASE}/`);
+  });
+  after(() => store.free());
+
+  it('the VALUES block sits under GROUP BY, the rest of the algebra unchanged', () => {
+    const bound = translate(queries.institutionsOf.bind([checkedIri(iri(1))]));
+    const whole = translate(queries.institutions.text());
+    const group = (op: Algebra.Operation): Algebra.Group =>
+      op.type === Algebra.types.GROUP ? op : group((op as Algebra.Single).input);
+    const values: Algebra.Values[] = [];
+    Util.recurseOperation(group(bound).input, {
+      [Algebra.types.VALUES]: (op: Algebra.Values) => (values.push(op), false),
+    });
+    assert.deepEqual(
+      values.map((v) => [v.variables.map((x) => x.value), v.bindings.length]),
+      [[['institution'], 1]],
+    );
+    assert.deepEqual(group(bound).aggregates, group(whole).aggregates);
+  });
+
+  it('answers exactly the rows of the whole query for the institutions bound', () => {
+    const all = store.select(queries.institutions.text());
+    const some = store.select(queries.institutionsOf.bind([2, 4].map((n) => checkedIri(iri(n)))));
+    const key = (rows: typeof all) => rows.map((r) => JSON.stringify(r)).sort();
+    assert.equal(all.length, 4);
+    assert.deepEqual(
+      key(some),
+      key(all.filter((r) => [iri(2), iri(4)].includes(r.institution!.value))),
+    );
+  });
+
+  it('a template that is no SELECT is refused', () =>
+    assert.throws(
+      () => new ValuesTemplate('t', 'ASK { ?s ?p ?o }', 'institution'),
+      QueryTemplateError,
+    ));
 });
 
 describe('DatasetStore.describe on the real DE-1a document', () => {

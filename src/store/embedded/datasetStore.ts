@@ -31,8 +31,6 @@ export interface SelectBinding {
  */
 const INSTITUTION_LIST =
   'SELECT DISTINCT ?institution WHERE { ?institution a <http://xmlns.com/foaf/0.1/Organization> }';
-/** Where the institutions of a slice are bound in `queries/institutions.rq`. */
-const INSTITUTION_WHERE = 'WHERE {';
 /**
  * Institutions read by one query of the sliced index: each costs about 0.03 ms, so a query takes
  * a few milliseconds, and fewer would cost more per institution (each query is parsed anew).
@@ -76,13 +74,12 @@ function boundTerm(text: string): BoundTerm {
     : { type: 'literal', value, datatype: datatype.value };
 }
 
-/** Whether an IRI can be written into a query as `<iri>`. */
-function bindable(iri: string): boolean {
+/** The IRI as it can be written into a query, or undefined when it cannot (see checkedIri). */
+function bindable(iri: string): CheckedIri | undefined {
   try {
-    checkedIri(iri);
-    return true;
+    return checkedIri(iri);
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -250,27 +247,20 @@ export class DatasetStore {
     slicer: Pick<TimeSlicer, 'pause' | 'contended'>,
   ): Promise<SelectBinding[]> {
     const listed = this.query(INSTITUTION_LIST, 'tsv');
-    const iris: string[] = [];
+    const iris: CheckedIri[] = [];
     for (const term of listed.split('\n').slice(1)) {
       if (term === '') continue;
       const iri = /^<(.*)>$/.exec(term)?.[1];
-      if (iri === undefined || !bindable(iri)) return this.institutions();
-      iris.push(iri);
+      const bound = iri === undefined ? undefined : bindable(iri);
+      if (bound === undefined) return this.institutions();
+      iris.push(bound);
     }
     await slicer.pause();
-    const query = this.queries.institutions.text();
-    if (!query.includes(INSTITUTION_WHERE))
-      throw new Error(`institutions.rq has no "${INSTITUTION_WHERE}" to bind institutions after`);
     const rows: SelectBinding[] = [];
     for (let at = 0; at < iris.length;) {
       // Ten times as many while no request waits (at start): fewer queries cost less in all.
       const count = slicer.contended ? INDEX_SLICE : 10 * INDEX_SLICE;
-      const values = iris.slice(at, (at += count)).map((iri) => `<${iri}>`);
-      const sliced = query.replace(
-        INSTITUTION_WHERE,
-        `${INSTITUTION_WHERE} VALUES ?institution { ${values.join(' ')} }`,
-      );
-      rows.push(...this.select(sliced));
+      rows.push(...this.select(this.queries.institutionsOf.bind(iris.slice(at, (at += count)))));
       await slicer.pause();
     }
     return rows;
