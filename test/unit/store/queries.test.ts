@@ -1,22 +1,24 @@
-// The injection boundary (checkedIri, QueryTemplate.bind), the templates, and describe() on a real Oxigraph store.
+// The injection boundary (institutionIriFor, checkedIri, QueryTemplate.bind, ValuesTemplate), the templates, and describe() on a real Oxigraph store.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Parser, type Quad } from 'n3';
 import { isomorphic } from 'rdf-isomorphic';
 import { Algebra, translate, Util } from 'sparqlalgebrajs';
-import { PROJECT_ROOT } from '../../src/util/paths';
-import { DatasetStore } from '../../src/store/embedded/datasetStore';
-import { MAX_BLANK_NODE_DEPTH } from '../../src/store/descriptions';
+import type { Isil } from '../../../src/rdf/isil';
+import { PROJECT_ROOT } from '../../../src/util/paths';
+import { DatasetStore } from '../../../src/store/embedded/datasetStore';
+import { MAX_BLANK_NODE_DEPTH } from '../../../src/store/descriptions';
 import {
   checkedIri,
+  institutionIriFor,
   loadQueries,
   PLACEHOLDER,
   QueryTemplate,
   QueryTemplateError,
   ValuesTemplate,
-} from '../../src/store/queries';
-import { asTriples } from '../support';
+} from '../../../src/store/queries';
+import { asTriples } from '../../support';
 
 const BASE = 'https://ld.zdb-services.de';
 const DE_1A = `${BASE}/resource/organisations/DE-1a`;
@@ -425,4 +427,34 @@ describe('DatasetStore.select reads the TSV results as the JSON results format h
       placed.free();
     }
   });
+});
+
+// institutionIriFor: the only way from request input to query text takes an ISIL and nothing else.
+
+describe('institutionIriFor', () => {
+  for (const isil of ['DE-1a', 'DE-MUS-872815', 'GB-LO/N38', 'AT-9:UBW-002', 'ZDB-1-AAS4']) {
+    it(`binds ${isil}`, () => {
+      const query = loadQueries().describe.bind(institutionIriFor(BASE, isil as Isil));
+      assert.ok(query.includes(`<${BASE}/resource/organisations/${isil}>`));
+      assert.ok(!query.includes('urn:x-bind'));
+    });
+  }
+  // Each of these is forced past the type checker, as a bug elsewhere could do.
+  const forged = [
+    'DE-1a> } ; DROP ALL #',
+    'DE-1a>',
+    'DE-1a\n',
+    'DE-1a"',
+    '../x',
+    'DE-1a ',
+    'DE-{1}',
+    '',
+    'DE-1a\\u003e',
+    'x'.repeat(17),
+    'DE-ä',
+  ];
+  for (const text of forged) {
+    it(`refuses a forged ISIL ${JSON.stringify(text)}`, () =>
+      assert.throws(() => institutionIriFor(BASE, text as Isil), QueryTemplateError));
+  }
 });

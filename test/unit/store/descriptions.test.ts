@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { Parser, type Quad } from 'n3';
 import { isomorphic } from 'rdf-isomorphic';
-import { descriptionIriOf } from '../../src/rdf/iris';
-import { descriptionQuads, MAX_BLANK_NODE_DEPTH } from '../../src/store/descriptions';
+import { descriptionIriOf } from '../../../src/rdf/iris';
+import { descriptionQuads, MAX_BLANK_NODE_DEPTH } from '../../../src/store/descriptions';
 
 const BASE = 'https://ld.zdb-services.de';
 const X = `<${BASE}/resource/organisations/DE-X>`;

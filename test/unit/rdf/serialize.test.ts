@@ -1,18 +1,18 @@
 // Serializers and the N-Triples reader: awkward terms survive every format, read back by other parsers.
 import assert from 'node:assert/strict';
 import { DataFactory, Writer, type Literal, type Quad } from 'n3';
-import { toDescription, labelBlankNodes } from '../../src/rdf/description';
-import { toJsonLd } from '../../src/rdf/jsonld';
+import { toDescription, labelBlankNodes } from '../../../src/rdf/description';
+import { toJsonLd } from '../../../src/rdf/jsonld';
 import {
   decodeTerm,
   NTriplesError,
   parseNTriples,
   splitNTriples,
   splitWrittenNTriples,
-} from '../../src/rdf/ntriples';
-import { localNameStart, SerializationError, toRdfXml } from '../../src/rdf/rdfxml';
-import { toNTriples, toTurtle } from '../../src/rdf/turtle';
-import { parseJsonLd, parseRdfXml, parseTurtle, sameGraph } from '../support';
+} from '../../../src/rdf/ntriples';
+import { localNameStart, SerializationError, toRdfXml } from '../../../src/rdf/rdfxml';
+import { toNTriples, toTurtle } from '../../../src/rdf/turtle';
+import { parseJsonLd, parseRdfXml, parseTurtle, sameGraph } from '../../support';
 
 const { namedNode, blankNode, literal, quad } = DataFactory;
 const R = 'https://ld.zdb-services.de/resource/organisations/DE-Tue120';
