@@ -73,6 +73,11 @@ export default tseslint.config(
     [{ ...into(['load'], 'Only the embedded adapter runs the loader.'), allowTypeImports: true }],
   ),
   layer(['src/store/embedded/**/*.ts'], ['http', 'serving', 'server'], 'store/ is below serving/.'),
+  // The port's own files know no adapter either.
+  layer(['src/store/*.ts'], ['http', 'serving', 'server'], 'store/ imports only rdf/ below it.', [
+    { ...into(['load'], 'Only the embedded adapter runs the loader.'), allowTypeImports: true },
+    { regex: '^\\./embedded(/|$)', message: 'The port knows no adapter.' },
+  ]),
   layer(
     ['src/load/**/*.ts'],
     ['http', 'serving', 'server'],

@@ -2,7 +2,7 @@
 import { isilDefect, isilKey, type Isil } from '../rdf/isil';
 import { descriptionIri, isilOfInstitutionIri } from '../rdf/iris';
 import { parseModified, toDescription, type Description } from '../rdf/description';
-import type { DatasetStore, SelectBinding } from './embedded/datasetStore';
+import type { SelectBinding } from './bindings';
 import { institutionIriFor, type CheckedIri } from './queries';
 import { TimeSlicer } from '../util/timeSlice';
 
@@ -50,7 +50,7 @@ export interface DataWarning {
 
 /**
  * Where descriptions are read from: the store itself (`DatasetStore`, in this thread), or a handle
- * on a store in the store's own thread (`src/store/storeThread.ts`), which answers later.
+ * on a store in the store's own thread (`src/store/embedded/storeThread.ts`), which answers later.
  */
 export interface DescriptionSource {
   /** Triples in the store. */
@@ -64,13 +64,21 @@ export interface DescriptionSource {
   free(): void;
 }
 
+/** A store in this thread, which reads its own index (the embedded `DatasetStore`). */
+export interface IndexedSource extends DescriptionSource {
+  /** The rows of queries/institutions.rq, in one query. */
+  institutions(): SelectBinding[];
+  /** The same rows, read a slice at a time with `slicer` pausing between. */
+  institutionsInSlices(slicer: TimeSlicer): Promise<SelectBinding[]>;
+}
+
 /**
  * Whether descriptions are read from a store in this thread. Told by shape rather than by
  * `instanceof`, so that the HTTP thread, whose stores are in the store's thread, does not load
  * Oxigraph's WebAssembly for nothing.
  */
-function isLocal(store: DescriptionSource): store is DatasetStore {
-  return typeof (store as Partial<DatasetStore>).institutions === 'function';
+function isLocal(store: DescriptionSource): store is IndexedSource {
+  return typeof (store as Partial<IndexedSource>).institutions === 'function';
 }
 
 export type Lookup =
@@ -233,7 +241,7 @@ export class Dataset<S extends DescriptionSource = DescriptionSource> {
   readonly loadedAt = new Date();
 
   /** The rows of `queries/institutions.rq` in the order the index takes them, read in slices. */
-  static async indexRows(store: DatasetStore): Promise<SelectBinding[]> {
+  static async indexRows(store: IndexedSource): Promise<SelectBinding[]> {
     return DatasetIndex.order(await store.institutionsInSlices(new TimeSlicer()));
   }
 

@@ -4,6 +4,7 @@ import oxigraph from 'oxigraph';
 import type { Literal } from 'n3';
 import { decodeTerm } from '../../rdf/ntriples';
 import { DATA_PATH, descriptionIriOf, RESOURCE_PATH } from '../../rdf/iris';
+import type { BoundTerm, SelectBinding } from '../bindings';
 import { descriptionQuads, NAMED_LINKS } from '../descriptions';
 import type { Line } from '../../rdf/ntriples';
 import { checkedIri, loadQueries, type CheckedIri, type Queries } from '../queries';
@@ -12,18 +13,7 @@ import type { TimeSlicer } from '../../util/timeSlice';
 /** The parse formats Oxigraph reads, by their short names. */
 export type StoreFormat = 'nt' | 'nq' | 'ttl' | 'trig' | 'rdf' | 'jsonld';
 
-/** One term of a SELECT result, as the SPARQL JSON results format gives it. */
-export interface BoundTerm {
-  readonly type: 'uri' | 'bnode' | 'literal';
-  readonly value: string;
-  readonly datatype?: string;
-  readonly 'xml:lang'?: string;
-  readonly 'its:dir'?: string;
-}
-
-export interface SelectBinding {
-  readonly [variable: string]: BoundTerm | undefined;
-}
+export type { BoundTerm, SelectBinding } from '../bindings';
 
 /**
  * The institutions that `queries/institutions.rq` reads, as its first pattern matches them, each

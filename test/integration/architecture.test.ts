@@ -1,0 +1,83 @@
+// The architecture's rules are lint rules (eslint.config.mjs): a wrong arrow between the layers, an
+// adapter known above the store port, src/ reaching into loader/, a file over 400 lines or a
+// function over 80 fail `npm run lint`. Each rule is tried here on a file it must refuse and on
+// one it must let through, so that a rule that quietly stops matching fails this test.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { PROJECT_ROOT } from '../../src/util/paths';
+
+const eslint = new ESLint({ cwd: PROJECT_ROOT });
+
+/** The rules that fail `code` as the file `file` (relative to the project). */
+async function broken(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(PROJECT_ROOT, file) });
+  return result!.messages.map((m) => m.ruleId ?? m.message);
+}
+
+const importing = (from: string) => `import { x } from '${from}';\nexport const y = x;\n`;
+const RESTRICTED = 'no-restricted-imports';
+
+describe('the architecture, as lint rules', function () {
+  this.timeout(30_000);
+
+  const wrong: [string, string][] = [
+    ['src/rdf/turtle2.ts', '../store/queries'],
+    ['src/rdf/turtle2.ts', '../http/app'],
+    ['src/store/dataset2.ts', '../serving/documents'],
+    ['src/store/embedded/thread2.ts', '../../http/respond'],
+    ['src/store/dataset2.ts', './embedded/datasetStore'],
+    ['src/serving/documents2.ts', '../http/respond'],
+    ['src/serving/documents2.ts', '../store/embedded/storeThread'],
+    ['src/http/respond2.ts', '../store/embedded/storeThread'],
+    ['src/http/respond2.ts', '../server/reloader'],
+    ['src/http/respond2.ts', '../load/loadSources'],
+    ['src/load/sources2.ts', '../serving/documents'],
+    ['src/util/paths2.ts', '../rdf/iris'],
+    ['src/threads/client2.ts', '../store/store'],
+    ['src/config2.ts', '../loader/generate'],
+    ['src/load/pica/read2.ts', '../../../loader/sru'],
+  ];
+  for (const [file, from] of wrong)
+    it(`refuses ${from} in ${file}`, async () =>
+      assert.ok((await broken(file, importing(from))).includes(RESTRICTED)));
+
+  const right: [string, string][] = [
+    ['src/http/respond2.ts', '../serving/documents'],
+    ['src/http/respond2.ts', '../store/store'],
+    ['src/serving/documents2.ts', '../store/dataset'],
+    ['src/store/dataset2.ts', '../rdf/iris'],
+    ['src/store/embedded/thread2.ts', '../../load/loadSources'],
+    ['src/load/sources2.ts', '../store/embedded/datasetStore'],
+    ['src/server/listen2.ts', '../store/embedded/storeThread'],
+    ['loader/load2.ts', '../src/load/loadSources'],
+  ];
+  for (const [file, from] of right)
+    it(`lets ${file} import ${from}`, async () =>
+      assert.deepEqual(await broken(file, importing(from)), []));
+
+  it('the port may name the loader’s types, not import its code', async () => {
+    assert.deepEqual(
+      await broken(
+        'src/store/store2.ts',
+        `import type { x } from '../load/loadSources';\nexport type y = x;\n`,
+      ),
+      [],
+    );
+    assert.ok(
+      (await broken('src/store/store2.ts', importing('../load/loadSources'))).includes(RESTRICTED),
+    );
+  });
+
+  it('refuses a file over 400 lines in src/ and loader/', async () => {
+    const long = Array.from({ length: 401 }, (_, i) => `export const v${i} = ${i};`).join('\n');
+    assert.ok((await broken('src/rdf/long.ts', `${long}\n`)).includes('max-lines'));
+    assert.ok((await broken('loader/long.ts', `${long}\n`)).includes('max-lines'));
+  });
+
+  it('refuses a function over 80 lines', async () => {
+    const body = Array.from({ length: 80 }, (_, i) => `  const v${i} = ${i}; void v${i};`);
+    const code = `export function long(): void {\n${body.join('\n')}\n}\n`;
+    assert.ok((await broken('src/rdf/long.ts', code)).includes('max-lines-per-function'));
+  });
+});
