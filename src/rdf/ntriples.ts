@@ -134,7 +134,7 @@ export function splitWrittenNTriples(text: string): Triple[] {
   for (const written of lines(text)) {
     const line = splitLine(written);
     if (line === undefined || !wellWritten(line)) return splitNTriples(text);
-    triples.push(line);
+    triples.push({ s: line.s, p: line.p, o: line.o });
   }
   return triples;
 }
