@@ -1,0 +1,128 @@
+// Measures two builds by turns: `npm run bench` of a base revision and of the working tree,
+// alternated (base, head, base, head, …) so that the machine's drift falls on both alike, then the
+// median of each figure per side and their ratio. What a change that must not move the figures
+// (a restructuring) reports:
+//   npm run bench:ab -- --base a452229 --turns 3 [-- bench options, e.g. --forks 1]
+// The base is checked out in a git worktree under .bench/ab/ and installed with `npm ci` once.
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { PROJECT_ROOT } from '../../src/util/paths';
+
+const AB = path.join(PROJECT_ROOT, '.bench', 'ab');
+const BASE_DIR = path.join(AB, 'base');
+
+/** A figure of one run: the case's req/s and its ratio to Express, or a figure's first number. */
+type Figures = Map<string, number>;
+
+/** The base revision checked out and installed beside the project (once per revision). */
+function prepareBase(revision: string): void {
+  const git = (...args: string[]) =>
+    execFileSync('git', args, { cwd: PROJECT_ROOT, encoding: 'utf8' }).trim();
+  const commit = git('rev-parse', '--verify', `${revision}^{commit}`);
+  if (fs.existsSync(BASE_DIR)) {
+    const at = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: BASE_DIR, encoding: 'utf8' });
+    if (at.trim() === commit) return;
+    git('worktree', 'remove', '--force', BASE_DIR);
+  }
+  fs.mkdirSync(AB, { recursive: true });
+  git('worktree', 'add', '--detach', BASE_DIR, commit);
+  execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: BASE_DIR, stdio: 'inherit' });
+}
+
+/** One run of the bench in `dir` with `args`, its output kept in `out`. */
+function run(dir: string, args: readonly string[], out: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join('test', 'bench', 'bench.ts'), ...args],
+      { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      fs.writeFileSync(out, text);
+      if (code === 0) resolve(text);
+      else reject(new Error(`the bench in ${dir} exited with ${code}; its output: ${out}`));
+    });
+  });
+}
+
+/** The figures of the bench's two summary tables. */
+export function figuresOf(text: string): Figures {
+  const figures: Figures = new Map();
+  for (const line of text.split('\n')) {
+    const cells = line.split('|').map((cell) => cell.trim());
+    if (cells.length < 4 || cells[1] === '' || /^-+:?$/.test(cells[2]!)) continue;
+    // A figure's name without what changes from run to run ("slowest fork (each: 6.5 s)").
+    const name = cells[1]!.replace(/ \(each: [^)]*\)/, '');
+    const first = cells[2];
+    const number = /-?\d+(?:\.\d+)?/.exec(first!.replace(/,/g, ''))?.[0];
+    if (number === undefined || ['case', 'figure', 'window'].includes(name)) continue;
+    if (name.startsWith('round ')) continue;
+    // A case row: req/s (mean), each fork, p50, p99, errors, × Express.
+    if (cells.length >= 10 && /^\d+$/.test(first!)) {
+      figures.set(`${name}: req/s`, Number(number));
+      figures.set(`${name}: × Express`, Number(cells[7]));
+      figures.set(`${name}: p99 ms`, Number(cells[5]));
+    } else figures.set(name, Number(number));
+  }
+  const met = /bench: (\d+) of (\d+) targets met/.exec(text);
+  if (met) figures.set(`targets met (of ${met[2]})`, Number(met[1]));
+  return figures;
+}
+
+const median = (xs: readonly number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+/** The table of medians: each figure of the base and of the head, and head / base. */
+function table(base: Figures[], head: Figures[]): string {
+  const rows = ['| figure | base (median) | head (median) | head / base | base runs | head runs |'];
+  rows.push('|---|---:|---:|---:|---|---|');
+  for (const name of base[0]!.keys()) {
+    const a = base.map((f) => f.get(name)).filter((x): x is number => x !== undefined);
+    const b = head.map((f) => f.get(name)).filter((x): x is number => x !== undefined);
+    if (a.length === 0 || b.length === 0) continue;
+    const [ma, mb] = [median(a), median(b)];
+    const ratio = ma === 0 ? '' : (mb / ma).toFixed(2);
+    rows.push(`| ${name} | ${ma} | ${mb} | ${ratio} | ${a.join(', ')} | ${b.join(', ')} |`);
+  }
+  return rows.join('\n');
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    options: { base: { type: 'string' }, turns: { type: 'string', default: '3' } },
+    allowPositionals: true,
+  });
+  const turns = Number(values.turns);
+  if (!values.base || !Number.isInteger(turns) || turns < 1) {
+    process.stderr.write('usage: npm run bench:ab -- --base REV [--turns N] [-- bench options]\n');
+    process.exit(2);
+  }
+  prepareBase(values.base);
+  const base: Figures[] = [];
+  const head: Figures[] = [];
+  for (let turn = 1; turn <= turns; turn++) {
+    for (const [side, dir, into] of [
+      ['base', BASE_DIR, base],
+      ['head', PROJECT_ROOT, head],
+    ] as const) {
+      process.stderr.write(`turn ${turn} of ${turns}: ${side}\n`);
+      into.push(figuresOf(await run(dir, positionals, path.join(AB, `${side}-${turn}.txt`))));
+    }
+  }
+  process.stdout.write(`${table(base, head)}\n`);
+}
+
+if (require.main === module)
+  main().catch((error: unknown) => {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exit(1);
+  });
