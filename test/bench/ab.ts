@@ -2,8 +2,9 @@
 // alternated (base, head, base, head, …) so that the machine's drift falls on both alike, then the
 // median of each figure per side and their ratio. What a change that must not move the figures
 // (a restructuring) reports:
-//   npm run bench:ab -- --base a452229 --turns 3 [-- bench options, e.g. --forks 1]
-// The base is checked out in a git worktree under .bench/ab/ and installed with `npm ci` once.
+//   npm run bench:ab -- --base a452229 [--head REV] --turns 3 [-- bench options, e.g. --forks 1]
+// Each revision named is checked out in a git worktree under .bench/ab/ and installed with
+// `npm ci` once; without --head, the head is the working tree.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,24 +12,28 @@ import { parseArgs } from 'node:util';
 import { PROJECT_ROOT } from '../../src/util/paths';
 
 const AB = path.join(PROJECT_ROOT, '.bench', 'ab');
-const BASE_DIR = path.join(AB, 'base');
 
 /** A figure of one run: the case's req/s and its ratio to Express, or a figure's first number. */
 type Figures = Map<string, number>;
 
-/** The base revision checked out and installed beside the project (once per revision). */
-function prepareBase(revision: string): void {
+/**
+ * `revision` checked out in .bench/ab/<side> and installed (once per revision), so that the
+ * working tree may change while the turns run.
+ */
+function checkout(side: 'base' | 'head', revision: string): string {
+  const dir = path.join(AB, side);
   const git = (...args: string[]) =>
     execFileSync('git', args, { cwd: PROJECT_ROOT, encoding: 'utf8' }).trim();
   const commit = git('rev-parse', '--verify', `${revision}^{commit}`);
-  if (fs.existsSync(BASE_DIR)) {
-    const at = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: BASE_DIR, encoding: 'utf8' });
-    if (at.trim() === commit) return;
-    git('worktree', 'remove', '--force', BASE_DIR);
+  if (fs.existsSync(dir)) {
+    const at = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: dir, encoding: 'utf8' });
+    if (at.trim() === commit) return dir;
+    git('worktree', 'remove', '--force', dir);
   }
   fs.mkdirSync(AB, { recursive: true });
-  git('worktree', 'add', '--detach', BASE_DIR, commit);
-  execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: BASE_DIR, stdio: 'inherit' });
+  git('worktree', 'add', '--detach', dir, commit);
+  execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' });
+  return dir;
 }
 
 /** One run of the bench in `dir` with `args`, its output kept in `out`. */
@@ -98,21 +103,29 @@ function table(base: Figures[], head: Figures[]): string {
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
-    options: { base: { type: 'string' }, turns: { type: 'string', default: '3' } },
+    options: {
+      base: { type: 'string' },
+      head: { type: 'string' },
+      turns: { type: 'string', default: '3' },
+    },
     allowPositionals: true,
   });
   const turns = Number(values.turns);
   if (!values.base || !Number.isInteger(turns) || turns < 1) {
-    process.stderr.write('usage: npm run bench:ab -- --base REV [--turns N] [-- bench options]\n');
+    process.stderr.write(
+      'usage: npm run bench:ab -- --base REV [--head REV] [--turns N] [-- bench options]\n',
+    );
     process.exit(2);
   }
-  prepareBase(values.base);
+  const baseDir = checkout('base', values.base);
+  // The working tree unless a revision is named.
+  const headDir = values.head === undefined ? PROJECT_ROOT : checkout('head', values.head);
   const base: Figures[] = [];
   const head: Figures[] = [];
   for (let turn = 1; turn <= turns; turn++) {
     for (const [side, dir, into] of [
-      ['base', BASE_DIR, base],
-      ['head', PROJECT_ROOT, head],
+      ['base', baseDir, base],
+      ['head', headDir, head],
     ] as const) {
       process.stderr.write(`turn ${turn} of ${turns}: ${side}\n`);
       into.push(figuresOf(await run(dir, positionals, path.join(AB, `${side}-${turn}.txt`))));
