@@ -1,4 +1,6 @@
 // The error of a source file that cannot be loaded, with the line and column where it breaks.
+import fs from 'node:fs';
+import { chunks } from './reading';
 /** A file that cannot be loaded: where, and why. */
 export class LoadError extends Error {
   override name = 'LoadError';
@@ -18,4 +20,34 @@ export class LoadError extends Error {
  */
 export class NoInstitutionError extends LoadError {
   override name = 'NoInstitutionError';
+}
+
+/**
+ * Reads the position out of Oxigraph's message (`line L between columns C and …`); one without a
+ * position is placed at the end of the file, counted in pieces (never one string of the file).
+ */
+export function locate(file: string, error: Error, lineOffset = 0): LoadError {
+  const message = error.message;
+  const at = /line (\d+)(?: between columns (\d+) and \d+| column (\d+))?/i.exec(message);
+  if (at) {
+    return new LoadError(file, Number(at[1]) + lineOffset, Number(at[2] ?? at[3] ?? 1), message);
+  }
+  let lines = 1;
+  let column = 1;
+  const fd = fs.openSync(file, 'r');
+  try {
+    for (const chunk of chunks(fd)) {
+      let last = -1;
+      for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, at + 1)) {
+        lines++;
+        last = at;
+      }
+      if (last !== -1) column = 1;
+      // Characters: the bytes that do not continue a UTF-8 sequence.
+      for (let i = last + 1; i < chunk.length; i++) if ((chunk[i]! & 0xc0) !== 0x80) column++;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  return new LoadError(file, lines, column, `${message} (at the end of the file)`);
 }

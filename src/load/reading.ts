@@ -1,4 +1,5 @@
 // Reading source files in pieces, and the figures messages about them give.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 
 /** Input is handed to the store in batches of about this size, with a turn of the event loop between. */
@@ -29,4 +30,47 @@ export function figure(n: number): string {
 /** A size in MiB, as messages give it. */
 export function mib(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MiB`;
+}
+
+/** The sha256 of every byte a load reads, and how many it read. */
+export class VersionHash implements Hasher {
+  private readonly hash = crypto.createHash('sha256');
+  bytes = 0;
+
+  update(bytes: Buffer): void {
+    this.bytes += bytes.length;
+    this.hash.update(bytes);
+  }
+
+  copy(): crypto.Hash {
+    return this.hash.copy();
+  }
+
+  digest(): string {
+    return this.hash.digest('hex');
+  }
+}
+
+/** The whole file's bytes, fed to the hash. */
+export function readHashed(fd: number, hash: Hasher): Buffer {
+  return Buffer.concat([...chunks(fd, hash)]);
+}
+
+export function countLines(bytes: Buffer): number {
+  let n = 0;
+  for (let i = bytes.indexOf(0x0a); i !== -1; i = bytes.indexOf(0x0a, i + 1)) n++;
+  return n;
+}
+
+/** The file's bytes into the hash, in chunks (the record readers read the file themselves). */
+export function hashFile(file: string, hash: Hasher): void {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    for (let read; (read = fs.readSync(fd, chunk, 0, chunk.length, null)) > 0;) {
+      hash.update(chunk.subarray(0, read));
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
 }

@@ -36,3 +36,10 @@ export function isilOfInstitutionIri(baseIri: string, iri: string): string | und
   const prefix = `${baseIri}${RESOURCE_PATH}`;
   return iri.startsWith(prefix) ? iri.slice(prefix.length) : undefined;
 }
+
+/** The base under the other scheme: `http://` for `https://`, and the reverse. */
+export function otherScheme(baseIri: string): string {
+  return baseIri.startsWith('https://')
+    ? `http://${baseIri.slice(8)}`
+    : `https://${baseIri.slice(7)}`;
+}

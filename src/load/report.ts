@@ -1,0 +1,86 @@
+// What a load is asked (LoadOptions) and what it reports: the files read, the records skipped, the
+// ISILs several sources held, the defects found, and the dataset's version.
+import type { Dataset, DataWarning } from '../store/dataset';
+import type { SelectBinding } from '../store/bindings';
+import type { DatasetStore } from '../store/embedded/datasetStore';
+import type { SourceFormat } from './readers';
+import type { Defect, DefectClass } from './validate';
+
+export interface FileReport {
+  readonly file: string;
+  readonly format: SourceFormat;
+  /** Records read (PICA+ and lists); RDF files have none of their own. */
+  readonly records: number | undefined;
+  /** Triples the file added to the store, after conflicts were resolved. */
+  readonly triples: number;
+}
+
+/** A record left out: broken (with its position and id) or not published by rule. */
+export interface Skipped {
+  readonly origin: string;
+  readonly id: string | undefined;
+  readonly reason: string;
+  readonly kind: 'malformed' | 'not-published';
+}
+
+/** An ISIL held by several sources, and the one whose record is loaded. */
+export interface Conflict {
+  readonly isil: string;
+  readonly winner: string;
+  /** Every source that held it, the winner included, in the order they were read. */
+  readonly origins: readonly string[];
+}
+
+export interface DefectCount {
+  readonly defect: DefectClass;
+  readonly count: number;
+  /** The first few, in the order they were found. */
+  readonly examples: readonly Defect[];
+}
+
+export interface LoadReport {
+  readonly files: readonly FileReport[];
+  readonly institutions: number;
+  readonly withdrawn: number;
+  readonly triples: number;
+  /** IRIs rewritten from the `http://` form of the base to the configured one. */
+  readonly rewritten: number;
+  readonly skipped: readonly Skipped[];
+  readonly conflicts: readonly Conflict[];
+  /** Defects the shapes found, by class; empty unless the load validated. */
+  readonly defects: readonly DefectCount[];
+  /** Institutions with at least one defect. */
+  readonly defective: number;
+  /** Whether the institutions were validated against the shapes. */
+  readonly validated: boolean;
+  readonly warnings: readonly DataWarning[];
+  readonly version: string;
+}
+
+/** What `loadSources` returns. */
+export interface Loaded {
+  readonly dataset: Dataset<DatasetStore>;
+  readonly report: LoadReport;
+  /** The rows the dataset was indexed from, for a copy of the index in another thread. */
+  readonly rows: readonly SelectBinding[];
+}
+
+export interface LoadOptions {
+  readonly baseIri: string;
+  /** Overrides detection by extension for every file. */
+  readonly format?: SourceFormat;
+  /**
+   * Validates every published institution against the shapes. The loader command does; the
+   * server does not for its own snapshot, which was validated when it was written.
+   */
+  readonly validate?: boolean;
+  /** Worker threads that validate; by default one a core. */
+  readonly validationWorkers?: number;
+  /**
+   * Refuses (NoInstitutionError) a load whose result holds no live institution: checked as soon
+   * as every source is parsed (no foaf:Organization under the base at all), before descriptions
+   * are placed, indexed or validated, and again once the index is read. The loader command sets
+   * it unless given --allow-empty.
+   */
+  readonly requireInstitutions?: boolean;
+}
