@@ -64,14 +64,9 @@ const GIVEN_ID = /^[\w.:-]{1,64}$/;
 /**
  * The first middleware: request id and access log, a version other than HTTP/1.x refused (505), an
  * HTTP/1.1 request without Host or any with two refused (400), then the read-only gate, where
- * anything but GET, HEAD and OPTIONS is 405 and OPTIONS is a CORS preflight (204). A request that
- * passes goes on to `then` in the same router layer (the hot routes: every layer costs each
- * request Express's walk to it), else to the next layer.
+ * anything but GET, HEAD and OPTIONS is 405 and OPTIONS is a CORS preflight (204).
  */
-export function requestGate(
-  logger: Logger,
-  then?: (req: Request, res: Response, next: NextFunction) => void,
-) {
+export function requestGate(logger: Logger) {
   let sequence = 0;
   const prefix = process.pid.toString(36);
   return (req: Request, res: Response, next: NextFunction): void => {
@@ -106,7 +101,6 @@ export function requestGate(
       res.end();
       return;
     }
-    if (then) then(req, res, next);
-    else next();
+    next();
   };
 }

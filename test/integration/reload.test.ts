@@ -11,7 +11,7 @@ import { loadSources, writeSnapshot } from '../../src/load/loadSources';
 import { inProcessStore } from '../../src/store/embedded/inProcessStore';
 import request from 'supertest';
 import { createApp } from '../../src/http/app';
-import { DATASET_VERSION } from '../../src/http/handlers';
+import { DATASET_VERSION } from '../../src/http/deps';
 import { createLogger } from '../../src/log';
 import { loadInto, Reloader } from '../../src/server/reloader';
 import { PROJECT_ROOT } from '../../src/util/paths';

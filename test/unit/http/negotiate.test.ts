@@ -1,7 +1,7 @@
 // Content negotiation from a table of real and hostile `Accept` headers (HTTP contract §2, RFC 9110 §12.5.1).
 import assert from 'node:assert/strict';
-import type { FormatName } from '../../src/rdf/formats';
-import { negotiate } from '../../src/http/negotiate';
+import type { FormatName } from '../../../src/rdf/formats';
+import { negotiate } from '../../../src/http/negotiate';
 
 /** The header Comunica sends for RDF documents: longer than a browser's 128-byte preflight limit. */
 const COMUNICA =

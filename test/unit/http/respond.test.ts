@@ -2,10 +2,10 @@
 import assert from 'node:assert/strict';
 import express from 'express';
 import request from 'supertest';
-import { redirect } from '../../src/http/respond';
+import { redirect, RedirectHeaders } from '../../../src/http/respond';
 
 describe('redirect', () => {
-  const headers = { Vary: 'Accept', 'Cache-Control': 'public, max-age=60' } as const;
+  const headers = new RedirectHeaders({ Vary: 'Accept', 'Cache-Control': 'public, max-age=60' });
   const app = express();
   app.use((req, res, next) => {
     res.locals.requestId = `id-${req.path.slice(1)}`;

@@ -9,8 +9,8 @@ import {
   ownBuffer,
   weight,
   type Rendered,
-} from '../../src/serving/documents';
-import { notModified } from '../../src/serving/conditional';
+} from '../../../src/serving/documents';
+import { notModified } from '../../../src/serving/conditional';
 
 const doc = (bytes: number, tag = 'x'): Rendered => ({
   body: Buffer.alloc(bytes, 97),

@@ -1,0 +1,104 @@
+// HTTP contract §3 and §4: `GET /data/organisations/<isil>.<ext>` answers the document in that
+// format (200, with its validators, content codings, Link and Content-Location; 304 when they
+// match), `.html` 302 to the directory page, no extension 303 as /resource does; §5 for ISILs that
+// are no plain hit, 404 for an unknown extension.
+import type { Request, RequestHandler, Response } from 'express';
+import { FORMATS, formatByExtension, type Format } from '../rdf/formats';
+import { DATA_PATH, DIRECTORY_PATH, documentPath } from '../rdf/iris';
+import { CC0 } from '../rdf/namespaces';
+import { SerializationError } from '../rdf/rdfxml';
+import type { Documents } from '../serving/documents';
+import type { Institution } from '../store/dataset';
+import { cacheControl, currentDocuments, DATASET_VERSION, pathBelow, type RouteDeps } from './deps';
+import { cannotWrite, notFound } from './errors';
+import { findOrGone, isilFromPath, type Place } from './lookup';
+import { negotiate } from './negotiate';
+import { redirect, RedirectHeaders, sendDocument, type HeaderBuilder } from './respond';
+import { documentLinks, seeOther, seeOtherHeaders } from './resource';
+
+/** The `Link` header of a document: the licence, and every other format as alternate. */
+export function linkHeader(isil: string, self: Format): string {
+  const alternates = FORMATS.filter((f) => f !== self).map(
+    (f) => `<${documentPath(isil, f.ext)}>; rel="alternate"; type="${f.mediaType}"`,
+  );
+  return [`<${CC0}>; rel="license"`, ...alternates].join(', ');
+}
+
+/** The headers of a document of `documents`' dataset (made once per cached document). */
+function documentHeaders(documents: Documents, cacheControl: string): HeaderBuilder {
+  const version = documents.dataset.version;
+  return (institution, format) => ({
+    'Content-Type': format.contentType,
+    'Content-Location': documentPath(institution!.isil, format.ext),
+    'Content-Disposition': `inline; filename="${institution!.isil.replace(/[/:]/g, '_')}.${format.ext}"`,
+    Link: linkHeader(institution!.isil, format),
+    'Cache-Control': cacheControl,
+    [DATASET_VERSION]: version,
+  });
+}
+
+/** The document of `institution` in `format`: from the cache, or rendered now. */
+function sendFormat(
+  req: Request,
+  res: Response,
+  documents: Documents,
+  institution: Institution,
+  format: Format,
+  headers: HeaderBuilder,
+): Promise<void> | void {
+  const { cache } = documents;
+  const cached = documents.cached(institution, format.name);
+  // A cached document is answered synchronously; only a render returns a promise.
+  if (cached) return sendDocument(req, res, cached, headers, institution, format, cache);
+  const others = () => documentLinks(institution.isil).filter((l) => l.type !== format.mediaType);
+  // Known to fail: answered at once, and the log told only the first time.
+  const failed = documents.failed(institution, format.name);
+  if (failed) throw cannotWrite(format.label, failed.message, others());
+  return documents.get(institution, format.name).then(
+    (rendered) => sendDocument(req, res, rendered, headers, institution, format, cache),
+    (error: unknown) => {
+      if (!(error instanceof SerializationError)) throw error;
+      throw cannotWrite(format.label, error.message, others(), error);
+    },
+  );
+}
+
+export function data({ service, config }: RouteDeps): RequestHandler {
+  const cache = cacheControl(config);
+  const bare: Place = { prefix: DATA_PATH, suffix: '', cacheControl: cache };
+  const directory = new RedirectHeaders({ 'Content-Type': 'text/html', 'Cache-Control': cache });
+  const seeOtherDocument = seeOtherHeaders(cache);
+  const places = new Map(FORMATS.map((f) => [f, { ...bare, suffix: `.${f.ext}` }]));
+  return function data(req, res) {
+    const documents = currentDocuments(service);
+    const path = pathBelow(req);
+    const dot = path.lastIndexOf('.');
+    if (dot < 0) {
+      const accepted = () => negotiate(req.headers.accept);
+      const found = findOrGone(req, res, documents, path, bare, accepted);
+      if (found instanceof Promise) return found;
+      return seeOther(req, res, found.isil, seeOtherDocument);
+    }
+    const format = formatByExtension(path.slice(dot + 1));
+    if (!format) {
+      // A malformed ISIL is told before an unknown extension (contract §5: both are 404).
+      isilFromPath(path.slice(0, dot));
+      const extensions = FORMATS.map((f) => `.${f.ext}`).join(', ');
+      throw notFound(`No document of that kind: the extensions are ${extensions}.`);
+    }
+    const found = findOrGone(
+      req,
+      res,
+      documents,
+      path.slice(0, dot),
+      places.get(format)!,
+      () => format,
+    );
+    if (found instanceof Promise) return found;
+    if (format.name === 'html') {
+      const page = `${config.isilDirectoryUrl}${DIRECTORY_PATH}${found.isil}`;
+      return redirect(res, 302, page, directory);
+    }
+    return sendFormat(req, res, documents, found, format, documentHeaders(documents, cache));
+  };
+}

@@ -1,0 +1,48 @@
+// What the route handlers are given: the service (the dataset being served, its documents) and the
+// settings. Passed to each handler's factory; no handler keeps state of its own between requests.
+import type { Request } from 'express';
+import type { Config } from '../config';
+import type { Documents } from '../serving/documents';
+import type { Service } from '../serving/service';
+import { notReady } from './errors';
+
+export interface RouteDeps {
+  readonly service: Service;
+  readonly config: Config;
+}
+
+/**
+ * The header that names the dataset a document was rendered from (its version, as `/readyz` shows
+ * it). Without an `X-` prefix: RFC 6648 §3 advises against it for new fields.
+ */
+export const DATASET_VERSION = 'Dataset-Version';
+
+/** `Cache-Control` of everything the dataset answers (documents, redirects, 410s). */
+export const cacheControl = (config: Config) => `public, max-age=${config.maxAge}`;
+
+/** The documents of the dataset being served: taken once, so that a request sees one dataset. */
+export function currentDocuments(service: Service): Documents {
+  const documents = service.current;
+  if (!documents) throw notReady();
+  return documents;
+}
+
+/**
+ * What `parseurl` parses with `url.parse` rather than by itself: `req.path` is asked then. Node's
+ * parser refuses whitespace and raw non-ASCII bytes in a target (400), so in practice this is `#`.
+ */
+const UNUSUAL_TARGET = /[#\s\u00a0\ufeff]/;
+
+/**
+ * The path below the route's mount point, without the query and without its leading `/`: what
+ * `req.path` gives, read off `req.url` instead of parsing the URL a second time (the router parsed
+ * it before the mount cut the prefix off). A target in absolute form, or one `parseurl` would hand
+ * to `url.parse`, is read through `req.path`, which finds no path at all in what a mount leaves of
+ * `x://h/data/organisations` (`x://h`): that is the empty path.
+ */
+export function pathBelow(req: Request): string {
+  const url = req.url;
+  if (url.charCodeAt(0) !== 0x2f || UNUSUAL_TARGET.test(url)) return (req.path ?? '/').slice(1);
+  const query = url.indexOf('?');
+  return query < 0 ? url.slice(1) : url.slice(1, query);
+}

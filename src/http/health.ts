@@ -1,0 +1,34 @@
+// The operator's probes: `GET /healthz` (the process answers) and `GET /readyz` (a dataset is
+// served: its size, version, when it was loaded, and how the last reload ended; 503 while loading).
+import type { RequestHandler } from 'express';
+import type { RouteDeps } from './deps';
+import { commonHeaders } from './middleware';
+
+export const healthz: RequestHandler = function healthz(_req, res) {
+  res.set({ ...commonHeaders(res), 'Cache-Control': 'no-store' });
+  res.json({ status: 'alive' });
+};
+
+export function readyz({ service }: RouteDeps): RequestHandler {
+  return function readyz(_req, res) {
+    res.set({ ...commonHeaders(res), 'Cache-Control': 'no-store' });
+    const documents = service.current;
+    // The last reload's outcome, accepted or refused with why: a refused one leaves the data
+    // served as it was, so the service stays ready and the operator reads here what happened.
+    const lastReload = service.lastReload ?? null;
+    if (!documents) {
+      res.status(503).json({ status: 'loading', lastReload });
+      return;
+    }
+    const { dataset } = documents;
+    res.json({
+      status: 'ready',
+      institutions: dataset.institutionCount,
+      withdrawn: dataset.withdrawnCount,
+      triples: dataset.tripleCount,
+      version: dataset.version,
+      loadedAt: dataset.loadedAt.toISOString(),
+      lastReload,
+    });
+  };
+}

@@ -1,0 +1,120 @@
+// HTTP contract §5: what the path names. A malformed ISIL is 404 with why; another case of a known
+// ISIL is 301 to its canonical spelling; a withdrawn ISIL is 301 to its live successor, else 410
+// (as RDF when RDF was asked for, with what the data holds about it); an unknown one is 404.
+import type { Request, Response } from 'express';
+import type { Format } from '../rdf/formats';
+import { CC0 } from '../rdf/namespaces';
+import { isilDefect, type Isil } from '../rdf/isil';
+import { SerializationError } from '../rdf/rdfxml';
+import type { Documents } from '../serving/documents';
+import type { Institution } from '../store/dataset';
+import { DATASET_VERSION } from './deps';
+import { gone, Gone, movedPermanently, notWellFormed, unknownIsil } from './errors';
+import { commonHeaders } from './middleware';
+
+/** At most this much of a rejected path is echoed in an error body. */
+const ECHO_LIMIT = 64;
+
+/**
+ * The ISIL a path names. Every ISIL character may stand in a path as it is, so an ISIL is never
+ * percent-encoded: a `%` is an encoded slash, NUL, dot or something else that is no part of one.
+ */
+export function isilFromPath(text: string): Isil {
+  const echo = text.length > ECHO_LIMIT ? `${text.slice(0, ECHO_LIMIT)}…` : text;
+  if (text.includes('%'))
+    throw notWellFormed(echo, 'percent-encoded characters are not part of an ISIL');
+  const defect = isilDefect(text);
+  if (defect !== undefined) throw notWellFormed(echo, defect);
+  return text as Isil;
+}
+
+/** Where the answer for an ISIL that is not a plain hit points, and how it may be cached. */
+export interface Place {
+  /** The URL up to the ISIL, and what follows it (`.ttl`): a 301 keeps both. */
+  readonly prefix: string;
+  readonly suffix: string;
+  readonly cacheControl: string;
+}
+
+/**
+ * The institution `text` names, or the answer for an ISIL that is not a plain hit, thrown. A 301
+ * goes to the place's URL with the canonical ISIL (or the successor's), and the request's query.
+ */
+export function find(req: Request, documents: Documents, text: string, at: Place): Institution {
+  // A path that is exactly an ISIL of the dataset is well-formed: every one passed `isilDefect`
+  // when it was loaded. So a hit is taken as it is, and only a miss is checked (and told why it
+  // is not well-formed) before it is looked up in another case.
+  const hit = documents.dataset.exact(text);
+  const isil = hit ? (text as Isil) : isilFromPath(text);
+  const found = hit ?? documents.dataset.lookup(isil);
+  if (found.kind === 'found') return found.institution;
+  const moved = (to: Isil, why: string) => {
+    const query = req.originalUrl.indexOf('?');
+    const location = `${at.prefix}${to}${at.suffix}${query >= 0 ? req.originalUrl.slice(query) : ''}`;
+    return movedPermanently(location, why, { 'Cache-Control': at.cacheControl });
+  };
+  if (found.kind === 'other-case')
+    throw moved(found.isil, `The canonical spelling of this ISIL is ${found.isil}.`);
+  if (found.kind === 'withdrawn') {
+    const { withdrawn } = found;
+    if (withdrawn.successor.kind === 'live') {
+      const successor = withdrawn.successor.institution.isil;
+      throw moved(successor, `The ISIL ${withdrawn.isil} was withdrawn; ${successor} replaces it.`);
+    }
+    throw gone(withdrawn, { 'Cache-Control': at.cacheControl });
+  }
+  throw unknownIsil(isil);
+}
+
+/**
+ * `find`, where a withdrawn ISIL asked for as RDF (`formatOf`: by extension or by `Accept`, asked
+ * only for a withdrawn ISIL) is answered 410 in that format: the institution, or the promise of
+ * that answer.
+ */
+export function findOrGone(
+  req: Request,
+  res: Response,
+  documents: Documents,
+  text: string,
+  at: Place,
+  formatOf: () => Format | undefined,
+): Institution | Promise<void> {
+  try {
+    return find(req, documents, text, at);
+  } catch (error) {
+    if (!(error instanceof Gone)) throw error;
+    const format = formatOf();
+    if (format === undefined || format.name === 'html') throw error;
+    return goneAs(res, documents, error, format);
+  }
+}
+
+/**
+ * The 410 of a withdrawn ISIL asked for as RDF: what the dataset holds about it, its
+ * `dcterms:isReplacedBy` among it, in that format, so that an RDF client sees the successor the
+ * data names. A description the format cannot carry gets the short error body instead.
+ */
+function goneAs(res: Response, documents: Documents, error: Gone, format: Format): Promise<void> {
+  const { isil, iri, name } = error.withdrawn;
+  const withdrawn: Institution = { isil, iri, name, modified: undefined };
+  // Known not to be writable in this format: the short body at once, no render again.
+  if (documents.failed(withdrawn, format.name)) return Promise.reject(error);
+  return documents.get(withdrawn, format.name).then(
+    ({ body }) => {
+      res.writeHead(410, {
+        ...commonHeaders(res),
+        'Content-Type': format.contentType,
+        'Content-Length': String(body.length),
+        Link: `<${CC0}>; rel="license"`,
+        Vary: 'Accept',
+        [DATASET_VERSION]: documents.dataset.version,
+        ...error.headers,
+      });
+      res.end(body);
+    },
+    (failure: unknown) => {
+      if (failure instanceof SerializationError) throw error;
+      throw failure;
+    },
+  );
+}

@@ -1,0 +1,44 @@
+// The two documents the service publishes beside the data: the JSON-LD context its documents name
+// (`/context.jsonld`) and the SHACL shapes the loader validates every institution against
+// (`/shapes.ttl`), each with validators and content codings as every document (§4).
+import fs from 'node:fs';
+import path from 'node:path';
+import type { RequestHandler } from 'express';
+import { contextDocument } from '../rdf/context';
+import { formatByName } from '../rdf/formats';
+import { CC0 } from '../rdf/namespaces';
+import { toRendered } from '../serving/documents';
+import { QUERY_DIR } from '../util/paths';
+import { cacheControl, type RouteDeps } from './deps';
+import { sendDocument } from './respond';
+
+/** Where the SHACL shapes of the published model (queries/shapes.ttl) are served. */
+export const SHAPES_PATH = '/shapes.ttl';
+
+export function context({ config }: RouteDeps): RequestHandler {
+  const jsonld = formatByName('jsonld');
+  const rendered = toRendered(Buffer.from(contextDocument()), new Date());
+  const headers = () => ({
+    'Content-Type': 'application/ld+json',
+    'Cache-Control': cacheControl(config),
+    Link: `<${CC0}>; rel="license"`,
+  });
+  return function context(req, res) {
+    sendDocument(req, res, rendered, headers, undefined, jsonld);
+  };
+}
+
+export function shapes({ config }: RouteDeps): RequestHandler {
+  const ttl = formatByName('ttl');
+  // Read once when the app is built, as the query templates are at start; Last-Modified is the
+  // file's, so a client revalidates exactly when the shapes changed.
+  const file = path.join(QUERY_DIR, 'shapes.ttl');
+  const rendered = toRendered(fs.readFileSync(file), fs.statSync(file).mtime);
+  const headers = () => ({
+    'Content-Type': ttl.contentType,
+    'Cache-Control': cacheControl(config),
+  });
+  return function shapes(req, res) {
+    sendDocument(req, res, rendered, headers, undefined, ttl);
+  };
+}

@@ -1,0 +1,44 @@
+// The route table: every path the service answers, with its named handler and the section of
+// HTTP-CONTRACT.md it implements. The handlers are made from their dependencies (`RouteDeps`),
+// here, once; none holds state between requests.
+import type { RequestHandler } from 'express';
+import { CONTEXT_PATH } from '../rdf/context';
+import { DATA_PATH, DIRECTORY_PATH, RESOURCE_PATH } from '../rdf/iris';
+import { data } from './data';
+import type { RouteDeps } from './deps';
+import { healthz, readyz } from './health';
+import { home } from './home';
+import { page } from './page';
+import { context, shapes, SHAPES_PATH } from './published';
+import { resource } from './resource';
+
+export interface Route {
+  /** `prefix`: the path and everything below it, the handler seeing the rest raw (an ISIL may
+   * hold `/`); `exact`: the path alone. GET and HEAD either way (the gate refuses the rest). */
+  readonly match: 'prefix' | 'exact';
+  readonly path: string;
+  readonly handler: RequestHandler;
+  /** Where HTTP-CONTRACT.md (or the manual) says what it answers. */
+  readonly contract: string;
+}
+
+export function routeTable(deps: RouteDeps): readonly Route[] {
+  const routes: Route[] = [
+    { match: 'prefix', path: DATA_PATH, handler: data(deps), contract: '§3, §4, §5' },
+    { match: 'prefix', path: RESOURCE_PATH, handler: resource(deps), contract: '§2, §5' },
+    { match: 'exact', path: CONTEXT_PATH, handler: context(deps), contract: '§4' },
+    { match: 'exact', path: SHAPES_PATH, handler: shapes(deps), contract: 'docs/data.md' },
+    { match: 'exact', path: '/healthz', handler: healthz, contract: 'docs/operations.md' },
+    { match: 'exact', path: '/readyz', handler: readyz(deps), contract: 'docs/operations.md' },
+    { match: 'exact', path: '/', handler: home(deps), contract: '§1' },
+  ];
+  // The agency's directory serves the pages unless none is configured: then this service does.
+  if (deps.config.isilDirectoryUrl === '')
+    routes.splice(2, 0, {
+      match: 'prefix',
+      path: DIRECTORY_PATH,
+      handler: page(deps),
+      contract: '§3',
+    });
+  return routes;
+}
