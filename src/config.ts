@@ -218,8 +218,7 @@ export interface DatasetLoad {
 /**
  * What the server loads, at start and on SIGHUP: the snapshot at DATASET, or the bundled dataset
  * when DATASET is not set and its default path holds no snapshot. One function for every place
- * that asks (src/main.ts sends the first load early; the server's first load takes it only when
- * the two agree). Throws a ConfigError naming DATASET when it is set and cannot be served, or,
+ * that asks (the settings' check at start, the first load, every reload). Throws a ConfigError naming DATASET when it is set and cannot be served, or,
  * on reload (`servedSnapshot`: the data served came from a snapshot), when the snapshot is gone:
  * the bundled data never silently replaces an operator's.
  */

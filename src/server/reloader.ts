@@ -48,8 +48,7 @@ export class Reloader {
   /** SIGHUP: reloads now, or once more after the load that runs; never rejects. */
   reload(): Promise<void> {
     // Before the process's first load began (a SIGHUP while the server starts to listen): a reload
-    // after it, as during it. Loading now would take the load src/main.ts sent early, and the
-    // first load would then run beside it.
+    // after it, as during it, rather than a second load beside the first.
     if (!this.started && this.service.current === undefined) {
       this.again = true;
       return Promise.resolve();

@@ -7,7 +7,7 @@ import type http from 'node:http';
 import { inProcessStore } from '../../src/store/embedded/inProcessStore';
 import { createLogger } from '../../src/log';
 import { loadInto } from '../../src/server/reloader';
-import { startServer } from '../../src/server/server';
+import { startServer } from '../../src/server/listen';
 import { testConfig } from '../support';
 
 interface Answer {

@@ -235,39 +235,6 @@ describe('the store in its own thread', function () {
     }
   });
 
-  it('a load begun early is the next load of the same sources; one of others frees it', async () => {
-    const iri = institutionIriFor(BASE, 'DE-1a' as Isil);
-    // The thread numbers the stores it loads: the last one so far, to count the loads after it.
-    const known = await thread.open({ sources: config.bundledDataset, options: { baseIri: BASE } });
-    known.dataset.free();
-    thread.begin(config.bundledDataset, { baseIri: BASE });
-    const taken = await thread.open({ sources: config.bundledDataset, options: { baseIri: BASE } });
-    const again = await thread.open({ sources: config.bundledDataset, options: { baseIri: BASE } });
-    try {
-      // One load ran in the thread for `begin` and the `load` that took it.
-      assert.equal(taken.dataset.store.generation, known.dataset.store.generation + 1);
-      assert.equal(again.dataset.store.generation, taken.dataset.store.generation + 1);
-      assert.equal(taken.dataset.version, again.dataset.version);
-      assert.equal(taken.dataset.institutionCount, again.dataset.institutionCount);
-      assert.ok((await thread.describe(taken.dataset.store.generation, iri)).length > 0);
-    } finally {
-      taken.dataset.free();
-      again.dataset.free();
-    }
-
-    const version = taken.dataset.version;
-    thread.begin(sources, { baseIri: BASE });
-    const other = await thread.open({ sources: config.bundledDataset, options: { baseIri: BASE } });
-    try {
-      const early = other.dataset.store.generation - 1;
-      assert.equal(other.dataset.version, version, 'the bundled dataset, not the early sources');
-      // The early load's store was loaded (its generation came first), then freed unused.
-      await assert.rejects(thread.describe(early, iri), /freed/);
-    } finally {
-      other.dataset.free();
-    }
-  });
-
   it('checks an IRI again before it becomes query text in the thread', async () => {
     const { dataset } = await thread.open({
       sources: config.bundledDataset,
@@ -357,7 +324,7 @@ describe('the store in its own thread', function () {
         'tsx',
         '-e',
         `require(${JSON.stringify(path.join(PROJECT_ROOT, 'src', 'main.ts'))});
-         require(${JSON.stringify(path.join(PROJECT_ROOT, 'src', 'server', 'server.ts'))});
+         require(${JSON.stringify(path.join(PROJECT_ROOT, 'src', 'server', 'listen.ts'))});
          console.log(JSON.stringify(Object.keys(require.cache)));`,
       ],
       { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 30_000 },

@@ -119,8 +119,6 @@ export class StoreThread implements Store {
   private generations = 0;
   /** Why no more can be loaded or asked: closed, or the thread of a store in use ended; set once. */
   private broken: Error | undefined;
-  /** The load `begin` sent, until `load` takes it (see `begin`). */
-  private early: { key: string; loading: Loading } | undefined;
 
   /**
    * `failed` hears of the end of a thread that holds a store not freed (the served one, or one
@@ -133,38 +131,12 @@ export class StoreThread implements Store {
   }
 
   /**
-   * Sends the load of `sources` now, before this thread has loaded the server's modules (about
-   * 0.2 s, in which the store's thread would wait): the next `load` of the same sources and
-   * options takes its answer. One that asks for others frees what this one loaded.
-   */
-  begin(sources: readonly string[], options: LoadOptions): void {
-    if (this.broken) return;
-    const loading = this.send(sources, options);
-    // Its failure is the `load`'s that takes it; nobody may (a configuration refused meanwhile).
-    loading.reply.catch(() => undefined);
-    this.early = { key: JSON.stringify([sources, options]), loading };
-    // Now, not after this turn: the rest of this turn is the modules' loading.
-    loading.lane.client.flush();
-  }
-
-  /**
    * Loads `sources` in a fresh thread with `loadSources` (a failure rejects with its LoadError and
    * ends that thread), then indexes the dataset here from the rows read there, in slices.
    */
   open = async ({ sources, options }: VersionRequest): Promise<Opened<RemoteStore>> => {
-    const early = this.early;
-    this.early = undefined;
-    let loading: Loading;
-    if (early?.key === JSON.stringify([sources, options])) loading = early.loading;
-    else {
-      if (early) {
-        // Settled first, so that the machine never runs the two loads at once; then freed unused.
-        await early.loading.reply.catch(() => undefined);
-        this.free(early.loading.generation);
-      }
-      if (this.broken) throw this.broken;
-      loading = this.send(sources, options);
-    }
+    if (this.broken) throw this.broken;
+    const loading = this.send(sources, options);
     const { lane, generation } = loading;
     let reply: LoadedReply;
     try {

@@ -1,0 +1,142 @@
+// The process's lifecycle: SIGHUP reloads the dataset, SIGTERM and SIGINT stop the server without
+// losing a request (connections closed once idle, a grace period, then the store), and the end of
+// the store's thread ends the process.
+import type http from 'node:http';
+import net from 'node:net';
+import type { Config } from '../config';
+import type { Logger } from '../log';
+import type { Service } from '../serving/service';
+import type { Store } from '../store/store';
+import type { Reloader } from './reloader';
+
+/** While stopping, connections are looked at this often, for being idle (see `Connections`). */
+const SWEEP_MS = 25;
+
+/**
+ * While stopping, how long a connection must have been idle before it is closed. A client that
+ * got an answer just before the signal sends its next request a round trip later: closing its
+ * connection in between would cut that request. One that arrives meanwhile is answered with
+ * `Connection: close` instead.
+ */
+const IDLE_LINGER_MS = 500;
+
+/** What Node keeps on a server's socket that tells whether the connection is between requests. */
+type ServerSocket = net.Socket & {
+  /** The response being written on it (Node's own `closeIdleConnections` reads it too). */
+  _httpMessage?: http.ServerResponse | null;
+  /** Its HTTP parser: `duration()` is 0 while no request is partly read (Node's idle test). */
+  parser?: { duration(): number } | null;
+};
+
+type Response = http.ServerResponse & { shouldKeepAlive: boolean };
+
+const LAST_RESPONSE = Symbol('isil-ld last response');
+type Tracked = ServerSocket & { [LAST_RESPONSE]?: Response };
+
+/**
+ * The connections of a server, for stopping it without losing a request (SIGTERM). Node's own
+ * `close()` destroys the connections idle at that moment, and one that was idle only in the
+ * instant between an answer and the client's next request lost that request: the client saw a
+ * reset. Here, every answer begun after the signal says `Connection: close`, and Node closes its
+ * connection once it is sent; a connection idle at the signal, or idle after an answer whose head
+ * went out before it, is closed once it has stayed idle for IDLE_LINGER_MS, and never while Node
+ * may hold bytes of a request (it is looked at after the event loop has read its sockets).
+ * A pipelining client may find requests it sent after the one answered with `Connection: close`
+ * unanswered: RFC 9112 §9.3.2 has it send them again.
+ */
+export class Connections {
+  private readonly open = new Set<Tracked>();
+  private stopping = false;
+
+  constructor(private readonly server: http.Server) {
+    server.on('connection', (socket: Tracked) => {
+      this.open.add(socket);
+      socket.once('close', () => this.open.delete(socket));
+    });
+    // Before the app's listener, which may answer at once. Node emits a request as soon as it is
+    // parsed, pipelined ones too: the last one of a connection is the one to close it.
+    server.prependListener('request', (req: http.IncomingMessage, res: Response) => {
+      (req.socket as Tracked)[LAST_RESPONSE] = res;
+      if (this.stopping) res.shouldKeepAlive = false;
+    });
+  }
+
+  /** Stops taking connections and closes each once idle; `closed` is called after the last. */
+  stop(closed: () => void): void {
+    this.stopping = true;
+    for (const socket of this.open) {
+      const last = socket[LAST_RESPONSE];
+      if (last && !last.headersSent) last.shouldKeepAlive = false;
+    }
+    // Connections the kernel accepted before the signal are taken in the poll phase of this turn
+    // of the event loop; closing the listener before would reset them. `http.Server.close` would
+    // also close the idle connections at once: the listener is closed as a `net.Server`'s.
+    const idle = new Map<Tracked, { readonly since: number; readonly bytes: number }>();
+    const sweep = () => {
+      const now = performance.now();
+      for (const socket of this.open) {
+        const quiet =
+          !socket._httpMessage && (socket.bytesRead === 0 || socket.parser?.duration() === 0);
+        const seen = idle.get(socket);
+        if (!quiet) idle.delete(socket);
+        else if (seen?.bytes !== socket.bytesRead)
+          idle.set(socket, { since: now, bytes: socket.bytesRead });
+        else if (now - seen.since >= IDLE_LINGER_MS) {
+          idle.delete(socket);
+          socket.destroySoon();
+        }
+      }
+    };
+    setImmediate(() => {
+      net.Server.prototype.close.call(this.server, () => closed());
+      sweep();
+    });
+    // A sweep runs after the poll phase (setImmediate): bytes of a request that reached the
+    // kernel before it have been read, and the connection is no longer idle.
+    setInterval(() => setImmediate(sweep), SWEEP_MS).unref();
+  }
+}
+
+/** What the signals act on. */
+export interface Lifecycle {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly server: http.Server;
+  readonly service: Service;
+  readonly store: Store;
+  readonly reloader: Reloader;
+}
+
+/** SIGHUP reloads; SIGTERM and SIGINT stop once the requests in flight are answered. */
+export function handleSignals({
+  config,
+  logger,
+  server,
+  service,
+  store,
+  reloader,
+}: Lifecycle): void {
+  const connections = new Connections(server);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+    connections.stop(() => {
+      service.close();
+      void store.close().finally(() => {
+        logger.info('stopped');
+        process.exit(0);
+      });
+    });
+    setTimeout(() => {
+      logger.warn('grace period over: closing the remaining connections');
+      server.closeAllConnections();
+    }, config.shutdownGraceMs).unref();
+  };
+  process.on('SIGHUP', () => {
+    if (!stopping) void reloader.reload();
+  });
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}

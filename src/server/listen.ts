@@ -1,0 +1,133 @@
+// Listening: the HTTP server the app answers on, with Node's time-outs set, pipelining bounded, and
+// a short plain answer of the right status for what Node's parser refuses before the app sees it
+// (contract §1: a bad request line, an unknown method, an HTTP version not spoken, heads too long).
+import http from 'node:http';
+import type { Config } from '../config';
+import { createApp } from '../http/app';
+import { ALLOW } from '../http/errors';
+import { CORS, versionNotSupported } from '../http/middleware';
+import { boundPipelining } from '../http/pipeline';
+import type { Logger } from '../log';
+import { Service } from '../serving/service';
+
+/** Node's parser errors that have a status of their own; the rest are 400. */
+const CLIENT_ERRORS: Readonly<Record<string, [number, string]>> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'],
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'],
+};
+
+/** A request line longer than this, in a head over Node's limit, answers 414 (see below). */
+const LONG_REQUEST_LINE = 8192;
+/**
+ * The start of a request line: a method, a space, and a target in origin, asterisk or absolute
+ * form (RFC 9112 §3.2), so that words of a header value are not taken for one.
+ */
+const REQUEST_LINE_START = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+ (?:\/|\*|[A-Za-z][A-Za-z0-9+.-]*:\/\/)/;
+
+/**
+ * A request line with a method Node's parser does not know (`BREW / HTTP/1.1`): it never reaches
+ * the app, but contract §1 answers any method but GET, HEAD and OPTIONS with 405, known or not.
+ * The parser says "invalid method" of any first line it cannot read, so the line is checked to be
+ * a request line (RFC 9112 §3: a token, a target, the version) before it is answered as one.
+ */
+const UNKNOWN_METHOD = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+ [^\s]+ HTTP\/1\.[01]\r?\n/;
+
+/**
+ * A request line whose version is well-formed (RFC 9112 §2.3: `HTTP/` DIGIT `.` DIGIT) but not one
+ * Node's parser takes (`HTTP/1.2`, `HTTP/3.0`): 505, since the server does not speak it (RFC 9110
+ * §15.6.6). A malformed version (`HTTP/2`, `HTTP/1.10`) is a bad request line: 400. Versions the
+ * parser takes but this server does not speak (`HTTP/2.0`, `HTTP/0.9`) reach the app, whose
+ * request gate answers them 505 with the same reason.
+ */
+const OTHER_VERSION = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+ [^\s]+ HTTP\/\d\.\d\r?\n/;
+
+const VERSION_NOT_SUPPORTED: [number, string] = [505, 'HTTP Version Not Supported'];
+
+/** The status of a request Node's parser refused. */
+function clientErrorStatus(
+  error: NodeJS.ErrnoException & { rawPacket?: Buffer },
+): [number, string] {
+  // The HTTP/2 connection preface (`PRI * HTTP/2.0`, RFC 9113 §3.4), sent by a client that assumes
+  // HTTP/2 without asking (h2c with prior knowledge): the parser stops on its method.
+  if (error.code === 'HPE_PAUSED_H2_UPGRADE') return VERSION_NOT_SUPPORTED;
+  if (error.code === 'HPE_INVALID_VERSION' && error.rawPacket) {
+    const line = error.rawPacket.subarray(0, 8192).toString('latin1');
+    if (OTHER_VERSION.test(line)) return VERSION_NOT_SUPPORTED;
+  }
+  if (error.code === 'HPE_INVALID_METHOD' && error.rawPacket) {
+    const line = error.rawPacket.subarray(0, 8192).toString('latin1');
+    if (UNKNOWN_METHOD.test(line)) return [405, 'Method Not Allowed'];
+  }
+  // Node counts the request line into its header limit: when the bytes the parser failed on start
+  // with a request line that is alone over half of it, the target is what is too long (RFC 9112
+  // §3). Bytes from further on in the head (it came in several reads) answer 431, unless they
+  // happen to start like a request line.
+  if (error.code === 'HPE_HEADER_OVERFLOW' && error.rawPacket) {
+    const packet = error.rawPacket;
+    const end = packet.indexOf(0x0a);
+    if (
+      REQUEST_LINE_START.test(packet.subarray(0, 32).toString('latin1')) &&
+      (end === -1 || end > LONG_REQUEST_LINE)
+    )
+      return [414, 'URI Too Long'];
+  }
+  return CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Bad Request'];
+}
+
+/**
+ * The head of an answer written to the socket, before or without the app: CORS on every response
+ * (contract §6), `Allow` on a 405 (RFC 9110 §15.5.6), and the connection closed.
+ */
+function rawHead(status: number, reason: string, length: number, type?: string): string {
+  const headers = [
+    `HTTP/1.1 ${status} ${reason}`,
+    ...(type ? [`Content-Type: ${type}`] : []),
+    `Content-Length: ${length}`,
+    ...(status === 405 ? [`Allow: ${ALLOW}`] : []),
+    ...Object.entries(CORS).map(([name, value]) => `${name}: ${value}`),
+    'Connection: close',
+  ];
+  return `${headers.join('\r\n')}\r\n\r\n`;
+}
+
+export function startServer(
+  config: Config,
+  logger: Logger,
+): { server: http.Server; service: Service } {
+  const service = new Service(config);
+  const app = createApp({ service, logger });
+  const server = http.createServer(
+    {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      // Node enforces both time-outs only when it checks its connections (every 30 s by default).
+      connectionsCheckingInterval: Math.min(1000, config.headersTimeoutMs),
+      // The app refuses an HTTP/1.1 request without Host itself (requestGate), with the headers
+      // every answer carries; Node's own refusal would be a bare 400.
+      requireHostHeader: false,
+    },
+    boundPipelining(app),
+  );
+  server.keepAliveTimeout = config.keepAliveTimeoutMs;
+  // A client may half-close its side once its request is sent (RFC 9112 §9.6 leaves the other
+  // side open; `nc -q`, some scripts). Node's default aborts the request at that FIN, so an answer
+  // still being made (an uncached document, from the store's thread) was never sent. With this,
+  // Node ends the connection after the answer instead. Undocumented, but Node's own tests use it.
+  (server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+  // A request Node cannot take gets a short plain answer instead of a reset connection.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || error.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    const [status, reason] = clientErrorStatus(error);
+    // A 505 says which versions the server speaks (RFC 9110 §15.6.6), as the app's does.
+    const body = `${status === 505 ? versionNotSupported().message : reason}\n`;
+    socket.end(`${rawHead(status, reason, body.length, 'text/plain;charset=utf-8')}${body}`);
+  });
+  // Node hands CONNECT to this event, not to the app, and drops the connection when nobody listens.
+  server.on('connect', (_req, socket) => {
+    socket.end(rawHead(405, 'Method Not Allowed', 0));
+  });
+  return { server, service };
+}
