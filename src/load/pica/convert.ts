@@ -88,6 +88,15 @@ function published(record: PicaRecord, isil: string, R: string, out: Triples): v
   out.literal(R, `${dbp}shortName`, shortName && value(shortName, 'a'));
   out.add(R, `${owl}sameAs`, iri(`http://lobid.org/organisation/${isil}`));
 
+  links(record, R, out);
+  addresses(record, R, out);
+  contacts(record, R, out);
+  for (const description of fields(record, '047A'))
+    for (const note of values(description, 'a')) out.literal(R, `${dc}description`, note);
+}
+
+/** 009Q: the homepage, the catalogue (OPAC) and other web pages. */
+function links(record: PicaRecord, R: string, out: Triples): void {
   let homepage = false;
   for (const link of fields(record, '009Q')) {
     const url = iri(value(link, 'u'));
@@ -106,7 +115,10 @@ function published(record: PicaRecord, isil: string, R: string, out: Triples): v
       out.literal(url, `${dc}description`, value(link, 'x'));
     }
   }
+}
 
+/** 032P: the main (visiting) address with its coordinates and opening hours, and postal ones. */
+function addresses(record: PicaRecord, R: string, out: Triples): void {
   // Addresses whose display flag is `n` are not shown by the agency, so not published (decided).
   const addresses = fields(record, '032P').filter((f) => value(f, 'p') !== 'n');
   const main = addresses.find((f) => value(f, '2') === 'S');
@@ -144,7 +156,10 @@ function published(record: PicaRecord, isil: string, R: string, out: Triples): v
     out.literal(adr, `${v}locality`, value(postal, 'b'));
     out.literal(adr, `${v}postal-code`, value(postal, 'e'));
   }
+}
 
+/** 035B: phone and fax numbers, and e-mail addresses. */
+function contacts(record: PicaRecord, R: string, out: Triples): void {
   // The main contact first, so that a number it shares with a later contact keeps its v:Pref; each
   // number once (the original repeated earlier contacts' numbers on later nodes: a quirk we fix).
   const contacts = fields(record, '035B').filter((f) => value(f, 'c') !== 'n');
@@ -171,9 +186,6 @@ function published(record: PicaRecord, isil: string, R: string, out: Triples): v
     const email = value(contact, 'k')?.trim();
     if (email) out.add(R, `${v}email`, iri(`mailto:${email}`));
   }
-
-  for (const description of fields(record, '047A'))
-    for (const note of values(description, 'a')) out.literal(R, `${dc}description`, note);
 }
 
 /** `+<country> <area> <number>` from the three subfields of a 035B phone, when it has a number. */

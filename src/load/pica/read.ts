@@ -231,6 +231,15 @@ interface OpenRecord {
   subfield: { code: string; value: string } | undefined;
 }
 
+/** A record whose end tag was read: checked, or malformed with why. */
+function finished({ position, fields, problem }: OpenRecord): PicaRecord | MalformedPicaRecord {
+  const id = fields.find((f) => f.tag === '003@')?.subfields.find((s) => s.code === '0')?.value;
+  const reason = problem ?? (fields.length === 0 ? 'a record without fields' : undefined);
+  return reason
+    ? { malformed: true, id: id || undefined, position, reason }
+    : checked({ id: id || undefined, position, fields });
+}
+
 function* readXml(file: string): Generator<PicaRecord | MalformedPicaRecord> {
   const parser = new SaxesParser({ xmlns: true, position: true });
   const done: (PicaRecord | MalformedPicaRecord)[] = [];
@@ -288,16 +297,9 @@ function* readXml(file: string): Generator<PicaRecord | MalformedPicaRecord> {
       if (!TAG.test(field.tag)) open.problem ??= `a field without a PICA+ tag ("${field.tag}")`;
       open.fields.push(field);
     } else if (node.local === 'record') {
-      const { position, fields, problem } = open;
+      done.push(finished(open));
       open = undefined;
       records++;
-      const id = fields.find((f) => f.tag === '003@')?.subfields.find((s) => s.code === '0')?.value;
-      const reason = problem ?? (fields.length === 0 ? 'a record without fields' : undefined);
-      done.push(
-        reason
-          ? { malformed: true, id: id || undefined, position, reason }
-          : checked({ id: id || undefined, position, fields }),
-      );
     }
   });
 

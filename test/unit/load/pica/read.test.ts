@@ -10,8 +10,8 @@ import {
   type MalformedPicaRecord,
   type PicaForm,
   type PicaRecord,
-} from '../../src/load/pica/read';
-import { DE_1A_RDF, FIXTURES, tempDir } from '../support';
+} from '../../../../src/load/pica/read';
+import { DE_1A_RDF, FIXTURES, tempDir } from '../../../support';
 
 const REAL_DAT = path.join(FIXTURES, 'real', 'isil-directory_pica-plain_8-records.dat');
 const REAL_XML = path.join(FIXTURES, 'real', 'isil-directory_picaplus-xml_2013_9-records.xml');

@@ -8,7 +8,7 @@ import {
   parseSearchRetrieveResponse,
   retryAfterMs,
   searchRetrieveUrl,
-} from '../../loader/sru';
+} from '../../../loader/sru';
 
 const SRW = 'http://www.loc.gov/zing/srw/';
 
