@@ -6,6 +6,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PROJECT_ROOT } from '../src/util/paths';
 import { isilPrefixQuery, PPXML_NS, searchRetrievePages, SruError, type SruOptions } from './sru';
+import { xmlAttribute, type SruRecord } from './sruResponse';
 
 /**
  * The ISIL and address catalogue of the DNB (its SRU explain names it "ISIL- und
@@ -56,12 +57,23 @@ export interface HarvestReport {
   readonly ms: number;
 }
 
-function escapeAttribute(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/"/g, '&quot;')
-    .replace(/\n/g, '&#10;');
+/** The start of a harvest file: the XML declaration and the `<harvest>` element's start tag. */
+function harvestStart(options: HarvestOptions): string {
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?>\n` +
+    `<harvest xmlns:ppxml="${PPXML_NS}" source="${xmlAttribute(options.url)}"` +
+    ` query="${xmlAttribute(options.query)}"` +
+    ` recordSchema="${xmlAttribute(options.recordSchema)}" date="${new Date().toISOString()}">\n`
+  );
+}
+
+/** Whether a record of the same id was harvested before (a result set that shifted between
+ * pages); a record without an id is never a duplicate. Notes the id of one that was not. */
+function seenBefore(record: SruRecord, seen: Set<string>): boolean {
+  if (record.id === undefined) return false;
+  if (seen.has(record.id)) return true;
+  seen.add(record.id);
+  return false;
 }
 
 /**
@@ -100,29 +112,15 @@ export async function harvestToFile(
     bytes += buffer.length;
   };
   try {
-    await write(
-      `<?xml version="1.0" encoding="UTF-8"?>\n` +
-        `<harvest xmlns:ppxml="${PPXML_NS}" source="${escapeAttribute(options.url)}"` +
-        ` query="${escapeAttribute(options.query)}"` +
-        ` recordSchema="${escapeAttribute(options.recordSchema)}" date="${new Date().toISOString()}">\n`,
-    );
+    await write(harvestStart(options));
     for await (const page of searchRetrievePages(options)) {
       numberOfRecords = page.numberOfRecords;
       pages++;
       requests += page.attempts;
-      let chunk = '';
-      for (const record of page.records) {
-        if (record.id !== undefined) {
-          if (seen.has(record.id)) {
-            duplicates++;
-            continue;
-          }
-          seen.add(record.id);
-        }
-        chunk += `${record.xml}\n`;
-        records++;
-      }
-      await write(chunk);
+      const fresh = page.records.filter((record) => !seenBefore(record, seen));
+      duplicates += page.records.length - fresh.length;
+      records += fresh.length;
+      await write(fresh.map((record) => `${record.xml}\n`).join(''));
       onPage({
         startRecord: page.startRecord,
         records: page.records.length,

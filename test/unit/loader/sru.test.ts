@@ -1,14 +1,9 @@
-// The SRU client's pure parts: the query, the request URL, Retry-After, and reading a response
-// page into records that stand on their own.
+// The SRU client's pure parts (loader/sru.ts, loader/sruResponse.ts): the query, the request URL,
+// Retry-After, and reading a response page into records that stand on their own.
 import assert from 'node:assert/strict';
 import { SaxesParser } from 'saxes';
-import {
-  PPXML_NS,
-  isilPrefixQuery,
-  parseSearchRetrieveResponse,
-  retryAfterMs,
-  searchRetrieveUrl,
-} from '../../../loader/sru';
+import { isilPrefixQuery, retryAfterMs, searchRetrieveUrl } from '../../../loader/sru';
+import { parseSearchRetrieveResponse, PPXML_NS } from '../../../loader/sruResponse';
 
 const SRW = 'http://www.loc.gov/zing/srw/';
 
