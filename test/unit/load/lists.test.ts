@@ -3,7 +3,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { NAME_LIST_HEADER, readNameList, readRedirectList, sniffList } from '../../../src/load/lists';
+import {
+  NAME_LIST_HEADER,
+  readNameList,
+  readRedirectList,
+  sniffList,
+} from '../../../src/load/lists';
 import { LoadError } from '../../../src/load/loadError';
 import type { SkippedRecord, SourceRecord } from '../../../src/load/records';
 import { firstInvalidUtf8 } from '../../../src/load/utf8';
