@@ -116,13 +116,11 @@ const VALUES_PLACEHOLDER = 'urn:x-bind:values';
  */
 export class ValuesTemplate {
   private readonly parts: readonly string[];
+  readonly name: string;
 
-  constructor(
-    readonly name: string,
-    text: string,
-    variable: string,
-  ) {
-    const algebra = translate(text);
+  constructor(template: QueryTemplate, variable: string) {
+    const name = (this.name = template.name);
+    const algebra = translate(template.text());
     const values = (input: Algebra.Operation, factory: Factory) =>
       factory.createJoin([
         factory.createValues(
@@ -166,7 +164,7 @@ export function loadQueries() {
     describe: loadTemplate('describe.rq', Algebra.types.CONSTRUCT),
     institutions,
     /** institutions.rq for a few institutions at a time (`?institution` bound with VALUES). */
-    institutionsOf: new ValuesTemplate('institutions.rq', institutions.text(), 'institution'),
+    institutionsOf: new ValuesTemplate(institutions, 'institution'),
   };
   if (!queries.describe.bindable) throw new QueryTemplateError('describe.rq has no placeholder');
   return Object.freeze(queries);

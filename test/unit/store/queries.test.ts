@@ -244,7 +244,15 @@ describe('ValuesTemplate binds a slice of institutions through the algebra', () 
 
   it('a template that is no SELECT is refused', () =>
     assert.throws(
-      () => new ValuesTemplate('t', 'ASK { ?s ?p ?o }', 'institution'),
+      () =>
+        new ValuesTemplate(
+          new QueryTemplate(
+            't',
+            'CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }',
+            Algebra.types.CONSTRUCT,
+          ),
+          'institution',
+        ),
       QueryTemplateError,
     ));
 });
