@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ISIL_MAX_LENGTH, isilDefect, isilKey, parseIsil } from '../../src/rdf/isil';
-import { FIXTURES } from '../support';
+import { ISIL_MAX_LENGTH, isilDefect, isilKey, parseIsil } from '../../../src/rdf/isil';
+import { FIXTURES } from '../../support';
 
 /** The lobid-organisations export, as the project keeps it (a byte-for-byte copy of the original). */
 const LOBID_TSV = path.join(FIXTURES, 'real', 'lobid-organisations_isil-sigel-name_2023-11.tsv');
