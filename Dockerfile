@@ -19,7 +19,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist/ dist/
-COPY docker-entrypoint.sh ./
+COPY docker-entrypoint.sh LICENSE-MIT LICENSE-APACHE ./
 # src/util/paths.ts finds the project root as the folder with package.json and queries/.
 COPY queries/ queries/
 # Served when no snapshot exists at DATASET yet: the sources of BUNDLED_DATASET (src/util/paths.ts).
