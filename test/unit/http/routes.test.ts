@@ -1,0 +1,52 @@
+// The route table (src/http/routes.ts): every path the service answers, each with a named handler
+// and the part of the contract it implements; the directory pages only when no directory is set.
+import assert from 'node:assert/strict';
+import { routeTable } from '../../../src/http/routes';
+import { Service } from '../../../src/serving/service';
+import { testConfig } from '../../support';
+
+const table = (env: Record<string, string> = {}) => {
+  const config = testConfig(env);
+  return routeTable({ service: new Service(config), config });
+};
+
+describe('the route table', () => {
+  it('lists every path of the contract, the prefixes with their trailing slash', () => {
+    assert.deepEqual(
+      table().map((r) => [r.match, r.path]),
+      [
+        ['prefix', '/data/organisations/'],
+        ['prefix', '/resource/organisations/'],
+        ['prefix', '/isil/'],
+        ['exact', '/context.jsonld'],
+        ['exact', '/shapes.ttl'],
+        ['exact', '/healthz'],
+        ['exact', '/readyz'],
+        ['exact', '/'],
+      ],
+    );
+  });
+
+  it('names each handler, once, and says where its behaviour is specified', () => {
+    const routes = table();
+    const names = routes.map((r) => r.handler.name);
+    assert.deepEqual(names, [
+      'data',
+      'resource',
+      'page',
+      'context',
+      'shapes',
+      'healthz',
+      'readyz',
+      'home',
+    ]);
+    for (const route of routes) assert.match(route.contract, /^(§\d(, §\d)*|docs\/\w+\.md)$/);
+  });
+
+  it('serves the institution pages itself only when no directory is configured', () => {
+    const paths = table({ ISIL_DIRECTORY_URL: 'https://sigel.staatsbibliothek-berlin.de' }).map(
+      (r) => r.path,
+    );
+    assert.ok(!paths.includes('/isil/'));
+  });
+});
