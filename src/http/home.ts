@@ -8,13 +8,14 @@ import { cacheControl, currentDocuments, type RouteDeps } from './deps';
 import { commonHeaders } from './middleware';
 
 export function home({ service, config }: RouteDeps): RequestHandler {
+  const cache = cacheControl(config);
   return function home(_req, res) {
     const { dataset } = currentDocuments(service);
     const example = dataset.institutions().next().value;
     const link = example
       ? `<p>For example: <a href="${escapeHtml(RESOURCE_PATH + example.isil)}">${escapeHtml(example.name ?? example.isil)}</a>.</p>`
       : '';
-    res.set({ ...commonHeaders(res), 'Cache-Control': cacheControl(config) });
+    res.set({ ...commonHeaders(res), 'Cache-Control': cache });
     res
       .type('html')
       .send(

@@ -17,10 +17,11 @@ export const SHAPES_PATH = '/shapes.ttl';
 
 export function context({ config }: RouteDeps): RequestHandler {
   const jsonld = formatByName('jsonld');
+  const cache = cacheControl(config);
   const rendered = toRendered(Buffer.from(contextDocument()), new Date());
   const headers = () => ({
     'Content-Type': 'application/ld+json',
-    'Cache-Control': cacheControl(config),
+    'Cache-Control': cache,
     Link: `<${CC0}>; rel="license"`,
   });
   return function context(req, res) {
@@ -30,13 +31,14 @@ export function context({ config }: RouteDeps): RequestHandler {
 
 export function shapes({ config }: RouteDeps): RequestHandler {
   const ttl = formatByName('ttl');
+  const cache = cacheControl(config);
   // Read once when the app is built, as the query templates are at start; Last-Modified is the
   // file's, so a client revalidates exactly when the shapes changed.
   const file = path.join(QUERY_DIR, 'shapes.ttl');
   const rendered = toRendered(fs.readFileSync(file), fs.statSync(file).mtime);
   const headers = () => ({
     'Content-Type': ttl.contentType,
-    'Cache-Control': cacheControl(config),
+    'Cache-Control': cache,
   });
   return function shapes(req, res) {
     sendDocument(req, res, rendered, headers, undefined, ttl);

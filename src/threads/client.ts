@@ -39,7 +39,8 @@ export class WorkerClient<Q, A> {
   private outbox: Asking<Q>[] = [];
   /** Why the thread can no longer answer (it failed, ended or was ended); set once. */
   private broken: Error | undefined;
-  private retired = false;
+  /** Why no more requests will come, once retired or terminated: what later asks fail with. */
+  private retired: Error | undefined;
 
   constructor(
     entry: string,
@@ -67,7 +68,7 @@ export class WorkerClient<Q, A> {
 
   /** Whether the thread can still answer. */
   get alive(): boolean {
-    return this.broken === undefined && !this.retired;
+    return this.broken === undefined && this.retired === undefined;
   }
 
   ask(request: Q): Promise<A> {
@@ -89,8 +90,8 @@ export class WorkerClient<Q, A> {
     });
   }
 
-  /** Sends what is queued now rather than after this turn of the event loop. */
-  readonly flush = (): void => {
+  /** Sends the requests queued in this turn of the event loop, in one message. */
+  private readonly flush = (): void => {
     const batch = this.outbox;
     this.outbox = [];
     if (batch.length > 0 && !this.broken) this.worker.postMessage(batch satisfies Batch<Asking<Q>>);
@@ -98,13 +99,13 @@ export class WorkerClient<Q, A> {
 
   /** No more requests will come: the thread ends once it has answered what it owes. */
   retire(why: Error): void {
-    this.retired = true;
+    this.retired = why;
     if (this.owed.size === 0) void this.terminate(why);
   }
 
   /** Ends the thread now; what it still owes fails with `why`, and `onEnd` is not told. */
   terminate(why: Error): Promise<number> {
-    this.retired = true;
+    this.retired ??= why;
     this.fail(why, false);
     return this.worker.terminate();
   }
@@ -113,7 +114,7 @@ export class WorkerClient<Q, A> {
     const owed = this.owed.get(answer.id);
     if (!owed) return;
     this.settle(answer.id, owed);
-    if (this.owed.size === 0 && this.retired) void this.terminate(new Error('retired'));
+    if (this.owed.size === 0 && this.retired) void this.terminate(this.retired);
     if ('error' in answer) owed.reject(fromWire(answer.error, this.options.revive));
     else owed.resolve(answer.answer);
   };
@@ -137,6 +138,6 @@ export class WorkerClient<Q, A> {
       owed.reject(error);
     }
     this.worker.unref();
-    if (tell && !this.retired) this.options.onEnd?.(error);
+    if (tell && this.retired === undefined) this.options.onEnd?.(error);
   }
 }

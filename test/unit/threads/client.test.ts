@@ -67,5 +67,6 @@ describe('the worker request/reply client', function () {
     assert.equal(await owed, 'last');
     await client.ended;
     assert.equal(told, false);
+    await assert.rejects(client.ask({ op: 'echo', text: 'later' }), /freed/);
   });
 });
