@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { LoadOptions } from './load/loadSources';
+import { sparqlConfig, type SparqlConfig } from './sparqlConfig';
 import { BUNDLED_DATASET, PROJECT_ROOT } from './util/paths';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -36,6 +37,8 @@ export interface Config {
   readonly keepAliveTimeoutMs: number;
   /** Milliseconds SIGTERM waits for in-flight requests before it closes sockets and exits. */
   readonly shutdownGraceMs: number;
+  /** The staff SPARQL endpoint (src/sparqlConfig.ts). */
+  readonly sparql: SparqlConfig;
 }
 
 export class ConfigError extends Error {
@@ -142,6 +145,7 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutMs,
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 1, 600_000),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    sparql: sparqlConfig(env, integer, (name, message) => new ConfigError(name, message)),
   });
 }
 

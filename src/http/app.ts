@@ -6,22 +6,42 @@ import type { Service } from '../serving/service';
 import { notFound } from './errors';
 import { requestGate } from './middleware';
 import { errorHandler } from './respond';
-import { routeTable } from './routes';
+import { routeTable, staffRouteTable, type Route } from './routes';
+import { SPARQL_PATH, type StaffDeps } from './sparql/endpoint';
 
 export interface AppDeps {
   readonly service: Service;
   readonly logger: Logger;
+  /** The staff SPARQL endpoint when it is on this listener. */
+  readonly staff?: StaffDeps;
 }
 
-export function createApp({ service, logger }: AppDeps): express.Express {
+/** The public app: every route of the table (the staff endpoint only when `staff` is given). */
+export function createApp({ service, logger, staff }: AppDeps): express.Express {
+  return appOf(
+    logger,
+    routeTable({ service, config: service.config, ...(staff ? { staff } : {}) }),
+  );
+}
+
+/** The staff listener's app (SPARQL_LISTEN): the endpoint and the probes. */
+export function createStaffApp({
+  service,
+  logger,
+  staff,
+}: AppDeps & { staff: StaffDeps }): express.Express {
+  return appOf(logger, staffRouteTable({ service, config: service.config, staff }));
+}
+
+function appOf(logger: Logger, routes: readonly Route[]): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('case sensitive routing', true);
   app.set('strict routing', true);
   app.set('query parser', false);
-  app.use(requestGate(logger));
-  for (const route of routeTable({ service, config: service.config })) {
+  app.use(requestGate(logger, SPARQL_PATH));
+  for (const route of routes) {
     // A prefix is mounted without its last `/`: the handler sees the rest of the path raw.
     if (route.match === 'prefix') app.use(route.path.slice(0, -1), route.handler);
     else app.get(route.path, route.handler);

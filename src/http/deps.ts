@@ -4,11 +4,14 @@ import type { Request } from 'express';
 import type { Config } from '../config';
 import type { Documents } from '../serving/documents';
 import type { Service } from '../serving/service';
+import type { StaffDeps } from './sparql/endpoint';
 import { notReady } from './errors';
 
 export interface RouteDeps {
   readonly service: Service;
   readonly config: Config;
+  /** The staff SPARQL endpoint on this listener, or undefined: `/sparql` answers 404 saying why. */
+  readonly staff?: StaffDeps;
 }
 
 /**

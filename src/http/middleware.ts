@@ -11,7 +11,7 @@ import { ALLOW, HttpError, METHODS, methodNotAllowed, noHost } from './errors';
 export const CORS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Expose-Headers':
-    'Link, Location, Content-Location, ETag, Last-Modified, Vary, Dataset-Version, Retry-After, X-Request-Id, Content-Disposition, Allow',
+    'Link, Location, Content-Location, ETag, Last-Modified, Vary, Dataset-Version, Retry-After, X-Request-Id, Content-Disposition, Allow, WWW-Authenticate, Results-Truncated',
 } as const;
 
 /**
@@ -64,9 +64,10 @@ const GIVEN_ID = /^[\w.:-]{1,64}$/;
 /**
  * The first middleware: request id and access log, a version other than HTTP/1.x refused (505), an
  * HTTP/1.1 request without Host or any with two refused (400), then the read-only gate, where
- * anything but GET, HEAD and OPTIONS is 405 and OPTIONS is a CORS preflight (204).
+ * anything but GET, HEAD and OPTIONS is 405 and OPTIONS is a CORS preflight (204), except below
+ * `ownMethods` (the SPARQL endpoint's path), whose handler answers methods itself.
  */
-export function requestGate(logger: Logger) {
+export function requestGate(logger: Logger, ownMethods?: string) {
   let sequence = 0;
   const prefix = process.pid.toString(36);
   return (req: Request, res: Response, next: NextFunction): void => {
@@ -95,6 +96,12 @@ export function requestGate(logger: Logger) {
     if (req.httpVersionMajor !== 1) return next(versionNotSupported());
     if (req.httpVersionMinor === 1 && req.headers.host === undefined) return next(noHost());
     if (severalHosts(req.rawHeaders)) return next(twoHosts());
+    // The SPARQL endpoint takes POST, and answers its own 405 and preflight.
+    if (
+      ownMethods !== undefined &&
+      (req.path === ownMethods || req.path.startsWith(`${ownMethods}/`))
+    )
+      return next();
     if (!SAFE_METHODS.has(req.method)) return next(methodNotAllowed());
     if (req.method === 'OPTIONS') {
       res.writeHead(204, { ...commonHeaders(res), ...PREFLIGHT });

@@ -69,7 +69,7 @@ function quality(ranges: readonly Range[], mediaType: string): { q: number; spec
  * document is sent as its own type, so `application/*` must not reach HTML through
  * `application/xhtml+xml`, nor `text/*` RDF/XML through `text/xml`.
  */
-function formatQuality(ranges: readonly Range[], format: Format): number {
+function formatQuality(ranges: readonly Range[], format: Offer): number {
   const own = quality(ranges, format.mediaType);
   if (own.specificity === 2) return own.q;
   let q = own.q;
@@ -80,22 +80,40 @@ function formatQuality(ranges: readonly Range[], format: Format): number {
   return q;
 }
 
+/** What can be offered: a media type, and the aliases a client may name it by. */
+export interface Offer {
+  readonly mediaType: string;
+  readonly aliases: readonly string[];
+}
+
+/**
+ * The offer the client prefers, or `undefined` when it accepts none (406). No header, an empty
+ * one, or one with no parseable range means "anything": the first offer. Equal q-values are broken
+ * by the order of `offers`.
+ */
+export function negotiateAmong<T extends Offer>(
+  accept: string | undefined,
+  offers: readonly T[],
+): T | undefined {
+  const ranges = accept === undefined ? [] : parseAccept(accept);
+  if (ranges.length === 0) return offers[0];
+  let chosen: T | undefined;
+  let chosenQ = 0;
+  for (const offer of offers) {
+    const q = formatQuality(ranges, offer);
+    if (q > chosenQ) {
+      chosen = offer;
+      chosenQ = q;
+    }
+  }
+  return chosen;
+}
+
 /**
  * The format to redirect to, or `undefined` when nothing acceptable is offered (406).
  * No header, an empty one, or one with no parseable range means "anything": HTML.
  * Equal q-values are broken by the order of `FORMATS`.
  */
 export function negotiate(accept: string | undefined): Format | undefined {
-  const ranges = accept === undefined ? [] : parseAccept(accept);
-  if (ranges.length === 0) return FORMATS[0];
-  let chosen: Format | undefined;
-  let chosenQ = 0;
-  for (const format of FORMATS) {
-    const q = formatQuality(ranges, format);
-    if (q > chosenQ) {
-      chosen = format;
-      chosenQ = q;
-    }
-  }
-  return chosen;
+  return negotiateAmong(accept, FORMATS);
 }

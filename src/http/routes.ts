@@ -6,20 +6,37 @@ import { CONTEXT_PATH } from '../rdf/context';
 import { DATA_PATH, DIRECTORY_PATH, RESOURCE_PATH } from '../rdf/iris';
 import { data } from './data';
 import type { RouteDeps } from './deps';
+import type { StaffDeps } from './sparql/endpoint';
 import { healthz, readyz } from './health';
 import { home } from './home';
 import { page } from './page';
 import { context, shapes, SHAPES_PATH } from './published';
 import { resource } from './resource';
+import { SPARQL_PATH, sparqlElsewhere, sparqlEndpoint } from './sparql/endpoint';
 
 export interface Route {
   /** `prefix`: the path and everything below it, the handler seeing the rest raw (an ISIL may
-   * hold `/`); `exact`: the path alone. GET and HEAD either way (the gate refuses the rest). */
+   * hold `/`); `exact`: the path alone. GET and HEAD either way (the gate refuses the rest), but
+   * for the SPARQL endpoint, which answers its own methods. */
   readonly match: 'prefix' | 'exact';
   readonly path: string;
   readonly handler: RequestHandler;
   /** Where HTTP-CONTRACT.md (or the manual) says what it answers. */
   readonly contract: string;
+}
+
+/** The staff listener's table (SPARQL_LISTEN): the endpoint and the probes, nothing public. */
+export function staffRouteTable(deps: RouteDeps & { staff: StaffDeps }): readonly Route[] {
+  return [
+    {
+      match: 'prefix',
+      path: `${SPARQL_PATH}/`,
+      handler: sparqlEndpoint(deps.staff),
+      contract: 'docs/sparql.md',
+    },
+    { match: 'exact', path: '/healthz', handler: healthz, contract: 'docs/operations.md' },
+    { match: 'exact', path: '/readyz', handler: readyz(deps), contract: 'docs/operations.md' },
+  ];
 }
 
 export function routeTable(deps: RouteDeps): readonly Route[] {
@@ -31,6 +48,12 @@ export function routeTable(deps: RouteDeps): readonly Route[] {
     { match: 'exact', path: '/healthz', handler: healthz, contract: 'docs/operations.md' },
     { match: 'exact', path: '/readyz', handler: readyz(deps), contract: 'docs/operations.md' },
     { match: 'exact', path: '/', handler: home(deps), contract: '§1' },
+    {
+      match: 'prefix',
+      path: `${SPARQL_PATH}/`,
+      handler: deps.staff ? sparqlEndpoint(deps.staff) : sparqlElsewhere(deps.config),
+      contract: 'docs/sparql.md',
+    },
   ];
   // The agency's directory serves the pages unless none is configured: then this service does.
   if (deps.config.isilDirectoryUrl === '')

@@ -6,6 +6,7 @@ import net from 'node:net';
 import type { Config } from '../config';
 import type { Logger } from '../log';
 import type { Service } from '../serving/service';
+import type { StaffStore } from '../store/staff';
 import type { Store } from '../store/store';
 import type { Reloader } from './reloader';
 
@@ -105,6 +106,9 @@ export interface Lifecycle {
   readonly service: Service;
   readonly store: Store;
   readonly reloader: Reloader;
+  /** The staff listener (SPARQL_LISTEN) and the staff queries' store, when the endpoint is on. */
+  readonly staffServer?: http.Server;
+  readonly staff?: StaffStore;
 }
 
 /** SIGHUP reloads; SIGTERM and SIGINT stop once the requests in flight are answered. */
@@ -115,23 +119,29 @@ export function handleSignals({
   service,
   store,
   reloader,
+  staffServer,
+  staff,
 }: Lifecycle): void {
-  const connections = new Connections(server);
+  const servers = staffServer ? [server, staffServer] : [server];
+  const connections = servers.map((s) => new Connections(s));
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
-    connections.stop(() => {
+    let open = connections.length;
+    const closed = () => {
+      if (--open > 0) return;
       service.close();
-      void store.close().finally(() => {
+      void Promise.all([store.close(), staff?.close()]).finally(() => {
         logger.info('stopped');
         process.exit(0);
       });
-    });
+    };
+    for (const c of connections) c.stop(closed);
     setTimeout(() => {
       logger.warn('grace period over: closing the remaining connections');
-      server.closeAllConnections();
+      for (const s of servers) s.closeAllConnections();
     }, config.shutdownGraceMs).unref();
   };
   process.on('SIGHUP', () => {

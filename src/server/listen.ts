@@ -3,7 +3,8 @@
 // (contract §1: a bad request line, an unknown method, an HTTP version not spoken, heads too long).
 import http from 'node:http';
 import type { Config } from '../config';
-import { createApp } from '../http/app';
+import { createApp, createStaffApp } from '../http/app';
+import type { StaffDeps } from '../http/sparql/endpoint';
 import { ALLOW } from '../http/errors';
 import { CORS, versionNotSupported } from '../http/middleware';
 import { boundPipelining } from '../http/pipeline';
@@ -90,12 +91,32 @@ function rawHead(status: number, reason: string, length: number, type?: string):
   return `${headers.join('\r\n')}\r\n\r\n`;
 }
 
+/** What the staff endpoint needs besides the service: made in main.ts when SPARQL_USERS is set. */
+export type StaffParts = Omit<StaffDeps, 'service' | 'config' | 'logger'>;
+
+/**
+ * The public server, and the staff listener's when SPARQL_LISTEN gives the endpoint one: the
+ * endpoint is then on that one alone, and the public listener answers 404 for `/sparql`.
+ */
 export function startServer(
   config: Config,
   logger: Logger,
-): { server: http.Server; service: Service } {
+  staffParts?: StaffParts,
+): { server: http.Server; service: Service; staffServer?: http.Server } {
   const service = new Service(config);
-  const app = createApp({ service, logger });
+  const staff: StaffDeps | undefined = staffParts && { ...staffParts, service, config, logger };
+  const separate = staff !== undefined && config.sparql.listen !== undefined;
+  const app = createApp({ service, logger, ...(staff && !separate ? { staff } : {}) });
+  const server = httpServer(config, app);
+  if (!separate) return { server, service };
+  return {
+    server,
+    service,
+    staffServer: httpServer(config, createStaffApp({ service, logger, staff })),
+  };
+}
+
+function httpServer(config: Config, app: http.RequestListener): http.Server {
   const server = http.createServer(
     {
       headersTimeout: config.headersTimeoutMs,
@@ -129,5 +150,5 @@ export function startServer(
   server.on('connect', (_req, socket) => {
     socket.end(rawHead(405, 'Method Not Allowed', 0));
   });
-  return { server, service };
+  return server;
 }

@@ -27,6 +27,8 @@ export class Reloader {
     private readonly service: Service,
     private readonly logger: Logger,
     private readonly store: Store,
+    /** Hears of each version served, with what it was loaded from (the staff pool loads it too). */
+    private readonly served: (load: DatasetLoad, version: string) => void = () => undefined,
   ) {}
 
   /**
@@ -134,6 +136,7 @@ export class Reloader {
     for (const w of report.warnings) logger.warn({ kind: w.kind, subject: w.subject }, w.message);
     service.use(dataset);
     this.servedSnapshot = load.snapshot;
+    this.served(load, dataset.version);
     if (!first) {
       service.lastReload = Object.freeze({
         at: new Date().toISOString(),

@@ -1,4 +1,4 @@
-// The embedded Oxigraph store: the only module that imports oxigraph. Everything leaves it as
+// The embedded Oxigraph store: with staffResults.ts the only module that imports oxigraph. Everything leaves it as
 // strings (N-Triples, N-Quads, SPARQL results), so no WASM object escapes unfreed.
 import oxigraph from 'oxigraph';
 import type { Literal } from 'n3';
@@ -267,6 +267,33 @@ export class DatasetStore {
     return this.live.query(this.queries.describe.bind(graph), {
       results_format: 'nt',
     }) as string;
+  }
+
+  /**
+   * A staff query, checked by src/store/staffQuery.ts: Oxigraph's own result, for staffResults.ts
+   * to write. `own`: the query's FROM and FROM NAMED; `union`: every graph as the default graph;
+   * a dataset given by the protocol replaces the query's (SPARQL 1.1 Protocol
+   * §2.1.4), an unknown graph being an empty one.
+   */
+  staffQuery(
+    text: string,
+    base: string,
+    dataset: { defaultGraphs: readonly string[]; namedGraphs: readonly string[] } | 'own' | 'union',
+  ): boolean | Map<string, oxigraph.Term>[] | oxigraph.Quad[] {
+    const graphs = (iris: readonly string[]) => iris.map((iri) => oxigraph.namedNode(iri));
+    // Oxigraph lets the union option win over a query's FROM: it is set only when the query has none.
+    const options =
+      dataset === 'own'
+        ? { base_iri: base }
+        : dataset === 'union'
+          ? { base_iri: base, use_default_graph_as_union: true }
+          : {
+              base_iri: base,
+              default_graph: graphs(dataset.defaultGraphs),
+              named_graphs: graphs(dataset.namedGraphs),
+            };
+    return this.live.query(text, options) as
+      boolean | Map<string, oxigraph.Term>[] | oxigraph.Quad[];
   }
 
   /** The whole store as N-Quads: the snapshot format. */

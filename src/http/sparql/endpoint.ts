@@ -1,0 +1,346 @@
+// The staff SPARQL endpoint, `/sparql` (docs/sparql.md): the Service Description for anyone, and
+// for the staff the query editor and the query operation of the SPARQL 1.1 Protocol, each query
+// checked on its algebra and run by the store's staff adapter (a pool of workers when embedded).
+import crypto from 'node:crypto';
+import type { Request, RequestHandler, Response } from 'express';
+import type { Config } from '../../config';
+import type { Logger } from '../../log';
+import { toDescription } from '../../rdf/description';
+import { FORMATS, type RdfFormatName } from '../../rdf/formats';
+import { serialize } from '../../rdf/serialize';
+import type { Service } from '../../serving/service';
+import {
+  QueryFailed,
+  QueryTimeout,
+  RESULT_FORMATS,
+  StaffUnavailable,
+  type ResultFormat,
+  type StaffAnswer,
+  type StaffQuery,
+  type StaffStore,
+} from '../../store/staff';
+import { checkQuery, QueryRefused, type CheckedQuery } from '../../store/staffQuery';
+import { CONTEXT_PATH } from '../../rdf/context';
+import { DATASET_VERSION } from '../deps';
+import { HttpError, notAcceptable } from '../errors';
+import { commonHeaders } from '../middleware';
+import { negotiateAmong } from '../negotiate';
+import type { StaffAuth } from './auth';
+import { serviceDescription } from './description';
+import {
+  EDITOR_ASSETS,
+  editorAsset,
+  editorPage,
+  type Asset,
+  type AssetName,
+  type Example,
+} from './editor';
+import { readProtocol, SPARQL_METHODS, type ProtocolRequest } from './protocol';
+
+export const SPARQL_PATH = '/sparql';
+/** The header that says an answer was cut at a cap, and which: `rows; limit=100000`. */
+export const CUT_HEADER = 'Results-Truncated';
+
+export interface StaffDeps {
+  readonly service: Service;
+  readonly config: Config;
+  readonly staff: StaffStore;
+  readonly auth: StaffAuth;
+  readonly logger: Logger;
+  readonly examples: readonly Example[];
+}
+
+const PREFLIGHT = {
+  'Access-Control-Allow-Methods': SPARQL_METHODS,
+  'Access-Control-Allow-Headers': 'Accept, Authorization, Content-Type',
+  'Access-Control-Max-Age': '86400',
+  Allow: SPARQL_METHODS,
+  'Content-Length': '0',
+};
+
+/** The RDF formats the Service Description is offered in, HTML (the editor) first. */
+const DESCRIPTION_OFFERS = FORMATS.filter((f) => f.name !== 'html');
+const EDITOR_OFFER = FORMATS.find((f) => f.name === 'html')!;
+
+const HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
+
+/**
+ * The endpoint's URL as the client reached it (the Service Description's `sd:endpoint`, the base
+ * of relative IRIs in queries): from a well-formed Host header, else from BASE_IRI.
+ */
+export function endpointUrl(req: Request, config: Config): string {
+  const host = req.headers.host;
+  if (host === undefined || !HOST.test(host)) return `${config.baseIri}${SPARQL_PATH}`;
+  const base = new URL(config.baseIri);
+  const scheme = base.host === host ? base.protocol : 'http:';
+  return `${scheme}//${host}${SPARQL_PATH}`;
+}
+
+const hashOf = (text: string) =>
+  crypto.createHash('sha256').update(text).digest('hex').slice(0, 16);
+
+/** A graph IRI of `default-graph-uri`/`named-graph-uri`: absolute, and nothing a query could not hold. */
+function graphIris(values: readonly string[], name: string): readonly string[] {
+  for (const value of values)
+    if (!/^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|^`\\]*$/.test(value))
+      throw new HttpError(
+        400,
+        `${name} must be an absolute IRI: ${JSON.stringify(value.slice(0, 200))}`,
+      );
+  return values;
+}
+
+/** The 200 of a query, with the cut said in its header. */
+function sendAnswer(
+  res: Response,
+  answer: StaffAnswer,
+  contentType: string,
+  head: boolean,
+  config: Config,
+): void {
+  const headers: Record<string, string> = {
+    ...commonHeaders(res),
+    'Content-Type': contentType,
+    'Content-Length': String(Buffer.byteLength(answer.body)),
+    'Cache-Control': 'private, no-store',
+    Vary: 'Accept, Authorization',
+    [DATASET_VERSION]: answer.version,
+  };
+  if (answer.cut)
+    headers[CUT_HEADER] =
+      `${answer.cut}; limit=${answer.cut === 'rows' ? config.sparql.maxRows : config.sparql.maxResultBytes}`;
+  res.writeHead(200, headers);
+  res.end(head ? undefined : answer.body);
+}
+
+export function sparqlEndpoint(deps: StaffDeps): RequestHandler {
+  const endpoint = new StaffEndpoint(deps);
+  return function sparqlRoute(req, res) {
+    return endpoint.handle(req, res);
+  };
+}
+
+/** The query's outcome in the query log. */
+function outcomeOf(error: unknown, http: HttpError): string {
+  if (error instanceof QueryTimeout) return 'timeout';
+  return http.status < 500 ? 'refused' : 'unavailable';
+}
+
+class StaffEndpoint {
+  private readonly assets = new Map<AssetName, Asset>();
+  /** Queries running or waiting, by user. */
+  private readonly inFlight = new Map<string, number>();
+
+  constructor(private readonly deps: StaffDeps) {}
+
+  async handle(req: Request, res: Response): Promise<void> {
+    const below = req.path;
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { ...commonHeaders(res), ...PREFLIGHT });
+      res.end();
+      return;
+    }
+    if (!['GET', 'HEAD', 'POST'].includes(req.method))
+      throw new HttpError(405, `The SPARQL endpoint answers ${SPARQL_METHODS}; it is read-only.`, {
+        Allow: SPARQL_METHODS,
+      });
+    if (below.startsWith('/editor/')) {
+      if (req.method === 'POST')
+        throw new HttpError(405, 'The editor files are read with GET.', { Allow: 'GET, HEAD' });
+      await this.deps.auth.user(req);
+      this.asset(req, res, below.slice('/editor/'.length));
+      return;
+    }
+    if (below !== '/' && below !== '')
+      throw new HttpError(404, `Nothing is published at ${SPARQL_PATH}${below.slice(0, 128)}.`);
+    const target = req.originalUrl;
+    const query = target.indexOf('?') < 0 ? '' : target.slice(target.indexOf('?'));
+    if (req.method !== 'POST' && !/[?&](query|update)=/.test(query))
+      return this.withoutQuery(req, res);
+    const user = await this.deps.auth.user(req);
+    const request = await readProtocol(req, this.deps.config.sparql.maxBodyBytes);
+    await this.run(req, res, user, request);
+  }
+
+  /** No query: the editor for a browser (staff only), the Service Description for the rest. */
+  private async withoutQuery(req: Request, res: Response): Promise<void> {
+    const offers = [EDITOR_OFFER, ...DESCRIPTION_OFFERS];
+    const offer = negotiateAmong(req.headers.accept, offers);
+    if (!offer)
+      throw notAcceptable(
+        offers.map((f) => ({ href: SPARQL_PATH, label: f.label, type: f.mediaType })),
+      );
+    if (offer.name !== 'html') return this.description(req, res, offer.name as RdfFormatName);
+    const user = await this.deps.auth.user(req);
+    const page = editorPage(SPARQL_PATH, this.deps.examples, user);
+    res.writeHead(200, {
+      ...commonHeaders(res),
+      'Content-Type': 'text/html;charset=utf-8',
+      'Content-Length': String(Buffer.byteLength(page)),
+      'Cache-Control': 'private, no-store',
+      Vary: 'Accept, Authorization',
+    });
+    res.end(req.method === 'HEAD' ? undefined : page);
+  }
+
+  private async description(req: Request, res: Response, format: RdfFormatName): Promise<void> {
+    const { config, service } = this.deps;
+    const endpoint = endpointUrl(req, config);
+    const ntriples = serviceDescription(endpoint, service.current?.dataset);
+    const text = await serialize(
+      toDescription(`${endpoint}#service`, ntriples),
+      format,
+      `${config.baseIri}${CONTEXT_PATH}`,
+    );
+    const type = FORMATS.find((f) => f.name === format)!.contentType;
+    res.writeHead(200, {
+      ...commonHeaders(res),
+      'Content-Type': type,
+      'Content-Length': String(Buffer.byteLength(text)),
+      'Cache-Control': 'no-cache',
+      Vary: 'Accept, Host',
+    });
+    res.end(req.method === 'HEAD' ? undefined : text);
+  }
+
+  private asset(req: Request, res: Response, name: string): void {
+    if (!(name in EDITOR_ASSETS)) throw new HttpError(404, 'No such file of the editor.');
+    const key = name as AssetName;
+    let file = this.assets.get(key);
+    if (!file) this.assets.set(key, (file = editorAsset(key)));
+    const headers = {
+      ...commonHeaders(res),
+      ETag: file.etag,
+      'Cache-Control': 'private, max-age=86400',
+    };
+    if (req.headers['if-none-match'] === file.etag) {
+      res.writeHead(304, headers);
+      res.end();
+      return;
+    }
+    res.writeHead(200, {
+      ...headers,
+      'Content-Type': file.type,
+      'Content-Length': String(file.body.length),
+    });
+    res.end(req.method === 'HEAD' ? undefined : file.body);
+  }
+
+  /** Checks, runs and answers the query, and writes its line of the query log. */
+  private async run(
+    req: Request,
+    res: Response,
+    user: string,
+    request: ProtocolRequest,
+  ): Promise<void> {
+    const started = performance.now();
+    const text = request.query ?? '';
+    const log = (outcome: string, status: number, rows?: number) =>
+      this.deps.logger.info(
+        {
+          reqId: res.locals.requestId,
+          user,
+          query: hashOf(text),
+          bytes: Buffer.byteLength(text),
+          ms: Math.round(performance.now() - started),
+          rows,
+          outcome,
+          status,
+        },
+        'sparql query',
+      );
+    try {
+      const endpoint = endpointUrl(req, this.deps.config);
+      const { checked, format } = this.check(req, request, endpoint);
+      const answer = await this.ask(user, {
+        query: checked,
+        defaultGraphs: graphIris(request.defaultGraphs, 'default-graph-uri'),
+        namedGraphs: graphIris(request.namedGraphs, 'named-graph-uri'),
+        base: endpoint,
+        format: format.kind,
+        maxRows: this.deps.config.sparql.maxRows,
+        maxBytes: this.deps.config.sparql.maxResultBytes,
+      });
+      sendAnswer(res, answer, format.contentType, req.method === 'HEAD', this.deps.config);
+      log(answer.cut ? `cut at ${answer.cut}` : 'answered', 200, answer.rows);
+    } catch (error) {
+      const http = httpErrorOf(error, this.deps.config.sparql.timeoutMs);
+      log(http === undefined ? 'failed' : outcomeOf(error, http), http?.status ?? 500);
+      throw http ?? error;
+    }
+  }
+
+  /** The query checked on its algebra, and the result format the client accepts for its form. */
+  private check(
+    req: Request,
+    request: ProtocolRequest,
+    endpoint: string,
+  ): { checked: CheckedQuery; format: ResultFormat } {
+    if (request.query === undefined)
+      throw new HttpError(
+        400,
+        'No query: send it as the query parameter (GET or form POST) or as an application/sparql-query body.',
+      );
+    let checked: CheckedQuery;
+    try {
+      checked = checkQuery(request.query, this.deps.config.sparql.maxRows, endpoint);
+    } catch (error) {
+      if (error instanceof QueryRefused) throw new HttpError(error.status, error.message);
+      throw error;
+    }
+    const offers = RESULT_FORMATS[checked.form];
+    const format = negotiateAmong(req.headers.accept, offers);
+    if (!format)
+      throw notAcceptable(
+        offers.map((f) => ({ href: f.mediaType, label: f.label, type: f.mediaType })),
+      );
+    return { checked, format };
+  }
+
+  /** Runs the query in the store, counting it against the user's queries in flight. */
+  private async ask(user: string, query: StaffQuery): Promise<StaffAnswer> {
+    const { perUser } = this.deps.config.sparql;
+    const running = this.inFlight.get(user) ?? 0;
+    if (running >= perUser)
+      throw new HttpError(
+        429,
+        `You have ${running} queries running or waiting, the most one user may (SPARQL_PER_USER); send the next when one has answered.`,
+        { 'Retry-After': '1' },
+      );
+    this.inFlight.set(user, running + 1);
+    try {
+      return await this.deps.staff.query(query);
+    } finally {
+      const left = (this.inFlight.get(user) ?? 1) - 1;
+      if (left > 0) this.inFlight.set(user, left);
+      else this.inFlight.delete(user);
+    }
+  }
+}
+
+/** The HTTP answer to a failed query, or undefined for a failure nobody foresaw (a 500). */
+function httpErrorOf(error: unknown, timeoutMs: number): HttpError | undefined {
+  if (error instanceof HttpError) return error;
+  if (error instanceof QueryTimeout)
+    return new HttpError(
+      503,
+      error.message || `The query ran longer than ${timeoutMs} ms and was stopped.`,
+      { 'Retry-After': String(Math.ceil(timeoutMs / 1000)) },
+    );
+  if (error instanceof StaffUnavailable)
+    return new HttpError(503, error.message, { 'Retry-After': String(error.retryAfter) });
+  if (error instanceof QueryFailed)
+    return new HttpError(400, `The store cannot run this query: ${error.message}`);
+  return undefined;
+}
+
+/** `/sparql` when the endpoint is off, or on a listener of its own: 404 saying so. */
+export function sparqlElsewhere(config: Config): RequestHandler {
+  const message =
+    config.sparql.users === undefined
+      ? 'The staff SPARQL endpoint is off. To turn it on, make a credentials file (npm run sparql-user -- add NAME, with SPARQL_USERS naming the file) and start the service with SPARQL_USERS set (docs/sparql.md).'
+      : 'The staff SPARQL endpoint is not on this listener (SPARQL_LISTEN gives it one of its own).';
+  return function sparqlOff() {
+    throw new HttpError(404, message);
+  };
+}

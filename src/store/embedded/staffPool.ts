@@ -1,0 +1,330 @@
+// The staff queries' workers: a pool of threads, each with its own store of the served version,
+// so that a heavy query can neither hold the HTTP thread nor the store the public routes read.
+// A version is a generation of workers. A reload starts a fresh generation; the workers of an
+// older one end once a newer one can answer and they have answered what they were running. A
+// query past the time limit is stopped for real: its worker is terminated (Oxigraph cannot cancel
+// a query) and a fresh one takes its place, as does one whose memory grew past the bound.
+import { WorkerClient } from '../../threads/client';
+import { moduleIn } from '../../threads/workerRequire';
+import type { Reviver } from '../../threads/wire';
+import {
+  QueryFailed,
+  QueryTimeout,
+  StaffUnavailable,
+  type StaffAnswer,
+  type StaffQuery,
+  type StaffStore,
+} from '../staff';
+import type {
+  Answered,
+  Loaded,
+  StaffReply,
+  StaffRequest,
+  VersionToLoad,
+  WorkerMemory,
+} from './staffProtocol';
+
+const WORKER = moduleIn(__dirname, 'staffWorker');
+
+export interface PoolSettings {
+  readonly workers: number;
+  readonly timeoutMs: number;
+  readonly workerMemoryBytes: number;
+  /** Queries waiting for a worker, at most. */
+  readonly queue: number;
+}
+
+/** What the pool tells the process's log. */
+export interface PoolEvents {
+  failed(version: string, error: Error): void;
+  replaced(version: string, why: string): void;
+}
+
+const revive: Reviver = ({ name, message }) => {
+  if (name === 'QueryFailed') return new QueryFailed(message);
+  return undefined;
+};
+
+/** A worker's state, as /readyz and the bench show it. */
+export interface WorkerState {
+  readonly version: string;
+  readonly threadId: number;
+  readonly state: 'loading' | 'idle' | 'busy';
+  readonly priority?: number;
+  readonly memory?: WorkerMemory;
+}
+
+class Lane {
+  readonly client: WorkerClient<StaffRequest, StaffReply>;
+  state: WorkerState['state'] = 'loading';
+  memory: WorkerMemory | undefined;
+  priority: number | undefined;
+
+  constructor(
+    readonly generation: Generation,
+    onEnd: (lane: Lane, error: Error) => void,
+  ) {
+    this.client = new WorkerClient<StaffRequest, StaffReply>(WORKER, {
+      name: 'a SPARQL worker',
+      workerData: generation.version,
+      revive,
+      onEnd: (error) => onEnd(this, error),
+    });
+  }
+}
+
+class Generation {
+  readonly lanes = new Set<Lane>();
+  /** Why its workers cannot load the version (the sources changed, say): set once. */
+  failed: Error | undefined;
+  /** Workers that ended by themselves since one last loaded: a bound on restarting them. */
+  crashes = 0;
+
+  constructor(
+    readonly number: number,
+    readonly version: VersionToLoad,
+  ) {}
+
+  get ready(): boolean {
+    for (const lane of this.lanes) if (lane.state !== 'loading') return true;
+    return false;
+  }
+}
+
+interface Job {
+  readonly query: StaffQuery;
+  readonly resolve: (answer: StaffAnswer) => void;
+  readonly reject: (error: Error) => void;
+  readonly waiting: NodeJS.Timeout;
+}
+
+export class StaffPool implements StaffStore {
+  private readonly generations: Generation[] = [];
+  private readonly queue: Job[] = [];
+  private numbers = 0;
+  private closed = false;
+
+  constructor(
+    private readonly settings: PoolSettings,
+    private readonly events: PoolEvents = { failed: () => undefined, replaced: () => undefined },
+  ) {}
+
+  /** Starts a generation of workers on `version`; the older ones end once it can answer. */
+  serve(version: VersionToLoad): void {
+    if (this.closed) return;
+    const generation = new Generation(++this.numbers, version);
+    this.generations.push(generation);
+    for (let i = 0; i < this.settings.workers; i++) this.start(generation);
+  }
+
+  query(query: StaffQuery): Promise<StaffAnswer> {
+    const newest = this.generations.at(-1);
+    if (this.closed) return Promise.reject(new StaffUnavailable('The service is stopping.', 5));
+    if (newest === undefined)
+      return Promise.reject(new StaffUnavailable('The dataset is not loaded yet.', 5));
+    if (!this.generations.some((g) => g.ready) && newest.failed)
+      return Promise.reject(
+        new StaffUnavailable(
+          `The endpoint's copy of the data could not be loaded: ${newest.failed.message}`,
+          60,
+        ),
+      );
+    if (this.queue.length >= this.settings.queue && !this.idleLane())
+      return Promise.reject(
+        new StaffUnavailable(
+          `Every SPARQL worker is busy and ${this.settings.queue} queries are waiting; try again later.`,
+          this.retryAfter,
+        ),
+      );
+    return new Promise<StaffAnswer>((resolve, reject) => {
+      const job: Job = {
+        query,
+        resolve,
+        reject,
+        waiting: setTimeout(() => {
+          const at = this.queue.indexOf(job);
+          if (at < 0) return;
+          this.queue.splice(at, 1);
+          reject(
+            new StaffUnavailable(
+              `No SPARQL worker became free within ${this.settings.timeoutMs} ms; try again later.`,
+              this.retryAfter,
+            ),
+          );
+        }, this.settings.timeoutMs),
+      };
+      this.queue.push(job);
+      this.dispatch();
+    });
+  }
+
+  /** Every worker, for /readyz and the bench. */
+  workers(): WorkerState[] {
+    return this.generations.flatMap((g) =>
+      [...g.lanes].map((lane) => ({
+        version: g.version.version,
+        threadId: lane.client.worker.threadId,
+        state: lane.state,
+        ...(lane.priority === undefined ? {} : { priority: lane.priority }),
+        ...(lane.memory === undefined ? {} : { memory: lane.memory }),
+      })),
+    );
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const why = new StaffUnavailable('The service is stopping.', 5);
+    for (const job of this.queue.splice(0)) {
+      clearTimeout(job.waiting);
+      job.reject(why);
+    }
+    const lanes = this.generations.flatMap((g) => [...g.lanes]);
+    this.generations.length = 0;
+    await Promise.all(lanes.map((lane) => lane.client.terminate(why)));
+  }
+
+  private get retryAfter(): number {
+    return Math.max(1, Math.ceil(this.settings.timeoutMs / 1000));
+  }
+
+  /** The newest generation that can answer. */
+  private serving(): Generation | undefined {
+    for (let i = this.generations.length - 1; i >= 0; i--)
+      if (this.generations[i]!.ready) return this.generations[i];
+    return undefined;
+  }
+
+  private idleLane(): Lane | undefined {
+    const generation = this.serving();
+    if (!generation) return undefined;
+    for (const lane of generation.lanes) if (lane.state === 'idle') return lane;
+    return undefined;
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      const lane = this.idleLane();
+      if (!lane) return;
+      const job = this.queue.shift()!;
+      clearTimeout(job.waiting);
+      this.run(lane, job);
+    }
+  }
+
+  private run(lane: Lane, job: Job): void {
+    lane.state = 'busy';
+    const { timeoutMs } = this.settings;
+    const timer = setTimeout(() => {
+      void lane.client.terminate(
+        new QueryTimeout(
+          `The query ran longer than the limit of ${timeoutMs} ms (SPARQL_TIMEOUT_MS) and was stopped.`,
+        ),
+      );
+      this.drop(lane, 'a query ran past the time limit');
+    }, timeoutMs);
+    lane.client.ask({ op: 'query', query: job.query }).then(
+      (reply) => {
+        clearTimeout(timer);
+        const { body, rows, cut, memory } = reply as Answered;
+        lane.memory = memory;
+        job.resolve({
+          body,
+          rows,
+          ...(cut ? { cut } : {}),
+          version: lane.generation.version.version,
+        });
+        this.done(lane);
+      },
+      (error: Error) => {
+        clearTimeout(timer);
+        job.reject(error);
+        // A refused query leaves the worker as it was; any other failure ended it.
+        if (error instanceof QueryFailed) this.done(lane);
+      },
+    );
+  }
+
+  /** A worker answered: it takes the next query, or ends when it is old or grew too large. */
+  private done(lane: Lane): void {
+    const memory = lane.memory ? lane.memory.externalBytes + lane.memory.heapBytes : 0;
+    if (memory > this.settings.workerMemoryBytes) {
+      void lane.client.terminate(new Error('replaced: its memory grew past the bound'));
+      this.drop(lane, `its memory grew to ${Math.round(memory / 1024 ** 2)} MB, past the bound`);
+      return;
+    }
+    lane.state = 'idle';
+    this.retireOld();
+    this.dispatch();
+  }
+
+  private start(generation: Generation): void {
+    const lane = new Lane(generation, (ended, error) => {
+      // The thread ended by itself (it crashed, or ran out of memory): whatever it owed failed.
+      generation.crashes++;
+      this.drop(ended, `it stopped: ${error.message}`);
+    });
+    generation.lanes.add(lane);
+    lane.client.ask({ op: 'load' }).then(
+      (reply) => {
+        const { memory, priority } = reply as Loaded;
+        lane.memory = memory;
+        lane.priority = priority;
+        generation.crashes = 0;
+        this.done(lane);
+      },
+      (error: Error) => {
+        if (!generation.lanes.has(lane)) return;
+        generation.lanes.delete(lane);
+        void lane.client.terminate(error);
+        generation.failed ??= error;
+        this.events.failed(generation.version.version, error);
+        this.failQueuedIfHopeless();
+      },
+    );
+  }
+
+  /** Takes `lane` out of its generation and starts a fresh worker in its place while it serves. */
+  private drop(lane: Lane, why: string): void {
+    const { generation } = lane;
+    if (!generation.lanes.delete(lane)) return;
+    const current = this.generations.at(-1) === generation;
+    // A generation whose workers keep dying before they load does not start them for ever.
+    if (current && !this.closed && generation.crashes <= this.settings.workers * 3) {
+      this.events.replaced(generation.version.version, why);
+      this.start(generation);
+    }
+    this.retireOld();
+  }
+
+  /** Ends the workers of generations older than the newest that can answer, once each is idle. */
+  private retireOld(): void {
+    const serving = this.serving();
+    if (!serving) return;
+    for (let i = 0; i < this.generations.length;) {
+      const generation = this.generations[i]!;
+      if (generation.number >= serving.number) break;
+      for (const lane of [...generation.lanes])
+        if (lane.state !== 'busy') {
+          generation.lanes.delete(lane);
+          void lane.client.terminate(new Error('replaced by a newer version'));
+        }
+      if (generation.lanes.size === 0) this.generations.splice(i, 1);
+      else i++;
+    }
+  }
+
+  /** Queued queries fail at once when no generation can ever answer them. */
+  private failQueuedIfHopeless(): void {
+    if (this.serving()) return;
+    const newest = this.generations.at(-1);
+    if (!newest?.failed || newest.lanes.size > 0) return;
+    const why = new StaffUnavailable(
+      `The endpoint's copy of the data could not be loaded: ${newest.failed.message}`,
+      60,
+    );
+    for (const job of this.queue.splice(0)) {
+      clearTimeout(job.waiting);
+      job.reject(why);
+    }
+  }
+}

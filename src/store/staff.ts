@@ -1,0 +1,135 @@
+// The staff endpoint's side of the store port: a checked query goes in, the serialized answer
+// comes out, from whichever adapter runs it (the embedded pool of workers, or a remote store). The
+// caller (src/http/sparql/) has authenticated, checked the query and chosen the result's format.
+import type { CheckedQuery, QueryForm } from './staffQuery';
+
+/** Result formats by query form, in the order of preference when the client has none. */
+export interface ResultFormat {
+  /** The media type a client asks for (and aliases it may send). */
+  readonly mediaType: string;
+  readonly aliases: readonly string[];
+  /** The exact `Content-Type` of the answer. */
+  readonly contentType: string;
+  readonly label: string;
+  readonly kind: 'json' | 'xml' | 'csv' | 'tsv' | 'ttl' | 'nt' | 'rdf' | 'jsonld';
+}
+
+const JSON_RESULTS: ResultFormat = {
+  mediaType: 'application/sparql-results+json',
+  aliases: ['application/json'],
+  contentType: 'application/sparql-results+json;charset=utf-8',
+  label: 'SPARQL JSON',
+  kind: 'json',
+};
+const XML_RESULTS: ResultFormat = {
+  mediaType: 'application/sparql-results+xml',
+  aliases: ['application/xml', 'text/xml'],
+  contentType: 'application/sparql-results+xml;charset=utf-8',
+  label: 'SPARQL XML',
+  kind: 'xml',
+};
+const TABLES: readonly ResultFormat[] = [
+  {
+    mediaType: 'text/csv',
+    aliases: [],
+    contentType: 'text/csv;charset=utf-8',
+    label: 'CSV',
+    kind: 'csv',
+  },
+  {
+    mediaType: 'text/tab-separated-values',
+    aliases: [],
+    contentType: 'text/tab-separated-values;charset=utf-8',
+    label: 'TSV',
+    kind: 'tsv',
+  },
+];
+export const GRAPH_FORMATS: readonly ResultFormat[] = [
+  {
+    mediaType: 'text/turtle',
+    aliases: ['application/x-turtle'],
+    contentType: 'text/turtle;charset=utf-8',
+    label: 'Turtle',
+    kind: 'ttl',
+  },
+  {
+    mediaType: 'application/n-triples',
+    aliases: ['text/plain'],
+    contentType: 'application/n-triples;charset=utf-8',
+    label: 'N-Triples',
+    kind: 'nt',
+  },
+  {
+    mediaType: 'application/rdf+xml',
+    aliases: ['application/xml', 'text/xml'],
+    contentType: 'application/rdf+xml;charset=utf-8',
+    label: 'RDF/XML',
+    kind: 'rdf',
+  },
+  {
+    mediaType: 'application/ld+json',
+    aliases: ['application/json'],
+    contentType: 'application/ld+json',
+    label: 'JSON-LD',
+    kind: 'jsonld',
+  },
+];
+
+export const RESULT_FORMATS: Readonly<Record<QueryForm, readonly ResultFormat[]>> = {
+  select: [JSON_RESULTS, XML_RESULTS, ...TABLES],
+  ask: [JSON_RESULTS, XML_RESULTS],
+  construct: GRAPH_FORMATS,
+  describe: GRAPH_FORMATS,
+};
+
+/** What the protocol request adds to the query: its dataset, and where relative IRIs resolve. */
+export interface StaffQuery {
+  readonly query: CheckedQuery;
+  /** `default-graph-uri` values: none means the query's own dataset, or the union of all graphs. */
+  readonly defaultGraphs: readonly string[];
+  /** `named-graph-uri` values. */
+  readonly namedGraphs: readonly string[];
+  /** The endpoint's URL: the base of relative IRIs. */
+  readonly base: string;
+  readonly format: ResultFormat['kind'];
+  readonly maxRows: number;
+  readonly maxBytes: number;
+}
+
+export interface StaffAnswer {
+  readonly body: string;
+  /** Solutions (SELECT), triples (CONSTRUCT, DESCRIBE) or 1 (ASK) in the answer. */
+  readonly rows: number;
+  /** Why the answer stops short of the whole result, when it does. */
+  readonly cut?: 'rows' | 'bytes';
+  /** The dataset version the query ran on. */
+  readonly version: string;
+}
+
+/** What the endpoint asks of a store adapter. */
+export interface StaffStore {
+  /** Runs the query on the newest version it holds; rejects with one of the errors below. */
+  query(request: StaffQuery): Promise<StaffAnswer>;
+  close(): Promise<void>;
+}
+
+/** The query ran past the time limit and was stopped: 503. */
+export class QueryTimeout extends Error {
+  override name = 'QueryTimeout';
+}
+
+/** Every worker is busy and the queue is full, or no copy of the data is ready yet: 503. */
+export class StaffUnavailable extends Error {
+  override name = 'StaffUnavailable';
+  constructor(
+    message: string,
+    readonly retryAfter: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The store refused the query (a function it does not know, say): 400 with its message. */
+export class QueryFailed extends Error {
+  override name = 'QueryFailed';
+}
