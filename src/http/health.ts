@@ -9,7 +9,7 @@ export const healthz: RequestHandler = function healthz(_req, res) {
   res.json({ status: 'alive' });
 };
 
-export function readyz({ service }: RouteDeps): RequestHandler {
+export function readyz({ service, staff }: RouteDeps): RequestHandler {
   return function readyz(_req, res) {
     res.set({ ...commonHeaders(res), 'Cache-Control': 'no-store' });
     const documents = service.current;
@@ -29,6 +29,7 @@ export function readyz({ service }: RouteDeps): RequestHandler {
       version: dataset.version,
       loadedAt: dataset.loadedAt.toISOString(),
       lastReload,
+      ...(staff ? { sparql: { workers: staff.staff.workers() } } : {}),
     });
   };
 }

@@ -106,10 +106,23 @@ export interface StaffAnswer {
   readonly version: string;
 }
 
+/** A worker of the embedded adapter as /readyz shows it (a remote store has none). */
+export interface WorkerState {
+  readonly version: string;
+  readonly threadId: number;
+  readonly state: 'loading' | 'idle' | 'busy';
+  /** The CPU priority it runs at (19, the lowest, on Linux). */
+  readonly priority?: number;
+  /** Its V8 heap and its external memory (WebAssembly's included), after its last answer. */
+  readonly memory?: { readonly heapBytes: number; readonly externalBytes: number };
+}
+
 /** What the endpoint asks of a store adapter. */
 export interface StaffStore {
   /** Runs the query on the newest version it holds; rejects with one of the errors below. */
   query(request: StaffQuery): Promise<StaffAnswer>;
+  /** The workers that run the queries, for /readyz. */
+  workers(): readonly WorkerState[];
   close(): Promise<void>;
 }
 

@@ -35,7 +35,7 @@ const XSD = 'http://www.w3.org/2001/XMLSchema#';
  * language tag with a direction (`@ar--rtl`, RDF 1.2) is split as the JSON results split it. The
  * project's queries select no triple terms, so one is refused.
  */
-function boundTerm(text: string): BoundTerm {
+export function boundTerm(text: string): BoundTerm {
   if (text.startsWith('<<'))
     throw new Error(`a triple term in SELECT results: ${text.slice(0, 80)}`);
   if (text.startsWith('<')) return { type: 'uri', value: text.slice(1, -1) };
@@ -270,8 +270,8 @@ export class DatasetStore {
   }
 
   /**
-   * A staff query, checked by src/store/staffQuery.ts: Oxigraph's own result, for staffResults.ts
-   * to write. `own`: the query's FROM and FROM NAMED; `union`: every graph as the default graph;
+   * A staff query, checked by src/store/staffQuery.ts: its solutions as SPARQL TSV, its graph as
+   * N-Triples or its boolean, for staffResults.ts to write in the format asked for. `own`: the query's FROM and FROM NAMED; `union`: every graph as the default graph;
    * a dataset given by the protocol replaces the query's (SPARQL 1.1 Protocol
    * §2.1.4), an unknown graph being an empty one.
    */
@@ -279,21 +279,27 @@ export class DatasetStore {
     text: string,
     base: string,
     dataset: { defaultGraphs: readonly string[]; namedGraphs: readonly string[] } | 'own' | 'union',
-  ): boolean | Map<string, oxigraph.Term>[] | oxigraph.Quad[] {
+    form: 'solutions' | 'boolean' | 'graph',
+  ): string | boolean {
     const graphs = (iris: readonly string[]) => iris.map((iri) => oxigraph.namedNode(iri));
     // Oxigraph lets the union option win over a query's FROM: it is set only when the query has none.
-    const options =
+    const scope =
       dataset === 'own'
-        ? { base_iri: base }
+        ? {}
         : dataset === 'union'
-          ? { base_iri: base, use_default_graph_as_union: true }
+          ? { use_default_graph_as_union: true }
           : {
-              base_iri: base,
               default_graph: graphs(dataset.defaultGraphs),
               named_graphs: graphs(dataset.namedGraphs),
             };
-    return this.live.query(text, options) as
-      boolean | Map<string, oxigraph.Term>[] | oxigraph.Quad[];
+    // Written by Oxigraph as text: a result as JS objects (a Map of terms a row) costs a hundred
+    // times as much once it has a hundred thousand rows, most of it in the collector.
+    const results_format = form === 'solutions' ? 'tsv' : form === 'graph' ? 'nt' : undefined;
+    return this.live.query(text, {
+      base_iri: base,
+      ...scope,
+      ...(results_format ? { results_format } : {}),
+    }) as string | boolean;
   }
 
   /** The whole store as N-Quads: the snapshot format. */

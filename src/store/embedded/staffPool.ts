@@ -14,6 +14,7 @@ import {
   type StaffAnswer,
   type StaffQuery,
   type StaffStore,
+  type WorkerState,
 } from '../staff';
 import type {
   Answered,
@@ -44,15 +45,6 @@ const revive: Reviver = ({ name, message }) => {
   if (name === 'QueryFailed') return new QueryFailed(message);
   return undefined;
 };
-
-/** A worker's state, as /readyz and the bench show it. */
-export interface WorkerState {
-  readonly version: string;
-  readonly threadId: number;
-  readonly state: 'loading' | 'idle' | 'busy';
-  readonly priority?: number;
-  readonly memory?: WorkerMemory;
-}
 
 class Lane {
   readonly client: WorkerClient<StaffRequest, StaffReply>;
@@ -244,10 +236,13 @@ export class StaffPool implements StaffStore {
     );
   }
 
-  /** A worker answered: it takes the next query, or ends when it is old or grew too large. */
-  private done(lane: Lane): void {
+  /**
+   * A worker answered: it takes the next query, or ends when it is old or its memory grew past the
+   * bound in a query (a bound below what a fresh worker holds would only replace it for ever).
+   */
+  private done(lane: Lane, answered = true): void {
     const memory = lane.memory ? lane.memory.externalBytes + lane.memory.heapBytes : 0;
-    if (memory > this.settings.workerMemoryBytes) {
+    if (answered && memory > this.settings.workerMemoryBytes) {
       void lane.client.terminate(new Error('replaced: its memory grew past the bound'));
       this.drop(lane, `its memory grew to ${Math.round(memory / 1024 ** 2)} MB, past the bound`);
       return;
@@ -270,7 +265,7 @@ export class StaffPool implements StaffStore {
         lane.memory = memory;
         lane.priority = priority;
         generation.crashes = 0;
-        this.done(lane);
+        this.done(lane, false);
       },
       (error: Error) => {
         if (!generation.lanes.has(lane)) return;

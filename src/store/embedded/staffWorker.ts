@@ -60,9 +60,11 @@ function query(request: StaffQuery): Answered {
       : checked.ownDataset
         ? 'own'
         : 'union';
-  let result: ReturnType<DatasetStore['staffQuery']>;
+  const form =
+    checked.form === 'ask' ? 'boolean' : checked.form === 'select' ? 'solutions' : 'graph';
+  let result: string | boolean;
   try {
-    result = store.staffQuery(checked.text, request.base, dataset);
+    result = store.staffQuery(checked.text, request.base, dataset, form);
   } catch (error) {
     // Oxigraph's own refusal (a function or feature it does not support): the client's to fix.
     throw new QueryFailed((error as Error).message);
@@ -70,15 +72,9 @@ function query(request: StaffQuery): Answered {
   const written =
     typeof result === 'boolean'
       ? writeBoolean(result, format)
-      : checked.form === 'select'
-        ? writeSolutions(
-            result as Map<string, never>[],
-            checked.variables,
-            format,
-            maxRows,
-            maxBytes,
-          )
-        : writeGraph(result as Parameters<typeof writeGraph>[0], format, maxRows, maxBytes);
+      : form === 'solutions'
+        ? writeSolutions(result, checked.variables, format, maxRows, maxBytes)
+        : writeGraph(result, format, maxRows, maxBytes);
   return { op: 'query', ...written, memory: memory() };
 }
 

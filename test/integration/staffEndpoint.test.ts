@@ -1,0 +1,553 @@
+// The staff SPARQL endpoint (issue 16, docs/sparql.md): every status it answers, the protocol's
+// dataset, each result format, the caps, the time limit and the query log, against the real app
+// with the real pool of query workers and a real credentials file.
+import assert from 'node:assert/strict';
+import request from 'supertest';
+import {
+  BASE,
+  DE_1A,
+  parseJsonLd,
+  parseRdfXml,
+  parseTurtle,
+  sameGraph,
+  buildApp,
+} from '../support';
+import { basic, buildStaffApp, SMALL, STAFF, type StaffApp } from '../staffSupport';
+import { CUT_HEADER } from '../../src/http/sparql/endpoint';
+
+const COUNT_ALL = 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }';
+const DE_1A_GRAPH = `${BASE}/data/organisations/DE-1a`;
+/** Five scans of the store joined with nothing: 66^5 rows, far past any time limit. */
+const RUNAWAY =
+  'SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l . ?m ?n2 ?o }';
+
+function bodyOf(res: request.Response): string {
+  return typeof res.text === 'string' ? res.text : String(res.body);
+}
+
+function bytes(res: request.Response, done: (error: Error | null, body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  res.on('data', (c: Buffer) => chunks.push(c));
+  res.on('end', () => done(null, Buffer.concat(chunks)));
+}
+
+describe('the staff SPARQL endpoint', function () {
+  this.timeout(60_000);
+  let staff: StaffApp;
+  before(async () => {
+    staff = await buildStaffApp(SMALL);
+  });
+  after(() => staff.close());
+
+  const ask = (query: string, accept = 'application/sparql-results+json') =>
+    request(staff.app)
+      .get('/sparql')
+      .query({ query })
+      .set('Authorization', basic())
+      .set('Accept', accept);
+
+  describe('the protocol', () => {
+    it('answers a query by GET, by form POST and by direct POST alike', async () => {
+      const get = await ask(COUNT_ALL).expect(200);
+      const form = await request(staff.app)
+        .post('/sparql')
+        .set('Authorization', basic())
+        .type('form')
+        .send({ query: COUNT_ALL })
+        .expect(200);
+      const direct = await request(staff.app)
+        .post('/sparql')
+        .set('Authorization', basic())
+        .set('Content-Type', 'application/sparql-query')
+        .send(COUNT_ALL)
+        .expect(200);
+      const counts = [get, form, direct].map(
+        (r) => JSON.parse(bodyOf(r)).results.bindings[0].n.value,
+      );
+      assert.equal(new Set(counts).size, 1);
+      assert.equal(get.headers['content-type'], 'application/sparql-results+json;charset=utf-8');
+      assert.equal(get.headers['dataset-version'], staff.version);
+      assert.equal(get.headers['cache-control'], 'private, no-store');
+    });
+
+    it('takes the union of every graph as the default graph: the whole dataset', async () => {
+      const res = await ask(COUNT_ALL).expect(200);
+      const n = Number(JSON.parse(res.text).results.bindings[0].n.value);
+      assert.equal(n, staff.service.current!.dataset.tripleCount);
+    });
+
+    it('takes default-graph-uri as the default graph, and an unknown graph as an empty one', async () => {
+      const one = await request(staff.app)
+        .get('/sparql')
+        .query({ query: COUNT_ALL, 'default-graph-uri': DE_1A_GRAPH })
+        .set('Authorization', basic())
+        .expect(200);
+      const inOne = Number(JSON.parse(one.text).results.bindings[0].n.value);
+      assert.ok(inOne > 0 && inOne < staff.service.current!.dataset.tripleCount + 1);
+      const unknown = await request(staff.app)
+        .get('/sparql')
+        .query({ query: COUNT_ALL, 'default-graph-uri': 'http://example.org/no-such-graph' })
+        .set('Authorization', basic())
+        .expect(200);
+      assert.equal(JSON.parse(unknown.text).results.bindings[0].n.value, '0');
+    });
+
+    it('takes named-graph-uri as the named graphs, the default graph then empty', async () => {
+      const res = await request(staff.app)
+        .get('/sparql')
+        .query({
+          query: 'SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }',
+          'named-graph-uri': DE_1A_GRAPH,
+        })
+        .set('Authorization', basic())
+        .expect(200);
+      const graphs = JSON.parse(res.text).results.bindings.map(
+        (b: { g: { value: string } }) => b.g.value,
+      );
+      assert.deepEqual(graphs, [DE_1A_GRAPH]);
+      const dflt = await request(staff.app)
+        .get('/sparql')
+        .query({ query: COUNT_ALL, 'named-graph-uri': DE_1A_GRAPH })
+        .set('Authorization', basic())
+        .expect(200);
+      assert.equal(JSON.parse(dflt.text).results.bindings[0].n.value, '0');
+    });
+
+    it("keeps a query's own FROM when the protocol names no dataset", async () => {
+      const res = await ask(
+        `SELECT (COUNT(*) AS ?n) FROM <http://example.org/none> WHERE { ?s ?p ?o }`,
+      ).expect(200);
+      assert.equal(JSON.parse(res.text).results.bindings[0].n.value, '0');
+    });
+  });
+
+  describe('result formats', () => {
+    const SELECT = `SELECT ?name WHERE { <${DE_1A}> <http://xmlns.com/foaf/0.1/name> ?name }`;
+    it('writes SELECT results as JSON, XML, CSV and TSV', async () => {
+      const json = JSON.parse((await ask(SELECT).expect(200)).text);
+      assert.deepEqual(json.head.vars, ['name']);
+      const name = json.results.bindings[0].name.value as string;
+      assert.match(name, /Staatsbibliothek/);
+      const xml = await ask(SELECT, 'application/sparql-results+xml').expect(200);
+      assert.match(xml.headers['content-type']!, /^application\/sparql-results\+xml/);
+      assert.ok(xml.text.includes(`<binding name="name"><literal>${name}</literal></binding>`));
+      const csv = await ask(SELECT, 'text/csv').expect(200);
+      assert.equal(
+        csv.text,
+        `name\r\n${/[",\r\n]/.test(name) ? `"${name.replace(/"/g, '""')}"` : name}\r\n`,
+      );
+      const tsv = await ask(SELECT, 'text/tab-separated-values').expect(200);
+      assert.equal(tsv.text, `?name\n${JSON.stringify(name)}\n`);
+    });
+
+    it('writes ASK results as JSON and XML', async () => {
+      const json = await ask(`ASK { <${DE_1A}> ?p ?o }`).expect(200);
+      assert.deepEqual(JSON.parse(json.text), { head: {}, boolean: true });
+      const xml = await ask(
+        'ASK { <http://example.org/nothing> ?p ?o }',
+        'application/sparql-results+xml',
+      ).expect(200);
+      assert.match(xml.text, /<boolean>false<\/boolean>/);
+    });
+
+    it('writes CONSTRUCT results as Turtle, N-Triples, RDF/XML and JSON-LD, each the graph /data serves', async () => {
+      const public_ = await request((await buildApp(SMALL)).app)
+        .get('/data/organisations/DE-1a.nt')
+        .expect(200);
+      const expected = parseTurtle(public_.text, 'application/n-triples');
+      const query = `CONSTRUCT { ?s ?p ?o } WHERE { GRAPH <${DE_1A_GRAPH}> { ?s ?p ?o } }`;
+      const turtle = await ask(query, 'text/turtle').expect(200);
+      assert.ok(sameGraph(parseTurtle(turtle.text), expected), 'Turtle');
+      const nt = await ask(query, 'application/n-triples').expect(200);
+      assert.ok(sameGraph(parseTurtle(nt.text, 'application/n-triples'), expected), 'N-Triples');
+      const rdf = await ask(query, 'application/rdf+xml').buffer(true).parse(bytes).expect(200);
+      assert.ok(sameGraph(await parseRdfXml((rdf.body as Buffer).toString()), expected), 'RDF/XML');
+      const jsonld = await ask(query, 'application/ld+json').buffer(true).parse(bytes).expect(200);
+      assert.ok(
+        sameGraph(await parseJsonLd((jsonld.body as Buffer).toString()), expected),
+        'JSON-LD',
+      );
+    });
+
+    it('answers DESCRIBE as a graph', async () => {
+      const res = await ask(`DESCRIBE <${DE_1A}>`, 'application/n-triples').expect(200);
+      assert.ok(parseTurtle(res.text, 'application/n-triples').length > 0);
+    });
+
+    it('answers 406 with the formats of the query form when none is acceptable', async () => {
+      const res = await ask('ASK {}', 'text/csv').expect(406);
+      assert.match(res.text, /application\/sparql-results\+json/);
+      assert.doesNotMatch(res.text, /text\/turtle/);
+      await ask('CONSTRUCT WHERE { ?s ?p ?o }', 'application/sparql-results+json').expect(406);
+    });
+  });
+
+  describe('refusals', () => {
+    it('answers 400 for a syntax error, with its line and column', async () => {
+      const res = await ask('SELECT * WHERE {\n  ?s ?p }').expect(400);
+      assert.match(res.text, /line 2, column 6/);
+    });
+
+    it('answers 400 for two query parameters, a body that is not UTF-8, or a graph that is no IRI', async () => {
+      await request(staff.app)
+        .get('/sparql?query=ASK%7B%7D&query=ASK%7B%7D')
+        .set('Authorization', basic())
+        .expect(400);
+      const latin1 = Buffer.from('ASK { ?s ?p "Gr\xfcn" }', 'latin1');
+      const res = await request(staff.app)
+        .post('/sparql')
+        .set('Authorization', basic())
+        .set('Content-Type', 'application/sparql-query')
+        .send(latin1)
+        .expect(400);
+      assert.match(res.text, /UTF-8/);
+      await request(staff.app)
+        .post('/sparql')
+        .set('Authorization', basic())
+        .set('Content-Type', 'application/sparql-query; charset=UTF-16')
+        .send(Buffer.from('ASK {}', 'utf16le'))
+        .expect(400);
+      await request(staff.app)
+        .get('/sparql?query=ASK%7B%7D&default-graph-uri=not%20an%20iri')
+        .set('Authorization', basic())
+        .expect(400);
+      await request(staff.app)
+        .get('/sparql?query=ASK%7B%7D%ZZ')
+        .set('Authorization', basic())
+        .expect(400);
+    });
+
+    it('answers 403 for any update, sent as query, as update, or as an update body', async () => {
+      for (const update of [
+        'INSERT DATA { <a:s> <a:p> <a:o> }',
+        'CLEAR ALL',
+        'DROP GRAPH <a:g>',
+        'LOAD <http://example.org/x>',
+      ]) {
+        const res = await ask(update).expect(403);
+        assert.match(res.text, /read-only/);
+      }
+      await request(staff.app)
+        .get('/sparql')
+        .query({ update: 'CLEAR ALL' })
+        .set('Authorization', basic())
+        .expect(403);
+      await request(staff.app)
+        .post('/sparql')
+        .set('Authorization', basic())
+        .type('form')
+        .send({ update: 'CLEAR ALL' })
+        .expect(403);
+      await request(staff.app)
+        .post('/sparql')
+        .set('Authorization', basic())
+        .set('Content-Type', 'application/sparql-update')
+        .send('CLEAR ALL')
+        .expect(403);
+      assert.equal(
+        JSON.parse((await ask(COUNT_ALL)).text).results.bindings[0].n.value,
+        String(staff.service.current!.dataset.tripleCount),
+      );
+    });
+
+    it('answers 403 for SERVICE, however deep', async () => {
+      const res = await ask(
+        'SELECT * WHERE { OPTIONAL { { SERVICE <http://example.org/sparql> { ?s ?p ?o } } } }',
+      ).expect(403);
+      assert.match(res.text, /SERVICE/);
+    });
+
+    it('answers 415 for a body of another type, 405 for another method, 413 for a body too large', async () => {
+      const res = await request(staff.app)
+        .post('/sparql')
+        .set('Authorization', basic())
+        .set('Content-Type', 'text/plain')
+        .send('ASK {}')
+        .expect(415);
+      assert.match(res.text, /application\/sparql-query/);
+      const put = await request(staff.app).put('/sparql').set('Authorization', basic()).expect(405);
+      assert.equal(put.headers.allow, 'GET, HEAD, POST, OPTIONS');
+      await request(staff.app)
+        .post('/sparql')
+        .set('Authorization', basic())
+        .set('Content-Type', 'application/sparql-query')
+        .send(`ASK {} # ${'x'.repeat(1024 * 1024)}`)
+        .expect(413);
+    });
+
+    it('answers 400 when the store cannot run what parsed (a function it does not know)', async () => {
+      const res = await ask('SELECT (<http://example.org/f>(1) AS ?x) WHERE {}').expect(400);
+      assert.match(res.text, /cannot run/);
+    });
+  });
+
+  describe('who may ask', () => {
+    it('answers 401 with a Basic challenge without credentials or with wrong ones', async () => {
+      for (const header of [
+        undefined,
+        basic(STAFF.name, 'wrong'),
+        basic('mallory', STAFF.password),
+        'Bearer x',
+      ]) {
+        const req = request(staff.app).get('/sparql').query({ query: 'ASK {}' });
+        const res = await (header ? req.set('Authorization', header) : req).expect(401);
+        assert.match(res.headers['www-authenticate']!, /^Basic realm="[^"]+"/);
+        assert.equal(res.headers['cache-control'], 'no-store');
+      }
+    });
+
+    it('serves the Service Description to anyone, with sd:endpoint the URL asked', async () => {
+      const res = await request(staff.app)
+        .get('/sparql')
+        .set('Host', 'staff.example:8081')
+        .set('Accept', 'text/turtle')
+        .expect(200);
+      const quads = parseTurtle(res.text);
+      const endpoint = quads.find(
+        (q) => q.predicate.value === 'http://www.w3.org/ns/sparql-service-description#endpoint',
+      );
+      assert.equal(endpoint?.object.value, 'http://staff.example:8081/sparql');
+      assert.ok(
+        quads.some(
+          (q) =>
+            q.object.value === 'http://www.w3.org/ns/sparql-service-description#UnionDefaultGraph',
+        ),
+      );
+      assert.ok(
+        quads.some(
+          (q) =>
+            q.predicate.value === 'http://rdfs.org/ns/void#triples' &&
+            q.object.value === String(staff.service.current!.dataset.tripleCount),
+        ),
+      );
+    });
+
+    it('serves the query editor to staff only, every tab an example, nothing from another host', async () => {
+      await request(staff.app).get('/sparql').set('Accept', 'text/html').expect(401);
+      const res = await request(staff.app)
+        .get('/sparql')
+        .set('Accept', 'text/html')
+        .set('Authorization', basic())
+        .expect(200);
+      assert.doesNotMatch(res.text, /(src|href)="(https?:)?\/\//);
+      assert.match(res.text, /Institutions in a city/);
+      const js = await request(staff.app)
+        .get('/sparql/editor/yasgui.min.js')
+        .set('Authorization', basic())
+        .expect(200);
+      assert.match(js.headers['content-type']!, /javascript/);
+      await request(staff.app).get('/sparql/editor/yasgui.min.js').expect(401);
+      await request(staff.app)
+        .get('/sparql/editor/../../package.json')
+        .set('Authorization', basic())
+        .expect(404);
+    });
+
+    it('answers 429 to an address after ten wrong passwords in a minute, even with the right one', async () => {
+      const own = await buildStaffApp(SMALL, { SPARQL_MAX_FAILURES: '3' });
+      try {
+        for (let i = 0; i < 3; i++)
+          await request(own.app)
+            .get('/sparql?query=ASK%7B%7D')
+            .set('Authorization', basic(STAFF.name, `guess ${i}`))
+            .expect(401);
+        const res = await request(own.app)
+          .get('/sparql?query=ASK%7B%7D')
+          .set('Authorization', basic())
+          .expect(429);
+        assert.ok(Number(res.headers['retry-after']) > 0);
+      } finally {
+        await own.close();
+      }
+    });
+  });
+
+  describe('limits', () => {
+    it('cuts an answer at the row cap and says so in Results-Truncated', async () => {
+      const own = await buildStaffApp(SMALL, { SPARQL_MAX_ROWS: '5' });
+      try {
+        const res = await request(own.app)
+          .get('/sparql')
+          .query({ query: 'SELECT * WHERE { ?s ?p ?o }' })
+          .set('Authorization', basic())
+          .expect(200);
+        assert.equal(JSON.parse(res.text).results.bindings.length, 5);
+        assert.equal(res.headers[CUT_HEADER.toLowerCase()], 'rows; limit=5');
+        const graph = await request(own.app)
+          .get('/sparql')
+          .query({ query: 'CONSTRUCT WHERE { ?s ?p ?o }' })
+          .set('Authorization', basic())
+          .set('Accept', 'application/n-triples')
+          .expect(200);
+        assert.equal(parseTurtle(graph.text, 'application/n-triples').length, 5);
+        const whole = await request(own.app)
+          .get('/sparql')
+          .query({ query: 'SELECT * WHERE { ?s ?p ?o } LIMIT 3' })
+          .set('Authorization', basic())
+          .expect(200);
+        assert.equal(whole.headers[CUT_HEADER.toLowerCase()], undefined);
+      } finally {
+        await own.close();
+      }
+    });
+
+    it('cuts an answer at the byte cap, still a whole document', async () => {
+      const own = await buildStaffApp(SMALL, { SPARQL_MAX_RESULT_BYTES: '2048' });
+      try {
+        const res = await request(own.app)
+          .get('/sparql')
+          .query({ query: 'SELECT * WHERE { ?s ?p ?o }' })
+          .set('Authorization', basic())
+          .expect(200);
+        assert.ok(Buffer.byteLength(res.text) <= 2048);
+        assert.ok(JSON.parse(res.text).results.bindings.length > 0);
+        assert.equal(res.headers[CUT_HEADER.toLowerCase()], 'bytes; limit=2048');
+        const xml = await request(own.app)
+          .get('/sparql')
+          .query({ query: 'CONSTRUCT WHERE { ?s ?p ?o }' })
+          .set('Authorization', basic())
+          .set('Accept', 'application/rdf+xml')
+          .buffer(true)
+          .parse(bytes)
+          .expect(200);
+        assert.ok((xml.body as Buffer).length <= 2048);
+        assert.ok((await parseRdfXml((xml.body as Buffer).toString())).length > 0);
+      } finally {
+        await own.close();
+      }
+    });
+
+    it('stops a query past the time limit for real (503 naming it), and the next query is answered', async () => {
+      const own = await buildStaffApp(SMALL, { SPARQL_TIMEOUT_MS: '500', SPARQL_WORKERS: '1' });
+      try {
+        const before = own.pool.workers()[0]!.threadId;
+        const res = await request(own.app)
+          .get('/sparql')
+          .query({ query: RUNAWAY })
+          .set('Authorization', basic())
+          .expect(503);
+        assert.match(res.text, /500 ms/);
+        assert.ok(Number(res.headers['retry-after']) >= 1);
+        await request(own.app)
+          .get('/sparql')
+          .query({ query: 'ASK {}' })
+          .set('Authorization', basic())
+          .expect(200);
+        assert.notEqual(own.pool.workers()[0]!.threadId, before, 'a fresh worker');
+        const line = own.log.find((l) => l.msg === 'sparql query' && l.outcome === 'timeout');
+        assert.ok(line, 'the query log says timeout');
+      } finally {
+        await own.close();
+      }
+    });
+
+    it('answers 429 with Retry-After past the queries one user may have in flight', async () => {
+      const own = await buildStaffApp(SMALL, { SPARQL_TIMEOUT_MS: '1500', SPARQL_PER_USER: '1' });
+      try {
+        const slow = request(own.app)
+          .get('/sparql')
+          .query({ query: RUNAWAY })
+          .set('Authorization', basic())
+          .then((r) => r.status);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const res = await request(own.app)
+          .get('/sparql')
+          .query({ query: 'ASK {}' })
+          .set('Authorization', basic())
+          .expect(429);
+        assert.equal(res.headers['retry-after'], '1');
+        assert.equal(await slow, 503);
+      } finally {
+        await own.close();
+      }
+    });
+
+    it('answers 503 with Retry-After when every worker is busy and the queue is full', async () => {
+      const own = await buildStaffApp(SMALL, {
+        SPARQL_TIMEOUT_MS: '1500',
+        SPARQL_WORKERS: '1',
+        SPARQL_QUEUE: '0',
+        SPARQL_PER_USER: '5',
+      });
+      try {
+        const slow = request(own.app)
+          .get('/sparql')
+          .query({ query: RUNAWAY })
+          .set('Authorization', basic())
+          .then((r) => r.status);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const res = await request(own.app)
+          .get('/sparql')
+          .query({ query: 'ASK {}' })
+          .set('Authorization', basic())
+          .expect(503);
+        assert.ok(Number(res.headers['retry-after']) >= 1);
+        assert.match(res.text, /busy/);
+        assert.equal(await slow, 503);
+      } finally {
+        await own.close();
+      }
+    });
+
+    it('replaces a worker whose memory grew past the bound, between queries', async () => {
+      const own = await buildStaffApp(SMALL, {
+        SPARQL_WORKER_MEMORY_MB: '64',
+        SPARQL_WORKERS: '1',
+      });
+      try {
+        const before = own.pool.workers()[0]!.threadId;
+        await request(own.app)
+          .get('/sparql')
+          .query({ query: 'ASK {}' })
+          .set('Authorization', basic())
+          .expect(200);
+        assert.deepEqual(
+          own.pool.workers().map((w) => w.threadId),
+          [before],
+          'a fresh worker under the bound stays',
+        );
+        const big = 'SELECT * WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i } LIMIT 30000';
+        await request(own.app)
+          .get('/sparql')
+          .query({ query: big })
+          .set('Authorization', basic())
+          .expect(200);
+        const after = own.pool.workers().map((w) => w.threadId);
+        assert.ok(!after.includes(before), 'the worker past the bound was ended after its answer');
+      } finally {
+        await own.close();
+      }
+    });
+  });
+
+  describe('the query log and the workers', () => {
+    it('logs user, a hash of the query, duration, rows and outcome, and never the password', async () => {
+      await ask(COUNT_ALL).expect(200);
+      await request(staff.app)
+        .get('/sparql')
+        .query({ query: 'ASK {}' })
+        .set('Authorization', basic(STAFF.name, 'not-the-password'))
+        .expect(401);
+      const line = [...staff.log]
+        .reverse()
+        .find((l) => l.msg === 'sparql query' && l.outcome === 'answered');
+      assert.ok(line);
+      assert.equal(line.user, STAFF.name);
+      assert.match(String(line.query), /^[0-9a-f]{16}$/);
+      assert.equal(line.rows, 1);
+      assert.equal(typeof line.ms, 'number');
+      assert.ok(!staff.logText().includes(STAFF.password));
+      assert.ok(!staff.logText().includes('not-the-password'));
+      assert.ok(!staff.logText().includes('scrypt$'));
+    });
+
+    it('runs its workers at the lowest CPU priority, shown in /readyz', async () => {
+      const ready = await request(staff.app).get('/readyz').expect(200);
+      const workers = ready.body.sparql.workers as { priority: number; state: string }[];
+      assert.equal(workers.length, 2);
+      if (process.platform === 'linux') for (const w of workers) assert.equal(w.priority, 19);
+      const os = await import('node:os');
+      assert.equal(os.getPriority(0), 0, 'the HTTP thread keeps its priority');
+    });
+  });
+});
