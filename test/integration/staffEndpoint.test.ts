@@ -6,15 +6,19 @@ import request from 'supertest';
 import {
   BASE,
   DE_1A,
+  FIXTURES,
   parseJsonLd,
   parseRdfXml,
   parseTurtle,
   sameGraph,
   buildApp,
 } from '../support';
-import { basic, buildStaffApp, SMALL, STAFF, type StaffApp } from '../staffSupport';
+import path from 'node:path';
+import { basic, buildStaffApp, poolReady, SMALL, STAFF, type StaffApp } from '../staffSupport';
+import { loadSources } from '../../src/load/loadSources';
 import { CUT_HEADER } from '../../src/http/sparql/endpoint';
 
+const PICA_PLAIN = path.join(FIXTURES, 'real', 'isil-directory_pica-plain_8-records.dat');
 const COUNT_ALL = 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }';
 const DE_1A_GRAPH = `${BASE}/data/organisations/DE-1a`;
 /** Five scans of the store joined with nothing: 66^5 rows, far past any time limit. */
@@ -517,6 +521,56 @@ describe('the staff SPARQL endpoint', function () {
       } finally {
         await own.close();
       }
+    });
+  });
+
+  describe('versions', () => {
+    it('a reload: a query in flight ends on its version, the next runs on the new one in fresh workers', async () => {
+      const own = await buildStaffApp(SMALL, { SPARQL_WORKERS: '1' });
+      try {
+        const old = own.pool.workers().map((w) => w.threadId);
+        const slow = request(own.app)
+          .get('/sparql')
+          .query({ query: 'SELECT * WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i } LIMIT 30000' })
+          .set('Authorization', basic())
+          .set('Accept', 'text/tab-separated-values')
+          .then((r) => r);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const sources = [PICA_PLAIN];
+        const { dataset } = await loadSources(sources, { baseIri: BASE });
+        own.service.use(dataset);
+        own.pool.serve({ sources, options: { baseIri: BASE }, version: dataset.version });
+        const finished = await slow;
+        assert.equal(finished.status, 200);
+        assert.equal(finished.headers['dataset-version'], own.version, 'the version it started on');
+        await poolReady(own.pool, dataset.version);
+        const next = await request(own.app)
+          .get('/sparql')
+          .query({ query: COUNT_ALL })
+          .set('Authorization', basic())
+          .expect(200);
+        assert.equal(next.headers['dataset-version'], dataset.version);
+        assert.equal(
+          JSON.parse(next.text).results.bindings[0].n.value,
+          String(dataset.tripleCount),
+        );
+        for (let i = 0; i < 100 && own.pool.workers().some((w) => old.includes(w.threadId)); i++)
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        assert.ok(
+          !own.pool.workers().some((w) => old.includes(w.threadId)),
+          'the old workers ended',
+        );
+      } finally {
+        await own.close();
+      }
+    });
+
+    it('is off without SPARQL_USERS: /sparql answers 404 saying how to turn it on', async () => {
+      const { app } = await buildApp(SMALL);
+      const res = await request(app).get('/sparql').query({ query: 'ASK {}' }).expect(404);
+      assert.match(res.text, /SPARQL_USERS/);
+      assert.match(res.text, /sparql-user/);
+      await request(app).post('/sparql').type('form').send({ query: 'ASK {}' }).expect(404);
     });
   });
 
