@@ -142,6 +142,14 @@ export class StaffUnavailable extends Error {
   }
 }
 
+/**
+ * The answer cannot be written in the format asked for (RDF/XML cannot carry a control character,
+ * nor a predicate without an XML local name): 406, as the public documents answer it.
+ */
+export class CannotWrite extends Error {
+  override name = 'CannotWrite';
+}
+
 /** The store refused the query (a function it does not know, say): 400 with its message. */
 export class QueryFailed extends Error {
   override name = 'QueryFailed';

@@ -54,28 +54,49 @@ export const NO_SERVICE =
   'SERVICE is not allowed here: this endpoint sends no requests to other hosts.';
 
 interface ParseErrorHash {
-  readonly loc?: { first_line?: number; first_column?: number };
+  readonly loc?: { first_line?: number; last_line?: number; last_column?: number };
   readonly token?: string;
   readonly expected?: readonly string[];
 }
 
-/** "line 2, column 6: …" from sparqljs's parse error (its columns count from 0). */
-function syntaxError(error: Error & { hash?: ParseErrorHash }): QueryRefused {
+/**
+ * Where the token the parser stopped at starts: sparqljs (jison) gives the place of the token
+ * before it, so the offending one is the next after white space and comments. Lines count from 1,
+ * columns from 1.
+ */
+function errorPlace(
+  text: string,
+  hash: ParseErrorHash,
+): { line: number; column: number } | undefined {
+  const { last_line: lastLine, last_column: lastColumn } = hash.loc ?? {};
+  if (lastLine === undefined || lastColumn === undefined) return undefined;
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text[i] === '\n') starts.push(i + 1);
+  let at = (starts[lastLine - 1] ?? text.length) + lastColumn;
+  while (at < text.length) {
+    if (/\s/.test(text[at]!)) at++;
+    else if (text[at] === '#') while (at < text.length && text[at] !== '\n') at++;
+    else break;
+  }
+  let line = starts.length;
+  while (line > 1 && starts[line - 1]! > at) line--;
+  return { line, column: at - starts[line - 1]! + 1 };
+}
+
+/** "line 2, column 6: …" from sparqljs's parse error. */
+function syntaxError(text: string, error: Error & { hash?: ParseErrorHash }): QueryRefused {
   // Not a parse error: sparqlalgebrajs could not translate what sparqljs parsed.
   if (error.hash === undefined)
     return new QueryRefused(
       400,
       `This query cannot be checked, so it is not run: ${error.message}`,
     );
-  const loc = error.hash.loc;
-  const expected = error.hash?.expected?.map((e) => e.replace(/^'|'$/g, ''));
-  const where =
-    loc?.first_line !== undefined
-      ? `line ${loc.first_line}, column ${(loc.first_column ?? 0) + 1}`
-      : 'an unknown place';
+  const place = errorPlace(text, error.hash);
+  const expected = error.hash.expected?.map((e) => e.replace(/^'|'$/g, ''));
+  const where = place ? `line ${place.line}, column ${place.column}` : 'an unknown place';
   const what =
     expected && expected.length > 0
-      ? `unexpected ${error.hash?.token === 'EOF' ? 'end of query' : JSON.stringify(error.hash?.token)}; expected ${expected.slice(0, 8).join(', ')}${expected.length > 8 ? ', …' : ''}`
+      ? `unexpected ${error.hash.token === 'EOF' ? 'end of query' : JSON.stringify(error.hash.token)}; expected ${expected.slice(0, 8).join(', ')}${expected.length > 8 ? ', …' : ''}`
       : error.message.split('\n')[0]!;
   return new QueryRefused(400, `SPARQL syntax error at ${where}: ${what}`);
 }
@@ -99,7 +120,7 @@ export function checkQuery(text: string, maxRows: number, base: string): Checked
   try {
     algebra = translate(text, { quads: true, baseIRI: base });
   } catch (error) {
-    throw syntaxError(error as Error);
+    throw syntaxError(text, error as Error);
   }
   if (UPDATES.has(algebra.type)) throw new QueryRefused(403, READ_ONLY);
   let form: QueryForm | undefined;

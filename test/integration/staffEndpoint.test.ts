@@ -189,7 +189,7 @@ describe('the staff SPARQL endpoint', function () {
   describe('refusals', () => {
     it('answers 400 for a syntax error, with its line and column', async () => {
       const res = await ask('SELECT * WHERE {\n  ?s ?p }').expect(400);
-      assert.match(res.text, /line 2, column 6/);
+      assert.match(res.text, /line 2, column 9/);
     });
 
     it('answers 400 for two query parameters, a body that is not UTF-8, or a graph that is no IRI', async () => {

@@ -10,6 +10,8 @@ import { FORMATS, type RdfFormatName } from '../../rdf/formats';
 import { serialize } from '../../rdf/serialize';
 import type { Service } from '../../serving/service';
 import {
+  CannotWrite,
+  GRAPH_FORMATS,
   QueryFailed,
   QueryTimeout,
   RESULT_FORMATS,
@@ -329,6 +331,13 @@ function httpErrorOf(error: unknown, timeoutMs: number): HttpError | undefined {
     );
   if (error instanceof StaffUnavailable)
     return new HttpError(503, error.message, { 'Retry-After': String(error.retryAfter) });
+  if (error instanceof CannotWrite)
+    return new HttpError(
+      406,
+      `${error.message}. Ask for another format: ${GRAPH_FORMATS.filter((f) => f.kind !== 'rdf')
+        .map((f) => f.mediaType)
+        .join(', ')}.`,
+    );
   if (error instanceof QueryFailed)
     return new HttpError(400, `The store cannot run this query: ${error.message}`);
   return undefined;

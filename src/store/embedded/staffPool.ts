@@ -8,6 +8,7 @@ import { WorkerClient } from '../../threads/client';
 import { moduleIn } from '../../threads/workerRequire';
 import type { Reviver } from '../../threads/wire';
 import {
+  CannotWrite,
   QueryFailed,
   QueryTimeout,
   StaffUnavailable,
@@ -43,6 +44,7 @@ export interface PoolEvents {
 
 const revive: Reviver = ({ name, message }) => {
   if (name === 'QueryFailed') return new QueryFailed(message);
+  if (name === 'CannotWrite') return new CannotWrite(message);
   return undefined;
 };
 
@@ -231,7 +233,7 @@ export class StaffPool implements StaffStore {
         clearTimeout(timer);
         job.reject(error);
         // A refused query leaves the worker as it was; any other failure ended it.
-        if (error instanceof QueryFailed) this.done(lane);
+        if (error instanceof QueryFailed || error instanceof CannotWrite) this.done(lane);
       },
     );
   }

@@ -7,7 +7,7 @@
 import oxigraph from 'oxigraph';
 import { lines } from '../../rdf/ntriples';
 import type { BoundTerm } from '../bindings';
-import type { ResultFormat } from '../staff';
+import { CannotWrite, type ResultFormat } from '../staff';
 import { boundTerm } from './datasetStore';
 
 type Kind = ResultFormat['kind'];
@@ -163,18 +163,29 @@ const GRAPH_MEDIA_TYPES: Partial<Record<Kind, string>> = {
   jsonld: 'application/ld+json',
 };
 
-/** N-Triples in another format, written by Oxigraph. */
+/** Characters XML 1.0 cannot carry, even escaped. */
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
+
+/** N-Triples in another format, written by Oxigraph; CannotWrite when the format cannot hold it. */
 function convert(ntriples: string, kind: Kind): string {
   if (kind === 'nt') return ntriples;
   const format = GRAPH_MEDIA_TYPES[kind];
   if (format === undefined) throw new Error(`a graph cannot be written as ${kind}`);
   const store = new oxigraph.Store();
+  let text: string;
   try {
     store.load(ntriples, { format: 'application/n-triples' });
-    return store.dump({ format, from_graph_name: oxigraph.defaultGraph() });
+    text = store.dump({ format, from_graph_name: oxigraph.defaultGraph() });
+  } catch (error) {
+    throw new CannotWrite(`this graph cannot be written as ${kind}: ${(error as Error).message}`);
   } finally {
     (store as unknown as { free(): void }).free();
   }
+  if (kind === 'rdf' && NOT_XML.test(text))
+    throw new CannotWrite(
+      'this graph cannot be written as RDF/XML: a literal holds a control character XML 1.0 cannot carry',
+    );
+  return text;
 }
 
 /** A graph's triples from Oxigraph's N-Triples, at most `maxRows` and `maxBytes` in the format asked. */

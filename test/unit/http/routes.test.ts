@@ -1,7 +1,8 @@
 // The route table (src/http/routes.ts): every path the service answers, each with a named handler
 // and the part of the contract it implements; the directory pages only when no directory is set.
 import assert from 'node:assert/strict';
-import { routeTable } from '../../../src/http/routes';
+import { routeTable, staffRouteTable } from '../../../src/http/routes';
+import type { StaffDeps } from '../../../src/http/sparql/endpoint';
 import { Service } from '../../../src/serving/service';
 import { testConfig } from '../../support';
 
@@ -23,6 +24,7 @@ describe('the route table', () => {
         ['exact', '/healthz'],
         ['exact', '/readyz'],
         ['exact', '/'],
+        ['prefix', '/sparql/'],
       ],
     );
   });
@@ -39,8 +41,23 @@ describe('the route table', () => {
       'healthz',
       'readyz',
       'home',
+      'sparqlOff',
     ]);
     for (const route of routes) assert.match(route.contract, /^(§\d(, §\d)*|docs\/\w+\.md)$/);
+  });
+
+  it('has the staff listener answer the endpoint and the probes, nothing public', () => {
+    const config = testConfig();
+    const staff = {} as StaffDeps;
+    const routes = staffRouteTable({ service: new Service(config), config, staff });
+    assert.deepEqual(
+      routes.map((r) => [r.path, r.handler.name]),
+      [
+        ['/sparql/', 'sparqlRoute'],
+        ['/healthz', 'healthz'],
+        ['/readyz', 'readyz'],
+      ],
+    );
   });
 
   it('serves the institution pages itself only when no directory is configured', () => {
