@@ -113,17 +113,28 @@ export interface WorkerState {
   readonly state: 'loading' | 'idle' | 'busy';
   /** The CPU priority it runs at (19, the lowest, on Linux). */
   readonly priority?: number;
+  /** `idle` (SCHED_IDLE: any other task preempts it at once) where it could set it. */
+  readonly policy?: string;
   /** Its V8 heap and its external memory (WebAssembly's included), after its last answer. */
   readonly memory?: { readonly heapBytes: number; readonly externalBytes: number };
 }
 
 /** What the endpoint asks of a store adapter. */
 export interface StaffStore {
-  /** Runs the query on the newest version it holds; rejects with one of the errors below. */
-  query(request: StaffQuery): Promise<StaffAnswer>;
+  /**
+   * Runs the query on the newest version it holds; rejects with one of the errors below. When
+   * `signal` aborts (the client went away), a query still waiting is dropped and one running is
+   * stopped: it rejects with QueryAbandoned.
+   */
+  query(request: StaffQuery, signal?: AbortSignal): Promise<StaffAnswer>;
   /** The workers that run the queries, for /readyz. */
   workers(): readonly WorkerState[];
   close(): Promise<void>;
+}
+
+/** The client went away: the query was dropped from the queue, or stopped. */
+export class QueryAbandoned extends Error {
+  override name = 'QueryAbandoned';
 }
 
 /** The query ran past the time limit and was stopped: 503. */

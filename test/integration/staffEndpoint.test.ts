@@ -13,6 +13,8 @@ import {
   sameGraph,
   buildApp,
 } from '../support';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { basic, buildStaffApp, poolReady, SMALL, STAFF, type StaffApp } from '../staffSupport';
 import { loadSources } from '../../src/load/loadSources';
@@ -441,6 +443,41 @@ describe('the staff SPARQL endpoint', function () {
         const line = own.log.find((l) => l.msg === 'sparql query' && l.outcome === 'timeout');
         assert.ok(line, 'the query log says timeout');
       } finally {
+        await own.close();
+      }
+    });
+
+    it('stops the query of a client that went away, freeing its worker at once', async () => {
+      const own = await buildStaffApp(SMALL, { SPARQL_TIMEOUT_MS: '30000', SPARQL_WORKERS: '1' });
+      const server = own.app.listen(0, '127.0.0.1');
+      try {
+        await new Promise((resolve) => server.once('listening', resolve));
+        const { port } = server.address() as AddressInfo;
+        const before = own.pool.workers()[0]!.threadId;
+        const client = http.request({
+          host: '127.0.0.1',
+          port,
+          method: 'GET',
+          path: `/sparql?query=${encodeURIComponent(RUNAWAY)}`,
+          headers: { Authorization: basic() },
+        });
+        client.on('error', () => undefined);
+        client.end();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        client.destroy();
+        const started = Date.now();
+        await request(own.app)
+          .get('/sparql')
+          .query({ query: 'ASK {}' })
+          .set('Authorization', basic())
+          .expect(200);
+        assert.ok(Date.now() - started < 15_000, 'not behind the abandoned query');
+        assert.notEqual(own.pool.workers()[0]!.threadId, before);
+        for (let i = 0; i < 50 && !own.log.some((l) => l.outcome === 'abandoned'); i++)
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        assert.ok(own.log.some((l) => l.msg === 'sparql query' && l.outcome === 'abandoned'));
+      } finally {
+        server.close();
         await own.close();
       }
     });

@@ -12,6 +12,7 @@ import type { Service } from '../../serving/service';
 import {
   CannotWrite,
   GRAPH_FORMATS,
+  QueryAbandoned,
   QueryFailed,
   QueryTimeout,
   RESULT_FORMATS,
@@ -125,6 +126,7 @@ export function sparqlEndpoint(deps: StaffDeps): RequestHandler {
 /** The query's outcome in the query log. */
 function outcomeOf(error: unknown, http: HttpError): string {
   if (error instanceof QueryTimeout) return 'timeout';
+  if (error instanceof QueryAbandoned) return 'abandoned';
   return http.status < 500 ? 'refused' : 'unavailable';
 }
 
@@ -254,15 +256,19 @@ class StaffEndpoint {
     try {
       const endpoint = endpointUrl(req, this.deps.config);
       const { checked, format } = this.check(req, request, endpoint);
-      const answer = await this.ask(user, {
-        query: checked,
-        defaultGraphs: graphIris(request.defaultGraphs, 'default-graph-uri'),
-        namedGraphs: graphIris(request.namedGraphs, 'named-graph-uri'),
-        base: endpoint,
-        format: format.kind,
-        maxRows: this.deps.config.sparql.maxRows,
-        maxBytes: this.deps.config.sparql.maxResultBytes,
-      });
+      const answer = await this.ask(
+        user,
+        {
+          query: checked,
+          defaultGraphs: graphIris(request.defaultGraphs, 'default-graph-uri'),
+          namedGraphs: graphIris(request.namedGraphs, 'named-graph-uri'),
+          base: endpoint,
+          format: format.kind,
+          maxRows: this.deps.config.sparql.maxRows,
+          maxBytes: this.deps.config.sparql.maxResultBytes,
+        },
+        res,
+      );
       sendAnswer(res, answer, format.contentType, req.method === 'HEAD', this.deps.config);
       log(answer.cut ? `cut at ${answer.cut}` : 'answered', 200, answer.rows);
     } catch (error) {
@@ -299,8 +305,11 @@ class StaffEndpoint {
     return { checked, format };
   }
 
-  /** Runs the query in the store, counting it against the user's queries in flight. */
-  private async ask(user: string, query: StaffQuery): Promise<StaffAnswer> {
+  /**
+   * Runs the query in the store, counting it against the user's queries in flight; stops it when
+   * the client goes away before its answer (Oxigraph cannot cancel a query: its worker is ended).
+   */
+  private async ask(user: string, query: StaffQuery, res: Response): Promise<StaffAnswer> {
     const { perUser } = this.deps.config.sparql;
     const running = this.inFlight.get(user) ?? 0;
     if (running >= perUser)
@@ -310,9 +319,15 @@ class StaffEndpoint {
         { 'Retry-After': '1' },
       );
     this.inFlight.set(user, running + 1);
+    const gone = new AbortController();
+    const closed = () => {
+      if (!res.writableEnded) gone.abort();
+    };
+    res.once('close', closed);
     try {
-      return await this.deps.staff.query(query);
+      return await this.deps.staff.query(query, gone.signal);
     } finally {
+      res.off('close', closed);
       const left = (this.inFlight.get(user) ?? 1) - 1;
       if (left > 0) this.inFlight.set(user, left);
       else this.inFlight.delete(user);
@@ -338,6 +353,8 @@ function httpErrorOf(error: unknown, timeoutMs: number): HttpError | undefined {
         .map((f) => f.mediaType)
         .join(', ')}.`,
     );
+  // Nobody reads the answer: a status for the log only.
+  if (error instanceof QueryAbandoned) return new HttpError(499, error.message);
   if (error instanceof QueryFailed)
     return new HttpError(400, `The store cannot run this query: ${error.message}`);
   return undefined;

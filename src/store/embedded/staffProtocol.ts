@@ -8,10 +8,18 @@ export interface VersionToLoad {
   readonly options: LoadOptions;
   /** The version served: a worker whose load reads other bytes (the file was replaced) refuses. */
   readonly version: string;
+  /**
+   * The descriptor of the file of N-Quads a worker of this version dumped (worker threads share
+   * the process's descriptors): a fresh worker loads them instead of the sources (Oxigraph's parser
+   * alone, no loader, no index: a few seconds of one thread, little garbage).
+   */
+  readonly from?: number;
 }
 
 export type StaffRequest =
-  { readonly op: 'load' } | { readonly op: 'query'; readonly query: StaffQuery };
+  | { readonly op: 'load' }
+  | { readonly op: 'dump'; readonly fd: number }
+  | { readonly op: 'query'; readonly query: StaffQuery };
 
 /** The worker's own memory after each answer (heap and external, WebAssembly's included). */
 export interface WorkerMemory {
@@ -25,6 +33,8 @@ export interface Loaded {
   readonly memory: WorkerMemory;
   /** The CPU priority the thread runs at (19 on Linux: lowest). */
   readonly priority: number;
+  /** Its scheduling policy: `idle` (SCHED_IDLE) where it could set it, else `other`. */
+  readonly policy: string;
 }
 
 export interface Answered {
@@ -35,4 +45,9 @@ export interface Answered {
   readonly memory: WorkerMemory;
 }
 
-export type StaffReply = Loaded | Answered;
+export interface Dumped {
+  readonly op: 'dump';
+  readonly bytes: number;
+}
+
+export type StaffReply = Loaded | Answered | Dumped;
