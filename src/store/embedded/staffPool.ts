@@ -4,13 +4,7 @@
 // older one end once a newer one can answer and they have answered what they were running. A
 // query past the time limit is stopped for real: its worker is terminated (Oxigraph cannot cancel
 // a query) and a fresh one takes its place, as does one whose memory grew past the bound.
-import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { WorkerClient } from '../../threads/client';
-import { moduleIn } from '../../threads/workerRequire';
-import type { Reviver } from '../../threads/wire';
 import {
   CannotWrite,
   QueryAbandoned,
@@ -22,16 +16,8 @@ import {
   type StaffStore,
   type WorkerState,
 } from '../staff';
-import type {
-  Answered,
-  Loaded,
-  StaffReply,
-  StaffRequest,
-  VersionToLoad,
-  WorkerMemory,
-} from './staffProtocol';
-
-const WORKER = moduleIn(__dirname, 'staffWorker');
+import type { Answered, Loaded, VersionToLoad } from './staffProtocol';
+import { Generation, Lane, openUnlinked, type Job } from './staffLanes';
 
 export interface PoolSettings {
   readonly workers: number;
@@ -45,87 +31,6 @@ export interface PoolSettings {
 export interface PoolEvents {
   failed(version: string, error: Error): void;
   replaced(version: string, why: string): void;
-}
-
-const revive: Reviver = ({ name, message }) => {
-  if (name === 'QueryFailed') return new QueryFailed(message);
-  if (name === 'CannotWrite') return new CannotWrite(message);
-  return undefined;
-};
-
-/**
- * A new file in the temporary folder, open for reading and writing and already unlinked: nothing
- * is left on disk whatever ends the process (SIGKILL included), and the blocks are freed when the
- * descriptor is closed. Where an open file cannot be unlinked (not Linux), it is removed now or
- * never written.
- */
-function openUnlinked(): number {
-  const file = path.join(
-    os.tmpdir(),
-    `isil-ld-sparql-${process.pid}-${crypto.randomBytes(6).toString('hex')}.nq`,
-  );
-  const fd = fs.openSync(file, 'wx+', 0o600);
-  try {
-    fs.unlinkSync(file);
-  } catch (error) {
-    fs.closeSync(fd);
-    throw error;
-  }
-  return fd;
-}
-
-class Lane {
-  readonly client: WorkerClient<StaffRequest, StaffReply>;
-  state: WorkerState['state'] = 'loading';
-  memory: WorkerMemory | undefined;
-  priority: number | undefined;
-  policy: string | undefined;
-  /** The query it runs, while busy. */
-  job: Job | undefined;
-
-  constructor(
-    readonly generation: Generation,
-    onEnd: (lane: Lane, error: Error) => void,
-  ) {
-    const { version, dump } = generation;
-    this.client = new WorkerClient<StaffRequest, StaffReply>(WORKER, {
-      name: 'a SPARQL worker',
-      workerData: dump === undefined ? version : { ...version, from: dump },
-      revive,
-      onEnd: (error) => onEnd(this, error),
-    });
-  }
-}
-
-class Generation {
-  readonly lanes = new Set<Lane>();
-  /** Why its workers cannot load the version (the sources changed, say): set once. */
-  failed: Error | undefined;
-  /** Workers that ended by themselves since one last loaded: a bound on restarting them. */
-  crashes = 0;
-  /** The descriptor of the N-Quads the first worker dumped, which later ones load: once written. */
-  dump: number | undefined;
-  /** Whether a worker is writing them. */
-  dumping = false;
-
-  constructor(
-    readonly number: number,
-    readonly version: VersionToLoad,
-  ) {}
-
-  get ready(): boolean {
-    for (const lane of this.lanes) if (lane.state !== 'loading') return true;
-    return false;
-  }
-}
-
-interface Job {
-  readonly query: StaffQuery;
-  readonly resolve: (answer: StaffAnswer) => void;
-  readonly reject: (error: Error) => void;
-  readonly waiting: NodeJS.Timeout;
-  /** The worker running it, once it runs. */
-  lane?: Lane;
 }
 
 export class StaffPool implements StaffStore {
