@@ -96,8 +96,10 @@ export function requestGate(logger: Logger, ownMethods?: string) {
     if (req.httpVersionMajor !== 1) return next(versionNotSupported());
     if (req.httpVersionMinor === 1 && req.headers.host === undefined) return next(noHost());
     if (severalHosts(req.rawHeaders)) return next(twoHosts());
-    // The SPARQL endpoint takes POST, and answers its own 405 and preflight.
+    // The SPARQL endpoint takes POST, and answers its own 405 and preflight: only looked at for
+    // what the gate would refuse or preflight, so that a GET pays nothing for it.
     if (
+      (req.method === 'OPTIONS' || !SAFE_METHODS.has(req.method)) &&
       ownMethods !== undefined &&
       (req.path === ownMethods || req.path.startsWith(`${ownMethods}/`))
     )

@@ -17,7 +17,7 @@ const { values } = parseArgs({
   options: {
     snapshot: { type: 'string' },
     duration: { type: 'string', default: '10' },
-    turns: { type: 'string', default: '3' },
+    turns: { type: 'string', default: '5' },
     connections: { type: 'string', default: '50' },
     /** The server's entry: the compiled one `npm run bench` builds, or the sources through tsx. */
     main: { type: 'string' },
