@@ -84,12 +84,20 @@ export function editorPage(endpoint: string, examples: readonly Example[], user:
     persistenceId: null,
     yasqe: { autocompleters: [] }
   });
+  // The first example in the tab YASGUI opens with; each other one in a tab of its own, given
+  // whole (a tab not shown yet has no editor to set a query in).
   var first = yasgui.getTab();
   examples.forEach(function (example, i) {
-    var tab = i === 0 && first ? first : yasgui.addTab(false);
-    tab.setName(example.title);
-    tab.setQuery(example.text);
-    tab.setEndpoint(endpoint);
+    if (i === 0 && first) {
+      first.setName(example.title);
+      first.setQuery(example.text);
+      return;
+    }
+    yasgui.addTab(false, Object.assign(Yasgui.Tab.getDefaults(), {
+      name: example.title,
+      yasqe: { value: example.text },
+      requestConfig: { endpoint: endpoint, method: 'POST' }
+    }));
   });
 })();
 </script>

@@ -51,7 +51,8 @@ export class StaffPool implements StaffStore {
     if (this.closed) return;
     const newest = this.generations.at(-1);
     // The same bytes again (a reload of an unchanged snapshot): the workers have them already.
-    if (newest?.version.version === version.version && !newest.failed) return;
+    if (newest?.version.version === version.version && !newest.failed && newest.lanes.size > 0)
+      return;
     const generation = new Generation(++this.numbers, version);
     this.generations.push(generation);
     // One worker loads the sources and dumps its store; the others load that dump (see `loaded`).
