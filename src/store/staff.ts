@@ -1,7 +1,7 @@
 // The staff endpoint's side of the store port: a checked query goes in, the serialized answer
 // comes out, from whichever adapter runs it (the embedded pool of workers, or a remote store). The
 // caller (src/http/sparql/) has authenticated, checked the query and chosen the result's format.
-import type { CheckedQuery, QueryForm } from './staffQuery';
+import type { QueryForm } from './staffQuery';
 
 /** Result formats by query form, in the order of preference when the client has none. */
 export interface ResultFormat {
@@ -82,28 +82,44 @@ export const RESULT_FORMATS: Readonly<Record<QueryForm, readonly ResultFormat[]>
   describe: GRAPH_FORMATS,
 };
 
-/** What the protocol request adds to the query: its dataset, and where relative IRIs resolve. */
+/**
+ * A staff query as the protocol request brings it: its text, its dataset, where relative IRIs
+ * resolve, what the client accepts. The adapter parses and checks it (src/store/staffQuery.ts) off
+ * the HTTP thread: parsing is linear at best (about 4 ms for 1 KB, 4 s for 1 MB) and far worse on
+ * deep nesting, so it runs where the time limit stops it.
+ */
 export interface StaffQuery {
-  readonly query: CheckedQuery;
+  readonly text: string;
+  /** The request's `Accept` header: the result format is chosen for the query's form. */
+  readonly accept: string | undefined;
   /** `default-graph-uri` values: none means the query's own dataset, or the union of all graphs. */
   readonly defaultGraphs: readonly string[];
   /** `named-graph-uri` values. */
   readonly namedGraphs: readonly string[];
   /** The endpoint's URL: the base of relative IRIs. */
   readonly base: string;
-  readonly format: ResultFormat['kind'];
   readonly maxRows: number;
   readonly maxBytes: number;
 }
 
 export interface StaffAnswer {
   readonly body: string;
+  /** The `Content-Type` of the format chosen. */
+  readonly contentType: string;
   /** Solutions (SELECT), triples (CONSTRUCT, DESCRIBE) or 1 (ASK) in the answer. */
   readonly rows: number;
   /** Why the answer stops short of the whole result, when it does. */
   readonly cut?: 'rows' | 'bytes';
   /** The dataset version the query ran on. */
   readonly version: string;
+}
+
+/** Nothing the client accepts fits the query's form: 406 with the formats of that form. */
+export class NoFormatAccepted extends Error {
+  override name = 'NoFormatAccepted';
+  constructor(readonly form: QueryForm) {
+    super(`None of the formats of ${form.toUpperCase()} results matches the Accept header.`);
+  }
 }
 
 /** A worker of the embedded adapter as /readyz shows it (a remote store has none). */

@@ -447,6 +447,29 @@ describe('the staff SPARQL endpoint', function () {
       }
     });
 
+    it('parses a query in its worker: one that takes minutes to parse holds neither the public path nor past the limit', async () => {
+      const own = await buildStaffApp(SMALL, { SPARQL_TIMEOUT_MS: '1500', SPARQL_WORKERS: '1' });
+      try {
+        // Nested 20,000 deep: sparqljs took 321 s on it (measured), then ran out of stack.
+        const nested = `SELECT * WHERE ${'{ '.repeat(20_000)}?s ?p ?o${' }'.repeat(20_000)}`;
+        const slow = request(own.app)
+          .post('/sparql')
+          .set('Authorization', basic())
+          .set('Content-Type', 'application/sparql-query')
+          .send(nested)
+          .then((r) => r);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const started = performance.now();
+        await request(own.app).get('/data/organisations/DE-1a.ttl').expect(200);
+        assert.ok(performance.now() - started < 500, 'the public path answers meanwhile');
+        const res = await slow;
+        assert.equal(res.status, 503);
+        assert.match(res.text, /1500 ms/);
+      } finally {
+        await own.close();
+      }
+    });
+
     it('stops the query of a client that went away, freeing its worker at once', async () => {
       const own = await buildStaffApp(SMALL, { SPARQL_TIMEOUT_MS: '30000', SPARQL_WORKERS: '1' });
       const server = own.app.listen(0, '127.0.0.1');

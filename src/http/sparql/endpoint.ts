@@ -12,17 +12,17 @@ import type { Service } from '../../serving/service';
 import {
   CannotWrite,
   GRAPH_FORMATS,
+  NoFormatAccepted,
   QueryAbandoned,
   QueryFailed,
   QueryTimeout,
   RESULT_FORMATS,
   StaffUnavailable,
-  type ResultFormat,
   type StaffAnswer,
   type StaffQuery,
   type StaffStore,
 } from '../../store/staff';
-import { checkQuery, QueryRefused, type CheckedQuery } from '../../store/staffQuery';
+import { QueryRefused } from '../../store/staffQuery';
 import { CONTEXT_PATH } from '../../rdf/context';
 import { DATASET_VERSION } from '../deps';
 import { HttpError, notAcceptable } from '../errors';
@@ -94,16 +94,10 @@ function graphIris(values: readonly string[], name: string): readonly string[] {
 }
 
 /** The 200 of a query, with the cut said in its header. */
-function sendAnswer(
-  res: Response,
-  answer: StaffAnswer,
-  contentType: string,
-  head: boolean,
-  config: Config,
-): void {
+function sendAnswer(res: Response, answer: StaffAnswer, head: boolean, config: Config): void {
   const headers: Record<string, string> = {
     ...commonHeaders(res),
-    'Content-Type': contentType,
+    'Content-Type': answer.contentType,
     'Content-Length': String(Buffer.byteLength(answer.body)),
     'Cache-Control': 'private, no-store',
     Vary: 'Accept, Authorization',
@@ -254,55 +248,31 @@ class StaffEndpoint {
         'sparql query',
       );
     try {
-      const endpoint = endpointUrl(req, this.deps.config);
-      const { checked, format } = this.check(req, request, endpoint);
+      if (request.query === undefined)
+        throw new HttpError(
+          400,
+          'No query: send it as the query parameter (GET or form POST) or as an application/sparql-query body.',
+        );
       const answer = await this.ask(
         user,
         {
-          query: checked,
+          text: request.query,
+          accept: req.headers.accept,
           defaultGraphs: graphIris(request.defaultGraphs, 'default-graph-uri'),
           namedGraphs: graphIris(request.namedGraphs, 'named-graph-uri'),
-          base: endpoint,
-          format: format.kind,
+          base: endpointUrl(req, this.deps.config),
           maxRows: this.deps.config.sparql.maxRows,
           maxBytes: this.deps.config.sparql.maxResultBytes,
         },
         res,
       );
-      sendAnswer(res, answer, format.contentType, req.method === 'HEAD', this.deps.config);
+      sendAnswer(res, answer, req.method === 'HEAD', this.deps.config);
       log(answer.cut ? `cut at ${answer.cut}` : 'answered', 200, answer.rows);
     } catch (error) {
       const http = httpErrorOf(error, this.deps.config.sparql.timeoutMs);
       log(http === undefined ? 'failed' : outcomeOf(error, http), http?.status ?? 500);
       throw http ?? error;
     }
-  }
-
-  /** The query checked on its algebra, and the result format the client accepts for its form. */
-  private check(
-    req: Request,
-    request: ProtocolRequest,
-    endpoint: string,
-  ): { checked: CheckedQuery; format: ResultFormat } {
-    if (request.query === undefined)
-      throw new HttpError(
-        400,
-        'No query: send it as the query parameter (GET or form POST) or as an application/sparql-query body.',
-      );
-    let checked: CheckedQuery;
-    try {
-      checked = checkQuery(request.query, this.deps.config.sparql.maxRows, endpoint);
-    } catch (error) {
-      if (error instanceof QueryRefused) throw new HttpError(error.status, error.message);
-      throw error;
-    }
-    const offers = RESULT_FORMATS[checked.form];
-    const format = negotiateAmong(req.headers.accept, offers);
-    if (!format)
-      throw notAcceptable(
-        offers.map((f) => ({ href: f.mediaType, label: f.label, type: f.mediaType })),
-      );
-    return { checked, format };
   }
 
   /**
@@ -355,6 +325,15 @@ function httpErrorOf(error: unknown, timeoutMs: number): HttpError | undefined {
     );
   // Nobody reads the answer: a status for the log only.
   if (error instanceof QueryAbandoned) return new HttpError(499, error.message);
+  if (error instanceof QueryRefused) return new HttpError(error.status, error.message);
+  if (error instanceof NoFormatAccepted)
+    return notAcceptable(
+      RESULT_FORMATS[error.form].map((f) => ({
+        href: f.mediaType,
+        label: f.label,
+        type: f.mediaType,
+      })),
+    );
   if (error instanceof QueryFailed)
     return new HttpError(400, `The store cannot run this query: ${error.message}`);
   return undefined;

@@ -7,9 +7,12 @@ import path from 'node:path';
 import { WorkerClient } from '../../threads/client';
 import { moduleIn } from '../../threads/workerRequire';
 import type { Reviver } from '../../threads/wire';
+import { QueryRefused, type QueryForm } from '../staffQuery';
 import {
   CannotWrite,
+  NoFormatAccepted,
   QueryFailed,
+  RESULT_FORMATS,
   type StaffAnswer,
   type StaffQuery,
   type WorkerState,
@@ -28,9 +31,17 @@ export interface Job {
   lane?: Lane;
 }
 
-const revive: Reviver = ({ name, message }) => {
+const revive: Reviver = ({ name, message, fields }) => {
   if (name === 'QueryFailed') return new QueryFailed(message);
   if (name === 'CannotWrite') return new CannotWrite(message);
+  if (name === 'QueryRefused' && (fields.status === 400 || fields.status === 403))
+    return new QueryRefused(fields.status, message);
+  if (
+    name === 'NoFormatAccepted' &&
+    typeof fields.form === 'string' &&
+    fields.form in RESULT_FORMATS
+  )
+    return new NoFormatAccepted(fields.form as QueryForm);
   return undefined;
 };
 

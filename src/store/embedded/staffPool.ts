@@ -5,8 +5,10 @@
 // query past the time limit is stopped for real: its worker is terminated (Oxigraph cannot cancel
 // a query) and a fresh one takes its place, as does one whose memory grew past the bound.
 import fs from 'node:fs';
+import { QueryRefused } from '../staffQuery';
 import {
   CannotWrite,
+  NoFormatAccepted,
   QueryAbandoned,
   QueryFailed,
   QueryTimeout,
@@ -192,9 +194,10 @@ export class StaffPool implements StaffStore {
     lane.client.ask({ op: 'query', query: job.query }).then(
       (reply) => {
         clearTimeout(timer);
-        const { body, rows, cut, memory } = reply as Answered;
+        const { body, contentType, rows, cut, memory } = reply as Answered;
         lane.memory = memory;
         job.resolve({
+          contentType,
           body,
           rows,
           ...(cut ? { cut } : {}),
@@ -206,7 +209,13 @@ export class StaffPool implements StaffStore {
         clearTimeout(timer);
         job.reject(error);
         // A refused query leaves the worker as it was; any other failure ended it.
-        if (error instanceof QueryFailed || error instanceof CannotWrite) this.done(lane);
+        if (
+          error instanceof QueryFailed ||
+          error instanceof CannotWrite ||
+          error instanceof QueryRefused ||
+          error instanceof NoFormatAccepted
+        )
+          this.done(lane);
       },
     );
   }

@@ -40,6 +40,7 @@ export interface Loaded {
 export interface Answered {
   readonly op: 'query';
   readonly body: string;
+  readonly contentType: string;
   readonly rows: number;
   readonly cut?: 'rows' | 'bytes';
   readonly memory: WorkerMemory;

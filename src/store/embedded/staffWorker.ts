@@ -8,7 +8,9 @@ import path from 'node:path';
 import { workerData } from 'node:worker_threads';
 import { loadSources } from '../../load/loadSources';
 import { serve } from '../../threads/serve';
-import { QueryFailed, type StaffQuery } from '../staff';
+import { NoFormatAccepted, QueryFailed, RESULT_FORMATS, type StaffQuery } from '../staff';
+import { checkQuery } from '../staffQuery';
+import { negotiateAmong } from '../../util/accept';
 import { DatasetStore } from './datasetStore';
 import type {
   Answered,
@@ -97,9 +99,13 @@ function* pieces(fd: number): Generator<Uint8Array> {
   }
 }
 
+/** Checks the query on its algebra, chooses the result format, runs it and writes the answer. */
 function query(request: StaffQuery): Answered {
   if (!store) throw new Error('this worker has no store loaded');
-  const { query: checked, defaultGraphs, namedGraphs, format, maxRows, maxBytes } = request;
+  const { text, accept, base, defaultGraphs, namedGraphs, maxRows, maxBytes } = request;
+  const checked = checkQuery(text, maxRows, base);
+  const format = negotiateAmong(accept, RESULT_FORMATS[checked.form]);
+  if (!format) throw new NoFormatAccepted(checked.form);
   const dataset =
     defaultGraphs.length > 0 || namedGraphs.length > 0
       ? { defaultGraphs, namedGraphs }
@@ -110,18 +116,19 @@ function query(request: StaffQuery): Answered {
     checked.form === 'ask' ? 'boolean' : checked.form === 'select' ? 'solutions' : 'graph';
   let result: string | boolean;
   try {
-    result = store.staffQuery(checked.text, request.base, dataset, form);
+    result = store.staffQuery(checked.text, base, dataset, form);
   } catch (error) {
     // Oxigraph's own refusal (a function or feature it does not support): the client's to fix.
     throw new QueryFailed((error as Error).message);
   }
+  const kind = format.kind;
   const written =
     typeof result === 'boolean'
-      ? writeBoolean(result, format)
+      ? writeBoolean(result, kind)
       : form === 'solutions'
-        ? writeSolutions(result, checked.variables, format, maxRows, maxBytes)
-        : writeGraph(result, format, maxRows, maxBytes);
-  return { op: 'query', ...written, memory: memory() };
+        ? writeSolutions(result, checked.variables, kind, maxRows, maxBytes)
+        : writeGraph(result, kind, maxRows, maxBytes);
+  return { op: 'query', ...written, contentType: format.contentType, memory: memory() };
 }
 
 serve<StaffRequest, StaffReply>((request) =>
