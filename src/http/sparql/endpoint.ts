@@ -79,11 +79,16 @@ export function endpointUrl(req: Request, config: Config): string {
   return `${scheme}//${host}${SPARQL_PATH}`;
 }
 
+/** `default-graph-uri` or `named-graph-uri` values a request may name, each. */
+const MAX_GRAPHS = 1000;
+
 const hashOf = (text: string) =>
   crypto.createHash('sha256').update(text).digest('hex').slice(0, 16);
 
 /** A graph IRI of `default-graph-uri`/`named-graph-uri`: absolute, and nothing a query could not hold. */
 function graphIris(values: readonly string[], name: string): readonly string[] {
+  if (values.length > MAX_GRAPHS)
+    throw new HttpError(400, `At most ${MAX_GRAPHS} ${name} parameters, not ${values.length}.`);
   for (const value of values)
     if (!/^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|^`\\]*$/.test(value))
       throw new HttpError(
