@@ -15,7 +15,7 @@ const into = (folders, message) => ({
 });
 const LOADER = into(['loader'], 'src/ never imports the command-line scripts of loader/.');
 const ADAPTER = {
-  regex: '(^|/)store/embedded(/|$)',
+  regex: '(^|/)store/(embedded|remote)(/|$)',
   message: 'Above the store port, nothing knows which adapter it talks to: import src/store/store.',
 };
 /** The layer rule for files matching `files`: which folders of src/ they must not import. */
@@ -76,7 +76,7 @@ export default tseslint.config(
   // The port's own files know no adapter either.
   layer(['src/store/*.ts'], ['http', 'serving', 'server'], 'store/ imports only rdf/ below it.', [
     { ...into(['load'], 'Only the embedded adapter runs the loader.'), allowTypeImports: true },
-    { regex: '^\\./embedded(/|$)', message: 'The port knows no adapter.' },
+    { regex: '^\\./(embedded|remote)(/|$)', message: 'The port knows no adapter.' },
   ]),
   layer(
     ['src/load/**/*.ts'],
