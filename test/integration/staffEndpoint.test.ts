@@ -18,6 +18,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { basic, buildStaffApp, poolReady, SMALL, STAFF, type StaffApp } from '../staffSupport';
 import { loadSources } from '../../src/load/loadSources';
+import { StaffPool } from '../../src/store/embedded/staffPool';
 import { CUT_HEADER } from '../../src/http/sparql/endpoint';
 
 const PICA_PLAIN = path.join(FIXTURES, 'real', 'isil-directory_pica-plain_8-records.dat');
@@ -622,6 +623,34 @@ describe('the staff SPARQL endpoint', function () {
         );
       } finally {
         await own.close();
+      }
+    });
+
+    it('a version replaced before its first worker is ready starts no more workers of its own', async () => {
+      const options = { baseIri: BASE };
+      const first = await loadSources(SMALL, options);
+      const second = await loadSources([PICA_PLAIN], options);
+      const pool = new StaffPool({
+        workers: 2,
+        timeoutMs: 30_000,
+        workerMemoryBytes: 2 ** 31,
+        queue: 4,
+      });
+      try {
+        pool.serve({ sources: SMALL, options, version: first.dataset.version });
+        pool.serve({ sources: [PICA_PLAIN], options, version: second.dataset.version });
+        let most = 0;
+        const watch = setInterval(() => {
+          const old = pool.workers().filter((w) => w.version === first.dataset.version).length;
+          most = Math.max(most, old);
+        }, 5);
+        await poolReady(pool, second.dataset.version);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        clearInterval(watch);
+        assert.equal(most, 1, 'only the first worker of the replaced version');
+        assert.ok(pool.workers().every((w) => w.version === second.dataset.version));
+      } finally {
+        await pool.close();
       }
     });
 

@@ -290,7 +290,10 @@ export class StaffPool implements StaffStore {
         generation.dumping = false;
       }
       if (!generation.lanes.has(lane) || this.closed) return this.forget(generation);
-      for (let i = generation.lanes.size; i < this.settings.workers; i++) this.start(generation);
+      // The rest of the generation, unless a newer version came meanwhile: this one only serves
+      // until that one's first worker is ready.
+      if (this.generations.at(-1) === generation)
+        for (let i = generation.lanes.size; i < this.settings.workers; i++) this.start(generation);
     }
     this.done(lane, false);
   }
