@@ -654,6 +654,37 @@ describe('the staff SPARQL endpoint', function () {
       }
     });
 
+    it("answers 503 saying why when the sources changed between the public load and the workers' (no other data served)", async () => {
+      let failedWith: (error: Error) => void = () => undefined;
+      const failed = new Promise<Error>((resolve) => (failedWith = resolve));
+      const pool = new StaffPool(
+        { workers: 1, timeoutMs: 30_000, workerMemoryBytes: 2 ** 31, queue: 4 },
+        { failed: (_version, error) => failedWith(error), replaced: () => undefined },
+      );
+      try {
+        // The version the public side served, which the sources no longer read as.
+        pool.serve({ sources: SMALL, options: { baseIri: BASE }, version: '000000000000' });
+        assert.match((await failed).message, /sources changed since version 000000000000/);
+        await assert.rejects(
+          pool.query({
+            text: 'ASK {}',
+            accept: undefined,
+            defaultGraphs: [],
+            namedGraphs: [],
+            base: 'http://x/sparql',
+            maxRows: 10,
+            maxBytes: 1000,
+          }),
+          (error: Error) =>
+            error.name === 'StaffUnavailable' &&
+            /could not be loaded: the sources changed/.test(error.message),
+        );
+        assert.deepEqual(pool.workers(), []);
+      } finally {
+        await pool.close();
+      }
+    });
+
     it('is off without SPARQL_USERS: /sparql answers 404 saying how to turn it on', async () => {
       const { app } = await buildApp(SMALL);
       const res = await request(app).get('/sparql').query({ query: 'ASK {}' }).expect(404);

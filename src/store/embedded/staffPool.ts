@@ -21,6 +21,9 @@ import {
 import type { Answered, Loaded, VersionToLoad } from './staffProtocol';
 import { Generation, Lane, openUnlinked, type Job } from './staffLanes';
 
+/** What a worker throws on purpose about a query: the worker stays as it was. */
+const REFUSALS = [QueryFailed, CannotWrite, QueryRefused, NoFormatAccepted];
+
 export interface PoolSettings {
   readonly workers: number;
   readonly timeoutMs: number;
@@ -44,8 +47,6 @@ export class StaffPool implements StaffStore {
   constructor(
     private readonly settings: PoolSettings,
     private readonly events: PoolEvents = { failed: () => undefined, replaced: () => undefined },
-    /** Whether workers start from the first one's dump (tests turn it off to load each alike). */
-    private readonly dumps = true,
   ) {}
 
   /** Starts a generation of workers on `version`; the older ones end once it can answer. */
@@ -208,14 +209,16 @@ export class StaffPool implements StaffStore {
       (error: Error) => {
         clearTimeout(timer);
         job.reject(error);
-        // A refused query leaves the worker as it was; any other failure ended it.
-        if (
-          error instanceof QueryFailed ||
-          error instanceof CannotWrite ||
-          error instanceof QueryRefused ||
-          error instanceof NoFormatAccepted
-        )
-          this.done(lane);
+        // Ended by this side (time-out, client gone) or by itself: `drop` has replaced it already.
+        if (!lane.client.alive) return;
+        // A refusal the worker made on purpose leaves it as it was; anything else it threw may
+        // have left its WebAssembly in a bad state (a panic poisons the module): it is replaced,
+        // never left busy for ever.
+        if (REFUSALS.some((refusal) => error instanceof refusal)) this.done(lane);
+        else {
+          void lane.client.terminate(error);
+          this.drop(lane, `its query failed unexpectedly: ${error.message}`);
+        }
       },
     );
   }
@@ -273,7 +276,7 @@ export class StaffPool implements StaffStore {
    */
   private async loaded(lane: Lane): Promise<void> {
     const { generation } = lane;
-    if (generation.dump === undefined && !generation.dumping && this.dumps) {
+    if (generation.dump === undefined && !generation.dumping) {
       generation.dumping = true;
       let fd: number | undefined;
       try {
