@@ -599,7 +599,14 @@ describe('the staff SPARQL endpoint', function () {
         await new Promise((resolve) => setTimeout(resolve, 50));
         const sources = [PICA_PLAIN];
         const { dataset } = await loadSources(sources, { baseIri: BASE });
+        const triplesSaid = async () =>
+          parseTurtle(
+            (await request(own.app).get('/sparql').set('Accept', 'text/turtle').expect(200)).text,
+          ).find((q) => q.predicate.value === 'http://rdfs.org/ns/void#triples')?.object.value;
+        assert.equal(await triplesSaid(), String(own.service.current!.dataset.tripleCount));
         own.service.use(dataset);
+        // The Service Description written for the old version is not given for the new one.
+        assert.equal(await triplesSaid(), String(dataset.tripleCount));
         own.pool.serve({ sources, options: { baseIri: BASE }, version: dataset.version });
         const finished = await slow;
         assert.equal(finished.status, 200);

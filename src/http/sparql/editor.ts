@@ -23,7 +23,7 @@ export interface Asset {
 
 /** The file of the package's build, read once. */
 export function editorAsset(name: AssetName): Asset {
-  const dir = path.join(path.dirname(require.resolve('@zazuko/yasgui')));
+  const dir = path.dirname(require.resolve('@zazuko/yasgui'));
   const body = fs.readFileSync(path.join(dir, name));
   const etag = `"${crypto.createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
   return { body, etag, type: EDITOR_ASSETS[name] };
@@ -56,8 +56,20 @@ export function loadExamples(dir = EXAMPLES_DIR): Example[] {
 const scriptJson = (value: unknown) =>
   JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
 
-export function editorPage(endpoint: string, examples: readonly Example[], user: string): string {
+/** The editor's page, written once but for the user's name, which each request fills in. */
+export function editorPage(
+  endpoint: string,
+  examples: readonly Example[],
+): (user: string) => string {
   const tabs = examples.map(({ title, text }) => ({ title, text }));
+  const [before, after] = page(endpoint, tabs).split(USER);
+  return (user) => `${before}${escapeHtml(user)}${after}`;
+}
+
+/** Where the user's name goes in the page: no example's text or title can hold it. */
+const USER = '\u0000user\u0000';
+
+function page(endpoint: string, tabs: readonly { title: string; text: string }[]): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -68,7 +80,7 @@ export function editorPage(endpoint: string, examples: readonly Example[], user:
 <style>body{margin:0;font-family:system-ui,sans-serif}header{padding:.5rem 1rem;background:#1f3b57;color:#fff;display:flex;justify-content:space-between;align-items:baseline}header a{color:#cde}</style>
 </head>
 <body>
-<header><strong>ISIL Linked Data: staff SPARQL endpoint</strong><span>${escapeHtml(user)} · <a href="${escapeHtml(endpoint)}?query=ASK%7B%7D">read-only</a> · <a href="/">service</a></span></header>
+<header><strong>ISIL Linked Data: staff SPARQL endpoint</strong><span>${USER} · read-only · <a href="/">service</a></span></header>
 <div id="yasgui"></div>
 <script src="${escapeHtml(endpoint)}/editor/yasgui.min.js"></script>
 <script id="examples" type="application/json">${scriptJson(tabs)}</script>

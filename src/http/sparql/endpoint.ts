@@ -6,7 +6,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Config } from '../../config';
 import type { Logger } from '../../log';
 import { toDescription } from '../../rdf/description';
-import { FORMATS, type RdfFormatName } from '../../rdf/formats';
+import { formatByName, FORMATS, type RdfFormatName } from '../../rdf/formats';
 import { serialize } from '../../rdf/serialize';
 import type { Service } from '../../serving/service';
 import {
@@ -69,15 +69,25 @@ const HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
 
 /**
  * The endpoint's URL as the client reached it (the Service Description's `sd:endpoint`, the base
- * of relative IRIs in queries): from a well-formed Host header, else from BASE_IRI.
+ * of relative IRIs in queries): from a well-formed Host header, else from BASE_IRI; the scheme is
+ * BASE_IRI's when the host is its host.
  */
-export function endpointUrl(req: Request, config: Config): string {
-  const host = req.headers.host;
-  if (host === undefined || !HOST.test(host)) return `${config.baseIri}${SPARQL_PATH}`;
-  const base = new URL(config.baseIri);
-  const scheme = base.host === host ? base.protocol : 'http:';
-  return `${scheme}//${host}${SPARQL_PATH}`;
+function endpointUrlOf(baseIri: string): (req: Request) => string {
+  const base = new URL(baseIri);
+  const fallback = `${baseIri}${SPARQL_PATH}`;
+  return (req) => {
+    const host = req.headers.host;
+    if (host === undefined || !HOST.test(host)) return fallback;
+    return `${base.host === host ? base.protocol : 'http:'}//${host}${SPARQL_PATH}`;
+  };
 }
+
+/**
+ * Service Descriptions written, by format, endpoint URL and dataset version: the one public answer
+ * of the endpoint, so a flood of it must not serialize (JSON-LD takes milliseconds) each time.
+ * Bounded, since the endpoint URL comes from the Host header.
+ */
+const DESCRIPTIONS_KEPT = 32;
 
 /** `default-graph-uri` or `named-graph-uri` values a request may name, each. */
 const MAX_GRAPHS = 1000;
@@ -133,8 +143,14 @@ class StaffEndpoint {
   private readonly assets = new Map<AssetName, Asset>();
   /** Queries running or waiting, by user. */
   private readonly inFlight = new Map<string, number>();
+  private readonly descriptions = new Map<string, string>();
+  private readonly endpointUrl: (req: Request) => string;
+  private readonly editor: (user: string) => string;
 
-  constructor(private readonly deps: StaffDeps) {}
+  constructor(private readonly deps: StaffDeps) {
+    this.endpointUrl = endpointUrlOf(deps.config.baseIri);
+    this.editor = editorPage(SPARQL_PATH, deps.examples);
+  }
 
   async handle(req: Request, res: Response): Promise<void> {
     const below = req.path;
@@ -157,8 +173,8 @@ class StaffEndpoint {
     if (below !== '/' && below !== '')
       throw new HttpError(404, `Nothing is published at ${SPARQL_PATH}${below.slice(0, 128)}.`);
     const target = req.originalUrl;
-    const query = target.indexOf('?') < 0 ? '' : target.slice(target.indexOf('?'));
-    if (req.method !== 'POST' && !/[?&](query|update)=/.test(query))
+    const search = new URLSearchParams(target.slice(target.indexOf('?') + 1 || target.length));
+    if (req.method !== 'POST' && !search.has('query') && !search.has('update'))
       return this.withoutQuery(req, res);
     const user = await this.deps.auth.user(req);
     const request = await readProtocol(req, this.deps.config.sparql.maxBodyBytes);
@@ -175,7 +191,7 @@ class StaffEndpoint {
       );
     if (offer.name !== 'html') return this.description(req, res, offer.name as RdfFormatName);
     const user = await this.deps.auth.user(req);
-    const page = editorPage(SPARQL_PATH, this.deps.examples, user);
+    const page = this.editor(user);
     res.writeHead(200, {
       ...commonHeaders(res),
       'Content-Type': 'text/html;charset=utf-8',
@@ -188,17 +204,23 @@ class StaffEndpoint {
 
   private async description(req: Request, res: Response, format: RdfFormatName): Promise<void> {
     const { config, service } = this.deps;
-    const endpoint = endpointUrl(req, config);
-    const ntriples = serviceDescription(endpoint, service.current?.dataset);
-    const text = await serialize(
-      toDescription(`${endpoint}#service`, ntriples),
-      format,
-      `${config.baseIri}${CONTEXT_PATH}`,
-    );
-    const type = FORMATS.find((f) => f.name === format)!.contentType;
+    const endpoint = this.endpointUrl(req);
+    const dataset = service.current?.dataset;
+    const key = `${format} ${dataset?.version ?? ''} ${endpoint}`;
+    let text = this.descriptions.get(key);
+    if (text === undefined) {
+      const ntriples = serviceDescription(endpoint, dataset);
+      text = await serialize(
+        toDescription(`${endpoint}#service`, ntriples),
+        format,
+        `${config.baseIri}${CONTEXT_PATH}`,
+      );
+      if (this.descriptions.size >= DESCRIPTIONS_KEPT) this.descriptions.clear();
+      this.descriptions.set(key, text);
+    }
     res.writeHead(200, {
       ...commonHeaders(res),
-      'Content-Type': type,
+      'Content-Type': formatByName(format).contentType,
       'Content-Length': String(Buffer.byteLength(text)),
       'Cache-Control': 'no-cache',
       Vary: 'Accept, Host',
@@ -265,7 +287,7 @@ class StaffEndpoint {
           accept: req.headers.accept,
           defaultGraphs: graphIris(request.defaultGraphs, 'default-graph-uri'),
           namedGraphs: graphIris(request.namedGraphs, 'named-graph-uri'),
-          base: endpointUrl(req, this.deps.config),
+          base: this.endpointUrl(req),
           maxRows: this.deps.config.sparql.maxRows,
           maxBytes: this.deps.config.sparql.maxResultBytes,
         },
