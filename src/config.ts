@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { LoadOptions } from './load/loadSources';
 import { sparqlConfig, type SparqlConfig } from './sparqlConfig';
+import { fileDefect } from './util/files';
 import { BUNDLED_DATASET, PROJECT_ROOT } from './util/paths';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -171,44 +172,11 @@ function somethingAt(file: string): boolean {
 }
 
 /**
- * Why DATASET cannot be served (a folder, a FIFO, a symlink loop, an empty file, one that is
+ * Why DATASET cannot be served (a folder, a FIFO, a symbolic link in a loop, an empty file, one that is
  * missing): at start a configuration error, on reload a refusal that keeps the data being served.
  */
 export function datasetDefect(file: string): string | undefined {
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(file);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') {
-      // A dangling link is a file that is missing, and says where it points.
-      let link: fs.Stats | undefined;
-      try {
-        link = fs.lstatSync(file, { throwIfNoEntry: false });
-      } catch {
-        link = undefined;
-      }
-      return link?.isSymbolicLink()
-        ? `${file} is a symbolic link to ${fs.readlinkSync(file)}, which does not exist`
-        : `${file} does not exist`;
-    }
-    if (code === 'ELOOP') return `${file} is a symbolic link in a loop (it leads back to itself)`;
-    if (code === 'EACCES') return `${file} cannot be read: permission denied`;
-    if (code === 'ENOTDIR') return `${file}: a part of the path is not a folder`;
-    return `${file} cannot be read: ${(error as Error).message}`;
-  }
-  if (stat.isDirectory())
-    return `${file} is a folder, not a snapshot file (npm run load writes one)`;
-  if (stat.isFIFO()) return `${file} is a FIFO (named pipe), not a snapshot file`;
-  if (stat.isSocket()) return `${file} is a socket, not a snapshot file`;
-  if (!stat.isFile()) return `${file} is not a regular file`;
-  if (stat.size === 0) return `${file} is empty`;
-  try {
-    fs.accessSync(file, fs.constants.R_OK);
-  } catch {
-    return `${file} cannot be read: permission denied`;
-  }
-  return undefined;
+  return fileDefect(file, 'a snapshot file (npm run load writes one)');
 }
 
 /** What the server loads, and where it comes from. */

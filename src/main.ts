@@ -46,6 +46,11 @@ function staffParts(
     if (error instanceof UsersFileError) configurationError(`SPARQL_USERS: ${error.message}`);
     throw error;
   }
+  if (auth.userCount === 0)
+    logger.warn(
+      { users: sparql.users },
+      'the SPARQL credentials file names no user: nobody can log in (npm run sparql-user -- add NAME)',
+    );
   const staff = new StaffPool(sparql, {
     failed: (version, err) =>
       logger.error({ version, err }, 'the SPARQL workers could not load the version served'),

@@ -1,7 +1,7 @@
 // The staff SPARQL endpoint's settings (docs/sparql.md has the table): off unless SPARQL_USERS
 // names a credentials file; its limits, its worker pool and, optionally, a listener of its own.
-import fs from 'node:fs';
 import path from 'node:path';
+import { fileDefect } from './util/files';
 
 /** Where the endpoint listens when it has a listener of its own (SPARQL_LISTEN). */
 export interface Listen {
@@ -62,21 +62,12 @@ function listenOf(raw: string, fail: Fail): Listen {
   return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
 }
 
-/** Why the credentials file cannot be used, or undefined. */
+/** Why the credentials file cannot be used, or undefined: an empty one is a file without users. */
 function usersDefect(file: string): string | undefined {
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(file);
-  } catch {
-    return `${file} does not exist: create it with npm run sparql-user -- add NAME`;
-  }
-  if (!stat.isFile()) return `${file} is not a regular file`;
-  try {
-    fs.accessSync(file, fs.constants.R_OK);
-  } catch {
-    return `${file} cannot be read: permission denied`;
-  }
-  return undefined;
+  const defect = fileDefect(file, 'a credentials file', 'allowed');
+  return defect?.endsWith(' does not exist')
+    ? `${defect}: create it with npm run sparql-user -- add NAME`
+    : defect;
 }
 
 /** Reads the endpoint's settings from `env`; throws (via `fail`) naming the first bad variable. */

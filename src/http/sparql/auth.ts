@@ -65,6 +65,11 @@ export class StaffAuth {
     this.refresh(true);
   }
 
+  /** How many users the file names (none: nobody can log in; the process says so at start). */
+  get userCount(): number {
+    return this.users.size;
+  }
+
   /** The user the request authenticates as; throws 401, or 429 for an address that kept failing. */
   async user(req: Request): Promise<string> {
     const address = req.socket.remoteAddress ?? 'unknown';
@@ -127,11 +132,21 @@ export class StaffAuth {
     const now = this.now();
     if (!first && now - this.checkedAt < STAT_EVERY_MS) return;
     this.checkedAt = now;
-    let mtimeMs: number;
+    let stat: fs.Stats;
     try {
-      mtimeMs = fs.statSync(this.file).mtimeMs;
+      stat = fs.statSync(this.file);
     } catch (error) {
       if (first) throw error;
+      return;
+    }
+    const { mtimeMs } = stat;
+    if (mtimeMs === this.mtimeMs) return;
+    // Read only a regular file: a FIFO put in its place would hold this thread until written to.
+    if (!stat.isFile()) {
+      this.mtimeMs = mtimeMs;
+      this.warn(
+        `the SPARQL credentials file ${this.file} is no longer a regular file; the users read before stay`,
+      );
       return;
     }
     if (mtimeMs === this.mtimeMs) return;

@@ -1,5 +1,6 @@
 // Basic authentication against the credentials file, with the failures of an address counted.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Request } from 'express';
@@ -101,6 +102,24 @@ describe('StaffAuth', () => {
       401,
       'a remembered login of a removed user no longer counts',
     );
+  });
+
+  it('does not read a FIFO put in place of the file (it would hold the thread), and says so', async () => {
+    let now = 4_000_000;
+    const own = path.join(tempDir(), 'users');
+    writeUser(own, 'alice', await hashPassword('alice password'));
+    const warnings: string[] = [];
+    const auth = new StaffAuth(
+      own,
+      10,
+      (m) => warnings.push(m),
+      () => now,
+    );
+    fs.rmSync(own);
+    assert.equal(spawnSync('mkfifo', [own]).status, 0);
+    now += 2000;
+    assert.equal(await auth.user(req(basic('alice', 'alice password'))), 'alice');
+    assert.match(warnings.join('\n'), /no longer a regular file/);
   });
 
   it('keeps the users it had when the file is broken by an edit, and says so', async () => {
