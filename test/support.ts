@@ -42,6 +42,21 @@ export async function buildApp(
   return { app, service, config, report };
 }
 
+/**
+ * The environment of a server process a test starts: on a free local port, DATASET not set (the
+ * bundled dataset is served: a DATASET that is set must exist), JSON logs at info; then `extra`.
+ */
+export function serverEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATASET: '',
+    LOG_LEVEL: 'info',
+    ...extra,
+  };
+}
+
 export function tempDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'isil-ld-test-'));
 }

@@ -5,10 +5,10 @@ import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_pr
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import { generate, generatePica } from '../../loader/generate';
 import { PROJECT_ROOT } from '../../src/util/paths';
 import { everyDocument, pipelinedFlood, rssOf, type FloodResult } from './hardening';
+import { driveAutocannon, driveWrk, hasWrk, type Result, type Target } from './drivers';
 import { loaderLimits } from './loaderLimits';
 
 const { values } = parseArgs({
@@ -45,7 +45,6 @@ const WORK = path.join(PROJECT_ROOT, '.bench', 'run');
  */
 const DIST = path.join(PROJECT_ROOT, '.bench', 'dist');
 const HOST = '127.0.0.1';
-const hasWrk = spawnSync('sh', ['-c', 'command -v wrk']).status === 0;
 const TOOL = values.tool ?? (hasWrk ? 'wrk' : 'autocannon');
 
 const children: ChildProcess[] = [];
@@ -70,14 +69,6 @@ const median = (xs: readonly number[]) => {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 process.on('SIGINT', () => process.exit(130));
-
-interface Result {
-  readonly rps: number;
-  readonly p50: number;
-  readonly p99: number;
-  readonly errors: number;
-  readonly requests: number;
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -139,86 +130,17 @@ app.get('/*splat', (req, res) => { res.writeHead(200, headers); res.end(body); }
 }
 
 /** Drives `base` with random paths (and headers) from `targets` for `seconds`, or for `amount` requests. */
-async function drive(
+function drive(
   base: string,
-  targets: readonly { path: string; headers?: Record<string, string> }[],
+  targets: readonly Target[],
   seconds: number,
   amount?: number,
 ): Promise<Result> {
-  if (TOOL === 'wrk' && amount === undefined) return driveWrk(base, targets, seconds);
-  const result = await autocannon({
-    url: base,
-    connections: CONNECTIONS,
-    ...(amount === undefined ? { duration: seconds } : { amount }),
-    requests: [
-      {
-        setupRequest: (req) => {
-          const t = targets[Math.floor(Math.random() * targets.length)]!;
-          return { ...req, path: t.path, headers: { ...req.headers, ...t.headers } };
-        },
-      },
-    ],
-  });
-  const statusOk = result['2xx'] + result['3xx'];
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts + result.non2xx - result['3xx'],
-    requests: statusOk + result.non2xx,
-  };
-}
-
-async function driveWrk(
-  base: string,
-  targets: readonly { path: string; headers?: Record<string, string> }[],
-  seconds: number,
-): Promise<Result> {
-  const listFile = path.join(WORK, 'targets.lua');
-  // No `response` callback: wrk counts answers of status 400 and above in `errors.status` by
-  // itself, and with the callback it builds a Lua table of every answer's headers, which on a
-  // two-core machine takes CPU from the server in proportion to the headers it sends (a document's
-  // fifteen against the baselines' three), so the load generator measured itself.
-  const rows = targets.map(
-    (t) => `{${JSON.stringify(t.path)}, ${JSON.stringify(t.headers?.['If-None-Match'] ?? '')}}`,
-  );
-  fs.writeFileSync(
-    listFile,
-    `local targets = {${rows.join(',\n')}}
-request = function()
-  local t = targets[math.random(#targets)]
-  local headers = {}
-  if t[2] ~= "" then headers["If-None-Match"] = t[2] end
-  return wrk.format("GET", t[1], headers)
-end
-done = function(summary, latency, requests)
-  local errors = summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.status + summary.errors.timeout
-  io.write(string.format("RESULT %f %f %f %d %d\\n", summary.requests / (summary.duration / 1e6), latency:percentile(50) / 1000, latency:percentile(99) / 1000, errors, summary.requests))
-end
-`,
-  );
-  const out = execFileSync(
-    'wrk',
-    [
-      '-t',
-      '2',
-      '-c',
-      String(CONNECTIONS),
-      '-d',
-      `${seconds}s`,
-      '--timeout',
-      '5s',
-      '-s',
-      listFile,
-      base,
-    ],
-    { encoding: 'utf8', timeout: (seconds + 30) * 1000 },
-  );
-  const [rps, p50, p99, errors, requests] = /RESULT (\S+) (\S+) (\S+) (\d+) (\d+)/
-    .exec(out)!
-    .slice(1)
-    .map(Number) as [number, number, number, number, number];
-  return { rps, p50, p99, errors, requests };
+  if (TOOL === 'wrk' && amount === undefined)
+    return Promise.resolve(
+      driveWrk(base, targets, seconds, CONNECTIONS, path.join(WORK, 'targets.lua')),
+    );
+  return driveAutocannon(base, targets, seconds, CONNECTIONS, amount);
 }
 
 async function main(): Promise<void> {

@@ -3,14 +3,14 @@
 // medians of each and their ratios. Also the memory of the process and of each query worker, idle
 // and after the staff load, and the latency of each example query. `npm run bench` runs it on its
 // own snapshot; alone: `npx tsx test/bench/staffLoad.ts --snapshot FILE`.
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import { loadExamples } from '../../src/http/sparql/editor';
 import { hashPassword, writeUser } from '../../src/http/sparql/users';
 import { PROJECT_ROOT } from '../../src/util/paths';
+import { driveAutocannon, driveWrk, hasWrk, type Result } from './drivers';
 import { rssOf } from './hardening';
 
 const { values } = parseArgs({
@@ -45,7 +45,6 @@ const RUNAWAY = 'SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f }';
 const USER = 'bench';
 const PASSWORD = 'bench password, not a secret';
 const AUTH = `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}`;
-const hasWrk = spawnSync('sh', ['-c', 'command -v wrk']).status === 0;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const median = (xs: readonly number[]) => {
@@ -53,64 +52,12 @@ const median = (xs: readonly number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-interface Result {
-  readonly rps: number;
-  readonly p99: number;
-  readonly errors: number;
-}
-
 /** Drives the cached `.ttl` documents of `paths` for `seconds`: wrk when installed. */
-async function drive(paths: readonly string[], seconds: number): Promise<Result> {
-  if (!hasWrk) {
-    const r = await autocannon({
-      url: BASE,
-      connections: CONNECTIONS,
-      duration: seconds,
-      requests: [
-        {
-          setupRequest: (req) => ({
-            ...req,
-            path: paths[Math.floor(Math.random() * paths.length)]!,
-          }),
-        },
-      ],
-    });
-    return { rps: r.requests.average, p99: r.latency.p99, errors: r.errors + r.non2xx };
-  }
-  const script = path.join(WORK, 'paths.lua');
-  fs.writeFileSync(
-    script,
-    `local paths = {${paths.map((p) => JSON.stringify(p)).join(',')}}
-request = function() return wrk.format("GET", paths[math.random(#paths)]) end
-done = function(summary, latency, requests)
-  local errors = summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.status + summary.errors.timeout
-  io.write(string.format("RESULT %f %f %d\\n", summary.requests / (summary.duration / 1e6), latency:percentile(99) / 1000, errors))
-end
-`,
-  );
-  const out = execFileSync(
-    'wrk',
-    [
-      '-t',
-      '2',
-      '-c',
-      String(CONNECTIONS),
-      '-d',
-      `${seconds}s`,
-      '--timeout',
-      '5s',
-      '-s',
-      script,
-      BASE,
-    ],
-    { encoding: 'utf8', timeout: (seconds + 30) * 1000 },
-  );
-  const [rps, p99, errors] = /RESULT (\S+) (\S+) (\d+)/.exec(out)!.slice(1).map(Number) as [
-    number,
-    number,
-    number,
-  ];
-  return { rps, p99, errors };
+function drive(paths: readonly string[], seconds: number): Promise<Result> {
+  const targets = paths.map((p) => ({ path: p }));
+  return hasWrk
+    ? Promise.resolve(driveWrk(BASE, targets, seconds, CONNECTIONS, path.join(WORK, 'paths.lua')))
+    : driveAutocannon(BASE, targets, seconds, CONNECTIONS);
 }
 
 /** Four staff clients, each sending the runaway query again as soon as it is answered. */
@@ -236,12 +183,11 @@ async function main(): Promise<void> {
       log(`staff load: example ${example.name}: median ${median(times).toFixed(1)} ms (${rows})`);
     }
 
-    const { paths } = JSON.parse(
-      fs.readFileSync(path.join(WORK, '..', 'run', 'hot.json'), 'utf8').toString() || '{}',
-    ) as { paths?: string[] };
-    const hot = paths ?? [];
-    if (hot.length === 0)
-      throw new Error('no hot paths: run through npm run bench (it writes .bench/run/hot.json)');
+    const hotFile = path.join(WORK, '..', 'run', 'hot.json');
+    const hot = fs.existsSync(hotFile)
+      ? ((JSON.parse(fs.readFileSync(hotFile, 'utf8')) as { paths?: string[] }).paths ?? [])
+      : [];
+    if (hot.length === 0) throw new Error(`no hot paths in ${hotFile}: npm run bench writes them`);
     for (const p of hot) await fetch(`${BASE}${p}`).then((r) => r.arrayBuffer());
     await drive(hot, 2);
     const alone: Result[] = [];

@@ -4,24 +4,19 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../src/util/paths';
-import { onLogLines, type LogLine } from '../support';
+import { onLogLines, serverEnv, type LogLine } from '../support';
 
 const MAIN = path.join(PROJECT_ROOT, 'src', 'main.ts');
 
+/** A process's settings: short time-outs for the slow-client tests, a long grace to watch it. */
 function env(extra: Record<string, string>): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    // Not set: the bundled dataset is served (a DATASET that is set must exist).
-    DATASET: '',
-    LOG_LEVEL: 'info',
+  return serverEnv({
     HEADERS_TIMEOUT_MS: '1500',
     REQUEST_TIMEOUT_MS: '3000',
     KEEP_ALIVE_TIMEOUT_MS: '60000',
     SHUTDOWN_GRACE_MS: '60000',
     ...extra,
-  };
+  });
 }
 
 describe('the server process', () => {

@@ -38,6 +38,30 @@ function bytes(res: request.Response, done: (error: Error | null, body: Buffer) 
   res.on('end', () => done(null, Buffer.concat(chunks)));
 }
 
+/** `body` run on an app of its own with the settings of `env`, closed after. */
+async function withOwnApp(
+  env: Record<string, string>,
+  body: (own: StaffApp) => Promise<void>,
+): Promise<void> {
+  const own = await buildStaffApp(SMALL, env);
+  try {
+    await body(own);
+  } finally {
+    await own.close();
+  }
+}
+
+/** A staff GET of `query` on `app`. */
+const staffGet = (app: StaffApp['app'], query: string) =>
+  request(app).get('/sparql').query({ query }).set('Authorization', basic());
+
+/** Sends the runaway query and waits until it runs; then `status` is its status to come. */
+async function runaway(own: StaffApp): Promise<{ status: Promise<number> }> {
+  const status = staffGet(own.app, RUNAWAY).then((r) => r.status);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  return { status };
+}
+
 describe('the staff SPARQL endpoint', function () {
   this.timeout(60_000);
   let staff: StaffApp;
@@ -351,8 +375,7 @@ describe('the staff SPARQL endpoint', function () {
     });
 
     it('answers 429 to an address after ten wrong passwords in a minute, even with the right one', async () => {
-      const own = await buildStaffApp(SMALL, { SPARQL_MAX_FAILURES: '3' });
-      try {
+      await withOwnApp({ SPARQL_MAX_FAILURES: '3' }, async (own) => {
         for (let i = 0; i < 3; i++)
           await request(own.app)
             .get('/sparql?query=ASK%7B%7D')
@@ -363,16 +386,13 @@ describe('the staff SPARQL endpoint', function () {
           .set('Authorization', basic())
           .expect(429);
         assert.ok(Number(res.headers['retry-after']) > 0);
-      } finally {
-        await own.close();
-      }
+      });
     });
   });
 
   describe('limits', () => {
     it('cuts an answer at the row cap and says so in Results-Truncated', async () => {
-      const own = await buildStaffApp(SMALL, { SPARQL_MAX_ROWS: '5' });
-      try {
+      await withOwnApp({ SPARQL_MAX_ROWS: '5' }, async (own) => {
         const res = await request(own.app)
           .get('/sparql')
           .query({ query: 'SELECT * WHERE { ?s ?p ?o }' })
@@ -393,14 +413,11 @@ describe('the staff SPARQL endpoint', function () {
           .set('Authorization', basic())
           .expect(200);
         assert.equal(whole.headers[CUT_HEADER.toLowerCase()], undefined);
-      } finally {
-        await own.close();
-      }
+      });
     });
 
     it('cuts an answer at the byte cap, still a whole document', async () => {
-      const own = await buildStaffApp(SMALL, { SPARQL_MAX_RESULT_BYTES: '2048' });
-      try {
+      await withOwnApp({ SPARQL_MAX_RESULT_BYTES: '2048' }, async (own) => {
         const res = await request(own.app)
           .get('/sparql')
           .query({ query: 'SELECT * WHERE { ?s ?p ?o }' })
@@ -419,14 +436,11 @@ describe('the staff SPARQL endpoint', function () {
           .expect(200);
         assert.ok((xml.body as Buffer).length <= 2048);
         assert.ok((await parseRdfXml((xml.body as Buffer).toString())).length > 0);
-      } finally {
-        await own.close();
-      }
+      });
     });
 
     it('stops a query past the time limit for real (503 naming it), and the next query is answered', async () => {
-      const own = await buildStaffApp(SMALL, { SPARQL_TIMEOUT_MS: '500', SPARQL_WORKERS: '1' });
-      try {
+      await withOwnApp({ SPARQL_TIMEOUT_MS: '500', SPARQL_WORKERS: '1' }, async (own) => {
         const before = own.pool.workers()[0]!.threadId;
         const res = await request(own.app)
           .get('/sparql')
@@ -443,14 +457,11 @@ describe('the staff SPARQL endpoint', function () {
         assert.notEqual(own.pool.workers()[0]!.threadId, before, 'a fresh worker');
         const line = own.log.find((l) => l.msg === 'sparql query' && l.outcome === 'timeout');
         assert.ok(line, 'the query log says timeout');
-      } finally {
-        await own.close();
-      }
+      });
     });
 
     it('parses a query in its worker: one that takes minutes to parse holds neither the public path nor past the limit', async () => {
-      const own = await buildStaffApp(SMALL, { SPARQL_TIMEOUT_MS: '1500', SPARQL_WORKERS: '1' });
-      try {
+      await withOwnApp({ SPARQL_TIMEOUT_MS: '1500', SPARQL_WORKERS: '1' }, async (own) => {
         // Nested 20,000 deep: sparqljs took 321 s on it (measured), then ran out of stack.
         const nested = `SELECT * WHERE ${'{ '.repeat(20_000)}?s ?p ?o${' }'.repeat(20_000)}`;
         const slow = request(own.app)
@@ -466,9 +477,7 @@ describe('the staff SPARQL endpoint', function () {
         const res = await slow;
         assert.equal(res.status, 503);
         assert.match(res.text, /1500 ms/);
-      } finally {
-        await own.close();
-      }
+      });
     });
 
     it('stops the query of a client that went away, freeing its worker at once', async () => {
@@ -507,88 +516,69 @@ describe('the staff SPARQL endpoint', function () {
     });
 
     it('answers 429 with Retry-After past the queries one user may have in flight', async () => {
-      const own = await buildStaffApp(SMALL, { SPARQL_TIMEOUT_MS: '1500', SPARQL_PER_USER: '1' });
-      try {
-        const slow = request(own.app)
-          .get('/sparql')
-          .query({ query: RUNAWAY })
-          .set('Authorization', basic())
-          .then((r) => r.status);
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        const res = await request(own.app)
-          .get('/sparql')
-          .query({ query: 'ASK {}' })
-          .set('Authorization', basic())
-          .expect(429);
+      await withOwnApp({ SPARQL_TIMEOUT_MS: '1500', SPARQL_PER_USER: '1' }, async (own) => {
+        const slow = await runaway(own);
+        const res = await staffGet(own.app, 'ASK {}').expect(429);
         assert.equal(res.headers['retry-after'], '1');
-        assert.equal(await slow, 503);
-      } finally {
-        await own.close();
-      }
+        assert.equal(await slow.status, 503);
+      });
     });
 
     it('answers 503 with Retry-After when every worker is busy and the queue is full', async () => {
-      const own = await buildStaffApp(SMALL, {
-        SPARQL_TIMEOUT_MS: '1500',
-        SPARQL_WORKERS: '1',
-        SPARQL_QUEUE: '0',
-        SPARQL_PER_USER: '5',
-      });
-      try {
-        const slow = request(own.app)
-          .get('/sparql')
-          .query({ query: RUNAWAY })
-          .set('Authorization', basic())
-          .then((r) => r.status);
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        const res = await request(own.app)
-          .get('/sparql')
-          .query({ query: 'ASK {}' })
-          .set('Authorization', basic())
-          .expect(503);
-        assert.ok(Number(res.headers['retry-after']) >= 1);
-        assert.match(res.text, /busy/);
-        assert.equal(await slow, 503);
-      } finally {
-        await own.close();
-      }
+      await withOwnApp(
+        {
+          SPARQL_TIMEOUT_MS: '1500',
+          SPARQL_WORKERS: '1',
+          SPARQL_QUEUE: '0',
+          SPARQL_PER_USER: '5',
+        },
+        async (own) => {
+          const slow = await runaway(own);
+          const res = await staffGet(own.app, 'ASK {}').expect(503);
+          assert.ok(Number(res.headers['retry-after']) >= 1);
+          assert.match(res.text, /busy/);
+          assert.equal(await slow.status, 503);
+        },
+      );
     });
 
     it('replaces a worker whose memory grew past the bound, between queries', async () => {
-      const own = await buildStaffApp(SMALL, {
-        SPARQL_WORKER_MEMORY_MB: '64',
-        SPARQL_WORKERS: '1',
-      });
-      try {
-        const before = own.pool.workers()[0]!.threadId;
-        await request(own.app)
-          .get('/sparql')
-          .query({ query: 'ASK {}' })
-          .set('Authorization', basic())
-          .expect(200);
-        assert.deepEqual(
-          own.pool.workers().map((w) => w.threadId),
-          [before],
-          'a fresh worker under the bound stays',
-        );
-        const big = 'SELECT * WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i } LIMIT 30000';
-        await request(own.app)
-          .get('/sparql')
-          .query({ query: big })
-          .set('Authorization', basic())
-          .expect(200);
-        const after = own.pool.workers().map((w) => w.threadId);
-        assert.ok(!after.includes(before), 'the worker past the bound was ended after its answer');
-      } finally {
-        await own.close();
-      }
+      await withOwnApp(
+        {
+          SPARQL_WORKER_MEMORY_MB: '64',
+          SPARQL_WORKERS: '1',
+        },
+        async (own) => {
+          const before = own.pool.workers()[0]!.threadId;
+          await request(own.app)
+            .get('/sparql')
+            .query({ query: 'ASK {}' })
+            .set('Authorization', basic())
+            .expect(200);
+          assert.deepEqual(
+            own.pool.workers().map((w) => w.threadId),
+            [before],
+            'a fresh worker under the bound stays',
+          );
+          const big = 'SELECT * WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i } LIMIT 30000';
+          await request(own.app)
+            .get('/sparql')
+            .query({ query: big })
+            .set('Authorization', basic())
+            .expect(200);
+          const after = own.pool.workers().map((w) => w.threadId);
+          assert.ok(
+            !after.includes(before),
+            'the worker past the bound was ended after its answer',
+          );
+        },
+      );
     });
   });
 
   describe('versions', () => {
     it('a reload: a query in flight ends on its version, the next runs on the new one in fresh workers', async () => {
-      const own = await buildStaffApp(SMALL, { SPARQL_WORKERS: '1' });
-      try {
+      await withOwnApp({ SPARQL_WORKERS: '1' }, async (own) => {
         const old = own.pool.workers().map((w) => w.threadId);
         const slow = request(own.app)
           .get('/sparql')
@@ -628,9 +618,7 @@ describe('the staff SPARQL endpoint', function () {
           !own.pool.workers().some((w) => old.includes(w.threadId)),
           'the old workers ended',
         );
-      } finally {
-        await own.close();
-      }
+      });
     });
 
     it('a version replaced before its first worker is ready starts no more workers of its own', async () => {

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { loadExamples } from '../../src/http/sparql/editor';
 import { PROJECT_ROOT } from '../../src/util/paths';
-import { FIXTURES, onLogLines, tempDir, type LogLine } from '../support';
+import { FIXTURES, onLogLines, serverEnv, tempDir, type LogLine } from '../support';
 import { basic, testUsers } from '../staffSupport';
 
 const MAIN = path.join(PROJECT_ROOT, 'src', 'main.ts');
@@ -21,17 +21,6 @@ const ENGINE = path.join('test', 'conformance', 'noEngine.cjs');
 const W3C = 'http://www.w3.org/2009/sparql/docs/tests/data-sparql11/';
 /** The tests that need an endpoint that takes updates, or loads graphs into it, do not apply. */
 const NOT_APPLICABLE = '#(update_|query_dataset_|query_multiple_dataset)';
-
-function env(extra: Record<string, string>): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    DATASET: '',
-    LOG_LEVEL: 'info',
-    ...extra,
-  };
-}
 
 /** Runs rdf-test-suite on a manifest of fixtures/conformance/; resolves with its report. */
 function suite(folder: string, manifest: string, options: Record<string, string>): Promise<string> {
@@ -99,7 +88,7 @@ describe('the staff endpoint in the server process', function () {
       ['SPARQL_TIMEOUT_MS', { SPARQL_USERS: await testUsers(), SPARQL_TIMEOUT_MS: 'soon' }],
     ] as const) {
       const run = spawnSync(process.execPath, ['--import', 'tsx', MAIN], {
-        env: env(extra),
+        env: serverEnv(extra),
         encoding: 'utf8',
         timeout: 30_000,
       });
@@ -117,7 +106,7 @@ describe('the staff endpoint in the server process', function () {
     before(async function () {
       this.timeout(120_000);
       child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-        env: env({ SPARQL_USERS: await testUsers(), SPARQL_LISTEN: '127.0.0.1:0' }),
+        env: serverEnv({ SPARQL_USERS: await testUsers(), SPARQL_LISTEN: '127.0.0.1:0' }),
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       const address = (msg: string) =>

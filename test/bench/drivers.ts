@@ -1,0 +1,97 @@
+// The load generators of the bench scripts (bench.ts, staffLoad.ts): wrk where it is installed,
+// autocannon otherwise, each driving random paths (and headers) from a list and giving the same
+// figures.
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import autocannon from 'autocannon';
+
+export interface Target {
+  readonly path: string;
+  readonly headers?: Record<string, string>;
+}
+
+export interface Result {
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly errors: number;
+  readonly requests: number;
+}
+
+export const hasWrk = spawnSync('sh', ['-c', 'command -v wrk']).status === 0;
+
+/** autocannon for `seconds`, or for `amount` requests. */
+export async function driveAutocannon(
+  base: string,
+  targets: readonly Target[],
+  seconds: number,
+  connections: number,
+  amount?: number,
+): Promise<Result> {
+  const result = await autocannon({
+    url: base,
+    connections,
+    ...(amount === undefined ? { duration: seconds } : { amount }),
+    requests: [
+      {
+        setupRequest: (req) => {
+          const t = targets[Math.floor(Math.random() * targets.length)]!;
+          return { ...req, path: t.path, headers: { ...req.headers, ...t.headers } };
+        },
+      },
+    ],
+  });
+  const statusOk = result['2xx'] + result['3xx'];
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx - result['3xx'],
+    requests: statusOk + result.non2xx,
+  };
+}
+
+/** wrk (two threads) for `seconds`, its Lua list of targets written to `listFile`. */
+export function driveWrk(
+  base: string,
+  targets: readonly Target[],
+  seconds: number,
+  connections: number,
+  listFile: string,
+): Result {
+  // No `response` callback: wrk counts answers of status 400 and above in `errors.status` by
+  // itself, and with the callback it builds a Lua table of every answer's headers, which on a
+  // two-core machine takes CPU from the server in proportion to the headers it sends (a document's
+  // fifteen against the baselines' three), so the load generator measured itself.
+  const rows = targets.map(
+    (t) => `{${JSON.stringify(t.path)}, ${JSON.stringify(t.headers?.['If-None-Match'] ?? '')}}`,
+  );
+  fs.writeFileSync(
+    listFile,
+    `local targets = {${rows.join(',\n')}}
+request = function()
+  local t = targets[math.random(#targets)]
+  local headers = {}
+  if t[2] ~= "" then headers["If-None-Match"] = t[2] end
+  return wrk.format("GET", t[1], headers)
+end
+done = function(summary, latency, requests)
+  local errors = summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.status + summary.errors.timeout
+  io.write(string.format("RESULT %f %f %f %d %d\\n", summary.requests / (summary.duration / 1e6), latency:percentile(50) / 1000, latency:percentile(99) / 1000, errors, summary.requests))
+end
+`,
+  );
+  const out = execFileSync(
+    'wrk',
+    [
+      ...['-t', '2', '-c', String(connections), '-d', `${seconds}s`],
+      ...['--timeout', '5s', '-s', listFile, base],
+    ],
+    { encoding: 'utf8', timeout: (seconds + 30) * 1000 },
+  );
+  const [rps, p50, p99, errors, requests] = /RESULT (\S+) (\S+) (\S+) (\d+) (\d+)/
+    .exec(out)!
+    .slice(1)
+    .map(Number) as [number, number, number, number, number];
+  return { rps, p50, p99, errors, requests };
+}
