@@ -14,7 +14,7 @@ import {
   buildApp,
 } from '../support';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { basic, buildStaffApp, poolReady, SMALL, STAFF, type StaffApp } from '../staffSupport';
 import { loadSources } from '../../src/load/loadSources';
@@ -304,6 +304,31 @@ describe('the staff SPARQL endpoint', function () {
         .set('Content-Type', 'application/sparql-query')
         .send(`ASK {} # ${'x'.repeat(1024 * 1024)}`)
         .expect(413);
+    });
+
+    it('takes a client that closes before its body is whole for no failure of its own', async () => {
+      const server = staff.app.listen(0, '127.0.0.1');
+      try {
+        await new Promise((resolve) => server.once('listening', resolve));
+        const { port } = server.address() as AddressInfo;
+        const before = staff.log.length;
+        await new Promise<void>((resolve) => {
+          const socket = net.connect(port, '127.0.0.1', () => {
+            socket.write(
+              `POST /sparql HTTP/1.1\r\nHost: x\r\nAuthorization: ${basic()}\r\nContent-Type: application/sparql-query\r\nContent-Length: 100\r\n\r\nASK {}`,
+            );
+            setTimeout(() => socket.destroy(), 200);
+          });
+          socket.on('close', () => resolve());
+          socket.on('error', () => undefined);
+        });
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const failures = staff.log.slice(before).filter((l) => (l.level as number) >= 50);
+        assert.deepEqual(failures, []);
+        await staffGet(staff.app, 'ASK {}').expect(200);
+      } finally {
+        server.close();
+      }
     });
 
     it('answers 400 when the store cannot run what parsed (a function it does not know)', async () => {

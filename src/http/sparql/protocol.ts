@@ -31,10 +31,16 @@ async function body(req: Request, max: number): Promise<Buffer> {
   if (Number.isFinite(declared) && declared > max) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > max) throw tooLarge();
-    chunks.push(chunk);
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > max) throw tooLarge();
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    // The client closed the connection before its body was whole: its doing, not a failure here.
+    throw new HttpError(400, 'The request body ended before it was whole.', { Connection: 'close' });
   }
   return Buffer.concat(chunks);
 }
