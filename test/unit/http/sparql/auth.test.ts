@@ -25,6 +25,29 @@ async function status(promise: Promise<unknown>): Promise<number> {
   }
 }
 
+/**
+ * A credentials file with alice alone and its StaffAuth on a clock of its own; `later()` moves the
+ * file's time and the clock on, past the time between two looks at the file.
+ */
+async function aliceAlone() {
+  let now = 3_000_000;
+  const own = path.join(tempDir(), 'users');
+  writeUser(own, 'alice', await hashPassword('alice password'));
+  const warnings: string[] = [];
+  const auth = new StaffAuth(
+    own,
+    10,
+    (m) => warnings.push(m),
+    () => now,
+  );
+  const later = () => {
+    const changed = new Date(Date.now() + 5000);
+    if (fs.statSync(own).isFile()) fs.utimesSync(own, changed, changed);
+    now += 2000;
+  };
+  return { own, auth, warnings, later };
+}
+
 describe('StaffAuth', () => {
   let file: string;
   before(async () => {
@@ -105,38 +128,18 @@ describe('StaffAuth', () => {
   });
 
   it('does not read a FIFO put in place of the file (it would hold the thread), and says so', async () => {
-    let now = 4_000_000;
-    const own = path.join(tempDir(), 'users');
-    writeUser(own, 'alice', await hashPassword('alice password'));
-    const warnings: string[] = [];
-    const auth = new StaffAuth(
-      own,
-      10,
-      (m) => warnings.push(m),
-      () => now,
-    );
+    const { own, auth, warnings, later } = await aliceAlone();
     fs.rmSync(own);
     assert.equal(spawnSync('mkfifo', [own]).status, 0);
-    now += 2000;
+    later();
     assert.equal(await auth.user(req(basic('alice', 'alice password'))), 'alice');
     assert.match(warnings.join('\n'), /no longer a regular file/);
   });
 
   it('keeps the users it had when the file is broken by an edit, and says so', async () => {
-    let now = 3_000_000;
-    const own = path.join(tempDir(), 'users');
-    writeUser(own, 'alice', await hashPassword('alice password'));
-    const warnings: string[] = [];
-    const auth = new StaffAuth(
-      own,
-      10,
-      (m) => warnings.push(m),
-      () => now,
-    );
+    const { own, auth, warnings, later } = await aliceAlone();
     fs.writeFileSync(own, 'garbage\n');
-    const later = new Date(Date.now() + 5000);
-    fs.utimesSync(own, later, later);
-    now += 2000;
+    later();
     assert.equal(await auth.user(req(basic('alice', 'alice password'))), 'alice');
     assert.equal(warnings.length, 1);
     assert.ok(!warnings[0]!.includes('alice password'));
