@@ -40,7 +40,9 @@ async function body(req: Request, max: number): Promise<Buffer> {
   } catch (error) {
     if (error instanceof HttpError) throw error;
     // The client closed the connection before its body was whole: its doing, not a failure here.
-    throw new HttpError(400, 'The request body ended before it was whole.', { Connection: 'close' });
+    throw new HttpError(400, 'The request body ended before it was whole.', {
+      Connection: 'close',
+    });
   }
   return Buffer.concat(chunks);
 }

@@ -48,8 +48,10 @@ describe('the route table', () => {
 
   it('has the staff listener answer the endpoint and the probes, nothing public', () => {
     const config = testConfig();
-    const staff = {} as StaffDeps;
-    const routes = staffRouteTable({ service: new Service(config), config, staff });
+    const service = new Service(config);
+    // What the handlers read when the table is built: no pool, no credentials are used here.
+    const staff = { service, config, examples: [] } as unknown as StaffDeps;
+    const routes = staffRouteTable({ service, config, staff });
     assert.deepEqual(
       routes.map((r) => [r.path, r.handler.name]),
       [
