@@ -1,7 +1,8 @@
 // The staff endpoint's side of the store port: a checked query goes in, the serialized answer
 // comes out, from whichever adapter runs it (the embedded pool of workers, or a remote store). The
 // caller (src/http/sparql/) has authenticated, checked the query and chosen the result's format.
-import type { QueryForm } from './staffQuery';
+import type { Reviver } from '../threads/wire';
+import { QueryRefused, type QueryForm } from './staffQuery';
 
 /** Result formats by query form, in the order of preference when the client has none. */
 export interface ResultFormat {
@@ -181,3 +182,18 @@ export class CannotWrite extends Error {
 export class QueryFailed extends Error {
   override name = 'QueryFailed';
 }
+
+/** The staff errors a worker thread sends back, in their classes again (threads/wire.ts). */
+export const reviveStaffError: Reviver = ({ name, message, fields }) => {
+  if (name === 'QueryFailed') return new QueryFailed(message);
+  if (name === 'CannotWrite') return new CannotWrite(message);
+  if (name === 'QueryRefused' && (fields.status === 400 || fields.status === 403))
+    return new QueryRefused(fields.status, message);
+  if (
+    name === 'NoFormatAccepted' &&
+    typeof fields.form === 'string' &&
+    fields.form in RESULT_FORMATS
+  )
+    return new NoFormatAccepted(fields.form as QueryForm);
+  return undefined;
+};

@@ -1,10 +1,8 @@
 // The embedded Oxigraph store: with staffResults.ts the only module that imports oxigraph. Everything leaves it as
 // strings (N-Triples, N-Quads, SPARQL results), so no WASM object escapes unfreed.
 import oxigraph from 'oxigraph';
-import type { Literal } from 'n3';
-import { decodeTerm } from '../../rdf/ntriples';
 import { DATA_PATH, descriptionIriOf, RESOURCE_PATH } from '../../rdf/iris';
-import type { BoundTerm, SelectBinding } from '../bindings';
+import { boundTerm, type BoundTerm, type SelectBinding } from '../bindings';
 import { descriptionQuads, NAMED_LINKS } from '../descriptions';
 import type { Line } from '../../rdf/ntriples';
 import { checkedIri, loadQueries, type CheckedIri, type Queries } from '../queries';
@@ -26,43 +24,6 @@ const INSTITUTION_LIST =
  * a few milliseconds, and fewer would cost more per institution (each query is parsed anew).
  */
 const INDEX_SLICE = 100;
-
-const XSD = 'http://www.w3.org/2001/XMLSchema#';
-
-/**
- * A term of SPARQL TSV results: N-Triples syntax, or a number or boolean in Turtle's short form.
- * An IRI is taken as Oxigraph writes it, raw (a lenient load may have let a `\\` into one); a
- * language tag with a direction (`@ar--rtl`, RDF 1.2) is split as the JSON results split it. The
- * project's queries select no triple terms, so one is refused.
- */
-export function boundTerm(text: string): BoundTerm {
-  if (text.startsWith('<<'))
-    throw new Error(`a triple term in SELECT results: ${text.slice(0, 80)}`);
-  if (text.startsWith('<')) return { type: 'uri', value: text.slice(1, -1) };
-  if (text.startsWith('_:')) return { type: 'bnode', value: text.slice(2) };
-  if (!text.startsWith('"')) {
-    const datatype =
-      text === 'true' || text === 'false'
-        ? 'boolean'
-        : /^[+-]?\d+$/.test(text)
-          ? 'integer'
-          : /[eE]/.test(text)
-            ? 'double'
-            : 'decimal';
-    return { type: 'literal', value: text, datatype: `${XSD}${datatype}` };
-  }
-  const { value, language, datatype } = decodeTerm(text) as Literal;
-  if (language) {
-    const [lang, direction] = language.split('--');
-    return direction === undefined
-      ? { type: 'literal', value, 'xml:lang': language }
-      : { type: 'literal', value, 'xml:lang': lang!, 'its:dir': direction };
-  }
-  // A simple literal has no datatype in the JSON results either.
-  return datatype.value === `${XSD}string`
-    ? { type: 'literal', value }
-    : { type: 'literal', value, datatype: datatype.value };
-}
 
 /** The IRI as it can be written into a query, or undefined when it cannot (see checkedIri). */
 function bindable(iri: string): CheckedIri | undefined {

@@ -6,17 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { WorkerClient } from '../../threads/client';
 import { moduleIn } from '../../threads/workerRequire';
-import type { Reviver } from '../../threads/wire';
-import { QueryRefused, type QueryForm } from '../staffQuery';
-import {
-  CannotWrite,
-  NoFormatAccepted,
-  QueryFailed,
-  RESULT_FORMATS,
-  type StaffAnswer,
-  type StaffQuery,
-  type WorkerState,
-} from '../staff';
+import { reviveStaffError, type StaffAnswer, type StaffQuery, type WorkerState } from '../staff';
 import type { StaffReply, StaffRequest, VersionToLoad, WorkerMemory } from './staffProtocol';
 
 const WORKER = moduleIn(__dirname, 'staffWorker');
@@ -30,20 +20,6 @@ export interface Job {
   /** The worker running it, once it runs. */
   lane?: Lane;
 }
-
-const revive: Reviver = ({ name, message, fields }) => {
-  if (name === 'QueryFailed') return new QueryFailed(message);
-  if (name === 'CannotWrite') return new CannotWrite(message);
-  if (name === 'QueryRefused' && (fields.status === 400 || fields.status === 403))
-    return new QueryRefused(fields.status, message);
-  if (
-    name === 'NoFormatAccepted' &&
-    typeof fields.form === 'string' &&
-    fields.form in RESULT_FORMATS
-  )
-    return new NoFormatAccepted(fields.form as QueryForm);
-  return undefined;
-};
 
 /**
  * A new file in the temporary folder, open for reading and writing and already unlinked: nothing
@@ -83,7 +59,7 @@ export class Lane {
     this.client = new WorkerClient<StaffRequest, StaffReply>(WORKER, {
       name: 'a SPARQL worker',
       workerData: dump === undefined ? version : { ...version, from: dump },
-      revive,
+      revive: reviveStaffError,
       onEnd: (error) => onEnd(this, error),
     });
   }

@@ -21,7 +21,7 @@ import type {
   VersionToLoad,
   WorkerMemory,
 } from './staffProtocol';
-import { writeBoolean, writeGraph, writeSolutions } from './staffResults';
+import { writeBoolean, writeGraph, writeSolutions } from '../staffResults';
 
 const version = workerData as VersionToLoad;
 let store: DatasetStore | undefined;

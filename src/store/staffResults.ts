@@ -5,10 +5,9 @@
 // cut, in a header). Oxigraph's text, not its JS objects: a Map of terms a row cost seconds of
 // garbage collection past some ten thousand rows.
 import oxigraph from 'oxigraph';
-import { lines } from '../../rdf/ntriples';
-import type { BoundTerm } from '../bindings';
-import { CannotWrite, type ResultFormat } from '../staff';
-import { boundTerm } from './datasetStore';
+import { lines } from '../rdf/ntriples';
+import { boundTerm, type BoundTerm } from './bindings';
+import { CannotWrite, type ResultFormat } from './staff';
 
 type Kind = ResultFormat['kind'];
 

@@ -7,9 +7,9 @@ import {
   writeBoolean,
   writeGraph,
   writeSolutions,
-} from '../../../../src/store/embedded/staffResults';
-import { CannotWrite } from '../../../../src/store/staff';
-import { parseJsonLd, parseRdfXml, parseTurtle, sameGraph } from '../../../support';
+} from '../../../src/store/staffResults';
+import { CannotWrite } from '../../../src/store/staff';
+import { parseJsonLd, parseRdfXml, parseTurtle, sameGraph } from '../../support';
 
 const DATA = `
 <http://e/a> <http://p/label> "Grün, \\"quoted\\"\\tand\\nlines"@de .
