@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { LoadOptions } from './load/loadSources';
 import { sparqlConfig, type SparqlConfig } from './sparqlConfig';
+import { storeConfig, type StoreConfig } from './storeConfig';
 import { fileDefect } from './util/files';
 import { BUNDLED_DATASET, PROJECT_ROOT } from './util/paths';
 
@@ -40,6 +41,8 @@ export interface Config {
   readonly shutdownGraceMs: number;
   /** The staff SPARQL endpoint (src/sparqlConfig.ts). */
   readonly sparql: SparqlConfig;
+  /** The store read: embedded (the default) or a remote SPARQL endpoint (src/storeConfig.ts). */
+  readonly store: StoreConfig;
 }
 
 export class ConfigError extends Error {
@@ -147,6 +150,7 @@ export function loadConfig(env: Env = process.env): Config {
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 1, 600_000),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     sparql: sparqlConfig(env, integer, (name, message) => new ConfigError(name, message)),
+    store: storeConfig(env, integer, httpUrl, (name, message) => new ConfigError(name, message)),
   });
 }
 
@@ -185,6 +189,8 @@ export interface DatasetLoad {
   readonly options: LoadOptions;
   /** Whether the sources are the snapshot at DATASET (else the bundled dataset). */
   readonly snapshot: boolean;
+  /** Whether the version is the one a remote store marks current (`sources`: its endpoint). */
+  readonly remote?: boolean;
 }
 
 /**
@@ -196,6 +202,9 @@ export interface DatasetLoad {
  */
 export function datasetLoad(config: Config, servedSnapshot = false): DatasetLoad {
   const options = { baseIri: config.baseIri };
+  // A remote store serves the version the loader marked current there: DATASET is not read.
+  if (config.store.kind === 'remote')
+    return { sources: [config.store.endpoint], options, snapshot: false, remote: true };
   if (!somethingAt(config.dataset) && !config.datasetGiven && !servedSnapshot)
     return { sources: config.bundledDataset, options, snapshot: false };
   const defect = datasetDefect(config.dataset);

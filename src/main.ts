@@ -9,8 +9,12 @@ import { createLogger, type Logger } from './log';
 import { handleSignals } from './server/lifecycle';
 import { startServer, type StaffParts } from './server/listen';
 import { Reloader } from './server/reloader';
+import type { Service } from './serving/service';
 import { StaffPool } from './store/embedded/staffPool';
 import { StoreThread } from './store/embedded/storeThread';
+import { SparqlStore } from './store/remote/sparqlStore';
+import { RemoteStaff } from './store/remote/staffRemote';
+import type { Store } from './store/store';
 
 /** One line and exit 2: the settings are wrong. */
 function configurationError(message: string): never {
@@ -36,7 +40,7 @@ function settings(): Config {
 function staffParts(
   config: Config,
   logger: Logger,
-): (StaffParts & { staff: StaffPool }) | undefined {
+): (StaffParts & { staff: StaffPool | RemoteStaff }) | undefined {
   const { sparql } = config;
   if (sparql.users === undefined) return undefined;
   let auth: StaffAuth;
@@ -51,29 +55,80 @@ function staffParts(
       { users: sparql.users },
       'the SPARQL credentials file names no user: nobody can log in (npm run sparql-user -- add NAME)',
     );
-  const staff = new StaffPool(sparql, {
-    failed: (version, err) =>
-      logger.error({ version, err }, 'the SPARQL workers could not load the version served'),
-    replaced: (version, why) => logger.warn({ version, why }, 'a SPARQL worker was replaced'),
-  });
+  const { store } = config;
+  // With a remote store, the queries run there (its adapter checks and scopes them first).
+  const staff =
+    store.kind === 'remote'
+      ? new RemoteStaff({
+          store: { endpoint: store.endpoint, user: store.user, password: store.password },
+          workers: sparql.workers,
+          queue: sparql.queue,
+          timeoutMs: sparql.timeoutMs,
+        })
+      : new StaffPool(sparql, {
+          failed: (version, err) =>
+            logger.error({ version, err }, 'the SPARQL workers could not load the version served'),
+          replaced: (version, why) => logger.warn({ version, why }, 'a SPARQL worker was replaced'),
+        });
   return { staff, auth, examples: loadExamples() };
+}
+
+/** The store the settings name: the embedded one in threads of its own, or a remote endpoint. */
+function openStore(config: Config, logger: Logger): Store {
+  const remote = config.store;
+  if (remote.kind === 'remote')
+    return new SparqlStore(
+      {
+        endpoint: remote.endpoint,
+        user: remote.user,
+        password: remote.password,
+        connections: remote.connections,
+        deadlineMs: remote.timeoutMs,
+      },
+      config.baseIri,
+    );
+  // Without the thread of the store being served nothing uncached can be answered, so its end is
+  // the process's (a supervisor starts it again). The thread of a store a reload replaced is
+  // terminated once its queries are answered, and a failed load's thread fails that load only.
+  return new StoreThread((error) => {
+    logger.fatal({ err: error }, 'the store thread stopped');
+    process.exit(1);
+  });
+}
+
+/**
+ * With STORE_POLL_SECONDS, a replica looks at the version its remote store marks current and
+ * reloads when it is not the one served: every replica switches without a signal of its own.
+ */
+function pollStore(config: Config, store: Store, reloader: Reloader, service: Service): void {
+  const { store: settings } = config;
+  if (settings.kind !== 'remote' || settings.pollSeconds === 0 || !(store instanceof SparqlStore))
+    return;
+  const look = () => {
+    const served = service.current?.dataset.version;
+    if (served === undefined) return;
+    store.registry().then(
+      ({ current }) => {
+        if (current.version !== served) void reloader.reload();
+      },
+      () => undefined, // the store is down: /readyz says so, and the next look tries again
+    );
+  };
+  setInterval(look, settings.pollSeconds * 1000).unref();
 }
 
 function main(): void {
   const config = settings();
   const logger = createLogger(config.logLevel);
   const parts = staffParts(config, logger);
-  // Without the thread of the store being served nothing uncached can be answered, so its end is
-  // the process's (a supervisor starts it again). The thread of a store a reload replaced is
-  // terminated once its queries are answered, and a failed load's thread fails that load only.
-  const store = new StoreThread((error) => {
-    logger.fatal({ err: error }, 'the store thread stopped');
-    process.exit(1);
-  });
+  const store = openStore(config, logger);
   const { server, service, staffServer } = startServer(config, logger, parts);
+  service.storeHealth = () => store.health();
   // Each version served is loaded by the staff workers too, after the public side serves it.
   const reloader = new Reloader(service, logger, store, ({ sources, options }, version) =>
-    parts?.staff.serve({ sources, options, version }),
+    parts?.staff instanceof RemoteStaff
+      ? parts.staff.serve(version)
+      : parts?.staff.serve({ sources, options, version }),
   );
   const failed = (what: string) => (error: Error) => {
     logger.fatal({ err: error }, `the ${what} could not listen`);
@@ -100,6 +155,7 @@ function main(): void {
       { users: config.sparql.users, workers: config.sparql.workers },
       'the staff SPARQL endpoint is on',
     );
+  pollStore(config, store, reloader, service);
   handleSignals({
     config,
     logger,

@@ -105,5 +105,19 @@ export const busy = () =>
     'Retry-After': '1',
   });
 
+/**
+ * 503 when the remote store did not answer a document's query by its deadline (it is down, or
+ * slow): documents already cached are still answered, and this one again once the store is back.
+ * The cause is logged as a warning, not as a failure of the service.
+ */
+export const storeDown = (cause: Error) =>
+  new HttpError(
+    503,
+    'The store that holds the data does not answer now; try again shortly.',
+    { 'Retry-After': '5' },
+    [],
+    cause,
+  );
+
 export const notReady = () =>
   new HttpError(503, 'The dataset is not loaded yet.', { 'Retry-After': '5' });

@@ -17,7 +17,7 @@ export function readyz({ service, staff }: RouteDeps): RequestHandler {
     // served as it was, so the service stays ready and the operator reads here what happened.
     const lastReload = service.lastReload ?? null;
     if (!documents) {
-      res.status(503).json({ status: 'loading', lastReload });
+      res.status(503).json({ status: 'loading', lastReload, store: service.storeHealth() });
       return;
     }
     const { dataset } = documents;
@@ -29,6 +29,9 @@ export function readyz({ service, staff }: RouteDeps): RequestHandler {
       version: dataset.version,
       loadedAt: dataset.loadedAt.toISOString(),
       lastReload,
+      // A replica whose remote store is lost stays ready: its cached documents are still served,
+      // and a balancer that dropped every replica at once would serve nothing.
+      store: service.storeHealth(),
       ...(staff ? { sparql: { workers: staff.staff.workers() } } : {}),
     });
   };

@@ -14,9 +14,9 @@ import type { Format } from '../rdf/formats';
 import { escapeHtml } from '../serving/page';
 import { negotiate } from './negotiate';
 import { notModified } from '../serving/conditional';
-import { StoreClosed } from '../store/store';
 import { RendersBusy } from '../serving/renderQueue';
-import { busy, HttpError } from './errors';
+import { StoreClosed, StoreTimeout, StoreUnavailable } from '../store/store';
+import { busy, HttpError, storeDown } from './errors';
 import { commonHeaders, CORS } from './middleware';
 
 interface PreparedHeaders {
@@ -201,6 +201,10 @@ export function errorHandler(logger: Logger) {
     }
     // Overload is no failure of the request: 503 with Retry-After, and the access log tells it.
     if (error instanceof RendersBusy) error = busy();
+    // The remote store is down or slow: the document cannot be made now, and will be again once
+    // the store answers (the client's next try, or the cache's).
+    if (error instanceof StoreUnavailable || error instanceof StoreTimeout)
+      error = storeDown(error);
     const http = error instanceof HttpError ? error : undefined;
     const status =
       http?.status ?? (isClientError(error) ? (error as { status: number }).status : 500);

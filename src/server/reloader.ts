@@ -3,7 +3,18 @@ import { ConfigError, datasetLoad, type DatasetLoad } from '../config';
 import type { Logger } from '../log';
 import type { Service } from '../serving/service';
 import { LoadError } from '../load/loadError';
-import { StoreClosed, type Opened, type Store } from '../store/store';
+import {
+  NoVersion,
+  StoreClosed,
+  StoreTimeout,
+  StoreUnavailable,
+  type Opened,
+  type Store,
+} from '../store/store';
+
+/** A first load that failed for want of a store that answers, or of a version in it: tried again. */
+const waitsForStore = (error: unknown): boolean =>
+  error instanceof StoreUnavailable || error instanceof StoreTimeout || error instanceof NoVersion;
 
 /** Loads the dataset into `store` and serves it: what the process does at start. */
 export function loadInto(service: Service, logger: Logger, store: Store): Promise<void> {
@@ -37,7 +48,7 @@ export class Reloader {
    */
   start(): Promise<void> {
     this.started = true;
-    this.running = this.load(true).then(
+    this.running = this.firstLoad().then(
       () => this.settle(),
       (error: unknown) => {
         this.running = undefined;
@@ -45,6 +56,26 @@ export class Reloader {
       },
     );
     return this.running;
+  }
+
+  /**
+   * The first load; a remote store that cannot be reached yet, or holds no version yet (the
+   * loader has not run), is asked again with a growing pause up to 5 s: the replica is not ready
+   * meanwhile (/readyz says why), and serves as soon as the store does.
+   */
+  private async firstLoad(): Promise<void> {
+    let said = '';
+    for (let pause = 250; ; pause = Math.min(pause * 2, 5000)) {
+      try {
+        return await this.load(true);
+      } catch (error) {
+        if (!waitsForStore(error)) throw error;
+        const { message } = error as Error;
+        if (message !== said) this.logger.warn({ err: error }, 'waiting for the store');
+        said = message;
+      }
+      await new Promise((resolve) => setTimeout(resolve, pause).unref());
+    }
   }
 
   /** SIGHUP: reloads now, or once more after the load that runs; never rejects. */

@@ -1,6 +1,7 @@
 // Holds the dataset being served and its rendered documents; a new dataset replaces both at once.
 import type { Config } from '../config';
 import type { Dataset } from '../store/dataset';
+import type { StoreHealth } from '../store/store';
 import { Documents } from './documents';
 import { CONTEXT_PATH } from '../rdf/context';
 import { RenderQueue } from './renderQueue';
@@ -17,10 +18,14 @@ export interface ReloadOutcome {
   readonly version?: string;
 }
 
+const EMBEDDED: StoreHealth = Object.freeze({ kind: 'embedded', state: 'available' });
+
 export class Service {
   private documents: Documents | undefined;
   /** The outcome of the last reload, once there was one. */
   lastReload: ReloadOutcome | undefined;
+  /** Whether the store answers, for /readyz: the process sets it to its store's. */
+  storeHealth: () => StoreHealth = () => EMBEDDED;
 
   constructor(
     readonly config: Config,

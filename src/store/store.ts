@@ -26,6 +26,38 @@ export interface Store {
   open(request: VersionRequest): Promise<Opened>;
   /** Stops the store: whatever is still owed fails with StoreClosed. */
   close(): Promise<void>;
+  /** Whether the store answers now, for /readyz; an embedded store always does. */
+  health(): StoreHealth;
+}
+
+/**
+ * A store as /readyz shows it. A remote store that was reached once and is lost now is
+ * `unavailable`: the replica stays ready (its cached documents are still served), and the body
+ * says why uncached ones get 503.
+ */
+export interface StoreHealth {
+  readonly kind: 'embedded' | 'remote';
+  readonly state: 'available' | 'unavailable';
+  /** The remote endpoint (no credentials). */
+  readonly endpoint?: string;
+  /** Since when it is in this state (ISO 8601), and what the last failure said. */
+  readonly since?: string;
+  readonly error?: string;
+}
+
+/** The store could not be reached, or failed, until the query's deadline: 503 with Retry-After. */
+export class StoreUnavailable extends Error {
+  override name = 'StoreUnavailable';
+}
+
+/** The query's deadline passed, or the store stopped it at its own limit: 503 with Retry-After. */
+export class StoreTimeout extends Error {
+  override name = 'StoreTimeout';
+}
+
+/** A remote store that holds no complete dataset version yet (nothing was loaded into it). */
+export class NoVersion extends Error {
+  override name = 'NoVersion';
 }
 
 /** What a query or load still owed fails with once the process has closed the store. */

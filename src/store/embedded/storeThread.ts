@@ -9,7 +9,15 @@
 // the new store waits behind the old one's free.
 import type { LoadOptions } from '../../load/loadSources';
 import { Dataset, type DescriptionSource } from '../dataset';
-import { StoreClosed, type Opened, type Store, type VersionRequest } from '../store';
+import {
+  StoreClosed,
+  type Opened,
+  type Store,
+  type StoreHealth,
+  type VersionRequest,
+} from '../store';
+
+const EMBEDDED: StoreHealth = Object.freeze({ kind: 'embedded', state: 'available' });
 import { TimeSlicer } from '../../util/timeSlice';
 import { WorkerClient } from '../../threads/client';
 import { moduleIn } from '../../threads/workerRequire';
@@ -181,6 +189,11 @@ export class StoreThread implements Store {
   }
 
   /** Stops every thread; what they still owe fails with StoreClosed. */
+  /** A store in this process answers while the process does. */
+  health(): StoreHealth {
+    return EMBEDDED;
+  }
+
   async close(): Promise<void> {
     this.broken ??= new StoreClosed("the store's thread was closed");
     const closed = this.broken;

@@ -6,6 +6,9 @@
 // that is a time-out here too, never a result.
 import http from 'node:http';
 import https from 'node:https';
+import { StoreTimeout, StoreUnavailable } from '../store';
+
+export { StoreTimeout, StoreUnavailable };
 
 export interface ClientSettings {
   /** The endpoint's URL (`http://127.0.0.1:8890/sparql`). */
@@ -17,16 +20,6 @@ export interface ClientSettings {
   readonly connections: number;
   /** A query's deadline, its retries included. */
   readonly deadlineMs: number;
-}
-
-/** The store could not be reached, or answered 5xx, until the deadline: 503 with Retry-After. */
-export class StoreUnavailable extends Error {
-  override name = 'StoreUnavailable';
-}
-
-/** The deadline passed, or the store stopped the query itself and sent part of its result. */
-export class StoreTimeout extends Error {
-  override name = 'StoreTimeout';
 }
 
 /** The store refused the query (4xx): its status and its message, never retried. */
@@ -87,6 +80,8 @@ export class SparqlClient {
     query: string,
     accept: string,
     deadlineMs = this.settings.deadlineMs,
+    /** Stops the query (and its retries) when the client it is for went away. */
+    signal?: AbortSignal,
   ): Promise<Answer> {
     const deadline = Date.now() + deadlineMs;
     let pause = FIRST_PAUSE_MS;
@@ -94,9 +89,9 @@ export class SparqlClient {
       const left = deadline - Date.now();
       if (left <= 0) throw new StoreTimeout(`the store did not answer within ${deadlineMs} ms`);
       try {
-        return await this.once(query, accept, left);
+        return await this.once(query, accept, left, signal);
       } catch (error) {
-        if (!(error instanceof Transient)) throw error;
+        if (!(error instanceof Transient) || signal?.aborted) throw error;
         if (deadline - Date.now() <= pause)
           throw new StoreUnavailable(
             `the store at ${this.url.host} cannot be reached: ${error.message} (${attempt} tries)`,
@@ -111,14 +106,20 @@ export class SparqlClient {
     this.agent.destroy();
   }
 
-  private once(query: string, accept: string, timeoutMs: number): Promise<Answer> {
+  private once(
+    query: string,
+    accept: string,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<Answer> {
+    const timeout = AbortSignal.timeout(timeoutMs);
     const body = new URLSearchParams({ query }).toString();
     const request = this.url.protocol === 'https:' ? https.request : http.request;
     return new Promise<Answer>((resolve, reject) => {
       const req = request(this.url, {
         method: 'POST',
         agent: this.agent,
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
         headers: {
           Accept: accept,
           'Content-Type': 'application/x-www-form-urlencoded',

@@ -1,0 +1,168 @@
+// The second adapter of the store port: a remote SPARQL 1.1 endpoint (Virtuoso, Fuseki, GraphDB,
+// Oxigraph server) that the loader writes dataset versions into (layout.ts). Opening a version reads
+// the registry for the current one and its index of institutions; describing an institution is
+// one CONSTRUCT over its description's graph of that version, sent through the client's bounded
+// keep-alive pool with a deadline. Nothing is held here but the index: a version that is no longer
+// served is freed by forgetting it; its graphs stay in the store until `prune` drops them.
+import { DataFactory } from 'n3';
+import { toSparql, translate, Factory, Algebra } from 'sparqlalgebrajs';
+import { descriptionIriOf } from '../../rdf/iris';
+import type { SelectBinding } from '../bindings';
+import { Dataset, DatasetIndex, type DescriptionSource } from '../dataset';
+import { checkedIri, loadTemplate, type CheckedIri, type QueryTemplate } from '../queries';
+import {
+  NoVersion,
+  StoreClosed,
+  StoreUnavailable,
+  type Opened,
+  type Store,
+  type StoreHealth,
+} from '../store';
+import { canonicalNTriples } from './canonical';
+import {
+  descriptionGraph,
+  readRegistry,
+  REGISTRY_QUERY,
+  versionGraph,
+  type VersionEntry,
+} from './layout';
+import { SparqlClient, type ClientSettings } from './sparqlClient';
+
+const JSON_RESULTS = 'application/sparql-results+json';
+const N_TRIPLES = 'application/n-triples';
+
+/** One version's descriptions in the remote store, as the HTTP thread's `Dataset` reads them. */
+class RemoteDescriptions implements DescriptionSource {
+  private freed = false;
+
+  constructor(
+    private readonly store: SparqlStore,
+    readonly version: string,
+    readonly size: number,
+  ) {}
+
+  describe(iri: CheckedIri): Promise<string> {
+    if (this.freed) throw new Error('the version was freed');
+    return this.store.describe(this.version, iri);
+  }
+
+  free(): void {
+    this.freed = true;
+  }
+}
+
+/** The SPARQL JSON bindings of an answer. */
+function bindingsOf(body: string): SelectBinding[] {
+  return (JSON.parse(body) as { results: { bindings: SelectBinding[] } }).results.bindings;
+}
+
+export class SparqlStore implements Store {
+  readonly client: SparqlClient;
+  private readonly describeQuery: QueryTemplate;
+  private readonly institutionsText: string;
+  private state: StoreHealth;
+  private closed = false;
+
+  constructor(
+    private readonly settings: ClientSettings,
+    private readonly baseIri: string,
+  ) {
+    this.client = new SparqlClient(settings);
+    this.describeQuery = loadTemplate('describe.rq', Algebra.types.CONSTRUCT);
+    this.institutionsText = loadTemplate('institutions.rq', Algebra.types.PROJECT).text();
+    this.state = { kind: 'remote', state: 'available', endpoint: settings.endpoint };
+  }
+
+  /** The registry: every complete version, and the current one (NoVersion when there is none). */
+  async registry(): Promise<{ entries: VersionEntry[]; current: VersionEntry }> {
+    const { entries, current } = readRegistry(
+      bindingsOf(await this.ask(REGISTRY_QUERY, JSON_RESULTS)),
+    );
+    if (!current)
+      throw new NoVersion(
+        `the store at ${this.settings.endpoint} holds no dataset version: load one (npm run load -- --remote …, docs/scaling.md)`,
+      );
+    return { entries, current };
+  }
+
+  async open(): Promise<Opened> {
+    const { current } = await this.registry();
+    const { version, triples, baseIri } = current;
+    if (baseIri !== this.baseIri)
+      throw new Error(
+        `the store's current version ${version} was loaded for the base ${baseIri}, this service's BASE_IRI is ${this.baseIri}`,
+      );
+    const rows = bindingsOf(await this.ask(this.indexQuery(version), JSON_RESULTS));
+    const source = new RemoteDescriptions(this, version, triples);
+    const dataset = await Dataset.fromRows(source, this.baseIri, version, DatasetIndex.order(rows));
+    return {
+      dataset,
+      report: {
+        files: [],
+        institutions: dataset.institutionCount,
+        withdrawn: dataset.withdrawnCount,
+        triples,
+        rewritten: 0,
+        skipped: [],
+        conflicts: [],
+        defects: [],
+        defective: 0,
+        validated: false,
+        warnings: dataset.warnings,
+        version,
+      },
+    };
+  }
+
+  /** The description of `iri` in `version`, as canonical N-Triples. */
+  describe(version: string, iri: CheckedIri): Promise<string> {
+    const description = descriptionIriOf(iri);
+    if (description === undefined) throw new Error(`not an institution's IRI: ${iri}`);
+    const graph = descriptionGraph(version, checkedIri(description));
+    return this.ask(this.describeQuery.bind(graph), N_TRIPLES).then(canonicalNTriples);
+  }
+
+  health(): StoreHealth {
+    return this.state;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.client.close();
+  }
+
+  /** institutions.rq over the graph of every triple of `version`. */
+  private indexQuery(version: string): string {
+    const factory = new Factory();
+    const algebra = translate(this.institutionsText);
+    return toSparql(
+      factory.createFrom(algebra, [DataFactory.namedNode(versionGraph(version))], []),
+    );
+  }
+
+  /** Sends a query; what the store's answer says of its health is kept for /readyz. */
+  private async ask(text: string, accept: string): Promise<string> {
+    if (this.closed) throw new StoreClosed('the remote store was closed');
+    try {
+      const { body } = await this.client.query(text, accept);
+      if (this.state.state !== 'available')
+        this.state = {
+          kind: 'remote',
+          state: 'available',
+          endpoint: this.settings.endpoint,
+          since: new Date().toISOString(),
+        };
+      return body;
+    } catch (error) {
+      if (error instanceof StoreUnavailable && this.state.state !== 'unavailable')
+        this.state = {
+          kind: 'remote',
+          state: 'unavailable',
+          endpoint: this.settings.endpoint,
+          since: new Date().toISOString(),
+          error: error.message,
+        };
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,118 @@
+// Writes a dataset version into a remote store beside the versions already there (layout.ts), then
+// marks it current in one write of the registry: until that write nothing reads the new graphs,
+// so a load that fails or is killed leaves the live version untouched. Two ways in: the SPARQL 1.1
+// Graph Store Protocol (every store has it: Virtuoso, Fuseki, GraphDB, Oxigraph server), and
+// Virtuoso's bulk loader (graphStore.ts, virtuosoBulk.ts). Both take N-Quads in pieces that no
+// blank node spans (a snapshot's chunks), so a blank node is never split between two requests.
+import { descriptionGraph, versionGraph, type VersionEntry } from './layout';
+
+/** One N-Quads line split into its triple (`… .`) and its graph IRI, when it has one. */
+export interface Quad {
+  readonly triple: string;
+  readonly graph: string | undefined;
+}
+
+/**
+ * Splits an N-Quads line as the loader writes it (terms split by one space, ` .` at the end): the
+ * graph is a fourth term after the triple. Lines in another shape are refused.
+ */
+export function splitQuad(line: string): Quad {
+  if (!line.endsWith(' .')) throw new Error(`not an N-Quads line: ${line.slice(0, 120)}`);
+  const body = line.slice(0, -2);
+  if (body.endsWith('>')) {
+    const open = body.lastIndexOf(' <');
+    // `<s> <p> <o>` has two terms before its last: a quad has three.
+    if (open > 0 && termsBefore(body.slice(0, open)) === 3)
+      return { triple: `${body.slice(0, open)} .`, graph: body.slice(open + 2, -1) };
+  }
+  return { triple: line, graph: undefined };
+}
+
+/** How many terms `text` holds (subject, predicate, object): 3 for a whole triple. */
+function termsBefore(text: string): number {
+  const s = text.startsWith('<') ? text.indexOf('> ') + 1 : text.indexOf(' ');
+  if (s <= 0) return 1;
+  const p = text.indexOf('> ', s + 1) + 1;
+  return p <= 0 ? 2 : 3;
+}
+
+/** Where the quads of a version go: the Graph Store Protocol, or Virtuoso's bulk loader. */
+export interface Transport {
+  /** What the operator reads: the URL or the folder written to. */
+  readonly target: string;
+  /** The registry's entry of `version` when the store holds it complete (a load of the same bytes). */
+  held(version: string): Promise<VersionEntry | undefined>;
+  /** Makes room for `version`: drops what an earlier, failed load of it left. */
+  begin(version: string): Promise<void>;
+  /** Writes one piece: the triples of each description graph, and of the version's graph. */
+  write(graphs: ReadonlyMap<string, readonly string[]>, all: readonly string[]): Promise<void>;
+  /** Finishes writing (the bulk loader loads here); throws when the store refused any of it. */
+  finish(): Promise<void>;
+  /** Lists `entry` in the registry and marks it current: the one write that publishes it. */
+  publish(entry: VersionEntry): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface Written {
+  readonly version: string;
+  readonly quads: number;
+  /** Milliseconds reading and splitting the input, and writing into the store. */
+  readonly readMs: number;
+  readonly transferMs: number;
+  /** Whether the store held the version already, so nothing was written. */
+  readonly unchanged: boolean;
+}
+
+/**
+ * Writes `pieces` (each a list of N-Quads lines no blank node spans) as `version` through
+ * `transport`, and publishes it. Description graphs are renamed into the version's
+ * (`<version graph>:<description IRI>`); every triple also goes into the version's own graph.
+ */
+export async function writeVersion(
+  transport: Transport,
+  pieces: AsyncIterable<readonly string[]>,
+  entry: Omit<VersionEntry, 'triples' | 'created'>,
+  progress?: (quads: number) => void,
+): Promise<Written> {
+  const { version } = entry;
+  const started = Date.now();
+  const held = await transport.held(version);
+  if (held) {
+    // The same bytes again: the version is there, and marking it current is the whole load.
+    await transport.publish(held);
+    return { version, quads: 0, readMs: 0, transferMs: Date.now() - started, unchanged: true };
+  }
+  versionGraph(version); // refuses a malformed version before anything is written
+  await transport.begin(version);
+  let quads = 0;
+  let transferMs = 0;
+  for await (const piece of pieces) {
+    const graphs = new Map<string, string[]>();
+    const all: string[] = [];
+    for (const line of piece) {
+      const { triple, graph } = splitQuad(line);
+      all.push(triple);
+      quads++;
+      if (graph === undefined) continue;
+      const name = descriptionGraph(version, graph);
+      const list = graphs.get(name);
+      if (list) list.push(triple);
+      else graphs.set(name, [triple]);
+    }
+    const before = Date.now();
+    await transport.write(graphs, all);
+    transferMs += Date.now() - before;
+    progress?.(quads);
+  }
+  const before = Date.now();
+  await transport.finish();
+  await transport.publish({ ...entry, triples: quads, created: new Date().toISOString() });
+  transferMs += Date.now() - before;
+  return {
+    version,
+    quads,
+    readMs: Date.now() - started - transferMs,
+    transferMs,
+    unchanged: false,
+  };
+}
