@@ -15,6 +15,7 @@ import {
   type WrittenSnapshot,
 } from '../src/load/loadSources';
 import { ShapesError } from '../src/load/validate';
+import { intoRemote, remoteVia } from './remoteCommand';
 
 const USAGE = `usage: npm run load -- [--format ${FORMAT_NAMES.join('|')}] [--strict | --skip-validation] [--allow-empty] [--workers N] <file or folder>…
 Reads the sources (format by extension unless --format is given), validates every published
@@ -24,7 +25,12 @@ institution against the shapes, and replaces the snapshot at $DATASET with what 
 --allow-empty writes a snapshot that holds no institution (refused otherwise: a server would not
 serve it);
 --workers N validates in N threads beside the loading one (default: one a core).
-Limits (input size, literal length): docs/loading.md.`;
+Limits (input size, literal length): docs/loading.md.
+With STORE=remote and SPARQL_ENDPOINT set, writes a new version into that store instead, beside
+the live one, and marks it current (docs/scaling.md): through the Graph Store Protocol at
+--graph-store URL (or $GRAPH_STORE_ENDPOINT), or through Virtuoso's bulk loader from the folder
+--virtuoso-bulk DIR (or $VIRTUOSO_BULK_DIR; isql at $VIRTUOSO_ISQL as $VIRTUOSO_USER with
+$VIRTUOSO_PASSWORD or $VIRTUOSO_PASSWORD_FILE). A snapshot file is streamed as it is.`;
 
 /**
  * Why a load failed, in one line. The errors a load is known to end with say what is wrong in
@@ -106,6 +112,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     'skip-validation': { type: 'boolean' },
     'allow-empty': { type: 'boolean' },
     workers: { type: 'string' },
+    'graph-store': { type: 'string' },
+    'virtuoso-bulk': { type: 'string' },
     help: { type: 'boolean' },
   } as const;
   let args: ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>;
@@ -143,6 +151,15 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   try {
     const config = loadConfig();
+    if (config.store.kind === 'remote') {
+      const via = remoteVia(args.values['graph-store'], args.values['virtuoso-bulk']);
+      return await intoRemote(args.positionals, config, via, {
+        validate: !args.values['skip-validation'],
+        requireInstitutions: !args.values['allow-empty'],
+        ...(workers ? { validationWorkers: workers } : {}),
+        ...(format ? { format } : {}),
+      });
+    }
     const loaded = await loadSources(args.positionals, {
       baseIri: config.baseIri,
       validate: !args.values['skip-validation'],

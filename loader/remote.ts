@@ -10,12 +10,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import type { Config } from '../src/config';
 import { LoadError, loadSources, writeSnapshot, type LoadOptions } from '../src/load/loadSources';
-import {
-  CHUNK_MARK,
-  readTrailer,
-  SNAPSHOT_START,
-  VERSION_LENGTH,
-} from '../src/load/snapshot';
+import { CHUNK_MARK, readTrailer, SNAPSHOT_START, VERSION_LENGTH } from '../src/load/snapshot';
 import { GraphStoreTransport } from '../src/store/remote/graphStore';
 import { SparqlClient } from '../src/store/remote/sparqlClient';
 import { VirtuosoBulkTransport } from '../src/store/remote/virtuosoBulk';

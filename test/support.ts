@@ -12,7 +12,11 @@ import { createApp } from '../src/http/app';
 import { createLogger } from '../src/log';
 import { CONTEXT } from '../src/rdf/context';
 import { Service } from '../src/serving/service';
-import { loadSources } from '../src/load/loadSources';
+import { loadSources, type LoadReport } from '../src/load/loadSources';
+import type { Dataset } from '../src/store/dataset';
+import { SparqlStore } from '../src/store/remote/sparqlStore';
+import { loadRemote } from '../loader/remote';
+import { sharedVirtuoso, virtuosoInstalled } from './servers/virtuoso';
 import { PROJECT_ROOT } from '../src/util/paths';
 
 export const FIXTURES = path.join(PROJECT_ROOT, 'fixtures');
@@ -29,15 +33,57 @@ export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({ LOG_LEVEL: 'silent', ...env });
 }
 
+/** The store adapters the shared suites run against (the contract, withdrawn ISILs, staff). */
+export type Adapter = 'embedded' | 'remote';
+
+/**
+ * Both adapters where Virtuoso is installed, and always in CI (whose scripts install it: a missing
+ * server fails there instead of skipping the remote half).
+ */
+export const ADAPTERS: readonly Adapter[] =
+  virtuosoInstalled() || process.env.CI ? ['embedded', 'remote'] : ['embedded'];
+
+/**
+ * `sources` as a dataset of `adapter`: loaded in this thread (embedded), or written into the
+ * run's Virtuoso as a new version by the loader's remote path (Virtuoso's bulk loader) and opened
+ * through the remote adapter, as a replica opens it.
+ */
+export async function openDataset(
+  sources: readonly string[],
+  config: Config,
+  adapter: Adapter = 'embedded',
+): Promise<{ dataset: Dataset; report: LoadReport; store?: SparqlStore }> {
+  if (adapter === 'embedded') return loadSources(sources, { baseIri: config.baseIri });
+  const virtuoso = await sharedVirtuoso();
+  await loadRemote(sources, { baseIri: config.baseIri }, config, {
+    endpoint: virtuoso.endpoint,
+    via: {
+      kind: 'virtuoso-bulk',
+      isql: '/usr/bin/isql-vt',
+      server: String(virtuoso.sqlPort),
+      user: 'dba',
+      password: 'dba',
+      dir: virtuoso.dir,
+    },
+  });
+  const store = new SparqlStore(
+    { endpoint: virtuoso.endpoint, connections: 4, deadlineMs: 10_000 },
+    config.baseIri,
+  );
+  return { ...(await store.open()), store };
+}
+
 /** The app over a store loaded from `sources` (default: the bundled dataset). */
 export async function buildApp(
   sources: readonly string[] = [path.join(FIXTURES, 'bundled')],
   env: Record<string, string> = {},
+  adapter: Adapter = 'embedded',
 ) {
   const config = testConfig(env);
   const service = new Service(config);
-  const { dataset, report } = await loadSources(sources, { baseIri: config.baseIri });
+  const { dataset, report, store } = await openDataset(sources, config, adapter);
   service.use(dataset);
+  if (store) service.storeHealth = () => store.health();
   const app = createApp({ service, logger: createLogger('silent') });
   return { app, service, config, report };
 }

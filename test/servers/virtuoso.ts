@@ -19,6 +19,20 @@ export interface Virtuoso {
   isql(sql: string): string;
   /** Bulk-loads `file` (copied into its folder) into the named graph `graph`, then checkpoints. */
   load(file: string, graph: string): void;
+  /** Its SQL port (isql's). */
+  readonly sqlPort: number;
+  /**
+   * Opens its Graph Store Protocol endpoint to writes without a login (`GRANT SPARQL_UPDATE TO
+   * "SPARQL"`: in a test's own server only) and returns its URL.
+   */
+  openGraphStore(): string;
+  /** Stops it with SIGKILL: what a crash or an OOM kill does (its folder stays). */
+  kill(): Promise<void>;
+  /** Starts it again on the same ports and folder after `kill` or `pause`; resolves once it answers. */
+  restart(): Promise<void>;
+  /** SIGSTOP / SIGCONT: a server that takes connections and answers nothing (a slow store). */
+  pause(): void;
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -81,11 +95,19 @@ export async function startVirtuoso(ms = 60_000, maxSeconds = 60): Promise<Virtu
   const sqlPort = await freePort();
   const httpPort = await freePort();
   fs.writeFileSync(path.join(dir, 'virtuoso.ini'), ini(dir, sqlPort, httpPort, maxSeconds));
-  const child: ChildProcess = spawn(VIRTUOSO, ['-c', 'virtuoso.ini', '+foreground'], {
-    cwd: dir,
-    stdio: 'ignore',
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  let child!: ChildProcess;
+  let exited!: Promise<number | null>;
+  const spawnServer = () => {
+    child = spawn(VIRTUOSO, ['-c', 'virtuoso.ini', '+foreground'], { cwd: dir, stdio: 'ignore' });
+    exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  };
+  spawnServer();
+  // A test run that ends without stopping it (a failure, ^C) leaves no server behind.
+  const onExit = () => {
+    child.kill('SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', onExit);
   const endpoint = `http://127.0.0.1:${httpPort}/sparql`;
   const isql = (sql: string): string => {
     const run = spawnSync(ISQL, [String(sqlPort), 'dba', 'dba', `exec=${sql}`], {
@@ -97,7 +119,9 @@ export async function startVirtuoso(ms = 60_000, maxSeconds = 60): Promise<Virtu
     return run.stdout;
   };
   const stop = async () => {
+    process.removeListener('exit', onExit);
     if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGCONT');
       child.kill('SIGTERM');
       const killed = setTimeout(() => child.kill('SIGKILL'), 10_000);
       await exited;
@@ -105,31 +129,71 @@ export async function startVirtuoso(ms = 60_000, maxSeconds = 60): Promise<Virtu
     }
     fs.rmSync(dir, { recursive: true, force: true });
   };
-  const until = Date.now() + ms;
-  for (;;) {
-    if (child.exitCode !== null) {
-      const log = fs.readFileSync(path.join(dir, 'virtuoso.log'), 'utf8').slice(-2000);
-      await stop();
-      throw new Error(`Virtuoso exited at start (code ${child.exitCode}): ${log}`);
+  const answering = async (): Promise<void> => {
+    const until = Date.now() + ms;
+    for (;;) {
+      if (child.exitCode !== null) {
+        const log = fs.readFileSync(path.join(dir, 'virtuoso.log'), 'utf8').slice(-2000);
+        await stop();
+        throw new Error(`Virtuoso exited at start (code ${child.exitCode}): ${log}`);
+      }
+      try {
+        const res = await fetch(`${endpoint}?query=${encodeURIComponent('ASK {}')}`, {
+          signal: AbortSignal.timeout(2000),
+        });
+        if (res.ok) break;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > until) {
+        await stop();
+        throw new Error(`Virtuoso did not answer at ${endpoint} within ${ms} ms`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    try {
-      const res = await fetch(`${endpoint}?query=${encodeURIComponent('ASK {}')}`, {
-        signal: AbortSignal.timeout(2000),
-      });
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > until) {
-      await stop();
-      throw new Error(`Virtuoso did not answer at ${endpoint} within ${ms} ms`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  };
+  await answering();
   const load = (file: string, graph: string) => {
     const name = `load-${Date.now()}-${path.basename(file)}`;
     fs.copyFileSync(file, path.join(dir, name));
     isql(`ld_dir('${dir}', '${name}', '${graph}'); rdf_loader_run(); checkpoint;`);
   };
-  return { endpoint, dir, isql, load, stop };
+  const kill = async () => {
+    child.kill('SIGKILL');
+    await exited;
+  };
+  const restart = async () => {
+    if (child.exitCode === null && child.signalCode === null) await kill();
+    fs.rmSync(path.join(dir, 'virtuoso.lck'), { force: true });
+    spawnServer();
+    await answering();
+  };
+  const openGraphStore = () => {
+    isql('GRANT SPARQL_UPDATE TO "SPARQL";');
+    return endpoint.replace(/\/sparql$/, '/sparql-graph-crud');
+  };
+  return {
+    endpoint,
+    dir,
+    isql,
+    load,
+    sqlPort,
+    openGraphStore,
+    kill,
+    restart,
+    pause: () => child.kill('SIGSTOP'),
+    resume: () => child.kill('SIGCONT'),
+    stop,
+  };
+}
+
+let shared: Promise<Virtuoso> | undefined;
+
+/**
+ * One Virtuoso for every test of a run that needs one (about 2 s to start): started on first use,
+ * killed when the run's process exits. Tests that stop or kill their server start their own.
+ */
+export function sharedVirtuoso(): Promise<Virtuoso> {
+  shared ??= startVirtuoso();
+  return shared;
 }

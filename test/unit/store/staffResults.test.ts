@@ -3,11 +3,7 @@
 import assert from 'node:assert/strict';
 import oxigraph from 'oxigraph';
 import { SaxesParser } from 'saxes';
-import {
-  writeBoolean,
-  writeGraph,
-  writeSolutions,
-} from '../../../src/store/staffResults';
+import { writeBoolean, writeGraph, writeSolutions } from '../../../src/store/staffResults';
 import { CannotWrite } from '../../../src/store/staff';
 import { parseJsonLd, parseRdfXml, parseTurtle, sameGraph } from '../../support';
 
