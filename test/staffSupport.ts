@@ -10,10 +10,10 @@ import { loadExamples } from '../src/http/sparql/editor';
 import type { StaffDeps } from '../src/http/sparql/endpoint';
 import { hashPassword, writeUser } from '../src/http/sparql/users';
 import { createLogger } from '../src/log';
-import { loadSources } from '../src/load/loadSources';
+import { RemoteStaff } from '../src/store/remote/staffRemote';
 import { Service } from '../src/serving/service';
 import { StaffPool } from '../src/store/embedded/staffPool';
-import { FIXTURES, tempDir, testConfig, type LogLine } from './support';
+import { FIXTURES, openDataset, tempDir, testConfig, type Adapter, type LogLine } from './support';
 
 export const STAFF = { name: 'alice', password: 'correct horse battery' } as const;
 export const SMALL = [path.join(FIXTURES, 'bundled')];
@@ -52,7 +52,8 @@ export interface StaffApp {
   readonly app: ReturnType<typeof createApp>;
   readonly staffApp: ReturnType<typeof createApp>;
   readonly service: Service;
-  readonly pool: StaffPool;
+  /** The staff store: the embedded pool of workers, or the remote adapter. */
+  readonly pool: StaffPool | RemoteStaff;
   readonly log: LogLine[];
   readonly logText: () => string;
   readonly version: string;
@@ -63,6 +64,7 @@ export interface StaffApp {
 export async function buildStaffApp(
   sources: readonly string[] = SMALL,
   env: Record<string, string> = {},
+  adapter: Adapter = 'embedded',
 ): Promise<StaffApp> {
   const config = testConfig({ SPARQL_USERS: await testUsers(), ...env });
   const log: LogLine[] = [];
@@ -78,13 +80,28 @@ export async function buildStaffApp(
   const logger = createLogger('info', sink);
   const service = new Service(config);
   const options = { baseIri: config.baseIri };
-  const { dataset } = await loadSources(sources, options);
+  const { dataset, store } = await openDataset(sources, config, adapter);
   service.use(dataset);
-  const pool = new StaffPool(config.sparql);
-  pool.serve({ sources, options, version: dataset.version });
+  let pool: StaffPool | RemoteStaff;
+  if (store) {
+    // The remote adapter: the queries run on the run's Virtuoso, on the version just written.
+    service.storeHealth = () => store.health();
+    const remote = new RemoteStaff({
+      store: { endpoint: store.client.endpoint },
+      workers: config.sparql.workers,
+      queue: config.sparql.queue,
+      timeoutMs: config.sparql.timeoutMs,
+    });
+    remote.serve(dataset.version);
+    pool = remote;
+  } else {
+    const embedded = new StaffPool(config.sparql);
+    embedded.serve({ sources, options, version: dataset.version });
+    await poolReady(embedded);
+    pool = embedded;
+  }
   const auth = new StaffAuth(config.sparql.users!, config.sparql.maxFailures);
   const staff: StaffDeps = { service, config, logger, staff: pool, auth, examples: loadExamples() };
-  await poolReady(pool);
   return {
     app: createApp({ service, logger, staff }),
     staffApp: createStaffApp({ service, logger, staff }),
@@ -95,6 +112,7 @@ export async function buildStaffApp(
     version: dataset.version,
     close: async () => {
       await pool.close();
+      await store?.close();
       service.close();
     },
   };

@@ -194,6 +194,6 @@ let shared: Promise<Virtuoso> | undefined;
  * killed when the run's process exits. Tests that stop or kill their server start their own.
  */
 export function sharedVirtuoso(): Promise<Virtuoso> {
-  shared ??= startVirtuoso();
+  shared ??= startVirtuoso(60_000, 10);
   return shared;
 }

@@ -3,8 +3,8 @@
 // POSTed (appended), the version's graph likewise, a few requests at a time over keep-alive
 // connections; the registry is PUT last, in one request. Credentials go in an Authorization
 // header, never in the URL.
-import { registryWith, listVersions } from './registry';
-import { REGISTRY, versionGraph, type VersionEntry } from './layout';
+import { graphsOf, listVersions, registryWith, storedVersions } from './registry';
+import { REGISTRY, registryTriples, versionGraph, type VersionEntry } from './layout';
 import type { SparqlClient } from './sparqlClient';
 import type { Transport } from './versionWriter';
 
@@ -21,6 +21,9 @@ export interface GraphStoreSettings {
 export class GraphStoreError extends Error {
   override name = 'GraphStoreError';
 }
+
+/** The store's transaction deadlocked with a concurrent one: worth another try. */
+class Deadlock extends Error {}
 
 export class GraphStoreTransport implements Transport {
   readonly target: string;
@@ -72,19 +75,38 @@ export class GraphStoreTransport implements Transport {
     await this.request('PUT', REGISTRY, body);
   }
 
+  async writeRegistry(entries: readonly VersionEntry[], current: string): Promise<void> {
+    await this.request('PUT', REGISTRY, registryTriples(entries, current));
+  }
+
+  async stored(): Promise<string[]> {
+    return storedVersions(this.client);
+  }
+
+  async drop(version: string): Promise<void> {
+    const graphs = await graphsOf(this.client, version);
+    for (const graph of graphs) await this.queue(() => this.request('DELETE', graph));
+    await this.finish();
+  }
+
   async close(): Promise<void> {
     await Promise.allSettled(this.inFlight);
   }
 
   /** PUT the first time a graph is written, POST after; waits while `connections` are in flight. */
   private async send(graph: string, triples: readonly string[]): Promise<void> {
-    if (this.failure) throw this.failure;
     const method = this.seen.has(graph) ? 'POST' : 'PUT';
     this.seen.add(graph);
+    await this.queue(() => this.request(method, graph, `${triples.join('\n')}\n`));
+  }
+
+  /** Starts `send` once fewer than `connections` requests are in flight; the first failure is kept. */
+  private async queue(send: () => Promise<void>): Promise<void> {
+    if (this.failure) throw this.failure;
     while (this.running >= this.settings.connections)
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.running++;
-    const sent = this.request(method, graph, `${triples.join('\n')}\n`)
+    const sent = send()
       .catch((error: Error) => {
         this.failure ??= error;
       })
@@ -96,20 +118,47 @@ export class GraphStoreTransport implements Transport {
     this.inFlight.add(sent);
   }
 
-  private async request(method: 'PUT' | 'POST', graph: string, body: string): Promise<void> {
+  /**
+   * One request, tried again (up to five times, with a growing pause) when the store answers that
+   * its transaction deadlocked with another (Virtuoso: 500, SQL state 40001): requests in flight
+   * at once write the same indexes. Each request replaces or appends a whole graph, so trying it
+   * again writes nothing twice.
+   */
+  private async request(
+    method: 'PUT' | 'POST' | 'DELETE',
+    graph: string,
+    body?: string,
+  ): Promise<void> {
+    for (let attempt = 1, pause = 100; ; attempt++, pause *= 2) {
+      try {
+        return await this.once(method, graph, body);
+      } catch (error) {
+        if (!(error instanceof Deadlock) || attempt === 5) throw error;
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    }
+  }
+
+  private async once(
+    method: 'PUT' | 'POST' | 'DELETE',
+    graph: string,
+    body?: string,
+  ): Promise<void> {
     const url = new URL(this.settings.url);
     url.searchParams.set('graph', graph);
     const res = await fetch(url, {
       method,
       headers: {
-        'Content-Type': 'application/n-triples',
+        ...(body === undefined ? {} : { 'Content-Type': 'application/n-triples' }),
         ...(this.authorization ? { Authorization: this.authorization } : {}),
       },
       body,
       signal: AbortSignal.timeout(300_000),
     });
     const text = await res.text();
-    if (!res.ok)
+    // A graph already gone is what a DELETE wanted.
+    if (res.status === 500 && /\b40001\b|deadlock/i.test(text)) throw new Deadlock(text);
+    if (!res.ok && !(method === 'DELETE' && res.status === 404))
       throw new GraphStoreError(
         `${method} of graph <${graph}> at ${url.origin}${url.pathname}: ${res.status} ${text.slice(0, 300)}`,
       );

@@ -1,11 +1,11 @@
-// The registry of a remote store's versions (layout.ts) as both ways of writing read it, and the
-// one statement that publishes a version: a SPARQL 1.1 Update that replaces the registry graph's
-// content in one transaction, or, where only the Graph Store Protocol is open, one PUT of it.
+// The registry of a remote store's versions (layout.ts) as both ways of writing read it: the
+// versions listed, the registry with one more, and the graphs each version has in the store.
 import {
   readRegistry,
-  REGISTRY,
   REGISTRY_QUERY,
   registryTriples,
+  versionGraph,
+  versionOfGraph,
   type VersionEntry,
 } from './layout';
 import type { SparqlClient } from './sparqlClient';
@@ -30,7 +30,30 @@ export async function registryWith(client: SparqlClient, entry: VersionEntry): P
   );
 }
 
-/** A SPARQL Update that makes the registry graph hold exactly `ntriples`, in one statement. */
-export function replaceRegistry(ntriples: string): string {
-  return `WITH <${REGISTRY}> DELETE { ?s ?p ?o } INSERT { ${ntriples} } WHERE { OPTIONAL { ?s ?p ?o } }`;
+/** Every graph of the store whose name is a version's (its own, or a description's). */
+const VERSION_GRAPHS = `SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } FILTER(STRSTARTS(STR(?g), "urn:isil-ld:version:")) }`;
+
+/** The versions that have graphs in the store, listed in the registry or not. */
+export async function storedVersions(client: SparqlClient): Promise<string[]> {
+  const found = new Set<string>();
+  for (const graph of await graphNames(client, VERSION_GRAPHS)) {
+    const version = versionOfGraph(graph);
+    if (version) found.add(version);
+  }
+  return [...found];
+}
+
+/** The graphs of `version`: its own and each description's. */
+export function graphsOf(client: SparqlClient, version: string): Promise<string[]> {
+  const prefix = versionGraph(version);
+  return graphNames(
+    client,
+    `SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } FILTER(STRSTARTS(STR(?g), "${prefix}")) }`,
+  );
+}
+
+async function graphNames(client: SparqlClient, query: string): Promise<string[]> {
+  const { body } = await client.query(query, 'application/sparql-results+json');
+  const parsed = JSON.parse(body) as { results: { bindings: { g?: { value: string } }[] } };
+  return parsed.results.bindings.flatMap((b) => (b.g ? [b.g.value] : []));
 }

@@ -3,8 +3,9 @@
 // does not hold is an empty graph, as in the embedded store), and its dataset is always stated, so
 // that a store which matches every graph when a query names none (Virtuoso) never sees another
 // version. With no dataset in the request or the query, the default graph is every triple of the
-// version and there are no named graphs (docs/sparql.md says how this differs from the embedded
-// store, whose named graphs are all its descriptions).
+// version, and the named graphs are those the query names in GRAPH <…>: a GRAPH ?g ranges over
+// those alone, where the embedded store ranges over every description (docs/sparql.md). Answers
+// carry the IRIs the query used (`unscope`).
 import { DataFactory } from 'n3';
 import type * as RDF from '@rdfjs/types';
 import { Algebra, Factory, toSparql, translate, Util } from 'sparqlalgebrajs';
@@ -22,8 +23,14 @@ export interface Scope {
 export function scopeQuery(text: string, base: string, scope: Scope): string {
   const prefix = `${versionGraph(scope.version)}:`;
   const graph = (iri: string) => DataFactory.namedNode(`${prefix}${iri}`);
-  const term = <T extends RDF.Term>(t: T): T =>
-    (t.termType === 'NamedNode' ? graph(t.value) : t) as T;
+  /** The graphs the query names in GRAPH <…>: the named graphs when no dataset is stated. */
+  const mentioned = new Map<string, RDF.NamedNode>();
+  const term = <T extends RDF.Term>(t: T): T => {
+    if (t.termType !== 'NamedNode') return t;
+    const scoped = graph(t.value);
+    mentioned.set(scoped.value, scoped);
+    return scoped as unknown as T;
+  };
   let own: { default: RDF.NamedNode[]; named: RDF.NamedNode[] } | undefined;
   const algebra = Util.mapOperation(translate(text, { quads: true, baseIRI: base }), {
     [Algebra.types.FROM]: (op: Algebra.From) => {
@@ -47,7 +54,7 @@ export function scopeQuery(text: string, base: string, scope: Scope): string {
     ? { default: scope.defaultGraphs.map(graph), named: scope.namedGraphs.map(graph) }
     : (own ?? {
         default: [DataFactory.namedNode(versionGraph(scope.version))],
-        named: [],
+        named: [...mentioned.values()],
       });
   // A dataset without named graphs is stated with one the store holds nowhere: Virtuoso takes a
   // query without FROM NAMED to range GRAPH ?g over every graph it holds.

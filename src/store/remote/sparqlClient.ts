@@ -49,6 +49,8 @@ const TRANSIENT = new Set([
   'EAI_AGAIN',
 ]);
 const RETRY_STATUS = new Set([502, 503, 504]);
+/** The start of Virtuoso's error text for a query it could not compile or type (see `once`). */
+const QUERY_FAULT = /^Virtuoso (37000|42\w{3}|22\w{3}) Error /;
 const FIRST_PAUSE_MS = 50;
 
 class Transient extends Error {}
@@ -57,6 +59,11 @@ export class SparqlClient {
   private readonly url: URL;
   private readonly agent: http.Agent;
   private readonly authorization: string | undefined;
+
+  /** The endpoint's URL. */
+  get endpoint(): string {
+    return this.settings.endpoint;
+  }
 
   constructor(private readonly settings: ClientSettings) {
     this.url = new URL(settings.endpoint);
@@ -142,6 +149,11 @@ export class SparqlClient {
                 `the store stopped the query at its own time limit: ${text.split('\n')[0]}`,
               ),
             );
+          // Virtuoso answers a query it cannot compile (an unknown function, a type error) with 500
+          // and a SQL state of the client's classes: 37000 syntax, 42xxx undefined or denied,
+          // 22xxx data. That is the query's fault, not the store's: refused, never retried.
+          if (status === 500 && QUERY_FAULT.test(text))
+            return reject(new StoreRefused(400, text.split('\n')[0]!.slice(0, 2000)));
           if (status >= 400)
             return reject(
               status >= 500

@@ -66,7 +66,7 @@ export class RemoteStaff implements StaffStore {
     const { workers, queue, timeoutMs } = this.settings;
     if (this.running >= workers && this.waiting.length >= queue)
       throw new StaffUnavailable(
-        `${workers} queries run on the store and ${queue} are waiting; try again later.`,
+        `Every query slot on the store is busy (${workers} running, ${queue} waiting); try again later.`,
         5,
       );
     const deadline = Date.now() + timeoutMs;
@@ -97,8 +97,7 @@ export class RemoteStaff implements StaffStore {
         if (error instanceof StoreTimeout)
           throw new QueryTimeout(`the query ran past ${timeoutMs} ms (${error.message})`);
         if (error instanceof StoreUnavailable) throw new StaffUnavailable(error.message, 5);
-        if (error instanceof StoreRefused)
-          throw new QueryFailed(`the store refused the query: ${error.message.slice(0, 500)}`);
+        if (error instanceof StoreRefused) throw new QueryFailed(error.message.slice(0, 500));
         throw error;
       }
       const written = (await this.inThread(
@@ -147,8 +146,9 @@ export class RemoteStaff implements StaffStore {
     const late = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(
         () => {
-          void lane.terminate(new Error('stopped at the time limit'));
+          // The time-out first: ending the thread fails what it owes at once, with its own error.
           reject(new QueryTimeout(`the query ran past ${this.settings.timeoutMs} ms`));
+          void lane.terminate(new Error('stopped at the time limit'));
         },
         Math.max(1, deadline - Date.now()),
       );

@@ -50,6 +50,12 @@ export interface Transport {
   finish(): Promise<void>;
   /** Lists `entry` in the registry and marks it current: the one write that publishes it. */
   publish(entry: VersionEntry): Promise<void>;
+  /** Makes the registry list `entries` alone, `current` marked, in one write. */
+  writeRegistry(entries: readonly VersionEntry[], current: string): Promise<void>;
+  /** Drops every graph of `version` (the registry must no longer list it). */
+  drop(version: string): Promise<void>;
+  /** The versions whose graphs are in the store, listed in the registry or not (a killed load's). */
+  stored(): Promise<string[]>;
   close(): Promise<void>;
 }
 

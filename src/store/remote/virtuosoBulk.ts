@@ -6,8 +6,9 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { registryWith, listVersions, replaceRegistry } from './registry';
-import { versionGraph, type VersionEntry } from './layout';
+import { canonicalNTriples } from './canonical';
+import { listVersions, registryWith, storedVersions } from './registry';
+import { REGISTRY, registryTriples, versionGraph, type VersionEntry } from './layout';
 import type { SparqlClient } from './sparqlClient';
 import type { Transport } from './versionWriter';
 
@@ -93,8 +94,41 @@ export class VirtuosoBulkTransport implements Transport {
   }
 
   async publish(entry: VersionEntry): Promise<void> {
-    const triples = (await registryWith(this.client, entry)).replace(/\n/g, ' ');
-    this.isql(`SPARQL ${replaceRegistry(triples).replace(/;/g, ',')};`);
+    await this.replaceRegistry(await registryWith(this.client, entry));
+  }
+
+  async writeRegistry(entries: readonly VersionEntry[], current: string): Promise<void> {
+    await this.replaceRegistry(registryTriples(entries, current));
+  }
+
+  /**
+   * Makes the registry hold `ntriples`: the new triples are inserted first, then the old ones that
+   * are not among them deleted, so a reader never finds it empty (for a moment it may find the old
+   * current version marked beside the new one, and serve the old: still whole). Virtuoso runs a
+   * DELETE … INSERT … WHERE over an empty graph without inserting, so the update is not one
+   * statement; and isql ends a statement at every `;`, so none is in the text.
+   */
+  private async replaceRegistry(ntriples: string): Promise<void> {
+    const wanted = new Set(ntriples.split('\n').filter(Boolean));
+    const { body } = await this.client.query(
+      `CONSTRUCT { ?s ?p ?o } WHERE { GRAPH <${REGISTRY}> { ?s ?p ?o } }`,
+      'application/n-triples',
+    );
+    const old = canonicalNTriples(body)
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !line.startsWith('#') && !wanted.has(line));
+    const data = (lines: Iterable<string>) => [...lines].join(' ').replace(/;/g, ',');
+    this.isql(`SPARQL INSERT DATA { GRAPH <${REGISTRY}> { ${data(wanted)} } };`);
+    if (old.length > 0) this.isql(`SPARQL DELETE DATA { GRAPH <${REGISTRY}> { ${data(old)} } };`);
+  }
+
+  async stored(): Promise<string[]> {
+    return storedVersions(this.client);
+  }
+
+  async drop(version: string): Promise<void> {
+    this.dropGraphs(version);
   }
 
   async close(): Promise<void> {
