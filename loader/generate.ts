@@ -1,8 +1,13 @@
 // Command line and library: a synthetic dataset of N institutions, the same bytes for the same
 // seed, either in exactly the shape of the published model (DATA-MODEL.md) as N-Triples, or as the
-// agency's source records in normalized PICA+, shaped like the real ones.
+// agency's source records in normalized PICA+, shaped like the real ones, or as a snapshot (the
+// loader's output) of the same N-Triples, written as it is generated: a million institutions (31
+// million triples, more than the embedded store holds) go into a remote store this way.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
+import { CHUNK_MARK, INDEX_LINE, SNAPSHOT_CHUNK_BYTES, snapshotHeader } from '../src/load/snapshot';
+import { DATA_PATH } from '../src/rdf/iris';
 import { PREFIXES } from '../src/rdf/namespaces';
 import { generatePica } from './generatePica';
 import { Draw, HOURS, KINDS, literal, pad, STREETS, TOWNS } from './synthetic';
@@ -162,7 +167,11 @@ function described(w: Written, D: string): void {
   const modified = new Date(
     Date.UTC(2005, 0, 1) + Math.floor(draw.random() * 20 * 365.25 * 86_400) * 1000,
   );
-  t(D, `${dcterms}modified`, literal(modified.toISOString().replace('Z', ''), `${xsd}dateTime`));
+  t(
+    D,
+    `${dcterms}modified`,
+    literal(modified.toISOString().replace('.000Z', ''), `${xsd}dateTime`),
+  );
 }
 
 /** Lines of N-Triples, one institution at a time. */
@@ -185,8 +194,43 @@ export function* generate({ count, seed, base }: GenerateOptions): Generator<str
   }
 }
 
+/**
+ * The N-Quads of a snapshot of `generate`'s institutions, in pieces: each institution's triples in
+ * the graph of its description (as the loader places them: every triple of a generated institution
+ * is its own, its blank nodes', its document's or its web pages'), a chunk mark after every
+ * SNAPSHOT_CHUNK_BYTES or more at an institution's end (no blank node spans two institutions), then
+ * the trailer with the sha256 of every byte before it and the counts a load checks. The trailer
+ * has no index rows: a server that loads it queries its store for them.
+ */
+export function* generateSnapshot(options: GenerateOptions): Generator<string> {
+  const hash = crypto.createHash('sha256');
+  let triples = 0;
+  let piece = snapshotHeader(options.base);
+  let institutions = 0;
+  for (const institution of generate(options)) {
+    institutions++;
+    const graph = `<${options.base}${DATA_PATH}${/organisations\/([^>]+)>/.exec(institution)![1]}>`;
+    for (const line of institution.split('\n')) {
+      if (line === '') continue;
+      piece += `${line.slice(0, -1)}${graph} .\n`;
+      triples++;
+    }
+    if (piece.length >= SNAPSHOT_CHUNK_BYTES) {
+      piece += CHUNK_MARK;
+      hash.update(piece);
+      yield piece;
+      piece = '';
+    }
+  }
+  if (!piece.endsWith(CHUNK_MARK)) piece += CHUNK_MARK;
+  hash.update(piece);
+  yield piece;
+  const trailer = { sha256: hash.digest('hex'), triples, institutions, withdrawn: 0 };
+  yield `${INDEX_LINE}${JSON.stringify(trailer)}\n`;
+}
+
 const USAGE =
-  'usage: npm run generate -- --count N --out FILE [--seed S] [--format nt|pica] [--base IRI]';
+  'usage: npm run generate -- --count N --out FILE [--seed S] [--format nt|pica|snapshot] [--base IRI]';
 
 export function main(argv: readonly string[]): number {
   let values: { count?: string; out?: string; seed?: string; base?: string; format?: string };
@@ -218,8 +262,8 @@ export function main(argv: readonly string[]): number {
           ? '--seed: a whole number from 0 to 4294967295'
           : !/^https?:\/\/[^\s<>"]+$/.test(base)
             ? '--base: an http(s) IRI'
-            : format !== 'nt' && format !== 'pica'
-              ? '--format: nt (N-Triples, the default) or pica (normalized PICA+)'
+            : format !== 'nt' && format !== 'pica' && format !== 'snapshot'
+              ? '--format: nt (N-Triples, the default), pica (normalized PICA+) or snapshot (what npm run load writes of the N-Triples)'
               : undefined;
   if (problem) {
     process.stderr.write(`${problem}\n${USAGE}\n`);
@@ -227,7 +271,11 @@ export function main(argv: readonly string[]): number {
   }
   const fd = fs.openSync(values.out!, 'w');
   const institutions =
-    format === 'pica' ? generatePica({ count, seed }) : generate({ count, seed, base });
+    format === 'pica'
+      ? generatePica({ count, seed })
+      : format === 'snapshot'
+        ? generateSnapshot({ count, seed, base })
+        : generate({ count, seed, base });
   let lines = 0;
   try {
     let batch = '';
@@ -247,7 +295,9 @@ export function main(argv: readonly string[]): number {
   process.stderr.write(
     format === 'pica'
       ? `generated ${count} PICA+ records, seed ${seed}: ${values.out}\n`
-      : `generated ${count} institutions, ${lines} triples, seed ${seed}: ${values.out}\n`,
+      : format === 'snapshot'
+        ? `generated a snapshot of ${count} institutions, seed ${seed}: ${values.out}\n`
+        : `generated ${count} institutions, ${lines} triples, seed ${seed}: ${values.out}\n`,
   );
   return 0;
 }
