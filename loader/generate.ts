@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { CHUNK_MARK, INDEX_LINE, SNAPSHOT_CHUNK_BYTES, snapshotHeader } from '../src/load/snapshot';
 import { DATA_PATH } from '../src/rdf/iris';
+import { Progress, progressMode } from './progress';
 import { PREFIXES } from '../src/rdf/namespaces';
 import { generatePica } from './generatePica';
 import { Draw, HOURS, KINDS, literal, pad, STREETS, TOWNS } from './synthetic';
@@ -230,10 +231,25 @@ export function* generateSnapshot(options: GenerateOptions): Generator<string> {
 }
 
 const USAGE =
-  'usage: npm run generate -- --count N --out FILE [--seed S] [--format nt|pica|snapshot] [--base IRI]';
+  'usage: npm run generate -- --count N --out FILE [--seed S] [--format nt|pica|snapshot] [--base IRI] [--quiet]';
+
+/** Institutions begun in a piece of a snapshot: lines that type one a foaf:Organization. */
+function countOf(text: string): number {
+  const typed = `<${rdf}type> <${foaf}Organization>`;
+  let n = 0;
+  for (let at = text.indexOf(typed); at !== -1; at = text.indexOf(typed, at + 1)) n++;
+  return n;
+}
 
 export function main(argv: readonly string[]): number {
-  let values: { count?: string; out?: string; seed?: string; base?: string; format?: string };
+  let values: {
+    count?: string;
+    out?: string;
+    seed?: string;
+    base?: string;
+    format?: string;
+    quiet?: boolean;
+  };
   try {
     values = parseArgs({
       args: [...argv],
@@ -243,6 +259,7 @@ export function main(argv: readonly string[]): number {
         seed: { type: 'string' },
         base: { type: 'string' },
         format: { type: 'string' },
+        quiet: { type: 'boolean' },
       },
     }).values;
   } catch (error) {
@@ -277,11 +294,17 @@ export function main(argv: readonly string[]): number {
         ? generateSnapshot({ count, seed, base })
         : generate({ count, seed, base });
   let lines = 0;
+  const progress = new Progress('generate', progressMode(values.quiet));
+  let made = 0;
   try {
     let batch = '';
     for (const institution of institutions) {
+      // A snapshot's pieces hold many institutions: counted by their graphs' first lines.
+      made += format === 'snapshot' ? 0 : 1;
       batch += institution;
       if (batch.length > 1 << 20) {
+        if (format === 'snapshot') made = Math.min(count, made + countOf(batch));
+        progress.report('generating', made, count, 'institutions');
         fs.writeSync(fd, batch);
         lines += batch.split('\n').length - 1;
         batch = '';
@@ -289,7 +312,9 @@ export function main(argv: readonly string[]): number {
     }
     fs.writeSync(fd, batch);
     lines += batch.split('\n').length - 1;
+    progress.report('generating', count, count, 'institutions');
   } finally {
+    progress.end();
     fs.closeSync(fd);
   }
   process.stderr.write(

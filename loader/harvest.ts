@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PROJECT_ROOT } from '../src/util/paths';
+import { Progress, progressMode } from './progress';
 import { isilPrefixQuery, PPXML_NS, searchRetrievePages, SruError, type SruOptions } from './sru';
 import { xmlAttribute, type SruRecord } from './sruResponse';
 
@@ -37,10 +38,13 @@ from the SRU interface (default ${DNB_ISIL_SRU}) and replaces FILE with them.
   --page-size N   records a request, 1 to ${MAX_PAGE_SIZE} (default 100)
   --rate N        at most N requests a second, retries included (default 1)
   --retries N     retries of one page before the harvest gives up, 0 to 20 (default 5)
-  --timeout S     seconds one request may take (default 60)`;
+  --timeout S     seconds one request may take (default 60)
+  --quiet         no progress on stderr (a bar on a terminal, a line every 10 s otherwise)`;
 
 export interface HarvestOptions extends SruOptions {
   readonly out: string;
+  /** No progress on stderr (--quiet). */
+  readonly quiet?: boolean;
 }
 
 export interface HarvestReport {
@@ -89,6 +93,7 @@ export async function harvestToFile(
     records: number;
     attempts: number;
     ms: number;
+    numberOfRecords: number;
   }) => void = () => {},
 ): Promise<HarvestReport> {
   const began = performance.now();
@@ -126,6 +131,7 @@ export async function harvestToFile(
         records: page.records.length,
         attempts: page.attempts,
         ms: page.ms,
+        numberOfRecords: page.numberOfRecords,
       });
     }
     if (records === 0) {
@@ -181,6 +187,7 @@ const OPTIONS = {
   rate: { type: 'string' },
   retries: { type: 'string' },
   timeout: { type: 'string' },
+  quiet: { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
 
@@ -223,6 +230,7 @@ export function parseCommandLine(argv: readonly string[]): HarvestOptions | 'hel
     throw new UsageError(`--out: ${out} is a directory`);
   }
   return {
+    ...(values.quiet ? { quiet: true } : {}),
     url,
     query,
     out,
@@ -278,6 +286,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   const out = process.stdout;
+  const progress = new Progress('harvest', progressMode(options.quiet));
   out.write(`harvest\t${options.url}\t${options.query}\n`);
   try {
     const report = await harvestToFile(
@@ -290,12 +299,16 @@ export async function main(argv: readonly string[]): Promise<number> {
               `waiting ${Math.round(event.delayMs)} ms\n`,
           ),
       },
-      (page) =>
+      (page) => {
         out.write(
           `page\tstartRecord ${page.startRecord}\t${page.records} records\t` +
             `${page.attempts} requests\t${Math.round(page.ms)} ms\n`,
-        ),
+        );
+        const fetched = page.startRecord - 1 + page.records;
+        progress.report('fetching', fetched, page.numberOfRecords, 'records');
+      },
     );
+    progress.end();
     out.write(
       `harvested ${report.records} records (numberOfRecords ${report.numberOfRecords}, ` +
         `${report.duplicates} duplicates left out) in ${report.pages} pages, ${report.requests} requests, ` +
@@ -303,6 +316,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     );
     return 0;
   } catch (error) {
+    progress.end(false);
     const message = error instanceof SruError ? error.message : String(error);
     process.stderr.write(`harvest failed, ${path.resolve(options.out)} unchanged: ${message}\n`);
     return 1;

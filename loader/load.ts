@@ -15,9 +15,10 @@ import {
   type WrittenSnapshot,
 } from '../src/load/loadSources';
 import { ShapesError } from '../src/load/validate';
+import { Progress, progressMode } from './progress';
 import { intoRemote, remoteVia } from './remoteCommand';
 
-const USAGE = `usage: npm run load -- [--format ${FORMAT_NAMES.join('|')}] [--strict | --skip-validation] [--allow-empty] [--workers N] <file or folder>…
+const USAGE = `usage: npm run load -- [--format ${FORMAT_NAMES.join('|')}] [--strict | --skip-validation] [--allow-empty] [--workers N] [--quiet] <file or folder>…
 Reads the sources (format by extension unless --format is given), validates every published
 institution against the shapes, and replaces the snapshot at $DATASET with what they hold.
 --strict refuses to write the snapshot when any institution violates the shapes;
@@ -30,14 +31,15 @@ With STORE=remote and SPARQL_ENDPOINT set, writes a new version into that store 
 the live one, and marks it current (docs/scaling.md): through the Graph Store Protocol at
 --graph-store URL (or $GRAPH_STORE_ENDPOINT), or through Virtuoso's bulk loader from the folder
 --virtuoso-bulk DIR (or $VIRTUOSO_BULK_DIR; isql at $VIRTUOSO_ISQL as $VIRTUOSO_USER with
-$VIRTUOSO_PASSWORD or $VIRTUOSO_PASSWORD_FILE). A snapshot file is streamed as it is.`;
+$VIRTUOSO_PASSWORD or $VIRTUOSO_PASSWORD_FILE). A snapshot file is streamed as it is.
+Progress goes to stderr: a bar on a terminal, a line every 10 s otherwise; --quiet: none.`;
 
 /**
  * Why a load failed, in one line. The errors a load is known to end with say what is wrong in
  * their message (a stack would say only where the loader noticed); any other error is a defect
  * of the loader, and keeps its stack for the report.
  */
-function failure(error: unknown): string {
+function failure(error: unknown, remote = false): string {
   if (error instanceof NoInstitutionError)
     return `${error.message}; --allow-empty writes such a snapshot all the same`;
   if (error instanceof LoadError || error instanceof ConfigError || error instanceof ShapesError)
@@ -50,16 +52,19 @@ function failure(error: unknown): string {
   if (error instanceof RangeError) return `${error.message} (a limit of the JavaScript engine)`;
   // Oxigraph is WebAssembly: a panic, or memory it cannot grow past 4 GiB, ends here.
   if (error instanceof WebAssembly.RuntimeError)
-    return `the store failed: ${error.message} (out of memory? docs/loading.md)`;
+    return remote
+      ? `the loader's store failed: ${error.message} (out of memory? a larger dataset goes in as a snapshot: docs/scaling.md)`
+      : `the embedded store failed: ${error.message} (out of memory? it holds at most a few million triples: STORE=remote loads larger datasets into a SPARQL server, docs/scaling.md)`;
   return error.stack ?? error.message;
 }
 
+/** What the load made of the report's data, for its last line. */
+function snapshotOf(target: string, written: WrittenSnapshot): string {
+  return `snapshot ${target} (${written.bytes} bytes, version ${written.version})`;
+}
+
 /** The report, one item a line, tab-separated: the first column says what the line is. */
-function printReport(
-  report: LoadReport,
-  target: string | undefined,
-  written: WrittenSnapshot | undefined,
-): void {
+function printReport(report: LoadReport, outcome: string): void {
   const out = process.stdout;
   for (const f of report.files) {
     const records = f.records === undefined ? '' : `${f.records} records, `;
@@ -90,18 +95,14 @@ function printReport(
   const validation = report.validated
     ? `${report.defective} institutions with defects`
     : 'not validated';
-  // The snapshot's version, as a server that loads it shows it; the sources' hash (report.version)
-  // is no version anyone sees.
-  const snapshot =
-    target === undefined || written === undefined
-      ? 'no snapshot written'
-      : `snapshot ${target} (${written.bytes} bytes, version ${written.version})`;
+  // The outcome names the snapshot's version, as a server that loads it shows it; the sources'
+  // hash (report.version) is no version anyone sees.
   out.write(
     `loaded ${report.files.length} files: ${report.institutions} institutions, ` +
       `${report.triples} triples, ${report.warnings.length} warnings; ` +
       `${report.withdrawn} withdrawn, ${report.skipped.length - malformed} skipped, ` +
       `${malformed} malformed, ${report.conflicts.length} conflicts, ${validation}; ` +
-      `${snapshot}; peak memory ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\n`,
+      `${outcome}; peak memory ${Math.round(process.resourceUsage().maxRSS / 1024)} MB\n`,
   );
 }
 
@@ -114,6 +115,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     workers: { type: 'string' },
     'graph-store': { type: 'string' },
     'virtuoso-bulk': { type: 'string' },
+    quiet: { type: 'boolean' },
     help: { type: 'boolean' },
   } as const;
   let args: ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>;
@@ -149,42 +151,72 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
+  const progress = new Progress('load', progressMode(args.values.quiet));
+  let remote = false;
+  const refusal = (report: LoadReport, unchanged: string): string | undefined =>
+    args.values.strict && report.defective > 0
+      ? `load refused (--strict), ${unchanged}: ${report.defective} institutions violate the shapes (the defect lines above say how)`
+      : undefined;
   try {
     const config = loadConfig();
-    if (config.store.kind === 'remote') {
-      const via = remoteVia(args.values['graph-store'], args.values['virtuoso-bulk']);
-      return await intoRemote(args.positionals, config, via, {
-        validate: !args.values['skip-validation'],
-        requireInstitutions: !args.values['allow-empty'],
-        ...(workers ? { validationWorkers: workers } : {}),
-        ...(format ? { format } : {}),
-      });
-    }
-    const loaded = await loadSources(args.positionals, {
+    const options = {
       baseIri: config.baseIri,
       validate: !args.values['skip-validation'],
       requireInstitutions: !args.values['allow-empty'],
+      onProgress: progress.report,
       ...(workers ? { validationWorkers: workers } : {}),
       ...(format ? { format } : {}),
-    });
-    const { dataset, report } = loaded;
-    if (args.values.strict && report.defective > 0) {
-      dataset.free();
-      printReport(report, undefined, undefined);
-      process.stderr.write(
-        `load refused (--strict), snapshot unchanged: ${report.defective} institutions violate the shapes (the defect lines above say how)\n`,
+    };
+    if (config.store.kind === 'remote') {
+      remote = true;
+      const via = remoteVia(args.values['graph-store'], args.values['virtuoso-bulk']);
+      return await intoRemote(
+        args.positionals,
+        config,
+        via,
+        options,
+        (report) => {
+          const refused = refusal(report, 'the store unchanged');
+          if (refused === undefined) return;
+          progress.end();
+          printReport(report, 'nothing written');
+          throw new Refused(refused);
+        },
+        (report) => {
+          progress.end();
+          if (report)
+            printReport(report, 'written into the remote store (the next line says where)');
+        },
       );
+    }
+    const loaded = await loadSources(args.positionals, options);
+    const { dataset, report } = loaded;
+    progress.end();
+    const refused = refusal(report, 'snapshot unchanged');
+    if (refused !== undefined) {
+      dataset.free();
+      printReport(report, 'no snapshot written');
+      process.stderr.write(`${refused}\n`);
       return 1;
     }
     const written = writeSnapshot(loaded, config.dataset);
     dataset.free();
-    printReport(report, config.dataset, written);
+    printReport(report, snapshotOf(config.dataset, written));
     return 0;
   } catch (error) {
-    process.stderr.write(`load failed, snapshot unchanged: ${failure(error)}\n`);
+    progress.end(false);
+    if (error instanceof Refused) {
+      process.stderr.write(`${error.message}\n`);
+      return 1;
+    }
+    const unchanged = remote ? 'the live version unchanged' : 'snapshot unchanged';
+    process.stderr.write(`load failed, ${unchanged}: ${failure(error, remote)}\n`);
     return 1;
   }
 }
+
+/** A load --strict refused: its message is the whole line. */
+class Refused extends Error {}
 
 if (require.main === module) {
   main(process.argv.slice(2)).then(

@@ -9,7 +9,13 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import type { Config } from '../src/config';
-import { LoadError, loadSources, writeSnapshot, type LoadOptions } from '../src/load/loadSources';
+import {
+  LoadError,
+  loadSources,
+  writeSnapshot,
+  type LoadOptions,
+  type LoadReport,
+} from '../src/load/loadSources';
 import { CHUNK_MARK, readTrailer, SNAPSHOT_START, VERSION_LENGTH } from '../src/load/snapshot';
 import { GraphStoreTransport } from '../src/store/remote/graphStore';
 import { SparqlClient } from '../src/store/remote/sparqlClient';
@@ -135,27 +141,34 @@ export async function* snapshotPieces(file: string): AsyncGenerator<string[]> {
 
 /**
  * Writes `sources` into the remote store as a new version and marks it current. A single snapshot
- * is streamed; anything else is loaded into a snapshot in a temporary folder first.
+ * is streamed; anything else is loaded into a snapshot in a temporary folder first, and `accept`
+ * sees its report before anything is written (it throws to refuse the load: --strict).
  */
 export async function loadRemote(
   sources: readonly string[],
   options: LoadOptions,
   config: Pick<Config, 'baseIri'>,
   target: RemoteTarget,
-  progress?: (quads: number) => void,
-): Promise<Written & { snapshotMs: number }> {
+  accept: (report: LoadReport) => void = () => {},
+): Promise<Written & { snapshotMs: number; report: LoadReport | undefined }> {
   const started = Date.now();
   let snapshot =
     sources.length === 1 && fs.statSync(sources[0]!).isFile() && isSnapshot(sources[0]!)
       ? sources[0]!
       : undefined;
   let temporary: string | undefined;
+  let report: LoadReport | undefined;
   if (!snapshot) {
     temporary = fs.mkdtempSync(path.join(os.tmpdir(), 'isil-ld-remote-'));
     snapshot = path.join(temporary, 'dataset.nq');
     const loaded = await loadSources(sources, options);
     try {
+      report = loaded.report;
+      accept(report);
       writeSnapshot(loaded, snapshot);
+    } catch (error) {
+      fs.rmSync(temporary, { recursive: true, force: true });
+      throw error;
     } finally {
       loaded.dataset.free();
     }
@@ -164,16 +177,27 @@ export async function loadRemote(
   const { transport, client } = transportOf(target);
   try {
     const version = checkSnapshot(snapshot, config.baseIri);
+    const total = trailerQuads(snapshot, config.baseIri);
     const written = await writeVersion(
       transport,
       snapshotPieces(snapshot),
       { version, baseIri: config.baseIri, sources: sources.join(', ') },
-      progress,
+      (quads) => options.onProgress?.('transfer', quads, total, 'quads'),
     );
-    return { ...written, snapshotMs };
+    return { ...written, snapshotMs, report };
   } finally {
     await transport.close();
     client.close();
     if (temporary) fs.rmSync(temporary, { recursive: true, force: true });
+  }
+}
+
+/** The quads a snapshot's trailer counts. */
+function trailerQuads(file: string, baseIri: string): number {
+  const fd = fs.openSync(file, 'r');
+  try {
+    return readTrailer(file, fd, baseIri).triples;
+  } finally {
+    fs.closeSync(fd);
   }
 }

@@ -2,7 +2,7 @@
 // and its report. Every refusal is one line on stderr; the live version is untouched by a failure.
 import fs from 'node:fs';
 import { ConfigError, type Config } from '../src/config';
-import type { LoadOptions } from '../src/load/loadSources';
+import type { LoadOptions, LoadReport } from '../src/load/loadSources';
 import { loadRemote, type RemoteTarget } from './remote';
 
 type Via = RemoteTarget['via'];
@@ -60,12 +60,17 @@ export function remoteVia(
   );
 }
 
-/** Loads `sources` into the remote store and prints one line; returns the exit code. */
+/**
+ * Loads `sources` into the remote store and prints one line; `accept` sees the load's report
+ * before anything is written (and throws to refuse it), `printed` after. Returns the exit code.
+ */
 export async function intoRemote(
   sources: readonly string[],
   config: Config,
   via: Via,
   options: Omit<LoadOptions, 'baseIri'>,
+  accept: (report: LoadReport) => void = () => {},
+  printed: (report: LoadReport | undefined) => void = () => {},
 ): Promise<number> {
   const { store } = config;
   if (store.kind !== 'remote') throw new Error('not a remote store');
@@ -80,7 +85,9 @@ export async function intoRemote(
     { ...options, baseIri: config.baseIri },
     config,
     target,
+    accept,
   );
+  printed(written.report);
   const where = via.kind === 'graph-store' ? via.url : `Virtuoso's bulk loader (${via.dir})`;
   process.stdout.write(
     written.unchanged

@@ -25,6 +25,16 @@ export class Load {
   readonly store = new DatasetStore();
   /** Every byte read, in order: the dataset's version. */
   readonly hash = new VersionHash();
+  /** The bytes of every source together, for progress: set before they are read. */
+  inputBytes = 0;
+  private bytesRead = 0;
+
+  /** Counts bytes read from the sources, and tells the progress callback in MiB. */
+  readBytes(bytes: number): void {
+    this.bytesRead += bytes;
+    const mib = (n: number) => Math.round(n / (1024 * 1024));
+    this.options.onProgress?.('reading', mib(this.bytesRead), mib(this.inputBytes), 'MiB');
+  }
   readonly files: FileReport[] = [];
   readonly skipped: Skipped[] = [];
   private readonly entries = new Map<string, Entry>();
@@ -214,6 +224,7 @@ export class Load {
       ? [...dataset.institutions()].map((i) => i.isil as string)
       : [...this.entries.values()].filter((e) => e.rdf && !e.withdrawn).map((e) => e.isil);
     for (const [i, isil] of rdf.entries()) {
+      if (i % 500 === 0) this.options.onProgress?.('validating', i, rdf.length, 'institutions');
       const iri = institutionIri(this.options.baseIri, isil as Isil);
       await this.checks.check(
         { iri, ntriples: this.store.describe(checkedIri(iri)) },
@@ -222,6 +233,8 @@ export class Load {
     }
     await this.checks.send();
     await this.checks.inHand(0);
+    if (rdf.length > 0)
+      this.options.onProgress?.('validating', rdf.length, rdf.length, 'institutions');
     const found: Defect[][] = [];
     for (const entry of this.entries.values())
       if (entry.defects.length > 0) found.push([...entry.defects]);

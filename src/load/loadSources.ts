@@ -3,6 +3,7 @@
 // the command line. The pieces: which files (sources.ts) in which format (readers/), one load's
 // state (load.ts), RDF files and snapshots (rdfFile.ts, snapshot.ts), limits (limits.ts),
 // validation (validation.ts, validate.ts).
+import fs from 'node:fs';
 import { RESOURCE_PATH } from '../rdf/iris';
 import { Dataset, DatasetIndex } from '../store/dataset';
 import type { DatasetStore } from '../store/embedded/datasetStore';
@@ -138,6 +139,7 @@ async function readFiles(
   files: readonly { file: string; format: SourceFormat }[],
 ): Promise<number> {
   let size = 0;
+  load.inputBytes = files.reduce((sum, { file }) => sum + fs.statSync(file).size, 0);
   for (const { file, format } of files) {
     const before = size;
     const reader = readerOf(format);
@@ -159,6 +161,8 @@ async function readRecords(load: Load, reader: RecordReader, file: string): Prom
   try {
     for (const record of reader.records(file, context)) {
       records++;
+      if (records % 1000 === 0)
+        load.options.onProgress?.('reading records', records, undefined, 'records');
       await load.add(record, file);
     }
   } catch (error) {

@@ -100,6 +100,7 @@ async function readRdf(
       update: (bytes) => {
         load.hash.update(bytes);
         own?.update(bytes);
+        load.readBytes(bytes.length);
       },
     };
     if (format === 'rdf') checkXml(file, fd);

@@ -83,4 +83,14 @@ export interface LoadOptions {
    * it unless given --allow-empty.
    */
   readonly requireInstitutions?: boolean;
+  /** Told how far each phase of the load is (the command line draws it; loader/progress.ts). */
+  readonly onProgress?: OnProgress;
 }
+
+/** How far a phase is, of how much (when known), counted in `unit`. */
+export type OnProgress = (
+  phase: string,
+  done: number,
+  total: number | undefined,
+  unit: string,
+) => void;

@@ -85,6 +85,21 @@ describe('loader', () => {
 
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+  it('shows its phases on stderr when it is not a terminal, and nothing of them with --quiet', () => {
+    const shown = load(path.join(dir, 'progress.nq'), [path.join(dir, 'de-1a.nt')]);
+    assert.equal(shown.status, 0, shown.stderr);
+    assert.match(shown.stderr, /^load: reading done, \d+ MiB in \d+ s$/m);
+    assert.match(shown.stderr, /^load: validating done, 1 institutions in \d+ s$/m);
+    assert.doesNotMatch(shown.stdout, /^load: /m, 'the report on stdout stays as scripts read it');
+    const quiet = load(path.join(dir, 'quiet.nq'), ['--quiet', path.join(dir, 'de-1a.nt')]);
+    assert.equal(quiet.status, 0, quiet.stderr);
+    assert.equal(quiet.stderr, '');
+    assert.equal(
+      quiet.stdout.replace(/quiet\.nq \(.*?\)|\d+ MB/g, ''),
+      shown.stdout.replace(/progress\.nq \(.*?\)|\d+ MB/g, ''),
+    );
+  });
+
   for (const ext of ['nt', 'nq', 'ttl', 'rdf', 'jsonld']) {
     it(`loads .${ext}: one institution, 63 triples, the same graph`, async () => {
       const target = path.join(dir, `only-${ext}.nq`);

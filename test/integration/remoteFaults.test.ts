@@ -81,12 +81,20 @@ async function snapshotOf(dir: string, count: number, seed: number): Promise<str
       const before = (await served.describe(live(served, 'DE-1a'))).quads;
       let killed = false;
       await assert.rejects(
-        loadRemote([big], { baseIri: BASE }, { baseIri: BASE }, target, () => {
-          if (!killed) {
-            killed = true;
-            void virtuoso.kill();
-          }
-        }),
+        loadRemote(
+          [big],
+          {
+            baseIri: BASE,
+            onProgress: (phase) => {
+              if (phase === 'transfer' && !killed) {
+                killed = true;
+                void virtuoso.kill();
+              }
+            },
+          },
+          { baseIri: BASE },
+          target,
+        ),
       );
       assert.ok(killed, 'the store was killed while the load wrote');
       await virtuoso.restart();
