@@ -233,6 +233,49 @@ export function* generateSnapshot(options: GenerateOptions): Generator<string> {
 const USAGE =
   'usage: npm run generate -- --count N --out FILE [--seed S] [--format nt|pica|snapshot] [--base IRI] [--quiet]';
 
+/** Writes the institutions to `out` in `format`, showing progress; returns the lines written. */
+function writeInstitutions(
+  out: string,
+  format: string,
+  count: number,
+  seed: number,
+  base: string,
+  quiet: boolean | undefined,
+): number {
+  const fd = fs.openSync(out, 'w');
+  const institutions =
+    format === 'pica'
+      ? generatePica({ count, seed })
+      : format === 'snapshot'
+        ? generateSnapshot({ count, seed, base })
+        : generate({ count, seed, base });
+  let lines = 0;
+  const progress = new Progress('generate', progressMode(quiet));
+  let made = 0;
+  try {
+    let batch = '';
+    for (const institution of institutions) {
+      // A snapshot's pieces hold many institutions: counted by the lines that type one.
+      made += format === 'snapshot' ? 0 : 1;
+      batch += institution;
+      if (batch.length > 1 << 20) {
+        if (format === 'snapshot') made = Math.min(count, made + countOf(batch));
+        progress.report('generating', made, count, 'institutions');
+        fs.writeSync(fd, batch);
+        lines += batch.split('\n').length - 1;
+        batch = '';
+      }
+    }
+    fs.writeSync(fd, batch);
+    lines += batch.split('\n').length - 1;
+    progress.report('generating', count, count, 'institutions');
+  } finally {
+    progress.end();
+    fs.closeSync(fd);
+  }
+  return lines;
+}
+
 /** Institutions begun in a piece of a snapshot: lines that type one a foaf:Organization. */
 function countOf(text: string): number {
   const typed = `<${rdf}type> <${foaf}Organization>`;
@@ -286,37 +329,7 @@ export function main(argv: readonly string[]): number {
     process.stderr.write(`${problem}\n${USAGE}\n`);
     return 2;
   }
-  const fd = fs.openSync(values.out!, 'w');
-  const institutions =
-    format === 'pica'
-      ? generatePica({ count, seed })
-      : format === 'snapshot'
-        ? generateSnapshot({ count, seed, base })
-        : generate({ count, seed, base });
-  let lines = 0;
-  const progress = new Progress('generate', progressMode(values.quiet));
-  let made = 0;
-  try {
-    let batch = '';
-    for (const institution of institutions) {
-      // A snapshot's pieces hold many institutions: counted by their graphs' first lines.
-      made += format === 'snapshot' ? 0 : 1;
-      batch += institution;
-      if (batch.length > 1 << 20) {
-        if (format === 'snapshot') made = Math.min(count, made + countOf(batch));
-        progress.report('generating', made, count, 'institutions');
-        fs.writeSync(fd, batch);
-        lines += batch.split('\n').length - 1;
-        batch = '';
-      }
-    }
-    fs.writeSync(fd, batch);
-    lines += batch.split('\n').length - 1;
-    progress.report('generating', count, count, 'institutions');
-  } finally {
-    progress.end();
-    fs.closeSync(fd);
-  }
+  const lines = writeInstitutions(values.out!, format, count, seed, base, values.quiet);
   process.stderr.write(
     format === 'pica'
       ? `generated ${count} PICA+ records, seed ${seed}: ${values.out}\n`

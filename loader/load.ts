@@ -106,21 +106,27 @@ function printReport(report: LoadReport, outcome: string): void {
   );
 }
 
-export async function main(argv: readonly string[]): Promise<number> {
-  const options = {
-    format: { type: 'string' },
-    strict: { type: 'boolean' },
-    'skip-validation': { type: 'boolean' },
-    'allow-empty': { type: 'boolean' },
-    workers: { type: 'string' },
-    'graph-store': { type: 'string' },
-    'virtuoso-bulk': { type: 'string' },
-    quiet: { type: 'boolean' },
-    help: { type: 'boolean' },
-  } as const;
-  let args: ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>;
+const OPTIONS = {
+  format: { type: 'string' },
+  strict: { type: 'boolean' },
+  'skip-validation': { type: 'boolean' },
+  'allow-empty': { type: 'boolean' },
+  workers: { type: 'string' },
+  'graph-store': { type: 'string' },
+  'virtuoso-bulk': { type: 'string' },
+  quiet: { type: 'boolean' },
+  help: { type: 'boolean' },
+} as const;
+
+type Args = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
+
+/** The command line, checked: its arguments, or the exit code when it asks for none or is wrong. */
+function parseCommand(
+  argv: readonly string[],
+): number | { args: Args; format: SourceFormat | undefined; workers: number | undefined } {
+  let args: Args;
   try {
-    args = parseArgs({ args: [...argv], options, allowPositionals: true });
+    args = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true });
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
     return 2;
@@ -151,6 +157,13 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
+  return { args, format, workers };
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const command = parseCommand(argv);
+  if (typeof command === 'number') return command;
+  const { args, format, workers } = command;
   const progress = new Progress('load', progressMode(args.values.quiet));
   let remote = false;
   const refusal = (report: LoadReport, unchanged: string): string | undefined =>

@@ -260,7 +260,7 @@ describe('generate --format pica', () => {
 
 describe('generate --format snapshot', () => {
   let dir: string;
-  before(() => (dir = tempDir('generate-snapshot-')));
+  before(() => (dir = tempDir()));
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it("is the loader's snapshot of the same N-Triples, as a dataset (graphs included)", async () => {
