@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { LoadOptions } from './load/loadSources';
-import { sparqlConfig, type SparqlConfig } from './sparqlConfig';
+import { listenOf, sparqlConfig, type Listen, type SparqlConfig } from './sparqlConfig';
 import { storeConfig, type StoreConfig } from './storeConfig';
 import { fileDefect } from './util/files';
 import { BUNDLED_DATASET, PROJECT_ROOT } from './util/paths';
@@ -43,6 +43,8 @@ export interface Config {
   readonly sparql: SparqlConfig;
   /** The store read: embedded (the default) or a remote SPARQL endpoint (src/storeConfig.ts). */
   readonly store: StoreConfig;
+  /** Where `/metrics` listens (METRICS_LISTEN); undefined: no metrics are kept. */
+  readonly metricsListen: Listen | undefined;
 }
 
 export class ConfigError extends Error {
@@ -134,8 +136,9 @@ export function loadConfig(env: Env = process.env): Config {
       `the time for the headers (${headersTimeoutMs} ms) must not exceed the time for the whole request (${requestTimeoutMs} ms)`,
     );
   }
+  const port = integer(env, 'PORT', 8080, 0, 65535);
   return Object.freeze({
-    port: integer(env, 'PORT', 8080, 0, 65535),
+    port,
     host,
     baseIri: httpUrl('BASE_IRI', env.BASE_IRI || 'https://ld.zdb-services.de'),
     dataset,
@@ -151,7 +154,24 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     sparql: sparqlConfig(env, integer, (name, message) => new ConfigError(name, message)),
     store: storeConfig(env, integer, httpUrl, (name, message) => new ConfigError(name, message)),
+    metricsListen: metricsListen(env, port),
   });
+}
+
+/** METRICS_LISTEN: never the public port, where anyone could read them. */
+function metricsListen(env: NodeJS.ProcessEnv, port: number): Listen | undefined {
+  if (!env.METRICS_LISTEN) return undefined;
+  const listen = listenOf(
+    env.METRICS_LISTEN,
+    (name, message) => new ConfigError(name, message),
+    'METRICS_LISTEN',
+  );
+  if (listen.port === port && port !== 0)
+    throw new ConfigError(
+      'METRICS_LISTEN, PORT',
+      `the metrics need a port of their own, not the public one (${port})`,
+    );
+  return listen;
 }
 
 /** Whether `file` is a folder; a path that cannot be looked at (ENOTDIR, EACCES) is not one. */

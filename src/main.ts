@@ -7,6 +7,7 @@ import { loadExamples } from './http/sparql/editor';
 import { UsersFileError } from './http/sparql/users';
 import { createLogger, type Logger } from './log';
 import { handleSignals } from './server/lifecycle';
+import { metricsServer } from './metrics';
 import { startServer, type StaffParts } from './server/listen';
 import { Reloader } from './server/reloader';
 import type { Service } from './serving/service';
@@ -155,6 +156,14 @@ function main(): void {
       { users: config.sparql.users, workers: config.sparql.workers },
       'the staff SPARQL endpoint is on',
     );
+  const metrics = service.metrics && config.metricsListen && metricsServer(service.metrics);
+  if (metrics && config.metricsListen) {
+    const { port, host } = config.metricsListen;
+    metrics.listen(port, host, () =>
+      logger.info({ address: metrics.address() }, 'the metrics are listening at /metrics'),
+    );
+    metrics.on('error', failed('metrics listener'));
+  }
   pollStore(config, store, reloader, service);
   handleSignals({
     config,
@@ -165,6 +174,7 @@ function main(): void {
     reloader,
     staffServer,
     staff: parts?.staff,
+    ...(metrics ? { metricsServer: metrics } : {}),
   });
 }
 

@@ -50,15 +50,12 @@ type Env = Readonly<Record<string, string | undefined>>;
 type Integer = (env: Env, name: string, fallback: number, min: number, max: number) => number;
 type Fail = (variable: string, message: string) => Error;
 
-/** `host:port` (an IPv6 host in brackets), as SPARQL_LISTEN takes it. */
-function listenOf(raw: string, fail: Fail): Listen {
+/** `host:port` (an IPv6 host in brackets), as SPARQL_LISTEN and METRICS_LISTEN take it. */
+export function listenOf(raw: string, fail: Fail, variable = 'SPARQL_LISTEN'): Listen {
   const match = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(raw);
   const port = Number(match?.[2]);
   if (!match || port > 65535)
-    throw fail(
-      'SPARQL_LISTEN',
-      `expected host:port (e.g. 127.0.0.1:8081), got ${JSON.stringify(raw)}`,
-    );
+    throw fail(variable, `expected host:port (e.g. 127.0.0.1:8081), got ${JSON.stringify(raw)}`);
   return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
 }
 

@@ -2,6 +2,7 @@
 // route, then 404 for anything else. Handlers throw HttpErrors; errorHandler answers them.
 import express from 'express';
 import type { Logger } from '../log';
+import type { Metrics } from '../metrics';
 import type { Service } from '../serving/service';
 import { notFound } from './errors';
 import { requestGate } from './middleware';
@@ -21,6 +22,7 @@ export function createApp({ service, logger, staff }: AppDeps): express.Express 
   return appOf(
     logger,
     routeTable({ service, config: service.config, ...(staff ? { staff } : {}) }),
+    service.metrics,
   );
 }
 
@@ -30,17 +32,21 @@ export function createStaffApp({
   logger,
   staff,
 }: AppDeps & { staff: StaffDeps }): express.Express {
-  return appOf(logger, staffRouteTable({ service, config: service.config, staff }));
+  return appOf(
+    logger,
+    staffRouteTable({ service, config: service.config, staff }),
+    service.metrics,
+  );
 }
 
-function appOf(logger: Logger, routes: readonly Route[]): express.Express {
+function appOf(logger: Logger, routes: readonly Route[], metrics?: Metrics): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('case sensitive routing', true);
   app.set('strict routing', true);
   app.set('query parser', false);
-  app.use(requestGate(logger, SPARQL_PATH));
+  app.use(requestGate(logger, SPARQL_PATH, metrics));
   for (const route of routes) {
     // A prefix is mounted without its last `/`: the handler sees the rest of the path raw.
     if (route.match === 'prefix') app.use(route.path.slice(0, -1), route.handler);

@@ -1,5 +1,6 @@
 // The middleware every request passes: request id, access log, the read-only method gate; CORS headers.
 import type { NextFunction, Request, Response } from 'express';
+import type { Metrics } from '../metrics';
 import type { Logger } from '../log';
 import { ALLOW, HttpError, METHODS, methodNotAllowed, noHost } from './errors';
 
@@ -67,7 +68,7 @@ const GIVEN_ID = /^[\w.:-]{1,64}$/;
  * anything but GET, HEAD and OPTIONS is 405 and OPTIONS is a CORS preflight (204), except below
  * `ownMethods` (the SPARQL endpoint's path), whose handler answers methods itself.
  */
-export function requestGate(logger: Logger, ownMethods?: string) {
+export function requestGate(logger: Logger, ownMethods?: string, metrics?: Metrics) {
   let sequence = 0;
   const prefix = process.pid.toString(36);
   return (req: Request, res: Response, next: NextFunction): void => {
@@ -77,6 +78,18 @@ export function requestGate(logger: Logger, ownMethods?: string) {
         ? given
         : `${prefix}-${(++sequence).toString(36)}`;
     res.locals.requestId = id;
+    if (metrics) {
+      const started = process.hrtime.bigint();
+      // Bytes written to the connection for this answer, its head included. Node keeps no count
+      // of a body's bytes, and a head given to writeHead is not readable through getHeader.
+      const socket = req.socket;
+      const written = socket.bytesWritten;
+      res.once('finish', () => {
+        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+        const path = req.originalUrl.split('?', 1)[0]!;
+        metrics.request(path, res.statusCode, seconds, socket.bytesWritten - written);
+      });
+    }
     if (logger.isLevelEnabled('info')) {
       const started = process.hrtime.bigint();
       res.once('finish', () => {

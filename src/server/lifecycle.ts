@@ -109,6 +109,8 @@ export interface Lifecycle {
   /** The staff listener (SPARQL_LISTEN) and the staff queries' store, when the endpoint is on. */
   readonly staffServer?: http.Server;
   readonly staff?: StaffStore;
+  /** The metrics listener (METRICS_LISTEN): closed at once on a stop, it has no requests to finish. */
+  readonly metricsServer?: http.Server;
 }
 
 /** SIGHUP reloads; SIGTERM and SIGINT stop once the requests in flight are answered. */
@@ -121,6 +123,7 @@ export function handleSignals({
   reloader,
   staffServer,
   staff,
+  metricsServer,
 }: Lifecycle): void {
   const servers = staffServer ? [server, staffServer] : [server];
   const connections = servers.map((s) => new Connections(s));
@@ -129,6 +132,8 @@ export function handleSignals({
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+    metricsServer?.close();
+    metricsServer?.closeAllConnections();
     let open = connections.length;
     const closed = () => {
       if (--open > 0) return;

@@ -4,6 +4,7 @@
 import http from 'node:http';
 import type { Config } from '../config';
 import { createApp, createStaffApp } from '../http/app';
+import { Metrics } from '../metrics';
 import type { StaffDeps } from '../http/sparql/endpoint';
 import { ALLOW } from '../http/errors';
 import { CORS, versionNotSupported } from '../http/middleware';
@@ -104,6 +105,8 @@ export function startServer(
   staffParts?: StaffParts,
 ): { server: http.Server; service: Service; staffServer?: http.Server } {
   const service = new Service(config);
+  // Counted from the first request on, when the process keeps metrics (METRICS_LISTEN).
+  if (config.metricsListen) service.metrics = new Metrics(service);
   const staff: StaffDeps | undefined = staffParts && { ...staffParts, service, config, logger };
   const separate = staff !== undefined && config.sparql.listen !== undefined;
   const app = createApp({ service, logger, ...(staff && !separate ? { staff } : {}) });

@@ -188,6 +188,7 @@ export class Reloader {
       },
       first ? 'dataset loaded' : 'reload finished',
     );
+    this.service.metrics?.reload('done');
   }
 
   /** A reload refused: logged, and shown in /readyz; the dataset served stays as it was. */
@@ -208,5 +209,6 @@ export class Reloader {
       { ...detail, reason, sources, serving, ms: Date.now() - started },
       'reload refused',
     );
+    this.service.metrics?.reload('refused');
   }
 }

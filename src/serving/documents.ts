@@ -173,6 +173,16 @@ const keyOf = (institution: Institution, format: FormatName) =>
   `${format}\u0000${institution.isil}`;
 
 /** Renders and caches the documents of one dataset; a new dataset gets a new Documents. */
+/** What the documents of every dataset served count, for the metrics (src/metrics.ts). */
+export class ServingStats {
+  /** Documents answered from the cache. */
+  hits = 0;
+  /** Documents rendered: not in the cache when asked for. */
+  misses = 0;
+  /** Hears the time of each description asked of the store, in seconds. */
+  onStoreQuery: ((seconds: number) => void) | undefined;
+}
+
 export class Documents {
   readonly cache: DocumentCache;
   /**
@@ -197,6 +207,7 @@ export class Documents {
     cacheMaxBytes: number,
     /** Bounds the renders of every dataset's documents: one queue for the process. */
     private readonly queue = new RenderQueue(),
+    private readonly stats = new ServingStats(),
   ) {
     this.cache = new DocumentCache(cacheMaxBytes);
   }
@@ -208,7 +219,9 @@ export class Documents {
 
   /** The cached document, without a promise: the hot path answers a hit synchronously. */
   cached(institution: Institution, format: FormatName): Rendered | undefined {
-    return this.cache.get(keyOf(institution, format));
+    const hit = this.cache.get(keyOf(institution, format));
+    if (hit) this.stats.hits++;
+    return hit;
   }
 
   /** Why the document cannot be written, when an earlier `get` found it could not. */
@@ -224,9 +237,13 @@ export class Documents {
   get(institution: Institution, format: FormatName): Promise<Rendered> {
     const key = keyOf(institution, format);
     const cached = this.cache.get(key);
-    if (cached) return Promise.resolve(cached);
+    if (cached) {
+      this.stats.hits++;
+      return Promise.resolve(cached);
+    }
     const under = this.rendering.get(key);
     if (under) return under;
+    this.stats.misses++;
     this.pending++;
     const render = this.queue
       .run(() => this.render(institution, format))
@@ -263,7 +280,9 @@ export class Documents {
   }
 
   private async render(institution: Institution, format: FormatName): Promise<Rendered> {
+    const asked = this.stats.onStoreQuery ? performance.now() : 0;
     const description = await this.dataset.describe(institution);
+    this.stats.onStoreQuery?.((performance.now() - asked) / 1000);
     let text: string;
     if (format === 'html') {
       const jsonld = await serialize(description, 'jsonld', this.contextUrl);

@@ -2,7 +2,8 @@
 import type { Config } from '../config';
 import type { Dataset } from '../store/dataset';
 import type { StoreHealth } from '../store/store';
-import { Documents } from './documents';
+import type { Metrics } from '../metrics';
+import { Documents, ServingStats } from './documents';
 import { CONTEXT_PATH } from '../rdf/context';
 import { RenderQueue } from './renderQueue';
 
@@ -26,6 +27,10 @@ export class Service {
   lastReload: ReloadOutcome | undefined;
   /** Whether the store answers, for /readyz: the process sets it to its store's. */
   storeHealth: () => StoreHealth = () => EMBEDDED;
+  /** What the documents of every dataset served count (the metrics read it). */
+  readonly stats = new ServingStats();
+  /** The metrics, when the process keeps them (METRICS_LISTEN). */
+  metrics: Metrics | undefined;
 
   constructor(
     readonly config: Config,
@@ -55,6 +60,7 @@ export class Service {
       `${this.config.baseIri}${CONTEXT_PATH}`,
       this.config.cacheMaxBytes,
       this.renders,
+      this.stats,
     );
     if (previous) setImmediate(() => previous.retire());
   }

@@ -260,7 +260,8 @@ class StaffEndpoint {
   ): Promise<void> {
     const started = performance.now();
     const text = request.query ?? '';
-    const log = (outcome: string, status: number, rows?: number) =>
+    const log = (outcome: string, status: number, rows?: number) => {
+      this.deps.service.metrics?.sparqlQuery(outcome, (performance.now() - started) / 1000);
       this.deps.logger.info(
         {
           reqId: res.locals.requestId,
@@ -274,6 +275,7 @@ class StaffEndpoint {
         },
         'sparql query',
       );
+    };
     try {
       if (request.query === undefined)
         throw new HttpError(
