@@ -8,6 +8,9 @@ import autocannon from 'autocannon';
 export interface Target {
   readonly path: string;
   readonly headers?: Record<string, string>;
+  /** GET unless said: a POST carries `body`. */
+  readonly method?: 'GET' | 'POST';
+  readonly body?: string;
 }
 
 export interface Result {
@@ -36,7 +39,13 @@ export async function driveAutocannon(
       {
         setupRequest: (req) => {
           const t = targets[Math.floor(Math.random() * targets.length)]!;
-          return { ...req, path: t.path, headers: { ...req.headers, ...t.headers } };
+          return {
+            ...req,
+            path: t.path,
+            headers: { ...req.headers, ...t.headers },
+            ...(t.method ? { method: t.method } : {}),
+            ...(t.body === undefined ? {} : { body: t.body }),
+          };
         },
       },
     ],
@@ -63,17 +72,17 @@ export function driveWrk(
   // itself, and with the callback it builds a Lua table of every answer's headers, which on a
   // two-core machine takes CPU from the server in proportion to the headers it sends (a document's
   // fifteen against the baselines' three), so the load generator measured itself.
-  const rows = targets.map(
-    (t) => `{${JSON.stringify(t.path)}, ${JSON.stringify(t.headers?.['If-None-Match'] ?? '')}}`,
-  );
+  const lua = (text: string) => JSON.stringify(text);
+  const rows = targets.map((t) => {
+    const headers = Object.entries(t.headers ?? {}).map(([k, v]) => `[${lua(k)}] = ${lua(v)}`);
+    return `{${lua(t.path)}, {${headers.join(', ')}}, ${lua(t.method ?? 'GET')}, ${t.body === undefined ? 'nil' : lua(t.body)}}`;
+  });
   fs.writeFileSync(
     listFile,
     `local targets = {${rows.join(',\n')}}
 request = function()
   local t = targets[math.random(#targets)]
-  local headers = {}
-  if t[2] ~= "" then headers["If-None-Match"] = t[2] end
-  return wrk.format("GET", t[1], headers)
+  return wrk.format(t[3], t[1], t[2], t[4])
 end
 done = function(summary, latency, requests)
   local errors = summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.status + summary.errors.timeout
@@ -84,7 +93,7 @@ end
   const out = execFileSync(
     'wrk',
     [
-      ...['-t', '2', '-c', String(connections), '-d', `${seconds}s`],
+      ...['-t', String(Math.min(2, connections)), '-c', String(connections), '-d', `${seconds}s`],
       ...['--timeout', '5s', '-s', listFile, base],
     ],
     { encoding: 'utf8', timeout: (seconds + 30) * 1000 },

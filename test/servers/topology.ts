@@ -79,6 +79,7 @@ export async function startTopology(
   replicas: number,
   env: Record<string, string>,
   ms = 60_000,
+  command: readonly string[] = ['--import', 'tsx', path.join(PROJECT_ROOT, 'src', 'main.ts')],
 ): Promise<Topology> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'isil-ld-topology-'));
   fs.chmodSync(dir, 0o755);
@@ -102,22 +103,18 @@ export async function startTopology(
   try {
     const ports = await Promise.all(Array.from({ length: replicas }, freePort));
     const list = ports.map((port) => {
-      const child = spawn(
-        process.execPath,
-        ['--import', 'tsx', path.join(PROJECT_ROOT, 'src', 'main.ts')],
-        {
-          cwd: PROJECT_ROOT,
-          env: {
-            ...process.env,
-            HOST: '127.0.0.1',
-            PORT: String(port),
-            DATASET: '',
-            LOG_LEVEL: 'warn',
-            ...env,
-          },
-          stdio: ['ignore', 'ignore', 'inherit'],
+      const child = spawn(process.execPath, [...command], {
+        cwd: PROJECT_ROOT,
+        env: {
+          ...process.env,
+          HOST: '127.0.0.1',
+          PORT: String(port),
+          DATASET: '',
+          LOG_LEVEL: 'warn',
+          ...env,
         },
-      );
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
       children.push(child);
       return { url: `http://127.0.0.1:${port}`, process: child };
     });
