@@ -8,6 +8,7 @@ import {
   StoreTimeout,
   StoreUnavailable,
 } from '../../src/store/remote/sparqlClient';
+import { VIRTUOSO_GRAPH_INDEX } from '../../src/store/remote/sparqlStore';
 import { startVirtuoso, virtuosoInstalled, type Virtuoso } from '../servers/virtuoso';
 
 /** Four scans of Virtuoso's own graphs joined with nothing: far past any deadline here. */
@@ -42,6 +43,26 @@ describe('the remote store client against Virtuoso', function () {
     for (const answer of answers) {
       assert.match(answer.contentType, /json/);
       assert.ok(answer.body.length > 0);
+    }
+  });
+
+  it('knows Virtuoso by its answers, and Virtuoso takes the graph index pragma it is sent', async () => {
+    const fresh = new SparqlClient({
+      endpoint: virtuoso.endpoint,
+      connections: 1,
+      deadlineMs: 10_000,
+    });
+    try {
+      assert.equal(fresh.isVirtuoso, false, 'nothing is known before an answer');
+      await fresh.query('ASK {}', 'application/sparql-results+json');
+      assert.equal(fresh.isVirtuoso, true);
+      const { body } = await fresh.query(
+        `${VIRTUOSO_GRAPH_INDEX}CONSTRUCT { ?s ?p ?o } WHERE { GRAPH <urn:nothing> { ?s ?p ?o } }`,
+        'application/n-triples',
+      );
+      assert.equal(body.trim().replace(/^#.*$/gm, '').trim(), '');
+    } finally {
+      fresh.close();
     }
   });
 

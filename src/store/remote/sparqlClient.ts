@@ -59,6 +59,13 @@ export class SparqlClient {
   private readonly url: URL;
   private readonly agent: http.Agent;
   private readonly authorization: string | undefined;
+  /** The `Server` field of the store's last answer: tells a store's own query pragmas apart. */
+  private server = '';
+
+  /** Whether the store is Virtuoso, by its last answer (false before the first). */
+  get isVirtuoso(): boolean {
+    return this.server.startsWith('Virtuoso/');
+  }
 
   /** The endpoint's URL. */
   get endpoint(): string {
@@ -135,6 +142,7 @@ export class SparqlClient {
         },
       });
       req.on('response', (res) => {
+        this.server = String(res.headers.server ?? '');
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('error', (error) => reject(new Transient(error.message)));

@@ -56,6 +56,14 @@ function bindingsOf(body: string): SelectBinding[] {
   return (JSON.parse(body) as { results: { bindings: SelectBinding[] } }).results.bindings;
 }
 
+/**
+ * Virtuoso's pragma that has it read a graph through its GS index (graph, subject). Without it,
+ * from about a million quads on, its optimizer scans the whole POGS index for the graph of one
+ * description: 10 ms a description against 2 ms (measured on 1.4 million quads, Virtuoso
+ * 07.20.3229). Another store would refuse the DEFINE: it is sent to Virtuoso only.
+ */
+export const VIRTUOSO_GRAPH_INDEX = 'DEFINE sql:table-option "index G"\n';
+
 export class SparqlStore implements Store {
   readonly client: SparqlClient;
   private readonly describeQuery: QueryTemplate;
@@ -119,7 +127,11 @@ export class SparqlStore implements Store {
     const description = descriptionIriOf(iri);
     if (description === undefined) throw new Error(`not an institution's IRI: ${iri}`);
     const graph = descriptionGraph(version, checkedIri(description));
-    return this.ask(this.describeQuery.bind(graph), N_TRIPLES).then(canonicalNTriples);
+    const query = this.describeQuery.bind(graph);
+    return this.ask(
+      this.client.isVirtuoso ? `${VIRTUOSO_GRAPH_INDEX}${query}` : query,
+      N_TRIPLES,
+    ).then(canonicalNTriples);
   }
 
   health(): StoreHealth {
