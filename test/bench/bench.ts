@@ -1,6 +1,7 @@
 // The benchmark (a script, not a test): generates and loads 17,000 institutions, starts the real
 // server, drives it per case at 50 connections with random ISILs, and prints each case's figures
-// beside two baselines measured in the same run on the same machine.
+// beside two baselines measured in the same run on the same machine; then the steps of later
+// issues, each a script of its own (reload.ts, staffLoad.ts, scaleOut.ts, loaderLimits.ts).
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -406,6 +407,23 @@ async function main(): Promise<void> {
   const churnP99 = Number(/public p99 with \/ without: ([\d.]+)/.exec(churn.stdout)?.[1] ?? NaN);
   const churnRps = Number(/public req\/s with \/ without: ([\d.]+)/.exec(churn.stdout)?.[1] ?? NaN);
 
+  // Issue 17: scale-out. Loading into Virtuoso, uncached documents through it against its own
+  // rate, and cached documents through one process, replicas behind nginx and Varnish in front.
+  const scale = spawnSync(
+    process.execPath,
+    [
+      ...['--import', 'tsx', path.join('test', 'bench', 'scaleOut.ts'), '--snapshot', snapshot],
+      ...['--source', source, '--main', path.join(DIST, 'src', 'main.js')],
+      ...['--duration', String(DURATION), '--connections', String(CONNECTIONS)],
+    ],
+    { cwd: PROJECT_ROOT, encoding: 'utf8' },
+  );
+  log(scale.stdout.trim());
+  if (scale.status !== 0) log(`scale-out failed: ${scale.stderr.trim()}`);
+  const scaleRows = scale.stdout
+    .split('\n')
+    .filter((line) => line.startsWith('| ') && !line.startsWith('| scale-out |'));
+
   // Issue 14, part 4: the loader's memory on 200 MB inputs, and a 100,000-level blank-node chain.
   const limits = await loaderLimits();
   for (const { label, value } of limits) log(`${label}: ${value}`);
@@ -501,6 +519,12 @@ async function main(): Promise<void> {
   log(
     `| staff load, SPARQL_TIMEOUT_MS 5 s (workers replaced during the turns): p99 and req/s with / without | ${churnP99.toFixed(2)}×, ${churnRps.toFixed(2)}× | | |`,
   );
+  for (const row of scaleRows) {
+    const cells = row.split(' | ');
+    const status = cells.at(-1)!.replace(/ \|$/, '').trim();
+    if (status === 'PASS' || status === 'MISS') verdict(status === 'PASS');
+    log(row);
+  }
   for (const { label, value } of limits) log(`| ${label} | ${value} | | |`);
   if (uncachedReload) log(`| reload, ${uncachedReload.replace(/\|/g, '/')} | | | |`);
   log('');

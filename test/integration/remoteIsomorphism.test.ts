@@ -1,13 +1,17 @@
 // Every institution of the bundled dataset, served through Virtuoso (the remote adapter), has the
 // graph the embedded store serves for it: all of them, not a sample. Graphs are compared as graphs
 // (isomorphism), after the normalisations the store is known to make, each listed with its reason
-// and counted, so that a normalisation that hides more than it should shows in the counts.
+// and counted, so that a normalisation that hides more than it should shows in the counts. A store
+// that caps its answers' rows silently still gives the whole index.
 import assert from 'node:assert/strict';
 import { DataFactory, type Quad, type Term } from 'n3';
 import { isomorphic } from 'rdf-isomorphic';
 import { loadSources } from '../../src/load/loadSources';
 import type { Dataset } from '../../src/store/dataset';
 import { BUNDLED_DATASET } from '../../src/util/paths';
+import { loadRemote } from '../../loader/remote';
+import { SparqlStore } from '../../src/store/remote/sparqlStore';
+import { startVirtuoso, type Virtuoso } from '../servers/virtuoso';
 import { ADAPTERS, openDataset, testConfig } from '../support';
 
 const XSD_DATE_TIME = 'http://www.w3.org/2001/XMLSchema#dateTime';
@@ -85,6 +89,50 @@ const normalise = (quads: readonly Quad[]): Quad[] =>
       console.log(
         `      ${institutions.length} institutions compared; normalised: ${normalised.language} language tags, ${normalised.dateTime} dateTimes`,
       );
+    });
+  },
+);
+
+(ADAPTERS.includes('remote') ? describe : describe.skip)(
+  'a store that gives at most 5,000 rows an answer, without saying so',
+  function () {
+    this.timeout(300_000);
+    let virtuoso: Virtuoso;
+    before(async () => {
+      virtuoso = await startVirtuoso(60_000, 10, 10_000, 5_000);
+    });
+    after(() => virtuoso.stop());
+
+    it('is read in pages: the index holds every institution, not the first 5,000', async () => {
+      const config = testConfig();
+      await loadRemote(BUNDLED_DATASET, { baseIri: config.baseIri }, config, {
+        endpoint: virtuoso.endpoint,
+        via: {
+          kind: 'virtuoso-bulk',
+          isql: '/usr/bin/isql-vt',
+          server: String(virtuoso.sqlPort),
+          user: 'dba',
+          password: 'dba',
+          dir: virtuoso.dir,
+        },
+      });
+      const store = new SparqlStore(
+        { endpoint: virtuoso.endpoint, connections: 4, deadlineMs: 30_000 },
+        config.baseIri,
+      );
+      try {
+        const { dataset } = await store.open();
+        const embedded = (await loadSources(BUNDLED_DATASET, { baseIri: config.baseIri })).dataset;
+        try {
+          assert.ok(embedded.institutionCount > 15_000);
+          assert.equal(dataset.institutionCount, embedded.institutionCount);
+          assert.equal(dataset.withdrawnCount, embedded.withdrawnCount);
+        } finally {
+          embedded.free();
+        }
+      } finally {
+        await store.close();
+      }
     });
   },
 );

@@ -56,6 +56,7 @@ function ini(
   httpPort: number,
   maxSeconds: number,
   buffers: number,
+  maxRows: number,
 ): string {
   return `[Database]
 DatabaseFile = ${dir}/virtuoso.db
@@ -87,7 +88,7 @@ ServerThreads = 10
 MaxClientConnections = 10
 
 [SPARQL]
-ResultSetMaxRows = 1000000
+ResultSetMaxRows = ${maxRows}
 MaxQueryExecutionTime = ${maxSeconds}
 `;
 }
@@ -95,19 +96,21 @@ MaxQueryExecutionTime = ${maxSeconds}
 /**
  * Starts a Virtuoso of its own; rejects when it does not answer within `ms`. `maxSeconds` is its
  * own limit on a query's time (MaxQueryExecutionTime); `buffers` its page cache in pages of 8 KiB
- * (Virtuoso's guide: about two thirds of the memory it may use; the tests' 10,000 are 80 MB).
+ * (Virtuoso's guide: about two thirds of the memory it may use; the tests' 10,000 are 80 MB);
+ * `maxRows` the most rows it gives in one answer, silently (ResultSetMaxRows).
  */
 export async function startVirtuoso(
   ms = 60_000,
   maxSeconds = 60,
   buffers = 10_000,
+  maxRows = 1_000_000,
 ): Promise<Virtuoso> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'isil-ld-virtuoso-'));
   const sqlPort = await freePort();
   const httpPort = await freePort();
   fs.writeFileSync(
     path.join(dir, 'virtuoso.ini'),
-    ini(dir, sqlPort, httpPort, maxSeconds, buffers),
+    ini(dir, sqlPort, httpPort, maxSeconds, buffers, maxRows),
   );
   let child!: ChildProcess;
   let exited!: Promise<number | null>;

@@ -64,6 +64,9 @@ function bindingsOf(body: string): SelectBinding[] {
  */
 export const VIRTUOSO_GRAPH_INDEX = 'DEFINE sql:table-option "index G"\n';
 
+/** Rows of the index asked for at once: the most Virtuoso sorts for a LIMIT by default. */
+const INDEX_PAGE = 10_000;
+
 export class SparqlStore implements Store {
   readonly client: SparqlClient;
   private readonly describeQuery: QueryTemplate;
@@ -100,7 +103,7 @@ export class SparqlStore implements Store {
       throw new Error(
         `the store's current version ${version} was loaded for the base ${baseIri}, this service's BASE_IRI is ${this.baseIri}`,
       );
-    const rows = bindingsOf(await this.ask(this.indexQuery(version), JSON_RESULTS));
+    const rows = await this.indexRows(version);
     const source = new RemoteDescriptions(this, version, triples);
     const dataset = await Dataset.fromRows(source, this.baseIri, version, DatasetIndex.order(rows));
     return {
@@ -143,13 +146,38 @@ export class SparqlStore implements Store {
     this.client.close();
   }
 
-  /** institutions.rq over the graph of every triple of `version`. */
-  private indexQuery(version: string): string {
+  /**
+   * The index's rows, read in pages ordered by institution, each page the institutions after the
+   * last one read (not an OFFSET: Virtuoso sorts at most 10,000 rows of OFFSET and LIMIT together,
+   * MaxSortedTopRows). A store may also cap the rows of one answer without saying so (Virtuoso's
+   * ResultSetMaxRows: 10,000 in Debian's configuration), so a page shorter than asked for is not
+   * taken for the end: reading goes on after its last row until a page comes back empty.
+   */
+  private async indexRows(version: string): Promise<SelectBinding[]> {
+    const rows: SelectBinding[] = [];
+    let after = '';
+    for (;;) {
+      const page = bindingsOf(await this.ask(this.indexQuery(version, after), JSON_RESULTS));
+      if (page.length === 0) return rows;
+      for (const row of page) rows.push(row);
+      after = page.at(-1)!.institution!.value;
+    }
+  }
+
+  /** institutions.rq over the graph of every triple of `version`: the page after `after`. */
+  private indexQuery(version: string, after: string): string {
     const factory = new Factory();
     const algebra = translate(this.institutionsText);
-    return toSparql(
+    const text = toSparql(
       factory.createFrom(algebra, [DataFactory.namedNode(versionGraph(version))], []),
     );
+    // The FILTER goes in before the grouping: a page's institutions are found, not all of them.
+    const typed =
+      /\?institution (?:a|rdf:type|<http:\/\/www\.w3\.org\/1999\/02\/22-rdf-syntax-ns#type>) (?:foaf:Organization|<http:\/\/xmlns\.com\/foaf\/0\.1\/Organization>)(\s*\.)?/;
+    if (!typed.test(text))
+      throw new Error(`queries/institutions.rq: no "?institution a foaf:Organization" to page by`);
+    const from = JSON.stringify(after);
+    return `${text.replace(typed, (pattern) => `${pattern.replace(/\s*\.$/, '')} . FILTER(STR(?institution) > ${from})`)}\nORDER BY STR(?institution) LIMIT ${INDEX_PAGE}`;
   }
 
   /** Sends a query; what the store's answer says of its health is kept for /readyz. */
