@@ -92,6 +92,12 @@ export class Metrics {
     });
     service.stats.onStoreQuery = (seconds) =>
       this.storeQueries.observe({ store: service.storeHealth().kind }, seconds);
+    this.collected(service);
+  }
+
+  /** What is read off the service when scraped: the cache, the dataset, the store. */
+  private collected(service: Service): void {
+    const registers = [this.registry];
     new Counter({
       name: `${PREFIX}document_cache_hits_total`,
       help: 'Documents answered from the rendered-document cache.',
