@@ -39,7 +39,7 @@ Progress goes to stderr: a bar on a terminal, a line every 10 s otherwise; --qui
  * their message (a stack would say only where the loader noticed); any other error is a defect
  * of the loader, and keeps its stack for the report.
  */
-function failure(error: unknown, remote = false): string {
+export function failure(error: unknown, remote = false): string {
   if (error instanceof NoInstitutionError)
     return `${error.message}; --allow-empty writes such a snapshot all the same`;
   if (error instanceof LoadError || error instanceof ConfigError || error instanceof ShapesError)
@@ -54,7 +54,7 @@ function failure(error: unknown, remote = false): string {
   if (error instanceof WebAssembly.RuntimeError)
     return remote
       ? `the loader's store failed: ${error.message} (out of memory? a larger dataset goes in as a snapshot: docs/scaling.md)`
-      : `the embedded store failed: ${error.message} (out of memory? it holds at most a few million triples: STORE=remote loads larger datasets into a SPARQL server, docs/scaling.md)`;
+      : `the embedded store failed: ${error.message} (out of memory? its WebAssembly memory ends at 4 GiB, about 13 million triples: STORE=remote loads larger datasets into a SPARQL server, docs/scaling.md)`;
   return error.stack ?? error.message;
 }
 

@@ -29,6 +29,10 @@ function unreadable(entry: string, error: NodeJS.ErrnoException): string {
   }
 }
 
+/** What an operator whose data outgrows the embedded store does instead (docs/scaling.md). */
+export const BEYOND_EMBEDDED =
+  'a larger dataset goes into a SPARQL server (STORE=remote, docs/scaling.md), as a snapshot the loader streams';
+
 /**
  * The files to read: given files as they are, folders walked in name order for known extensions.
  * Everything that cannot be read is refused before any file is opened: opening a FIFO waits for a
@@ -90,7 +94,9 @@ export function expandSources(
       ? [MAX_SNAPSHOT_BYTES, 'MAX_SNAPSHOT_BYTES']
       : [MAX_INPUT_BYTES, 'MAX_INPUT_BYTES'];
     const tooMuch = (what: string) =>
-      refuse(`${what}, more than a load reads (${name}, ${mib(limit)}; docs/loading.md)`);
+      refuse(
+        `${what}, more than a load reads (${name}, ${mib(limit)}; docs/loading.md): ${BEYOND_EMBEDDED}`,
+      );
     if (stat.size > limit) throw tooMuch(mib(stat.size));
     if (snapshot) snapshots += stat.size;
     else others += stat.size;

@@ -7,6 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { NAME_LIST_HEADER } from '../../src/load/lists';
+import { BEYOND_EMBEDDED } from '../../src/load/sources';
 import {
   chunkedNQuads,
   LoadError,
@@ -155,7 +156,7 @@ describe('loader limits', () => {
         assertRefused(
           load(snapshot, [big]),
           new RegExp(
-            `big-${size}\\.${ext}: ${Math.round(size / 2 ** 20)} MiB, more than a load reads \\(MAX_INPUT_BYTES, 256 MiB; docs/loading\\.md\\)$`,
+            `big-${size}\\.${ext}: ${Math.round(size / 2 ** 20)} MiB, more than a load reads \\(MAX_INPUT_BYTES, 256 MiB; docs/loading\\.md\\): a larger dataset goes into a SPARQL server \\(STORE=remote, docs/scaling\\.md\\), as a snapshot the loader streams$`,
           ),
         );
         assertUnchanged();
@@ -168,7 +169,7 @@ describe('loader limits', () => {
       fs.truncateSync(big, MAX_SNAPSHOT_BYTES + 1);
       assert.equal(
         (await rejection([big])).message,
-        `${big}: 512 MiB, more than a load reads (MAX_SNAPSHOT_BYTES, 512 MiB; docs/loading.md)`,
+        `${big}: 512 MiB, more than a load reads (MAX_SNAPSHOT_BYTES, 512 MiB; docs/loading.md): ${BEYOND_EMBEDDED}`,
       );
       // Within its limit, it is read (and refused for what it holds, not for its size).
       fs.truncateSync(big, MAX_INPUT_BYTES + 1);
@@ -185,7 +186,7 @@ describe('loader limits', () => {
       const [a, b] = [half('half-a.nt'), half('half-b.nt')];
       assert.equal(
         (await rejection([a, b])).message,
-        `${b}: the sources come to 256 MiB with this file, more than a load reads (MAX_INPUT_BYTES, 256 MiB; docs/loading.md)`,
+        `${b}: the sources come to 256 MiB with this file, more than a load reads (MAX_INPUT_BYTES, 256 MiB; docs/loading.md): ${BEYOND_EMBEDDED}`,
       );
     });
   });
