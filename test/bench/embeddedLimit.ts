@@ -24,17 +24,27 @@ let pieces: string[] = [];
 let bytes = 0;
 const started = Date.now();
 try {
-  for (const piece of generateSnapshot({ count: MAX, seed: 1, base: 'https://ld.zdb-services.de' })) {
+  for (const piece of generateSnapshot({
+    count: MAX,
+    seed: 1,
+    base: 'https://ld.zdb-services.de',
+  })) {
     if (piece.startsWith('# index ')) break;
     pieces.push(piece);
     bytes += piece.length;
-    institutions += (piece.match(/> <http:\/\/www\.w3\.org\/1999\/02\/22-rdf-syntax-ns#type> <http:\/\/xmlns\.com\/foaf\/0\.1\/Organization> </g) ?? []).length;
+    institutions += (
+      piece.match(
+        /> <http:\/\/www\.w3\.org\/1999\/02\/22-rdf-syntax-ns#type> <http:\/\/xmlns\.com\/foaf\/0\.1\/Organization> </g,
+      ) ?? []
+    ).length;
     if (bytes < 16 * 1024 * 1024) continue;
     store.load(pieces, 'nq', undefined, true);
     pieces = [];
     bytes = 0;
     if (institutions % STEP < 400)
-      log(`${institutions} institutions, ${store.size} triples, RSS ${rss()} MB, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+      log(
+        `${institutions} institutions, ${store.size} triples, RSS ${rss()} MB, ${((Date.now() - started) / 1000).toFixed(0)} s`,
+      );
   }
   store.load(pieces, 'nq', undefined, true);
   log(`all ${institutions} institutions loaded: ${store.size} triples, RSS ${rss()} MB`);

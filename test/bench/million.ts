@@ -87,12 +87,15 @@ async function main(): Promise<void> {
 
   const virtuoso = await startVirtuoso(300_000, 60, Number(values.buffers));
   try {
-    const load = await run([...entry('loader/load'), '--quiet', '--virtuoso-bulk', virtuoso.dir, SNAPSHOT], {
-      STORE: 'remote',
-      SPARQL_ENDPOINT: virtuoso.endpoint,
-      VIRTUOSO_ISQL: String(virtuoso.sqlPort),
-      VIRTUOSO_PASSWORD: 'dba',
-    });
+    const load = await run(
+      [...entry('loader/load'), '--quiet', '--virtuoso-bulk', virtuoso.dir, SNAPSHOT],
+      {
+        STORE: 'remote',
+        SPARQL_ENDPOINT: virtuoso.endpoint,
+        VIRTUOSO_ISQL: String(virtuoso.sqlPort),
+        VIRTUOSO_PASSWORD: 'dba',
+      },
+    );
     const virtuosoPid = Number(
       fs.readdirSync('/proc').find((p) => {
         try {
@@ -102,7 +105,9 @@ async function main(): Promise<void> {
         }
       }),
     );
-    log(`npm run load (STORE=remote, --virtuoso-bulk): ${seconds(load.ms)}, the loader's peak RSS ${load.peakMb} MB; Virtuoso RSS ${rssOf(virtuosoPid)} MB`);
+    log(
+      `npm run load (STORE=remote, --virtuoso-bulk): ${seconds(load.ms)}, the loader's peak RSS ${load.peakMb} MB; Virtuoso RSS ${rssOf(virtuosoPid)} MB`,
+    );
     log(`  ${load.stdout.trim()}`);
 
     const port = await freePort();
@@ -142,7 +147,9 @@ async function main(): Promise<void> {
       let n = 0;
       for (const institution of generate({ count: COUNT, seed: 1, base: BASE }))
         if (n++ % 10 === 0)
-          targets.push({ path: `/data/organisations/${/organisations\/([^>]+)>/.exec(institution)![1]}.ttl` });
+          targets.push({
+            path: `/data/organisations/${/organisations\/([^>]+)>/.exec(institution)![1]}.ttl`,
+          });
       const drive = (s: number) =>
         hasWrk
           ? Promise.resolve(driveWrk(url, targets, s, CONNECTIONS, path.join(WORK, 'targets.lua')))
