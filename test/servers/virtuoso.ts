@@ -116,6 +116,9 @@ export async function startVirtuoso(
   let exited!: Promise<number | null>;
   const spawnServer = () => {
     child = spawn(VIRTUOSO, ['-c', 'virtuoso.ini', '+foreground'], { cwd: dir, stdio: 'ignore' });
+    // The run's shared server lives until the test process exits (killed then, below): it must not
+    // keep the process alive once the last test has run.
+    child.unref();
     exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   };
   spawnServer();
