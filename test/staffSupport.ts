@@ -13,6 +13,7 @@ import { createLogger } from '../src/log';
 import { RemoteStaff } from '../src/store/remote/staffRemote';
 import { Service } from '../src/serving/service';
 import { StaffPool } from '../src/store/embedded/staffPool';
+import { startVirtuoso } from './servers/virtuoso';
 import { FIXTURES, openDataset, tempDir, testConfig, type Adapter, type LogLine } from './support';
 
 export const STAFF = { name: 'alice', password: 'correct horse battery' } as const;
@@ -80,7 +81,11 @@ export async function buildStaffApp(
   const logger = createLogger('info', sink);
   const service = new Service(config);
   const options = { baseIri: config.baseIri };
-  const { dataset, store } = await openDataset(sources, config, adapter);
+  // A Virtuoso of the app's own: Virtuoso keeps running a query its client gave up on (the
+  // runaway queries of these tests ignore its MaxQueryExecutionTime), and only stopping it ends
+  // them; on the run's shared server they took its cores from every test after.
+  const virtuoso = adapter === 'remote' ? await startVirtuoso(60_000, 10) : undefined;
+  const { dataset, store } = await openDataset(sources, config, adapter, virtuoso);
   service.use(dataset);
   let pool: StaffPool | RemoteStaff;
   if (store) {
@@ -114,6 +119,7 @@ export async function buildStaffApp(
       await pool.close();
       await store?.close();
       service.close();
+      await virtuoso?.stop();
     },
   };
 }

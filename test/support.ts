@@ -16,7 +16,7 @@ import { loadSources, type LoadReport } from '../src/load/loadSources';
 import type { Dataset } from '../src/store/dataset';
 import { SparqlStore } from '../src/store/remote/sparqlStore';
 import { loadRemote } from '../loader/remote';
-import { sharedVirtuoso, virtuosoInstalled } from './servers/virtuoso';
+import { sharedVirtuoso, virtuosoInstalled, type Virtuoso } from './servers/virtuoso';
 import { PROJECT_ROOT } from '../src/util/paths';
 
 export const FIXTURES = path.join(PROJECT_ROOT, 'fixtures');
@@ -45,16 +45,17 @@ export const ADAPTERS: readonly Adapter[] =
 
 /**
  * `sources` as a dataset of `adapter`: loaded in this thread (embedded), or written into the
- * run's Virtuoso as a new version by the loader's remote path (Virtuoso's bulk loader) and opened
+ * run's Virtuoso (or `server`) as a new version by the loader's remote path (Virtuoso's bulk loader) and opened
  * through the remote adapter, as a replica opens it.
  */
 export async function openDataset(
   sources: readonly string[],
   config: Config,
   adapter: Adapter = 'embedded',
+  server?: Virtuoso,
 ): Promise<{ dataset: Dataset; report: LoadReport; store?: SparqlStore }> {
   if (adapter === 'embedded') return loadSources(sources, { baseIri: config.baseIri });
-  const virtuoso = await sharedVirtuoso();
+  const virtuoso = server ?? (await sharedVirtuoso());
   await loadRemote(sources, { baseIri: config.baseIri }, config, {
     endpoint: virtuoso.endpoint,
     via: {
