@@ -16,7 +16,7 @@ import { loadSources, type LoadReport } from '../src/load/loadSources';
 import type { Dataset } from '../src/store/dataset';
 import { SparqlStore } from '../src/store/remote/sparqlStore';
 import { loadRemote } from '../loader/remote';
-import { sharedVirtuoso, virtuosoInstalled, type Virtuoso } from './servers/virtuoso';
+import { bulkTarget, sharedVirtuoso, virtuosoInstalled, type Virtuoso } from './servers/virtuoso';
 import { PROJECT_ROOT } from '../src/util/paths';
 
 export const FIXTURES = path.join(PROJECT_ROOT, 'fixtures');
@@ -56,17 +56,7 @@ export async function openDataset(
 ): Promise<{ dataset: Dataset; report: LoadReport; store?: SparqlStore }> {
   if (adapter === 'embedded') return loadSources(sources, { baseIri: config.baseIri });
   const virtuoso = server ?? (await sharedVirtuoso());
-  await loadRemote(sources, { baseIri: config.baseIri }, config, {
-    endpoint: virtuoso.endpoint,
-    via: {
-      kind: 'virtuoso-bulk',
-      isql: '/usr/bin/isql-vt',
-      server: String(virtuoso.sqlPort),
-      user: 'dba',
-      password: 'dba',
-      dir: virtuoso.dir,
-    },
-  });
+  await loadRemote(sources, { baseIri: config.baseIri }, config, bulkTarget(virtuoso));
   const store = new SparqlStore(
     { endpoint: virtuoso.endpoint, connections: 4, deadlineMs: 10_000 },
     config.baseIri,

@@ -24,7 +24,7 @@ import { splitQuad } from '../../src/store/remote/versionWriter';
 import { VIRTUOSO_GRAPH_INDEX } from '../../src/store/remote/sparqlStore';
 import { PROJECT_ROOT } from '../../src/util/paths';
 import { freePort, startTopology, topologyInstalled, type Topology } from '../servers/topology';
-import { startVirtuoso, virtuosoInstalled, type Virtuoso } from '../servers/virtuoso';
+import { bulkTarget, startVirtuoso, virtuosoInstalled, type Virtuoso } from '../servers/virtuoso';
 import { driveAutocannon, driveWrk, hasWrk, type Result, type Target } from './drivers';
 import { rssOf } from './hardening';
 
@@ -185,17 +185,7 @@ async function loading(virtuoso: Virtuoso, isils: readonly string[]): Promise<st
   );
 
   const options = { baseIri: BASE_IRI, validate: true, requireInstitutions: true };
-  const bulk: RemoteTarget = {
-    endpoint: virtuoso.endpoint,
-    via: {
-      kind: 'virtuoso-bulk',
-      isql: '/usr/bin/isql-vt',
-      server: String(virtuoso.sqlPort),
-      user: 'dba',
-      password: 'dba',
-      dir: virtuoso.dir,
-    },
-  };
+  const bulk = bulkTarget(virtuoso);
   started = Date.now();
   const written = await loadRemote([SOURCE], options, { baseIri: BASE_IRI }, bulk);
   const bulkMs = Date.now() - started;

@@ -11,7 +11,7 @@ import type { Dataset } from '../../src/store/dataset';
 import { BUNDLED_DATASET } from '../../src/util/paths';
 import { loadRemote } from '../../loader/remote';
 import { SparqlStore } from '../../src/store/remote/sparqlStore';
-import { startVirtuoso, type Virtuoso } from '../servers/virtuoso';
+import { bulkTarget, startVirtuoso, type Virtuoso } from '../servers/virtuoso';
 import { ADAPTERS, openDataset, testConfig } from '../support';
 
 const XSD_DATE_TIME = 'http://www.w3.org/2001/XMLSchema#dateTime';
@@ -105,17 +105,7 @@ const normalise = (quads: readonly Quad[]): Quad[] =>
 
     it('is read in pages: the index holds every institution, not the first 5,000', async () => {
       const config = testConfig();
-      await loadRemote(BUNDLED_DATASET, { baseIri: config.baseIri }, config, {
-        endpoint: virtuoso.endpoint,
-        via: {
-          kind: 'virtuoso-bulk',
-          isql: '/usr/bin/isql-vt',
-          server: String(virtuoso.sqlPort),
-          user: 'dba',
-          password: 'dba',
-          dir: virtuoso.dir,
-        },
-      });
+      await loadRemote(BUNDLED_DATASET, { baseIri: config.baseIri }, config, bulkTarget(virtuoso));
       const store = new SparqlStore(
         { endpoint: virtuoso.endpoint, connections: 4, deadlineMs: 30_000 },
         config.baseIri,

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type { RemoteTarget } from '../../loader/remote';
 
 export const VIRTUOSO = '/usr/bin/virtuoso-t';
 const ISQL = '/usr/bin/isql-vt';
@@ -204,6 +205,21 @@ export async function startVirtuoso(
     pause: () => child.kill('SIGSTOP'),
     resume: () => child.kill('SIGCONT'),
     stop,
+  };
+}
+
+/** The way `npm run load` writes into `virtuoso`: its bulk loader, through isql as dba. */
+export function bulkTarget(virtuoso: Virtuoso): RemoteTarget {
+  return {
+    endpoint: virtuoso.endpoint,
+    via: {
+      kind: 'virtuoso-bulk',
+      isql: ISQL,
+      server: String(virtuoso.sqlPort),
+      user: 'dba',
+      password: 'dba',
+      dir: virtuoso.dir,
+    },
   };
 }
 
