@@ -180,7 +180,13 @@ export class Metrics {
  */
 export function metricsServer(metrics: Metrics): http.Server {
   return http.createServer((req, res) => {
-    const path = (req.url ?? '/').split('?', 1)[0];
+    // Origin form or absolute form (RFC 9112 §3.2.2): the path either way.
+    let path: string;
+    try {
+      path = new URL(req.url ?? '/', 'http://metrics.invalid').pathname;
+    } catch {
+      path = '';
+    }
     if (path !== '/metrics') {
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('Not found: the metrics are at /metrics\n');
