@@ -80,24 +80,28 @@ async function snapshotOf(dir: string, count: number, seed: number): Promise<str
     it('leaves the live version current and whole; the same load afterwards replaces what the killed one left', async () => {
       const before = (await served.describe(live(served, 'DE-1a'))).quads;
       let killed = false;
-      await assert.rejects(
-        loadRemote(
-          [big],
-          {
-            baseIri: BASE,
-            onProgress: (phase) => {
-              if (phase === 'transfer' && !killed) {
-                killed = true;
-                void virtuoso.kill();
-              }
+      try {
+        await assert.rejects(
+          loadRemote(
+            [big],
+            {
+              baseIri: BASE,
+              onProgress: (phase) => {
+                if (phase === 'transfer' && !killed) {
+                  killed = true;
+                  void virtuoso.kill();
+                }
+              },
             },
-          },
-          { baseIri: BASE },
-          target,
-        ),
-      );
-      assert.ok(killed, 'the store was killed while the load wrote');
-      await virtuoso.restart();
+            { baseIri: BASE },
+            target,
+          ),
+        );
+        assert.ok(killed, 'the store was killed while the load wrote');
+      } finally {
+        // Whatever happened above, the store is up again for what follows.
+        await virtuoso.restart();
+      }
       const { current } = await store.registry();
       assert.equal(current.version, served.version, 'the registry still marks the live version');
       const reopened = (await store.open()).dataset;

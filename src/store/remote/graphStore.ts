@@ -1,8 +1,11 @@
 // Writing a version through the SPARQL 1.1 Graph Store Protocol: each description graph of a piece
 // is PUT (the first time it is seen: that replaces what a failed load of the same version left) or
 // POSTed (appended), the version's graph likewise, a few requests at a time over keep-alive
-// connections; the registry is PUT last, in one request. Credentials go in an Authorization
-// header, never in the URL.
+// connections of the transport's own (closed with it, so a finished or failed load leaves no idle
+// connection holding one of the store's HTTP threads); the registry is PUT last, in one request.
+// Credentials go in an Authorization header, never in the URL.
+import http from 'node:http';
+import https from 'node:https';
 import { graphsOf, listVersions, registryWith, storedVersions } from './registry';
 import { REGISTRY, registryTriples, versionGraph, type VersionEntry } from './layout';
 import type { SparqlClient } from './sparqlClient';
@@ -25,6 +28,23 @@ export class GraphStoreError extends Error {
 /** The store's transaction deadlocked with a concurrent one: worth another try. */
 class Deadlock extends Error {}
 
+/**
+ * The connection failed before the store answered. `unsent` when the store cannot have read the
+ * request: the connection was refused, or a kept-alive one had been closed by the store as it was
+ * reused (Node's `reusedSocket` with ECONNRESET, the keep-alive race).
+ */
+class ConnectionFailed extends Error {
+  constructor(
+    message: string,
+    readonly unsent: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/** A blank node label in N-Triples: POSTed twice, such triples would be there twice. */
+const BLANK_NODE = /(^|\s)_:/m;
+
 export class GraphStoreTransport implements Transport {
   readonly target: string;
   private readonly seen = new Set<string>();
@@ -35,12 +55,21 @@ export class GraphStoreTransport implements Transport {
   private readonly inFlight = new Set<Promise<void>>();
   /** The graph of every triple of the version being written. */
   private all: string | undefined;
+  private readonly agent: http.Agent;
+  private readonly url: URL;
 
   constructor(
     private readonly settings: GraphStoreSettings,
     private readonly client: SparqlClient,
   ) {
     this.target = settings.url;
+    this.url = new URL(settings.url);
+    const Agent = this.url.protocol === 'https:' ? https.Agent : http.Agent;
+    this.agent = new Agent({
+      keepAlive: true,
+      maxSockets: settings.connections,
+      maxFreeSockets: settings.connections,
+    });
     this.authorization =
       settings.user === undefined
         ? undefined
@@ -91,6 +120,7 @@ export class GraphStoreTransport implements Transport {
 
   async close(): Promise<void> {
     await Promise.allSettled(this.inFlight);
+    this.agent.destroy();
   }
 
   /** PUT the first time a graph is written, POST after; waits while `connections` are in flight. */
@@ -119,10 +149,12 @@ export class GraphStoreTransport implements Transport {
   }
 
   /**
-   * One request, tried again (up to five times, with a growing pause) when the store answers that
-   * its transaction deadlocked with another (Virtuoso: 500, SQL state 40001): requests in flight
-   * at once write the same indexes. Each request replaces or appends a whole graph, so trying it
-   * again writes nothing twice.
+   * One request, tried again (up to five times, with a growing pause) when it is safe and worth
+   * it: the store answered that its transaction deadlocked with another (Virtuoso: 500, SQL state
+   * 40001; requests in flight at once write the same indexes), or the connection failed before an
+   * answer and sending the request again writes nothing twice: a PUT or DELETE (they replace), a
+   * request the store cannot have read, or a POST without blank nodes (RDF graphs are sets; a
+   * blank node POSTed twice would be two).
    */
   private async request(
     method: 'PUT' | 'POST' | 'DELETE',
@@ -133,34 +165,60 @@ export class GraphStoreTransport implements Transport {
       try {
         return await this.once(method, graph, body);
       } catch (error) {
-        if (!(error instanceof Deadlock) || attempt === 5) throw error;
+        const again =
+          error instanceof Deadlock ||
+          (error instanceof ConnectionFailed &&
+            (error.unsent || method !== 'POST' || !BLANK_NODE.test(body ?? '')));
+        if (!again || attempt === 5) throw error;
         await new Promise((resolve) => setTimeout(resolve, pause));
       }
     }
   }
 
-  private async once(
-    method: 'PUT' | 'POST' | 'DELETE',
-    graph: string,
-    body?: string,
-  ): Promise<void> {
-    const url = new URL(this.settings.url);
+  private once(method: 'PUT' | 'POST' | 'DELETE', graph: string, body?: string): Promise<void> {
+    const url = new URL(this.url);
     url.searchParams.set('graph', graph);
-    const res = await fetch(url, {
-      method,
-      headers: {
-        ...(body === undefined ? {} : { 'Content-Type': 'application/n-triples' }),
-        ...(this.authorization ? { Authorization: this.authorization } : {}),
-      },
-      body,
-      signal: AbortSignal.timeout(300_000),
+    const where = `${method} of graph <${graph}> at ${url.origin}${url.pathname}`;
+    const send = url.protocol === 'https:' ? https.request : http.request;
+    return new Promise<void>((resolve, reject) => {
+      const req = send(url, {
+        method,
+        agent: this.agent,
+        signal: AbortSignal.timeout(300_000),
+        headers: {
+          ...(body === undefined
+            ? {}
+            : {
+                'Content-Type': 'application/n-triples',
+                'Content-Length': String(Buffer.byteLength(body)),
+              }),
+          ...(this.authorization ? { Authorization: this.authorization } : {}),
+        },
+      });
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', (error) => reject(new GraphStoreError(`${where}: ${error.message}`)));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const status = res.statusCode ?? 0;
+          if (status === 500 && /\b40001\b|deadlock/i.test(text)) return reject(new Deadlock(text));
+          // A graph already gone is what a DELETE wanted.
+          if (status >= 300 && !(method === 'DELETE' && status === 404))
+            return reject(new GraphStoreError(`${where}: ${status} ${text.slice(0, 300)}`));
+          resolve();
+        });
+      });
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.name === 'AbortError' || error.name === 'TimeoutError')
+          return reject(new GraphStoreError(`${where}: no answer within 300 s`));
+        const unsent =
+          error.code === 'ECONNREFUSED' ||
+          (req.reusedSocket &&
+            (error.code === 'ECONNRESET' || /socket hang up/.test(error.message)));
+        reject(new ConnectionFailed(`${where}: ${error.code ?? error.message}`, unsent));
+      });
+      req.end(body);
     });
-    const text = await res.text();
-    // A graph already gone is what a DELETE wanted.
-    if (res.status === 500 && /\b40001\b|deadlock/i.test(text)) throw new Deadlock(text);
-    if (!res.ok && !(method === 'DELETE' && res.status === 404))
-      throw new GraphStoreError(
-        `${method} of graph <${graph}> at ${url.origin}${url.pathname}: ${res.status} ${text.slice(0, 300)}`,
-      );
   }
 }
