@@ -51,6 +51,7 @@ export function transportOf(target: RemoteTarget): { transport: Transport; clien
     password: target.password,
     connections: 4,
     deadlineMs: 600_000,
+    retryMs: 20_000,
   });
   const { via } = target;
   const transport =

@@ -99,5 +99,21 @@ describe('the remote store client against Virtuoso', function () {
     const took = Date.now() - started;
     assert.ok(took < 1500, `${took} ms`);
     down.close();
+    // A long deadline (a loader's, for its big writes) tries a store it cannot reach only as
+    // long as its retry time, so a mistyped endpoint is reported in seconds.
+    const loader = new SparqlClient({
+      endpoint,
+      connections: 2,
+      deadlineMs: 600_000,
+      retryMs: 500,
+    });
+    const then = Date.now();
+    await assert.rejects(
+      loader.query('ASK {}', 'application/sparql-results+json'),
+      (error: Error) =>
+        error instanceof StoreUnavailable && /cannot be reached/.test(error.message),
+    );
+    assert.ok(Date.now() - then < 1500, `${Date.now() - then} ms`);
+    loader.close();
   });
 });

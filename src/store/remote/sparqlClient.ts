@@ -20,6 +20,12 @@ export interface ClientSettings {
   readonly connections: number;
   /** A query's deadline, its retries included. */
   readonly deadlineMs: number;
+  /**
+   * How long a store that cannot be reached is tried again within the deadline (default: the
+   * whole deadline). A loader's deadline is long for its big writes, but an operator whose store
+   * is down or whose endpoint is mistyped wants to hear so in seconds, not minutes.
+   */
+  readonly retryMs?: number;
 }
 
 /** The store refused the query (4xx): its status and its message, never retried. */
@@ -98,6 +104,7 @@ export class SparqlClient {
     signal?: AbortSignal,
   ): Promise<Answer> {
     const deadline = Date.now() + deadlineMs;
+    const giveUp = Math.min(deadline, Date.now() + (this.settings.retryMs ?? deadlineMs));
     let pause = FIRST_PAUSE_MS;
     for (let attempt = 1; ; attempt++) {
       const left = deadline - Date.now();
@@ -106,7 +113,7 @@ export class SparqlClient {
         return await this.once(query, accept, left, signal);
       } catch (error) {
         if (!(error instanceof Transient) || signal?.aborted) throw error;
-        if (deadline - Date.now() <= pause)
+        if (giveUp - Date.now() <= pause)
           throw new StoreUnavailable(
             `the store at ${this.url.host} cannot be reached: ${error.message} (${attempt} tries)`,
           );
