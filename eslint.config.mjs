@@ -2,7 +2,7 @@
 // and the architecture's rules (docs/architecture.md), so that a wrong arrow fails `npm run lint`:
 //
 //   loader/ (command line) ─→ src/
-//   src/server/, main.ts, config.ts (composition) ─→ http/ ─→ serving/ ─→ store/ ─→ rdf/
+//   src/server/, main.ts, config.ts (composition) ─→ http/ ─→ serving/ ─→ search/ ─→ store/ ─→ rdf/
 //   load/ ─→ store/ ─→ rdf/;   everything ─→ util/, threads/
 //
 // Nothing in src/ imports loader/; nothing above store/ knows which store adapter it talks to.
@@ -51,7 +51,7 @@ export default tseslint.config(
   layer(['src/**/*.ts'], [], ''),
   layer(
     ['src/util/**/*.ts'],
-    ['http', 'serving', 'store', 'rdf', 'load', 'server', 'threads'],
+    ['http', 'serving', 'search', 'store', 'rdf', 'load', 'server', 'threads'],
     'util/ is a leaf.',
   ),
   layer(
@@ -61,14 +61,14 @@ export default tseslint.config(
   ),
   layer(
     ['src/rdf/**/*.ts'],
-    ['http', 'serving', 'store', 'load', 'server'],
+    ['http', 'serving', 'search', 'store', 'load', 'server'],
     'rdf/ is the bottom layer.',
   ),
   // The port names the loader's options and report as types; only the embedded adapter, which runs
   // the loader in its store's thread, imports its code.
   layer(
     ['src/store/**/*.ts'],
-    ['http', 'serving', 'server'],
+    ['http', 'serving', 'search', 'server'],
     'store/ imports only rdf/ below it.',
     [{ ...into(['load'], 'Only the embedded adapter runs the loader.'), allowTypeImports: true }],
   ),
@@ -80,8 +80,14 @@ export default tseslint.config(
   ]),
   layer(
     ['src/load/**/*.ts'],
-    ['http', 'serving', 'server'],
+    ['http', 'serving', 'search', 'server'],
     'load/ writes stores; it serves nothing.',
+  ),
+  layer(
+    ['src/search/**/*.ts'],
+    ['http', 'serving', 'load', 'server'],
+    'search/ reads descriptions through the store port, below serving/.',
+    [ADAPTER],
   ),
   layer(['src/serving/**/*.ts'], ['http', 'load', 'server'], 'serving/ is below http/.', [ADAPTER]),
   layer(['src/http/**/*.ts'], ['load', 'server'], 'http/ is below the process (src/server/).', [

@@ -13,6 +13,8 @@ import { page } from './page';
 import { context, shapes, SHAPES_PATH } from './published';
 import { resource } from './resource';
 import { SPARQL_PATH, sparqlElsewhere, sparqlEndpoint } from './sparql/endpoint';
+import { assetFiles } from './assets';
+import { search, SEARCH_PATH, suggest, SUGGEST_PATH } from './search';
 
 export interface Route {
   /** `prefix`: the path and everything below it, the handler seeing the rest raw (an ISIL may
@@ -48,6 +50,9 @@ export function routeTable(deps: RouteDeps): readonly Route[] {
     { match: 'exact', path: '/healthz', handler: healthz, contract: 'docs/operations.md' },
     { match: 'exact', path: '/readyz', handler: readyz(deps), contract: 'docs/operations.md' },
     { match: 'exact', path: '/', handler: home(deps), contract: '§1' },
+    { match: 'exact', path: SEARCH_PATH, handler: search(deps), contract: 'docs/search.md' },
+    { match: 'exact', path: SUGGEST_PATH, handler: suggest(deps), contract: 'docs/search.md' },
+    { match: 'prefix', path: '/assets/', handler: assetFiles(), contract: 'docs/search.md' },
     {
       match: 'prefix',
       path: `${SPARQL_PATH}/`,

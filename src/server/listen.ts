@@ -105,6 +105,11 @@ export function startServer(
   staffParts?: StaffParts,
 ): { server: http.Server; service: Service; staffServer?: http.Server } {
   const service = new Service(config);
+  // Each dataset version's search index is built as soon as the version is served.
+  service.search.eager = true;
+  service.search.onBuilt = (report) => logger.info(report, 'search index built');
+  service.search.onFailed = (version, err) =>
+    logger.error({ err, version }, 'search index not built: search answers from the previous one');
   // Counted from the first request on, when the process keeps metrics (METRICS_LISTEN).
   if (config.metricsListen) service.metrics = new Metrics(service);
   const staff: StaffDeps | undefined = staffParts && { ...staffParts, service, config, logger };

@@ -6,6 +6,7 @@ import type { Metrics } from '../metrics';
 import { Documents, ServingStats } from './documents';
 import { CONTEXT_PATH } from '../rdf/context';
 import { RenderQueue } from './renderQueue';
+import { SearchHolder } from '../search/searchHolder';
 
 /** How the last reload (SIGHUP) ended, as /readyz shows it to an operator. */
 export interface ReloadOutcome {
@@ -31,6 +32,8 @@ export class Service {
   readonly stats = new ServingStats();
   /** The metrics, when the process keeps them (METRICS_LISTEN). */
   metrics: Metrics | undefined;
+  /** The search index, following the dataset served (src/search/). */
+  readonly search = new SearchHolder();
 
   constructor(
     readonly config: Config,
@@ -62,6 +65,7 @@ export class Service {
       this.renders,
       this.stats,
     );
+    this.search.follow(dataset);
     if (previous) setImmediate(() => previous.retire());
   }
 

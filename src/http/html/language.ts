@@ -1,0 +1,67 @@
+// The language of a page (issue 18): German or English, chosen by a `lang` query parameter when it
+// names one, else by `Accept-Language` (RFC 9110 §12.5.4: the highest q-value among the two, ties
+// to the first listed; none of them: German, the agency's language). The page's links keep `lang`
+// when it was given, so a reader who switched stays in the language chosen.
+
+export type Language = 'de' | 'en';
+export const LANGUAGES: readonly Language[] = ['de', 'en'];
+
+/** The `lang` parameter when it names a language of the pages. */
+export function languageParameter(params: URLSearchParams): Language | undefined {
+  const lang = params.get('lang')?.toLowerCase();
+  return lang === 'de' || lang === 'en' ? lang : undefined;
+}
+
+/** The language `Accept-Language` prefers among German and English (German when it names neither). */
+export function acceptLanguage(header: string | undefined): Language {
+  if (!header) return 'de';
+  let best: Language = 'de';
+  let bestQ = 0;
+  for (const part of header.slice(0, 1024).split(',').slice(0, 32)) {
+    const [range, ...params] = part.trim().split(';');
+    const tag = range!.trim().toLowerCase();
+    let q = 1;
+    for (const p of params) {
+      const m = /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/i.exec(p);
+      if (m) q = Number(m[1]);
+    }
+    const primary = tag.split('-')[0];
+    const lang = primary === 'de' || primary === 'en' ? primary : undefined;
+    if (lang && q > bestQ) {
+      best = lang;
+      bestQ = q;
+    }
+  }
+  return best;
+}
+
+export interface PageLanguage {
+  readonly lang: Language;
+  /** Whether it was named by `lang` (then links keep it). */
+  readonly explicit: boolean;
+}
+
+export function pageLanguage(params: URLSearchParams, header: string | undefined): PageLanguage {
+  const given = languageParameter(params);
+  return given
+    ? { lang: given, explicit: true }
+    : { lang: acceptLanguage(header), explicit: false };
+}
+
+/** `path` with `lang` added when the page's language was named. */
+export function keepLanguage(path: string, language: PageLanguage): string {
+  if (!language.explicit) return path;
+  return `${path}${path.includes('?') ? '&' : '?'}lang=${language.lang}`;
+}
+
+/** A date for people, in the page's language (`25. November 2026`, `25 November 2026`). */
+export function humanDate(date: Date, lang: Language): string {
+  return new Intl.DateTimeFormat(lang === 'de' ? 'de-DE' : 'en-GB', {
+    dateStyle: 'long',
+    timeZone: 'UTC',
+  }).format(date);
+}
+
+export function humanNumber(n: number, lang: Language): string {
+  return new Intl.NumberFormat(lang === 'de' ? 'de-DE' : 'en-GB').format(n);
+}

@@ -1,0 +1,89 @@
+// The search page for people (issue 18): the results with their place and kind, facets as links
+// that narrow the search (and a link that widens it again), paging, and the same search as CSV.
+import type { SearchAnswer } from '../../search/searchIndex';
+import { escapeHtml } from '../../serving/page';
+import type { RouteDeps } from '../deps';
+import { pageOf, SEARCH_PATH, type ParsedSearch } from '../search';
+import { layout } from './layout';
+import { humanNumber, keepLanguage, type PageLanguage } from './language';
+import { TEXT } from './text';
+
+export function searchPage(
+  deps: RouteDeps,
+  params: URLSearchParams,
+  request: ParsedSearch,
+  answer: SearchAnswer,
+  language: PageLanguage,
+): string {
+  const { lang } = language;
+  const t = TEXT[lang];
+  /** This search with `changes` applied (a filter set or removed, another page). */
+  const withParams = (changes: Record<string, string | undefined>, keepLang = true): string => {
+    const next = new URLSearchParams();
+    for (const [k, v] of params)
+      if (k !== 'lang' && !(k in changes) && k !== 'page') next.append(k, v);
+    for (const [k, v] of Object.entries(changes)) if (v !== undefined) next.set(k, v);
+    const path = `${SEARCH_PATH}${next.size ? `?${next}` : ''}`;
+    return keepLang ? keepLanguage(path, language) : path;
+  };
+  const facet = (
+    title: string,
+    name: 'city' | 'country' | 'type',
+    label: (v: string) => string,
+  ) => {
+    const chosen = params.get(name);
+    const items = chosen
+      ? [
+          `<li><strong>${escapeHtml(label(chosen))}</strong> (<a href="${escapeHtml(withParams({ [name]: undefined }))}">${t.removeFilter}</a>)</li>`,
+        ]
+      : answer.facets[name].map(
+          (f) =>
+            `<li><a href="${escapeHtml(withParams({ [name]: f.value }))}">${escapeHtml(label(f.value))}</a> (${humanNumber(f.count, lang)})</li>`,
+        );
+    return items.length ? `<section><h2>${title}</h2><ul>${items.join('')}</ul></section>` : '';
+  };
+  const hits = answer.hits
+    .map(({ entry, distanceKm }) => {
+      const meta = [
+        `ISIL ${escapeHtml(entry.isil)}`,
+        ...(entry.sigel ? [`Sigel ${escapeHtml(entry.sigel)}`] : []),
+        ...(entry.cities.length
+          ? [
+              `<span lang="de">${escapeHtml([entry.postcodes[0], entry.cities[0]].filter(Boolean).join(' '))}</span>`,
+            ]
+          : []),
+        ...(entry.type ? [t.types[entry.type]] : []),
+        ...(distanceKm !== undefined ? [t.distance(distanceKm.toFixed(1))] : []),
+      ];
+      return `<li><a href="${escapeHtml(keepLanguage(pageOf(deps, entry.isil), language))}" lang="de">${escapeHtml(entry.name)}</a><div class="meta">${meta.join(' · ')}</div></li>`;
+    })
+    .join('\n');
+  const pages = Math.max(1, Math.ceil(answer.total / request.size));
+  const pager =
+    pages > 1
+      ? `<nav class="pager" aria-label="${t.page(request.page, pages)}">${request.page > 1 ? `<a rel="prev" href="${escapeHtml(withParams({ page: String(request.page - 1) }))}">${t.previous}</a>` : ''}<span>${t.page(request.page, pages)}</span>${request.page < pages ? `<a rel="next" href="${escapeHtml(withParams({ page: String(request.page + 1) }))}">${t.next}</a>` : ''}</nav>`
+      : '';
+  const csv = withParams({ format: 'csv' }, false);
+  const body = `<h1>${t.search}${request.q ? `: <q lang="de">${escapeHtml(request.q)}</q>` : ''}</h1>
+<p>${t.results(humanNumber(answer.total, lang))} · <a href="${escapeHtml(csv)}" type="text/csv">${t.download}</a></p>
+<div class="layout">
+<aside class="facets" aria-label="${t.filters}">
+${facet(t.type, 'type', (v) => t.types[v as keyof typeof t.types] ?? v)}
+${facet(t.country, 'country', (v) => v)}
+${facet(t.city, 'city', (v) => v)}
+</aside>
+<div>
+${answer.total === 0 ? `<p>${t.noResults}</p>` : `<ol class="hits" start="${request.offset! + 1}">\n${hits}\n</ol>`}
+${pager}
+</div>
+</div>`;
+  const self = withParams({ page: request.page > 1 ? String(request.page) : undefined }, false);
+  return layout({
+    language,
+    title: `${t.search}${request.q ? `: ${request.q}` : ''} – ${t.site}`,
+    body,
+    self,
+    query: request.q,
+    head: `<link rel="alternate" type="application/json" href="${escapeHtml(withParams({ format: 'json' }, false))}">\n<link rel="alternate" type="text/csv" href="${escapeHtml(csv)}">\n<meta name="robots" content="noindex, follow">`,
+  });
+}

@@ -1,0 +1,322 @@
+// Search, `GET /search` (HTML, JSON or CSV: negotiated, or named by `format=`), and autocomplete,
+// `GET /search/suggest` (JSON), over the index of the dataset version served (src/search/). Until
+// the first index is built both answer 503 with Retry-After; a bad parameter is 400 saying which.
+import { createHash } from 'node:crypto';
+import type { Request, RequestHandler, Response } from 'express';
+import { DIRECTORY_PATH, RESOURCE_PATH } from '../rdf/iris';
+import type { InstitutionType, SearchEntry } from '../search/entry';
+import type { SearchAnswer, SearchIndex, SearchRequest } from '../search/searchIndex';
+import { notModified } from '../serving/conditional';
+import { negotiateAmong } from '../util/accept';
+import { cacheControl, DATASET_VERSION, type RouteDeps } from './deps';
+import { HttpError } from './errors';
+import { pageLanguage } from './html/language';
+import { searchPage } from './html/searchPage';
+import { commonHeaders } from './middleware';
+
+export const SEARCH_PATH = '/search';
+export const SUGGEST_PATH = '/search/suggest';
+
+const MAX_QUERY = 200;
+const PAGE_SIZE = 20;
+const MAX_PAGE_SIZE = 100;
+/** A CSV is for taking the results away: it may hold more a page. */
+const MAX_CSV_SIZE = 10_000;
+const MAX_OFFSET = 100_000;
+const MAX_RADIUS_KM = 2_000;
+const TYPES: readonly string[] = ['library', 'archive', 'museum', 'other', 'unknown'];
+
+const badRequest = (message: string) => new HttpError(400, message);
+
+const notBuilt = () =>
+  new HttpError(503, 'The search index is being built; try again in a few seconds.', {
+    'Retry-After': '5',
+  });
+
+type Output = 'html' | 'json' | 'csv';
+const OFFERS = [
+  { name: 'html' as const, mediaType: 'text/html', aliases: ['application/xhtml+xml'] },
+  { name: 'json' as const, mediaType: 'application/json', aliases: [] },
+  { name: 'csv' as const, mediaType: 'text/csv', aliases: [] },
+];
+const CONTENT_TYPE: Readonly<Record<Output, string>> = {
+  html: 'text/html;charset=utf-8',
+  json: 'application/json;charset=utf-8',
+  csv: 'text/csv;charset=utf-8;header=present',
+};
+
+/** The query string, read once (the app's own query parser is off). */
+export function queryOf(req: Request): URLSearchParams {
+  const at = req.originalUrl.indexOf('?');
+  return new URLSearchParams(at < 0 ? '' : req.originalUrl.slice(at + 1));
+}
+
+function one(params: URLSearchParams, name: string): string | undefined {
+  const all = params.getAll(name);
+  if (all.length > 1) throw badRequest(`The parameter ${name} is given more than once.`);
+  return all[0];
+}
+
+function numberList(text: string, count: number, name: string): number[] {
+  const parts = text.split(',').map((p) => p.trim());
+  const numbers = parts.map(Number);
+  if (
+    parts.length !== count ||
+    parts.some((p) => p === '') ||
+    numbers.some((n) => !Number.isFinite(n))
+  )
+    throw badRequest(`${name} is ${count} numbers separated by commas.`);
+  return numbers;
+}
+
+function integer(
+  text: string | undefined,
+  name: string,
+  min: number,
+  max: number,
+  fallback: number,
+): number {
+  if (text === undefined || text === '') return fallback;
+  if (!/^\d{1,7}$/.test(text) || Number(text) < min || Number(text) > max)
+    throw badRequest(`${name} is a whole number from ${min} to ${max}.`);
+  return Number(text);
+}
+
+/** The search asked for by the query string; a parameter out of its range is a 400. */
+export type ParsedSearch = ReturnType<typeof searchRequest>;
+
+export function searchRequest(
+  params: URLSearchParams,
+  output: Output,
+): SearchRequest & { page: number; size: number } {
+  const q = one(params, 'q') ?? '';
+  if (q.length > MAX_QUERY) throw badRequest(`q is at most ${MAX_QUERY} characters.`);
+  const type = one(params, 'type');
+  if (type !== undefined && !TYPES.includes(type))
+    throw badRequest(`type is one of ${TYPES.join(', ')}.`);
+  const country = one(params, 'country');
+  if (country !== undefined && !/^[A-Za-z0-9]{1,8}$/.test(country))
+    throw badRequest('country is an ISIL prefix: letters and digits, up to 8.');
+  const city = one(params, 'city');
+  if (city !== undefined && city.length > MAX_QUERY)
+    throw badRequest(`city is at most ${MAX_QUERY} characters.`);
+  let near: SearchRequest['near'];
+  const nearText = one(params, 'near');
+  if (nearText !== undefined) {
+    const [lat, lon] = numberList(nearText, 2, 'near (latitude,longitude)');
+    if (Math.abs(lat!) > 90 || Math.abs(lon!) > 180)
+      throw badRequest('near is a latitude (±90) and a longitude (±180).');
+    const radius = one(params, 'radius');
+    const radiusKm = radius === undefined ? 25 : Number(radius);
+    if (!Number.isFinite(radiusKm) || radiusKm <= 0 || radiusKm > MAX_RADIUS_KM)
+      throw badRequest(`radius is a distance in km, above 0 and at most ${MAX_RADIUS_KM}.`);
+    near = { lat: lat!, lon: lon!, radiusKm };
+  } else if (one(params, 'radius') !== undefined) throw badRequest('radius goes with near.');
+  let bbox: SearchRequest['bbox'];
+  const bboxText = one(params, 'bbox');
+  if (bboxText !== undefined) {
+    const [w, s, e, n] = numberList(bboxText, 4, 'bbox (west,south,east,north)');
+    if ([w, e].some((x) => Math.abs(x!) > 180) || [s, n].some((y) => Math.abs(y!) > 90) || s! > n!)
+      throw badRequest('bbox is west,south,east,north in degrees, south below north.');
+    bbox = [w!, s!, e!, n!];
+  }
+  const sort = one(params, 'sort') ?? (near ? 'distance' : 'relevance');
+  if (sort !== 'relevance' && sort !== 'distance')
+    throw badRequest('sort is relevance or distance.');
+  if (sort === 'distance' && !near) throw badRequest('sort=distance needs near.');
+  const size = integer(
+    one(params, 'size'),
+    'size',
+    1,
+    output === 'csv' ? MAX_CSV_SIZE : MAX_PAGE_SIZE,
+    PAGE_SIZE,
+  );
+  const page = integer(one(params, 'page'), 'page', 1, Math.floor(MAX_OFFSET / size) + 1, 1);
+  return {
+    q,
+    ...(city !== undefined ? { city } : {}),
+    ...(country !== undefined ? { country } : {}),
+    ...(type !== undefined ? { type: type as InstitutionType | 'unknown' } : {}),
+    ...(near ? { near } : {}),
+    ...(bbox ? { bbox } : {}),
+    sort,
+    page,
+    size,
+    offset: (page - 1) * size,
+    limit: size,
+  };
+}
+
+/** The search index, or 503 while the first is built. */
+function indexOf({ service }: RouteDeps): SearchIndex {
+  void service.search.ensure();
+  const index = service.search.current;
+  if (!index) throw notBuilt();
+  return index;
+}
+
+/** Where a hit's page is: this service's page, or the resource URI (which 303s to it). */
+export function pageOf(deps: RouteDeps, isil: string): string {
+  return deps.config.isilDirectoryUrl === ''
+    ? `${DIRECTORY_PATH}${isil}`
+    : `${RESOURCE_PATH}${isil}`;
+}
+
+function hitJson(deps: RouteDeps, entry: SearchEntry, extra: Record<string, unknown> = {}) {
+  return {
+    isil: entry.isil,
+    uri: `${deps.config.baseIri}${RESOURCE_PATH}${entry.isil}`,
+    page: pageOf(deps, entry.isil),
+    name: entry.name,
+    ...(entry.otherNames.length ? { otherNames: entry.otherNames } : {}),
+    ...(entry.sigel ? { sigel: entry.sigel } : {}),
+    ...(entry.cities.length ? { city: entry.cities[0] } : {}),
+    ...(entry.postcodes.length ? { postcode: entry.postcodes[0] } : {}),
+    ...(entry.type ? { type: entry.type } : {}),
+    ...(entry.lat !== undefined ? { lat: entry.lat, lon: entry.lon } : {}),
+    ...extra,
+  };
+}
+
+/** A CSV field (RFC 4180), with a leading formula character made inert for spreadsheets. */
+function csvField(value: string | number | undefined): string {
+  if (value === undefined) return '';
+  let text = String(value);
+  if (/^[=+\-@\t\r]/.test(text) && typeof value === 'string') text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function send(
+  req: Request,
+  res: Response,
+  deps: RouteDeps,
+  status: number,
+  type: string,
+  body: string,
+  version: string,
+  extra: Record<string, string> = {},
+): void {
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+  const headers = {
+    ...commonHeaders(res),
+    'Content-Type': type,
+    'Cache-Control': cacheControl(deps.config),
+    Vary: 'Accept, Accept-Language',
+    ETag: etag,
+    [DATASET_VERSION]: version,
+    ...extra,
+  };
+  if (notModified(req.headers, [etag], new Date(0))) {
+    res.writeHead(304, headers);
+    res.end();
+    return;
+  }
+  res.writeHead(status, { ...headers, 'Content-Length': String(Buffer.byteLength(body)) });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+function searchJson(
+  deps: RouteDeps,
+  params: URLSearchParams,
+  request: ReturnType<typeof searchRequest>,
+  answer: SearchAnswer,
+  version: string,
+): string {
+  const body = JSON.stringify({
+    query: Object.fromEntries([...params].filter(([k]) => k !== 'format' && k !== 'lang')),
+    total: answer.total,
+    page: request.page,
+    size: request.size,
+    version,
+    hits: answer.hits.map((h) =>
+      hitJson(deps, h.entry, {
+        score: Math.round(h.score * 1000) / 1000,
+        ...(h.distanceKm !== undefined ? { distanceKm: Math.round(h.distanceKm * 100) / 100 } : {}),
+      }),
+    ),
+    facets: answer.facets,
+  });
+  return `${body}\n`;
+}
+
+function searchCsv(deps: RouteDeps, answer: SearchAnswer): string {
+  const head = ['isil', 'name', 'sigel', 'postcode', 'city', 'type', 'lat', 'lon', 'uri'];
+  const lines = answer.hits.map(({ entry: e }) =>
+    [
+      e.isil,
+      e.name,
+      e.sigel,
+      e.postcodes[0],
+      e.cities[0],
+      e.type,
+      e.lat,
+      e.lon,
+      `${deps.config.baseIri}${RESOURCE_PATH}${e.isil}`,
+    ]
+      .map(csvField)
+      .join(','),
+  );
+  return `${[head.join(','), ...lines].join('\r\n')}\r\n`;
+}
+
+export function search(deps: RouteDeps): RequestHandler {
+  return function search(req, res) {
+    const params = queryOf(req);
+    const format = one(params, 'format');
+    let output: Output | undefined;
+    if (format !== undefined) {
+      if (format !== 'html' && format !== 'json' && format !== 'csv')
+        throw badRequest('format is html, json or csv.');
+      output = format;
+    } else output = negotiateAmong(req.headers.accept, OFFERS)?.name;
+    if (!output)
+      throw new HttpError(
+        406,
+        'Search answers in HTML, JSON (application/json) or CSV (text/csv).',
+      );
+    const request = searchRequest(params, output);
+    const index = indexOf(deps);
+    const answer = index.search(request);
+    const version = index.version;
+    if (output === 'json')
+      return send(
+        req,
+        res,
+        deps,
+        200,
+        CONTENT_TYPE.json,
+        searchJson(deps, params, request, answer, version),
+        version,
+      );
+    if (output === 'csv')
+      return send(req, res, deps, 200, CONTENT_TYPE.csv, searchCsv(deps, answer), version, {
+        'Content-Disposition': 'inline; filename="isil-search.csv"',
+      });
+    const language = pageLanguage(params, req.headers['accept-language']);
+    send(
+      req,
+      res,
+      deps,
+      200,
+      CONTENT_TYPE.html,
+      searchPage(deps, params, request, answer, language),
+      version,
+      {
+        'Content-Language': language.lang,
+      },
+    );
+  };
+}
+
+export function suggest(deps: RouteDeps): RequestHandler {
+  return function suggest(req, res) {
+    const params = queryOf(req);
+    const q = one(params, 'q') ?? '';
+    if (q.length > MAX_QUERY) throw badRequest(`q is at most ${MAX_QUERY} characters.`);
+    const limit = integer(one(params, 'limit'), 'limit', 1, 10, 10);
+    const index = indexOf(deps);
+    const found = index.suggest(q, limit);
+    const body = JSON.stringify({ query: q, suggestions: found.map((e) => hitJson(deps, e)) });
+    send(req, res, deps, 200, CONTENT_TYPE.json, `${body}\n`, index.version);
+  };
+}

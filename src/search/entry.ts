@@ -1,0 +1,89 @@
+// What the search knows of an institution (issue 18), read from its published description: the
+// names, the identifiers, the places and the coordinates. Made the same way for every adapter (it
+// reads descriptions through the store port), for every dataset version.
+import type { Quad, Term } from 'n3';
+import type { Description } from '../rdf/description';
+import { PREFIXES, RDF_TYPE } from '../rdf/namespaces';
+
+const { foaf, v, dbp, geo, schema, dc, gbv } = PREFIXES;
+
+/** The kinds of institution the search facets and the pages tell apart. */
+export type InstitutionType = 'library' | 'archive' | 'museum' | 'other';
+
+export interface SearchEntry {
+  readonly isil: string;
+  readonly name: string;
+  /** Short and other names (the Sigel is an identifier, below). */
+  readonly otherNames: readonly string[];
+  readonly sigel: string | undefined;
+  readonly cities: readonly string[];
+  readonly postcodes: readonly string[];
+  readonly type: InstitutionType | undefined;
+  /** The ISIL's prefix: the country code, or a non-country prefix such as `ZDB` or `OCLC`. */
+  readonly country: string;
+  readonly lat: number | undefined;
+  readonly lon: number | undefined;
+}
+
+/** The class IRIs a description may type an institution with, and the kind each one means. */
+const TYPES: ReadonlyMap<string, InstitutionType> = new Map([
+  [`${schema}Library`, 'library'],
+  [`${schema}ArchiveOrganization`, 'archive'],
+  [`${schema}Museum`, 'museum'],
+]);
+
+/** The Sigel as the agency writes it in `dc:identifier` (`"(Sigel)1a"`, next to `"(ISIL)DE-1a"`). */
+const SIGEL = /^\(Sigel\)\s*(.+)$/i;
+
+function objects(quads: readonly Quad[], subject: Term | string, predicate: string): Term[] {
+  const s = typeof subject === 'string' ? subject : subject.value;
+  return quads
+    .filter((q) => q.subject.value === s && q.predicate.value === predicate)
+    .map((q) => q.object);
+}
+
+const unique = (values: readonly string[]): string[] => [...new Set(values.filter(Boolean))];
+
+/** A coordinate as the data has it (`"52.5"`, sometimes with a comma), when it is one. */
+function coordinate(term: Term | undefined, limit: number): number | undefined {
+  if (!term) return undefined;
+  const value = Number(term.value.trim().replace(',', '.'));
+  return Number.isFinite(value) && Math.abs(value) <= limit ? value : undefined;
+}
+
+/** The search entry of the institution `isil`, from its description. */
+export function searchEntry(isil: string, description: Description): SearchEntry {
+  const quads = description.quads;
+  const r = description.subject;
+  const names = objects(quads, r, `${foaf}name`).map((t) => t.value.normalize('NFC'));
+  const identifiers = objects(quads, r, `${dc}identifier`).map((t) => t.value);
+  const sigel = identifiers.map((i) => SIGEL.exec(i)?.[1]).find((s) => s !== undefined);
+  const adrs = objects(quads, r, `${v}adr`);
+  const location = objects(quads, r, `${geo}location`)[0];
+  const lat = coordinate(location && objects(quads, location, `${geo}lat`)[0], 90);
+  const lon = coordinate(location && objects(quads, location, `${geo}long`)[0], 180);
+  const types = objects(quads, r, RDF_TYPE).map((t) => TYPES.get(t.value));
+  const type =
+    types.find((t) => t !== undefined) ??
+    (objects(quads, r, `${gbv}opac`).length > 0 ? 'library' : undefined);
+  return {
+    isil,
+    name: names[0] ?? isil,
+    otherNames: unique([
+      ...names.slice(1),
+      ...objects(quads, r, `${dbp}shortName`).map((t) => t.value.normalize('NFC')),
+      ...objects(quads, r, `${foaf}nick`).map((t) => t.value.normalize('NFC')),
+    ]),
+    sigel,
+    cities: unique(
+      adrs.flatMap((a) => objects(quads, a, `${v}locality`).map((t) => t.value.normalize('NFC'))),
+    ),
+    postcodes: unique(
+      adrs.flatMap((a) => objects(quads, a, `${v}postal-code`).map((t) => t.value)),
+    ),
+    type,
+    country: isil.split('-')[0]!.toUpperCase(),
+    lat: lat !== undefined && lon !== undefined ? lat : undefined,
+    lon: lat !== undefined && lon !== undefined ? lon : undefined,
+  };
+}

@@ -1,0 +1,256 @@
+// The search index of one dataset version (issue 18), in MiniSearch (chosen by a measurement:
+// test/bench/searchLibraries.ts, docs/search.md). Names, other names, ISIL, Sigel, city and
+// postcode are folded the German way (src/search/fold.ts) and matched by prefix and with small
+// typos; results are ranked by BM25 (a name counts most, then identifiers, other names, places),
+// or by distance. Facets count the matches by city, ISIL prefix and type; geo filters keep those
+// near a point or inside a box.
+import MiniSearch, { type SearchOptions } from 'minisearch';
+import { Completion } from './completion';
+import { fold, words } from './fold';
+import type { InstitutionType, SearchEntry } from './entry';
+
+type Field = 'name' | 'other' | 'ids' | 'place';
+const FIELDS: readonly Field[] = ['name', 'other', 'ids', 'place'];
+
+/** An identifier as one word: `DE-Tue120` and `Tü 120` are `detue120` and `tue120`. */
+const joined = (text: string): string => words(text).join('');
+
+/** The words of an entry's field, as the index keeps them (already folded). */
+function fieldWords(entry: SearchEntry, field: Field): string[] {
+  switch (field) {
+    case 'name':
+      return words(entry.name);
+    case 'other':
+      return entry.otherNames.flatMap(words);
+    case 'ids': {
+      const ids = [entry.isil, ...(entry.sigel ? [entry.sigel] : [])];
+      return [...ids.map(joined), ...ids.flatMap(words)];
+    }
+    case 'place':
+      return [...entry.cities.flatMap(words), ...entry.postcodes.flatMap(words)];
+  }
+}
+
+export interface GeoPoint {
+  readonly lat: number;
+  readonly lon: number;
+}
+
+export interface SearchRequest {
+  /** What was typed; empty: every institution (filtered). */
+  readonly q: string;
+  readonly city?: string;
+  readonly country?: string;
+  /** A kind, or `unknown`: those whose data names none. */
+  readonly type?: InstitutionType | 'unknown';
+  /** Within `radiusKm` of the point. */
+  readonly near?: GeoPoint & { readonly radiusKm: number };
+  /** West, south, east, north, in degrees. */
+  readonly bbox?: readonly [number, number, number, number];
+  readonly sort?: 'relevance' | 'distance';
+  readonly offset?: number;
+  readonly limit?: number;
+}
+
+export interface Hit {
+  readonly entry: SearchEntry;
+  readonly score: number;
+  /** Kilometres from `near`, when asked near a point. */
+  readonly distanceKm: number | undefined;
+}
+
+export interface FacetCount {
+  readonly value: string;
+  readonly count: number;
+}
+
+export interface SearchAnswer {
+  readonly total: number;
+  readonly hits: readonly Hit[];
+  readonly facets: {
+    readonly city: readonly FacetCount[];
+    readonly country: readonly FacetCount[];
+    readonly type: readonly FacetCount[];
+  };
+}
+
+/** Great-circle distance in km (haversine, mean Earth radius). */
+export function distanceKm(a: GeoPoint, b: GeoPoint): number {
+  const rad = Math.PI / 180;
+  const dLat = (b.lat - a.lat) * rad;
+  const dLon = (b.lon - a.lon) * rad;
+  const h =
+    Math.sin(dLat / 2) ** 2 +
+    Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLon / 2) ** 2;
+  return 2 * 6371.0088 * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/** Typo tolerance: none for short words, one edit from five letters, two from ten. */
+const typos = (term: string): number => (term.length >= 10 ? 2 : term.length >= 5 ? 1 : 0);
+
+const SEARCH: SearchOptions = {
+  boost: { name: 3, ids: 3, other: 2, place: 1 },
+  prefix: (term) => term.length >= 3,
+  fuzzy: (term) => typos(term),
+  maxFuzzy: 2,
+  weights: { prefix: 0.5, fuzzy: 0.35 },
+};
+
+const FACET_SIZE = 20;
+
+function countBy(values: Iterable<string>): FacetCount[] {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return [...counts]
+    .map(([value, count]) => ({ value, count }))
+    .sort((a, b) => b.count - a.count || a.value.localeCompare(b.value, 'de'))
+    .slice(0, FACET_SIZE);
+}
+
+const byName = new Intl.Collator('de', { sensitivity: 'base', numeric: true });
+
+export class SearchIndex {
+  private readonly mini: MiniSearch<number>;
+  private readonly byIsil: ReadonlyMap<string, number>;
+  private completion: Completion | undefined;
+
+  private constructor(
+    readonly version: string,
+    private readonly entries: readonly SearchEntry[],
+  ) {
+    this.mini = new MiniSearch<number>({
+      idField: 'id',
+      fields: [...FIELDS],
+      // Documents are positions in `entries`; each field is read from the entry.
+      extractField: (id, field) =>
+        field === 'id'
+          ? String(id)
+          : fieldWords(entries[id as unknown as number]!, field as Field).join(' '),
+      tokenize: (text, field) => (field === undefined ? words(text) : text.split(' ')),
+      processTerm: (term) => term || null,
+      searchOptions: SEARCH,
+    });
+    this.byIsil = new Map(entries.map((e, i) => [e.isil, i]));
+    const ids = new Map<string, number[]>();
+    entries.forEach((e, i) => {
+      for (const id of [e.isil, e.sigel]) {
+        if (!id) continue;
+        const key = joined(id);
+        const list = ids.get(key);
+        if (list) list.push(i);
+        else ids.set(key, [i]);
+      }
+    });
+    this.identifiers = ids;
+  }
+
+  /** Institutions by their ISIL or Sigel as one word (`DE-Tue120` and `Tü 120` as typed). */
+  private readonly identifiers: ReadonlyMap<string, readonly number[]>;
+
+  /** The index of `entries`, built a chunk at a time so the event loop keeps turning. */
+  static async build(version: string, entries: readonly SearchEntry[]): Promise<SearchIndex> {
+    const index = new SearchIndex(version, entries);
+    await index.mini.addAllAsync(
+      entries.map((_, i) => i),
+      { chunkSize: 2000 },
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    index.completion = new Completion(entries);
+    return index;
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  entry(isil: string): SearchEntry | undefined {
+    const i = this.byIsil.get(isil);
+    return i === undefined ? undefined : this.entries[i];
+  }
+
+  search(request: SearchRequest): SearchAnswer {
+    const { near, bbox } = request;
+    const city = request.city === undefined ? undefined : fold(request.city);
+    const country = request.country?.toUpperCase();
+    const keep = (e: SearchEntry): boolean => {
+      if (city !== undefined && !e.cities.some((c) => fold(c) === city)) return false;
+      if (country !== undefined && e.country !== country) return false;
+      if (request.type !== undefined && (e.type ?? 'unknown') !== request.type) return false;
+      if (bbox) {
+        const [w, s, east, n] = bbox;
+        if (e.lat === undefined || e.lon === undefined) return false;
+        if (e.lat < s || e.lat > n) return false;
+        if (w <= east ? e.lon < w || e.lon > east : e.lon < w && e.lon > east) return false;
+      }
+      if (near) {
+        if (e.lat === undefined || e.lon === undefined) return false;
+        if (distanceKm(near, { lat: e.lat, lon: e.lon }) > near.radiusKm) return false;
+      }
+      return true;
+    };
+    const q = request.q.trim();
+    let found: { id: number; score: number }[];
+    if (words(q).length === 0) {
+      found = this.entries.flatMap((e, id) => (keep(e) ? [{ id, score: 0 }] : []));
+      if (!near)
+        found.sort((a, b) => byName.compare(this.entries[a.id]!.name, this.entries[b.id]!.name));
+    } else {
+      const filter = (r: { id: unknown }) => keep(this.entries[r.id as number]!);
+      // Every word first; when no institution has them all, any of them, best first.
+      found = this.mini.search(q, { combineWith: 'AND', filter }) as {
+        id: number;
+        score: number;
+      }[];
+      if (found.length === 0)
+        found = this.mini.search(q, { combineWith: 'OR', filter }) as {
+          id: number;
+          score: number;
+        }[];
+    }
+    const withDistance = found.map(({ id, score }) => {
+      const entry = this.entries[id]!;
+      const distance =
+        near && entry.lat !== undefined && entry.lon !== undefined
+          ? distanceKm(near, { lat: entry.lat, lon: entry.lon })
+          : undefined;
+      return { entry, score, distanceKm: distance };
+    });
+    if (near && (request.sort === 'distance' || words(q).length === 0))
+      withDistance.sort((a, b) => (a.distanceKm ?? Infinity) - (b.distanceKm ?? Infinity));
+    const offset = Math.max(0, request.offset ?? 0);
+    const limit = Math.max(0, request.limit ?? 20);
+    return {
+      total: withDistance.length,
+      hits: withDistance.slice(offset, offset + limit),
+      facets: {
+        city: countBy(withDistance.flatMap((h) => h.entry.cities.slice(0, 1))),
+        country: countBy(withDistance.map((h) => h.entry.country)),
+        type: countBy(withDistance.map((h) => h.entry.type ?? 'unknown')),
+      },
+    };
+  }
+
+  /** Up to `limit` institutions for what is being typed, best first (src/search/completion.ts). */
+  suggest(q: string, limit = 10): SearchEntry[] {
+    return this.completion!.suggest(q, limit);
+  }
+
+  /**
+   * Candidates for a name from elsewhere (reconciliation): any of its words, with typos, scored;
+   * the best `limit`.
+   */
+  candidates(name: string, limit: number, keep?: (e: SearchEntry) => boolean): Hit[] {
+    if (words(name).length === 0) return [];
+    return this.mini
+      .search(name, {
+        combineWith: 'OR',
+        ...(keep ? { filter: (r) => keep(this.entries[r.id as number]!) } : {}),
+      })
+      .slice(0, limit)
+      .map((r) => ({
+        entry: this.entries[r.id as number]!,
+        score: r.score,
+        distanceKm: undefined,
+      }));
+  }
+}

@@ -1,0 +1,194 @@
+// Search and autocomplete over HTTP (issue 18), on the bundled dataset as `npm start` serves it,
+// through each store adapter: the index is built from the descriptions the store port gives.
+import assert from 'node:assert/strict';
+import request from 'supertest';
+import type { Express } from 'express';
+import { BUNDLED_DATASET } from '../../src/util/paths';
+import type { Service } from '../../src/serving/service';
+import { ADAPTERS, buildApp } from '../support';
+
+/** The rows of a CSV answer (RFC 4180: quoted fields may hold commas and doubled quotes). */
+function csvRows(text: string): string[][] {
+  const rows: string[][] = [];
+  for (const line of text.split('\r\n').filter(Boolean)) {
+    const cells: string[] = [];
+    for (const m of line.matchAll(/("([^"]|"")*"|[^,]*)(,|$)/g)) {
+      if (m.index === line.length && m[0] === '') break;
+      const cell = m[1]!;
+      cells.push(cell.startsWith('"') ? cell.slice(1, -1).replace(/""/g, '"') : cell);
+    }
+    rows.push(cells);
+  }
+  return rows;
+}
+
+for (const adapter of ADAPTERS)
+  describe(`search over HTTP (${adapter} store)`, function () {
+    this.timeout(120_000);
+    let app: Express;
+    let service: Service;
+    before(async () => {
+      ({ app, service } = await buildApp(BUNDLED_DATASET, {}, adapter));
+    });
+
+    it('answers 503 with Retry-After until the first index is built, then answers', async () => {
+      const early = await request(app).get('/search?q=Berlin&format=json');
+      if (early.status === 503) {
+        assert.ok(Number(early.headers['retry-after']) >= 1);
+        assert.match(early.text, /being built/);
+      }
+      const report = await service.search.ensure();
+      assert.ok(report && report.institutions > 18_000, JSON.stringify(report));
+      await request(app).get('/search?q=Berlin&format=json').expect(200);
+    });
+
+    it('finds an institution by name, by ISIL and folded the German way, in JSON, with facets', async () => {
+      await service.search.ensure();
+      const res = await request(app)
+        .get('/search?q=Staatsbibliothek%20zu%20Berlin&format=json')
+        .expect(200)
+        .expect('Content-Type', 'application/json;charset=utf-8');
+      assert.equal(res.headers['dataset-version'], service.current!.dataset.version);
+      assert.ok(res.body.total > 0);
+      assert.ok(res.body.hits.slice(0, 5).some((h: { isil: string }) => h.isil === 'DE-1a'));
+      const byIsil = await request(app).get('/search?q=DE-1a&format=json').expect(200);
+      assert.equal(byIsil.body.hits[0].isil, 'DE-1a');
+      assert.equal(
+        byIsil.body.hits[0].uri,
+        'https://ld.zdb-services.de/resource/organisations/DE-1a',
+      );
+      const folded = await request(app).get('/search?q=Muenchen&format=json').expect(200);
+      assert.ok(folded.body.total > 10);
+      assert.ok(
+        folded.body.hits.every((h: { name: string }) =>
+          /München|Munich|Muenchen/i.test(h.name + JSON.stringify(h)),
+        ),
+      );
+      assert.ok(
+        Array.isArray(folded.body.facets.country) && folded.body.facets.country[0].value === 'DE',
+      );
+    });
+
+    it('filters by facet and pages, negotiates HTML, JSON and CSV, and refuses bad parameters with 400', async () => {
+      await service.search.ensure();
+      const all = await request(app).get('/search?q=bibliothek&format=json&size=5').expect(200);
+      const page2 = await request(app)
+        .get('/search?q=bibliothek&format=json&size=5&page=2')
+        .expect(200);
+      assert.equal(all.body.total, page2.body.total);
+      const ids = [...all.body.hits, ...page2.body.hits].map((h: { isil: string }) => h.isil);
+      assert.equal(new Set(ids).size, 10);
+      const country = all.body.facets.country.find((f: { value: string }) => f.value === 'ZDB');
+      const zdb = await request(app)
+        .get('/search?q=bibliothek&format=json&country=ZDB')
+        .expect(200);
+      assert.equal(zdb.body.total, country.count);
+      assert.ok(zdb.body.hits.every((h: { isil: string }) => h.isil.startsWith('ZDB-')));
+
+      const csv = await request(app)
+        .get('/search?q=K%C3%B6ln&size=500')
+        .set('Accept', 'text/csv')
+        .expect(200);
+      assert.match(csv.headers['content-type']!, /^text\/csv;charset=utf-8/);
+      const rows = csvRows(csv.text);
+      assert.deepEqual(rows[0], [
+        'isil',
+        'name',
+        'sigel',
+        'postcode',
+        'city',
+        'type',
+        'lat',
+        'lon',
+        'uri',
+      ]);
+      assert.ok(rows.length > 10);
+      assert.ok(
+        rows
+          .slice(1)
+          .every(
+            (r) =>
+              r.length === 9 &&
+              r[8] === `https://ld.zdb-services.de/resource/organisations/${r[0]}`,
+          ),
+      );
+
+      const html = await request(app)
+        .get('/search?q=K%C3%B6ln')
+        .set('Accept', 'text/html')
+        .expect(200);
+      assert.match(html.headers['content-type']!, /^text\/html/);
+      assert.match(html.headers.vary!, /Accept-Language/);
+      assert.match(html.text, /<html lang="de">/);
+      assert.match(html.text, /Treffer/);
+      const english = await request(app)
+        .get('/search?q=K%C3%B6ln&lang=en')
+        .set('Accept', 'text/html')
+        .expect(200);
+      assert.match(english.text, /<html lang="en">/);
+      assert.match(english.text, /results/);
+      assert.match(english.text, /href="\/isil\/[^"]+\?lang=en"/, 'links keep the language');
+      assert.notEqual(english.headers.etag, html.headers.etag);
+      await request(app).get('/search?q=x').set('Accept', 'image/png').expect(406);
+
+      for (const bad of [
+        'q=' + 'x'.repeat(201),
+        'q=a&size=0',
+        'q=a&size=101',
+        'q=a&page=-1',
+        'q=a&type=zoo',
+        'near=91,0',
+        'near=abc',
+        'near=52,13&radius=0',
+        'radius=5',
+        'bbox=1,2,3',
+        'bbox=0,50,10,40',
+        'sort=distance',
+        'format=xml',
+        'q=a&q=b',
+      ]) {
+        const res = await request(app).get(`/search?${bad}`).expect(400);
+        assert.ok(res.text.length > 10, bad);
+      }
+    });
+
+    it('keeps those near a point nearest first, or inside a box', async () => {
+      await service.search.ensure();
+      const near = await request(app)
+        .get('/search?near=52.52,13.40&radius=20&format=json&size=100')
+        .expect(200);
+      assert.ok(near.body.total > 0);
+      const distances = near.body.hits.map((h: { distanceKm: number }) => h.distanceKm);
+      assert.deepEqual(
+        [...distances].sort((a, b) => a - b),
+        distances,
+      );
+      assert.ok(distances.every((d: number) => d <= 20));
+      const box = await request(app)
+        .get('/search?bbox=13.0,52.3,13.8,52.7&format=json&size=100')
+        .expect(200);
+      assert.ok(
+        box.body.hits.every(
+          (h: { lat: number; lon: number }) =>
+            h.lat >= 52.3 && h.lat <= 52.7 && h.lon >= 13 && h.lon <= 13.8,
+        ),
+      );
+      assert.ok(box.body.hits.some((h: { isil: string }) => h.isil === 'DE-1a'));
+    });
+
+    it('suggests at most ten institutions as one types, as JSON', async () => {
+      await service.search.ensure();
+      const res = await request(app).get('/search/suggest?q=staatsbib%20ber').expect(200);
+      assert.equal(res.headers['content-type'], 'application/json;charset=utf-8');
+      assert.ok(res.body.suggestions.length > 0 && res.body.suggestions.length <= 10);
+      assert.ok(res.body.suggestions.some((s: { isil: string }) => s.isil === 'DE-1a'));
+      const many = await request(app).get('/search/suggest?q=bi').expect(200);
+      assert.equal(many.body.suggestions.length, 10);
+      const none = await request(app).get('/search/suggest?q=').expect(200);
+      assert.deepEqual(none.body.suggestions, []);
+      await request(app)
+        .get(`/search/suggest?q=${'y'.repeat(201)}`)
+        .expect(400);
+      await request(app).get('/search/suggest?q=a&limit=11').expect(400);
+    });
+  });
