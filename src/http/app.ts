@@ -9,6 +9,7 @@ import { requestGate } from './middleware';
 import { errorHandler } from './respond';
 import { routeTable, staffRouteTable, type Route } from './routes';
 import { SPARQL_PATH, type StaffDeps } from './sparql/endpoint';
+import { RECONCILE_PATH } from './reconcile';
 
 export interface AppDeps {
   readonly service: Service;
@@ -46,7 +47,7 @@ function appOf(logger: Logger, routes: readonly Route[], metrics?: Metrics): exp
   app.set('case sensitive routing', true);
   app.set('strict routing', true);
   app.set('query parser', false);
-  app.use(requestGate(logger, SPARQL_PATH, metrics));
+  app.use(requestGate(logger, [SPARQL_PATH, RECONCILE_PATH], metrics));
   for (const route of routes) {
     // A prefix is mounted without its last `/`: the handler sees the rest of the path raw.
     if (route.match === 'prefix') app.use(route.path.slice(0, -1), route.handler);

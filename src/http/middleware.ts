@@ -66,9 +66,10 @@ const GIVEN_ID = /^[\w.:-]{1,64}$/;
  * The first middleware: request id and access log, a version other than HTTP/1.x refused (505), an
  * HTTP/1.1 request without Host or any with two refused (400), then the read-only gate, where
  * anything but GET, HEAD and OPTIONS is 405 and OPTIONS is a CORS preflight (204), except below
- * `ownMethods` (the SPARQL endpoint's path), whose handler answers methods itself.
+ * `ownMethods` (the SPARQL endpoint's path, reconciliation's), whose handlers answer methods
+ * themselves.
  */
-export function requestGate(logger: Logger, ownMethods?: string, metrics?: Metrics) {
+export function requestGate(logger: Logger, ownMethods: readonly string[] = [], metrics?: Metrics) {
   let sequence = 0;
   const prefix = process.pid.toString(36);
   return (req: Request, res: Response, next: NextFunction): void => {
@@ -109,12 +110,11 @@ export function requestGate(logger: Logger, ownMethods?: string, metrics?: Metri
     if (req.httpVersionMajor !== 1) return next(versionNotSupported());
     if (req.httpVersionMinor === 1 && req.headers.host === undefined) return next(noHost());
     if (severalHosts(req.rawHeaders)) return next(twoHosts());
-    // The SPARQL endpoint takes POST, and answers its own 405 and preflight: only looked at for
-    // what the gate would refuse or preflight, so that a GET pays nothing for it.
+    // The SPARQL endpoint and reconciliation take POST, and answer their own 405 and preflight:
+    // only looked at for what the gate would refuse or preflight, so that a GET pays nothing.
     if (
       (req.method === 'OPTIONS' || !SAFE_METHODS.has(req.method)) &&
-      ownMethods !== undefined &&
-      (req.path === ownMethods || req.path.startsWith(`${ownMethods}/`))
+      ownMethods.some((own) => req.path === own || req.path.startsWith(`${own}/`))
     )
       return next();
     if (!SAFE_METHODS.has(req.method)) return next(methodNotAllowed());

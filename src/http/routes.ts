@@ -15,6 +15,7 @@ import { resource } from './resource';
 import { SPARQL_PATH, sparqlElsewhere, sparqlEndpoint } from './sparql/endpoint';
 import { assetFiles } from './assets';
 import { search, SEARCH_PATH, suggest, SUGGEST_PATH } from './search';
+import { RECONCILE_PATH, reconciliation } from './reconcile';
 
 export interface Route {
   /** `prefix`: the path and everything below it, the handler seeing the rest raw (an ISIL may
@@ -53,6 +54,12 @@ export function routeTable(deps: RouteDeps): readonly Route[] {
     { match: 'exact', path: SEARCH_PATH, handler: search(deps), contract: 'docs/search.md' },
     { match: 'exact', path: SUGGEST_PATH, handler: suggest(deps), contract: 'docs/search.md' },
     { match: 'prefix', path: '/assets/', handler: assetFiles(), contract: 'docs/search.md' },
+    {
+      match: 'prefix',
+      path: `${RECONCILE_PATH}/`,
+      handler: reconciliation(deps),
+      contract: 'docs/search.md#reconciliation',
+    },
     {
       match: 'prefix',
       path: `${SPARQL_PATH}/`,

@@ -102,6 +102,19 @@ export class Completion {
     return this.union(start, end);
   }
 
+  /** How many entries hold `word` (folded) among their names and identifiers. */
+  frequency(word: string): number {
+    const at = this.lowerBound(word);
+    return this.vocabulary[at] === word ? this.postings[at]!.length : 0;
+  }
+
+  /** The entries that hold `word` (folded) whole, at most `limit`. */
+  holding(word: string, limit: number): SearchEntry[] {
+    const at = this.lowerBound(word);
+    if (this.vocabulary[at] !== word) return [];
+    return [...this.postings[at]!.subarray(0, limit)].map((i) => this.entries[i]!);
+  }
+
   /** Up to `limit` entries for what is being typed. */
   suggest(query: string, limit = 10): SearchEntry[] {
     const typed = [...new Set(words(query))];

@@ -230,6 +230,19 @@ export class SearchIndex {
     };
   }
 
+  /**
+   * How telling `word` (folded) is: its inverse document frequency over the names, high for a word
+   * few institutions have (a place, a person), low for one most have (`museum`, `bibliothek`).
+   */
+  rarity(word: string): number {
+    return Math.log((this.entries.length + 1) / (this.completion!.frequency(word) + 1));
+  }
+
+  /** The institutions whose names or identifiers hold `word` (folded) whole, at most `limit`. */
+  holding(word: string, limit: number): SearchEntry[] {
+    return this.completion!.holding(word, limit);
+  }
+
   /** Up to `limit` institutions for what is being typed, best first (src/search/completion.ts). */
   suggest(q: string, limit = 10): SearchEntry[] {
     return this.completion!.suggest(q, limit);

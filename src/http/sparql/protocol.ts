@@ -3,6 +3,7 @@
 // before anything is parsed or run: 400, 403 (an update), 405, 413, 415.
 import type { Request } from 'express';
 import { HttpError } from '../errors';
+import { requestBody } from '../body';
 import { READ_ONLY } from '../../store/staffQuery';
 
 export const SPARQL_METHODS = 'GET, HEAD, POST, OPTIONS';
@@ -20,32 +21,6 @@ const UPDATE = 'application/sparql-update';
 
 const readOnly = () => new HttpError(403, READ_ONLY, { 'Cache-Control': 'no-store' });
 const bad = (message: string) => new HttpError(400, message, { 'Cache-Control': 'no-store' });
-
-/** The body as bytes, refused with 413 past `max` (by its Content-Length, or as it arrives). */
-async function body(req: Request, max: number): Promise<Buffer> {
-  const tooLarge = () =>
-    new HttpError(413, `A request body is at most ${max} bytes here (SPARQL_MAX_BODY_BYTES).`, {
-      Connection: 'close',
-    });
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > max) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > max) throw tooLarge();
-      chunks.push(chunk);
-    }
-  } catch (error) {
-    if (error instanceof HttpError) throw error;
-    // The client closed the connection before its body was whole: its doing, not a failure here.
-    throw new HttpError(400, 'The request body ended before it was whole.', {
-      Connection: 'close',
-    });
-  }
-  return Buffer.concat(chunks);
-}
 
 /** UTF-8 text, or 400: the protocol has the query in UTF-8 and nothing else. */
 function utf8(bytes: Buffer, what: string): string {
@@ -108,7 +83,7 @@ export async function readProtocol(req: Request, maxBody: number): Promise<Proto
       );
     if (type.charset !== undefined && type.charset !== 'utf-8' && type.charset !== 'utf8')
       throw bad(`The body is ${type.charset}: the SPARQL Protocol sends queries in UTF-8 only.`);
-    const bytes = await body(req, maxBody);
+    const bytes = await requestBody(req, maxBody, 'SPARQL_MAX_BODY_BYTES');
     if (type.type === QUERY) direct = utf8(bytes, 'query');
     else inBody = parameters(utf8(bytes, 'form body'));
     if (type.type === QUERY && inUrl.has('query'))

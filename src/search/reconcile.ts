@@ -1,0 +1,273 @@
+// Reconciliation (issue 18; the W3C Entity Reconciliation community group's API 0.2, as OpenRefine
+// speaks it): a name from elsewhere, with an ISIL, a city or a postcode to sharpen it, gets the
+// institutions it may mean, each with a score from 0 to 100 and `match` when the service is sure
+// enough to match it without asking a person. A wrong automatic match costs more than a missed
+// one, so `match` is strict: the ISIL given and found; or the same name (folded), telling enough,
+// with nothing as close beside it, and a city or postcode given that agrees. A name alone is never
+// enough: the agency's data holds different institutions of the same name (two "Museum für Kunst
+// und Kulturgeschichte"), and Wikidata's labels name some of them for the other one.
+import { fold, words } from './fold';
+import type { InstitutionType, SearchEntry } from './entry';
+import type { SearchIndex } from './searchIndex';
+
+/** The properties a query may give (`pid`). */
+export const PROPERTIES = [
+  { id: 'isil', name: 'ISIL' },
+  { id: 'city', name: 'City' },
+  { id: 'postcode', name: 'Postcode' },
+] as const;
+
+export const ORGANIZATION = 'http://xmlns.com/foaf/0.1/Organization';
+/** The types a query may name, with the kind each one means (foaf:Organization: any). */
+export const TYPES: readonly { id: string; name: string; kind?: InstitutionType }[] = [
+  { id: ORGANIZATION, name: 'Organization' },
+  { id: 'http://schema.org/Library', name: 'Library', kind: 'library' },
+  { id: 'http://schema.org/ArchiveOrganization', name: 'Archive', kind: 'archive' },
+  { id: 'http://schema.org/Museum', name: 'Museum', kind: 'museum' },
+];
+
+export interface ReconcileQuery {
+  readonly query: string;
+  readonly type?: string | readonly string[];
+  readonly limit?: number;
+  readonly properties?: readonly { readonly pid: string; readonly v: unknown }[];
+}
+
+export interface Candidate {
+  readonly id: string;
+  readonly name: string;
+  readonly description?: string;
+  readonly score: number;
+  readonly match: boolean;
+  readonly type: readonly { id: string; name: string }[];
+  readonly features: readonly { id: string; value: number | boolean }[];
+}
+
+/** How far apart two folded words are, in edits (Levenshtein), stopping past `max`. */
+function edits(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(
+        previous[j]! + 1,
+        row[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+      best = Math.min(best, row[j]!);
+    }
+    if (best > max) return max + 1;
+    previous = row;
+  }
+  return previous[b.length]!;
+}
+
+/** How alike two words are: 1 the same, less for a typo or a part of a compound, 0 unalike. */
+function wordLikeness(a: string, b: string): number {
+  if (a === b) return 1;
+  const long = Math.max(a.length, b.length);
+  if (long >= 5 && edits(a, b, long >= 10 ? 2 : 1) <= (long >= 10 ? 2 : 1)) return 0.7;
+  const [short, other] = a.length <= b.length ? [a, b] : [b, a];
+  if (short.length >= 5 && (other.endsWith(short) || other.startsWith(short))) return 0.6;
+  return 0;
+}
+
+/** Words that say little about which institution is meant. */
+const FILLERS = new Set([
+  'der',
+  'die',
+  'das',
+  'des',
+  'dem',
+  'den',
+  'und',
+  'fuer',
+  'zu',
+  'im',
+  'in',
+  'am',
+  'an',
+  'von',
+  'e',
+  'v',
+  'the',
+  'of',
+  'and',
+  'for',
+]);
+
+const significant = (text: string) => words(text).filter((w) => !FILLERS.has(w));
+
+/**
+ * How alike a name from elsewhere is to an institution's name, from 0 to 1: the words matched
+ * both ways, each weighed by how telling it is (`rarity`: a town's name counts for more than
+ * `museum`). The institution's city may match a word of the query too (`Museum Penzberg`), but its
+ * absence from the query costs nothing.
+ */
+export function nameLikeness(
+  query: string,
+  name: string,
+  rarity: (word: string) => number = () => 1,
+  places: readonly string[] = [],
+): number {
+  const x = significant(query);
+  const y = significant(name);
+  if (x.length === 0 || y.length === 0) return 0;
+  const around = [...y, ...places.flatMap(significant)];
+  const weight = (w: string) => Math.max(0.5, rarity(w));
+  const matched = (from: string[], to: string[]) =>
+    from.reduce((sum, w) => sum + weight(w) * Math.max(0, ...to.map((v) => wordLikeness(w, v))), 0);
+  const total = (list: string[]) => list.reduce((sum, w) => sum + weight(w), 0);
+  // (Each side's words weighed by their rarity, the matched share of each side.)
+  // The query's words found count most: a record often says more than a label elsewhere does.
+  return 0.7 * (matched(x, around) / total(x)) + 0.3 * (matched(y, x) / total(y));
+}
+
+/** A word this rare (few institutions have it) brings the institutions that have it as candidates. */
+const TELLING = 5;
+
+/** How telling a query's words are together: auto-matching on a name alone needs enough. */
+const DISTINCTIVE = 10;
+
+const typeOf = (entry: SearchEntry) => {
+  const kind = TYPES.find((t) => t.kind !== undefined && t.kind === entry.type);
+  return kind
+    ? [
+        { id: kind.id, name: kind.name },
+        { id: ORGANIZATION, name: 'Organization' },
+      ]
+    : [{ id: ORGANIZATION, name: 'Organization' }];
+};
+
+function propertyValue(value: unknown): string | undefined {
+  if (typeof value === 'string' || typeof value === 'number') return String(value).trim();
+  if (value && typeof value === 'object' && typeof (value as { id?: unknown }).id === 'string')
+    return (value as { id: string }).id.trim();
+  return undefined;
+}
+
+/** Who may be meant: the ISILs given, the best by BM25, and those holding a telling word. */
+function candidatePool(
+  index: SearchIndex,
+  name: string,
+  isils: readonly string[],
+  keep: ((e: SearchEntry) => boolean) | undefined,
+): Map<string, SearchEntry> {
+  const pool = new Map<string, SearchEntry>();
+  for (const isil of isils) {
+    const entry = index.entry(isil) ?? index.search({ q: isil, limit: 1 }).hits[0]?.entry;
+    if (entry && entry.isil.toLowerCase() === isil.toLowerCase()) pool.set(entry.isil, entry);
+  }
+  // The best by BM25, and those holding a telling word of the query (a town's name), which BM25
+  // may rank below many that share two common words (`Städtisches Museum`).
+  for (const hit of index.candidates(name, 100, keep)) pool.set(hit.entry.isil, hit.entry);
+  for (const word of significant(name))
+    if (index.rarity(word) >= TELLING)
+      for (const entry of index.holding(word, 50))
+        if (!keep || keep(entry)) pool.set(entry.isil, entry);
+
+  return pool;
+}
+
+/** The candidates for one query, best first. */
+export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[] {
+  const limit = Math.min(Math.max(query.limit ?? 5, 1), 25);
+  const given = new Map<string, string[]>();
+  for (const p of query.properties ?? []) {
+    const v = propertyValue(p.v);
+    if (v) given.set(p.pid, [...(given.get(p.pid) ?? []), v]);
+  }
+  const types =
+    query.type === undefined ? [] : typeof query.type === 'string' ? [query.type] : query.type;
+  const kinds = types
+    .map((t) => TYPES.find((k) => k.id === t)?.kind)
+    .filter((k): k is InstitutionType => k !== undefined);
+  const keep =
+    kinds.length > 0 && !types.includes(ORGANIZATION)
+      ? (e: SearchEntry) => e.type !== undefined && kinds.includes(e.type)
+      : undefined;
+
+  const pool = candidatePool(index, query.query, given.get('isil') ?? [], keep);
+  const cities = (given.get('city') ?? []).map(fold);
+  const postcodes = given.get('postcode') ?? [];
+  const isils = (given.get('isil') ?? []).map((i) => i.toLowerCase());
+  const scored = [...pool.values()].map((entry) => {
+    const rarity = (w: string) => index.rarity(w);
+    const likeness = Math.max(
+      nameLikeness(query.query, entry.name, rarity, entry.cities),
+      ...entry.otherNames.map((n) => nameLikeness(query.query, n, rarity, entry.cities)),
+    );
+    const isil = isils.length ? isils.includes(entry.isil.toLowerCase()) : undefined;
+    const city = cities.length ? entry.cities.some((c) => cities.includes(fold(c))) : undefined;
+    const postcode = postcodes.length
+      ? entry.postcodes.some((p) => postcodes.includes(p))
+      : undefined;
+    // The name counts most; each property given moves the score towards agreement or away.
+    let score = likeness * 80;
+    if (isil !== undefined) score += isil ? 40 : -30;
+    if (city !== undefined) score += city ? 12 : -15;
+    if (postcode !== undefined) score += postcode ? 8 : -10;
+    const exact = fold(words(query.query).join(' ')) === words(entry.name).join(' ');
+    if (exact) score += 8;
+    return {
+      entry,
+      likeness,
+      score: Math.max(0, Math.min(100, score)),
+      isil,
+      city,
+      postcode,
+      exact,
+    };
+  });
+  scored.sort((a, b) => b.score - a.score || a.entry.name.localeCompare(b.entry.name, 'de'));
+  const top = scored.slice(0, limit);
+  const distinctive =
+    significant(query.query).reduce((sum, w) => sum + index.rarity(w), 0) >= DISTINCTIVE;
+  return top.map((c, i) => {
+    const runnerUp = i === 0 ? scored[1] : undefined;
+    const disagrees = c.isil === false || c.city === false || c.postcode === false;
+    const match =
+      i === 0 &&
+      (c.isil === true ||
+        (c.exact &&
+          distinctive &&
+          !disagrees &&
+          (c.city === true || c.postcode === true) &&
+          (runnerUp === undefined || runnerUp.score < c.score - 10)));
+    return candidate(c, match);
+  });
+}
+
+interface Scored {
+  readonly entry: SearchEntry;
+  readonly likeness: number;
+  readonly score: number;
+  readonly isil: boolean | undefined;
+  readonly city: boolean | undefined;
+  readonly postcode: boolean | undefined;
+}
+
+function candidate(c: Scored, match: boolean): Candidate {
+  const description = [
+    c.entry.isil,
+    [c.entry.postcodes[0], c.entry.cities[0]].filter(Boolean).join(' '),
+  ]
+    .filter(Boolean)
+    .join(', ');
+  return {
+    id: c.entry.isil,
+    name: c.entry.name,
+    description,
+    score: Math.round(c.score * 10) / 10,
+    match,
+    type: typeOf(c.entry),
+    features: [
+      { id: 'name_likeness', value: Math.round(c.likeness * 1000) / 1000 },
+      ...(c.isil !== undefined ? [{ id: 'isil_match', value: c.isil }] : []),
+      ...(c.city !== undefined ? [{ id: 'city_match', value: c.city }] : []),
+      ...(c.postcode !== undefined ? [{ id: 'postcode_match', value: c.postcode }] : []),
+    ],
+  };
+}

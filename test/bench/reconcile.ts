@@ -1,0 +1,69 @@
+// The reconciliation step of `npm run bench` (issue 18): 200 names that are not the agency's own,
+// Wikidata's labels of German institutions of the bundled dataset (wikidata_isil-lookup_2023-09.tsv,
+// where the label differs from the agency's name; every k-th in ISIL order), each reconciled with
+// no property, as a person pasting a column of names would. Prints how many get the right ISIL at
+// the top (goal: 80% or more) and how many are matched automatically to a wrong one (goal: 0).
+// Run alone: `npx tsx test/bench/reconcile.ts`.
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadSources } from '../../src/load/loadSources';
+import { reconcile } from '../../src/search/reconcile';
+import { SearchHolder } from '../../src/search/searchHolder';
+import { BUNDLED_DATASET } from '../../src/util/paths';
+import { BASE, FIXTURES } from '../support';
+
+/** The 200 labels: [label, the ISIL Wikidata gives it]. */
+export function foreignNames(names: ReadonlyMap<string, string>): [string, string][] {
+  const rows = fs
+    .readFileSync(path.join(FIXTURES, 'real', 'wikidata_isil-lookup_2023-09.tsv'), 'utf8')
+    .split('\n')
+    .slice(1)
+    .map((line) => line.split('\t'))
+    .filter(
+      ([, label, isil]) =>
+        isil?.startsWith('DE-') && names.has(isil) && label && label !== names.get(isil),
+    )
+    .sort((a, b) => (a[2]! < b[2]! ? -1 : 1));
+  const step = Math.floor(rows.length / 200);
+  return rows
+    .filter((_, i) => i % step === 0)
+    .slice(0, 200)
+    .map(([, label, isil]) => [label!, isil!]);
+}
+
+export async function reconcileBench(verbose = false): Promise<void> {
+  const { dataset } = await loadSources([...BUNDLED_DATASET], { baseIri: BASE });
+  const holder = new SearchHolder();
+  holder.follow(dataset);
+  await holder.ensure();
+  const index = holder.current!;
+  const names = new Map([...dataset.institutions()].map((i) => [i.isil as string, i.name ?? '']));
+  const labels = foreignNames(names);
+  let top = 0;
+  let top3 = 0;
+  let auto = 0;
+  let wrongAuto = 0;
+  const started = performance.now();
+  for (const [label, isil] of labels) {
+    const candidates = reconcile(index, { query: label, limit: 3 });
+    const [best] = candidates;
+    if (candidates.some((c) => c.id === isil)) top3++;
+    if (best?.id === isil) top++;
+    else if (verbose)
+      console.log(`  miss: ${label} → ${best?.id} ${best?.name} (want ${isil} ${names.get(isil)})`);
+    if (best?.match) {
+      auto++;
+      if (best.id !== isil) {
+        wrongAuto++;
+        if (verbose) console.log(`  WRONG AUTO: ${label} → ${best.id} ${best.name} (want ${isil})`);
+      }
+    }
+  }
+  const ms = performance.now() - started;
+  console.log(
+    `reconciliation: ${labels.length} Wikidata labels of bundled institutions; right ISIL at the top ${top} (${((100 * top) / labels.length).toFixed(1)}%, goal ≥ 80%), among the first three ${top3}; matched automatically ${auto}, of them wrongly ${wrongAuto} (goal 0); ${(ms / labels.length).toFixed(2)} ms a query`,
+  );
+  dataset.free();
+}
+
+if (require.main === module) void reconcileBench(process.argv.includes('--verbose'));
