@@ -16,6 +16,7 @@ import { SPARQL_PATH, sparqlElsewhere, sparqlEndpoint } from './sparql/endpoint'
 import { assetFiles } from './assets';
 import { search, SEARCH_PATH, suggest, SUGGEST_PATH } from './search';
 import { RECONCILE_PATH, reconciliation } from './reconcile';
+import { discovery, SITEMAP_PATH, SITEMAPS_PATH, VOID_PATH } from './discovery';
 
 export interface Route {
   /** `prefix`: the path and everything below it, the handler seeing the rest raw (an ISIL may
@@ -43,6 +44,7 @@ export function staffRouteTable(deps: RouteDeps & { staff: StaffDeps }): readonl
 }
 
 export function routeTable(deps: RouteDeps): readonly Route[] {
+  const found = discovery(deps);
   const routes: Route[] = [
     { match: 'prefix', path: DATA_PATH, handler: data(deps), contract: '§3, §4, §5' },
     { match: 'prefix', path: RESOURCE_PATH, handler: resource(deps), contract: '§2, §5' },
@@ -54,6 +56,15 @@ export function routeTable(deps: RouteDeps): readonly Route[] {
     { match: 'exact', path: SEARCH_PATH, handler: search(deps), contract: 'docs/search.md' },
     { match: 'exact', path: SUGGEST_PATH, handler: suggest(deps), contract: 'docs/search.md' },
     { match: 'prefix', path: '/assets/', handler: assetFiles(), contract: 'docs/search.md' },
+    { match: 'exact', path: VOID_PATH, handler: found.void, contract: 'docs/discovery.md' },
+    { match: 'exact', path: '/robots.txt', handler: found.robots, contract: 'docs/discovery.md' },
+    { match: 'exact', path: SITEMAP_PATH, handler: found.sitemap, contract: 'docs/discovery.md' },
+    {
+      match: 'prefix',
+      path: SITEMAPS_PATH,
+      handler: found.sitemaps,
+      contract: 'docs/discovery.md',
+    },
     {
       match: 'prefix',
       path: `${RECONCILE_PATH}/`,

@@ -1,0 +1,243 @@
+// Discovery for machines (issue 18): a VoID description of the dataset at `/.well-known/void`
+// (RFC 8615; VoID §7.2), `robots.txt`, and a sitemap (sitemaps.org 0.9: an index, then files of at
+// most 50,000 URLs with `lastmod`). Each is made from the dataset version served, once per version,
+// and carries its ETag.
+import { createHash } from 'node:crypto';
+import type { Request, RequestHandler, Response } from 'express';
+import { Writer, DataFactory } from 'n3';
+import { DIRECTORY_PATH, RESOURCE_PATH } from '../rdf/iris';
+import { CC0, PREFIXES } from '../rdf/namespaces';
+import type { Dataset, Institution } from '../store/dataset';
+import { notModified } from '../serving/conditional';
+import { escapeHtml } from '../serving/page';
+import { cacheControl, currentDocuments, DATASET_VERSION, pathBelow, type RouteDeps } from './deps';
+import { notFound } from './errors';
+import { commonHeaders } from './middleware';
+import { SPARQL_PATH } from './sparql/endpoint';
+
+export const VOID_PATH = '/.well-known/void';
+export const SITEMAP_PATH = '/sitemap.xml';
+/** Sitemap files: `/sitemaps/1.xml`, … */
+export const SITEMAPS_PATH = '/sitemaps/';
+/** URLs in one sitemap file at most (sitemaps.org). */
+export const SITEMAP_SIZE = 50_000;
+
+const { namedNode: iri, literal, quad } = DataFactory;
+const VOID = 'http://rdfs.org/ns/void#';
+const { dcterms, foaf, rdf, xsd } = PREFIXES;
+
+/** One answer per version, made when first asked for. */
+class PerVersion<T> {
+  private version: string | undefined;
+  private value: T | undefined;
+  get(dataset: Dataset, make: () => T): T {
+    if (this.version !== dataset.version) {
+      this.value = make();
+      this.version = dataset.version;
+    }
+    return this.value!;
+  }
+}
+
+interface Made {
+  readonly body: string;
+  readonly etag: string;
+}
+
+const made = (body: string): Made => ({
+  body,
+  etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+});
+
+function send(
+  req: Request,
+  res: Response,
+  deps: RouteDeps,
+  dataset: Dataset,
+  type: string,
+  answer: Made,
+): void {
+  const headers = {
+    ...commonHeaders(res),
+    'Content-Type': type,
+    'Cache-Control': cacheControl(deps.config),
+    ETag: answer.etag,
+    'Last-Modified': dataset.loadedAt.toUTCString(),
+    [DATASET_VERSION]: dataset.version,
+  };
+  if (notModified(req.headers, [answer.etag], dataset.loadedAt)) {
+    res.writeHead(304, headers);
+    res.end();
+    return;
+  }
+  res.writeHead(200, { ...headers, 'Content-Length': String(Buffer.byteLength(answer.body)) });
+  res.end(req.method === 'HEAD' ? undefined : answer.body);
+}
+
+/** The VoID description of `dataset`, in Turtle. */
+export function voidTurtle(deps: RouteDeps, dataset: Dataset): string {
+  const base = deps.config.baseIri;
+  const doc = iri(`${base}${VOID_PATH}`);
+  const ds = iri(`${base}${VOID_PATH}#dataset`);
+  const example = dataset.institutions().next().value as Institution | undefined;
+  const quads = [
+    quad(doc, iri(`${rdf}type`), iri(`${VOID}DatasetDescription`)),
+    quad(
+      doc,
+      iri(`${dcterms}title`),
+      literal('VoID description of the ISIL Linked Data service', 'en'),
+    ),
+    quad(doc, iri(`${foaf}primaryTopic`), ds),
+    quad(ds, iri(`${rdf}type`), iri(`${VOID}Dataset`)),
+    quad(ds, iri(`${dcterms}title`), literal('ISIL Linked Data', 'en')),
+    quad(ds, iri(`${dcterms}title`), literal('ISIL Linked Data', 'de')),
+    quad(
+      ds,
+      iri(`${dcterms}description`),
+      literal(
+        'Address data of libraries, archives and museums, identified by ISIL (ISO 15511), in FOAF and vCard.',
+        'en',
+      ),
+    ),
+    quad(
+      ds,
+      iri(`${dcterms}description`),
+      literal(
+        'Adressdaten von Bibliotheken, Archiven und Museen, identifiziert durch ISIL (ISO 15511), in FOAF und vCard.',
+        'de',
+      ),
+    ),
+    quad(ds, iri(`${dcterms}license`), iri(CC0)),
+    quad(
+      ds,
+      iri(`${dcterms}modified`),
+      literal(dataset.loadedAt.toISOString(), iri(`${xsd}dateTime`)),
+    ),
+    quad(ds, iri(`${dcterms}hasVersion`), literal(dataset.version)),
+    quad(ds, iri(`${VOID}triples`), literal(String(dataset.tripleCount), iri(`${xsd}integer`))),
+    quad(
+      ds,
+      iri(`${VOID}entities`),
+      literal(String(dataset.institutionCount), iri(`${xsd}integer`)),
+    ),
+    quad(ds, iri(`${VOID}uriSpace`), literal(`${base}${RESOURCE_PATH}`)),
+    quad(ds, iri(`${VOID}feature`), iri('http://www.w3.org/ns/formats/Turtle')),
+    quad(ds, iri(`${VOID}feature`), iri('http://www.w3.org/ns/formats/RDF_XML')),
+    quad(ds, iri(`${VOID}feature`), iri('http://www.w3.org/ns/formats/JSON-LD')),
+    quad(ds, iri(`${VOID}feature`), iri('http://www.w3.org/ns/formats/N-Triples')),
+    quad(ds, iri(`${VOID}rootResource`), iri(`${base}/`)),
+    quad(ds, iri(`${VOID}uriLookupEndpoint`), iri(`${base}/search?q=`)),
+    ...['foaf', 'v', 'dcterms', 'dc', 'geo', 'schema', 'owl', 'gbv'].map((p) =>
+      quad(ds, iri(`${VOID}vocabulary`), iri(PREFIXES[p as keyof typeof PREFIXES])),
+    ),
+    ...(example ? [quad(ds, iri(`${VOID}exampleResource`), iri(example.iri))] : []),
+    quad(ds, iri(`${VOID}classPartition`), iri(`${base}${VOID_PATH}#organisations`)),
+    quad(iri(`${base}${VOID_PATH}#organisations`), iri(`${VOID}class`), iri(`${foaf}Organization`)),
+    quad(
+      iri(`${base}${VOID_PATH}#organisations`),
+      iri(`${VOID}entities`),
+      literal(String(dataset.institutionCount), iri(`${xsd}integer`)),
+    ),
+    // No void:sparqlEndpoint: the endpoint is the staff's, behind a login (docs/sparql.md), and
+    // VoID names an endpoint for anyone to query.
+  ];
+  const writer = new Writer({ prefixes: { void: VOID, dcterms, foaf, xsd, rdf } });
+  writer.addQuads(quads);
+  let text = '';
+  writer.end((error, result) => {
+    if (error) throw error;
+    text = result;
+  });
+  return text;
+}
+
+/** The sitemap's page URL of an institution: its page here, else its URI (which 303s to one). */
+function pageUrl(deps: RouteDeps, institution: Institution): string {
+  const base = deps.config.baseIri;
+  return deps.config.isilDirectoryUrl === ''
+    ? `${base}${DIRECTORY_PATH}${encodeURI(institution.isil)}`
+    : `${base}${RESOURCE_PATH}${encodeURI(institution.isil)}`;
+}
+
+const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
+const SITEMAP_NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
+
+export function discovery(
+  deps: RouteDeps,
+  /** URLs a sitemap file holds at most (smaller in tests). */
+  size = SITEMAP_SIZE,
+): {
+  void: RequestHandler;
+  robots: RequestHandler;
+  sitemap: RequestHandler;
+  sitemaps: RequestHandler;
+} {
+  const base = deps.config.baseIri;
+  const voidAnswer = new PerVersion<Made>();
+  const files = new PerVersion<Institution[][]>();
+  const index = new PerVersion<Made>();
+  const parts = new Map<number, { version: string; made: Made }>();
+  const chunks = (dataset: Dataset) =>
+    files.get(dataset, () => {
+      const all = [...dataset.institutions()];
+      const out: Institution[][] = [];
+      for (let i = 0; i < all.length; i += size) out.push(all.slice(i, i + size));
+      return out;
+    });
+  return {
+    void(req, res) {
+      const { dataset } = currentDocuments(deps.service);
+      send(
+        req,
+        res,
+        deps,
+        dataset,
+        'text/turtle;charset=UTF-8',
+        voidAnswer.get(dataset, () => made(voidTurtle(deps, dataset))),
+      );
+    },
+    robots(req, res) {
+      const { dataset } = currentDocuments(deps.service);
+      const body = `# ISIL Linked Data: every institution's page and document may be read.\nUser-agent: *\nAllow: /\nDisallow: /search\nDisallow: /reconcile\nDisallow: ${SPARQL_PATH}\n\nSitemap: ${base}${SITEMAP_PATH}\n`;
+      send(req, res, deps, dataset, 'text/plain;charset=utf-8', made(body));
+    },
+    sitemap(req, res) {
+      const { dataset } = currentDocuments(deps.service);
+      const answer = index.get(dataset, () => {
+        const lastmod = dataset.loadedAt.toISOString();
+        const entries = chunks(dataset)
+          .map(
+            (_, i) =>
+              `<sitemap><loc>${escapeHtml(`${base}${SITEMAPS_PATH}${i + 1}.xml`)}</loc><lastmod>${lastmod}</lastmod></sitemap>`,
+          )
+          .join('\n');
+        return made(
+          `${XML_HEAD}<sitemapindex xmlns="${SITEMAP_NS}">\n${entries}\n</sitemapindex>\n`,
+        );
+      });
+      send(req, res, deps, dataset, 'application/xml;charset=utf-8', answer);
+    },
+    sitemaps(req, res) {
+      const { dataset } = currentDocuments(deps.service);
+      const m = /^([1-9]\d{0,5})\.xml$/.exec(pathBelow(req));
+      const list = chunks(dataset);
+      const n = m ? Number(m[1]) : 0;
+      if (n < 1 || n > list.length) throw notFound('No such sitemap file.');
+      let part = parts.get(n);
+      if (part?.version !== dataset.version) {
+        const urls = list[n - 1]!.map((institution) => {
+          const lastmod = institution.modified
+            ? `<lastmod>${institution.modified.toISOString()}</lastmod>`
+            : '';
+          return `<url><loc>${escapeHtml(pageUrl(deps, institution))}</loc>${lastmod}</url>`;
+        }).join('\n');
+        part = {
+          version: dataset.version,
+          made: made(`${XML_HEAD}<urlset xmlns="${SITEMAP_NS}">\n${urls}\n</urlset>\n`),
+        };
+        parts.set(n, part);
+      }
+      send(req, res, deps, dataset, 'application/xml;charset=utf-8', part.made);
+    },
+  };
+}
