@@ -25,6 +25,17 @@ export function routeOf(path: string): string {
   if (path === '/sparql' || path.startsWith('/sparql/')) return 'sparql';
   if (path === '/readyz' || path === '/healthz') return path.slice(1);
   if (path === '/') return 'home';
+  if (path === '/search/suggest') return 'suggest';
+  if (path === '/search') return 'search';
+  if (path === '/reconcile' || path.startsWith('/reconcile/')) return 'reconcile';
+  if (path.startsWith('/assets/')) return 'assets';
+  if (
+    path === '/.well-known/void' ||
+    path === '/robots.txt' ||
+    path === '/sitemap.xml' ||
+    path.startsWith('/sitemaps/')
+  )
+    return 'discovery';
   return 'other';
 }
 

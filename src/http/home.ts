@@ -1,25 +1,90 @@
-// The home page, `GET /`: what the service is, its licence, and an example institution.
+// The home page, `GET /` (issue 18): in German or English (`lang`, else Accept-Language), the
+// lookup box with autocomplete, what the service is, its counts, an example institution that has
+// an address, and the ways in for machines (VoID, dumps, sitemap, reconciliation).
+import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { CONTEXT_PATH } from '../rdf/context';
-import { RESOURCE_PATH } from '../rdf/iris';
-import { CC0 } from '../rdf/namespaces';
+import { DIRECTORY_PATH, RESOURCE_PATH } from '../rdf/iris';
+import type { Dataset, Institution } from '../store/dataset';
+import type { SearchIndex } from '../search/searchIndex';
+import { notModified } from '../serving/conditional';
 import { escapeHtml } from '../serving/page';
-import { cacheControl, currentDocuments, type RouteDeps } from './deps';
+import { cacheControl, currentDocuments, DATASET_VERSION, type RouteDeps } from './deps';
+import { layout } from './html/layout';
+import { humanNumber, keepLanguage, pageLanguage, type PageLanguage } from './html/language';
+import { TEXT } from './html/text';
 import { commonHeaders } from './middleware';
+import { queryOf } from './search';
 
-export function home({ service, config }: RouteDeps): RequestHandler {
-  const cache = cacheControl(config);
-  return function home(_req, res) {
-    const { dataset } = currentDocuments(service);
-    const example = dataset.institutions().next().value;
-    const link = example
-      ? `<p>For example: <a href="${escapeHtml(RESOURCE_PATH + example.isil)}">${escapeHtml(example.name ?? example.isil)}</a>.</p>`
-      : '';
-    res.set({ ...commonHeaders(res), 'Cache-Control': cache });
-    res
-      .type('html')
-      .send(
-        `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>ISIL Linked Data</title></head><body><h1>ISIL Linked Data</h1><p>The address data of ${dataset.institutionCount} libraries, archives and museums, identified by ISIL, as Linked Data (FOAF and vCard) under <a rel="license" href="${CC0}">CC0 1.0</a>.</p>${link}<p>JSON-LD context: <a href="${CONTEXT_PATH}">${CONTEXT_PATH}</a>.</p></body></html>\n`,
-      );
+/** An institution to show as the example: one with an address and coordinates when there is one. */
+function example(dataset: Dataset, index: SearchIndex | undefined): Institution | undefined {
+  const preferred = dataset.lookup('DE-1a' as Institution['isil']);
+  if (preferred.kind === 'found') return preferred.institution;
+  for (const institution of dataset.institutions()) {
+    const entry = index?.entry(institution.isil);
+    if (entry && entry.cities.length > 0 && entry.lat !== undefined) return institution;
+  }
+  return dataset.institutions().next().value;
+}
+
+function homePage(deps: RouteDeps, dataset: Dataset, language: PageLanguage): string {
+  const { lang } = language;
+  const t = TEXT[lang];
+  const shown = example(dataset, deps.service.search.current);
+  const page = (isil: string) =>
+    keepLanguage(
+      deps.config.isilDirectoryUrl === '' ? `${DIRECTORY_PATH}${isil}` : `${RESOURCE_PATH}${isil}`,
+      language,
+    );
+  const entry = shown ? deps.service.search.current?.entry(shown.isil) : undefined;
+  const place = entry ? [entry.postcodes[0], entry.cities[0]].filter(Boolean).join(' ') : '';
+  const exampleHtml = shown
+    ? `<p>${t.example}: <a href="${escapeHtml(page(shown.isil))}" lang="de">${escapeHtml(shown.name ?? shown.isil)}</a> (ISIL <code>${escapeHtml(shown.isil)}</code>${place ? `, <span lang="de">${escapeHtml(place)}</span>` : ''}) · <a href="${escapeHtml(RESOURCE_PATH + shown.isil)}">URI</a></p>`
+    : '';
+  const body = `<h1>${t.site}</h1>
+<p class="lead">${t.tagline}.</p>
+<form class="big-lookup" role="search" action="/search" method="get">
+<label for="home-q">${t.searchLabel}</label>
+<div class="lookup"><input id="home-q" name="q" type="search" autocomplete="off" data-suggest="/search/suggest" aria-autocomplete="list" aria-controls="home-list" aria-expanded="false">
+${language.explicit ? `<input type="hidden" name="lang" value="${lang}">` : ''}<button type="submit">${t.searchButton}</button>
+<ul id="home-list" class="suggestions" role="listbox" hidden></ul></div>
+</form>
+<p>${t.about}</p>
+<p>${t.counts(humanNumber(dataset.institutionCount, lang), humanNumber(dataset.withdrawnCount, lang))}</p>
+${exampleHtml}
+<h2>${t.forMachines}</h2>
+<ul>
+<li><a href="/.well-known/void" type="text/turtle">${t.void}</a></li>
+<li><a href="/dumps/">${t.dumps}</a></li>
+<li><a href="/sitemap.xml">${t.sitemap}</a></li>
+<li><a href="/reconcile">${t.reconcile}</a></li>
+<li>JSON-LD context: <a href="${CONTEXT_PATH}">${CONTEXT_PATH}</a></li>
+</ul>`;
+  return layout({ language, title: t.site, body, self: '/' });
+}
+
+export function home(deps: RouteDeps): RequestHandler {
+  return function home(req, res) {
+    const { dataset } = currentDocuments(deps.service);
+    void deps.service.search.ensure();
+    const language = pageLanguage(queryOf(req), req.headers['accept-language']);
+    const body = homePage(deps, dataset, language);
+    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+    const headers = {
+      ...commonHeaders(res),
+      'Content-Type': 'text/html;charset=utf-8',
+      'Content-Language': language.lang,
+      'Cache-Control': cacheControl(deps.config),
+      Vary: 'Accept-Language',
+      ETag: etag,
+      [DATASET_VERSION]: dataset.version,
+    };
+    if (notModified(req.headers, [etag], dataset.loadedAt)) {
+      res.writeHead(304, headers);
+      res.end();
+      return;
+    }
+    res.writeHead(200, { ...headers, 'Content-Length': String(Buffer.byteLength(body)) });
+    res.end(req.method === 'HEAD' ? undefined : body);
   };
 }

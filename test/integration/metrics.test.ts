@@ -29,6 +29,11 @@ describe('/metrics', function () {
     assert.equal(routeOf('/sparql'), 'sparql');
     assert.equal(routeOf('/readyz'), 'readyz');
     assert.equal(routeOf('/'), 'home');
+    assert.equal(routeOf('/search'), 'search');
+    assert.equal(routeOf('/search/suggest'), 'suggest');
+    assert.equal(routeOf('/reconcile/suggest/entity'), 'reconcile');
+    assert.equal(routeOf('/sitemaps/1.xml'), 'discovery');
+    assert.equal(routeOf('/search/x'), 'other');
     assert.equal(routeOf(`/${'x'.repeat(5000)}`), 'other');
     assert.equal(routeOf('http://example.org/data/x'), 'other');
   });

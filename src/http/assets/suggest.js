@@ -3,8 +3,11 @@
 // Without scripts the box is a plain search form.
 (function () {
   'use strict';
-  var input = document.querySelector('input[data-suggest]');
-  if (!input) return;
+  Array.prototype.forEach.call(document.querySelectorAll('input[data-suggest]'), attach);
+})();
+
+function attach(input) {
+  'use strict';
   var list = document.getElementById(input.getAttribute('aria-controls'));
   var lang = document.documentElement.lang;
   var explicit = new URLSearchParams(location.search).has('lang');
@@ -28,7 +31,7 @@
     Array.prototype.forEach.call(list.children, function (li, k) {
       li.setAttribute('aria-selected', String(k === i));
     });
-    if (i >= 0) input.setAttribute('aria-activedescendant', 'suggestion-' + i);
+    if (i >= 0) input.setAttribute('aria-activedescendant', list.id + '-' + i);
   }
   function show(found) {
     close();
@@ -36,7 +39,7 @@
     if (!found.length) return;
     found.forEach(function (item, i) {
       var li = document.createElement('li');
-      li.id = 'suggestion-' + i;
+      li.id = list.id + '-' + i;
       li.setAttribute('role', 'option');
       li.setAttribute('aria-selected', 'false');
       li.textContent = item.name + ' ';
@@ -88,4 +91,4 @@
   input.addEventListener('blur', function () {
     setTimeout(close, 150);
   });
-})();
+}

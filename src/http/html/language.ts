@@ -22,8 +22,10 @@ export function acceptLanguage(header: string | undefined): Language {
     const tag = range!.trim().toLowerCase();
     let q = 1;
     for (const p of params) {
+      if (!/^\s*q\s*=/i.test(p)) continue;
       const m = /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/i.exec(p);
-      if (m) q = Number(m[1]);
+      // A weight that is not one (RFC 9110 §12.4.2) makes the range unreadable: it is skipped.
+      q = m ? Number(m[1]) : -1;
     }
     const primary = tag.split('-')[0];
     const lang = primary === 'de' || primary === 'en' ? primary : undefined;

@@ -1,0 +1,72 @@
+// The pages for people (issue 18), in German and English: the language chosen by `lang`, else by
+// Accept-Language; Vary and an ETag per language; the language switch; links that keep `lang`.
+import assert from 'node:assert/strict';
+import request from 'supertest';
+import type { Express } from 'express';
+import { acceptLanguage } from '../../src/http/html/language';
+import { BUNDLED_DATASET } from '../../src/util/paths';
+import { buildApp } from '../support';
+
+describe('pages in German and English', () => {
+  let app: Express;
+  before(async () => {
+    ({ app } = await buildApp(BUNDLED_DATASET));
+  });
+
+  it('reads Accept-Language by q-value, German when it names neither', () => {
+    assert.equal(acceptLanguage(undefined), 'de');
+    assert.equal(acceptLanguage('en-GB,en;q=0.9'), 'en');
+    assert.equal(acceptLanguage('fr, en;q=0.5, de;q=0.8'), 'de');
+    assert.equal(acceptLanguage('fr, en;q=0.5'), 'en');
+    assert.equal(acceptLanguage('fr'), 'de');
+    assert.equal(acceptLanguage('en;q=0, de;q=0'), 'de');
+    assert.equal(acceptLanguage('*;q=0.1,en-US'), 'en');
+    assert.equal(acceptLanguage('de;q=abc, en;q=0.4'), 'en');
+  });
+
+  it('answers the home page in the language asked for, with a language switch and an ETag each', async () => {
+    const de = await request(app).get('/').expect(200);
+    assert.match(de.text, /<html lang="de">/);
+    assert.equal(de.headers['content-language'], 'de');
+    assert.match(de.headers.vary!, /Accept-Language/);
+    assert.match(de.text, /Einrichtungen/);
+    const en = await request(app).get('/').set('Accept-Language', 'en-US,en;q=0.8').expect(200);
+    assert.match(en.text, /<html lang="en">/);
+    assert.match(en.text, /institutions/);
+    assert.notEqual(en.headers.etag, de.headers.etag);
+    const named = await request(app).get('/?lang=en').set('Accept-Language', 'de').expect(200);
+    assert.match(named.text, /<html lang="en">/);
+    assert.match(named.text, /href="\/\?lang=de" hreflang="de" lang="de"/);
+    assert.match(
+      named.text,
+      /<input type="hidden" name="lang" value="en">/,
+      'the lookup keeps the language',
+    );
+    await request(app).get('/').set('If-None-Match', de.headers.etag!).expect(304);
+    await request(app).get('/?lang=en').set('If-None-Match', de.headers.etag!).expect(200);
+  });
+
+  it('shows the lookup box, the counts, an example with an address and the ways in for machines', async () => {
+    const res = await request(app).get('/?lang=en').expect(200);
+    assert.match(
+      res.text,
+      /<input id="home-q" name="q" type="search"[^>]*data-suggest="\/search\/suggest"/,
+    );
+    assert.match(
+      res.text,
+      /For example: <a href="\/isil\/DE-1a\?lang=en" lang="de">Staatsbibliothek zu Berlin/,
+    );
+    assert.match(
+      res.text,
+      /ISIL <code>DE-1a<\/code>, <span lang="de">\d{5} Berlin<\/span>|ISIL <code>DE-1a<\/code>\)/,
+    );
+    for (const href of ['/.well-known/void', '/dumps/', '/sitemap.xml', '/reconcile'])
+      assert.ok(res.text.includes(`href="${href}"`), href);
+    assert.match(res.text, /<link rel="stylesheet" href="\/assets\/site.css">/);
+    assert.doesNotMatch(
+      res.text,
+      /(src|href)="(https?:)?\/\/(?!creativecommons\.org)/,
+      'no asset from another host',
+    );
+  });
+});
