@@ -45,6 +45,12 @@ export interface Config {
   readonly store: StoreConfig;
   /** Where `/metrics` listens (METRICS_LISTEN); undefined: no metrics are kept. */
   readonly metricsListen: Listen | undefined;
+  /** Where the dumps of each dataset version are written (DUMPS_DIR); empty: none are made. */
+  readonly dumpsDir: string;
+  /** The map's tile URL template (MAP_TILES, `{z}/{x}/{y}`); empty: no tiles, the marker alone. */
+  readonly mapTiles: string;
+  /** The attribution the tiles' licence asks for (MAP_ATTRIBUTION). */
+  readonly mapAttribution: string;
 }
 
 export class ConfigError extends Error {
@@ -98,6 +104,18 @@ function httpUrl(name: string, raw: string): string {
     );
   }
   return raw.replace(/\/+$/, '');
+}
+
+/** MAP_TILES: an http(s) URL template with {z}, {x} and {y}, or empty (no tiles). */
+function mapTiles(env: Env): string {
+  const raw = env.MAP_TILES ?? 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+  if (raw === '') return '';
+  if (!/^https?:\/\/[^\s"'<>]+$/.test(raw) || !['{z}', '{x}', '{y}'].every((p) => raw.includes(p)))
+    throw new ConfigError(
+      'MAP_TILES',
+      `expected an http(s) URL template with {z}, {x} and {y}, or empty, got ${JSON.stringify(raw)}`,
+    );
+  return raw;
 }
 
 /** Builds the configuration from `env`; throws a `ConfigError` naming the first bad variable. */
@@ -155,6 +173,12 @@ export function loadConfig(env: Env = process.env): Config {
     sparql: sparqlConfig(env, integer, (name, message) => new ConfigError(name, message)),
     store: storeConfig(env, integer, httpUrl, (name, message) => new ConfigError(name, message)),
     metricsListen: metricsListen(env, port),
+    dumpsDir:
+      env.DUMPS_DIR === ''
+        ? ''
+        : path.resolve(env.DUMPS_DIR || path.join(PROJECT_ROOT, 'data', 'dumps')),
+    mapTiles: mapTiles(env),
+    mapAttribution: (env.MAP_ATTRIBUTION ?? '© OpenStreetMap contributors').slice(0, 300),
   });
 }
 

@@ -25,12 +25,16 @@ export const DE_1A_RDF = path.join(FIXTURES, 'bundled', 'zdb-lds_DE-1a_2021-12.r
 export const BASE = 'https://ld.zdb-services.de';
 export const DE_1A = `${BASE}/resource/organisations/DE-1a`;
 
+const TEST_DUMPS = path.join(os.tmpdir(), `isil-ld-test-dumps-${process.pid}`);
+process.once('exit', () => fs.rmSync(TEST_DUMPS, { recursive: true, force: true }));
+
 /**
  * The settings of a test. DATASET is not set unless `env` sets it: a reload then serves the
  * bundled dataset, as `npm start` does on a fresh clone (a DATASET that is set must exist).
  */
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ LOG_LEVEL: 'silent', ...env });
+  // Dumps, when a test asks for them, go to a folder of the run's own.
+  return loadConfig({ LOG_LEVEL: 'silent', DUMPS_DIR: TEST_DUMPS, ...env });
 }
 
 /** The store adapters the shared suites run against (the contract, withdrawn ISILs, staff). */
@@ -90,6 +94,8 @@ export function serverEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv
     PORT: '0',
     DATASET: '',
     LOG_LEVEL: 'info',
+    // No dumps in the background of a test's server unless the test asks (they would load it).
+    DUMPS_DIR: '',
     ...extra,
   };
 }

@@ -17,6 +17,7 @@ import { assetFiles } from './assets';
 import { search, SEARCH_PATH, suggest, SUGGEST_PATH } from './search';
 import { RECONCILE_PATH, reconciliation } from './reconcile';
 import { discovery, SITEMAP_PATH, SITEMAPS_PATH, VOID_PATH } from './discovery';
+import { dumps, DUMPS_PATH } from './dumps';
 
 export interface Route {
   /** `prefix`: the path and everything below it, the handler seeing the rest raw (an ISIL may
@@ -57,6 +58,7 @@ export function routeTable(deps: RouteDeps): readonly Route[] {
     { match: 'exact', path: SUGGEST_PATH, handler: suggest(deps), contract: 'docs/search.md' },
     { match: 'prefix', path: '/assets/', handler: assetFiles(), contract: 'docs/search.md' },
     { match: 'exact', path: VOID_PATH, handler: found.void, contract: 'docs/discovery.md' },
+    { match: 'prefix', path: DUMPS_PATH, handler: dumps(deps), contract: 'docs/discovery.md' },
     { match: 'exact', path: '/robots.txt', handler: found.robots, contract: 'docs/discovery.md' },
     { match: 'exact', path: SITEMAP_PATH, handler: found.sitemap, contract: 'docs/discovery.md' },
     {

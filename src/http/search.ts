@@ -8,6 +8,7 @@ import type { InstitutionType, SearchEntry } from '../search/entry';
 import type { SearchAnswer, SearchIndex, SearchRequest } from '../search/searchIndex';
 import { notModified } from '../serving/conditional';
 import { negotiateAmong } from '../util/accept';
+import { CSV_HEAD, csvField } from '../serving/dumps';
 import { cacheControl, DATASET_VERSION, type RouteDeps } from './deps';
 import { HttpError } from './errors';
 import { pageLanguage } from './html/language';
@@ -178,14 +179,6 @@ function hitJson(deps: RouteDeps, entry: SearchEntry, extra: Record<string, unkn
   };
 }
 
-/** A CSV field (RFC 4180), with a leading formula character made inert for spreadsheets. */
-function csvField(value: string | number | undefined): string {
-  if (value === undefined) return '';
-  let text = String(value);
-  if (/^[=+\-@\t\r]/.test(text) && typeof value === 'string') text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 function send(
   req: Request,
   res: Response,
@@ -240,7 +233,6 @@ function searchJson(
 }
 
 function searchCsv(deps: RouteDeps, answer: SearchAnswer): string {
-  const head = ['isil', 'name', 'sigel', 'postcode', 'city', 'type', 'lat', 'lon', 'uri'];
   const lines = answer.hits.map(({ entry: e }) =>
     [
       e.isil,
@@ -256,7 +248,7 @@ function searchCsv(deps: RouteDeps, answer: SearchAnswer): string {
       .map(csvField)
       .join(','),
   );
-  return `${[head.join(','), ...lines].join('\r\n')}\r\n`;
+  return `${[CSV_HEAD.join(','), ...lines].join('\r\n')}\r\n`;
 }
 
 export function search(deps: RouteDeps): RequestHandler {

@@ -110,6 +110,10 @@ export function startServer(
   service.search.onBuilt = (report) => logger.info(report, 'search index built');
   service.search.onFailed = (version, err) =>
     logger.error({ err, version }, 'search index not built: search answers from the previous one');
+  service.dumps.eager = true;
+  service.dumps.onMade = (set, ms) =>
+    logger.info({ version: set.version, files: set.files, ms }, 'dumps made');
+  service.dumps.onFailed = (version, err) => logger.error({ err, version }, 'dumps not made');
   // Counted from the first request on, when the process keeps metrics (METRICS_LISTEN).
   if (config.metricsListen) service.metrics = new Metrics(service);
   const staff: StaffDeps | undefined = staffParts && { ...staffParts, service, config, logger };

@@ -7,6 +7,7 @@ import { Documents, ServingStats } from './documents';
 import { CONTEXT_PATH } from '../rdf/context';
 import { RenderQueue } from './renderQueue';
 import { SearchHolder } from '../search/searchHolder';
+import { Dumps } from './dumps';
 
 /** How the last reload (SIGHUP) ended, as /readyz shows it to an operator. */
 export interface ReloadOutcome {
@@ -34,12 +35,16 @@ export class Service {
   metrics: Metrics | undefined;
   /** The search index, following the dataset served (src/search/). */
   readonly search = new SearchHolder();
+  /** The dumps of each dataset version served (src/serving/dumps.ts). */
+  readonly dumps: Dumps;
 
   constructor(
     readonly config: Config,
     /** Bounds the renders of uncached documents, whichever dataset they are of. */
     readonly renders = new RenderQueue(),
-  ) {}
+  ) {
+    this.dumps = new Dumps(config.dumpsDir, `${config.baseIri}${CONTEXT_PATH}`);
+  }
 
   /** The documents of the current dataset, or `undefined` before the first load. A request takes
    * this once, so that it answers from one dataset even when another is swapped in meanwhile. */
@@ -66,6 +71,7 @@ export class Service {
       this.stats,
     );
     this.search.follow(dataset);
+    this.dumps.follow(dataset);
     if (previous) setImmediate(() => previous.retire());
   }
 

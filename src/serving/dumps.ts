@@ -1,0 +1,245 @@
+// Full dumps of each dataset version (issue 18): N-Triples (gzip), JSON-LD lines (gzip, one
+// institution a line, the documents' own JSON-LD) and CSV, written in the background when a
+// version is served, never for a request. Each file is written under a temporary name and renamed
+// once whole, with its size and SHA-256 in a sidecar; a version's set is listed only when all its
+// files are there. The newest `keep` versions' dumps are kept, older ones deleted.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { once } from 'node:events';
+import zlib from 'node:zlib';
+import type { Dataset } from '../store/dataset';
+import { isBlank } from '../rdf/description';
+import { toJsonLd } from '../rdf/jsonld';
+import { searchEntry } from '../search/entry';
+
+export type DumpFormat = 'nt' | 'jsonl' | 'csv';
+
+export interface DumpFile {
+  readonly name: string;
+  readonly format: DumpFormat;
+  readonly mediaType: string;
+  readonly bytes: number;
+  readonly sha256: string;
+}
+
+export interface DumpSet {
+  readonly version: string;
+  /** When it was made (ISO 8601). */
+  readonly created: string;
+  readonly institutions: number;
+  readonly triples: number;
+  readonly files: readonly DumpFile[];
+}
+
+const FORMATS: readonly { format: DumpFormat; suffix: string; mediaType: string }[] = [
+  { format: 'nt', suffix: '.nt.gz', mediaType: 'application/n-triples' },
+  { format: 'jsonl', suffix: '.jsonld-lines.gz', mediaType: 'application/x-ndjson' },
+  { format: 'csv', suffix: '.csv', mediaType: 'text/csv;charset=utf-8;header=present' },
+];
+
+/** A dump's file name: dated, with its version (`isil-ld_2026-11-25_b842b4abb6d9.nt.gz`). */
+const NAME = /^isil-ld_(\d{4}-\d{2}-\d{2})_([0-9a-f]{6,64})\.(nt\.gz|jsonld-lines\.gz|csv)$/;
+const SIDECAR = /^isil-ld_(\d{4}-\d{2}-\d{2})_([0-9a-f]{6,64})\.json$/;
+
+/** A CSV field (RFC 4180), a leading formula character made inert for spreadsheets. */
+export function csvField(value: string | number | undefined): string {
+  if (value === undefined) return '';
+  let text = String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export const CSV_HEAD = ['isil', 'name', 'sigel', 'postcode', 'city', 'type', 'lat', 'lon', 'uri'];
+
+/** One file being written: its stream (gzipped or not), its hash and size as written. */
+class Writing {
+  private readonly out: fs.WriteStream;
+  private readonly gzip: zlib.Gzip | undefined;
+  private readonly hash = createHash('sha256');
+  constructor(
+    readonly file: string,
+    gzip: boolean,
+  ) {
+    this.out = fs.createWriteStream(`${file}.part`);
+    this.out.on('error', () => {});
+    if (gzip) {
+      this.gzip = zlib.createGzip({ level: 6 });
+      this.gzip.on('data', (chunk: Buffer) => this.hash.update(chunk));
+      this.gzip.pipe(this.out);
+    }
+  }
+
+  async write(text: string): Promise<void> {
+    const target = this.gzip ?? this.out;
+    if (!this.gzip) this.hash.update(text);
+    if (!target.write(text)) await once(target, 'drain');
+  }
+
+  async close(): Promise<{ bytes: number; sha256: string }> {
+    const done = once(this.out, 'close');
+    if (this.gzip) this.gzip.end();
+    else this.out.end();
+    await done;
+    fs.renameSync(`${this.file}.part`, this.file);
+    return { bytes: fs.statSync(this.file).size, sha256: this.hash.digest('hex') };
+  }
+
+  abandon(): void {
+    this.gzip?.destroy();
+    this.out.destroy();
+    fs.rmSync(`${this.file}.part`, { force: true });
+  }
+}
+
+export class Dumps {
+  private sets: DumpSet[] = [];
+  private following: Dataset | undefined;
+  private started: Dataset | undefined;
+  /** Whether a version's dumps are made as soon as it is followed (the server), or when asked. */
+  eager = false;
+  making: Promise<DumpSet | undefined> = Promise.resolve(undefined);
+  onMade: (set: DumpSet, ms: number) => void = () => {};
+  onFailed: (version: string, error: Error) => void = () => {};
+
+  constructor(
+    /** Where they are written; empty: no dumps. */
+    readonly dir: string,
+    private readonly contextUrl: string,
+    private readonly keep = 3,
+  ) {
+    if (dir !== '') this.sets = this.scan();
+  }
+
+  /** The dumps there are, the newest first. */
+  list(): readonly DumpSet[] {
+    return this.sets;
+  }
+
+  /** A listed file by its name, with its set. */
+  file(name: string): { set: DumpSet; file: DumpFile; path: string } | undefined {
+    for (const set of this.sets)
+      for (const file of set.files)
+        if (file.name === name) return { set, file, path: path.join(this.dir, name) };
+    return undefined;
+  }
+
+  follow(dataset: Dataset): void {
+    this.following = dataset;
+    if (this.eager) void this.ensure();
+  }
+
+  ensure(): Promise<DumpSet | undefined> {
+    const dataset = this.following;
+    if (this.dir === '' || !dataset || this.started === dataset) return this.making;
+    this.started = dataset;
+    const previous = this.making;
+    this.making = previous.then(async () => {
+      if (this.sets.some((s) => s.version === dataset.version)) return undefined;
+      const started = Date.now();
+      try {
+        const set = await this.make(dataset);
+        if (set) this.onMade(set, Date.now() - started);
+        return set;
+      } catch (error) {
+        if (this.following === dataset) this.onFailed(dataset.version, error as Error);
+        return undefined;
+      }
+    });
+    return this.making;
+  }
+
+  /** The sets whose files and sidecar are all there, from an earlier run. */
+  private scan(): DumpSet[] {
+    fs.mkdirSync(this.dir, { recursive: true });
+    const sets: DumpSet[] = [];
+    for (const name of fs.readdirSync(this.dir)) {
+      if (name.endsWith('.part')) fs.rmSync(path.join(this.dir, name), { force: true });
+      if (!SIDECAR.test(name)) continue;
+      try {
+        const set = JSON.parse(fs.readFileSync(path.join(this.dir, name), 'utf8')) as DumpSet;
+        if (
+          set.files.every(
+            (f) => NAME.test(f.name) && fs.statSync(path.join(this.dir, f.name)).size === f.bytes,
+          )
+        )
+          sets.push(set);
+      } catch {
+        // a sidecar half written or files gone: not listed
+      }
+    }
+    return sets.sort((a, b) => b.created.localeCompare(a.created));
+  }
+
+  private async make(dataset: Dataset): Promise<DumpSet | undefined> {
+    const created = new Date();
+    const stem = `isil-ld_${created.toISOString().slice(0, 10)}_${dataset.version}`;
+    const writing = FORMATS.map(
+      (f) => new Writing(path.join(this.dir, stem + f.suffix), f.format !== 'csv'),
+    );
+    const [nt, jsonl, csv] = writing as [Writing, Writing, Writing];
+    let triples = 0;
+    let institutions = 0;
+    try {
+      await csv.write(`${CSV_HEAD.join(',')}\r\n`);
+      for (const institution of [...dataset.institutions()]) {
+        if (this.following !== dataset) throw new Error('replaced');
+        const description = await dataset.describe(institution);
+        triples += description.triples.length;
+        institutions++;
+        // A description's blank node labels are its own: in one file they are made unique to it,
+        // or two institutions' addresses would be read as one node.
+        const own = (term: string) =>
+          isBlank(term) ? `_:i${institutions}_${term.slice(2)}` : term;
+        await nt.write(
+          description.triples.map((t) => `${own(t.s)} ${t.p} ${own(t.o)} .\n`).join(''),
+        );
+        await jsonl.write(
+          `${JSON.stringify(JSON.parse(await toJsonLd(description, this.contextUrl)))}\n`,
+        );
+        const e = searchEntry(institution.isil, description);
+        await csv.write(
+          `${[e.isil, e.name, e.sigel, e.postcodes[0], e.cities[0], e.type, e.lat, e.lon, institution.iri].map(csvField).join(',')}\r\n`,
+        );
+      }
+      const files: DumpFile[] = [];
+      for (const [i, w] of writing.entries()) {
+        const { bytes, sha256 } = await w.close();
+        files.push({
+          name: path.basename(w.file),
+          format: FORMATS[i]!.format,
+          mediaType: FORMATS[i]!.mediaType,
+          bytes,
+          sha256,
+        });
+      }
+      const set: DumpSet = {
+        version: dataset.version,
+        created: created.toISOString(),
+        institutions,
+        triples,
+        files,
+      };
+      const sidecar = path.join(this.dir, `${stem}.json`);
+      fs.writeFileSync(`${sidecar}.part`, JSON.stringify(set, null, 1));
+      fs.renameSync(`${sidecar}.part`, sidecar);
+      this.sets = [set, ...this.sets.filter((s) => s.version !== set.version)];
+      this.prune();
+      return set;
+    } catch (error) {
+      for (const w of writing) w.abandon();
+      if ((error as Error).message === 'replaced') return undefined;
+      throw error;
+    }
+  }
+
+  /** Deletes the sets past the newest `keep`. */
+  private prune(): void {
+    for (const old of this.sets.slice(this.keep)) {
+      for (const f of old.files) fs.rmSync(path.join(this.dir, f.name), { force: true });
+      const stem = old.files[0]!.name.replace(/\.(nt\.gz|jsonld-lines\.gz|csv)$/, '');
+      fs.rmSync(path.join(this.dir, `${stem}.json`), { force: true });
+    }
+    this.sets = this.sets.slice(0, this.keep);
+  }
+}

@@ -1,0 +1,186 @@
+// The dumps of a dataset version (issue 18): made in the background, listed with size and SHA-256,
+// each file whole and right when read back with real parsers (N-Triples with n3, JSON-LD lines with
+// jsonld-streaming-parser), served with validators and ranges; nothing half-made is listed.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import request from 'supertest';
+import type { Express } from 'express';
+import type { Quad } from 'n3';
+import { loadSources } from '../../src/load/loadSources';
+import { Dumps } from '../../src/serving/dumps';
+import type { Service } from '../../src/serving/service';
+import { BUNDLED_DATASET } from '../../src/util/paths';
+import { BASE, buildApp, parseJsonLd, parseTurtle, sameGraph, tempDir } from '../support';
+
+/** The bytes of a supertest answer, whatever its type. */
+function binary(
+  res: request.Response,
+  callback: (error: Error | null, body: Buffer) => void,
+): void {
+  const chunks: Buffer[] = [];
+  res.on('data', (chunk: Buffer) => chunks.push(chunk));
+  res.on('end', () => callback(null, Buffer.concat(chunks)));
+}
+
+/** The triples of `quads` about the IRIs `subjects` and the blank nodes they reach. */
+function around(quads: readonly Quad[], subjects: readonly string[]): Quad[] {
+  const out: Quad[] = [];
+  const seen = new Set<string>();
+  const walk = (node: string) => {
+    if (seen.has(node)) return;
+    seen.add(node);
+    for (const q of quads)
+      if (
+        (q.subject.termType === 'BlankNode' ? `_:${q.subject.value}` : q.subject.value) === node
+      ) {
+        out.push(q);
+        if (q.object.termType === 'BlankNode') walk(`_:${q.object.value}`);
+      }
+  };
+  for (const subject of subjects) walk(subject);
+  return out;
+}
+
+describe('dumps', function () {
+  this.timeout(120_000);
+  let app: Express;
+  let service: Service;
+  let dir: string;
+  before(async () => {
+    dir = tempDir();
+    ({ app, service } = await buildApp(BUNDLED_DATASET, { DUMPS_DIR: dir }));
+    await service.dumps.ensure();
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("lists the version's three files with size and SHA-256, and serves each as listed", async () => {
+    const list = await request(app).get('/dumps/').set('Accept', 'application/json').expect(200);
+    const [set] = list.body.dumps;
+    const dataset = service.current!.dataset;
+    assert.equal(set.version, dataset.version);
+    assert.equal(set.institutions, dataset.institutionCount);
+    assert.deepEqual(
+      set.files.map((f: { format: string }) => f.format),
+      ['nt', 'jsonl', 'csv'],
+    );
+    for (const file of set.files) {
+      assert.match(file.name, new RegExp(`^isil-ld_\\d{4}-\\d{2}-\\d{2}_${dataset.version}\\.`));
+      const res = await request(app)
+        .get(`/dumps/${file.name}`)
+        .buffer(true)
+        .parse(binary)
+        .expect(200);
+      assert.equal(res.body.length, file.bytes);
+      assert.equal(createHash('sha256').update(res.body).digest('hex'), file.sha256);
+      assert.equal(res.headers.etag, `"${file.sha256}"`);
+      assert.ok(res.headers['last-modified']);
+      assert.equal(res.headers['accept-ranges'], 'bytes');
+    }
+    assert.deepEqual(
+      fs.readdirSync(dir).filter((f) => f.endsWith('.part')),
+      [],
+    );
+    const html = await request(app).get('/dumps/?lang=en').expect(200);
+    assert.match(html.text, /SHA-256 <code>[0-9a-f]{64}<\/code>/);
+  });
+
+  it('holds every description, each with blank nodes of its own, as the documents give it', async () => {
+    const [set] = service.dumps.list();
+    const nt = set!.files.find((f) => f.format === 'nt')!;
+    const text = zlib.gunzipSync(fs.readFileSync(path.join(dir, nt.name))).toString('utf8');
+    const quads = parseTurtle(text, 'application/n-triples');
+    assert.equal(quads.length, set!.triples);
+    for (const isil of ['DE-1a', 'DE-38', 'DE-Tue120']) {
+      const doc = await request(app).get(`/data/organisations/${isil}.nt`).expect(200);
+      const expected = parseTurtle(doc.text, 'application/n-triples');
+      const subjects = new Set(
+        expected.filter((q) => q.subject.termType === 'NamedNode').map((q) => q.subject.value),
+      );
+      const got = around(quads, [...subjects]);
+      assert.ok(sameGraph(got, expected), isil);
+    }
+    const jsonl = set!.files.find((f) => f.format === 'jsonl')!;
+    const lines = zlib
+      .gunzipSync(fs.readFileSync(path.join(dir, jsonl.name)))
+      .toString('utf8')
+      .trimEnd()
+      .split('\n');
+    assert.equal(lines.length, set!.institutions);
+    const line = lines.find(
+      (l) => JSON.parse(l)['@id'] === `${BASE}/resource/organisations/DE-1a`,
+    )!;
+    const doc = await request(app).get('/data/organisations/DE-1a.nt').expect(200);
+    assert.ok(sameGraph(await parseJsonLd(line), parseTurtle(doc.text, 'application/n-triples')));
+    const csv = set!.files.find((f) => f.format === 'csv')!;
+    const rows = fs.readFileSync(path.join(dir, csv.name), 'utf8').trimEnd().split('\r\n');
+    assert.equal(rows[0], 'isil,name,sigel,postcode,city,type,lat,lon,uri');
+    assert.equal(rows.length, set!.institutions + 1);
+  });
+
+  it('answers ranges and conditional requests, and nothing outside its list', async () => {
+    const [set] = service.dumps.list();
+    const file = set!.files[0]!;
+    const whole = fs.readFileSync(path.join(dir, file.name));
+    const part = await request(app)
+      .get(`/dumps/${file.name}`)
+      .set('Range', 'bytes=100-199')
+      .buffer(true)
+      .parse(binary)
+      .expect(206);
+    assert.deepEqual(part.body, whole.subarray(100, 200));
+    assert.equal(part.headers['content-range'], `bytes 100-199/${whole.length}`);
+    await request(app)
+      .get(`/dumps/${file.name}`)
+      .set('If-None-Match', `"${file.sha256}"`)
+      .expect(304);
+    await request(app)
+      .get(`/dumps/${file.name}`)
+      .set('Range', `bytes=${whole.length + 10}-`)
+      .expect(416);
+    for (const bad of [
+      '/dumps/../package.json',
+      '/dumps/%2e%2e%2fpackage.json',
+      '/dumps/x.nt.gz',
+      `/dumps/${file.name}.part`,
+      `/dumps/${file.name.replace('.nt.gz', '.json')}`,
+    ])
+      await request(app).get(bad).expect(404);
+  });
+
+  it('lists nothing half-made: a version replaced while its dumps are written leaves no file', async () => {
+    const own = tempDir();
+    try {
+      const { dataset } = await loadSources(BUNDLED_DATASET, { baseIri: BASE });
+      const dumps = new Dumps(own, `${BASE}/context.jsonld`);
+      dumps.follow(dataset);
+      const making = dumps.ensure();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const { dataset: next } = await loadSources([BUNDLED_DATASET[2]!], { baseIri: BASE });
+      dumps.follow(next); // the first is given up
+      dataset.free();
+      await making;
+      assert.ok(dumps.list().every((s) => s.version !== dataset.version));
+      assert.deepEqual(
+        fs.readdirSync(own).filter((f) => f.includes(dataset.version)),
+        [],
+      );
+      await dumps.ensure();
+      assert.equal(dumps.list()[0]!.version, next.version);
+      // A service started again finds the dumps made before, and makes none twice.
+      const again = new Dumps(own, `${BASE}/context.jsonld`);
+      assert.deepEqual(again.list(), dumps.list());
+      next.free();
+    } finally {
+      fs.rmSync(own, { recursive: true, force: true });
+    }
+  });
+
+  it('makes none when DUMPS_DIR is empty, and says so', async () => {
+    const { app: none } = await buildApp([BUNDLED_DATASET[2]!], { DUMPS_DIR: '' });
+    const res = await request(none).get('/dumps/').expect(404);
+    assert.match(res.text, /DUMPS_DIR/);
+  });
+});
