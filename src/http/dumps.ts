@@ -7,8 +7,8 @@ import { escapeHtml } from '../serving/page';
 import { negotiateAmong } from '../util/accept';
 import { pathBelow, type RouteDeps } from './deps';
 import { HttpError, notFound } from './errors';
-import { layout } from './html/layout';
-import { humanDate, humanNumber, pageLanguage } from './html/language';
+import { layout } from '../serving/html/layout';
+import { humanDate, humanNumber, pageLanguage } from '../serving/html/language';
 import { commonHeaders } from './middleware';
 import { queryOf } from './search';
 

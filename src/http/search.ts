@@ -11,7 +11,7 @@ import { negotiateAmong } from '../util/accept';
 import { CSV_HEAD, csvField } from '../serving/dumps';
 import { cacheControl, DATASET_VERSION, type RouteDeps } from './deps';
 import { HttpError } from './errors';
-import { pageLanguage } from './html/language';
+import { pageLanguage } from '../serving/html/language';
 import { searchPage } from './html/searchPage';
 import { commonHeaders } from './middleware';
 

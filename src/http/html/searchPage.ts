@@ -4,9 +4,9 @@ import type { SearchAnswer } from '../../search/searchIndex';
 import { escapeHtml } from '../../serving/page';
 import type { RouteDeps } from '../deps';
 import { pageOf, SEARCH_PATH, type ParsedSearch } from '../search';
-import { layout } from './layout';
-import { humanNumber, keepLanguage, type PageLanguage } from './language';
-import { TEXT } from './text';
+import { layout } from '../../serving/html/layout';
+import { humanNumber, keepLanguage, type PageLanguage } from '../../serving/html/language';
+import { TEXT } from '../../serving/html/text';
 
 export function searchPage(
   deps: RouteDeps,
