@@ -11,7 +11,12 @@ import { notModified } from '../serving/conditional';
 import { escapeHtml } from '../serving/page';
 import { cacheControl, currentDocuments, DATASET_VERSION, type RouteDeps } from './deps';
 import { layout } from '../serving/html/layout';
-import { humanNumber, keepLanguage, pageLanguage, type PageLanguage } from '../serving/html/language';
+import {
+  humanNumber,
+  keepLanguage,
+  pageLanguage,
+  type PageLanguage,
+} from '../serving/html/language';
 import { TEXT } from '../serving/html/text';
 import { commonHeaders } from './middleware';
 import { queryOf } from './search';

@@ -1,6 +1,7 @@
 // The institution's own page, `GET /isil/<isil>` (served when no ISIL_DIRECTORY_URL is set, in
 // place of the agency's directory that `/data/organisations/<isil>.html` points to): HTML with the
-// document's validators, as §4 says for every document.
+// document's validators, as §4 says for every document; in German or English (issue 18), each
+// language a document of its own, with its own ETag.
 import type { RequestHandler } from 'express';
 import { DIRECTORY_PATH } from '../rdf/iris';
 import { formatByName } from '../rdf/formats';
@@ -8,6 +9,8 @@ import { cacheControl, currentDocuments, DATASET_VERSION, pathBelow, type RouteD
 import { linkHeader } from './data';
 import { find } from './lookup';
 import { sendDocument, type HeaderBuilder } from './respond';
+import { pageLanguage } from '../serving/html/language';
+import { queryOf } from './search';
 
 export function page({ service, config }: RouteDeps): RequestHandler {
   const cache = cacheControl(config);
@@ -16,17 +19,19 @@ export function page({ service, config }: RouteDeps): RequestHandler {
   return function page(req, res) {
     const documents = currentDocuments(service);
     const version = documents.dataset.version;
+    const language = pageLanguage(queryOf(req), req.headers['accept-language']);
     const headers: HeaderBuilder = (institution, format) => ({
       'Content-Type': format.contentType,
+      'Content-Language': language.lang,
       Link: linkHeader(institution!.isil, format),
       'Cache-Control': cache,
       [DATASET_VERSION]: version,
     });
     const institution = find(req, documents, pathBelow(req), at);
-    const cached = documents.cached(institution, 'html');
+    const cached = documents.cached(institution, 'html', language);
     if (cached) return sendDocument(req, res, cached, headers, institution, html, documents.cache);
     return documents
-      .get(institution, 'html')
+      .get(institution, 'html', language)
       .then((rendered) =>
         sendDocument(req, res, rendered, headers, institution, html, documents.cache),
       );

@@ -102,7 +102,8 @@ function prepare(
     const validators = {
       ETag: rendered.etag,
       'Last-Modified': rendered.lastModified.toUTCString(),
-      Vary: 'Accept-Encoding',
+      // A page's words follow Accept-Language (issue 18); the RDF documents' do not.
+      Vary: format.name === 'html' ? 'Accept-Encoding, Accept-Language' : 'Accept-Encoding',
     };
     p = new Prepared(rendered, { ...headers(institution, format), ...validators, ...CORS });
     prepared.set(rendered, p);

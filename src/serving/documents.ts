@@ -7,6 +7,7 @@ import type { FormatName } from '../rdf/formats';
 import { SerializationError } from '../rdf/rdfxml';
 import { serialize } from '../rdf/serialize';
 import { renderPage } from './page';
+import type { PageLanguage } from './html/language';
 import { RenderQueue } from './renderQueue';
 
 export type Encoding = 'br' | 'gzip' | 'identity';
@@ -168,9 +169,19 @@ export class DocumentCache {
   }
 }
 
-/** The key of an institution's document in the cache and among the ones that cannot be written. */
-const keyOf = (institution: Institution, format: FormatName) =>
-  `${format}\u0000${institution.isil}`;
+/**
+ * The key of an institution's document in the cache and among the ones that cannot be written: a
+ * page in each language, and with or without `lang` in its links, is a document of its own.
+ */
+const keyOf = (institution: Institution, format: FormatName, language?: PageLanguage) =>
+  `${format}${language ? `${language.lang}${language.explicit ? '!' : ''}` : ''}\u0000${institution.isil}`;
+
+/** What pages say beyond their description (src/serving/page.ts). */
+export interface PageSettings {
+  readonly baseIri: string;
+  readonly mapTiles: string;
+  readonly mapAttribution: string;
+}
 
 /** Renders and caches the documents of one dataset; a new dataset gets a new Documents. */
 /** What the documents of every dataset served count, for the metrics (src/metrics.ts). */
@@ -208,6 +219,7 @@ export class Documents {
     /** Bounds the renders of every dataset's documents: one queue for the process. */
     private readonly queue = new RenderQueue(),
     private readonly stats = new ServingStats(),
+    private readonly page: PageSettings = { baseIri: '', mapTiles: '', mapAttribution: '' },
   ) {
     this.cache = new DocumentCache(cacheMaxBytes);
   }
@@ -218,8 +230,12 @@ export class Documents {
   }
 
   /** The cached document, without a promise: the hot path answers a hit synchronously. */
-  cached(institution: Institution, format: FormatName): Rendered | undefined {
-    const hit = this.cache.get(keyOf(institution, format));
+  cached(
+    institution: Institution,
+    format: FormatName,
+    language?: PageLanguage,
+  ): Rendered | undefined {
+    const hit = this.cache.get(keyOf(institution, format, language));
     if (hit) this.stats.hits++;
     return hit;
   }
@@ -234,8 +250,8 @@ export class Documents {
    * SerializationError when it cannot be written, and with RendersBusy when the render queue is
    * full (src/renderQueue.ts).
    */
-  get(institution: Institution, format: FormatName): Promise<Rendered> {
-    const key = keyOf(institution, format);
+  get(institution: Institution, format: FormatName, language?: PageLanguage): Promise<Rendered> {
+    const key = keyOf(institution, format, language);
     const cached = this.cache.get(key);
     if (cached) {
       this.stats.hits++;
@@ -246,7 +262,7 @@ export class Documents {
     this.stats.misses++;
     this.pending++;
     const render = this.queue
-      .run(() => this.render(institution, format))
+      .run(() => this.render(institution, format, language))
       .then(
         (rendered) => {
           this.settled(key);
@@ -279,14 +295,24 @@ export class Documents {
     if (this.pending === 0) this.dataset.free();
   }
 
-  private async render(institution: Institution, format: FormatName): Promise<Rendered> {
+  private async render(
+    institution: Institution,
+    format: FormatName,
+    language: PageLanguage = { lang: 'de', explicit: false },
+  ): Promise<Rendered> {
     const asked = this.stats.onStoreQuery ? performance.now() : 0;
     const description = await this.dataset.describe(institution);
     this.stats.onStoreQuery?.((performance.now() - asked) / 1000);
     let text: string;
     if (format === 'html') {
       const jsonld = await serialize(description, 'jsonld', this.contextUrl);
-      text = renderPage(description, institution, jsonld);
+      text = renderPage(description, institution, jsonld, {
+        ...this.page,
+        language,
+        predecessors: this.dataset
+          .predecessors(institution.isil)
+          .map((w) => ({ isil: w.isil, name: w.name })),
+      });
     } else {
       text = await serialize(description, format, this.contextUrl);
     }

@@ -6,6 +6,9 @@ import type { Description } from '../rdf/description';
 import { RDF_FORMATS } from '../rdf/formats';
 import { documentPath } from '../rdf/iris';
 import { CC0, PREFIXES } from '../rdf/namespaces';
+import { layout } from './html/layout';
+import { DE, ELSEWHERE, KINDS, PAGE } from './html/pageWords';
+import { humanDate, keepLanguage, type PageLanguage } from './html/language';
 
 const { foaf, v, dbp, dc, dcterms, geo, schema, gbv, rdf, rdfs, wdrs } = PREFIXES;
 
@@ -38,15 +41,17 @@ function scriptJson(json: string): string {
 
 /**
  * The `lang` attribute of an element that shows values from the data: the language tag their
- * literals share, else `""` (unknown: the page's own words are English, and most of the agency's
- * literals have no tag, so none is claimed for them).
+ * literals share; else `de`, the agency's language, in which its untagged literals are written
+ * (the RDF documents keep them untagged, as the source has them).
  */
 function langOf(...terms: (Term | undefined)[]): string {
   const tags = new Set(
-    terms.filter((t) => t !== undefined).map((t) => (t.termType === 'Literal' ? t.language : '')),
+    terms
+      .filter((t) => t !== undefined)
+      .map((t) => (t.termType === 'Literal' && t.language ? t.language : 'de')),
   );
   const [tag] = tags;
-  return ` lang="${tags.size === 1 && tag ? escapeMarkup(tag) : ''}"`;
+  return ` lang="${tags.size === 1 && tag ? escapeMarkup(tag) : 'de'}"`;
 }
 
 /** Only http(s) and mailto links become clickable; anything else is shown as text. */
@@ -58,6 +63,10 @@ function link(iri: string, label = iri, lang = ''): string {
 
 class Graph {
   constructor(private readonly quads: readonly Quad[]) {}
+
+  get all(): readonly Quad[] {
+    return this.quads;
+  }
 
   objects(subject: Term | string, predicate: string): Term[] {
     const s = typeof subject === 'string' ? subject : subject.value;
@@ -100,10 +109,27 @@ function mainFirst(g: Graph, terms: Term[]): Term[] {
     .map((e) => e.t);
 }
 
-function addresses(g: Graph, r: string): string {
+/** What the page says besides the description: its language, the map, the ISILs it replaced. */
+export interface PageOptions {
+  readonly language: PageLanguage;
+  /** Tile URL template; empty: the marker's coordinates alone. */
+  readonly mapTiles: string;
+  readonly mapAttribution: string;
+  /** The withdrawn ISILs this institution succeeds (`formerly`), from the withdrawn list. */
+  readonly predecessors: readonly { readonly isil: string; readonly name: string | undefined }[];
+  /** The base of the service's IRIs: an object IRI under it is another institution, linked. */
+  readonly baseIri: string;
+}
+
+function addresses(g: Graph, r: string, t: typeof DE): string {
   return list(
     mainFirst(g, g.objects(r, `${v}adr`)).map((adr) => {
-      const kind = g.types(adr).includes(`${v}Postal`) ? 'Postal address' : 'Address';
+      const types = g.types(adr);
+      const kind = types.includes(`${v}Postal`)
+        ? t.postal
+        : types.includes(`${v}Pref`)
+          ? t.visiting
+          : t.address;
       const street = g.firstTerm(adr, `${v}street-address`);
       const locality = g.firstTerm(adr, `${v}locality`);
       const lines = [
@@ -117,46 +143,46 @@ function addresses(g: Graph, r: string): string {
   );
 }
 
-function phones(g: Graph, r: string): string {
-  return list(
-    mainFirst(g, g.objects(r, `${v}tel`)).flatMap((tel) => {
-      const types = g.types(tel);
-      const kind = types.includes(`${v}Fax`) ? 'Fax' : 'Phone';
-      const main = types.includes(`${v}Pref`) ? ' (main)' : '';
-      return g
-        .values(tel, `${rdf}value`)
-        .map(
-          (n) =>
-            `${kind}${main}: <a href="tel:${escapeHtml(n.replace(/[^+\d]/g, ''))}">${escapeHtml(n)}</a>`,
-        );
-    }),
-  );
+function contact(g: Graph, r: string, t: typeof DE): string {
+  const phones = mainFirst(g, g.objects(r, `${v}tel`)).flatMap((tel) => {
+    const types = g.types(tel);
+    const kind = types.includes(`${v}Fax`) ? t.fax : t.phone;
+    const main = types.includes(`${v}Pref`) ? ` (${t.main})` : '';
+    return g
+      .values(tel, `${rdf}value`)
+      .map(
+        (n) =>
+          `${kind}${main}: <a href="tel:${escapeHtml(n.replace(/[^+\d]/g, ''))}">${escapeHtml(n)}</a>`,
+      );
+  });
+  const emails = g
+    .values(r, `${v}email`)
+    .map((m) => `${t.email}: ${link(m, m.replace(/^mailto:/i, ''))}`);
+  return list([...phones, ...emails]);
 }
 
-function webLinks(g: Graph, r: string): string {
-  const items = [
-    ...g.values(r, `${foaf}homepage`).map((u) => `Homepage: ${link(u)}`),
+function webLinks(g: Graph, r: string, t: typeof DE): string {
+  return list([
+    ...g.values(r, `${foaf}homepage`).map((u) => `${t.homepage}: ${link(u)}`),
     ...g.objects(r, `${v}url`).map((u) => {
       const label = g.firstTerm(u, `${dc}description`);
       return label ? link(u.value, label.value, langOf(label)) : link(u.value);
     }),
     ...g
       .objects(r, `${gbv}opac`)
-      .flatMap((o) => g.values(o, `${foaf}homepage`).map((u) => `Catalogue: ${link(u)}`)),
-  ];
-  return list(items);
+      .flatMap((o) => g.values(o, `${foaf}homepage`).map((u) => `${t.catalogue}: ${link(u)}`)),
+  ]);
 }
 
-function location(g: Graph, r: string): string {
-  return list(
-    g.objects(r, `${geo}location`).map((loc) => {
-      const lat = g.first(loc, `${geo}lat`);
-      const long = g.first(loc, `${geo}long`);
-      if (!lat || !long) return '';
-      const osm = `https://www.openstreetmap.org/?mlat=${encodeURIComponent(lat)}&mlon=${encodeURIComponent(long)}#map=17/${encodeURIComponent(lat)}/${encodeURIComponent(long)}`;
-      return `${escapeHtml(lat)}, ${escapeHtml(long)} (${link(osm, 'map')})`;
-    }),
-  );
+/** The coordinates as text, and the map (drawn by /assets/map.js where scripts and tiles are). */
+function location(g: Graph, r: string, name: string, options: PageOptions): string {
+  const t = PAGE[options.language.lang];
+  const at = g.objects(r, `${geo}location`)[0];
+  const lat = at && g.first(at, `${geo}lat`);
+  const long = at && g.first(at, `${geo}long`);
+  if (!lat || !long) return '';
+  return `<p>${t.coordinates}: <span class="coordinates">${escapeHtml(lat)}, ${escapeHtml(long)}</span></p>
+<div id="map" role="img" aria-label="${escapeHtml(`${t.map}: ${name}`)}" data-lat="${escapeHtml(lat)}" data-lon="${escapeHtml(long)}" data-name="${escapeHtml(name)}" data-tiles="${escapeHtml(options.mapTiles)}" data-attribution="${escapeHtml(options.mapAttribution)}"></div>`;
 }
 
 function hours(g: Graph, r: string): string {
@@ -171,30 +197,141 @@ function hours(g: Graph, r: string): string {
     .join('');
 }
 
+/** The facts a librarian looks for first: ISIL, Sigel, type, URI, the ISILs it replaced. */
+function facts(g: Graph, r: string, institution: Institution, options: PageOptions): string {
+  const t = PAGE[options.language.lang];
+  const sigel = g
+    .values(r, `${dc}identifier`)
+    .map((i) => /^\(Sigel\)\s*(.+)$/i.exec(i)?.[1])
+    .find((x) => x !== undefined);
+  const kinds = [
+    ...new Set(
+      g
+        .types({ value: r } as Term)
+        .map((c) => KINDS[c])
+        .filter(Boolean),
+    ),
+  ];
+  const rows: [string, string][] = [
+    ['ISIL', `<code>${escapeHtml(institution.isil)}</code>`],
+    ...(sigel ? [['Sigel', `<code>${escapeHtml(sigel)}</code>`] as [string, string]] : []),
+    ...(kinds.length
+      ? [[t.type, kinds.map((k) => escapeHtml(t.types[k!]!)).join(', ')] as [string, string]]
+      : []),
+    [t.uri, link(r)],
+    ...(options.predecessors.length
+      ? [
+          [
+            t.formerly,
+            options.predecessors
+              .map(
+                (p) =>
+                  `<code>${escapeHtml(p.isil)}</code>${p.name ? ` (<span lang="de">${escapeHtml(p.name)}</span>)` : ''}`,
+              )
+              .join(', '),
+          ] as [string, string],
+        ]
+      : []),
+  ];
+  return `<dl class="facts">${rows.map(([k, val]) => `<dt>${k}</dt><dd>${val}</dd>`).join('')}</dl>`;
+}
+
+/** Other institutions of this dataset the description points to, and the same one elsewhere. */
+function links(g: Graph, r: string, options: PageOptions): { related: string; out: string } {
+  const own = `${options.baseIri}/resource/organisations/`;
+  const related: string[] = [];
+  const out: string[] = [];
+  for (const q of g.all)
+    if (q.subject.value === r && q.object.termType === 'NamedNode') {
+      const o = q.object.value;
+      const site = ELSEWHERE.find(([start]) => o.startsWith(start));
+      if (site && q.predicate.value === `${PREFIXES.owl}sameAs`) out.push(`${site[1]}: ${link(o)}`);
+      else if (o.startsWith(own) && o !== r) {
+        const isil = o.slice(own.length);
+        related.push(
+          `<a href="${escapeHtml(keepLanguage(`/isil/${isil}`, options.language))}">${escapeHtml(isil)}</a>`,
+        );
+      }
+    }
+  return { related: list([...new Set(related)]), out: list([...new Set(out)]) };
+}
+
+/** schema.org JSON-LD for search engines: the kind of institution, name, address, geo, contact. */
+function schemaOrg(g: Graph, r: string): Record<string, unknown> {
+  const kinds = g.types({ value: r } as Term);
+  const type = kinds.includes(`${schema}Library`)
+    ? 'Library'
+    : kinds.includes(`${schema}Museum`)
+      ? 'Museum'
+      : kinds.includes(`${schema}ArchiveOrganization`)
+        ? 'ArchiveOrganization'
+        : 'Organization';
+  const adr = mainFirst(g, g.objects(r, `${v}adr`))[0];
+  const at = g.objects(r, `${geo}location`)[0];
+  const lat = at && Number(g.first(at, `${geo}lat`));
+  const lon = at && Number(g.first(at, `${geo}long`));
+  const names = g.values(r, `${foaf}name`);
+  const isil = g
+    .values(r, `${dc}identifier`)
+    .map((i) => /^\(ISIL\)(.+)$/.exec(i)?.[1])
+    .find(Boolean);
+  const clean = (o: Record<string, unknown>) =>
+    Object.fromEntries(
+      Object.entries(o).filter(
+        ([, val]) => val !== undefined && !(Array.isArray(val) && val.length === 0),
+      ),
+    );
+  return clean({
+    '@context': 'https://schema.org',
+    '@type': type,
+    '@id': r,
+    name: names[0],
+    alternateName: [...names.slice(1), ...g.values(r, `${dbp}shortName`)],
+    identifier: isil ? { '@type': 'PropertyValue', propertyID: 'ISIL', value: isil } : undefined,
+    address: adr
+      ? clean({
+          '@type': 'PostalAddress',
+          streetAddress: g.first(adr, `${v}street-address`),
+          postalCode: g.first(adr, `${v}postal-code`),
+          addressLocality: g.first(adr, `${v}locality`),
+        })
+      : undefined,
+    geo:
+      lat !== undefined && lon !== undefined && Number.isFinite(lat) && Number.isFinite(lon)
+        ? { '@type': 'GeoCoordinates', latitude: lat, longitude: lon }
+        : undefined,
+    telephone: g.objects(r, `${v}tel`).flatMap((tel) => g.values(tel, `${rdf}value`))[0],
+    email: g.values(r, `${v}email`)[0]?.replace(/^mailto:/i, ''),
+    url: g.values(r, `${foaf}homepage`)[0],
+    sameAs: g.values(r, `${PREFIXES.owl}sameAs`),
+  });
+}
+
 /**
- * The institution's page, made from its own description alone (no figure of the whole dataset):
- * its ETag is a hash of the page, and has to change exactly when the record does.
+ * The institution's page, made from its own description, and what `options` adds (its language,
+ * the ISILs it replaced): its ETag is a hash of the page, and changes exactly when one of them does.
  */
 export function renderPage(
   description: Description,
   institution: Institution,
   jsonld: string,
+  options: PageOptions,
 ): string {
+  const { lang } = options.language;
+  const t = PAGE[lang];
   const g = new Graph(description.quads);
   const r = description.subject;
-  const nameTerm = g.firstTerm(r, `${foaf}name`);
+  const nameTerms = g.objects(r, `${foaf}name`);
+  const nameTerm = nameTerms[0];
   const name = nameTerm?.value ?? institution.isil;
-  const shortName = g.firstTerm(r, `${dbp}shortName`);
+  const others = [...nameTerms.slice(1), ...g.objects(r, `${dbp}shortName`)].map(
+    (n) => `<span${langOf(n)}>${escapeHtml(n.value)}</span>`,
+  );
   const notes = g
     .objects(r, `${dc}description`)
     .map((d) => `<p${langOf(d)}>${escapeHtml(d.value)}</p>`)
     .join('');
-  const emails = list(g.values(r, `${v}email`).map((m) => link(m, m.replace(/^mailto:/i, ''))));
-  const alternates = RDF_FORMATS.map(
-    (f) =>
-      `<link rel="alternate" type="${f.mediaType}" href="${escapeHtml(documentPath(institution.isil, f.ext))}">`,
-  ).join('\n');
-  const downloads = list(
+  const formats = list(
     RDF_FORMATS.map(
       (f) =>
         `<a href="${escapeHtml(documentPath(institution.isil, f.ext))}" type="${f.mediaType}">${f.label}</a>`,
@@ -202,40 +339,32 @@ export function renderPage(
   );
   const describedBy = g.first(r, `${wdrs}describedby`);
   const modified = describedBy ? g.first(describedBy, `${dcterms}modified`) : undefined;
+  const modifiedDate = modified ? new Date(`${modified.slice(0, 19)}Z`) : undefined;
   const license = describedBy ? g.first(describedBy, `${dcterms}license`) : undefined;
-  // The page's own words are English; each element that shows values from the data says their
-  // language (`langOf`).
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title${langOf(nameTerm)}>${escapeHtml(name)} (${escapeHtml(institution.isil)})</title>
-<link rel="canonical" href="${escapeHtml(`/isil/${institution.isil}`)}">
-<link rel="license" href="${CC0}">
-${alternates}
-<style>
-body{font:16px/1.5 system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
-h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.1rem;border-bottom:1px solid #ddd;margin-top:1.6rem}
-.isil{color:#555}address{font-style:normal}ul{padding-left:1.2rem}
-footer{margin-top:2rem;color:#555;font-size:.9rem}
-</style>
-<script type="application/ld+json">
-${scriptJson(jsonld.trim())}
-</script>
-</head>
-<body>
-<main>
-<h1${langOf(nameTerm)}>${escapeHtml(name)}</h1>
-<p class="isil">ISIL <code>${escapeHtml(institution.isil)}</code>${shortName ? ` · <span${langOf(shortName)}>${escapeHtml(shortName.value)}</span>` : ''}</p>
-<p>Identifier: ${link(r)}</p>
-${notes}
-${section('Addresses', addresses(g, r))}${section('Location', location(g, r))}${section('Opening hours', hours(g, r))}${section('Phone and fax', phones(g, r))}${section('E-mail', emails)}${section('On the web', webLinks(g, r))}${section('Data', downloads)}
-</main>
-<footer>
-<p>${modified ? `Record last modified ${escapeHtml(modified)}. ` : ''}Data ${license === CC0 || !license ? `released under <a rel="license" href="${CC0}">CC0 1.0 Universal</a>` : `licensed under ${link(license)}`}.</p>
-</footer>
-</body>
-</html>
-`;
+  const { related, out } = links(g, r, options);
+  const where = location(g, r, name, options);
+  const head = [
+    `<link rel="canonical" href="${escapeHtml(`/isil/${institution.isil}`)}">`,
+    ...RDF_FORMATS.map(
+      (f) =>
+        `<link rel="alternate" type="${f.mediaType}" href="${escapeHtml(documentPath(institution.isil, f.ext))}">`,
+    ),
+    ...(where ? ['<link rel="stylesheet" href="/assets/leaflet/leaflet.css">'] : []),
+    `<script type="application/ld+json">\n${scriptJson(jsonld.trim())}\n</script>`,
+    `<script type="application/ld+json">\n${scriptJson(JSON.stringify(schemaOrg(g, r)))}\n</script>`,
+  ].join('\n');
+  const body = `<h1${langOf(nameTerm)}>${escapeHtml(name)}</h1>
+${others.length ? `<p class="other-names">${t.otherNames}: ${others.join(' · ')}</p>` : ''}
+${facts(g, r, institution, options)}
+${notes ? section(t.about, notes) : ''}${section(t.addresses, addresses(g, r, t))}${section(t.location, where)}${section(t.hours, hours(g, r))}${section(t.contact, contact(g, r, t))}${section(t.web, webLinks(g, r, t))}${section(t.related, related)}${section(t.linksOut, out)}${section(t.data, formats)}
+<p class="record">${modifiedDate && !Number.isNaN(modifiedDate.getTime()) ? `${t.modified} ${humanDate(modifiedDate, lang)}. ` : ''}${t.licence} ${license === CC0 || !license ? `<a rel="license" href="${CC0}">CC0 1.0 Universal</a>` : link(license)}.</p>`;
+  return layout({
+    language: options.language,
+    title: `${name} (${institution.isil})`,
+    titleLang: langOf(nameTerm).slice(7, -1),
+    body,
+    head,
+    self: `/isil/${institution.isil}`,
+    scripts: where ? ['/assets/leaflet/leaflet.js', '/assets/map.js'] : [],
+  });
 }

@@ -69,6 +69,11 @@ export class Service {
       this.config.cacheMaxBytes,
       this.renders,
       this.stats,
+      {
+        baseIri: this.config.baseIri,
+        mapTiles: this.config.mapTiles,
+        mapAttribution: this.config.mapAttribution,
+      },
     );
     this.search.follow(dataset);
     this.dumps.follow(dataset);

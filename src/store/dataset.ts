@@ -313,6 +313,26 @@ export class Dataset<S extends DescriptionSource = DescriptionSource> {
     return this.byIsil.get(text);
   }
 
+  private replaced: ReadonlyMap<string, readonly Withdrawn[]> | undefined;
+
+  /**
+   * The withdrawn institutions whose successor is `isil` (followed through successors withdrawn
+   * in turn): what its page lists as "formerly". Made on first use.
+   */
+  predecessors(isil: Isil): readonly Withdrawn[] {
+    if (!this.replaced) {
+      const map = new Map<string, Withdrawn[]>();
+      for (const lookup of this.byIsil.values())
+        if (lookup.kind === 'withdrawn' && lookup.withdrawn.successor.kind === 'live') {
+          const to = lookup.withdrawn.successor.institution.isil;
+          map.set(to, [...(map.get(to) ?? []), lookup.withdrawn]);
+        }
+      for (const list of map.values()) list.sort((a, b) => (a.isil < b.isil ? -1 : 1));
+      this.replaced = map;
+    }
+    return this.replaced.get(isil) ?? [];
+  }
+
   /** The live institutions. */
   institutions(): IterableIterator<Institution> {
     return this.live.values();

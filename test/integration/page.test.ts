@@ -1,12 +1,21 @@
-// The HTML page: what a person needs, every value from the data escaped, and the JSON-LD embedded.
+// The HTML page: what a person needs, grouped, in German or English (issue 18), every value from
+// the data escaped, and the JSON-LD embedded (the document's, and schema.org's for search engines).
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import request from 'supertest';
 import type { Express } from 'express';
 import { buildApp, FIXTURES } from '../support';
 
+/** The JSON-LD blocks of a page. */
 function scripts(html: string): string[] {
-  return [...html.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+  return [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map(
+    (m) => m[1]!,
+  );
+}
+
+/** Every script element of a page, inline or not. */
+function scriptElements(html: string): string[] {
+  return [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
 }
 
 describe('HTML page /isil/<isil>', () => {
@@ -19,18 +28,19 @@ describe('HTML page /isil/<isil>', () => {
         path.join(FIXTURES, 'test', 'hostile-page.ttl'),
       ])
     ).app;
-    html = (await request(app).get('/isil/DE-1a')).text;
+    html = (await request(app).get('/isil/DE-1a?lang=en')).text;
   });
 
   const shows: [string, RegExp][] = [
     [
       'the name as heading',
-      /<h1 lang="">Staatsbibliothek zu Berlin - Preußischer Kulturbesitz, Haus Potsdamer Straße<\/h1>/,
+      /<h1 lang="de">Staatsbibliothek zu Berlin - Preußischer Kulturbesitz, Haus Potsdamer Straße<\/h1>/,
     ],
     ['the short name', /Berlin SBB Haus Potsdamer Str/],
     ['the ISIL', /<code>DE-1a<\/code>/],
     ['the main address', /Potsdamer Str\. 33<br>10785 Berlin/],
-    ['the postal address', /Postal address<\/strong><address lang="">10772 Berlin/],
+    ['the postal address', /Postal address<\/strong><address lang="de">10772 Berlin/],
+    ['the visiting address', /Visiting address<\/strong><address lang="de">Potsdamer Str\. 33/],
     ['the coordinates', /52\.50771, 13\.37063/],
     ['the opening hours', /Mo-Sa 8\.00-22\.00/],
     ['the main phone', /Phone \(main\): <a href="tel:\+49302664338 ?88">\+49 30 2 66-433888<\/a>/],
@@ -38,8 +48,14 @@ describe('HTML page /isil/<isil>', () => {
     ['an e-mail link', /<a href="mailto:info@sbb\.spk-berlin\.de">info@sbb\.spk-berlin\.de<\/a>/],
     ['the homepage', /Homepage: <a href="http:\/\/www\.staatsbibliothek-berlin\.de">/],
     [
+      'the map, with the coordinates',
+      /<div id="map"[^>]* data-lat="52\.50771" data-lon="13\.37063"/,
+    ],
+    ['the link to lobid', /lobid: <a href="http:\/\/lobid\.org\/organisation\/DE-1a">/],
+    ['the date, for people', /Record last modified on 15 December 2021\./],
+    [
       'a web link with its label',
-      /<a href="https:\/\/staatsbibliothek-berlin\.de\/vor-ort\/opening-hours\/" lang="">Öffnungszeiten besonderer Bereiche<\/a>/,
+      /<a href="https:\/\/staatsbibliothek-berlin\.de\/vor-ort\/opening-hours\/" lang="de">Öffnungszeiten besonderer Bereiche<\/a>/,
     ],
     ['the catalogue', /Catalogue: <a href="http:\/\/stabikat\.de">/],
     ['the description', /UNO- und UNESCO-Depositärbibliothek/],
@@ -66,11 +82,39 @@ describe('HTML page /isil/<isil>', () => {
     });
   }
 
-  it('embeds the JSON-LD document, the same as /data/…jsonld', async () => {
+  it('embeds the JSON-LD document, the same as /data/…jsonld, and schema.org for search engines', async () => {
     const embedded = scripts(html).map((s) => s.trim());
-    assert.equal(embedded.length, 1);
+    assert.equal(embedded.length, 2);
     const served = JSON.parse((await request(app).get('/data/organisations/DE-1a.jsonld')).text);
     assert.deepEqual(JSON.parse(embedded[0]!), served);
+    const org = JSON.parse(embedded[1]!);
+    assert.equal(org['@context'], 'https://schema.org');
+    assert.equal(org['@type'], 'Organization', 'the data names no kind of institution');
+    assert.equal(org.identifier.value, 'DE-1a');
+    assert.equal(org.address.postalCode, '10785');
+    assert.equal(org.geo.latitude, 52.50771);
+  });
+
+  it('answers in German by default and in English when asked, each with its own ETag', async () => {
+    const de = await request(app).get('/isil/DE-1a').expect(200);
+    assert.match(de.text, /<html lang="de">/);
+    assert.match(de.text, /Besuchsadresse/);
+    assert.match(de.text, /Datensatz zuletzt geändert am 15\. Dezember 2021/);
+    assert.equal(de.headers['content-language'], 'de');
+    assert.equal(de.headers.vary, 'Accept-Encoding, Accept-Language');
+    const en = await request(app).get('/isil/DE-1a').set('Accept-Language', 'en').expect(200);
+    assert.match(en.text, /<html lang="en">/);
+    assert.notEqual(en.headers.etag, de.headers.etag);
+    await request(app).get('/isil/DE-1a').set('If-None-Match', de.headers.etag!).expect(304);
+    await request(app)
+      .get('/isil/DE-1a')
+      .set('Accept-Language', 'en')
+      .set('If-None-Match', de.headers.etag!)
+      .expect(200);
+    // The RDF documents stay as the source has them: no language tag is added to the data.
+    const ttl = await request(app).get('/data/organisations/DE-1a.ttl').expect(200);
+    assert.doesNotMatch(ttl.text, /"@de/);
+    assert.equal(ttl.headers.vary, 'Accept-Encoding');
   });
 
   describe('data that tries to inject markup', () => {
@@ -80,9 +124,13 @@ describe('HTML page /isil/<isil>', () => {
       assert.equal(res.status, 200);
       hostile = res.text;
     });
-    it('has exactly one script element: the JSON-LD', () => {
-      assert.equal((hostile.match(/<script/g) ?? []).length, 1);
-      assert.equal(scripts(hostile).length, 1);
+    it("has no script element but its own: the two JSON-LD blocks and the service's files", () => {
+      assert.equal(scripts(hostile).length, 2);
+      for (const element of scriptElements(hostile))
+        assert.match(
+          element,
+          /^<script (type="application\/ld\+json"|src="\/assets\/[\w./-]+\.js" defer)>$/,
+        );
     });
     it('the embedded JSON-LD still parses and holds the raw name', () => {
       const doc = JSON.parse(scripts(hostile)[0]!);
@@ -91,17 +139,17 @@ describe('HTML page /isil/<isil>', () => {
     it('escapes the name', () =>
       assert.ok(
         hostile.includes(
-          '<h1 lang="">&#60;script&#62;alert(&#39;name&#39;)&#60;/script&#62; Bibliothek &#38; &#34;Archiv&#34;</h1>',
+          '<h1 lang="de">&#60;script&#62;alert(&#39;name&#39;)&#60;/script&#62; Bibliothek &#38; &#34;Archiv&#34;</h1>',
         ),
       ));
     it('no event-handler attribute comes from the data', () =>
       assert.ok(!/<[^>]+\son\w+=/i.test(hostile.replace(/<script[\s\S]*?<\/script>/, ''))));
-    it('marks each value with its literal language, or as unknown; the page itself is English', () => {
-      assert.match(hostile, /^<!DOCTYPE html>\n<html lang="en">/);
+    it("marks each value with its literal language, or as German, the source's; the page in its own", () => {
+      assert.match(hostile, /^<!DOCTYPE html>\n<html lang="de">/);
       assert.ok(hostile.includes('<p lang="fr-ca">Bibliothèque &#38; archives</p>'));
       assert.ok(
-        hostile.includes('<p lang="">&#60;img src=x onerror=alert(2)&#62;</p>'),
-        'no tag: unknown',
+        hostile.includes('<p lang="de">&#60;img src=x onerror=alert(2)&#62;</p>'),
+        'no tag: the agency writes German',
       );
     });
     it('a javascript: URL is shown as text, never as a link', () => {

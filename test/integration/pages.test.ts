@@ -69,4 +69,23 @@ describe('pages in German and English', () => {
       'no asset from another host',
     );
   });
+
+  it("lists on a successor's page the ISILs it replaced, and its ETag changes with them", async () => {
+    const page = await request(app).get('/isil/DE-1a?lang=en').expect(200);
+    assert.match(page.text, /<dt>Formerly<\/dt><dd><code>DE-He201<\/code>/);
+    const de = await request(app).get('/isil/DE-1a').expect(200);
+    assert.match(de.text, /<dt>Früher<\/dt><dd><code>DE-He201<\/code>/);
+    // The same description of DE-1a without the redirect list: nothing replaced, another ETag.
+    const [, redirects, rdf] = BUNDLED_DATASET;
+    const { app: withList } = await buildApp([redirects!, rdf!]);
+    const { app: without } = await buildApp([rdf!]);
+    const a = await request(withList).get('/isil/DE-1a').expect(200);
+    const b = await request(without).get('/isil/DE-1a').expect(200);
+    assert.match(a.text, /DE-He201/);
+    assert.doesNotMatch(b.text, /DE-He201/);
+    assert.notEqual(a.headers.etag, b.headers.etag);
+    // The retired ISIL itself leads to its successor.
+    const old = await request(app).get('/isil/DE-He201').set('Accept', 'text/html').expect(301);
+    assert.equal(old.headers.location, '/isil/DE-1a');
+  });
 });
