@@ -50,7 +50,7 @@ function homePage(deps: RouteDeps, dataset: Dataset, language: PageLanguage): st
 <p class="lead">${t.tagline}.</p>
 <form class="big-lookup" role="search" action="/search" method="get">
 <label for="home-q">${t.searchLabel}</label>
-<div class="lookup"><input id="home-q" name="q" type="search" autocomplete="off" data-suggest="/search/suggest" aria-autocomplete="list" aria-controls="home-list" aria-expanded="false">
+<div class="lookup"><input id="home-q" name="q" type="search" role="combobox" autocomplete="off" data-suggest="/search/suggest" aria-autocomplete="list" aria-controls="home-list" aria-expanded="false">
 ${language.explicit ? `<input type="hidden" name="lang" value="${lang}">` : ''}<button type="submit">${t.searchButton}</button>
 <ul id="home-list" class="suggestions" role="listbox" hidden></ul></div>
 </form>

@@ -182,7 +182,7 @@ function location(g: Graph, r: string, name: string, options: PageOptions): stri
   const long = at && g.first(at, `${geo}long`);
   if (!lat || !long) return '';
   return `<p>${t.coordinates}: <span class="coordinates">${escapeHtml(lat)}, ${escapeHtml(long)}</span></p>
-<div id="map" role="img" aria-label="${escapeHtml(`${t.map}: ${name}`)}" data-lat="${escapeHtml(lat)}" data-lon="${escapeHtml(long)}" data-name="${escapeHtml(name)}" data-tiles="${escapeHtml(options.mapTiles)}" data-attribution="${escapeHtml(options.mapAttribution)}"></div>`;
+<div id="map" role="region" aria-label="${escapeHtml(`${t.map}: ${name}`)}" data-lat="${escapeHtml(lat)}" data-lon="${escapeHtml(long)}" data-name="${escapeHtml(name)}" data-tiles="${escapeHtml(options.mapTiles)}" data-attribution="${escapeHtml(options.mapAttribution)}"></div>`;
 }
 
 function hours(g: Graph, r: string): string {

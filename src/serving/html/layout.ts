@@ -51,7 +51,7 @@ ${scripts}
 <a class="brand" href="${escapeHtml(home)}">${t.site}</a>
 <form class="lookup" role="search" action="/search" method="get">
 <label for="lookup-q" class="visually-hidden">${t.searchLabel}</label>
-<input id="lookup-q" name="q" type="search" autocomplete="off" placeholder="${t.searchLabel}" value="${escapeHtml(page.query ?? '')}" data-suggest="/search/suggest" aria-autocomplete="list" aria-controls="lookup-list" aria-expanded="false">
+<input id="lookup-q" name="q" type="search" role="combobox" autocomplete="off" placeholder="${t.searchLabel}" value="${escapeHtml(page.query ?? '')}" data-suggest="/search/suggest" aria-autocomplete="list" aria-controls="lookup-list" aria-expanded="false">
 ${page.language.explicit ? `<input type="hidden" name="lang" value="${lang}">` : ''}
 <button type="submit">${t.searchButton}</button>
 <ul id="lookup-list" class="suggestions" role="listbox" hidden></ul>

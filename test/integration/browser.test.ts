@@ -1,0 +1,136 @@
+// The pages for people in a real browser (issue 18; Chromium from Debian, driven by playwright-core):
+// a lookup from the home page to an institution's page through autocomplete, the language switch,
+// the map's marker, a search narrowed by a facet, no console errors and no request to another
+// host but the tiles; axe-core finds no WCAG 2.1 A or AA violation on the home, search and
+// institution pages.
+import assert from 'node:assert/strict';
+import type { BrowserContext, Page } from 'playwright-core';
+import { CHROMIUM, startSite, type Site } from '../browser/pages';
+
+const AXE = require.resolve('axe-core/axe.min.js');
+
+interface AxeResult {
+  violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
+}
+
+describe('the pages in a browser', function () {
+  this.timeout(120_000);
+  let site: Site;
+  let context: BrowserContext;
+  const problems: string[] = [];
+
+  before(async function () {
+    if (!CHROMIUM) {
+      if (process.env.CI) throw new Error('Chromium is missing: .ci/packages installs it');
+      this.skip();
+    }
+    site = await startSite();
+    context = await site.browser.newContext({ locale: 'de-DE' });
+    // Every request goes to this service or to the tiles; anything else is a failure.
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith(site.base) || url.startsWith(site.tiles)) return route.continue();
+      problems.push(`a request to another host: ${url}`);
+      return route.abort();
+    });
+  });
+
+  after(async () => {
+    await context?.close();
+    await site?.close();
+  });
+
+  async function open(path: string): Promise<Page> {
+    const page = await context.newPage();
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console on ${path}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`script error on ${path}: ${e.message}`));
+    const res = await page.goto(`${site.base}${path}`);
+    assert.equal(res?.status(), 200, path);
+    return page;
+  }
+
+  async function axe(page: Page): Promise<AxeResult['violations']> {
+    await page.addScriptTag({ path: AXE });
+    const result = await page.evaluate(() =>
+      (
+        globalThis as unknown as {
+          axe: { run(c: unknown, o: unknown): Promise<AxeResult> };
+        }
+      ).axe.run(document, {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      }),
+    );
+    return result.violations;
+  }
+
+  it('looks an institution up from the home page through autocomplete', async () => {
+    const page = await open('/');
+    await page.fill('#home-q', 'staatsbib pots');
+    const options = page.locator('#home-list [role=option]');
+    await options.first().waitFor();
+    const count = await options.count();
+    assert.ok(count >= 1 && count <= 10, String(count));
+    assert.match((await options.first().textContent()) ?? '', /Staatsbibliothek zu Berlin/);
+    await page.keyboard.press('ArrowDown');
+    await Promise.all([page.waitForURL(/\/isil\/DE-1a$/), page.keyboard.press('Enter')]);
+    assert.match((await page.textContent('h1')) ?? '', /Staatsbibliothek zu Berlin/);
+    await page.close();
+  });
+
+  it('switches the language, and the links keep it', async () => {
+    const page = await open('/isil/DE-1a');
+    assert.equal(await page.getAttribute('html', 'lang'), 'de');
+    await Promise.all([page.waitForURL(/lang=en/), page.click('a[hreflang=en]')]);
+    assert.equal(await page.getAttribute('html', 'lang'), 'en');
+    assert.match((await page.textContent('main')) ?? '', /Visiting address/);
+    assert.equal(await page.inputValue('input[name=lang]'), 'en');
+    await page.close();
+  });
+
+  it('shows the marker on the map, with tiles from the configured server', async () => {
+    const page = await open('/isil/DE-1a');
+    await page.locator('#map .leaflet-marker-icon').waitFor();
+    await page.locator('#map .leaflet-tile-loaded').first().waitFor();
+    assert.ok(
+      site.tilesAsked.some((t) => /^\/15\/\d+\/\d+\.png$/.test(t)),
+      site.tilesAsked.join(),
+    );
+    assert.match((await page.textContent('.coordinates')) ?? '', /52\.50771, 13\.37063/);
+    await page.close();
+  });
+
+  it('searches, then narrows the results by a facet', async () => {
+    const page = await open('/search?q=museum');
+    const total = async () =>
+      Number(((await page.textContent('main > p')) ?? '').replace(/\D/g, '').slice(0, 7));
+    const before = await total();
+    assert.ok(before > 100);
+    await Promise.all([
+      page.waitForURL(/[?&](type|country|city)=/),
+      page.click('.facets section:first-child li:first-child a'),
+    ]);
+    const after = await total();
+    assert.ok(after > 0 && after <= before, `${after} of ${before}`);
+    assert.ok((await page.locator('.hits li').count()) > 0);
+    await page.close();
+  });
+
+  for (const path of ['/', '/search?q=Berlin', '/isil/DE-1a', '/?lang=en', '/isil/DE-1a?lang=en'])
+    it(`has no WCAG 2.1 A or AA violation on ${path}`, async () => {
+      const page = await open(path);
+      const violations = await axe(page);
+      assert.deepEqual(
+        violations.map(
+          (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+        ),
+        [],
+      );
+      await page.close();
+    });
+
+  it('met no console error, script error or request to another host on the way', () => {
+    assert.deepEqual(problems, []);
+  });
+});
