@@ -22,6 +22,8 @@ COPY --from=build /app/dist/ dist/
 COPY docker-entrypoint.sh LICENSE-MIT LICENSE-APACHE ./
 # src/util/paths.ts finds the project root as the folder with package.json and queries/.
 COPY queries/ queries/
+# The pages' stylesheet and scripts, served as they are (src/http/assets.ts).
+COPY src/http/assets/ src/http/assets/
 # Served when no snapshot exists at DATASET yet: the sources of BUNDLED_DATASET (src/util/paths.ts).
 COPY fixtures/bundled/ fixtures/bundled/
 COPY fixtures/real/lobid-organisations_isil-sigel-name_2023-11.tsv \
@@ -66,7 +68,10 @@ ENV PORT=8080 \
     STORE_CONNECTIONS=4 \
     STORE_TIMEOUT_MS=10000 \
     STORE_POLL_SECONDS=0 \
-    METRICS_LISTEN=
+    METRICS_LISTEN= \
+    DUMPS_DIR=/data/dumps \
+    MAP_TILES=https://tile.openstreetmap.org/{z}/{x}/{y}.png \
+    MAP_ATTRIBUTION="© OpenStreetMap contributors"
 
 USER node
 EXPOSE 8080

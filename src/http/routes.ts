@@ -71,7 +71,7 @@ export function routeTable(deps: RouteDeps): readonly Route[] {
       match: 'prefix',
       path: `${RECONCILE_PATH}/`,
       handler: reconciliation(deps),
-      contract: 'docs/search.md#reconciliation',
+      contract: 'docs/search.md',
     },
     {
       match: 'prefix',

@@ -83,7 +83,7 @@ describe('data some formats cannot carry', () => {
 
   it('the page shows a character HTML cannot hold as U+FFFD; its embedded JSON-LD keeps it', async () => {
     const res = await request(app).get('/isil/DE-Awk1').expect(200);
-    assert.ok(res.text.includes('<p lang="">a bell \uFFFD rings</p>'));
+    assert.ok(res.text.includes('<p lang="de">a bell \uFFFD rings</p>'));
     assert.ok(!res.text.includes('\u0007'));
     const script = /<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(res.text)![1]!;
     assert.equal(JSON.parse(script).description, 'a bell \u0007 rings');

@@ -31,7 +31,7 @@ describe('the bundled dataset, as npm start serves it', () => {
     const r200 = await request(app).get(r302.headers.location!).set('Accept', 'text/html');
     assert.equal(r200.status, 200);
     assert.equal(r200.headers['content-type'], 'text/html;charset=utf-8');
-    assert.match(r200.text, /<h1 lang="">Staatsbibliothek zu Berlin/);
+    assert.match(r200.text, /<h1 lang="de">Staatsbibliothek zu Berlin/);
   });
 
   it('follows the Accept: application/rdf+xml chain with 303, 200 and the seed headers', async () => {

@@ -109,12 +109,13 @@ for (const adapter of ADAPTERS)
       it('then 200', () => assert.equal(r200.status, 200));
       it('200 Content-Type is text/html;charset=utf-8', () =>
         assert.equal(r200.headers['content-type'], 'text/html;charset=utf-8'));
-      it('200 varies on Accept-Encoding', () => assert.equal(r200.headers.vary, 'Accept-Encoding'));
+      it('200 varies on Accept-Encoding and, being a page in German or English, Accept-Language', () =>
+        assert.equal(r200.headers.vary, 'Accept-Encoding, Accept-Language'));
       it('200 is an HTML document naming the institution', () => {
         assert.match(r200.text, /^<!DOCTYPE html>/);
         assert.match(
           r200.text,
-          /<h1 lang="">Staatsbibliothek zu Berlin - Preußischer Kulturbesitz, Haus Potsdamer Straße<\/h1>/,
+          /<h1 lang="de">Staatsbibliothek zu Berlin - Preußischer Kulturbesitz, Haus Potsdamer Straße<\/h1>/,
         );
       });
     });
