@@ -32,6 +32,9 @@ export function readyz({ service, staff }: RouteDeps): RequestHandler {
       // A replica whose remote store is lost stays ready: its cached documents are still served,
       // and a balancer that dropped every replica at once would serve nothing.
       store: service.storeHealth(),
+      // Made in the background for each version, after it is ready: what is done so far.
+      search: service.search.state,
+      dumps: service.dumps.state,
       ...(staff ? { sparql: { workers: staff.staff.workers() } } : {}),
     });
   };

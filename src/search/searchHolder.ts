@@ -29,6 +29,12 @@ export class SearchHolder {
   onBuilt: (report: BuildReport) => void = () => {};
   onFailed: (version: string, error: Error) => void = () => {};
 
+  /** Whether the followed version's index is built (`ready`), being built, or not asked for. */
+  get state(): 'ready' | 'building' | 'idle' {
+    if (this.index && this.index.version === this.following?.version) return 'ready';
+    return this.started === this.following && this.following ? 'building' : 'idle';
+  }
+
   /** The index searched now, or `undefined` until the first is built. */
   get current(): SearchIndex | undefined {
     return this.index;
@@ -52,7 +58,9 @@ export class SearchHolder {
       },
       (error: Error) => {
         // A version replaced (and freed) while its index was built is not a failure.
-        if (this.following === dataset) this.onFailed(dataset.version, error);
+        // Nor is a store closed under it as the process stops.
+        if (this.following === dataset && error.name !== 'StoreClosed')
+          this.onFailed(dataset.version, error);
         return undefined;
       },
     );
@@ -61,6 +69,8 @@ export class SearchHolder {
 
   private async build(dataset: Dataset): Promise<BuildReport | undefined> {
     const started = Date.now();
+    // The same data again (a reload of an unchanged snapshot): the index is the same.
+    if (this.index?.version === dataset.version) return undefined;
     const institutions = [...dataset.institutions()];
     const entries: SearchEntry[] = new Array(institutions.length);
     let next = 0;

@@ -163,6 +163,11 @@ export class SearchIndex {
     return this.entries.length;
   }
 
+  /** Every entry, in the index's order. */
+  all(): readonly SearchEntry[] {
+    return this.entries;
+  }
+
   entry(isil: string): SearchEntry | undefined {
     const i = this.byIsil.get(isil);
     return i === undefined ? undefined : this.entries[i];

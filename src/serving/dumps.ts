@@ -111,6 +111,14 @@ export class Dumps {
     if (dir !== '') this.sets = this.scan();
   }
 
+  /** Whether the followed version's dumps are there, being made, not asked for, or never made. */
+  get state(): 'ready' | 'making' | 'idle' | 'off' {
+    if (this.dir === '') return 'off';
+    if (this.following && this.sets.some((s) => s.version === this.following!.version))
+      return 'ready';
+    return this.started === this.following && this.following ? 'making' : 'idle';
+  }
+
   /** The dumps there are, the newest first. */
   list(): readonly DumpSet[] {
     return this.sets;
@@ -142,7 +150,9 @@ export class Dumps {
         if (set) this.onMade(set, Date.now() - started);
         return set;
       } catch (error) {
-        if (this.following === dataset) this.onFailed(dataset.version, error as Error);
+        // A version replaced, or a store closed as the process stops, is no failure.
+        if (this.following === dataset && (error as Error).name !== 'StoreClosed')
+          this.onFailed(dataset.version, error as Error);
         return undefined;
       }
     });
