@@ -440,6 +440,29 @@ async function main(): Promise<void> {
     .split('\n')
     .filter((line) => line.startsWith('| ') && !line.startsWith('| scale-out |'));
 
+  // Issue 18: the search (the index in process, suggest over HTTP against Express, a million
+  // institutions' index), the library it uses against the others, and reconciliation.
+  const searchStep = spawnSync(
+    process.execPath,
+    [
+      ...['--expose-gc', '--max-old-space-size=12000', '--import', 'tsx'],
+      path.join('test', 'bench', 'search.ts'),
+      ...['--duration', String(DURATION), '--connections', String(CONNECTIONS)],
+    ],
+    { cwd: PROJECT_ROOT, encoding: 'utf8' },
+  );
+  log(searchStep.stdout.trim());
+  if (searchStep.status !== 0) log(`search step failed: ${searchStep.stderr.trim()}`);
+  for (const step of ['searchLibraries.ts', 'reconcile.ts']) {
+    const run = spawnSync(
+      process.execPath,
+      ['--expose-gc', '--import', 'tsx', path.join('test', 'bench', step)],
+      { cwd: PROJECT_ROOT, encoding: 'utf8' },
+    );
+    log(run.stdout.trim());
+    if (run.status !== 0) log(`${step} failed: ${run.stderr.trim()}`);
+  }
+
   // Issue 14, part 4: the loader's memory on 200 MB inputs, and a 100,000-level blank-node chain.
   const limits = await loaderLimits();
   for (const { label, value } of limits) log(`${label}: ${value}`);
