@@ -16,7 +16,9 @@ import { negotiate } from './negotiate';
 import { notModified } from '../serving/conditional';
 import { RendersBusy } from '../serving/renderQueue';
 import { StoreClosed, StoreTimeout, StoreUnavailable } from '../store/store';
-import { busy, HttpError, storeDown } from './errors';
+import { busy, Gone, HttpError, storeDown } from './errors';
+import { pageLanguage } from '../serving/html/language';
+import { withdrawnPage } from '../serving/html/withdrawnPage';
 import { commonHeaders, CORS } from './middleware';
 
 interface PreparedHeaders {
@@ -221,7 +223,12 @@ export function errorHandler(logger: Logger) {
     const links = http?.links ?? [];
     let body: string;
     let type: string;
-    if (negotiate(req.headers.accept)?.name === 'html') {
+    if (http instanceof Gone && negotiate(req.headers.accept)?.name === 'html') {
+      // A withdrawn ISIL's own page, in the reader's language (issue 18).
+      type = 'text/html;charset=utf-8';
+      const params = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
+      body = withdrawnPage(http.withdrawn, pageLanguage(params, req.headers['accept-language']));
+    } else if (negotiate(req.headers.accept)?.name === 'html') {
       type = 'text/html;charset=utf-8';
       const list = links.length
         ? `<ul>${links.map((l) => `<li><a href="${escapeHtml(l.href)}"${l.type ? ` type="${l.type}"` : ''}>${escapeHtml(l.label)}</a></li>`).join('')}</ul>`
@@ -235,7 +242,7 @@ export function errorHandler(logger: Logger) {
       ...commonHeaders(res),
       'Content-Type': type,
       'Content-Length': String(Buffer.byteLength(body)),
-      Vary: 'Accept',
+      Vary: http instanceof Gone ? 'Accept, Accept-Language' : 'Accept',
       ...http?.headers,
     };
     headers['Cache-Control'] ??=

@@ -33,6 +33,8 @@ export interface Withdrawn {
   readonly iri: string;
   readonly name: string | undefined;
   readonly successor: Successor;
+  /** `dcterms:modified` of its description, when valid: when its record last changed. */
+  readonly modified?: Date | undefined;
 }
 
 /** Something the loader or the index found wrong with the data, by kind. */
@@ -95,6 +97,7 @@ interface WithdrawnRow {
   readonly iri: string;
   readonly name: string | undefined;
   readonly replacedBy: string | undefined;
+  readonly modified: Date | undefined;
 }
 
 /**
@@ -158,6 +161,7 @@ export class DatasetIndex {
         iri,
         name: row.name?.value,
         replacedBy: row.replacedBy?.value,
+        modified: parseModified(row.modified?.value),
       });
       return;
     }
@@ -176,7 +180,13 @@ export class DatasetIndex {
   finish(): number {
     for (const row of this.withdrawn.values()) {
       const successor = this.follow(row);
-      const entry: Withdrawn = { isil: row.isil, iri: row.iri, name: row.name, successor };
+      const entry: Withdrawn = {
+        isil: row.isil,
+        iri: row.iri,
+        name: row.name,
+        successor,
+        modified: row.modified,
+      };
       this.byIsil.set(row.isil, Object.freeze({ kind: 'withdrawn', withdrawn: entry }));
     }
     return this.withdrawn.size;

@@ -206,14 +206,24 @@ for (const adapter of ADAPTERS)
     }
 
     describe('the 410 of a page follows the negotiated error style', () => {
-      it('a short HTML page for browsers, naming the institution', async () => {
+      it("the withdrawn ISIL's own page for browsers, naming the institution and its successor, in their language", async () => {
         const res = await request(app)
           .get('/data/organisations/DE-W5.html')
           .set('Accept', 'text/html');
         assert.equal(res.status, 410);
         assert.equal(res.headers['content-type'], 'text/html;charset=utf-8');
-        assert.match(res.text, /<h1>410<\/h1>/);
-        assert.match(res.text, /Institutsbibliothek Musterdorf/);
+        assert.equal(res.headers.vary, 'Accept, Accept-Language');
+        assert.match(res.text, /<html lang="de">/);
+        assert.match(res.text, /<h1>ISIL DE-W5 zurückgezogen<\/h1>/);
+        assert.match(res.text, /<strong lang="de">Institutsbibliothek Musterdorf<\/strong>/);
+        assert.match(res.text, /DE-X99/);
+        const en = await request(app).get('/isil/DE-W4?lang=en').set('Accept', 'text/html');
+        assert.equal(en.status, 410);
+        assert.match(en.text, /<h1>ISIL DE-W4 withdrawn<\/h1>/);
+        assert.match(
+          en.text,
+          /Its successor <a href="\/isil\/DE-W2\?lang=en"><code>DE-W2<\/code><\/a> was withdrawn as well/,
+        );
       });
       it('a browser asking /resource for HTML gets the page, not RDF', async () => {
         const res = await request(app)
