@@ -119,7 +119,8 @@ function keepOneOfEachIsil(rows: readonly NameRow[]): Map<string, NameRow> {
 }
 
 /**
- * A name-only record: the name, the ISIL and the links every record carries. It has no
+ * A name-only record: the name, the ISIL (and the Sigel, where the list gives one that is not the
+ * ISIL) and the links every record carries. It has no
  * `dcterms:modified`: the list gives no date of the record, and the date of the export is not one.
  */
 function nameOnlyRecord(row: NameRow, baseIri: string): SourceRecord {
@@ -133,6 +134,10 @@ function nameOnlyRecord(row: NameRow, baseIri: string): SourceRecord {
       `<${iri}> <${RDF_TYPE}> <${PREFIXES.foaf}Organization> .\n` +
       `<${iri}> <${PREFIXES.foaf}name> ${literal(row.name)} .\n` +
       `<${iri}> <${PREFIXES.dc}identifier> ${literal(`(ISIL)${row.isil}`)} .\n` +
+      // The Sigel, the agency's older identifier, written as the ISIL is (issue 18).
+      (row.sigel && row.sigel !== row.isil
+        ? `<${iri}> <${PREFIXES.dc}identifier> ${literal(`(Sigel)${row.sigel}`)} .\n`
+        : '') +
       `<${iri}> <${PREFIXES.owl}sameAs> <http://lobid.org/organisation/${row.isil}> .\n` +
       `<${iri}> <${PREFIXES.wdrs}describedby> <${document}> .\n` +
       `<${document}> <${PREFIXES.dcterms}license> <${CC0}> .\n`,

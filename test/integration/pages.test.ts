@@ -73,6 +73,7 @@ describe('pages in German and English', () => {
   it("lists on a successor's page the ISILs it replaced, and its ETag changes with them", async () => {
     const page = await request(app).get('/isil/DE-1a?lang=en').expect(200);
     assert.match(page.text, /<dt>Formerly<\/dt><dd><code>DE-He201<\/code>/);
+    assert.match(page.text, /<dt>Sigel<\/dt><dd><code>1a<\/code>/);
     const de = await request(app).get('/isil/DE-1a').expect(200);
     assert.match(de.text, /<dt>Früher<\/dt><dd><code>DE-He201<\/code>/);
     // The same description of DE-1a without the redirect list: nothing replaced, another ETag.

@@ -100,6 +100,11 @@ interface Difference {
 /** Every way the DE-1a record of 18-11-2022, converted, differs from the document of 12-2021. */
 const DE_1A_DIFFERENCES: readonly Difference[] = [
   {
+    reason: 'the Sigel (008H $d), which the original did not publish (issue 18)',
+    onlyInOriginal: [],
+    onlyInConverted: ['R dc:identifier "(Sigel)1a"^^xsd:string'],
+  },
+  {
     reason: 'a newer revision: the PICA+ record was last changed on 18-11-2022 (001B)',
     onlyInOriginal: ['D dcterms:modified "2021-12-15T13:55:44.000"^^xsd:dateTime'],
     onlyInConverted: ['D dcterms:modified "2022-11-18T14:37:34.000"^^xsd:dateTime'],

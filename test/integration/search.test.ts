@@ -57,6 +57,12 @@ for (const adapter of ADAPTERS)
         byIsil.body.hits[0].uri,
         'https://ld.zdb-services.de/resource/organisations/DE-1a',
       );
+      // The Sigel, as typed with its space and umlaut, and folded.
+      const sigel = await request(app).get('/search?q=L%C3%BCn%203&format=json').expect(200);
+      assert.equal(sigel.body.hits[0].isil, 'DE-Luen3');
+      assert.equal(sigel.body.hits[0].sigel, 'Lün 3');
+      const typed = await request(app).get('/search?q=Luen3&format=json').expect(200);
+      assert.equal(typed.body.hits[0].isil, 'DE-Luen3');
       const folded = await request(app).get('/search?q=Muenchen&format=json').expect(200);
       assert.ok(folded.body.total > 10);
       assert.ok(

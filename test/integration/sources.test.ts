@@ -210,7 +210,7 @@ describe('loadSources', () => {
       });
     });
 
-    it('a name-only record: name, ISIL, lobid link, licensed description, no modification time', () => {
+    it('a name-only record: name, ISIL and Sigel, lobid link, licensed description, no modification time', () => {
       const r = `${BASE}/resource/organisations/DE-Luen3`;
       const d = `${BASE}/data/organisations/DE-Luen3`;
       const expected = parseTurtle(
@@ -218,7 +218,7 @@ describe('loadSources', () => {
          @prefix owl: <http://www.w3.org/2002/07/owl#> . @prefix wdrs: <http://www.w3.org/2007/05/powder-s#> .
          @prefix dcterms: <http://purl.org/dc/terms/> .
          <${r}> a foaf:Organization ; foaf:name "Niedersächsisches Oberverwaltungsgericht, Bibliothek" ;
-           dc:identifier "(ISIL)DE-Luen3" ; owl:sameAs <http://lobid.org/organisation/DE-Luen3> ;
+           dc:identifier "(ISIL)DE-Luen3", "(Sigel)Lün 3" ; owl:sameAs <http://lobid.org/organisation/DE-Luen3> ;
            wdrs:describedby <${d}> .
          <${d}> dcterms:license <http://creativecommons.org/publicdomain/zero/1.0/> .`,
       );

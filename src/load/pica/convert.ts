@@ -54,6 +54,11 @@ export function convertRecord(
   out.add(R, RDF_TYPE, `<${foaf}Organization>`);
   out.literal(R, `${foaf}name`, value(record, '029A', 'a'));
   out.literal(R, `${dc}identifier`, `(ISIL)${isil}`);
+  // The Sigel (008H $d), the agency's older identifier, written as the ISIL is (issue 18); not
+  // where it is the ISIL itself (product records, ZDB-…), nor on a withdrawn entry.
+  const sigel = text(value(record, '008H', 'd'));
+  if (status !== 'I' && sigel && sigel !== isil)
+    out.literal(R, `${dc}identifier`, `(Sigel)${sigel}`);
   let successor: string | undefined;
   if (status === 'I') {
     // A withdrawn ISIL keeps the minimal description a client needs to follow it (decided).
