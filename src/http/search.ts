@@ -300,15 +300,27 @@ export function search(deps: RouteDeps): RequestHandler {
   };
 }
 
+/** Autocomplete answers kept per index, the most recently asked: people type the same prefixes. */
+const SUGGESTIONS_KEPT = 5000;
+
 export function suggest(deps: RouteDeps): RequestHandler {
+  const kept = new WeakMap<SearchIndex, Map<string, string>>();
   return function suggest(req, res) {
     const params = queryOf(req);
     const q = one(params, 'q') ?? '';
     if (q.length > MAX_QUERY) throw badRequest(`q is at most ${MAX_QUERY} characters.`);
     const limit = integer(one(params, 'limit'), 'limit', 1, 10, 10);
     const index = indexOf(deps);
-    const found = index.suggest(q, limit);
-    const body = JSON.stringify({ query: q, suggestions: found.map((e) => hitJson(deps, e)) });
-    send(req, res, deps, 200, CONTENT_TYPE.json, `${body}\n`, index.version);
+    let answers = kept.get(index);
+    if (!answers) kept.set(index, (answers = new Map()));
+    const key = `${limit}\u0000${q}`;
+    let body = answers.get(key);
+    if (body === undefined) {
+      const found = index.suggest(q, limit);
+      body = `${JSON.stringify({ query: q, suggestions: found.map((e) => hitJson(deps, e)) })}\n`;
+      if (answers.size >= SUGGESTIONS_KEPT) answers.delete(answers.keys().next().value!);
+    } else answers.delete(key);
+    answers.set(key, body);
+    send(req, res, deps, 200, CONTENT_TYPE.json, body, index.version);
   };
 }

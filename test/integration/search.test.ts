@@ -188,6 +188,15 @@ for (const adapter of ADAPTERS)
       assert.equal(res.headers['content-type'], 'application/json;charset=utf-8');
       assert.ok(res.body.suggestions.length > 0 && res.body.suggestions.length <= 10);
       assert.ok(res.body.suggestions.some((s: { isil: string }) => s.isil === 'DE-1a'));
+      // Asked again (kept, most recently used first): the same answer, and 304 to its ETag.
+      const again = await request(app).get('/search/suggest?q=staatsbib%20ber').expect(200);
+      assert.equal(again.text, res.text);
+      await request(app)
+        .get('/search/suggest?q=staatsbib%20ber')
+        .set('If-None-Match', res.headers.etag!)
+        .expect(304);
+      const fewer = await request(app).get('/search/suggest?q=staatsbib%20ber&limit=2').expect(200);
+      assert.equal(fewer.body.suggestions.length, 2);
       const many = await request(app).get('/search/suggest?q=bi').expect(200);
       assert.equal(many.body.suggestions.length, 10);
       const none = await request(app).get('/search/suggest?q=').expect(200);
