@@ -161,6 +161,27 @@ function contact(g: Graph, r: string, t: typeof DE): string {
   return list([...phones, ...emails]);
 }
 
+/** The contact functions (schema:ContactPoint: information desk, interlibrary loan, ...). */
+function contactFunctions(g: Graph, r: string, t: typeof DE): string {
+  return list(
+    g.objects(r, `${schema}contactPoint`).flatMap((point) => {
+      const type = g.firstTerm(point, `${schema}contactType`);
+      if (!type) return [];
+      const parts = [
+        ...g
+          .values(point, `${schema}telephone`)
+          .map(
+            (n) =>
+              `${t.phone}: <a href="tel:${escapeHtml(n.replace(/[^+\d]/g, ''))}">${escapeHtml(n)}</a>`,
+          ),
+        ...g.values(point, `${schema}faxNumber`).map((n) => `${t.fax}: ${escapeHtml(n)}`),
+        ...g.values(point, `${schema}email`).map((m) => `${t.email}: ${link(`mailto:${m}`, m)}`),
+      ];
+      return [`<strong${langOf(type)}>${escapeHtml(type.value)}</strong>: ${parts.join(', ')}`];
+    }),
+  );
+}
+
 function webLinks(g: Graph, r: string, t: typeof DE): string {
   return list([
     ...g.values(r, `${foaf}homepage`).map((u) => `${t.homepage}: ${link(u)}`),
@@ -304,6 +325,15 @@ function schemaOrg(g: Graph, r: string): Record<string, unknown> {
     email: g.values(r, `${v}email`)[0]?.replace(/^mailto:/i, ''),
     url: g.values(r, `${foaf}homepage`)[0],
     sameAs: g.values(r, `${PREFIXES.owl}sameAs`),
+    contactPoint: g.objects(r, `${schema}contactPoint`).map((point) =>
+      clean({
+        '@type': 'ContactPoint',
+        contactType: g.first(point, `${schema}contactType`),
+        telephone: g.first(point, `${schema}telephone`),
+        faxNumber: g.first(point, `${schema}faxNumber`),
+        email: g.first(point, `${schema}email`),
+      }),
+    ),
   });
 }
 
@@ -356,7 +386,7 @@ export function renderPage(
   const body = `<h1${langOf(nameTerm)}>${escapeHtml(name)}</h1>
 ${others.length ? `<p class="other-names">${t.otherNames}: ${others.join(' · ')}</p>` : ''}
 ${facts(g, r, institution, options)}
-${notes ? section(t.about, notes) : ''}${section(t.addresses, addresses(g, r, t))}${section(t.location, where)}${section(t.hours, hours(g, r))}${section(t.contact, contact(g, r, t))}${section(t.web, webLinks(g, r, t))}${section(t.related, related)}${section(t.linksOut, out)}${section(t.data, formats)}
+${notes ? section(t.about, notes) : ''}${section(t.addresses, addresses(g, r, t))}${section(t.location, where)}${section(t.hours, hours(g, r))}${section(t.contact, contact(g, r, t))}${section(t.functions, contactFunctions(g, r, t))}${section(t.web, webLinks(g, r, t))}${section(t.related, related)}${section(t.linksOut, out)}${section(t.data, formats)}
 <p class="record">${modifiedDate && !Number.isNaN(modifiedDate.getTime()) ? `${t.modified} ${humanDate(modifiedDate, lang)}. ` : ''}${t.licence} ${license === CC0 || !license ? `<a rel="license" href="${CC0}">CC0 1.0 Universal</a>` : link(license)}.</p>`;
   return layout({
     language: options.language,

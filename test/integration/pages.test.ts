@@ -74,6 +74,16 @@ describe('pages in German and English', () => {
     const page = await request(app).get('/isil/DE-1a?lang=en').expect(200);
     assert.match(page.text, /<dt>Formerly<\/dt><dd><code>DE-He201<\/code>/);
     assert.match(page.text, /<dt>Sigel<\/dt><dd><code>1a<\/code>/);
+    // The contact functions of the agency's record (035B $b, $l), by their names.
+    assert.match(page.text, /<h2>Contact functions<\/h2>/);
+    assert.match(
+      page.text,
+      /<strong lang="de">Gebende Fernleihe<\/strong>: Phone: <a href="tel:\+4930266433640">/,
+    );
+    const org = JSON.parse(
+      [...page.text.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)][1]![1]!,
+    );
+    assert.ok(org.contactPoint.some((p: { contactType: string }) => p.contactType === 'Auskunft'));
     const de = await request(app).get('/isil/DE-1a').expect(200);
     assert.match(de.text, /<dt>Früher<\/dt><dd><code>DE-He201<\/code>/);
     // The same description of DE-1a without the redirect list: nothing replaced, another ETag.

@@ -100,6 +100,17 @@ interface Difference {
 /** Every way the DE-1a record of 18-11-2022, converted, differs from the document of 12-2021. */
 const DE_1A_DIFFERENCES: readonly Difference[] = [
   {
+    reason:
+      'the contact functions (035B $b, $l) as schema:ContactPoint, which the original did not publish (issue 18)',
+    onlyInOriginal: [],
+    onlyInConverted: [
+      'R schema:contactPoint [ rdf:type schema:ContactPoint ; schema:contactType "Auskunft"^^xsd:string ; schema:email "info@sbb.spk-berlin.de"^^xsd:string ; schema:faxNumber "+49 30 2 66-333501"^^xsd:string ; schema:telephone "+49 30 2 66-433888"^^xsd:string ]',
+      'R schema:contactPoint [ rdf:type schema:ContactPoint ; schema:contactType "Benutzung"^^xsd:string ; schema:email "benutzung.h2@sbb.spk-berlin.de"^^xsd:string ]',
+      'R schema:contactPoint [ rdf:type schema:ContactPoint ; schema:contactType "Gebende Fernleihe"^^xsd:string ; schema:email "Fernleihe1@sbb.spk-berlin.de"^^xsd:string ; schema:faxNumber "+49 30 2 66-338432"^^xsd:string ; schema:telephone "+49 30 2 66-433640"^^xsd:string ]',
+      'R schema:contactPoint [ rdf:type schema:ContactPoint ; schema:contactType "Nehmende Fernleihe"^^xsd:string ; schema:email "Fernleihe2@sbb.spk-berlin.de"^^xsd:string ; schema:telephone "+49 30 2 66-433650"^^xsd:string ]',
+    ],
+  },
+  {
     reason: 'the Sigel (008H $d), which the original did not publish (issue 18)',
     onlyInOriginal: [],
     onlyInConverted: ['R dc:identifier "(Sigel)1a"^^xsd:string'],

@@ -190,7 +190,28 @@ function contacts(record: PicaRecord, R: string, out: Triples): void {
     }
     const email = value(contact, 'k')?.trim();
     if (email) out.add(R, `${v}email`, iri(`mailto:${email}`));
+    contactPoint(contact, R, out);
   }
+}
+
+/**
+ * A contact with a function (035B $b, "Gebende Fernleihe", or $l, "Auskunft"; issue 18) is also a
+ * schema:ContactPoint: its function as schema:contactType, with its own numbers and e-mail, so a
+ * client learns which number is the interlibrary loan's. The vCard triples above stay as they are.
+ */
+function contactPoint(contact: PicaField, R: string, out: Triples): void {
+  const label = text(value(contact, 'b')) ?? text(value(contact, 'l'));
+  if (!label) return;
+  const point = out.blank();
+  out.add(R, `${schema}contactPoint`, point);
+  out.add(point, RDF_TYPE, `<${schema}ContactPoint>`);
+  out.literal(point, `${schema}contactType`, label);
+  const voice = phoneNumber(contact, ['d', 'e', 'f']);
+  if (voice) out.literal(point, `${schema}telephone`, voice);
+  const fax = phoneNumber(contact, ['g', 'h', 'i']);
+  if (fax) out.literal(point, `${schema}faxNumber`, fax);
+  const email = value(contact, 'k')?.trim();
+  if (email) out.literal(point, `${schema}email`, email);
 }
 
 /** `+<country> <area> <number>` from the three subfields of a 035B phone, when it has a number. */
