@@ -3,6 +3,7 @@
 // reads descriptions through the store port), for every dataset version.
 import type { Quad, Term } from 'n3';
 import type { Description } from '../rdf/description';
+import { LIBTYPES } from '../rdf/libtype';
 import { PREFIXES, RDF_TYPE } from '../rdf/namespaces';
 
 const { foaf, v, dbp, geo, schema, dc, gbv } = PREFIXES;
@@ -63,8 +64,12 @@ export function searchEntry(isil: string, description: Description): SearchEntry
   const lat = coordinate(location && objects(quads, location, `${geo}lat`)[0], 90);
   const lon = coordinate(location && objects(quads, location, `${geo}long`)[0], 180);
   const types = objects(quads, r, RDF_TYPE).map((t) => TYPES.get(t.value));
+  const libtypes = objects(quads, r, `${PREFIXES.dcterms}type`).map(
+    (t) => LIBTYPES.get(t.value)?.kind,
+  );
   const type =
     types.find((t) => t !== undefined) ??
+    libtypes.find((t) => t !== undefined) ??
     (objects(quads, r, `${gbv}opac`).length > 0 ? 'library' : undefined);
   return {
     isil,

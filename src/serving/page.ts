@@ -1,11 +1,14 @@
 // The institution's HTML page for people: the same triples as the RDF documents, laid out to read,
 // every value from the data escaped.
-import type { Quad, Term } from 'n3';
+import type { Term } from 'n3';
 import type { Institution } from '../store/dataset';
 import type { Description } from '../rdf/description';
 import { RDF_FORMATS } from '../rdf/formats';
 import { documentPath } from '../rdf/iris';
 import { CC0, PREFIXES } from '../rdf/namespaces';
+import { LIBTYPE, LIBTYPES } from '../rdf/libtype';
+import { Graph, mainFirst } from './html/graph';
+import { schemaOrg } from './html/schemaOrg';
 import { layout } from './html/layout';
 import { DE, ELSEWHERE, KINDS, PAGE } from './html/pageWords';
 import { humanDate, keepLanguage, type PageLanguage } from './html/language';
@@ -61,52 +64,12 @@ function link(iri: string, label = iri, lang = ''): string {
     : escapeHtml(label);
 }
 
-class Graph {
-  constructor(private readonly quads: readonly Quad[]) {}
-
-  get all(): readonly Quad[] {
-    return this.quads;
-  }
-
-  objects(subject: Term | string, predicate: string): Term[] {
-    const s = typeof subject === 'string' ? subject : subject.value;
-    return this.quads
-      .filter((q) => q.subject.value === s && q.predicate.value === predicate)
-      .map((q) => q.object);
-  }
-
-  values(subject: Term | string, predicate: string): string[] {
-    return this.objects(subject, predicate).map((t) => t.value);
-  }
-
-  firstTerm(subject: Term | string, predicate: string): Term | undefined {
-    return this.objects(subject, predicate)[0];
-  }
-
-  first(subject: Term | string, predicate: string): string | undefined {
-    return this.firstTerm(subject, predicate)?.value;
-  }
-
-  types(subject: Term): string[] {
-    return this.values(subject, `${rdf}type`);
-  }
-}
-
 function section(title: string, body: string): string {
   return body ? `<section><h2>${escapeHtml(title)}</h2>${body}</section>\n` : '';
 }
 
 function list(items: readonly string[]): string {
   return items.length ? `<ul>${items.map((i) => `<li>${i}</li>`).join('')}</ul>` : '';
-}
-
-/** The preferred (main) entries first, then the rest in the description's order. */
-function mainFirst(g: Graph, terms: Term[]): Term[] {
-  const main = (t: Term) => (g.types(t).includes(`${v}Pref`) ? 0 : 1);
-  return terms
-    .map((t, i) => ({ t, i }))
-    .sort((a, b) => main(a.t) - main(b.t) || a.i - b.i)
-    .map((e) => e.t);
 }
 
 /** What the page says besides the description: its language, the map, the ISILs it replaced. */
@@ -233,12 +196,18 @@ function facts(g: Graph, r: string, institution: Institution, options: PageOptio
         .filter(Boolean),
     ),
   ];
+  // The agency's own type (035E $f) as lobid's term, by its label where it is known here.
+  const typeNames = [
+    ...kinds.map((k) => escapeHtml(t.types[k!]!)),
+    ...g
+      .values(r, `${dcterms}type`)
+      .filter((lt) => lt.startsWith(LIBTYPE))
+      .map((lt) => link(lt, LIBTYPES.get(lt)?.[options.language.lang] ?? lt.slice(LIBTYPE.length))),
+  ];
   const rows: [string, string][] = [
     ['ISIL', `<code>${escapeHtml(institution.isil)}</code>`],
     ...(sigel ? [['Sigel', `<code>${escapeHtml(sigel)}</code>`] as [string, string]] : []),
-    ...(kinds.length
-      ? [[t.type, kinds.map((k) => escapeHtml(t.types[k!]!)).join(', ')] as [string, string]]
-      : []),
+    ...(typeNames.length ? [[t.type, typeNames.join(', ')] as [string, string]] : []),
     [t.uri, link(r)],
     ...(options.predecessors.length
       ? [
@@ -275,66 +244,6 @@ function links(g: Graph, r: string, options: PageOptions): { related: string; ou
       }
     }
   return { related: list([...new Set(related)]), out: list([...new Set(out)]) };
-}
-
-/** schema.org JSON-LD for search engines: the kind of institution, name, address, geo, contact. */
-function schemaOrg(g: Graph, r: string): Record<string, unknown> {
-  const kinds = g.types({ value: r } as Term);
-  const type = kinds.includes(`${schema}Library`)
-    ? 'Library'
-    : kinds.includes(`${schema}Museum`)
-      ? 'Museum'
-      : kinds.includes(`${schema}ArchiveOrganization`)
-        ? 'ArchiveOrganization'
-        : 'Organization';
-  const adr = mainFirst(g, g.objects(r, `${v}adr`))[0];
-  const at = g.objects(r, `${geo}location`)[0];
-  const lat = at && Number(g.first(at, `${geo}lat`));
-  const lon = at && Number(g.first(at, `${geo}long`));
-  const names = g.values(r, `${foaf}name`);
-  const isil = g
-    .values(r, `${dc}identifier`)
-    .map((i) => /^\(ISIL\)(.+)$/.exec(i)?.[1])
-    .find(Boolean);
-  const clean = (o: Record<string, unknown>) =>
-    Object.fromEntries(
-      Object.entries(o).filter(
-        ([, val]) => val !== undefined && !(Array.isArray(val) && val.length === 0),
-      ),
-    );
-  return clean({
-    '@context': 'https://schema.org',
-    '@type': type,
-    '@id': r,
-    name: names[0],
-    alternateName: [...names.slice(1), ...g.values(r, `${dbp}shortName`)],
-    identifier: isil ? { '@type': 'PropertyValue', propertyID: 'ISIL', value: isil } : undefined,
-    address: adr
-      ? clean({
-          '@type': 'PostalAddress',
-          streetAddress: g.first(adr, `${v}street-address`),
-          postalCode: g.first(adr, `${v}postal-code`),
-          addressLocality: g.first(adr, `${v}locality`),
-        })
-      : undefined,
-    geo:
-      lat !== undefined && lon !== undefined && Number.isFinite(lat) && Number.isFinite(lon)
-        ? { '@type': 'GeoCoordinates', latitude: lat, longitude: lon }
-        : undefined,
-    telephone: g.objects(r, `${v}tel`).flatMap((tel) => g.values(tel, `${rdf}value`))[0],
-    email: g.values(r, `${v}email`)[0]?.replace(/^mailto:/i, ''),
-    url: g.values(r, `${foaf}homepage`)[0],
-    sameAs: g.values(r, `${PREFIXES.owl}sameAs`),
-    contactPoint: g.objects(r, `${schema}contactPoint`).map((point) =>
-      clean({
-        '@type': 'ContactPoint',
-        contactType: g.first(point, `${schema}contactType`),
-        telephone: g.first(point, `${schema}telephone`),
-        faxNumber: g.first(point, `${schema}faxNumber`),
-        email: g.first(point, `${schema}email`),
-      }),
-    ),
-  });
 }
 
 /**

@@ -84,6 +84,12 @@ describe('pages in German and English', () => {
       [...page.text.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)][1]![1]!,
     );
     assert.ok(org.contactPoint.some((p: { contactType: string }) => p.contactType === 'Auskunft'));
+    // The agency's type (035E $f 11) as lobid's term, named; a library for search engines too.
+    assert.match(
+      page.text,
+      /<dt>Type<\/dt><dd><a href="http:\/\/purl\.org\/lobid\/libtype#n11">National Library<\/a>/,
+    );
+    assert.equal(org['@type'], 'Library');
     const de = await request(app).get('/isil/DE-1a').expect(200);
     assert.match(de.text, /<dt>Früher<\/dt><dd><code>DE-He201<\/code>/);
     // The same description of DE-1a without the redirect list: nothing replaced, another ETag.

@@ -111,6 +111,12 @@ const DE_1A_DIFFERENCES: readonly Difference[] = [
     ],
   },
   {
+    reason:
+      "the type (035E $f, code 11) as lobid's library type, which the original did not publish (issue 18)",
+    onlyInOriginal: [],
+    onlyInConverted: ['R dcterms:type <http://purl.org/lobid/libtype#n11>'],
+  },
+  {
     reason: 'the Sigel (008H $d), which the original did not publish (issue 18)',
     onlyInOriginal: [],
     onlyInConverted: ['R dc:identifier "(Sigel)1a"^^xsd:string'],

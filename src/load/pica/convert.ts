@@ -1,5 +1,6 @@
 // Converts one PICA+ record of the ISIL agency to the published FOAF/vCard model (DATA-MODEL.md),
 // as N-Triples, with the quirks of the original service fixed as the model's table decides.
+import { LIBTYPE } from '../../rdf/libtype';
 import { isilDefect } from '../../rdf/isil';
 import { CC0, PREFIXES, RDF_TYPE, XSD_STRING } from '../../rdf/namespaces';
 import type { SkippedRecord, SourceRecord } from '../records';
@@ -59,6 +60,11 @@ export function convertRecord(
   const sigel = text(value(record, '008H', 'd'));
   if (status !== 'I' && sigel && sigel !== isil)
     out.literal(R, `${dc}identifier`, `(Sigel)${sigel}`);
+  // The institution's type (035E $f), a code of the agency's list, as the term of lobid's
+  // vocabulary of library types that names it (issue 18): `dcterms:type libtype:n60`.
+  const type = text(value(record, '035E', 'f'));
+  if (status !== 'I' && type && /^\d{1,3}$/.test(type))
+    out.add(R, `${dcterms}type`, iri(`${LIBTYPE}n${type}`));
   let successor: string | undefined;
   if (status === 'I') {
     // A withdrawn ISIL keeps the minimal description a client needs to follow it (decided).

@@ -1,0 +1,74 @@
+// The schema.org JSON-LD an institution's page embeds for search engines (issue 18): the kind of
+// institution (Library, Museum, ArchiveOrganization, else Organization), its name, identifier,
+// address, coordinates, contact and contact functions, and the same institution elsewhere.
+import type { Term } from 'n3';
+import { LIBTYPES } from '../../rdf/libtype';
+import { PREFIXES } from '../../rdf/namespaces';
+import { mainFirst, type Graph } from './graph';
+
+const { foaf, v, dbp, dc, dcterms, geo, schema, rdf } = PREFIXES;
+
+export /** schema.org JSON-LD for search engines: the kind of institution, name, address, geo, contact. */
+function schemaOrg(g: Graph, r: string): Record<string, unknown> {
+  const kinds = g.types({ value: r } as Term);
+  const agency = g
+    .values(r, `${dcterms}type`)
+    .map((lt) => LIBTYPES.get(lt)?.kind)
+    .find((k) => k !== undefined && k !== 'other');
+  const type =
+    kinds.includes(`${schema}Library`) || agency === 'library'
+      ? 'Library'
+      : kinds.includes(`${schema}Museum`)
+        ? 'Museum'
+        : kinds.includes(`${schema}ArchiveOrganization`)
+          ? 'ArchiveOrganization'
+          : 'Organization';
+  const adr = mainFirst(g, g.objects(r, `${v}adr`))[0];
+  const at = g.objects(r, `${geo}location`)[0];
+  const lat = at && Number(g.first(at, `${geo}lat`));
+  const lon = at && Number(g.first(at, `${geo}long`));
+  const names = g.values(r, `${foaf}name`);
+  const isil = g
+    .values(r, `${dc}identifier`)
+    .map((i) => /^\(ISIL\)(.+)$/.exec(i)?.[1])
+    .find(Boolean);
+  const clean = (o: Record<string, unknown>) =>
+    Object.fromEntries(
+      Object.entries(o).filter(
+        ([, val]) => val !== undefined && !(Array.isArray(val) && val.length === 0),
+      ),
+    );
+  return clean({
+    '@context': 'https://schema.org',
+    '@type': type,
+    '@id': r,
+    name: names[0],
+    alternateName: [...names.slice(1), ...g.values(r, `${dbp}shortName`)],
+    identifier: isil ? { '@type': 'PropertyValue', propertyID: 'ISIL', value: isil } : undefined,
+    address: adr
+      ? clean({
+          '@type': 'PostalAddress',
+          streetAddress: g.first(adr, `${v}street-address`),
+          postalCode: g.first(adr, `${v}postal-code`),
+          addressLocality: g.first(adr, `${v}locality`),
+        })
+      : undefined,
+    geo:
+      lat !== undefined && lon !== undefined && Number.isFinite(lat) && Number.isFinite(lon)
+        ? { '@type': 'GeoCoordinates', latitude: lat, longitude: lon }
+        : undefined,
+    telephone: g.objects(r, `${v}tel`).flatMap((tel) => g.values(tel, `${rdf}value`))[0],
+    email: g.values(r, `${v}email`)[0]?.replace(/^mailto:/i, ''),
+    url: g.values(r, `${foaf}homepage`)[0],
+    sameAs: g.values(r, `${PREFIXES.owl}sameAs`),
+    contactPoint: g.objects(r, `${schema}contactPoint`).map((point) =>
+      clean({
+        '@type': 'ContactPoint',
+        contactType: g.first(point, `${schema}contactType`),
+        telephone: g.first(point, `${schema}telephone`),
+        faxNumber: g.first(point, `${schema}faxNumber`),
+        email: g.first(point, `${schema}email`),
+      }),
+    ),
+  });
+}
