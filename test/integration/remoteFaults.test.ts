@@ -80,6 +80,7 @@ async function snapshotOf(dir: string, count: number, seed: number): Promise<str
     it('leaves the live version current and whole; the same load afterwards replaces what the killed one left', async () => {
       const before = (await served.describe(live(served, 'DE-1a'))).quads;
       let killed = false;
+      let failure: Error | undefined;
       try {
         await assert.rejects(
           loadRemote(
@@ -95,9 +96,15 @@ async function snapshotOf(dir: string, count: number, seed: number): Promise<str
             },
             { baseIri: BASE },
             target,
-          ),
+          ).catch((error: Error) => {
+            failure = error;
+            throw error;
+          }),
         );
-        assert.ok(killed, 'the store was killed while the load wrote');
+        assert.ok(
+          killed,
+          `the store was killed while the load wrote; the load ended first: ${failure}`,
+        );
       } finally {
         // Whatever happened above, the store is up again for what follows.
         await virtuoso.restart();

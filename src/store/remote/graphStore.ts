@@ -42,6 +42,9 @@ class ConnectionFailed extends Error {
   }
 }
 
+/** Tries of one request at most: about 7 s of pauses, for a store busy with other writers. */
+const ATTEMPTS = 8;
+
 /** A blank node label in N-Triples: POSTed twice, such triples would be there twice. */
 const BLANK_NODE = /(^|\s)_:/m;
 
@@ -149,9 +152,10 @@ export class GraphStoreTransport implements Transport {
   }
 
   /**
-   * One request, tried again (up to five times, with a growing pause) when it is safe and worth
+   * One request, tried again (up to `ATTEMPTS` times, with a growing pause) when it is safe and worth
    * it: the store answered that its transaction deadlocked with another (Virtuoso: 500, SQL state
-   * 40001; requests in flight at once write the same indexes), or the connection failed before an
+   * 40001; requests in flight at once write the same indexes) or that it had no thread for the
+   * request (503: nothing was done), or the connection failed before an
    * answer and sending the request again writes nothing twice: a PUT or DELETE (they replace), a
    * request the store cannot have read, or a POST without blank nodes (RDF graphs are sets; a
    * blank node POSTed twice would be two).
@@ -161,7 +165,7 @@ export class GraphStoreTransport implements Transport {
     graph: string,
     body?: string,
   ): Promise<void> {
-    for (let attempt = 1, pause = 100; ; attempt++, pause *= 2) {
+    for (let attempt = 1, pause = 100; ; attempt++, pause = Math.min(2 * pause, 2000)) {
       try {
         return await this.once(method, graph, body);
       } catch (error) {
@@ -169,7 +173,7 @@ export class GraphStoreTransport implements Transport {
           error instanceof Deadlock ||
           (error instanceof ConnectionFailed &&
             (error.unsent || method !== 'POST' || !BLANK_NODE.test(body ?? '')));
-        if (!again || attempt === 5) throw error;
+        if (!again || attempt === ATTEMPTS) throw error;
         await new Promise((resolve) => setTimeout(resolve, pause));
       }
     }
@@ -203,6 +207,9 @@ export class GraphStoreTransport implements Transport {
           const text = Buffer.concat(chunks).toString('utf8');
           const status = res.statusCode ?? 0;
           if (status === 500 && /\b40001\b|deadlock/i.test(text)) return reject(new Deadlock(text));
+          // The store had no thread for it (503): it did nothing, and may have one in a moment.
+          if (status === 503)
+            return reject(new ConnectionFailed(`${where}: 503 ${text.slice(0, 200)}`, true));
           // A graph already gone is what a DELETE wanted.
           if (status >= 300 && !(method === 'DELETE' && status === 404))
             return reject(new GraphStoreError(`${where}: ${status} ${text.slice(0, 300)}`));
