@@ -106,6 +106,18 @@ function httpUrl(name: string, raw: string): string {
   return raw.replace(/\/+$/, '');
 }
 
+/** DUMPS_DIR: a folder (made when missing), or empty for none; a file there is refused. */
+function dumpsDir(env: Env): string {
+  if (env.DUMPS_DIR === '') return '';
+  const dir = path.resolve(env.DUMPS_DIR || path.join(PROJECT_ROOT, 'data', 'dumps'));
+  if (fs.existsSync(dir) && !isFolder(dir))
+    throw new ConfigError(
+      'DUMPS_DIR',
+      `expected a folder for the dumps, got the file ${JSON.stringify(dir)}`,
+    );
+  return dir;
+}
+
 /** MAP_TILES: an http(s) URL template with {z}, {x} and {y}, or empty (no tiles). */
 function mapTiles(env: Env): string {
   const raw = env.MAP_TILES ?? 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
@@ -173,10 +185,7 @@ export function loadConfig(env: Env = process.env): Config {
     sparql: sparqlConfig(env, integer, (name, message) => new ConfigError(name, message)),
     store: storeConfig(env, integer, httpUrl, (name, message) => new ConfigError(name, message)),
     metricsListen: metricsListen(env, port),
-    dumpsDir:
-      env.DUMPS_DIR === ''
-        ? ''
-        : path.resolve(env.DUMPS_DIR || path.join(PROJECT_ROOT, 'data', 'dumps')),
+    dumpsDir: dumpsDir(env),
     mapTiles: mapTiles(env),
     mapAttribution: (env.MAP_ATTRIBUTION ?? '© OpenStreetMap contributors').slice(0, 300),
   });

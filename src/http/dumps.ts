@@ -33,6 +33,8 @@ export function dumps(deps: RouteDeps): RequestHandler {
   return function dumps(req, res) {
     const name = pathBelow(req);
     if (config.dumpsDir === '') throw notFound('This service makes no dumps (DUMPS_DIR is empty).');
+    // A folder it cannot use is the operator's to mend (the log says why): nothing to list.
+    if (service.dumps.unusable) throw notFound('No dumps are available from this service now.');
     if (name === '') {
       void service.dumps.ensure();
       const sets = service.dumps.list();

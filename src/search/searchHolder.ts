@@ -8,6 +8,9 @@ import type { Dataset } from '../store/dataset';
 import { searchEntry, type SearchEntry } from './entry';
 import { SearchIndex } from './searchIndex';
 
+/** How long after a failed build the next search may start another. */
+const RETRY_MS = 30_000;
+
 /** Descriptions read at once while building: leaves the store's thread free for requests. */
 const IN_FLIGHT = 4;
 
@@ -21,6 +24,8 @@ export class SearchHolder {
   private index: SearchIndex | undefined;
   private following: Dataset | undefined;
   private started: Dataset | undefined;
+  /** The version whose build failed (its store down, say), and when it may be tried again. */
+  private failed: { dataset: Dataset; until: number } | undefined;
   /** Whether a version's index is built as soon as it is followed, or at the first `ensure`. */
   eager = false;
   /** The build under way, for tests and the process to wait on. */
@@ -30,8 +35,9 @@ export class SearchHolder {
   onFailed: (version: string, error: Error) => void = () => {};
 
   /** Whether the followed version's index is built (`ready`), being built, or not asked for. */
-  get state(): 'ready' | 'building' | 'idle' {
+  get state(): 'ready' | 'building' | 'failed' | 'idle' {
     if (this.index && this.index.version === this.following?.version) return 'ready';
+    if (this.failed && this.failed.dataset === this.following) return 'failed';
     return this.started === this.following && this.following ? 'building' : 'idle';
   }
 
@@ -46,11 +52,16 @@ export class SearchHolder {
     if (this.eager) void this.ensure();
   }
 
-  /** Starts building the followed version's index unless it is built or being built. */
+  /**
+   * Starts building the followed version's index unless it is built or being built; one whose
+   * build failed is tried again, by the next search, after `RETRY_MS`.
+   */
   ensure(): Promise<BuildReport | undefined> {
     const dataset = this.following;
     if (!dataset || this.started === dataset) return this.building;
+    if (this.failed?.dataset === dataset && Date.now() < this.failed.until) return this.building;
     this.started = dataset;
+    this.failed = undefined;
     this.building = this.build(dataset).then(
       (report) => {
         if (report) this.onBuilt(report);
@@ -59,8 +70,11 @@ export class SearchHolder {
       (error: Error) => {
         // A version replaced (and freed) while its index was built is not a failure.
         // Nor is a store closed under it as the process stops.
-        if (this.following === dataset && error.name !== 'StoreClosed')
+        if (this.following === dataset && error.name !== 'StoreClosed') {
           this.onFailed(dataset.version, error);
+          this.failed = { dataset, until: Date.now() + RETRY_MS };
+          this.started = undefined;
+        }
         return undefined;
       },
     );

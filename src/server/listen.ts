@@ -114,6 +114,7 @@ export function startServer(
   service.dumps.onMade = (set, ms) =>
     logger.info({ version: set.version, files: set.files, ms }, 'dumps made');
   service.dumps.onFailed = (version, err) => logger.error({ err, version }, 'dumps not made');
+  if (service.dumps.unusable) logger.error(`${service.dumps.unusable}: no dumps are made`);
   // Counted from the first request on, when the process keeps metrics (METRICS_LISTEN).
   if (config.metricsListen) service.metrics = new Metrics(service);
   const staff: StaffDeps | undefined = staffParts && { ...staffParts, service, config, logger };

@@ -38,6 +38,9 @@ const FORMATS: readonly { format: DumpFormat; suffix: string; mediaType: string 
   { format: 'csv', suffix: '.csv', mediaType: 'text/csv;charset=utf-8;header=present' },
 ];
 
+/** How long after failed dumps a request for the list may start them again. */
+const RETRY_MS = 60_000;
+
 /** A dump's file name: dated, with its version (`isil-ld_2026-11-25_b842b4abb6d9.nt.gz`). */
 const NAME = /^isil-ld_(\d{4}-\d{2}-\d{2})_([0-9a-f]{6,64})\.(nt\.gz|jsonld-lines\.gz|csv)$/;
 const SIDECAR = /^isil-ld_(\d{4}-\d{2}-\d{2})_([0-9a-f]{6,64})\.json$/;
@@ -96,6 +99,13 @@ export class Dumps {
   private sets: DumpSet[] = [];
   private following: Dataset | undefined;
   private started: Dataset | undefined;
+  /** The version whose dumps failed, and when they may be tried again. */
+  private failed: { dataset: Dataset; until: number } | undefined;
+  /**
+   * Why no dumps can be made at all: the folder cannot be made or read (a careless DUMPS_DIR).
+   * The service serves on without them; the process logs it, `/dumps/` says it.
+   */
+  readonly unusable: string | undefined;
   /** Whether a version's dumps are made as soon as it is followed (the server), or when asked. */
   eager = false;
   making: Promise<DumpSet | undefined> = Promise.resolve(undefined);
@@ -108,14 +118,21 @@ export class Dumps {
     private readonly contextUrl: string,
     private readonly keep = 3,
   ) {
-    if (dir !== '') this.sets = this.scan();
+    if (dir === '') return;
+    try {
+      this.sets = this.scan();
+    } catch (error) {
+      this.unusable = `DUMPS_DIR ${dir} cannot be used: ${(error as Error).message}`;
+    }
   }
 
   /** Whether the followed version's dumps are there, being made, not asked for, or never made. */
-  get state(): 'ready' | 'making' | 'idle' | 'off' {
+  get state(): 'ready' | 'making' | 'failed' | 'idle' | 'off' {
     if (this.dir === '') return 'off';
+    if (this.unusable) return 'failed';
     if (this.following && this.sets.some((s) => s.version === this.following!.version))
       return 'ready';
+    if (this.failed && this.failed.dataset === this.following) return 'failed';
     return this.started === this.following && this.following ? 'making' : 'idle';
   }
 
@@ -139,8 +156,12 @@ export class Dumps {
 
   ensure(): Promise<DumpSet | undefined> {
     const dataset = this.following;
-    if (this.dir === '' || !dataset || this.started === dataset) return this.making;
+    if (this.dir === '' || this.unusable || !dataset || this.started === dataset)
+      return this.making;
+    // Dumps that failed (a store down, a disk full) are tried again, when asked, after a while.
+    if (this.failed?.dataset === dataset && Date.now() < this.failed.until) return this.making;
     this.started = dataset;
+    this.failed = undefined;
     const previous = this.making;
     this.making = previous.then(async () => {
       if (this.sets.some((s) => s.version === dataset.version)) return undefined;
@@ -151,8 +172,11 @@ export class Dumps {
         return set;
       } catch (error) {
         // A version replaced, or a store closed as the process stops, is no failure.
-        if (this.following === dataset && (error as Error).name !== 'StoreClosed')
+        if (this.following === dataset && (error as Error).name !== 'StoreClosed') {
           this.onFailed(dataset.version, error as Error);
+          this.failed = { dataset, until: Date.now() + RETRY_MS };
+          this.started = undefined;
+        }
         return undefined;
       }
     });

@@ -178,6 +178,42 @@ describe('dumps', function () {
     }
   });
 
+  it('a folder it cannot use stops the dumps, not the service; a failure is told, and tried again later', async () => {
+    const file = path.join(dir, 'not-a-folder');
+    fs.writeFileSync(file, '');
+    const { app: served, service: own } = await buildApp([BUNDLED_DATASET[2]!], {
+      DUMPS_DIR: path.join(file, 'dumps'),
+    });
+    assert.match(own.dumps.unusable!, /cannot be used/);
+    assert.equal(own.dumps.state, 'failed');
+    assert.equal(await own.dumps.ensure(), undefined);
+    await request(served).get('/dumps/').expect(404);
+    await request(served).get('/isil/DE-1a').expect(200);
+    const ready = await request(served).get('/readyz').expect(200);
+    assert.equal(ready.body.dumps, 'failed');
+    // A version whose store fails under the dumps: "failed", not "making" for ever.
+    const other = tempDir();
+    try {
+      const { dataset } = await loadSources([BUNDLED_DATASET[2]!], { baseIri: BASE });
+      const dumps = new Dumps(other, `${BASE}/context.jsonld`);
+      const failures: string[] = [];
+      dumps.onFailed = (version) => failures.push(version);
+      dumps.follow(dataset);
+      dataset.free();
+      await dumps.ensure();
+      assert.equal(dumps.state, 'failed');
+      assert.deepEqual(failures, [dataset.version]);
+      assert.deepEqual(
+        fs.readdirSync(other).filter((f) => f.endsWith('.part')),
+        [],
+      );
+      await dumps.ensure(); // too soon to try again
+      assert.equal(failures.length, 1);
+    } finally {
+      fs.rmSync(other, { recursive: true, force: true });
+    }
+  });
+
   it('makes none when DUMPS_DIR is empty, and says so', async () => {
     const { app: none } = await buildApp([BUNDLED_DATASET[2]!], { DUMPS_DIR: '' });
     const res = await request(none).get('/dumps/').expect(404);

@@ -5,7 +5,9 @@ import request from 'supertest';
 import type { Express } from 'express';
 import { BUNDLED_DATASET } from '../../src/util/paths';
 import type { Service } from '../../src/serving/service';
-import { ADAPTERS, buildApp } from '../support';
+import { loadSources } from '../../src/load/loadSources';
+import { SearchHolder } from '../../src/search/searchHolder';
+import { ADAPTERS, BASE, buildApp } from '../support';
 
 /** The rows of a CSV answer (RFC 4180: quoted fields may hold commas and doubled quotes). */
 function csvRows(text: string): string[][] {
@@ -207,3 +209,19 @@ for (const adapter of ADAPTERS)
       await request(app).get('/search/suggest?q=a&limit=11').expect(400);
     });
   });
+
+describe('a search index whose store fails under it', () => {
+  it('is "failed", not "building" for ever, and is tried again by a search after a while', async () => {
+    const { dataset } = await loadSources([BUNDLED_DATASET[2]!], { baseIri: BASE });
+    const holder = new SearchHolder();
+    const failures: string[] = [];
+    holder.onFailed = (version) => failures.push(version);
+    holder.follow(dataset);
+    dataset.free();
+    await holder.ensure();
+    assert.equal(holder.state, 'failed');
+    assert.deepEqual(failures, [dataset.version]);
+    await holder.ensure(); // too soon to try again
+    assert.equal(failures.length, 1);
+  });
+});

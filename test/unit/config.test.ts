@@ -54,6 +54,10 @@ describe('loadConfig refuses bad values, naming the variable', () => {
     ['SHUTDOWN_GRACE_MS', '10s'],
     ['DATASET', 'fixtures'],
     ['DATASET', '.'],
+    ['DUMPS_DIR', 'package.json'],
+    ['MAP_TILES', 'tiles.example.org/{z}/{x}/{y}.png'],
+    ['MAP_TILES', 'https://tiles.example.org/{z}/{x}.png'],
+    ['MAP_TILES', 'https://tiles.example.org/"><script>/{z}/{x}/{y}'],
   ];
   for (const [variable, value] of rows) {
     it(`${variable}=${JSON.stringify(value)}`, () => {
@@ -100,6 +104,10 @@ describe('loadConfig accepts and normalises', () => {
       path.resolve('snap/dataset.nq'),
     ],
   ];
+  rows.push(
+    ['DUMPS_DIR empty: no dumps', { DUMPS_DIR: '' }, 'dumpsDir', ''],
+    ['MAP_TILES empty: no tiles', { MAP_TILES: '' }, 'mapTiles', ''],
+  );
   for (const [name, env, key, expected] of rows)
     it(name, () => assert.equal(loadConfig(env)[key], expected));
 });
