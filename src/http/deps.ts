@@ -5,7 +5,8 @@ import type { Config } from '../config';
 import type { Documents } from '../serving/documents';
 import type { Service } from '../serving/service';
 import type { StaffDeps } from './sparql/endpoint';
-import { notReady } from './errors';
+import type { SearchIndex } from '../search/searchIndex';
+import { HttpError, notReady } from './errors';
 
 export interface RouteDeps {
   readonly service: Service;
@@ -48,4 +49,24 @@ export function pathBelow(req: Request): string {
   if (url.charCodeAt(0) !== 0x2f || UNUSUAL_TARGET.test(url)) return (req.path ?? '/').slice(1);
   const query = url.indexOf('?');
   return query < 0 ? url.slice(1) : url.slice(1, query);
+}
+
+/** The query string, read once (the app's own query parser is off). */
+export function queryOf(req: Request): URLSearchParams {
+  const at = req.originalUrl.indexOf('?');
+  return new URLSearchParams(at < 0 ? '' : req.originalUrl.slice(at + 1));
+}
+
+/**
+ * The search index of the version served (search, suggest, reconciliation); 503 with Retry-After
+ * until the first is built. Asking starts the build of the version served if it has not begun.
+ */
+export function searchIndex(service: Service): SearchIndex {
+  void service.search.ensure();
+  const index = service.search.current;
+  if (!index)
+    throw new HttpError(503, 'The search index is being built; try again in a few seconds.', {
+      'Retry-After': '5',
+    });
+  return index;
 }

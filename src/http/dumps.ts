@@ -5,12 +5,11 @@ import type { RequestHandler } from 'express';
 import type { DumpSet } from '../serving/dumps';
 import { escapeHtml } from '../serving/page';
 import { negotiateAmong } from '../util/accept';
-import { pathBelow, type RouteDeps } from './deps';
+import { pathBelow, queryOf, type RouteDeps } from './deps';
 import { HttpError, notFound } from './errors';
 import { layout } from '../serving/html/layout';
 import { humanDate, humanNumber, pageLanguage } from '../serving/html/language';
 import { commonHeaders } from './middleware';
-import { queryOf } from './search';
 
 export const DUMPS_PATH = '/dumps/';
 

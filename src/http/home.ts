@@ -9,7 +9,7 @@ import type { Dataset, Institution } from '../store/dataset';
 import type { SearchIndex } from '../search/searchIndex';
 import { notModified } from '../serving/conditional';
 import { escapeHtml } from '../serving/page';
-import { cacheControl, currentDocuments, DATASET_VERSION, type RouteDeps } from './deps';
+import { cacheControl, currentDocuments, DATASET_VERSION, queryOf, type RouteDeps } from './deps';
 import { layout } from '../serving/html/layout';
 import {
   humanNumber,
@@ -19,7 +19,6 @@ import {
 } from '../serving/html/language';
 import { TEXT } from '../serving/html/text';
 import { commonHeaders } from './middleware';
-import { queryOf } from './search';
 
 /** An institution to show as the example: one with an address and coordinates when there is one. */
 function example(dataset: Dataset, index: SearchIndex | undefined): Institution | undefined {

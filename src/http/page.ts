@@ -5,12 +5,18 @@
 import type { RequestHandler } from 'express';
 import { DIRECTORY_PATH } from '../rdf/iris';
 import { formatByName } from '../rdf/formats';
-import { cacheControl, currentDocuments, DATASET_VERSION, pathBelow, type RouteDeps } from './deps';
+import {
+  cacheControl,
+  currentDocuments,
+  DATASET_VERSION,
+  pathBelow,
+  queryOf,
+  type RouteDeps,
+} from './deps';
 import { linkHeader } from './data';
 import { find } from './lookup';
 import { sendDocument, type HeaderBuilder } from './respond';
 import { pageLanguage } from '../serving/html/language';
-import { queryOf } from './search';
 
 export function page({ service, config }: RouteDeps): RequestHandler {
   const cache = cacheControl(config);

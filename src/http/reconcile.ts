@@ -16,10 +16,16 @@ import {
 import type { SearchIndex } from '../search/searchIndex';
 import { escapeHtml } from '../serving/page';
 import { requestBody } from './body';
-import { cacheControl, DATASET_VERSION, pathBelow, type RouteDeps } from './deps';
+import {
+  cacheControl,
+  DATASET_VERSION,
+  pathBelow,
+  queryOf,
+  searchIndex,
+  type RouteDeps,
+} from './deps';
 import { HttpError } from './errors';
 import { CORS, commonHeaders } from './middleware';
-import { queryOf } from './search';
 
 export const RECONCILE_PATH = '/reconcile';
 
@@ -28,21 +34,11 @@ const MAX_BODY = 1024 * 1024;
 /** Queries in one batch at most (OpenRefine sends 10 by default). */
 const MAX_QUERIES = 100;
 const MAX_QUERY = 500;
+/** Batches answered at once; more wait for a 503's Retry-After. */
+const MAX_BATCHES = 2;
 const CALLBACK = /^[A-Za-z_$][\w$.]{0,63}$/;
 
 const bad = (message: string) => new HttpError(400, message, { 'Cache-Control': 'no-store' });
-
-const notBuilt = () =>
-  new HttpError(503, 'The search index is being built; try again in a few seconds.', {
-    'Retry-After': '5',
-  });
-
-function indexOf({ service }: RouteDeps): SearchIndex {
-  void service.search.ensure();
-  const index = service.search.current;
-  if (!index) throw notBuilt();
-  return index;
-}
 
 /** The JSON answer, or JSONP when a well-formed `callback` is named. */
 function sendJson(
@@ -183,7 +179,40 @@ function preflight(res: Response): void {
   res.end();
 }
 
+/**
+ * The batches being answered. A query takes a few milliseconds of the event loop, a batch of 100
+ * a good part of a second: the loop turns between queries, so documents are answered meanwhile,
+ * and past `MAX_BATCHES` at once a client is told to come back (503), so that a flood of batches
+ * holds no more of the process than that.
+ */
+class Batches {
+  private running = 0;
+
+  async run(
+    queries: Readonly<Record<string, ReconcileQuery>>,
+    index: SearchIndex,
+  ): Promise<Record<string, { result: ReturnType<typeof reconcile> }>> {
+    if (this.running >= MAX_BATCHES)
+      throw new HttpError(503, 'Reconciliation is busy with other batches; try again shortly.', {
+        'Retry-After': '1',
+        'Cache-Control': 'no-store',
+      });
+    this.running++;
+    try {
+      const results: Record<string, { result: ReturnType<typeof reconcile> }> = {};
+      for (const [key, query] of Object.entries(queries)) {
+        results[key] = { result: reconcile(index, query) };
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      return results;
+    } finally {
+      this.running--;
+    }
+  }
+}
+
 export function reconciliation(deps: RouteDeps): RequestHandler {
+  const batches = new Batches();
   return async function reconciliation(req, res) {
     if (req.method === 'OPTIONS') return preflight(res);
     const below = pathBelow(req);
@@ -201,16 +230,14 @@ export function reconciliation(deps: RouteDeps): RequestHandler {
         const text = await queriesOf(req, params);
         if (text === undefined) return sendJson(req, res, deps, manifest(deps), params);
         const queries = parseQueries(text);
-        const index = indexOf(deps);
-        const results = Object.fromEntries(
-          Object.entries(queries).map(([key, query]) => [key, { result: reconcile(index, query) }]),
-        );
+        const index = searchIndex(deps.service);
+        const results = await batches.run(queries, index);
         return sendJson(req, res, deps, results, params, { [DATASET_VERSION]: index.version });
       }
       case 'suggest/entity': {
         const prefix = params.get('prefix') ?? '';
         if (prefix.length > MAX_QUERY) throw bad(`prefix is at most ${MAX_QUERY} characters.`);
-        const index = indexOf(deps);
+        const index = searchIndex(deps.service);
         const result = index.suggest(prefix, 10).map((e) => ({
           id: e.isil,
           name: e.name,
@@ -235,7 +262,7 @@ export function reconciliation(deps: RouteDeps): RequestHandler {
       case 'preview': {
         const id = params.get('id');
         if (!id || id.length > 64) throw bad('preview takes the ISIL as id=.');
-        const body = preview(deps, indexOf(deps), id);
+        const body = preview(deps, searchIndex(deps.service), id);
         res.writeHead(200, {
           ...commonHeaders(res),
           'Content-Type': 'text/html;charset=utf-8',

@@ -17,6 +17,7 @@ import { notModified } from '../serving/conditional';
 import { RendersBusy } from '../serving/renderQueue';
 import { StoreClosed, StoreTimeout, StoreUnavailable } from '../store/store';
 import { busy, Gone, HttpError, storeDown } from './errors';
+import { queryOf } from './deps';
 import { pageLanguage } from '../serving/html/language';
 import { withdrawnPage } from '../serving/html/withdrawnPage';
 import { commonHeaders, CORS } from './middleware';
@@ -226,8 +227,10 @@ export function errorHandler(logger: Logger) {
     if (http instanceof Gone && negotiate(req.headers.accept)?.name === 'html') {
       // A withdrawn ISIL's own page, in the reader's language (issue 18).
       type = 'text/html;charset=utf-8';
-      const params = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
-      body = withdrawnPage(http.withdrawn, pageLanguage(params, req.headers['accept-language']));
+      body = withdrawnPage(
+        http.withdrawn,
+        pageLanguage(queryOf(req), req.headers['accept-language']),
+      );
     } else if (negotiate(req.headers.accept)?.name === 'html') {
       type = 'text/html;charset=utf-8';
       const list = links.length

@@ -9,7 +9,7 @@ import type { SearchAnswer, SearchIndex, SearchRequest } from '../search/searchI
 import { notModified } from '../serving/conditional';
 import { negotiateAmong } from '../util/accept';
 import { CSV_HEAD, csvField } from '../serving/dumps';
-import { cacheControl, DATASET_VERSION, type RouteDeps } from './deps';
+import { cacheControl, DATASET_VERSION, queryOf, searchIndex, type RouteDeps } from './deps';
 import { HttpError } from './errors';
 import { pageLanguage } from '../serving/html/language';
 import { searchPage } from './html/searchPage';
@@ -29,11 +29,6 @@ const TYPES: readonly string[] = ['library', 'archive', 'museum', 'other', 'unkn
 
 const badRequest = (message: string) => new HttpError(400, message);
 
-const notBuilt = () =>
-  new HttpError(503, 'The search index is being built; try again in a few seconds.', {
-    'Retry-After': '5',
-  });
-
 type Output = 'html' | 'json' | 'csv';
 const OFFERS = [
   { name: 'html' as const, mediaType: 'text/html', aliases: ['application/xhtml+xml'] },
@@ -45,12 +40,6 @@ const CONTENT_TYPE: Readonly<Record<Output, string>> = {
   json: 'application/json;charset=utf-8',
   csv: 'text/csv;charset=utf-8;header=present',
 };
-
-/** The query string, read once (the app's own query parser is off). */
-export function queryOf(req: Request): URLSearchParams {
-  const at = req.originalUrl.indexOf('?');
-  return new URLSearchParams(at < 0 ? '' : req.originalUrl.slice(at + 1));
-}
 
 function one(params: URLSearchParams, name: string): string | undefined {
   const all = params.getAll(name);
@@ -146,14 +135,6 @@ export function searchRequest(
     offset: (page - 1) * size,
     limit: size,
   };
-}
-
-/** The search index, or 503 while the first is built. */
-function indexOf({ service }: RouteDeps): SearchIndex {
-  void service.search.ensure();
-  const index = service.search.current;
-  if (!index) throw notBuilt();
-  return index;
 }
 
 /** Where a hit's page is: this service's page, or the resource URI (which 303s to it). */
@@ -267,7 +248,7 @@ export function search(deps: RouteDeps): RequestHandler {
         'Search answers in HTML, JSON (application/json) or CSV (text/csv).',
       );
     const request = searchRequest(params, output);
-    const index = indexOf(deps);
+    const index = searchIndex(deps.service);
     const answer = index.search(request);
     const version = index.version;
     if (output === 'json')
@@ -310,7 +291,7 @@ export function suggest(deps: RouteDeps): RequestHandler {
     const q = one(params, 'q') ?? '';
     if (q.length > MAX_QUERY) throw badRequest(`q is at most ${MAX_QUERY} characters.`);
     const limit = integer(one(params, 'limit'), 'limit', 1, 10, 10);
-    const index = indexOf(deps);
+    const index = searchIndex(deps.service);
     let answers = kept.get(index);
     if (!answers) kept.set(index, (answers = new Map()));
     const key = `${limit}\u0000${q}`;

@@ -157,4 +157,28 @@ describe('reconciliation (W3C Reconciliation API 0.2)', function () {
     assert.match(preflight.headers['access-control-allow-methods']!, /POST/);
     await request(app).post('/search').expect(405);
   });
+
+  it('answers a flood of big batches two at a time, the rest 503 with Retry-After, and serves documents meanwhile', async () => {
+    const batch = JSON.stringify(
+      Object.fromEntries(
+        Array.from({ length: 100 }, (_, i) => [
+          `q${i}`,
+          { query: `Stadtbibliothek Museum Archiv ${i}` },
+        ]),
+      ),
+    );
+    const flood = Array.from({ length: 6 }, () =>
+      request(app).post('/reconcile').type('form').send({ queries: batch }),
+    );
+    const document = request(app).get('/data/organisations/DE-1a.ttl');
+    const answers = await Promise.all(flood);
+    const statuses = answers.map((r) => r.status).sort();
+    assert.ok(statuses.filter((s) => s === 200).length >= 2, statuses.join());
+    assert.ok(statuses.includes(503), statuses.join());
+    for (const busy of answers.filter((r) => r.status === 503))
+      assert.equal(busy.headers['retry-after'], '1');
+    for (const done of answers.filter((r) => r.status === 200))
+      assert.equal(Object.keys(done.body).length, 100);
+    assert.equal((await document).status, 200);
+  });
 });
