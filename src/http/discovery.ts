@@ -2,17 +2,15 @@
 // (RFC 8615; VoID §7.2), `robots.txt`, and a sitemap (sitemaps.org 0.9: an index, then files of at
 // most 50,000 URLs with `lastmod`). Each is made from the dataset version served, once per version,
 // and carries its ETag.
-import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { Writer, DataFactory } from 'n3';
 import { DIRECTORY_PATH, RESOURCE_PATH } from '../rdf/iris';
 import { CC0, PREFIXES } from '../rdf/namespaces';
 import type { Dataset, Institution } from '../store/dataset';
-import { notModified } from '../serving/conditional';
 import { escapeHtml } from '../serving/page';
 import { cacheControl, currentDocuments, DATASET_VERSION, pathBelow, type RouteDeps } from './deps';
 import { notFound } from './errors';
-import { commonHeaders } from './middleware';
+import { made, sendMade, type Made } from './respond';
 import { SPARQL_PATH } from './sparql/endpoint';
 
 export const VOID_PATH = '/.well-known/void';
@@ -39,16 +37,6 @@ class PerVersion<T> {
   }
 }
 
-interface Made {
-  readonly body: string;
-  readonly etag: string;
-}
-
-const made = (body: string): Made => ({
-  body,
-  etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
-});
-
 function send(
   req: Request,
   res: Response,
@@ -57,21 +45,17 @@ function send(
   type: string,
   answer: Made,
 ): void {
-  const headers = {
-    ...commonHeaders(res),
-    'Content-Type': type,
-    'Cache-Control': cacheControl(deps.config),
-    ETag: answer.etag,
-    'Last-Modified': dataset.loadedAt.toUTCString(),
-    [DATASET_VERSION]: dataset.version,
-  };
-  if (notModified(req.headers, [answer.etag], dataset.loadedAt)) {
-    res.writeHead(304, headers);
-    res.end();
-    return;
-  }
-  res.writeHead(200, { ...headers, 'Content-Length': String(Buffer.byteLength(answer.body)) });
-  res.end(req.method === 'HEAD' ? undefined : answer.body);
+  sendMade(
+    req,
+    res,
+    answer,
+    {
+      'Content-Type': type,
+      'Cache-Control': cacheControl(deps.config),
+      [DATASET_VERSION]: dataset.version,
+    },
+    dataset.loadedAt,
+  );
 }
 
 /** The VoID description of `dataset`, in Turtle. */

@@ -1,13 +1,11 @@
 // The home page, `GET /` (issue 18): in German or English (`lang`, else Accept-Language), the
 // lookup box with autocomplete, what the service is, its counts, an example institution that has
 // an address, and the ways in for machines (VoID, dumps, sitemap, reconciliation).
-import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { CONTEXT_PATH } from '../rdf/context';
 import { DIRECTORY_PATH, RESOURCE_PATH } from '../rdf/iris';
 import type { Dataset, Institution } from '../store/dataset';
 import type { SearchIndex } from '../search/searchIndex';
-import { notModified } from '../serving/conditional';
 import { escapeHtml } from '../serving/page';
 import { cacheControl, currentDocuments, DATASET_VERSION, queryOf, type RouteDeps } from './deps';
 import { layout } from '../serving/html/layout';
@@ -18,7 +16,7 @@ import {
   type PageLanguage,
 } from '../serving/html/language';
 import { TEXT } from '../serving/html/text';
-import { commonHeaders } from './middleware';
+import { made, sendMade, type Made } from './respond';
 
 /** An institution to show as the example: one with an address and coordinates when there is one. */
 function example(dataset: Dataset, index: SearchIndex | undefined): Institution | undefined {
@@ -68,27 +66,27 @@ ${exampleHtml}
 }
 
 export function home(deps: RouteDeps): RequestHandler {
+  // The page made once for each dataset version, search index and language (with or without
+  // `lang` in its links): not rendered and hashed again for every request.
+  const pages = new Map<string, Made>();
+  let of: Dataset | undefined;
   return function home(req, res) {
     const { dataset } = currentDocuments(deps.service);
     void deps.service.search.ensure();
     const language = pageLanguage(queryOf(req), req.headers['accept-language']);
-    const body = homePage(deps, dataset, language);
-    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-    const headers = {
-      ...commonHeaders(res),
+    if (of !== dataset) {
+      pages.clear();
+      of = dataset;
+    }
+    const key = `${deps.service.search.current?.version ?? ''} ${language.lang} ${language.explicit}`;
+    let page = pages.get(key);
+    if (!page) pages.set(key, (page = made(homePage(deps, dataset, language))));
+    sendMade(req, res, page, {
       'Content-Type': 'text/html;charset=utf-8',
       'Content-Language': language.lang,
       'Cache-Control': cacheControl(deps.config),
       Vary: 'Accept-Language',
-      ETag: etag,
       [DATASET_VERSION]: dataset.version,
-    };
-    if (notModified(req.headers, [etag], dataset.loadedAt)) {
-      res.writeHead(304, headers);
-      res.end();
-      return;
-    }
-    res.writeHead(200, { ...headers, 'Content-Length': String(Buffer.byteLength(body)) });
-    res.end(req.method === 'HEAD' ? undefined : body);
+    });
   };
 }

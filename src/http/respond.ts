@@ -1,4 +1,5 @@
 // Writing answers: documents with their validators and content codings, redirects, and errors.
+import { createHash } from 'node:crypto';
 import accepts from 'accepts';
 import type { NextFunction, Request, Response } from 'express';
 import {
@@ -253,4 +254,44 @@ export function errorHandler(logger: Logger) {
     res.writeHead(status, headers);
     res.end(body);
   };
+}
+
+/** A body the service makes itself (a page, a search answer, VoID), with a strong ETag of it. */
+export interface Made {
+  readonly body: string;
+  readonly etag: string;
+}
+
+export const made = (body: string): Made => ({
+  body,
+  etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+});
+
+/**
+ * `answer`: 304 when the client's validators match, else `status` (HEAD: no body). `headers` are
+ * the answer's own (type, caching, Vary); the CORS headers, the request id and the ETag are added.
+ */
+export function sendMade(
+  req: Request,
+  res: Response,
+  answer: Made,
+  headers: Record<string, string>,
+  lastModified?: Date,
+  status = 200,
+): void {
+  const all = {
+    ...commonHeaders(res),
+    ...headers,
+    ETag: answer.etag,
+    ...(lastModified ? { 'Last-Modified': lastModified.toUTCString() } : {}),
+  };
+  // Without a Last-Modified of its own, If-Modified-Since says nothing about this answer.
+  const asked = lastModified ? req.headers : { 'if-none-match': req.headers['if-none-match'] };
+  if (notModified(asked, [answer.etag], lastModified ?? new Date(0))) {
+    res.writeHead(304, all);
+    res.end();
+    return;
+  }
+  res.writeHead(status, { ...all, 'Content-Length': String(Buffer.byteLength(answer.body)) });
+  res.end(req.method === 'HEAD' ? undefined : answer.body);
 }

@@ -1,19 +1,17 @@
 // Search, `GET /search` (HTML, JSON or CSV: negotiated, or named by `format=`), and autocomplete,
 // `GET /search/suggest` (JSON), over the index of the dataset version served (src/search/). Until
 // the first index is built both answer 503 with Retry-After; a bad parameter is 400 saying which.
-import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { DIRECTORY_PATH, RESOURCE_PATH } from '../rdf/iris';
 import type { InstitutionType, SearchEntry } from '../search/entry';
 import type { SearchAnswer, SearchIndex, SearchRequest } from '../search/searchIndex';
-import { notModified } from '../serving/conditional';
 import { negotiateAmong } from '../util/accept';
 import { CSV_HEAD, csvField } from '../serving/dumps';
 import { cacheControl, DATASET_VERSION, queryOf, searchIndex, type RouteDeps } from './deps';
 import { HttpError } from './errors';
 import { pageLanguage } from '../serving/html/language';
 import { searchPage } from './html/searchPage';
-import { commonHeaders } from './middleware';
+import { made, sendMade } from './respond';
 
 export const SEARCH_PATH = '/search';
 export const SUGGEST_PATH = '/search/suggest';
@@ -160,33 +158,23 @@ function hitJson(deps: RouteDeps, entry: SearchEntry, extra: Record<string, unkn
   };
 }
 
+/** A search answer: validators of its bytes; the words of an HTML page follow Accept-Language. */
 function send(
   req: Request,
   res: Response,
   deps: RouteDeps,
-  status: number,
   type: string,
   body: string,
   version: string,
   extra: Record<string, string> = {},
 ): void {
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
-  const headers = {
-    ...commonHeaders(res),
+  sendMade(req, res, made(body), {
     'Content-Type': type,
     'Cache-Control': cacheControl(deps.config),
     Vary: 'Accept, Accept-Language',
-    ETag: etag,
     [DATASET_VERSION]: version,
     ...extra,
-  };
-  if (notModified(req.headers, [etag], new Date(0))) {
-    res.writeHead(304, headers);
-    res.end();
-    return;
-  }
-  res.writeHead(status, { ...headers, 'Content-Length': String(Buffer.byteLength(body)) });
-  res.end(req.method === 'HEAD' ? undefined : body);
+  });
 }
 
 function searchJson(
@@ -256,13 +244,12 @@ export function search(deps: RouteDeps): RequestHandler {
         req,
         res,
         deps,
-        200,
         CONTENT_TYPE.json,
         searchJson(deps, params, request, answer, version),
         version,
       );
     if (output === 'csv')
-      return send(req, res, deps, 200, CONTENT_TYPE.csv, searchCsv(deps, answer), version, {
+      return send(req, res, deps, CONTENT_TYPE.csv, searchCsv(deps, answer), version, {
         'Content-Disposition': 'inline; filename="isil-search.csv"',
       });
     const language = pageLanguage(params, req.headers['accept-language']);
@@ -270,7 +257,6 @@ export function search(deps: RouteDeps): RequestHandler {
       req,
       res,
       deps,
-      200,
       CONTENT_TYPE.html,
       searchPage(deps, params, request, answer, language),
       version,
@@ -302,6 +288,6 @@ export function suggest(deps: RouteDeps): RequestHandler {
       if (answers.size >= SUGGESTIONS_KEPT) answers.delete(answers.keys().next().value!);
     } else answers.delete(key);
     answers.set(key, body);
-    send(req, res, deps, 200, CONTENT_TYPE.json, body, index.version);
+    send(req, res, deps, CONTENT_TYPE.json, body, index.version);
   };
 }

@@ -197,6 +197,11 @@ for (const adapter of ADAPTERS)
         .get('/search/suggest?q=staatsbib%20ber')
         .set('If-None-Match', res.headers.etag!)
         .expect(304);
+      // An answer without a Last-Modified is not "not modified since" any date.
+      await request(app)
+        .get('/search/suggest?q=staatsbib%20ber')
+        .set('If-Modified-Since', new Date().toUTCString())
+        .expect(200);
       const fewer = await request(app).get('/search/suggest?q=staatsbib%20ber&limit=2').expect(200);
       assert.equal(fewer.body.suggestions.length, 2);
       const many = await request(app).get('/search/suggest?q=bi').expect(200);

@@ -8,7 +8,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { graphsOf, listVersions, registryWith, storedVersions } from './registry';
 import { REGISTRY, registryTriples, versionGraph, type VersionEntry } from './layout';
-import type { SparqlClient } from './sparqlClient';
+import { basicAuthorization, keepAliveAgent, type SparqlClient } from './sparqlClient';
 import type { Transport } from './versionWriter';
 
 export interface GraphStoreSettings {
@@ -67,16 +67,8 @@ export class GraphStoreTransport implements Transport {
   ) {
     this.target = settings.url;
     this.url = new URL(settings.url);
-    const Agent = this.url.protocol === 'https:' ? https.Agent : http.Agent;
-    this.agent = new Agent({
-      keepAlive: true,
-      maxSockets: settings.connections,
-      maxFreeSockets: settings.connections,
-    });
-    this.authorization =
-      settings.user === undefined
-        ? undefined
-        : `Basic ${Buffer.from(`${settings.user}:${settings.password ?? ''}`).toString('base64')}`;
+    this.agent = keepAliveAgent(this.url, settings.connections);
+    this.authorization = basicAuthorization(settings.user, settings.password);
   }
 
   async held(version: string): Promise<VersionEntry | undefined> {

@@ -61,6 +61,19 @@ const FIRST_PAUSE_MS = 50;
 
 class Transient extends Error {}
 
+/** A keep-alive pool of at most `connections` to the store at `url`. */
+export function keepAliveAgent(url: URL, connections: number): http.Agent {
+  const Agent = url.protocol === 'https:' ? https.Agent : http.Agent;
+  return new Agent({ keepAlive: true, maxSockets: connections, maxFreeSockets: connections });
+}
+
+/** The `Authorization` field for HTTP Basic credentials, when there is a user. */
+export function basicAuthorization(user?: string, password?: string): string | undefined {
+  return user === undefined
+    ? undefined
+    : `Basic ${Buffer.from(`${user}:${password ?? ''}`).toString('base64')}`;
+}
+
 export class SparqlClient {
   private readonly url: URL;
   private readonly agent: http.Agent;
@@ -80,16 +93,8 @@ export class SparqlClient {
 
   constructor(private readonly settings: ClientSettings) {
     this.url = new URL(settings.endpoint);
-    const Agent = this.url.protocol === 'https:' ? https.Agent : http.Agent;
-    this.agent = new Agent({
-      keepAlive: true,
-      maxSockets: settings.connections,
-      maxFreeSockets: settings.connections,
-    });
-    this.authorization =
-      settings.user === undefined
-        ? undefined
-        : `Basic ${Buffer.from(`${settings.user}:${settings.password ?? ''}`).toString('base64')}`;
+    this.agent = keepAliveAgent(this.url, settings.connections);
+    this.authorization = basicAuthorization(settings.user, settings.password);
   }
 
   /**
