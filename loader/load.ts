@@ -91,6 +91,14 @@ function printReport(report: LoadReport, outcome: string): void {
       out.write(`defect-example\t${d.defect}\t${e.focus}\t${e.message}\n`);
   }
   for (const w of report.warnings) out.write(`warning\t${w.kind}\t${w.subject}\t${w.message}\n`);
+  const links = report.links;
+  if (links)
+    out.write(
+      `links\t${links.links} owl:sameAs to ${links.institutions} institutions, made ${links.modified.slice(0, 10)}` +
+        (links.unknown !== undefined
+          ? `; left out: ${links.unknown} ISILs not in the data, ${links.withdrawn} withdrawn\n`
+          : '\n'),
+    );
   const malformed = report.skipped.filter((s) => s.kind === 'malformed').length;
   const validation = report.validated
     ? `${report.defective} institutions with defects`

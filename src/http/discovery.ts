@@ -122,6 +122,7 @@ export function voidTurtle(deps: RouteDeps, dataset: Dataset): string {
       iri(`${VOID}entities`),
       literal(String(dataset.institutionCount), iri(`${xsd}integer`)),
     ),
+    ...linksetQuads(base, ds, dataset),
     // No void:sparqlEndpoint: the endpoint is the staff's, behind a login (docs/sparql.md), and
     // VoID names an endpoint for anyone to query.
   ];
@@ -133,6 +134,33 @@ export function voidTurtle(deps: RouteDeps, dataset: Dataset): string {
     text = result;
   });
   return text;
+}
+
+/**
+ * The links to the same institutions elsewhere (src/load/linkSet.ts) as a VoID linkset of the
+ * dataset: served in its documents as `owl:sameAs`, kept in a graph of their own, from Wikidata.
+ */
+function linksetQuads(base: string, ds: ReturnType<typeof iri>, dataset: Dataset) {
+  const links = dataset.links;
+  if (!links) return [];
+  const set = iri(`${base}${VOID_PATH}#links`);
+  const integer = (n: number) => literal(String(n), iri(`${xsd}integer`));
+  return [
+    quad(ds, iri(`${VOID}subset`), set),
+    quad(set, iri(`${rdf}type`), iri(`${VOID}Linkset`)),
+    quad(set, iri(`${dcterms}title`), literal('Links to Wikidata and the GND', 'en')),
+    quad(set, iri(`${VOID}subjectsTarget`), ds),
+    quad(set, iri(`${VOID}linkPredicate`), iri(`${PREFIXES.owl}sameAs`)),
+    quad(set, iri(`${VOID}triples`), integer(links.links)),
+    quad(set, iri(`${VOID}distinctSubjects`), integer(links.institutions)),
+    quad(set, iri(`${dcterms}source`), iri('http://www.wikidata.org/')),
+    quad(set, iri(`${dcterms}license`), iri(CC0)),
+    quad(
+      set,
+      iri(`${dcterms}modified`),
+      literal(links.modified.toISOString(), iri(`${xsd}dateTime`)),
+    ),
+  ];
 }
 
 /** The sitemap's page URL of an institution: its page here, else its URI (which 303s to one). */

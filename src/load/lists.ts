@@ -217,7 +217,7 @@ function literal(text: string): string {
  * The file's lines, decoded as UTF-8. Text that is not UTF-8 is refused with the line and byte
  * column of its first bad byte: a list read with replacement characters would publish wrong names.
  */
-function readLines(file: string): string[] {
+export function readLines(file: string): string[] {
   const bytes = fs.readFileSync(file);
   if (!isUtf8(bytes)) {
     const at = firstInvalidUtf8(bytes);

@@ -13,6 +13,8 @@ import { nextTurn } from '../util/timeSlice';
 import { Crossings } from './crossings';
 import { checkLiterals, MAX_LITERAL_LENGTH } from './limits';
 import { CHUNK_BYTES, VersionHash } from './reading';
+import { isLinkRecord, type LinkRecord } from './links';
+import { LinkSet } from './linkSet';
 import type { SkippedRecord, SourceRecord } from './records';
 import type { Conflict, FileReport, LoadOptions, Skipped } from './report';
 import type { Trailer } from './snapshot';
@@ -37,6 +39,8 @@ export class Load {
   }
   readonly files: FileReport[] = [];
   readonly skipped: Skipped[] = [];
+  /** The links of links sources, placed at the end of the load (`LinkSet.place`). */
+  readonly links = new LinkSet();
   private readonly entries = new Map<string, Entry>();
   private readonly conflicts = new Map<
     string,
@@ -114,8 +118,15 @@ export class Load {
     return wins;
   }
 
-  /** Takes one record of a PICA+ file or a list: checked, weighed, validated, batched. */
-  async add(record: SourceRecord | SkippedRecord, file: string): Promise<void> {
+  /**
+   * Takes one record of a PICA+ file or a list: checked, weighed, validated, batched. Links are
+   * held apart: they compete with no record, and are placed once the institutions are known.
+   */
+  async add(record: SourceRecord | SkippedRecord | LinkRecord, file: string): Promise<void> {
+    if (isLinkRecord(record)) {
+      this.links.add(record, file);
+      return;
+    }
     if (!('ntriples' in record)) {
       this.skipped.push(record);
       return;

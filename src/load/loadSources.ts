@@ -4,12 +4,15 @@
 // state (load.ts), RDF files and snapshots (rdfFile.ts, snapshot.ts), limits (limits.ts),
 // validation (validation.ts, validate.ts).
 import fs from 'node:fs';
-import { RESOURCE_PATH } from '../rdf/iris';
+import { linksGraphIri, RESOURCE_PATH } from '../rdf/iris';
 import { Dataset, DatasetIndex } from '../store/dataset';
 import type { DatasetStore } from '../store/embedded/datasetStore';
 import { holdsInstitution } from '../store/embedded/updates';
+import { linksHeld, linksQuery } from '../store/links';
+import { checkedIri } from '../store/queries';
 import { checkLiteral } from './limits';
 import { Load } from './load';
+import type { LinksPlaced } from './linkSet';
 import { LoadError, NoInstitutionError } from './loadError';
 import { PicaFileError } from './pica/read';
 import { loadRdf } from './rdfFile';
@@ -81,7 +84,14 @@ export async function loadSources(
       load.snapshotRows !== undefined && !placed && !combined
         ? DatasetIndex.order(load.snapshotRows)
         : await Dataset.indexRows(load.store);
-    const dataset = await Dataset.fromRows(load.store, options.baseIri, version, rows);
+    // The links of links sources, for the live institutions the rows name (src/load/linkSet.ts).
+    const linksPlaced =
+      load.links.size > 0 ? load.links.place(load.store, options.baseIri, rows) : undefined;
+    if (linksPlaced) size = load.store.size;
+    const links = linksHeld(
+      load.store.select(linksQuery(checkedIri(linksGraphIri(options.baseIri)))),
+    );
+    const dataset = await Dataset.fromRows(load.store, options.baseIri, version, rows, links);
     if (load.snapshot && files.length === 1)
       checkInstitutions(load.snapshot.file, load.snapshot.trailer, dataset);
     if (options.requireInstitutions && dataset.institutionCount === 0)
@@ -92,7 +102,7 @@ export async function loadSources(
         `holds no institution to serve (${figure(size)} triples, ${figure(dataset.withdrawnCount)} withdrawn ISILs, ${figure(dataset.warnings.length)} warnings)`,
       );
     const defects = await load.validated(dataset);
-    return { dataset, rows, report: reportOf(load, dataset, size, defects) };
+    return { dataset, rows, report: reportOf(load, dataset, size, defects, linksPlaced) };
   } catch (error) {
     load.store.free();
     if (isStringTooLong(error))
@@ -113,8 +123,15 @@ function reportOf(
   dataset: Dataset<DatasetStore>,
   triples: number,
   defects: readonly Defect[][],
+  linksPlaced: LinksPlaced | undefined,
 ): LoadReport {
   return {
+    links: dataset.links && {
+      modified: dataset.links.modified.toISOString(),
+      links: dataset.links.links,
+      institutions: dataset.links.institutions,
+      ...(linksPlaced && { withdrawn: linksPlaced.withdrawn, unknown: linksPlaced.unknown }),
+    },
     files: load.files,
     institutions: dataset.institutionCount,
     withdrawn: dataset.withdrawnCount,

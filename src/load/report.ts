@@ -55,6 +55,20 @@ export interface LoadReport {
   readonly validated: boolean;
   readonly warnings: readonly DataWarning[];
   readonly version: string;
+  /** The links to the same institutions elsewhere that the version holds, when it holds any. */
+  readonly links?: LinksReport | undefined;
+}
+
+/** The version's links graph (src/load/linkSet.ts), and what this load left out of it. */
+export interface LinksReport {
+  /** When the newest links source was made (ISO 8601). */
+  readonly modified: string;
+  /** `owl:sameAs` statements, and the institutions they are about. */
+  readonly links: number;
+  readonly institutions: number;
+  /** ISILs of the links sources read that the dataset holds only as withdrawn, or not at all. */
+  readonly withdrawn?: number;
+  readonly unknown?: number;
 }
 
 /** What `loadSources` returns. */

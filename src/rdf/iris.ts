@@ -4,6 +4,8 @@ import type { Isil } from './isil';
 export const RESOURCE_PATH = '/resource/organisations/';
 export const DATA_PATH = '/data/organisations/';
 export const DIRECTORY_PATH = '/isil/';
+/** The graph of the links to the same institutions elsewhere (src/load/linkSet.ts). */
+export const LINKS_PATH = '/data/links';
 
 /** The institution, a non-information resource. */
 export function institutionIri(baseIri: string, isil: Isil): string {
@@ -24,6 +26,21 @@ export function descriptionIriOf(institution: string): string | undefined {
   const at = institution.lastIndexOf(RESOURCE_PATH);
   if (at < 0 || at + RESOURCE_PATH.length === institution.length) return undefined;
   return `${institution.slice(0, at)}${DATA_PATH}${institution.slice(at + RESOURCE_PATH.length)}`;
+}
+
+/** The graph of the links to the same institutions elsewhere, under `baseIri`. */
+export function linksGraphIri(baseIri: string): string {
+  return `${baseIri}${LINKS_PATH}`;
+}
+
+/**
+ * The links graph of an institution IRI minted as `institutionIri` mints them (under any base), as
+ * `descriptionIriOf` finds its description's graph; `undefined` for an IRI without the path.
+ */
+export function linksGraphOf(institution: string): string | undefined {
+  const at = institution.lastIndexOf(RESOURCE_PATH);
+  if (at < 0 || at + RESOURCE_PATH.length === institution.length) return undefined;
+  return `${institution.slice(0, at)}${LINKS_PATH}`;
 }
 
 /** The relative path of a document (`/data/organisations/DE-1a.ttl`). */

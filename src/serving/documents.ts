@@ -5,6 +5,7 @@ import zlib from 'node:zlib';
 import type { Dataset, Institution } from '../store/dataset';
 import type { FormatName } from '../rdf/formats';
 import { SerializationError } from '../rdf/rdfxml';
+import type { Description } from '../rdf/description';
 import { serialize } from '../rdf/serialize';
 import { renderPage } from './page';
 import type { PageLanguage } from './html/language';
@@ -317,10 +318,18 @@ export class Documents {
       text = await serialize(description, format, this.contextUrl);
     }
     const body = ownBuffer(Buffer.from(text, 'utf8'));
-    return toRendered(
-      body,
-      description.modified ?? institution.modified ?? this.dataset.loadedAt,
-      format,
-    );
+    return toRendered(body, lastModified(this.dataset, institution, description), format);
   }
+}
+
+/**
+ * When a document last changed: when its record did (its description's `dcterms:modified`, else
+ * the index's, else when the dataset was loaded), or when the links served beside it were made, if
+ * that is later. Every document of a version with links takes their date: a link added to an
+ * institution without one changes its document too.
+ */
+function lastModified(dataset: Dataset, institution: Institution, description: Description): Date {
+  const record = description.modified ?? institution.modified ?? dataset.loadedAt;
+  const links = dataset.links?.modified;
+  return links !== undefined && links > record ? links : record;
 }

@@ -3,6 +3,7 @@ import { isilDefect, isilKey, type Isil } from '../rdf/isil';
 import { descriptionIri, isilOfInstitutionIri } from '../rdf/iris';
 import { parseModified, toDescription, type Description } from '../rdf/description';
 import type { SelectBinding } from './bindings';
+import type { LinksHeld } from './links';
 import { institutionIriFor, type CheckedIri } from './queries';
 import { TimeSlicer } from '../util/timeSlice';
 
@@ -265,6 +266,7 @@ export class Dataset<S extends DescriptionSource = DescriptionSource> {
     baseIri: string,
     version: string,
     rows: readonly SelectBinding[],
+    links?: LinksHeld,
   ): Promise<Dataset<T>> {
     const slicer = new TimeSlicer();
     const index = new DatasetIndex(baseIri);
@@ -272,7 +274,7 @@ export class Dataset<S extends DescriptionSource = DescriptionSource> {
       index.add(row);
       await slicer.pause();
     }
-    return new Dataset(store, baseIri, version, index);
+    return new Dataset(store, baseIri, version, index, links);
   }
 
   constructor(
@@ -282,6 +284,11 @@ export class Dataset<S extends DescriptionSource = DescriptionSource> {
     readonly version: string,
     /** Built already (by `load`), its rows all added; by default, from the one index query. */
     index?: DatasetIndex,
+    /**
+     * The links to the same institutions elsewhere that the version holds beside its descriptions
+     * (queries/links.rq), when it holds any: their date is part of every document's Last-Modified.
+     */
+    readonly links?: LinksHeld,
   ) {
     if (!index) {
       if (!isLocal(store))

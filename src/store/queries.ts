@@ -5,7 +5,7 @@ import path from 'node:path';
 import { DataFactory } from 'n3';
 import { Algebra, type Factory, toSparql, translate, Util } from 'sparqlalgebrajs';
 import { QUERY_DIR } from '../util/paths';
-import { institutionIri } from '../rdf/iris';
+import { descriptionIriOf, institutionIri, linksGraphOf } from '../rdf/iris';
 import { isilDefect, type Isil } from '../rdf/isil';
 
 /** The placeholder a template names the bound IRI by: in describe.rq, the description's graph. */
@@ -15,12 +15,18 @@ export class QueryTemplateError extends Error {
   override name = 'QueryTemplateError';
 }
 
+/** A placeholder's text: `<urn:x-bind:NAME>`, NAME a lower-case word. */
+const NAMED_PLACEHOLDER = /<urn:x-bind:([a-z]+)>/;
+
 /**
- * A query with one placeholder IRI, split once at start so that binding is a join. The text is
- * parsed at construction: a template that is not SPARQL, or not of the expected kind, stops start-up.
+ * A query with placeholder IRIs (`<urn:x-bind:NAME>`), split once at start so that binding is a
+ * join. The text is parsed at construction: a template that is not SPARQL, or not of the expected
+ * kind, stops start-up.
  */
 export class QueryTemplate {
+  /** The text between placeholders; `names[i]` stands between `parts[i]` and `parts[i + 1]`. */
   private readonly parts: readonly string[];
+  private readonly names: readonly string[];
 
   constructor(
     readonly name: string,
@@ -36,17 +42,35 @@ export class QueryTemplate {
     if (algebra.type !== expected) {
       throw new QueryTemplateError(`${name}: expected a ${expected} query, got ${algebra.type}`);
     }
-    this.parts = withoutCommentLines(text).split(PLACEHOLDER);
+    // split() with a capturing group interleaves the names with the text between them.
+    const pieces = withoutCommentLines(text).split(NAMED_PLACEHOLDER);
+    this.parts = pieces.filter((_, i) => i % 2 === 0);
+    this.names = pieces.filter((_, i) => i % 2 === 1);
   }
 
   /** Whether the template takes an IRI at all. */
   get bindable(): boolean {
-    return this.parts.length > 1;
+    return this.names.length > 0;
   }
 
-  /** The query with `iri` in place of the placeholder; `iri` must come from `checkedIri`. */
-  bind(iri: CheckedIri): string {
-    return this.parts.join(`<${iri}>`);
+  /** The placeholders' names, each once. */
+  get placeholders(): readonly string[] {
+    return [...new Set(this.names)];
+  }
+
+  /**
+   * The query with IRIs in place of the placeholders: one IRI in place of all of them, or each
+   * placeholder's by its name. Every IRI must come from `checkedIri`; a name without one throws.
+   */
+  bind(iris: CheckedIri | Readonly<Record<string, CheckedIri>>): string {
+    let out = this.parts[0]!;
+    for (let i = 0; i < this.names.length; i++) {
+      const iri = typeof iris === 'string' ? iris : iris[this.names[i]!];
+      if (iri === undefined)
+        throw new QueryTemplateError(`${this.name}: no IRI for <urn:x-bind:${this.names[i]}>`);
+      out += `<${iri}>${this.parts[i + 1]!}`;
+    }
+    return out;
   }
 
   /** The query text of a template without placeholder. */
@@ -162,12 +186,39 @@ export function loadQueries() {
   const institutions = loadTemplate('institutions.rq', Algebra.types.PROJECT);
   const queries = {
     describe: loadTemplate('describe.rq', Algebra.types.CONSTRUCT),
+    links: loadTemplate('links.rq', Algebra.types.PROJECT),
     institutions,
     /** institutions.rq for a few institutions at a time (`?institution` bound with VALUES). */
     institutionsOf: new ValuesTemplate(institutions, 'institution'),
   };
-  if (!queries.describe.bindable) throw new QueryTemplateError('describe.rq has no placeholder');
+  const placeholders = [...queries.describe.placeholders].sort().join(', ');
+  if (placeholders !== 'description, institution, links')
+    throw new QueryTemplateError(
+      `describe.rq: expected the placeholders description, institution and links, found ${placeholders || 'none'}`,
+    );
   return Object.freeze(queries);
 }
 
 export type Queries = ReturnType<typeof loadQueries>;
+
+/**
+ * What describe.rq is bound to for the institution `institution` (from `institutionIriFor`): the
+ * graph of its description and the links graph, each found from the IRI by a fixed path
+ * (src/rdf/iris.ts), and mapped by `graph` to where the store keeps it (a remote store keeps each
+ * version's graphs under names of its own). `undefined` for an IRI that names no institution.
+ */
+export function describeIris(
+  institution: CheckedIri,
+  graph: (iri: CheckedIri) => CheckedIri = (iri) => iri,
+): Record<'description' | 'institution' | 'links', CheckedIri> | undefined {
+  const description = descriptionIriOf(institution);
+  const links = linksGraphOf(institution);
+  if (description === undefined || links === undefined) return undefined;
+  // Each is `institution`, checked, with one fixed path in place of another: checked again all
+  // the same, as every IRI bound into a query is.
+  return {
+    description: graph(checkedIri(description)),
+    institution,
+    links: graph(checkedIri(links)),
+  };
+}

@@ -7,7 +7,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import type { LoadReport } from '../../src/load/loadSources';
 import { BUNDLED_DATASET } from '../../src/util/paths';
-import { buildApp, DE_1A_RDF } from '../support';
+import { buildApp, DE_1A_RDF, parseRdfXml } from '../support';
 
 describe('the bundled dataset, as npm start serves it', () => {
   let app: Express;
@@ -53,8 +53,25 @@ describe('the bundled dataset, as npm start serves it', () => {
       r200.headers.link!,
       /^<http:\/\/creativecommons\.org\/publicdomain\/zero\/1\.0\/>; rel="license"/,
     );
-    // The newest full record wins whole (issue 3): the PICA+ record modified on 18 November 2022.
-    assert.equal(r200.headers['last-modified'], 'Fri, 18 Nov 2022 14:37:34 GMT');
+    // The newest full record wins whole (issue 3): the PICA+ record modified on 18 November 2022;
+    // the Wikidata links served beside it were made in September 2023, later (issue 18).
+    assert.equal(r200.headers['last-modified'], 'Fri, 01 Sep 2023 00:00:00 GMT');
+    const quads = await parseRdfXml(r200.text);
+    assert.ok(
+      quads.some(
+        (q) =>
+          q.predicate.value === 'http://www.w3.org/2002/07/owl#sameAs' &&
+          q.object.value === 'http://www.wikidata.org/entity/Q170109',
+      ),
+    );
+    assert.ok(
+      quads.some(
+        (q) =>
+          q.predicate.value === 'http://purl.org/dc/terms/modified' &&
+          q.object.value.startsWith('2022-11-18'),
+      ),
+      "the record's own date is in the document",
+    );
   });
 
   it('names the conflict over DE-1a and the source that won it', () => {

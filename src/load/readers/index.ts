@@ -1,13 +1,20 @@
 // The one list of the formats the loader reads. Adding a format is a module beside this one and a
 // line here: `--format`, detection by extension, and the loading path all follow from the list.
 import { LoadError } from '../loadError';
-import { NAME_LIST, REDIRECT_LIST } from './lists';
+import { LINK_LIST, NAME_LIST, REDIRECT_LIST } from './lists';
 import { PICA_PLAIN, PICA_XML } from './pica';
 import { RDF_READERS } from './rdf';
 import type { Reader } from './reader';
 
 // A reader that recognises its files comes before one of the same extension that does not.
-export const READERS = [...RDF_READERS, PICA_PLAIN, PICA_XML, NAME_LIST, REDIRECT_LIST] as const;
+export const READERS = [
+  ...RDF_READERS,
+  PICA_PLAIN,
+  PICA_XML,
+  NAME_LIST,
+  REDIRECT_LIST,
+  LINK_LIST,
+] as const;
 
 /** Every format the loader reads, by name. */
 export type SourceFormat = (typeof READERS)[number]['format'];

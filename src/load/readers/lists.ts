@@ -1,5 +1,7 @@
-// The agency's two lists, both `.tsv`, told apart by their first line: the ISIL name list (a
-// header "id<TAB>isil<TAB>sigel<TAB>name") and the redirect list of retired ISILs (src/load/lists.ts).
+// The three lists, all `.tsv`, told apart by their first line: the agency's ISIL name list (a
+// header "id<TAB>isil<TAB>sigel<TAB>name") and redirect list of retired ISILs (src/load/lists.ts),
+// and Wikidata's ISIL lookup, a links source (src/load/links.ts).
+import { readLinkList, sniffLinks } from '../links';
 import { readNameList, readRedirectList, sniffList, type ListKind } from '../lists';
 import type { RecordReader } from './reader';
 
@@ -29,3 +31,13 @@ export const REDIRECT_LIST = listReader(
   'a redirect list (current ISIL<TAB>retired ISIL)',
   readRedirectList,
 );
+
+/** Wikidata's ISIL lookup: links to the same institutions elsewhere, not records (../links.ts). */
+export const LINK_LIST: RecordReader<'links'> = {
+  format: 'links',
+  extensions: ['.tsv'],
+  recognise: sniffLinks,
+  describes:
+    'a links source (Wikidata\'s ISIL lookup, header "?item<TAB>?itemLabel<TAB>?isil<TAB>?gndId<TAB>?dbsId")',
+  records: (file) => readLinkList(file),
+};

@@ -2,6 +2,7 @@
 // it reads. Record readers turn a file into records, each one institution's description (PICA+,
 // PicaPlus-XML, the lists); RDF readers hand the file to the store's own parser (Oxigraph).
 import type { StoreFormat } from '../../store/embedded/datasetStore';
+import type { LinkRecord } from '../links';
 import type { SkippedRecord, SourceRecord } from '../records';
 
 /** What a record reader is told: where IRIs are minted, and labels for each record's blank nodes. */
@@ -33,7 +34,7 @@ export interface RecordReader<F extends string = string> extends ReaderBase<F> {
   readonly records: (
     file: string,
     context: RecordContext,
-  ) => Iterable<SourceRecord | SkippedRecord>;
+  ) => Iterable<SourceRecord | SkippedRecord | LinkRecord>;
 }
 
 export interface RdfReader<F extends StoreFormat = StoreFormat> extends ReaderBase<F> {

@@ -1,11 +1,11 @@
 // The embedded Oxigraph store: with staffResults.ts the only module that imports oxigraph. Everything leaves it as
 // strings (N-Triples, N-Quads, SPARQL results), so no WASM object escapes unfreed.
 import oxigraph from 'oxigraph';
-import { DATA_PATH, descriptionIriOf, RESOURCE_PATH } from '../../rdf/iris';
+import { DATA_PATH, RESOURCE_PATH } from '../../rdf/iris';
 import { boundTerm, type BoundTerm, type SelectBinding } from '../bindings';
 import { descriptionQuads, NAMED_LINKS } from '../descriptions';
 import type { Line } from '../../rdf/ntriples';
-import { checkedIri, loadQueries, type CheckedIri, type Queries } from '../queries';
+import { checkedIri, describeIris, loadQueries, type CheckedIri, type Queries } from '../queries';
 import type { TimeSlicer } from '../../util/timeSlice';
 
 /** The parse formats Oxigraph reads, by their short names. */
@@ -219,13 +219,13 @@ export class DatasetStore {
 
   /**
    * The institution's description as N-Triples (queries/describe.rq): the triples of the graph
-   * `placeDescriptions` put it in. Nothing for an IRI that names no institution.
+   * `placeDescriptions` put it in, and its links from the links graph. Nothing for an IRI that
+   * names no institution.
    */
   describe(institution: CheckedIri): string {
-    // Checked as `institution` is: only a fixed path in it is replaced by another.
-    const graph = descriptionIriOf(institution) as CheckedIri | undefined;
-    if (graph === undefined) return '';
-    return this.live.query(this.queries.describe.bind(graph), {
+    const iris = describeIris(institution);
+    if (iris === undefined) return '';
+    return this.live.query(this.queries.describe.bind(iris), {
       results_format: 'nt',
     }) as string;
   }

@@ -7,8 +7,9 @@
 // queries. A reload loads in a fresh thread, and the previous one is terminated once it has
 // answered its last query: terminating releases its WebAssembly memory at once, and no query of
 // the new store waits behind the old one's free.
-import type { LoadOptions } from '../../load/loadSources';
+import type { LoadOptions, LoadReport } from '../../load/loadSources';
 import { Dataset, type DescriptionSource } from '../dataset';
+import type { LinksHeld } from '../links';
 import {
   StoreClosed,
   type Opened,
@@ -163,7 +164,13 @@ export class StoreThread implements Store {
         await slicer.pause();
       }
       return {
-        dataset: await Dataset.fromRows(store, options.baseIri, report.version, rows),
+        dataset: await Dataset.fromRows(
+          store,
+          options.baseIri,
+          report.version,
+          rows,
+          linksOf(report),
+        ),
         report,
       };
     } catch (error) {
@@ -236,4 +243,9 @@ interface Loading {
   readonly lane: Lane;
   readonly generation: number;
   readonly reply: Promise<LoadedReply>;
+}
+
+/** The links the load found in its store, as the dataset in this thread holds them. */
+function linksOf({ links }: LoadReport): LinksHeld | undefined {
+  return links && { ...links, modified: new Date(links.modified) };
 }

@@ -6,10 +6,17 @@
 // served is freed by forgetting it; its graphs stay in the store until `prune` drops them.
 import { DataFactory } from 'n3';
 import { toSparql, translate, Factory, Algebra } from 'sparqlalgebrajs';
-import { descriptionIriOf } from '../../rdf/iris';
+import { linksGraphIri } from '../../rdf/iris';
 import type { SelectBinding } from '../bindings';
+import { linksHeld, linksQuery } from '../links';
 import { Dataset, DatasetIndex, type DescriptionSource } from '../dataset';
-import { checkedIri, loadTemplate, type CheckedIri, type QueryTemplate } from '../queries';
+import {
+  checkedIri,
+  describeIris,
+  loadTemplate,
+  type CheckedIri,
+  type QueryTemplate,
+} from '../queries';
 import {
   NoVersion,
   StoreClosed,
@@ -108,7 +115,16 @@ export class SparqlStore implements Store {
       );
     const rows = await this.indexRows(version);
     const source = new RemoteDescriptions(this, version, triples);
-    const dataset = await Dataset.fromRows(source, this.baseIri, version, DatasetIndex.order(rows));
+    const links = linksHeld(
+      bindingsOf(
+        await this.ask(
+          linksQuery(descriptionGraph(version, checkedIri(linksGraphIri(this.baseIri)))),
+          JSON_RESULTS,
+        ),
+      ),
+    );
+    const rowsInOrder = DatasetIndex.order(rows);
+    const dataset = await Dataset.fromRows(source, this.baseIri, version, rowsInOrder, links);
     return {
       dataset,
       report: {
@@ -124,16 +140,16 @@ export class SparqlStore implements Store {
         validated: false,
         warnings: dataset.warnings,
         version,
+        links: links && { ...links, modified: links.modified.toISOString() },
       },
     };
   }
 
   /** The description of `iri` in `version`, as canonical N-Triples. */
   describe(version: string, iri: CheckedIri): Promise<string> {
-    const description = descriptionIriOf(iri);
-    if (description === undefined) throw new Error(`not an institution's IRI: ${iri}`);
-    const graph = descriptionGraph(version, checkedIri(description));
-    const query = this.describeQuery.bind(graph);
+    const iris = describeIris(iri, (graph) => descriptionGraph(version, graph));
+    if (iris === undefined) throw new Error(`not an institution's IRI: ${iri}`);
+    const query = this.describeQuery.bind(iris);
     return this.ask(
       this.client.isVirtuoso ? `${VIRTUOSO_GRAPH_INDEX}${query}` : query,
       N_TRIPLES,

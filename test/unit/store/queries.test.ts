@@ -11,7 +11,9 @@ import { DatasetStore } from '../../../src/store/embedded/datasetStore';
 import { MAX_BLANK_NODE_DEPTH } from '../../../src/store/descriptions';
 import {
   checkedIri,
+  describeIris,
   institutionIriFor,
+  type CheckedIri,
   loadQueries,
   PLACEHOLDER,
   QueryTemplate,
@@ -108,17 +110,43 @@ describe('checkedIri and bind with valid IRIs', () => {
     }),
   );
   for (const iri of VALID) {
-    it(`${iri}: the bound query is the template's algebra with only the IRI changed`, () => {
-      const bound = template.bind(checkedIri(iri));
-      const expected = unbound
-        .split(JSON.stringify(PLACEHOLDER.slice(1, -1)))
-        .join(JSON.stringify(iri));
+    it(`${iri}: the bound query is the template's algebra with only the IRIs changed`, () => {
+      const checked = checkedIri(iri);
+      // An IRI that is no institution's stands for each of the three.
+      const iris = describeIris(checked) ?? {
+        description: checked,
+        institution: checked,
+        links: checked,
+      };
+      const bound = template.bind(iris);
+      let expected = unbound;
+      for (const [name, value] of Object.entries(iris))
+        expected = expected.split(JSON.stringify(`urn:x-bind:${name}`)).join(JSON.stringify(value));
       assert.equal(JSON.stringify(translate(bound, { quads: true })), expected);
     });
   }
 });
 
 describe('QueryTemplate', () => {
+  const NAMED = 'SELECT * WHERE { GRAPH <urn:x-bind:g> { <urn:x-bind:s> ?p ?o } }';
+
+  it('binds each named placeholder to its own IRI', () => {
+    const bound = new QueryTemplate('named', NAMED, Algebra.types.PROJECT).bind({
+      g: checkedIri('https://example.org/g'),
+      s: checkedIri(DE_1A),
+    });
+    assert.equal(bound, `SELECT * WHERE { GRAPH <https://example.org/g> { <${DE_1A}> ?p ?o } }`);
+  });
+
+  it('refuses to bind when a named placeholder has no IRI', () =>
+    assert.throws(
+      () =>
+        new QueryTemplate('named', NAMED, Algebra.types.PROJECT).bind({
+          g: checkedIri('https://example.org/g'),
+        }),
+      (error: unknown) => error instanceof QueryTemplateError && /urn:x-bind:s/.test(error.message),
+    ));
+
   const TWICE = `CONSTRUCT { ${PLACEHOLDER} ?p ?o } WHERE { ${PLACEHOLDER} ?p ?o . OPTIONAL { ?o ?q ${PLACEHOLDER} } }`;
 
   it('bind replaces every occurrence of the placeholder', () => {
@@ -187,10 +215,30 @@ describe('loadQueries', () => {
   it('is frozen', () => assert.ok(Object.isFrozen(queries)));
   it('binds describe.rq without its comment lines', () => {
     const description = `${BASE}/data/organisations/DE-1a`;
-    const bound = queries.describe.bind(checkedIri(description));
+    const bound = queries.describe.bind(describeIris(institutionIriFor(BASE, 'DE-1a' as Isil))!);
     assert.ok(!bound.split('\n').some((line) => line.trimStart().startsWith('#')));
     assert.ok(bound.includes(`GRAPH <${description}>`));
+    assert.ok(
+      bound.includes(`GRAPH <${BASE}/data/links> { <${BASE}/resource/organisations/DE-1a>`),
+    );
   });
+  it('describe.rq names its description graph, its institution and the links graph', () =>
+    assert.deepEqual([...queries.describe.placeholders].sort(), [
+      'description',
+      'institution',
+      'links',
+    ]));
+  it('describeIris maps the graphs, not the institution, as the store names them', () => {
+    const institution = institutionIriFor(BASE, 'DE-1a' as Isil);
+    const iris = describeIris(institution, (graph) => `urn:v:${graph}` as CheckedIri)!;
+    assert.deepEqual(iris, {
+      description: `urn:v:${BASE}/data/organisations/DE-1a`,
+      institution,
+      links: `urn:v:${BASE}/data/links`,
+    });
+  });
+  it('describeIris has nothing for an IRI that is not an institution', () =>
+    assert.equal(describeIris(checkedIri(`${BASE}/resource/organisations/`)), undefined));
   it('binds a template without its comment lines, a `#` inside an IRI kept', () => {
     const text = `# a comment\nPREFIX v: <http://www.w3.org/2006/vcard/ns#>\n  # indented\nCONSTRUCT { ?s v:p ?o } WHERE { GRAPH ${PLACEHOLDER} { ?s v:p ?o } }`;
     const bound = new QueryTemplate('t', text, Algebra.types.CONSTRUCT).bind(checkedIri(DE_1A));

@@ -30,6 +30,7 @@ describe('the readers registry', () => {
     assert.equal(new Set(FORMAT_NAMES).size, READERS.length);
     assert.deepEqual([...FORMAT_NAMES].sort(), [
       'jsonld',
+      'links',
       'names',
       'nq',
       'nt',
@@ -83,6 +84,10 @@ describe('the readers registry', () => {
   it('tells the name list from the redirect list by the first line of a .tsv, or refuses it', () => {
     assert.equal(detect(file('n.tsv', `${NAME_LIST_HEADER}\n1\tDE-1\t\tA\n`), '.tsv'), 'names');
     assert.equal(detect(file('r.tsv', 'DE-2\tDE-1\n'), '.tsv'), 'redirects');
+    assert.equal(
+      detect(file('w.tsv', '?item\t?itemLabel\t?isil\t?gndId\t?dbsId\n'), '.tsv'),
+      'links',
+    );
     assert.throws(
       () => detect(file('x.tsv', 'a,b,c\n'), '.tsv'),
       (error: unknown) =>
@@ -96,7 +101,7 @@ describe('the readers registry', () => {
   it('record readers read records; the RDF readers name the store format they are parsed as', () => {
     for (const reader of READERS)
       if (readsRecords(reader))
-        assert.ok(['pica', 'ppxml', 'names', 'redirects'].includes(reader.format));
+        assert.ok(['pica', 'ppxml', 'names', 'redirects', 'links'].includes(reader.format));
       else assert.equal(reader.storeFormat, reader.format);
   });
 });
