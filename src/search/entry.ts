@@ -70,7 +70,10 @@ export function searchEntry(isil: string, description: Description): SearchEntry
   const type =
     types.find((t) => t !== undefined) ??
     libtypes.find((t) => t !== undefined) ??
-    (objects(quads, r, `${gbv}opac`).length > 0 ? 'library' : undefined);
+    (objects(quads, r, `${gbv}opac`).length > 0 ? 'library' : undefined) ??
+    // The agency gives museums ISILs of their own prefix (through the Institut für
+    // Museumsforschung): a name-only record of one is a museum, though it says no more.
+    (/^DE-MUS-/i.test(isil) ? 'museum' : undefined);
   return {
     isil,
     name: names[0] ?? isil,

@@ -98,7 +98,48 @@ const FILLERS = new Set([
   'for',
 ]);
 
-const significant = (text: string) => words(text).filter((w) => !FILLERS.has(w));
+/**
+ * A word in the form names are compared in: a `Bücherei` is a library as a `Bibliothek` is, and
+ * `Museen` are museums (`Stadtbücherei Marktheidenfeld` is the `Stadtbibliothek Marktheidenfeld`).
+ */
+const canonical = (word: string) =>
+  word.replace(/buecherei$/, 'bibliothek').replace(/museen$/, 'museum');
+
+const significant = (text: string) =>
+  words(text)
+    .filter((w) => !FILLERS.has(w))
+    .map(canonical);
+
+/** What a name's words say an institution is: `Stadtarchiv` an archive, `Heimatmuseum` a museum. */
+const KIND_WORDS: readonly [InstitutionType, RegExp][] = [
+  ['museum', /museum|galerie|gedenkstaette|schatzkammer|freilicht/],
+  ['archive', /archiv/],
+  ['library', /bibliothe|mediathek/],
+];
+
+export function kindsNamed(name: string): Set<InstitutionType> {
+  const kinds = new Set<InstitutionType>();
+  for (const word of significant(name))
+    for (const [kind, pattern] of KIND_WORDS) if (pattern.test(word)) kinds.add(kind);
+  return kinds;
+}
+
+/**
+ * How far a candidate's kind agrees with the kind the query's name says, as a change of score:
+ * a `Stadtmuseum Baden-Baden` is not the `Stadtarchiv Baden-Baden`, though the town's name, the
+ * rarest word, is in both. Nothing when the query names no kind, or nothing is known of the
+ * candidate's; less, not nothing, for a candidate that is more than the query says (the `Museum
+ * für Moderne Kunst, Bibliothek` for a `Museum für Moderne Kunst`).
+ */
+function kindAgreement(query: ReadonlySet<InstitutionType>, entry: SearchEntry): number {
+  if (query.size === 0) return 0;
+  const kinds = kindsNamed(entry.name);
+  if (entry.type !== undefined && entry.type !== 'other') kinds.add(entry.type);
+  if (kinds.size === 0) return 0;
+  const shared = [...kinds].filter((k) => query.has(k)).length;
+  if (shared === 0) return -12;
+  return shared < kinds.size ? -6 : 0;
+}
 
 /**
  * How alike a name from elsewhere is to an institution's name, from 0 to 1: the words matched
@@ -193,6 +234,7 @@ export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[
   const cities = (given.get('city') ?? []).map(fold);
   const postcodes = given.get('postcode') ?? [];
   const isils = (given.get('isil') ?? []).map((i) => i.toLowerCase());
+  const kindsAsked = kindsNamed(query.query);
   const scored = [...pool.values()].map((entry) => {
     const rarity = (w: string) => index.rarity(w);
     const likeness = Math.max(
@@ -205,7 +247,7 @@ export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[
       ? entry.postcodes.some((p) => postcodes.includes(p))
       : undefined;
     // The name counts most; each property given moves the score towards agreement or away.
-    let score = likeness * 80;
+    let score = likeness * 80 + kindAgreement(kindsAsked, entry);
     if (isil !== undefined) score += isil ? 40 : -30;
     if (city !== undefined) score += city ? 12 : -15;
     if (postcode !== undefined) score += postcode ? 8 : -10;

@@ -1,0 +1,57 @@
+// Reconciliation's scoring (src/search/reconcile.ts): what a name's words say an institution is,
+// and a candidate of another kind ranked below one of the kind the name says, over entries made
+// for the purpose. The service's answers are tested against the spec's schemas in
+// test/integration/reconcile.test.ts.
+import assert from 'node:assert/strict';
+import type { SearchEntry } from '../../../src/search/entry';
+import { kindsNamed, reconcile } from '../../../src/search/reconcile';
+import { SearchIndex } from '../../../src/search/searchIndex';
+
+function entry(isil: string, name: string, more: Partial<SearchEntry> = {}): SearchEntry {
+  return {
+    isil,
+    name,
+    otherNames: [],
+    sigel: undefined,
+    cities: [],
+    postcodes: [],
+    type: undefined,
+    country: 'DE',
+    lat: undefined,
+    lon: undefined,
+    ...more,
+  };
+}
+
+describe('reconciliation scoring', () => {
+  it('reads the kind of institution from the words of its name, compounds included', () => {
+    assert.deepEqual([...kindsNamed('Stadtarchiv Baden-Baden')], ['archive']);
+    assert.deepEqual([...kindsNamed('Stadtbücherei Harburg')], ['library']);
+    assert.deepEqual([...kindsNamed('Kunstmuseen Krefeld')], ['museum']);
+    assert.deepEqual([...kindsNamed('Museum für Moderne Kunst, Bibliothek')].sort(), [
+      'library',
+      'museum',
+    ]);
+    assert.deepEqual([...kindsNamed('Landesamt für Denkmalpflege')], []);
+  });
+
+  it('ranks a candidate of the kind the name says above one of another kind in the same town', async () => {
+    // Both share the town's name alone; the museum's record says it is one, the archive's name.
+    const index = await SearchIndex.build('v', [
+      entry('DE-Sgu1', 'Gemeindearchiv Schwangau'), // first by name, were they alike
+      entry('DE-MUS-366414', 'Alte Geräte Schwangau', { type: 'museum' }),
+    ]);
+    assert.equal(reconcile(index, { query: 'Feuerwehrmuseum Schwangau' })[0]!.id, 'DE-MUS-366414');
+    assert.equal(reconcile(index, { query: 'Archiv Schwangau' })[0]!.id, 'DE-Sgu1');
+  });
+
+  it('takes a Bücherei for the Bibliothek of the same name', async () => {
+    const index = await SearchIndex.build('v', [
+      entry('DE-Maf1', 'Stadtarchiv Marktheidenfeld'),
+      entry('DE-1495', 'Stadtbibliothek Marktheidenfeld'),
+    ]);
+    const [best] = reconcile(index, { query: 'Stadtbücherei Marktheidenfeld' });
+    assert.equal(best!.id, 'DE-1495');
+    assert.equal(best!.match, false, 'a name alone is never matched automatically');
+  });
+});
