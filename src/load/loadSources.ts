@@ -4,12 +4,10 @@
 // state (load.ts), RDF files and snapshots (rdfFile.ts, snapshot.ts), limits (limits.ts),
 // validation (validation.ts, validate.ts).
 import fs from 'node:fs';
-import { linksGraphIri, RESOURCE_PATH } from '../rdf/iris';
+import { RESOURCE_PATH } from '../rdf/iris';
 import { Dataset, DatasetIndex } from '../store/dataset';
 import type { DatasetStore } from '../store/embedded/datasetStore';
 import { holdsInstitution } from '../store/embedded/updates';
-import { linksHeld, linksQuery } from '../store/links';
-import { checkedIri } from '../store/queries';
 import { checkLiteral } from './limits';
 import { Load } from './load';
 import type { LinksPlaced } from './linkSet';
@@ -88,9 +86,7 @@ export async function loadSources(
     const linksPlaced =
       load.links.size > 0 ? load.links.place(load.store, options.baseIri, rows) : undefined;
     if (linksPlaced) size = load.store.size;
-    const links = linksHeld(
-      load.store.select(linksQuery(checkedIri(linksGraphIri(options.baseIri)))),
-    );
+    const links = load.store.readLinks(options.baseIri);
     const dataset = await Dataset.fromRows(load.store, options.baseIri, version, rows, links);
     if (load.snapshot && files.length === 1)
       checkInstitutions(load.snapshot.file, load.snapshot.trailer, dataset);

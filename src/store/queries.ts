@@ -186,11 +186,15 @@ export function loadQueries() {
   const institutions = loadTemplate('institutions.rq', Algebra.types.PROJECT);
   const queries = {
     describe: loadTemplate('describe.rq', Algebra.types.CONSTRUCT),
+    /** describe.rq for a version without links: the description's graph alone. */
+    describeOwn: loadTemplate('describeOwn.rq', Algebra.types.CONSTRUCT),
     links: loadTemplate('links.rq', Algebra.types.PROJECT),
     institutions,
     /** institutions.rq for a few institutions at a time (`?institution` bound with VALUES). */
     institutionsOf: new ValuesTemplate(institutions, 'institution'),
   };
+  if (queries.describeOwn.placeholders.join() !== 'description')
+    throw new QueryTemplateError('describeOwn.rq: expected the placeholder description alone');
   const placeholders = [...queries.describe.placeholders].sort().join(', ');
   if (placeholders !== 'description, institution, links')
     throw new QueryTemplateError(

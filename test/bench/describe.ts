@@ -26,6 +26,8 @@ const store = new DatasetStore();
 store.load(generate({ count: Number(values.count), seed: 1, base: BASE }), 'nt', `${BASE}/`);
 // Each description into its graph, as every load leaves the store (describe.rq reads one graph).
 store.placeDescriptions(BASE);
+// As a load ends: a generated dataset has no links, and its descriptions are read without them.
+store.readLinks(BASE);
 const dataset = new Dataset(store, BASE, 'bench');
 const documents = new Documents(dataset, `${BASE}/context.jsonld`, 0);
 const institutions = [...dataset.institutions()];

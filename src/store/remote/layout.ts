@@ -8,6 +8,8 @@
 //   urn:isil-ld:version:<v>                  every triple of version <v> (the staff default graph)
 //   urn:isil-ld:version:<v>:<description>    the triples of one description (its graph in the
 //                                            embedded store is <description> itself)
+//   urn:isil-ld:version:<v>:<base>/data/links  the version's links to the same institutions
+//                                            elsewhere, when a links source was loaded
 //
 // A version is listed in the registry only once all its graphs are written: a load that fails or
 // is killed leaves graphs nobody reads, which the next load of those bytes replaces and `prune`

@@ -46,11 +46,13 @@ class RemoteDescriptions implements DescriptionSource {
     private readonly store: SparqlStore,
     readonly version: string,
     readonly size: number,
+    /** Whether the version holds links: without, its descriptions are read without them. */
+    private readonly withLinks: boolean,
   ) {}
 
   describe(iri: CheckedIri): Promise<string> {
     if (this.freed) throw new Error('the version was freed');
-    return this.store.describe(this.version, iri);
+    return this.store.describe(this.version, iri, this.withLinks);
   }
 
   free(): void {
@@ -80,6 +82,7 @@ const FOAF_ORGANIZATION = 'http://xmlns.com/foaf/0.1/Organization';
 export class SparqlStore implements Store {
   readonly client: SparqlClient;
   private readonly describeQuery: QueryTemplate;
+  private readonly describeOwnQuery: QueryTemplate;
   private readonly institutionsText: string;
   private state: StoreHealth;
   private closed = false;
@@ -90,6 +93,7 @@ export class SparqlStore implements Store {
   ) {
     this.client = new SparqlClient(settings);
     this.describeQuery = loadTemplate('describe.rq', Algebra.types.CONSTRUCT);
+    this.describeOwnQuery = loadTemplate('describeOwn.rq', Algebra.types.CONSTRUCT);
     this.institutionsText = loadTemplate('institutions.rq', Algebra.types.PROJECT).text();
     this.state = { kind: 'remote', state: 'available', endpoint: settings.endpoint };
   }
@@ -114,7 +118,6 @@ export class SparqlStore implements Store {
         `the store's current version ${version} was loaded for the base ${baseIri}, this service's BASE_IRI is ${this.baseIri}`,
       );
     const rows = await this.indexRows(version);
-    const source = new RemoteDescriptions(this, version, triples);
     const links = linksHeld(
       bindingsOf(
         await this.ask(
@@ -123,6 +126,7 @@ export class SparqlStore implements Store {
         ),
       ),
     );
+    const source = new RemoteDescriptions(this, version, triples, links !== undefined);
     const rowsInOrder = DatasetIndex.order(rows);
     const dataset = await Dataset.fromRows(source, this.baseIri, version, rowsInOrder, links);
     return {
@@ -145,11 +149,14 @@ export class SparqlStore implements Store {
     };
   }
 
-  /** The description of `iri` in `version`, as canonical N-Triples. */
-  describe(version: string, iri: CheckedIri): Promise<string> {
+  /**
+   * The description of `iri` in `version`, as canonical N-Triples: with the links of the version's
+   * links graph (queries/describe.rq), or, for a version without links, without looking there.
+   */
+  describe(version: string, iri: CheckedIri, withLinks = true): Promise<string> {
     const iris = describeIris(iri, (graph) => descriptionGraph(version, graph));
     if (iris === undefined) throw new Error(`not an institution's IRI: ${iri}`);
-    const query = this.describeQuery.bind(iris);
+    const query = (withLinks ? this.describeQuery : this.describeOwnQuery).bind(iris);
     return this.ask(
       this.client.isVirtuoso ? `${VIRTUOSO_GRAPH_INDEX}${query}` : query,
       N_TRIPLES,

@@ -330,6 +330,41 @@ describe('DatasetStore.describe on the real DE-1a document', () => {
   });
 });
 
+describe('DatasetStore.describe with and without links', () => {
+  const SAME = `<${DE_1A}> <http://www.w3.org/2002/07/owl#sameAs> <http://www.wikidata.org/entity/Q170109> <${BASE}/data/links> .\n`;
+  let store: DatasetStore;
+  before(() => {
+    store = new DatasetStore();
+    store.load(fs.readFileSync(DE_1A_RDF), 'rdf', `${BASE}/`);
+    store.placeDescriptions(BASE);
+  });
+  after(() => store.free());
+
+  it('reads the same description either way while the links graph is empty', () => {
+    const withLinks = store.describe(checkedIri(DE_1A));
+    assert.equal(store.readLinks(BASE), undefined);
+    const own = store.describe(checkedIri(DE_1A));
+    assert.ok(isomorphic(parseNTriples(own), parseNTriples(withLinks)));
+    assert.equal(distinctLines(own).size, 63);
+  });
+
+  it('serves the links once the store has read that it holds them', () => {
+    store.load(SAME, 'nq');
+    assert.doesNotMatch(store.describe(checkedIri(DE_1A)), /Q170109/, 'not looked for');
+    const set = `<${BASE}/data/links>`;
+    store.load(
+      `${set} <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://rdfs.org/ns/void#Linkset> ${set} .\n` +
+        `${set} <http://purl.org/dc/terms/modified> "2023-09-01T00:00:00Z"^^<http://www.w3.org/2001/XMLSchema#dateTime> ${set} .\n`,
+      'nq',
+    );
+    const links = store.readLinks(BASE);
+    assert.equal(links?.links, 1);
+    assert.equal(links?.modified.toISOString(), '2023-09-01T00:00:00.000Z');
+    assert.match(store.describe(checkedIri(DE_1A)), /Q170109/);
+    assert.equal(distinctLines(store.describe(checkedIri(DE_1A))).size, 64);
+  });
+});
+
 describe('DatasetStore.describe follows blank nodes', () => {
   const PREFIXES =
     '@prefix ex: <http://example.org/> . @prefix foaf: <http://xmlns.com/foaf/0.1/> . ' +
