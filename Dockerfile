@@ -30,6 +30,7 @@ COPY fixtures/real/lobid-organisations_isil-sigel-name_2023-11.tsv \
      fixtures/real/isil-redirects_lobid-resources.tsv \
      fixtures/real/isil-directory_picaplus-xml_2013_9-records.xml \
      fixtures/real/isil-directory_pica-plain_8-records.dat \
+     fixtures/real/wikidata_isil-lookup_2023-09.tsv \
      fixtures/real/
 
 # A new named volume takes the owner of the image's /data, so `node` can write the snapshot there.

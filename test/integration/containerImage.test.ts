@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../../src/util/paths';
+import { BUNDLED_DATASET, PROJECT_ROOT } from '../../src/util/paths';
 
 const read = (file: string) => fs.readFileSync(path.join(PROJECT_ROOT, file), 'utf8');
 
@@ -63,6 +63,17 @@ describe('the container image', () => {
       assert.ok(fs.existsSync(path.join(PROJECT_ROOT, source)), `${source} does not exist`);
     });
   }
+
+  it('copies every source of the bundled dataset, which the image serves on its first start', () => {
+    const copied = (file: string) =>
+      sources.some(
+        (source) => file === source || (source.endsWith('/') && file.startsWith(source)),
+      );
+    for (const file of BUNDLED_DATASET) {
+      const relative = path.relative(PROJECT_ROOT, file);
+      assert.ok(copied(relative) && admitted(rules, relative), relative);
+    }
+  });
 
   it('keeps what is not copied out (node_modules, .git, data)', () => {
     for (const kept of ['node_modules', '.git', 'data/dataset.nq', 'test/unit/image.test.ts'])
