@@ -91,6 +91,14 @@ describe('pages in German and English', () => {
       /<dt>Type<\/dt><dd><a href="http:\/\/purl\.org\/lobid\/libtype#n11">National Library<\/a>/,
     );
     assert.equal(org['@type'], 'Library');
+    // A museum's ISIL whose name-only record says no more: a museum for search engines.
+    const museum = await request(app).get('/isil/DE-MUS-815718?lang=en').expect(200);
+    const museumOrg = JSON.parse(
+      [
+        ...museum.text.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g),
+      ][1]![1]!,
+    );
+    assert.equal(museumOrg['@type'], 'Museum');
     const de = await request(app).get('/isil/DE-1a').expect(200);
     assert.match(de.text, /<dt>Früher<\/dt><dd><code>DE-He201<\/code>/);
     // The same description of DE-1a without the redirect list: nothing replaced, another ETag.

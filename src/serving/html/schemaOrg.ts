@@ -11,16 +11,22 @@ const { foaf, v, dbp, dc, dcterms, geo, schema, rdf } = PREFIXES;
 export /** schema.org JSON-LD for search engines: the kind of institution, name, address, geo, contact. */
 function schemaOrg(g: Graph, r: string): Record<string, unknown> {
   const kinds = g.types({ value: r } as Term);
-  const agency = g
-    .values(r, `${dcterms}type`)
-    .map((lt) => LIBTYPES.get(lt)?.kind)
-    .find((k) => k !== undefined && k !== 'other');
+  // The agency's type (035E $f), else, for a museum's ISIL (`DE-MUS-…`) whose record says no
+  // more, a museum: as the search's facet reads them (src/search/entry.ts).
+  const agency =
+    g
+      .values(r, `${dcterms}type`)
+      .map((lt) => LIBTYPES.get(lt)?.kind)
+      .find((k) => k !== undefined && k !== 'other') ??
+    (g.values(r, `${dc}identifier`).some((id) => /^\(ISIL\)DE-MUS-/i.test(id))
+      ? 'museum'
+      : undefined);
   const type =
     kinds.includes(`${schema}Library`) || agency === 'library'
       ? 'Library'
-      : kinds.includes(`${schema}Museum`)
+      : kinds.includes(`${schema}Museum`) || agency === 'museum'
         ? 'Museum'
-        : kinds.includes(`${schema}ArchiveOrganization`)
+        : kinds.includes(`${schema}ArchiveOrganization`) || agency === 'archive'
           ? 'ArchiveOrganization'
           : 'Organization';
   const adr = mainFirst(g, g.objects(r, `${v}adr`))[0];
