@@ -3,15 +3,17 @@
 // version is served, never for a request. Each file is written under a temporary name and renamed
 // once whole, with its size and SHA-256 in a sidecar; a version's set is listed only when all its
 // files are there. The newest `keep` versions' dumps are kept, older ones deleted.
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { once } from 'node:events';
-import zlib from 'node:zlib';
 import type { Dataset } from '../store/dataset';
-import { isBlank } from '../rdf/description';
-import { toJsonLd } from '../rdf/jsonld';
-import { searchEntry } from '../search/entry';
+import { WorkerClient } from '../threads/client';
+import { moduleIn } from '../threads/workerRequire';
+import type { DumpAnswer, DumpRequest } from './dumpsWorker';
+
+export { csvField, CSV_HEAD } from './dumpWriting';
+
+/** Institutions handed to the dumps' thread at once: described together, written in turn. */
+const BATCH = 50;
 
 export type DumpFormat = 'nt' | 'jsonl' | 'csv';
 
@@ -44,56 +46,6 @@ const RETRY_MS = 60_000;
 /** A dump's file name: dated, with its version (`isil-ld_2026-11-25_b842b4abb6d9.nt.gz`). */
 const NAME = /^isil-ld_(\d{4}-\d{2}-\d{2})_([0-9a-f]{6,64})\.(nt\.gz|jsonld-lines\.gz|csv)$/;
 const SIDECAR = /^isil-ld_(\d{4}-\d{2}-\d{2})_([0-9a-f]{6,64})\.json$/;
-
-/** A CSV field (RFC 4180), a leading formula character made inert for spreadsheets. */
-export function csvField(value: string | number | undefined): string {
-  if (value === undefined) return '';
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-export const CSV_HEAD = ['isil', 'name', 'sigel', 'postcode', 'city', 'type', 'lat', 'lon', 'uri'];
-
-/** One file being written: its stream (gzipped or not), its hash and size as written. */
-class Writing {
-  private readonly out: fs.WriteStream;
-  private readonly gzip: zlib.Gzip | undefined;
-  private readonly hash = createHash('sha256');
-  constructor(
-    readonly file: string,
-    gzip: boolean,
-  ) {
-    this.out = fs.createWriteStream(`${file}.part`);
-    this.out.on('error', () => {});
-    if (gzip) {
-      this.gzip = zlib.createGzip({ level: 6 });
-      this.gzip.on('data', (chunk: Buffer) => this.hash.update(chunk));
-      this.gzip.pipe(this.out);
-    }
-  }
-
-  async write(text: string): Promise<void> {
-    const target = this.gzip ?? this.out;
-    if (!this.gzip) this.hash.update(text);
-    if (!target.write(text)) await once(target, 'drain');
-  }
-
-  async close(): Promise<{ bytes: number; sha256: string }> {
-    const done = once(this.out, 'close');
-    if (this.gzip) this.gzip.end();
-    else this.out.end();
-    await done;
-    fs.renameSync(`${this.file}.part`, this.file);
-    return { bytes: fs.statSync(this.file).size, sha256: this.hash.digest('hex') };
-  }
-
-  abandon(): void {
-    this.gzip?.destroy();
-    this.out.destroy();
-    fs.rmSync(`${this.file}.part`, { force: true });
-  }
-}
 
 export class Dumps {
   private sets: DumpSet[] = [];
@@ -205,53 +157,50 @@ export class Dumps {
     return sets.sort((a, b) => b.created.localeCompare(a.created));
   }
 
+  /**
+   * Writes `dataset`'s set in a worker thread of its own (dumpsWorker.ts), handing it each
+   * description as the store port answers it, a batch at a time; the thread ends with the set.
+   */
   private async make(dataset: Dataset): Promise<DumpSet | undefined> {
     const created = new Date();
     const stem = `isil-ld_${created.toISOString().slice(0, 10)}_${dataset.version}`;
-    const writing = FORMATS.map(
-      (f) => new Writing(path.join(this.dir, stem + f.suffix), f.format !== 'csv'),
-    );
-    const [nt, jsonl, csv] = writing as [Writing, Writing, Writing];
-    let triples = 0;
-    let institutions = 0;
+    const paths = FORMATS.map((f) => path.join(this.dir, stem + f.suffix)) as [
+      string,
+      string,
+      string,
+    ];
+    const thread = new WorkerClient<DumpRequest, DumpAnswer>(moduleIn(__dirname, 'dumpsWorker'), {
+      name: "the dumps' thread",
+    });
     try {
-      await csv.write(`${CSV_HEAD.join(',')}\r\n`);
-      for (const institution of [...dataset.institutions()]) {
+      await thread.ask({ kind: 'open', paths, contextUrl: this.contextUrl });
+      let counted = { institutions: 0, triples: 0 };
+      const institutions = [...dataset.institutions()];
+      for (let at = 0; at < institutions.length; at += BATCH) {
         if (this.following !== dataset) throw new Error('replaced');
-        const description = await dataset.describe(institution);
-        triples += description.triples.length;
-        institutions++;
-        // A description's blank node labels are its own: in one file they are made unique to it,
-        // or two institutions' addresses would be read as one node.
-        const own = (term: string) =>
-          isBlank(term) ? `_:i${institutions}_${term.slice(2)}` : term;
-        await nt.write(
-          description.triples.map((t) => `${own(t.s)} ${t.p} ${own(t.o)} .\n`).join(''),
+        const items = await Promise.all(
+          institutions.slice(at, at + BATCH).map(async ({ isil, iri }) => ({
+            isil,
+            iri,
+            ntriples: await dataset.describeText(isil),
+          })),
         );
-        await jsonl.write(
-          `${JSON.stringify(JSON.parse(await toJsonLd(description, this.contextUrl)))}\n`,
-        );
-        const e = searchEntry(institution.isil, description);
-        await csv.write(
-          `${[e.isil, e.name, e.sigel, e.postcodes[0], e.cities[0], e.type, e.lat, e.lon, institution.iri].map(csvField).join(',')}\r\n`,
-        );
+        counted = (await thread.ask({ kind: 'add', items })) as typeof counted;
       }
-      const files: DumpFile[] = [];
-      for (const [i, w] of writing.entries()) {
-        const { bytes, sha256 } = await w.close();
-        files.push({
-          name: path.basename(w.file),
-          format: FORMATS[i]!.format,
-          mediaType: FORMATS[i]!.mediaType,
-          bytes,
-          sha256,
-        });
-      }
+      const { files: written } = (await thread.ask({ kind: 'close' })) as {
+        files: { bytes: number; sha256: string }[];
+      };
+      const files: DumpFile[] = written.map(({ bytes, sha256 }, i) => ({
+        name: path.basename(paths[i]!),
+        format: FORMATS[i]!.format,
+        mediaType: FORMATS[i]!.mediaType,
+        bytes,
+        sha256,
+      }));
       const set: DumpSet = {
         version: dataset.version,
         created: created.toISOString(),
-        institutions,
-        triples,
+        ...counted,
         files,
       };
       const sidecar = path.join(this.dir, `${stem}.json`);
@@ -261,9 +210,11 @@ export class Dumps {
       this.prune();
       return set;
     } catch (error) {
-      for (const w of writing) w.abandon();
+      await thread.ask({ kind: 'abandon' }).catch(() => undefined);
       if ((error as Error).message === 'replaced') return undefined;
       throw error;
+    } finally {
+      await thread.terminate(new Error('the dumps are written'));
     }
   }
 

@@ -361,6 +361,14 @@ export class Dataset<S extends DescriptionSource = DescriptionSource> {
    * (a reload's swap) still answers it. Throws at once, not through the promise, when the store
    * was freed before.
    */
+  /**
+   * The description of the live institution `isil` as the store answers it (N-Triples), unread:
+   * for work done in another thread (the dumps).
+   */
+  describeText(isil: Isil): Promise<string> {
+    return Promise.resolve(this.store.describe(institutionIriFor(this.baseIri, isil)));
+  }
+
   describe(institution: Institution): Promise<Description> {
     const { iri } = institution;
     const text = this.store.describe(institutionIriFor(this.baseIri, institution.isil));

@@ -1,0 +1,121 @@
+// Writing one version's dumps (src/serving/dumps.ts): the three files, each under a temporary
+// name until whole, with its SHA-256 and size, and what each institution's description becomes in
+// each. It runs in a worker thread of its own (dumpsWorker.ts): framing 17,000 descriptions as
+// JSON-LD left about 340 MB of garbage in the serving thread's heap for half a minute
+// (docs/benchmark.md), which goes with the thread here.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { once } from 'node:events';
+import zlib from 'node:zlib';
+import { isBlank, toDescription } from '../rdf/description';
+import { toJsonLd } from '../rdf/jsonld';
+import { searchEntry } from '../search/entry';
+
+/** A CSV field (RFC 4180), a leading formula character made inert for spreadsheets. */
+export function csvField(value: string | number | undefined): string {
+  if (value === undefined) return '';
+  let text = String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export const CSV_HEAD = ['isil', 'name', 'sigel', 'postcode', 'city', 'type', 'lat', 'lon', 'uri'];
+
+/** One file being written: its stream (gzipped or not), its hash and size as written. */
+export class Writing {
+  private readonly out: fs.WriteStream;
+  private readonly gzip: zlib.Gzip | undefined;
+  private readonly hash = createHash('sha256');
+  constructor(
+    readonly file: string,
+    gzip: boolean,
+  ) {
+    this.out = fs.createWriteStream(`${file}.part`);
+    this.out.on('error', () => {});
+    if (gzip) {
+      this.gzip = zlib.createGzip({ level: 6 });
+      this.gzip.on('data', (chunk: Buffer) => this.hash.update(chunk));
+      this.gzip.pipe(this.out);
+    }
+  }
+
+  async write(text: string): Promise<void> {
+    const target = this.gzip ?? this.out;
+    if (!this.gzip) this.hash.update(text);
+    if (!target.write(text)) await once(target, 'drain');
+  }
+
+  async close(): Promise<{ bytes: number; sha256: string }> {
+    const done = once(this.out, 'close');
+    if (this.gzip) this.gzip.end();
+    else this.out.end();
+    await done;
+    fs.renameSync(`${this.file}.part`, this.file);
+    return { bytes: fs.statSync(this.file).size, sha256: this.hash.digest('hex') };
+  }
+
+  abandon(): void {
+    this.gzip?.destroy();
+    this.out.destroy();
+    fs.rmSync(`${this.file}.part`, { force: true });
+  }
+}
+
+/** An institution to write: its ISIL, IRI, and its description as the store port answers it. */
+export interface DumpItem {
+  readonly isil: string;
+  readonly iri: string;
+  readonly ntriples: string;
+}
+
+/** The three files of one set, [N-Triples gzip, JSON-LD lines gzip, CSV], and what they hold. */
+export class DumpWriting {
+  readonly files: readonly [Writing, Writing, Writing];
+  institutions = 0;
+  triples = 0;
+
+  constructor(
+    paths: readonly [string, string, string],
+    private readonly contextUrl: string,
+  ) {
+    this.files = [
+      new Writing(paths[0], true),
+      new Writing(paths[1], true),
+      new Writing(paths[2], false),
+    ];
+  }
+
+  async begin(): Promise<void> {
+    await this.files[2].write(`${CSV_HEAD.join(',')}\r\n`);
+  }
+
+  /** One institution's lines in each file. */
+  async add({ isil, iri, ntriples }: DumpItem): Promise<void> {
+    const [nt, jsonl, csv] = this.files;
+    const description = toDescription(iri, ntriples);
+    this.triples += description.triples.length;
+    const n = ++this.institutions;
+    // A description's blank node labels are its own: in one file they are made unique to it, or
+    // two institutions' addresses would be read as one node.
+    const own = (term: string) => (isBlank(term) ? `_:i${n}_${term.slice(2)}` : term);
+    await nt.write(description.triples.map((t) => `${own(t.s)} ${t.p} ${own(t.o)} .\n`).join(''));
+    await jsonl.write(
+      `${JSON.stringify(JSON.parse(await toJsonLd(description, this.contextUrl)))}\n`,
+    );
+    const e = searchEntry(isil, description);
+    await csv.write(
+      `${[e.isil, e.name, e.sigel, e.postcodes[0], e.cities[0], e.type, e.lat, e.lon, iri].map(csvField).join(',')}\r\n`,
+    );
+  }
+
+  /** Each file renamed into place, with its size and SHA-256. */
+  async close(): Promise<{ bytes: number; sha256: string }[]> {
+    const closed = [];
+    for (const file of this.files) closed.push(await file.close());
+    return closed;
+  }
+
+  abandon(): void {
+    for (const file of this.files) file.abandon();
+  }
+}
