@@ -3,7 +3,7 @@
 // institutions, under the IRI the index serves them by, with a VoID description of the set that
 // says when it was made. The graph is the links' own: a description's graph stays as its source
 // publishes it, and queries/describe.rq serves the two together.
-import { linksGraphIri } from '../rdf/iris';
+import { isilOfInstitutionIri, linksGraphIri } from '../rdf/iris';
 import { isilKey } from '../rdf/isil';
 import { CC0, PREFIXES, RDF_TYPE } from '../rdf/namespaces';
 import type { SelectBinding } from '../store/bindings';
@@ -48,11 +48,11 @@ export class LinkSet {
    */
   place(store: DatasetStore, baseIri: string, rows: readonly SelectBinding[]): LinksPlaced {
     const served = new Map<string, string | null>();
-    const prefix = `${baseIri}/resource/organisations/`;
     for (const row of rows) {
       const iri = row.institution!.value;
-      if (!iri.startsWith(prefix)) continue;
-      const key = isilKey(iri.slice(prefix.length));
+      const isil = isilOfInstitutionIri(baseIri, iri);
+      if (isil === undefined) continue;
+      const key = isilKey(isil);
       if (!served.has(key)) served.set(key, row.deprecated === undefined ? iri : null);
     }
     const iri = checkedIri(linksGraphIri(baseIri));
@@ -71,7 +71,9 @@ export class LinkSet {
           quads.push(`<${institution}> <${PREFIXES.owl}sameAs> <${target}> ${graph} .\n`);
       }
     }
-    if (this.newest !== undefined) {
+    // Sources that gave no link of a live institution leave the graph as it was: a set described
+    // with no link in it would be a set of nothing.
+    if (this.newest !== undefined && quads.length > 0) {
       const held = linksHeld(store.select(linksQuery(iri)));
       const modified = held && held.modified > this.newest ? held.modified : this.newest;
       store.update(`DELETE WHERE { GRAPH ${graph} { ${graph} ?p ?o } }`);

@@ -18,14 +18,23 @@ export function descriptionIri(baseIri: string, isil: Isil): string {
 }
 
 /**
- * The IRI of the description of an institution IRI minted as `institutionIri` mints them (under
- * any base): the name of the graph that holds it. `undefined` for an IRI without the path. The
- * path is found from the end: an ISIL may hold a `/`, but at 16 characters at most, not the path.
+ * The base an institution IRI was minted under (`institutionIri`, under any base), and its ISIL:
+ * `undefined` for an IRI without the path. The path is found from the end: an ISIL may hold a
+ * `/`, but at 16 characters at most, not the path.
  */
-export function descriptionIriOf(institution: string): string | undefined {
+function splitInstitution(institution: string): { base: string; isil: string } | undefined {
   const at = institution.lastIndexOf(RESOURCE_PATH);
   if (at < 0 || at + RESOURCE_PATH.length === institution.length) return undefined;
-  return `${institution.slice(0, at)}${DATA_PATH}${institution.slice(at + RESOURCE_PATH.length)}`;
+  return { base: institution.slice(0, at), isil: institution.slice(at + RESOURCE_PATH.length) };
+}
+
+/**
+ * The IRI of the description of an institution IRI minted as `institutionIri` mints them (under
+ * any base): the name of the graph that holds it. `undefined` for an IRI without the path.
+ */
+export function descriptionIriOf(institution: string): string | undefined {
+  const parts = splitInstitution(institution);
+  return parts && `${parts.base}${DATA_PATH}${parts.isil}`;
 }
 
 /** The graph of the links to the same institutions elsewhere, under `baseIri`. */
@@ -38,9 +47,8 @@ export function linksGraphIri(baseIri: string): string {
  * `descriptionIriOf` finds its description's graph; `undefined` for an IRI without the path.
  */
 export function linksGraphOf(institution: string): string | undefined {
-  const at = institution.lastIndexOf(RESOURCE_PATH);
-  if (at < 0 || at + RESOURCE_PATH.length === institution.length) return undefined;
-  return `${institution.slice(0, at)}${LINKS_PATH}`;
+  const parts = splitInstitution(institution);
+  return parts && `${parts.base}${LINKS_PATH}`;
 }
 
 /** The relative path of a document (`/data/organisations/DE-1a.ttl`). */

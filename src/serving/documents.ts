@@ -325,11 +325,14 @@ export class Documents {
 /**
  * When a document last changed: when its record did (its description's `dcterms:modified`, else
  * the index's, else when the dataset was loaded), or when the links served beside it were made, if
- * that is later. Every document of a version with links takes their date: a link added to an
- * institution without one changes its document too.
+ * that is later (and not after the load). Every document of a version with links takes their date:
+ * a link added to an institution without one changes its document too.
  */
 function lastModified(dataset: Dataset, institution: Institution, description: Description): Date {
   const record = description.modified ?? institution.modified ?? dataset.loadedAt;
-  const links = dataset.links?.modified;
+  // A links file named for a date still to come (a careless name) dates them no later than the
+  // load: HTTP forbids a Last-Modified after the answer's own date (RFC 9110 §8.8.2.1).
+  const made = dataset.links?.modified;
+  const links = made !== undefined && made > dataset.loadedAt ? dataset.loadedAt : made;
   return links !== undefined && links > record ? links : record;
 }

@@ -188,7 +188,6 @@ export function loadQueries() {
     describe: loadTemplate('describe.rq', Algebra.types.CONSTRUCT),
     /** describe.rq for a version without links: the description's graph alone. */
     describeOwn: loadTemplate('describeOwn.rq', Algebra.types.CONSTRUCT),
-    links: loadTemplate('links.rq', Algebra.types.PROJECT),
     institutions,
     /** institutions.rq for a few institutions at a time (`?institution` bound with VALUES). */
     institutionsOf: new ValuesTemplate(institutions, 'institution'),

@@ -225,6 +225,32 @@ describe('the links graph in the embedded store', () => {
     }
   });
 
+  it('describes no set when the sources gave no link of a live institution', async () => {
+    const none = write('wikidata_2024-05.tsv', [row('Q9', 'FR-751131015')]);
+    const { dataset, report } = await loadSources([PICA, none], { baseIri: BASE });
+    const store = dataset.store as DatasetStore;
+    try {
+      assert.equal(dataset.links, undefined);
+      assert.equal(report.links, undefined);
+      assert.equal(store.ask(`ASK { GRAPH <${BASE}/data/links> { ?s ?p ?o } }`), false);
+      assert.doesNotMatch(
+        await store.describe(`${iri('DE-1a')}` as Parameters<DatasetStore['describe']>[0]),
+        /wikidata/,
+      );
+    } finally {
+      dataset.free();
+    }
+  });
+
+  it('dates links named for a day still to come no later than the load', async () => {
+    const future = write('wikidata_2999-01.tsv', [row('Q170109', 'DE-1a')]);
+    const { app: served } = await buildApp([PICA, future]);
+    const { res } = await turtle(served, 'DE-1a');
+    const lastModified = new Date(res.headers['last-modified']!);
+    assert.ok(lastModified <= new Date(res.headers.date!), res.headers['last-modified']);
+    assert.ok(lastModified > new Date('2022-11-18T14:37:34Z'), 'later than the record');
+  });
+
   it('refuses a links source alone as a dataset with nothing to serve', async () => {
     await assert.rejects(
       loadSources([LINKS_2023], { baseIri: BASE, requireInstitutions: true }),

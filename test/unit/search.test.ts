@@ -5,22 +5,7 @@ import { Completion } from '../../src/search/completion';
 import type { SearchEntry } from '../../src/search/entry';
 import { fold, words } from '../../src/search/fold';
 import { distanceKm, SearchIndex } from '../../src/search/searchIndex';
-
-function entry(isil: string, name: string, more: Partial<SearchEntry> = {}): SearchEntry {
-  return {
-    isil,
-    name,
-    otherNames: [],
-    sigel: undefined,
-    cities: [],
-    postcodes: [],
-    type: undefined,
-    country: isil.split('-')[0]!,
-    lat: undefined,
-    lon: undefined,
-    ...more,
-  };
-}
+import { entry } from '../support/searchEntry';
 
 const ENTRIES: SearchEntry[] = [
   entry('DE-1a', 'Staatsbibliothek zu Berlin - Preußischer Kulturbesitz', {

@@ -3,25 +3,9 @@
 // for the purpose. The service's answers are tested against the spec's schemas in
 // test/integration/reconcile.test.ts.
 import assert from 'node:assert/strict';
-import type { SearchEntry } from '../../../src/search/entry';
 import { kindsNamed, reconcile } from '../../../src/search/reconcile';
 import { SearchIndex } from '../../../src/search/searchIndex';
-
-function entry(isil: string, name: string, more: Partial<SearchEntry> = {}): SearchEntry {
-  return {
-    isil,
-    name,
-    otherNames: [],
-    sigel: undefined,
-    cities: [],
-    postcodes: [],
-    type: undefined,
-    country: 'DE',
-    lat: undefined,
-    lon: undefined,
-    ...more,
-  };
-}
+import { entry } from '../../support/searchEntry';
 
 describe('reconciliation scoring', () => {
   it('reads the kind of institution from the words of its name, compounds included', () => {

@@ -88,10 +88,10 @@ function distinctLines(ntriples: string): Set<string> {
   return new Set(ntriples.split('\n').filter((line) => line !== ''));
 }
 
-/** A store of `turtle`, each description in its graph, as every load leaves one. */
-function storeOf(turtle: string): DatasetStore {
+/** A store of `text` (Turtle, or `format`), each description in its graph, as every load leaves one. */
+function storeOf(text: string | Buffer, format: 'ttl' | 'rdf' = 'ttl'): DatasetStore {
   const store = new DatasetStore();
-  store.load(turtle, 'ttl', `${BASE}/`);
+  store.load(text, format, `${BASE}/`);
   store.placeDescriptions(BASE);
   return store;
 }
@@ -307,11 +307,7 @@ describe('ValuesTemplate binds a slice of institutions through the algebra', () 
 
 describe('DatasetStore.describe on the real DE-1a document', () => {
   let store: DatasetStore;
-  before(() => {
-    store = new DatasetStore();
-    store.load(fs.readFileSync(DE_1A_RDF), 'rdf', `${BASE}/`);
-    store.placeDescriptions(BASE);
-  });
+  before(() => (store = storeOf(fs.readFileSync(DE_1A_RDF), 'rdf')));
   after(() => store.free());
 
   it('returns 63 distinct triples', () =>
@@ -333,11 +329,7 @@ describe('DatasetStore.describe on the real DE-1a document', () => {
 describe('DatasetStore.describe with and without links', () => {
   const SAME = `<${DE_1A}> <http://www.w3.org/2002/07/owl#sameAs> <http://www.wikidata.org/entity/Q170109> <${BASE}/data/links> .\n`;
   let store: DatasetStore;
-  before(() => {
-    store = new DatasetStore();
-    store.load(fs.readFileSync(DE_1A_RDF), 'rdf', `${BASE}/`);
-    store.placeDescriptions(BASE);
-  });
+  before(() => (store = storeOf(fs.readFileSync(DE_1A_RDF), 'rdf')));
   after(() => store.free());
 
   it('reads the same description either way while the links graph is empty', () => {
