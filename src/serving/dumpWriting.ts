@@ -5,7 +5,6 @@
 // (docs/benchmark.md), which goes with the thread here.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { once } from 'node:events';
 import zlib from 'node:zlib';
 import { isBlank, toDescription } from '../rdf/description';
 import { toJsonLd } from '../rdf/jsonld';
@@ -26,12 +25,19 @@ export class Writing {
   private readonly out: fs.WriteStream;
   private readonly gzip: zlib.Gzip | undefined;
   private readonly hash = createHash('sha256');
+  /** Why the file cannot be written (a disk full, a folder gone): every later call throws it. */
+  private failed: Error | undefined;
   constructor(
     readonly file: string,
     gzip: boolean,
   ) {
     this.out = fs.createWriteStream(`${file}.part`);
-    this.out.on('error', () => {});
+    // The file's error fails the writing: the stream stops, and a write waiting for it to drain
+    // would wait for ever (the dumps "making" until the next version).
+    this.out.on('error', (error) => {
+      this.failed ??= error;
+      this.waiting?.(error);
+    });
     if (gzip) {
       this.gzip = zlib.createGzip({ level: 6 });
       this.gzip.on('data', (chunk: Buffer) => this.hash.update(chunk));
@@ -39,17 +45,31 @@ export class Writing {
     }
   }
 
+  /** Rejects the drain or close being waited for, when the file fails. */
+  private waiting: ((error: Error) => void) | undefined;
+
+  /** Resolves when `event` comes from `emitter`, rejects when the file fails first. */
+  private until(emitter: NodeJS.EventEmitter, event: string): Promise<void> {
+    if (this.failed) return Promise.reject(this.failed);
+    return new Promise<void>((resolve, reject) => {
+      this.waiting = reject;
+      emitter.once(event, () => resolve());
+    }).finally(() => (this.waiting = undefined));
+  }
+
   async write(text: string): Promise<void> {
+    if (this.failed) throw this.failed;
     const target = this.gzip ?? this.out;
     if (!this.gzip) this.hash.update(text);
-    if (!target.write(text)) await once(target, 'drain');
+    if (!target.write(text)) await this.until(target, 'drain');
   }
 
   async close(): Promise<{ bytes: number; sha256: string }> {
-    const done = once(this.out, 'close');
+    const done = this.until(this.out, 'close');
     if (this.gzip) this.gzip.end();
     else this.out.end();
     await done;
+    if (this.failed) throw this.failed;
     fs.renameSync(`${this.file}.part`, this.file);
     return { bytes: fs.statSync(this.file).size, sha256: this.hash.digest('hex') };
   }
