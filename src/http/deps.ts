@@ -5,7 +5,7 @@ import type { Config } from '../config';
 import type { Documents } from '../serving/documents';
 import type { Service } from '../serving/service';
 import type { StaffDeps } from './sparql/endpoint';
-import type { SearchIndex } from '../search/searchIndex';
+import { SearchUnavailable, type SearchHolder, type Searched } from '../search/searchHolder';
 import { HttpError, notReady } from './errors';
 
 export interface RouteDeps {
@@ -58,15 +58,20 @@ export function queryOf(req: Request): URLSearchParams {
 }
 
 /**
- * The search index of the version served (search, suggest, reconciliation); 503 with Retry-After
- * until the first is built. Asking starts the build of the version served if it has not begun.
+ * Asks the search index of the version served (search, suggest, reconciliation, previews); 503
+ * with Retry-After until the first is built, or while it is built again after its thread failed.
+ * Asking starts the build of the version served if it has not begun.
  */
-export function searchIndex(service: Service): SearchIndex {
+export async function searching<T>(
+  service: Service,
+  ask: (search: SearchHolder) => Promise<Searched<T>>,
+): Promise<Searched<T>> {
   void service.search.ensure();
-  const index = service.search.current;
-  if (!index)
-    throw new HttpError(503, 'The search index is being built; try again in a few seconds.', {
-      'Retry-After': '5',
-    });
-  return index;
+  try {
+    return await ask(service.search);
+  } catch (error) {
+    if (error instanceof SearchUnavailable)
+      throw new HttpError(503, error.message, { 'Retry-After': '5' });
+    throw error;
+  }
 }

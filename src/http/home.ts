@@ -5,7 +5,7 @@ import type { RequestHandler } from 'express';
 import { CONTEXT_PATH } from '../rdf/context';
 import { DIRECTORY_PATH, RESOURCE_PATH } from '../rdf/iris';
 import type { Dataset, Institution } from '../store/dataset';
-import type { SearchIndex } from '../search/searchIndex';
+import type { SearchEntry } from '../search/entry';
 import { escapeHtml } from '../serving/page';
 import { cacheControl, currentDocuments, DATASET_VERSION, queryOf, type RouteDeps } from './deps';
 import { layout } from '../serving/html/layout';
@@ -18,30 +18,55 @@ import {
 import { TEXT } from '../serving/html/text';
 import { made, sendMade, type Made } from './respond';
 
-/** An institution to show as the example: one with an address and coordinates when there is one. */
-function example(dataset: Dataset, index: SearchIndex | undefined): Institution | undefined {
-  const preferred = dataset.lookup('DE-1a' as Institution['isil']);
-  if (preferred.kind === 'found') return preferred.institution;
-  for (const institution of dataset.institutions()) {
-    const entry = index?.entry(institution.isil);
-    if (entry && entry.cities.length > 0 && entry.lat !== undefined) return institution;
-  }
-  return dataset.institutions().next().value;
+/** The institution shown as the example, with its place as the search index has it. */
+interface Example {
+  readonly isil: string;
+  readonly name: string;
+  readonly place: string;
 }
 
-function homePage(deps: RouteDeps, dataset: Dataset, language: PageLanguage): string {
+const placeOf = (entry: SearchEntry | undefined): string =>
+  entry ? [entry.postcodes[0], entry.cities[0]].filter(Boolean).join(' ') : '';
+
+/**
+ * An institution to show as the example: DE-1a where the data has it, else one with an address and
+ * coordinates once the search index can name one, else the first.
+ */
+async function example(deps: RouteDeps, dataset: Dataset): Promise<Example | undefined> {
+  const search = deps.service.search;
+  const ready = search.version !== undefined;
+  const preferred = dataset.lookup('DE-1a' as Institution['isil']);
+  const known = async (isil: string) => (ready ? (await search.entry(isil)).value : undefined);
+  try {
+    if (preferred.kind === 'found') {
+      const { isil, name } = preferred.institution;
+      return { isil, name: name ?? isil, place: placeOf(await known(isil)) };
+    }
+    const entry = ready ? (await search.example()).value : undefined;
+    if (entry) return { isil: entry.isil, name: entry.name, place: placeOf(entry) };
+  } catch {
+    // the index's thread failed under the question: the page shows the first institution
+  }
+  const first = dataset.institutions().next().value;
+  return first && { isil: first.isil, name: first.name ?? first.isil, place: '' };
+}
+
+function homePage(
+  deps: RouteDeps,
+  dataset: Dataset,
+  language: PageLanguage,
+  shown: Example | undefined,
+): string {
   const { lang } = language;
   const t = TEXT[lang];
-  const shown = example(dataset, deps.service.search.current);
   const page = (isil: string) =>
     keepLanguage(
       deps.config.isilDirectoryUrl === '' ? `${DIRECTORY_PATH}${isil}` : `${RESOURCE_PATH}${isil}`,
       language,
     );
-  const entry = shown ? deps.service.search.current?.entry(shown.isil) : undefined;
-  const place = entry ? [entry.postcodes[0], entry.cities[0]].filter(Boolean).join(' ') : '';
+  const place = shown?.place ?? '';
   const exampleHtml = shown
-    ? `<p>${t.example}: <a href="${escapeHtml(page(shown.isil))}" lang="de">${escapeHtml(shown.name ?? shown.isil)}</a> (ISIL <code>${escapeHtml(shown.isil)}</code>${place ? `, <span lang="de">${escapeHtml(place)}</span>` : ''}) · <a href="${escapeHtml(RESOURCE_PATH + shown.isil)}">URI</a></p>`
+    ? `<p>${t.example}: <a href="${escapeHtml(page(shown.isil))}" lang="de">${escapeHtml(shown.name)}</a> (ISIL <code>${escapeHtml(shown.isil)}</code>${place ? `, <span lang="de">${escapeHtml(place)}</span>` : ''}) · <a href="${escapeHtml(RESOURCE_PATH + shown.isil)}">URI</a></p>`
     : '';
   const body = `<h1>${t.site}</h1>
 <p class="lead">${t.tagline}.</p>
@@ -70,7 +95,7 @@ export function home(deps: RouteDeps): RequestHandler {
   // `lang` in its links): not rendered and hashed again for every request.
   const pages = new Map<string, Made>();
   let of: Dataset | undefined;
-  return function home(req, res) {
+  return async function home(req, res) {
     const { dataset } = currentDocuments(deps.service);
     void deps.service.search.ensure();
     const language = pageLanguage(queryOf(req), req.headers['accept-language']);
@@ -78,9 +103,12 @@ export function home(deps: RouteDeps): RequestHandler {
       pages.clear();
       of = dataset;
     }
-    const key = `${deps.service.search.current?.version ?? ''} ${language.lang} ${language.explicit}`;
+    const key = `${deps.service.search.version ?? ''} ${language.lang} ${language.explicit}`;
     let page = pages.get(key);
-    if (!page) pages.set(key, (page = made(homePage(deps, dataset, language))));
+    if (!page) {
+      page = made(homePage(deps, dataset, language, await example(deps, dataset)));
+      if (of === dataset) pages.set(key, page);
+    }
     sendMade(req, res, page, {
       'Content-Type': 'text/html;charset=utf-8',
       'Content-Language': language.lang,

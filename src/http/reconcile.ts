@@ -9,11 +9,11 @@ import { DIRECTORY_PATH, RESOURCE_PATH } from '../rdf/iris';
 import {
   ORGANIZATION,
   PROPERTIES,
-  reconcile,
   TYPES,
+  type Candidate,
   type ReconcileQuery,
 } from '../search/reconcile';
-import type { SearchIndex } from '../search/searchIndex';
+import type { SearchEntry } from '../search/entry';
 import { escapeHtml } from '../serving/page';
 import { requestBody } from './body';
 import {
@@ -21,7 +21,7 @@ import {
   DATASET_VERSION,
   pathBelow,
   queryOf,
-  searchIndex,
+  searching,
   type RouteDeps,
 } from './deps';
 import { HttpError } from './errors';
@@ -155,8 +155,7 @@ async function queriesOf(req: Request, params: URLSearchParams): Promise<string 
   return new URLSearchParams(body).get('queries') ?? undefined;
 }
 
-function preview(deps: RouteDeps, index: SearchIndex, id: string): string {
-  const entry = index.entry(id);
+function preview(deps: RouteDeps, entry: SearchEntry | undefined, id: string): string {
   if (!entry) throw new HttpError(404, `No institution has the ISIL ${id}.`);
   const place = [entry.postcodes[0], entry.cities[0]].filter(Boolean).join(' ');
   const page = viewUrl(deps).replace('{{id}}', encodeURIComponent(entry.isil));
@@ -180,18 +179,18 @@ function preflight(res: Response): void {
 }
 
 /**
- * The batches being answered. A query takes a few milliseconds of the event loop, a batch of 100
- * a good part of a second: the loop turns between queries, so documents are answered meanwhile,
- * and past `MAX_BATCHES` at once a client is told to come back (503), so that a flood of batches
- * holds no more of the process than that.
+ * The batches being answered. The index's thread answers a query in a few milliseconds, a batch of
+ * 100 in a good part of a second: a batch asks one query at a time, so that searches and
+ * suggestions are answered between its queries, and past `MAX_BATCHES` at once a client is told to
+ * come back (503), so that a flood of batches holds no more of the index's thread than that.
  */
 class Batches {
   private running = 0;
 
   async run(
+    deps: RouteDeps,
     queries: Readonly<Record<string, ReconcileQuery>>,
-    index: SearchIndex,
-  ): Promise<Record<string, { result: ReturnType<typeof reconcile> }>> {
+  ): Promise<{ version: string; results: Record<string, { result: readonly Candidate[] }> }> {
     if (this.running >= MAX_BATCHES)
       throw new HttpError(503, 'Reconciliation is busy with other batches; try again shortly.', {
         'Retry-After': '1',
@@ -199,12 +198,16 @@ class Batches {
       });
     this.running++;
     try {
-      const results: Record<string, { result: ReturnType<typeof reconcile> }> = {};
+      const results: Record<string, { result: readonly Candidate[] }> = {};
+      let version = '';
       for (const [key, query] of Object.entries(queries)) {
-        results[key] = { result: reconcile(index, query) };
-        await new Promise((resolve) => setImmediate(resolve));
+        const answer = await searching(deps.service, (index) => index.reconcile(query));
+        results[key] = { result: answer.value };
+        version = answer.version;
       }
-      return results;
+      // An empty batch: answered as the index served now would.
+      if (version === '') version = (await searching(deps.service, (i) => i.built())).version;
+      return { version, results };
     } finally {
       this.running--;
     }
@@ -230,20 +233,19 @@ export function reconciliation(deps: RouteDeps): RequestHandler {
         const text = await queriesOf(req, params);
         if (text === undefined) return sendJson(req, res, deps, manifest(deps), params);
         const queries = parseQueries(text);
-        const index = searchIndex(deps.service);
-        const results = await batches.run(queries, index);
-        return sendJson(req, res, deps, results, params, { [DATASET_VERSION]: index.version });
+        const { version, results } = await batches.run(deps, queries);
+        return sendJson(req, res, deps, results, params, { [DATASET_VERSION]: version });
       }
       case 'suggest/entity': {
         const prefix = params.get('prefix') ?? '';
         if (prefix.length > MAX_QUERY) throw bad(`prefix is at most ${MAX_QUERY} characters.`);
-        const index = searchIndex(deps.service);
-        const result = index.suggest(prefix, 10).map((e) => ({
+        const found = await searching(deps.service, (index) => index.suggest(prefix, 10));
+        const result = found.value.map((e) => ({
           id: e.isil,
           name: e.name,
           description: [e.isil, e.cities[0]].filter(Boolean).join(', '),
         }));
-        return sendJson(req, res, deps, { result }, params, { [DATASET_VERSION]: index.version });
+        return sendJson(req, res, deps, { result }, params, { [DATASET_VERSION]: found.version });
       }
       case 'suggest/type': {
         const prefix = (params.get('prefix') ?? '').toLowerCase();
@@ -262,7 +264,8 @@ export function reconciliation(deps: RouteDeps): RequestHandler {
       case 'preview': {
         const id = params.get('id');
         if (!id || id.length > 64) throw bad('preview takes the ISIL as id=.');
-        const body = preview(deps, searchIndex(deps.service), id);
+        const found = await searching(deps.service, (index) => index.entry(id));
+        const body = preview(deps, found.value, id);
         res.writeHead(200, {
           ...commonHeaders(res),
           'Content-Type': 'text/html;charset=utf-8',

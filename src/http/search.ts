@@ -4,10 +4,10 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { DIRECTORY_PATH, RESOURCE_PATH } from '../rdf/iris';
 import type { InstitutionType, SearchEntry } from '../search/entry';
-import type { SearchAnswer, SearchIndex, SearchRequest } from '../search/searchIndex';
+import type { SearchAnswer, SearchRequest } from '../search/searchIndex';
 import { negotiateAmong } from '../util/accept';
 import { CSV_HEAD, csvField } from '../serving/dumps';
-import { cacheControl, DATASET_VERSION, queryOf, searchIndex, type RouteDeps } from './deps';
+import { cacheControl, DATASET_VERSION, queryOf, searching, type RouteDeps } from './deps';
 import { HttpError } from './errors';
 import { pageLanguage } from '../serving/html/language';
 import { searchPage } from './html/searchPage';
@@ -221,7 +221,7 @@ function searchCsv(deps: RouteDeps, answer: SearchAnswer): string {
 }
 
 export function search(deps: RouteDeps): RequestHandler {
-  return function search(req, res) {
+  return async function search(req, res) {
     const params = queryOf(req);
     const format = one(params, 'format');
     let output: Output | undefined;
@@ -236,9 +236,9 @@ export function search(deps: RouteDeps): RequestHandler {
         'Search answers in HTML, JSON (application/json) or CSV (text/csv).',
       );
     const request = searchRequest(params, output);
-    const index = searchIndex(deps.service);
-    const answer = index.search(request);
-    const version = index.version;
+    const { version, value: answer } = await searching(deps.service, (index) =>
+      index.search(request),
+    );
     if (output === 'json')
       return send(
         req,
@@ -271,23 +271,28 @@ export function search(deps: RouteDeps): RequestHandler {
 const SUGGESTIONS_KEPT = 5000;
 
 export function suggest(deps: RouteDeps): RequestHandler {
-  const kept = new WeakMap<SearchIndex, Map<string, string>>();
-  return function suggest(req, res) {
+  // The bodies answered from the index of `keptFor`, the most recently asked last.
+  let keptFor: string | undefined;
+  const kept = new Map<string, string>();
+  return async function suggest(req, res) {
     const params = queryOf(req);
     const q = one(params, 'q') ?? '';
     if (q.length > MAX_QUERY) throw badRequest(`q is at most ${MAX_QUERY} characters.`);
     const limit = integer(one(params, 'limit'), 'limit', 1, 10, 10);
-    const index = searchIndex(deps.service);
-    let answers = kept.get(index);
-    if (!answers) kept.set(index, (answers = new Map()));
     const key = `${limit}\u0000${q}`;
-    let body = answers.get(key);
+    let version = deps.service.search.version;
+    let body = version !== undefined && version === keptFor ? kept.get(key) : undefined;
     if (body === undefined) {
-      const found = index.suggest(q, limit);
-      body = `${JSON.stringify({ query: q, suggestions: found.map((e) => hitJson(deps, e)) })}\n`;
-      if (answers.size >= SUGGESTIONS_KEPT) answers.delete(answers.keys().next().value!);
-    } else answers.delete(key);
-    answers.set(key, body);
-    send(req, res, deps, CONTENT_TYPE.json, body, index.version);
+      const found = await searching(deps.service, (index) => index.suggest(q, limit));
+      version = found.version;
+      body = `${JSON.stringify({ query: q, suggestions: found.value.map((e) => hitJson(deps, e)) })}\n`;
+      if (keptFor !== version) {
+        kept.clear();
+        keptFor = version;
+      }
+      if (kept.size >= SUGGESTIONS_KEPT) kept.delete(kept.keys().next().value!);
+    } else kept.delete(key);
+    kept.set(key, body);
+    send(req, res, deps, CONTENT_TYPE.json, body, version!);
   };
 }

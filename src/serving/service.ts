@@ -81,6 +81,7 @@ export class Service {
   }
 
   close(): void {
+    this.search.close();
     this.documents?.dataset.free();
     this.documents = undefined;
   }

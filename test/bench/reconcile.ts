@@ -8,7 +8,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadSources } from '../../src/load/loadSources';
 import { reconcile } from '../../src/search/reconcile';
-import { SearchHolder } from '../../src/search/searchHolder';
+import type { SearchEntry } from '../../src/search/entry';
+import { readEntries } from '../../src/search/searchHolder';
+import { SearchIndex } from '../../src/search/searchIndex';
 import { BUNDLED_DATASET } from '../../src/util/paths';
 import { BASE, FIXTURES } from '../support';
 
@@ -33,10 +35,10 @@ export function foreignNames(names: ReadonlyMap<string, string>): [string, strin
 
 export async function reconcileBench(verbose = false): Promise<void> {
   const { dataset } = await loadSources([...BUNDLED_DATASET], { baseIri: BASE });
-  const holder = new SearchHolder();
-  holder.follow(dataset);
-  await holder.ensure();
-  const index = holder.current!;
+  // The index in this process, as the index's thread holds it.
+  const entries: SearchEntry[] = [];
+  await readEntries(dataset, (batch) => void entries.push(...batch));
+  const index = await SearchIndex.build(dataset.version, entries);
   const names = new Map([...dataset.institutions()].map((i) => [i.isil as string, i.name ?? '']));
   const labels = foreignNames(names);
   let top = 0;

@@ -7,6 +7,7 @@ import { BUNDLED_DATASET } from '../../src/util/paths';
 import type { Service } from '../../src/serving/service';
 import { loadSources } from '../../src/load/loadSources';
 import { SearchHolder } from '../../src/search/searchHolder';
+import type { Worker } from 'node:worker_threads';
 import { ADAPTERS, BASE, buildApp } from '../support';
 
 /** The rows of a CSV answer (RFC 4180: quoted fields may hold commas and doubled quotes). */
@@ -228,5 +229,38 @@ describe('a search index whose store fails under it', () => {
     assert.deepEqual(failures, [dataset.version]);
     await holder.ensure(); // too soon to try again
     assert.equal(failures.length, 1);
+  });
+});
+
+describe("the search index's thread", function () {
+  this.timeout(60_000);
+
+  it('answers from a thread of its own; when that thread dies, search answers 503 and the index is built again in a new one', async () => {
+    const { app, service } = await buildApp([BUNDLED_DATASET[2]!, BUNDLED_DATASET[3]!]);
+    const failures: string[] = [];
+    service.search.onFailed = (_version, error) => failures.push(error.message);
+    await service.search.ensure();
+    const before = await request(app).get('/search?q=Staatsbibliothek&format=json').expect(200);
+    assert.ok(before.body.hits.length > 0);
+    const health = await request(app).get('/readyz').expect(200);
+    assert.equal(health.body.search, 'ready');
+    // The index lives in a worker thread: ending that thread takes the index with it.
+    const { thread } = service.search as unknown as { thread: { worker: Worker } };
+    assert.ok(thread.worker.threadId > 0);
+    await thread.worker.terminate();
+    const gone = await request(app).get('/search?q=Staatsbibliothek&format=json').expect(503);
+    assert.ok(Number(gone.headers['retry-after']) >= 1);
+    await request(app).get('/search/suggest?q=Staats').expect(503);
+    assert.equal(failures.length, 1, failures.join('; '));
+    assert.match(failures[0]!, /search index's thread/);
+    // The 503 asked for the build again: once it is done, the same answers as before.
+    await service.search.building;
+    assert.equal(service.search.state, 'ready');
+    const after = await request(app).get('/search?q=Staatsbibliothek&format=json').expect(200);
+    assert.deepEqual(after.body.hits, before.body.hits);
+    await request(app).get('/search/suggest?q=Staats').expect(200);
+    // Closed with the service: search is unavailable, nothing is built again.
+    service.close();
+    assert.equal(service.search.state, 'idle');
   });
 });

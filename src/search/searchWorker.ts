@@ -1,0 +1,83 @@
+// The search index's worker thread (src/search/searchHolder.ts): it holds the index of the version
+// served and answers search, autocomplete, reconciliation and entry lookups by message, so that the
+// index (tens of megabytes of old-generation heap for 18,000 institutions) is not walked by the
+// serving thread's collector while documents are served. A new version's entries come in batches
+// and are indexed beside the old index, which answers until the new one replaces it.
+import { serve } from '../threads/serve';
+import type { SearchEntry } from './entry';
+import { reconcile, type Candidate, type ReconcileQuery } from './reconcile';
+import { SearchIndex, type SearchAnswer, type SearchRequest } from './searchIndex';
+
+export type SearchAsk =
+  | { readonly kind: 'begin'; readonly version: string }
+  | { readonly kind: 'add'; readonly version: string; readonly entries: readonly SearchEntry[] }
+  | { readonly kind: 'finish'; readonly version: string }
+  | { readonly kind: 'search'; readonly request: SearchRequest }
+  | { readonly kind: 'suggest'; readonly q: string; readonly limit: number }
+  | { readonly kind: 'entry'; readonly isil: string }
+  | { readonly kind: 'example' }
+  | { readonly kind: 'reconcile'; readonly query: ReconcileQuery };
+
+/** Each answer names the version of the index that gave it. */
+export type SearchReply =
+  | { readonly version: string; readonly institutions: number }
+  | { readonly version: string; readonly answer: SearchAnswer }
+  | { readonly version: string; readonly entries: readonly SearchEntry[] }
+  | { readonly version: string; readonly entry: SearchEntry | null }
+  | { readonly version: string; readonly candidates: readonly Candidate[] }
+  | null;
+
+/** The index answering now. */
+let current: SearchIndex | undefined;
+/** The entries of the version being indexed. */
+let next: { version: string; entries: SearchEntry[] } | undefined;
+
+function ready(): SearchIndex {
+  if (!current) throw new Error('the search index is not built yet');
+  return current;
+}
+
+function building(version: string): SearchEntry[] {
+  if (next?.version !== version) throw new Error(`no index of version ${version} is being built`);
+  return next.entries;
+}
+
+serve<SearchAsk, SearchReply>(async (ask) => {
+  switch (ask.kind) {
+    case 'begin':
+      next = { version: ask.version, entries: [] };
+      return null;
+    case 'add':
+      building(ask.version).push(...ask.entries);
+      return null;
+    case 'finish': {
+      const entries = building(ask.version);
+      next = undefined;
+      // A reload of an unchanged snapshot: the same version, the same index.
+      if (current?.version !== ask.version) current = await SearchIndex.build(ask.version, entries);
+      return { version: current.version, institutions: current.size };
+    }
+    case 'search': {
+      const index = ready();
+      return { version: index.version, answer: index.search(ask.request) };
+    }
+    case 'suggest': {
+      const index = ready();
+      return { version: index.version, entries: index.suggest(ask.q, ask.limit) };
+    }
+    case 'entry': {
+      const index = ready();
+      return { version: index.version, entry: index.entry(ask.isil) ?? null };
+    }
+    case 'example': {
+      // An institution to show on the home page: the first with a place and coordinates.
+      const index = ready();
+      const entry = index.all().find((e) => e.cities.length > 0 && e.lat !== undefined);
+      return { version: index.version, entry: entry ?? null };
+    }
+    case 'reconcile': {
+      const index = ready();
+      return { version: index.version, candidates: reconcile(index, ask.query) };
+    }
+  }
+});
