@@ -131,21 +131,7 @@ export class SearchIndex {
       searchOptions: SEARCH,
     });
     this.byIsil = new Map(entries.map((e, i) => [e.isil, i]));
-    const ids = new Map<string, number[]>();
-    entries.forEach((e, i) => {
-      for (const id of [e.isil, e.sigel]) {
-        if (!id) continue;
-        const key = joined(id);
-        const list = ids.get(key);
-        if (list) list.push(i);
-        else ids.set(key, [i]);
-      }
-    });
-    this.identifiers = ids;
   }
-
-  /** Institutions by their ISIL or Sigel as one word (`DE-Tue120` and `Tü 120` as typed). */
-  private readonly identifiers: ReadonlyMap<string, readonly number[]>;
 
   /** The index of `entries`, built a chunk at a time so the event loop keeps turning. */
   static async build(version: string, entries: readonly SearchEntry[]): Promise<SearchIndex> {

@@ -1,7 +1,7 @@
 // The asking side of every worker thread of the project: requests with ids, answers matched to
 // them, errors revived with their class and code, and the thread's end or failure failing what it
 // still owes. The answering side is `serve` (serve.ts).
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { Answer, Asking, Batch } from './protocol';
 import { fromWire, type Reviver } from './wire';
 import { requireIn } from './workerRequire';
@@ -15,6 +15,8 @@ export interface ClientOptions {
   readonly revive?: Reviver;
   /** How long one request may take before the thread counts as stuck (it is then ended). */
   readonly timeoutMs?: number;
+  /** The thread's heap limits (`Worker`'s `resourceLimits`). */
+  readonly resourceLimits?: ResourceLimits;
   /** Hears of the thread's end, unless this side ended it (`retire`, `terminate`). */
   readonly onEnd?: (error: Error) => void;
 }
@@ -46,10 +48,11 @@ export class WorkerClient<Q, A> {
     entry: string,
     private readonly options: ClientOptions,
   ) {
-    const { workerData } = options;
+    const { workerData, resourceLimits } = options;
+    const settings = { workerData, ...(resourceLimits ? { resourceLimits } : {}) };
     this.worker = entry.endsWith('.js')
-      ? new Worker(entry, { workerData })
-      : new Worker(requireIn(entry), { eval: true, workerData });
+      ? new Worker(entry, settings)
+      : new Worker(requireIn(entry), { eval: true, ...settings });
     this.worker.unref();
     this.ended = new Promise((resolve) => this.worker.once('exit', () => resolve()));
     this.worker.on('message', (answers: Batch<Answer<A>>) => answers.forEach(this.answer));
