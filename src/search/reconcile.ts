@@ -158,8 +158,18 @@ export function nameLikeness(
   if (x.length === 0 || y.length === 0) return 0;
   const around = [...y, ...places.flatMap(significant)];
   const weight = (w: string) => Math.max(0.5, rarity(w));
-  const matched = (from: string[], to: string[]) =>
-    from.reduce((sum, w) => sum + weight(w) * Math.max(0, ...to.map((v) => wordLikeness(w, v))), 0);
+  // A compound on one side is two words on the other: `Hugenottenmuseum`, `Hugenotten-Museum`.
+  const matched = (from: string[], to: string[]) => {
+    const whole = new Set(to);
+    const within = [...to, ...to.slice(1).map((v, i) => to[i]! + v)];
+    return from.reduce((sum, w, i) => {
+      const joinedHere =
+        (i > 0 && whole.has(from[i - 1]! + w)) ||
+        (i + 1 < from.length && whole.has(w + from[i + 1]));
+      const likeness = joinedHere ? 1 : Math.max(0, ...within.map((v) => wordLikeness(w, v)));
+      return sum + weight(w) * likeness;
+    }, 0);
+  };
   const total = (list: string[]) => list.reduce((sum, w) => sum + weight(w), 0);
   // (Each side's words weighed by their rarity, the matched share of each side.)
   // The query's words found count most: a record often says more than a label elsewhere does.
@@ -189,6 +199,15 @@ function propertyValue(value: unknown): string | undefined {
   return undefined;
 }
 
+/** The words a compound's last part says little about: `Hugenottenmuseum` is `Hugenotten` + it. */
+const COMPOUND_ENDS = /(?<=.{4})(museum|bibliothek|archiv|galerie|sammlung|haus)$/;
+
+/** A compound's first part (`hugenotten` of `hugenottenmuseum`), which a name may write apart. */
+const stemOf = (word: string): string[] => {
+  const stem = word.replace(COMPOUND_ENDS, '');
+  return stem === word ? [] : [stem];
+};
+
 /** Who may be meant: the ISILs given, the best by BM25, and those holding a telling word. */
 function candidatePool(
   index: SearchIndex,
@@ -205,9 +224,10 @@ function candidatePool(
   // may rank below many that share two common words (`Städtisches Museum`).
   for (const hit of index.candidates(name, 100, keep)) pool.set(hit.entry.isil, hit.entry);
   for (const word of significant(name))
-    if (index.rarity(word) >= TELLING)
-      for (const entry of index.holding(word, 50))
-        if (!keep || keep(entry)) pool.set(entry.isil, entry);
+    for (const telling of [word, ...stemOf(word)])
+      if (index.rarity(telling) >= TELLING)
+        for (const entry of index.holding(telling, 50))
+          if (!keep || keep(entry)) pool.set(entry.isil, entry);
 
   return pool;
 }

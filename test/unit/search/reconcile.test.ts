@@ -38,4 +38,22 @@ describe('reconciliation scoring', () => {
     assert.equal(best!.id, 'DE-1495');
     assert.equal(best!.match, false, 'a name alone is never matched automatically');
   });
+
+  it('takes a compound for its parts written apart, and the other way round', async () => {
+    const index = await SearchIndex.build('v', [
+      entry('DE-MUS-812813', 'Hugenottenmuseum'),
+      entry('DE-MUS-071918', 'Deutsches Hugenotten-Museum'),
+      entry('DE-MUS-757419', 'Museum am Meer'),
+      entry('DE-MUS-758818', 'Waffelmuseum'),
+      // Others, so that a museum is a common word and a name's own words are telling.
+      ...Array.from({ length: 30 }, (_, i) => entry(`DE-MUS-9${i}`, `Museum Nummer ${i}`)),
+    ]);
+    // Found though no word of the label is a word of its name, and ranked above the one that
+    // shares the compound but not `Deutsches`.
+    assert.equal(
+      reconcile(index, { query: 'Deutsches Hugenottenmuseum Bad Karlshafen' })[0]!.id,
+      'DE-MUS-071918',
+    );
+    assert.equal(reconcile(index, { query: 'Waffel Museum Meyer' })[0]!.id, 'DE-MUS-758818');
+  });
 });
