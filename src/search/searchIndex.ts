@@ -1,19 +1,18 @@
 // The search index of one dataset version (issue 18), in MiniSearch (chosen by a measurement:
 // test/bench/searchLibraries.ts, docs/search.md). Names, other names, ISIL, Sigel, city and
-// postcode are folded the German way (src/search/fold.ts) and matched by prefix and with small
-// typos; results are ranked by BM25 (a name counts most, then identifiers, other names, places),
-// or by distance. Facets count the matches by city, ISIL prefix and type; geo filters keep those
-// near a point or inside a box.
+// postcode are folded the German way (src/search/fold.ts); words are matched by prefix and with
+// small typos, identifiers and postcodes by prefix (src/search/codes.ts keeps them, out of
+// MiniSearch). Results are ranked by BM25 (a name and an identifier count most, then other names,
+// then places), or by distance. Facets count the matches by city, ISIL prefix and type; geo filters
+// keep those near a point or inside a box.
 import MiniSearch, { type SearchOptions } from 'minisearch';
+import { Codes, identifierCodes } from './codes';
 import { Completion } from './completion';
 import { fold, words } from './fold';
 import type { InstitutionType, SearchEntry } from './entry';
 
-type Field = 'name' | 'other' | 'ids' | 'place';
-const FIELDS: readonly Field[] = ['name', 'other', 'ids', 'place'];
-
-/** An identifier as one word: `DE-Tue120` and `Tü 120` are `detue120` and `tue120`. */
-const joined = (text: string): string => words(text).join('');
+type Field = 'name' | 'other' | 'place';
+const FIELDS: readonly Field[] = ['name', 'other', 'place'];
 
 /** The words of an entry's field, as the index keeps them (already folded). */
 function fieldWords(entry: SearchEntry, field: Field): string[] {
@@ -22,12 +21,8 @@ function fieldWords(entry: SearchEntry, field: Field): string[] {
       return words(entry.name);
     case 'other':
       return entry.otherNames.flatMap(words);
-    case 'ids': {
-      const ids = [entry.isil, ...(entry.sigel ? [entry.sigel] : [])];
-      return [...ids.map(joined), ...ids.flatMap(words)];
-    }
     case 'place':
-      return [...entry.cities.flatMap(words), ...entry.postcodes.flatMap(words)];
+      return entry.cities.flatMap(words);
   }
 }
 
@@ -89,12 +84,16 @@ export function distanceKm(a: GeoPoint, b: GeoPoint): number {
 const typos = (term: string): number => (term.length >= 10 ? 2 : term.length >= 5 ? 1 : 0);
 
 const SEARCH: SearchOptions = {
-  boost: { name: 3, ids: 3, other: 2, place: 1 },
+  boost: { name: 3, other: 2, place: 1 },
   prefix: (term) => term.length >= 3,
   fuzzy: (term) => typos(term),
   maxFuzzy: 2,
   weights: { prefix: 0.5, fuzzy: 0.35 },
 };
+
+/** What an identifier and a postcode count for, as the fields' boosts above. */
+const IDENTIFIER_BOOST = 3;
+const POSTCODE_BOOST = 1;
 
 const FACET_SIZE = 20;
 
@@ -112,6 +111,10 @@ const byName = new Intl.Collator('de', { sensitivity: 'base', numeric: true });
 export class SearchIndex {
   private readonly mini: MiniSearch<number>;
   private readonly byIsil: ReadonlyMap<string, number>;
+  private readonly identifiers: Codes;
+  private readonly postcodes: Codes;
+  /** Institutions by their ISIL or Sigel as one word (`detue120`, `tue120`). */
+  private readonly wholeIdentifiers = new Map<string, number[]>();
   private completion: Completion | undefined;
 
   private constructor(
@@ -131,6 +134,78 @@ export class SearchIndex {
       searchOptions: SEARCH,
     });
     this.byIsil = new Map(entries.map((e, i) => [e.isil, i]));
+    this.identifiers = new Codes(
+      entries.length,
+      entries.map((e, i) => [i, identifierCodes(e, words)] as const),
+    );
+    this.postcodes = new Codes(
+      entries.length,
+      entries.map((e, i) => [i, e.postcodes.flatMap(words)] as const),
+    );
+    entries.forEach((e, i) => {
+      for (const id of [e.isil, e.sigel]) {
+        const key = id && words(id).join('');
+        if (!key) continue;
+        const list = this.wholeIdentifiers.get(key);
+        if (!list) this.wholeIdentifiers.set(key, [i]);
+        else if (!list.includes(i)) list.push(i);
+      }
+    });
+  }
+
+  /**
+   * The entries a query's word finds, kept by `keep`, with its score in each: BM25 over the words
+   * of names and places (MiniSearch), and over identifiers and postcodes (`Codes`), summed.
+   */
+  private found(word: string, keep: (e: SearchEntry) => boolean): Map<number, number> {
+    const scores = new Map<number, number>();
+    // MiniSearch's ids are the positions as it read them, as strings (`extractField`).
+    for (const r of this.mini.search(word, { filter: (r) => keep(this.entries[Number(r.id)]!) }))
+      scores.set(Number(r.id), r.score);
+    const codes = new Map<number, number>();
+    this.identifiers.score(word, IDENTIFIER_BOOST, codes);
+    this.postcodes.score(word, POSTCODE_BOOST, codes);
+    for (const [id, score] of codes)
+      if (keep(this.entries[id]!)) scores.set(id, (scores.get(id) ?? 0) + score);
+    return scores;
+  }
+
+  /**
+   * The entries that every word of `q` finds (`all`), or any of them, each scored as MiniSearch
+   * scores a query: the sum of its words' scores times how many of the words found it. An ISIL or
+   * Sigel typed whole (`DE-Tue120`, `Tü 120`) comes first.
+   */
+  private matching(
+    q: string,
+    all: boolean,
+    keep: (e: SearchEntry) => boolean,
+  ): { id: number; score: number }[] {
+    const perWord = [...new Set(words(q))].map((word) => this.found(word, keep));
+    const total = new Map<number, { score: number; words: number }>();
+    perWord.forEach((scores, i) => {
+      for (const [id, score] of scores) {
+        const sum = total.get(id);
+        if (sum) {
+          sum.score += score;
+          sum.words++;
+        } else if (!all || i === 0) total.set(id, { score, words: 1 });
+      }
+    });
+    const results: { id: number; score: number }[] = [];
+    for (const [id, { score, words: count }] of total)
+      if (!all || count === perWord.length) results.push({ id, score: score * count });
+    const typed = this.wholeIdentifiers.get(words(q).join(''));
+    if (typed) {
+      const top = results.reduce((best, r) => Math.max(best, r.score), 0);
+      const at = new Map(results.map((r, i) => [r.id, i]));
+      for (const id of typed) {
+        if (!keep(this.entries[id]!)) continue;
+        const i = at.get(id);
+        if (i === undefined) results.push({ id, score: top + 1 });
+        else results[i]!.score += top;
+      }
+    }
+    return results.sort((a, b) => b.score - a.score);
   }
 
   /** The index of `entries`, built a chunk at a time so the event loop keeps turning. */
@@ -186,17 +261,9 @@ export class SearchIndex {
       if (!near)
         found.sort((a, b) => byName.compare(this.entries[a.id]!.name, this.entries[b.id]!.name));
     } else {
-      const filter = (r: { id: unknown }) => keep(this.entries[r.id as number]!);
       // Every word first; when no institution has them all, any of them, best first.
-      found = this.mini.search(q, { combineWith: 'AND', filter }) as {
-        id: number;
-        score: number;
-      }[];
-      if (found.length === 0)
-        found = this.mini.search(q, { combineWith: 'OR', filter }) as {
-          id: number;
-          score: number;
-        }[];
+      found = this.matching(q, true, keep);
+      if (found.length === 0) found = this.matching(q, false, keep);
     }
     const withDistance = found.map(({ id, score }) => {
       const entry = this.entries[id]!;

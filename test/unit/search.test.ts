@@ -83,6 +83,19 @@ describe('search', () => {
       assert.deepEqual(new Set(isils('Tübingen')), new Set(['DE-Tue120']));
     });
 
+    it('finds identifiers and postcodes by their beginning from three characters, and an ISIL or Sigel typed whole first', () => {
+      assert.deepEqual(isils('805'), ['DE-12'], 'a postcode by its beginning');
+      assert.deepEqual(isils('80'), [], 'two characters find a code whole only');
+      assert.deepEqual(isils('Tue12'), ['DE-Tue120'], "the ISIL's words by their beginning");
+      // `de` is a word of six ISILs; `1a` of one: every word must match, and the ISIL comes first.
+      assert.deepEqual(isils('DE-1a'), ['DE-1a']);
+      assert.equal(isils('de').length, 6);
+      // The Sigel typed whole, with its space, before an institution whose name holds its words.
+      assert.equal(isils('1a')[0], 'DE-1a');
+      // Codes and words together: the place's word and the postcode.
+      assert.deepEqual(isils('München 80539'), ['DE-12']);
+    });
+
     it('folds the German way, matches prefixes and small typos', () => {
       assert.deepEqual(new Set(isils('Muenchen')), new Set(['DE-12', 'DE-2051']));
       assert.ok(isils('oesterreichische').includes('AT-OeNB'));
