@@ -91,9 +91,13 @@ const SEARCH: SearchOptions = {
   weights: { prefix: 0.5, fuzzy: 0.35 },
 };
 
-/** What an identifier and a postcode count for, as the fields' boosts above. */
+/**
+ * What an identifier and a postcode count for, beside the fields' boosts above. A postcode typed
+ * whole counts for more than an ISIL's number it begins (`10772` is DE-1a's postcode before it is
+ * the start of `DE-MUS-107720`): an identifier's beginning counts half, so a postcode counts 2.
+ */
 const IDENTIFIER_BOOST = 3;
-const POSTCODE_BOOST = 1;
+const POSTCODE_BOOST = 2;
 
 const FACET_SIZE = 20;
 

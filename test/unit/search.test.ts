@@ -96,6 +96,17 @@ describe('search', () => {
       assert.deepEqual(isils('München 80539'), ['DE-12']);
     });
 
+    it('puts a postcode typed whole before an ISIL whose number it begins', async () => {
+      const both = await SearchIndex.build('v2', [
+        ...ENTRIES,
+        entry('DE-MUS-107850', 'Heimatstube', { type: 'museum' }),
+      ]);
+      assert.deepEqual(
+        both.search({ q: '10785' }).hits.map((h) => h.entry.isil),
+        ['DE-1a', 'DE-MUS-107850'],
+      );
+    });
+
     it('folds the German way, matches prefixes and small typos', () => {
       assert.deepEqual(new Set(isils('Muenchen')), new Set(['DE-12', 'DE-2051']));
       assert.ok(isils('oesterreichische').includes('AT-OeNB'));
