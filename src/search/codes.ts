@@ -4,11 +4,24 @@
 // for the bench's 17,000 institutions (65,629 distinct words, 48,600 of them codes). Here they are
 // one sorted array of words and one array of positions: a word's entries are a contiguous range.
 import type { SearchEntry } from './entry';
+import { words } from './fold';
 
 /** A code is found by its beginning from this many characters, as MiniSearch finds words. */
 const MIN_PREFIX = 3;
 /** What a code found by its beginning counts against one found whole (MiniSearch's `prefix`). */
 const PREFIX_WEIGHT = 0.5;
+
+/** Where `word` is, or would be, in `sorted`: the first position not before it. */
+export function lowerBound(sorted: readonly string[], word: string): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (sorted[middle]! < word) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
 
 export class Codes {
   /** The codes, sorted. */
@@ -42,25 +55,13 @@ export class Codes {
     this.terms.forEach((term, i) => this.positions.set(byTerm.get(term)!, this.starts[i]!));
   }
 
-  /** Where `word` is, or would be, in the sorted codes. */
-  private lowerBound(word: string): number {
-    let low = 0;
-    let high = this.terms.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (this.terms[middle]! < word) low = middle + 1;
-      else high = middle;
-    }
-    return low;
-  }
-
   /**
    * Adds to `into` the entries holding `word` (folded) whole, or, from `MIN_PREFIX` characters, a
    * code it begins, each with a score as BM25 weighs a word in one field (rarer counts more),
    * times `boost`; an entry holding several such codes counts its best.
    */
   score(word: string, boost: number, into: Map<number, number>): void {
-    for (let i = this.lowerBound(word); i < this.terms.length; i++) {
+    for (let i = lowerBound(this.terms, word); i < this.terms.length; i++) {
       const term = this.terms[i]!;
       if (!term.startsWith(word)) break;
       const whole = term.length === word.length;
@@ -80,7 +81,7 @@ export class Codes {
 }
 
 /** The codes of an entry's identifiers: `DE-Tue120` and `Tü 120` as their words and as one word. */
-export function identifierCodes(entry: SearchEntry, words: (text: string) => string[]): string[] {
+export function identifierCodes(entry: SearchEntry): string[] {
   const ids = [entry.isil, ...(entry.sigel ? [entry.sigel] : [])];
   return ids.flatMap((id) => {
     const parts = words(id);

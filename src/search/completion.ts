@@ -5,6 +5,7 @@
 // entries that hold it; a query intersects the postings of its words (each word by prefix, the
 // smallest list first) and ranks what is left: names that start with the first word first, then
 // shorter names, then by name.
+import { identifierCodes, lowerBound } from './codes';
 import { words } from './fold';
 import type { SearchEntry } from './entry';
 
@@ -38,7 +39,7 @@ export class Completion {
       const own = new Set([
         ...nameWords,
         ...entry.otherNames.flatMap(words),
-        ...[entry.isil, entry.sigel ?? ''].flatMap((id) => [...words(id), words(id).join('')]),
+        ...identifierCodes(entry),
       ]);
       for (const word of own) {
         if (!word) continue;
@@ -77,21 +78,9 @@ export class Completion {
     return out;
   }
 
-  /** The first position in the vocabulary not before `word`. */
-  private lowerBound(word: string): number {
-    let lo = 0;
-    let hi = this.vocabulary.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.vocabulary[mid]! < word) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
   /** The entries holding a word that starts with `prefix` (or is `prefix`, when short), ascending. */
   private matching(prefix: string): Uint32Array {
-    const start = this.lowerBound(prefix);
+    const start = lowerBound(this.vocabulary, prefix);
     if (prefix.length < MIN_PREFIX)
       return this.vocabulary[start] === prefix ? this.postings[start]! : new Uint32Array(0);
     const kept = this.wide.get(prefix);
@@ -104,13 +93,13 @@ export class Completion {
 
   /** How many entries hold `word` (folded) among their names and identifiers. */
   frequency(word: string): number {
-    const at = this.lowerBound(word);
+    const at = lowerBound(this.vocabulary, word);
     return this.vocabulary[at] === word ? this.postings[at]!.length : 0;
   }
 
   /** The entries that hold `word` (folded) whole, at most `limit`. */
   holding(word: string, limit: number): SearchEntry[] {
-    const at = this.lowerBound(word);
+    const at = lowerBound(this.vocabulary, word);
     if (this.vocabulary[at] !== word) return [];
     return [...this.postings[at]!.subarray(0, limit)].map((i) => this.entries[i]!);
   }

@@ -140,7 +140,7 @@ export class SearchIndex {
     this.byIsil = new Map(entries.map((e, i) => [e.isil, i]));
     this.identifiers = new Codes(
       entries.length,
-      entries.map((e, i) => [i, identifierCodes(e, words)] as const),
+      entries.map((e, i) => [i, identifierCodes(e)] as const),
     );
     this.postcodes = new Codes(
       entries.length,
