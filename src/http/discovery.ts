@@ -5,7 +5,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { Writer, DataFactory } from 'n3';
 import { DIRECTORY_PATH, RESOURCE_PATH } from '../rdf/iris';
-import { CC0, PREFIXES } from '../rdf/namespaces';
+import { CC0, GND, PREFIXES, WIKIDATA } from '../rdf/namespaces';
 import type { Dataset, Institution } from '../store/dataset';
 import { escapeHtml } from '../serving/page';
 import { cacheControl, currentDocuments, DATASET_VERSION, pathBelow, type RouteDeps } from './deps';
@@ -136,31 +136,68 @@ export function voidTurtle(deps: RouteDeps, dataset: Dataset): string {
   return text;
 }
 
+/** The datasets the links point into: each linkset names one as its objects' target. */
+const LINK_TARGETS = [
+  {
+    key: 'wikidata',
+    title: 'Wikidata',
+    homepage: 'https://www.wikidata.org/',
+    uriSpace: WIKIDATA,
+  },
+  {
+    key: 'gnd',
+    title: 'Gemeinsame Normdatei (GND)',
+    homepage: 'https://www.dnb.de/gnd',
+    uriSpace: GND,
+  },
+] as const;
+
 /**
- * The links to the same institutions elsewhere (src/load/linkSet.ts) as a VoID linkset of the
- * dataset: served in its documents as `owl:sameAs`, kept in a graph of their own, from Wikidata.
+ * The links to the same institutions elsewhere (src/load/linkSet.ts), kept in a graph of their own
+ * and served in the documents as `owl:sameAs`: the graph as a subset of the dataset (from
+ * Wikidata, its date, its counts), and within it one VoID linkset per target, as VoID wants a
+ * linkset to link two datasets: to Wikidata's items and to the GND's entities.
  */
 function linksetQuads(base: string, ds: ReturnType<typeof iri>, dataset: Dataset) {
   const links = dataset.links;
   if (!links) return [];
-  const set = iri(`${base}${VOID_PATH}#links`);
+  const here = (fragment: string) => iri(`${base}${VOID_PATH}#${fragment}`);
+  const all = here('links');
   const integer = (n: number) => literal(String(n), iri(`${xsd}integer`));
-  return [
-    quad(ds, iri(`${VOID}subset`), set),
-    quad(set, iri(`${rdf}type`), iri(`${VOID}Linkset`)),
-    quad(set, iri(`${dcterms}title`), literal('Links to Wikidata and the GND', 'en')),
-    quad(set, iri(`${VOID}subjectsTarget`), ds),
-    quad(set, iri(`${VOID}linkPredicate`), iri(`${PREFIXES.owl}sameAs`)),
-    quad(set, iri(`${VOID}triples`), integer(links.links)),
-    quad(set, iri(`${VOID}distinctSubjects`), integer(links.institutions)),
-    quad(set, iri(`${dcterms}source`), iri('http://www.wikidata.org/')),
-    quad(set, iri(`${dcterms}license`), iri(CC0)),
+  const quads = [
+    quad(ds, iri(`${VOID}subset`), all),
+    quad(all, iri(`${rdf}type`), iri(`${VOID}Dataset`)),
+    quad(all, iri(`${dcterms}title`), literal('Links to Wikidata and the GND', 'en')),
+    quad(all, iri(`${VOID}triples`), integer(links.links)),
+    quad(all, iri(`${VOID}distinctSubjects`), integer(links.institutions)),
+    quad(all, iri(`${dcterms}source`), iri('http://www.wikidata.org/')),
+    quad(all, iri(`${dcterms}license`), iri(CC0)),
     quad(
-      set,
+      all,
       iri(`${dcterms}modified`),
       literal(links.modified.toISOString(), iri(`${xsd}dateTime`)),
     ),
   ];
+  for (const target of LINK_TARGETS) {
+    const count = links[target.key];
+    if (count === 0) continue;
+    const set = here(`links-${target.key}`);
+    const other = here(target.key);
+    quads.push(
+      quad(all, iri(`${VOID}subset`), set),
+      quad(set, iri(`${rdf}type`), iri(`${VOID}Linkset`)),
+      quad(set, iri(`${dcterms}title`), literal(`Links to ${target.title}`, 'en')),
+      quad(set, iri(`${VOID}subjectsTarget`), ds),
+      quad(set, iri(`${VOID}objectsTarget`), other),
+      quad(set, iri(`${VOID}linkPredicate`), iri(`${PREFIXES.owl}sameAs`)),
+      quad(set, iri(`${VOID}triples`), integer(count)),
+      quad(other, iri(`${rdf}type`), iri(`${VOID}Dataset`)),
+      quad(other, iri(`${dcterms}title`), literal(target.title)),
+      quad(other, iri(`${foaf}homepage`), iri(target.homepage)),
+      quad(other, iri(`${VOID}uriSpace`), literal(target.uriSpace)),
+    );
+  }
+  return quads;
 }
 
 /** The sitemap's page URL of an institution: its page here, else its URI (which 303s to one). */

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isilDefect } from '../rdf/isil';
+import { GND, WIKIDATA } from '../rdf/namespaces';
 import { fileHead } from './fileHead';
 import { LoadError } from './loadError';
 import { readLines } from './lists';
@@ -25,9 +26,7 @@ const GND_ID = /^(?:1[0-9]{7,9}[0-9X]|[1-9][0-9]{0,7}-[0-9X]|[47][0-9]{6}-[0-9]|
 const NAMED_DATE =
   /(?:^|[^0-9])([12][0-9]{3})-(0[1-9]|1[0-2])(?:-(0[1-9]|[12][0-9]|3[01]))?(?![0-9])/;
 
-/** The IRI every Wikidata item is published under, and the GND's. */
-export const WIKIDATA = 'http://www.wikidata.org/entity/';
-export const GND = 'https://d-nb.info/gnd/';
+export { GND, WIKIDATA };
 
 /** What a links source says of one ISIL: the same institution elsewhere. */
 export interface LinkRecord {

@@ -126,6 +126,8 @@ function reportOf(
       modified: dataset.links.modified.toISOString(),
       links: dataset.links.links,
       institutions: dataset.links.institutions,
+      wikidata: dataset.links.wikidata,
+      gnd: dataset.links.gnd,
       ...(linksPlaced && { withdrawn: linksPlaced.withdrawn, unknown: linksPlaced.unknown }),
     },
     files: load.files,

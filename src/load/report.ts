@@ -66,6 +66,9 @@ export interface LinksReport {
   /** `owl:sameAs` statements, and the institutions they are about. */
   readonly links: number;
   readonly institutions: number;
+  /** Of `links`, those to Wikidata items and those to GND entities. */
+  readonly wikidata: number;
+  readonly gnd: number;
   /** ISILs of the links sources read that the dataset holds only as withdrawn, or not at all. */
   readonly withdrawn?: number;
   readonly unknown?: number;

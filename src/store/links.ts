@@ -11,6 +11,9 @@ export interface LinksHeld {
   readonly links: number;
   /** The institutions with at least one. */
   readonly institutions: number;
+  /** Of `links`, those to Wikidata items and those to GND entities. */
+  readonly wikidata: number;
+  readonly gnd: number;
 }
 
 let template: QueryTemplate | undefined;
@@ -27,5 +30,12 @@ export function linksHeld(rows: readonly SelectBinding[]): LinksHeld | undefined
   const links = Number(row?.links?.value ?? 0);
   const modified = new Date(row?.modified?.value ?? Number.NaN);
   if (!(links > 0) || Number.isNaN(modified.getTime())) return undefined;
-  return { modified, links, institutions: Number(row?.institutions?.value ?? 0) };
+  const count = (name: string) => Number(row?.[name]?.value ?? 0);
+  return {
+    modified,
+    links,
+    institutions: count('institutions'),
+    wikidata: count('wikidata'),
+    gnd: count('gnd'),
+  };
 }

@@ -109,11 +109,15 @@ for (const adapter of ADAPTERS)
       assert.equal(links.modified.toISOString(), '2023-09-01T00:00:00.000Z');
       assert.equal(links.links, 4);
       assert.equal(links.institutions, 3);
+      assert.equal(links.wikidata, 3);
+      assert.equal(links.gnd, 1);
       if (adapter === 'embedded')
         assert.deepEqual(report.links, {
           modified: '2023-09-01T00:00:00.000Z',
           links: 4,
           institutions: 3,
+          wikidata: 3,
+          gnd: 1,
           withdrawn: 1,
           unknown: 1,
         });
@@ -171,18 +175,44 @@ for (const adapter of ADAPTERS)
       assert.match(schemaOrg ?? '', /wikidata\.org\/entity\/Q170109/);
     });
 
-    it('describes the links as a VoID linkset of the dataset', async () => {
+    it('describes the links in VoID: one linkset per target, each naming the dataset it links into', async () => {
       const res = await request(app).get('/.well-known/void').set('Accept', 'text/turtle');
       const quads = parseTurtle(res.text);
-      const set = `${BASE}/.well-known/void#links`;
-      const value = (p: string) =>
-        quads.find((q) => q.subject.value === set && q.predicate.value === p)?.object.value;
-      assert.equal(value(`${PREFIXES.rdf}type`), 'http://rdfs.org/ns/void#Linkset');
-      assert.equal(value('http://rdfs.org/ns/void#linkPredicate'), SAME_AS);
-      assert.equal(value('http://rdfs.org/ns/void#triples'), '4');
-      assert.equal(value(`${PREFIXES.dcterms}modified`), '2023-09-01T00:00:00.000Z');
+      const VOID = 'http://rdfs.org/ns/void#';
+      const here = (fragment: string) => `${BASE}/.well-known/void#${fragment}`;
+      const values = (s: string, p: string) =>
+        quads
+          .filter((q) => q.subject.value === s && q.predicate.value === p)
+          .map((q) => q.object.value);
+      const value = (s: string, p: string) => values(s, p)[0];
+      // The links graph as a whole: a subset of the dataset, with its date and counts.
+      const dataset = quads.find(
+        (q) => q.predicate.value === `${VOID}subset` && q.object.value === here('links'),
+      )?.subject.value;
+      assert.ok(dataset, 'the dataset names the links as its subset');
+      assert.equal(value(here('links'), `${VOID}triples`), '4');
+      assert.equal(value(here('links'), `${VOID}distinctSubjects`), '3');
+      assert.equal(value(here('links'), `${PREFIXES.dcterms}modified`), '2023-09-01T00:00:00.000Z');
+      assert.notEqual(value(here('links'), `${PREFIXES.rdf}type`), `${VOID}Linkset`);
+      // Within it, a linkset to each target, from this dataset, by owl:sameAs.
+      assert.deepEqual(values(here('links'), `${VOID}subset`).sort(), [
+        here('links-gnd'),
+        here('links-wikidata'),
+      ]);
+      for (const [key, count, space] of [
+        ['wikidata', '3', WIKIDATA],
+        ['gnd', '1', GND],
+      ] as const) {
+        const set = here(`links-${key}`);
+        assert.equal(value(set, `${PREFIXES.rdf}type`), `${VOID}Linkset`);
+        assert.equal(value(set, `${VOID}linkPredicate`), SAME_AS);
+        assert.equal(value(set, `${VOID}subjectsTarget`), dataset);
+        assert.deepEqual(values(set, `${VOID}objectsTarget`), [here(key)]);
+        assert.equal(value(set, `${VOID}triples`), count);
+        assert.equal(value(here(key), `${VOID}uriSpace`), space);
+      }
       const plain = await request(without).get('/.well-known/void').set('Accept', 'text/turtle');
-      assert.doesNotMatch(plain.text, /Linkset/);
+      assert.doesNotMatch(plain.text, /Linkset|#links/);
     });
   });
 
