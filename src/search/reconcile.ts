@@ -223,11 +223,16 @@ function candidatePool(
   // The best by BM25, and those holding a telling word of the query (a town's name), which BM25
   // may rank below many that share two common words (`Städtisches Museum`).
   for (const hit of index.candidates(name, 100, keep)) pool.set(hit.entry.isil, hit.entry);
-  for (const word of significant(name))
-    for (const telling of [word, ...stemOf(word)])
-      if (index.rarity(telling) >= TELLING)
-        for (const entry of index.holding(telling, 50))
-          if (!keep || keep(entry)) pool.set(entry.isil, entry);
+  const add = (entries: readonly SearchEntry[]) => {
+    for (const entry of entries) if (!keep || keep(entry)) pool.set(entry.isil, entry);
+  };
+  for (const word of significant(name)) {
+    if (index.rarity(word) >= TELLING) add(index.holding(word, 50));
+    // A compound's first part, as the start of a word: `Nummernschildmuseum` is the `Museum für
+    // Nummernschilder`.
+    for (const stem of stemOf(word))
+      if (stem.length >= 5 && index.rarity(stem) >= TELLING) add(index.suggest(stem, 50));
+  }
 
   return pool;
 }

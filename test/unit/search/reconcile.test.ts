@@ -56,4 +56,14 @@ describe('reconciliation scoring', () => {
     );
     assert.equal(reconcile(index, { query: 'Waffel Museum Meyer' })[0]!.id, 'DE-MUS-758818');
   });
+
+  it("finds a compound's first part at the start of a word of a name", async () => {
+    const index = await SearchIndex.build('v', [
+      entry('DE-MUS-746414', 'Internationales Museum für Nummernschilder'),
+      // Enough others that a word no name has is telling (src/search/reconcile.ts, TELLING).
+      ...Array.from({ length: 200 }, (_, i) => entry(`DE-MUS-9${i}`, `Museum Nummer ${i}`)),
+    ]);
+    // No word of the label is a word of the name, nor a typo of one.
+    assert.equal(reconcile(index, { query: 'Nummernschildmuseum' })[0]?.id, 'DE-MUS-746414');
+  });
 });
