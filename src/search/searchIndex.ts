@@ -117,7 +117,11 @@ export class SearchIndex {
   private readonly byIsil: ReadonlyMap<string, number>;
   private readonly identifiers: Codes;
   private readonly postcodes: Codes;
-  /** Institutions by their ISIL or Sigel as one word (`detue120`, `tue120`). */
+  /**
+   * Institutions by their ISIL or Sigel as one word (`detue120`, `tue120`). `identifiers` holds the
+   * same codes, but also each identifier's words: telling the whole from a word of another there
+   * folds every holder's identifiers again, 16 ms more for a query `de` over 18,000 institutions.
+   */
   private readonly wholeIdentifiers = new Map<string, number[]>();
   private completion: Completion | undefined;
 
