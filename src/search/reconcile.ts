@@ -70,6 +70,8 @@ function wordLikeness(a: string, b: string): number {
   const long = Math.max(a.length, b.length);
   if (long >= 5 && edits(a, b, long >= 10 ? 2 : 1) <= (long >= 10 ? 2 : 1)) return 0.7;
   const [short, other] = a.length <= b.length ? [a, b] : [b, a];
+  // A town's adjective is its name: the `Pasewalker Stadtmuseum` is the museum of Pasewalk.
+  if (short.length >= 4 && other === `${short}er`) return 0.8;
   if (short.length >= 5 && (other.endsWith(short) || other.startsWith(short))) return 0.6;
   return 0;
 }
@@ -179,6 +181,9 @@ export function nameLikeness(
 /** A word this rare (few institutions have it) brings the institutions that have it as candidates. */
 const TELLING = 5;
 
+/** What a part's score gives way to its whole's, where both are candidates (`DE-17-1`, `DE-17`). */
+const PART_OF_CANDIDATE = 6;
+
 /** How telling a query's words are together: auto-matching on a name alone needs enough. */
 const DISTINCTIVE = 10;
 
@@ -228,6 +233,16 @@ function candidatePool(
   };
   for (const word of significant(name)) {
     if (index.rarity(word) >= TELLING) add(index.holding(word, 50));
+    // A town's adjective, as the town: `Pasewalker` brings the institutions of Pasewalk.
+    const town = word.endsWith('er') ? word.slice(0, -2) : '';
+    if (town.length >= 4 && index.knows(town) && index.rarity(town) >= TELLING)
+      add(index.holding(town, 50));
+    // A compound no name holds, by its longest end that one does: `Bauernkriegspanorama` is a
+    // `Panorama Museum`.
+    if (word.length >= 9 && !index.knows(word)) {
+      const end = endKnown(index, word);
+      if (end && index.rarity(end) >= TELLING) add(index.holding(end, 50));
+    }
     // A compound's first part, as the start of a word: `Nummernschildmuseum` is the `Museum für
     // Nummernschilder`.
     for (const stem of stemOf(word))
@@ -235,6 +250,21 @@ function candidatePool(
   }
 
   return pool;
+}
+
+/** Whether `part` is a run of `whole`'s words, in order (`Museum der Arbeit` in `Stiftung Historische
+ * Museen Hamburg, Museum der Arbeit`, not in `Museum Arbeit am Rhein`). */
+function within(part: readonly string[], whole: readonly string[]): boolean {
+  if (part.length === 0 || part.length > whole.length) return false;
+  for (let i = 0; i + part.length <= whole.length; i++)
+    if (part.every((w, j) => whole[i + j] === w)) return true;
+  return false;
+}
+
+/** The longest end of `word`, five letters or more, that some name holds whole. */
+function endKnown(index: SearchIndex, word: string): string | undefined {
+  for (let i = 1; i + 5 <= word.length; i++) if (index.knows(word.slice(i))) return word.slice(i);
+  return undefined;
 }
 
 /** The candidates for one query, best first. */
@@ -278,6 +308,8 @@ export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[
     if (postcode !== undefined) score += postcode ? 8 : -10;
     const exact = fold(words(query.query).join(' ')) === words(entry.name).join(' ');
     if (exact) score += 8;
+    // The query's words together and in its order say more than the same words apart.
+    else if (within(words(query.query), words(entry.name))) score += 4;
     return {
       entry,
       likeness,
@@ -288,6 +320,15 @@ export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[
       exact,
     };
   });
+  // An institution before its parts: where the pool holds both `DE-66` and `DE-66-0`, a name from
+  // elsewhere that fits both names the whole (Wikidata's `Hochschul- und Landesbibliothek Fulda`
+  // is DE-66, not its campus library), unless it fits the part better by more than this.
+  const held = new Set(scored.map((c) => c.entry.isil));
+  for (const c of scored) {
+    const whole = c.entry.isil.replace(/-\d+$/, '');
+    if (whole !== c.entry.isil && whole.includes('-') && held.has(whole))
+      c.score = Math.max(0, c.score - PART_OF_CANDIDATE);
+  }
   scored.sort((a, b) => b.score - a.score || a.entry.name.localeCompare(b.entry.name, 'de'));
   const top = scored.slice(0, limit);
   const distinctive =

@@ -304,6 +304,11 @@ export class SearchIndex {
     return Math.log((this.entries.length + 1) / (this.completion!.frequency(word) + 1));
   }
 
+  /** Whether any institution's name or identifiers hold `word` (folded) whole. */
+  knows(word: string): boolean {
+    return this.completion!.frequency(word) > 0;
+  }
+
   /** The institutions whose names or identifiers hold `word` (folded) whole, at most `limit`. */
   holding(word: string, limit: number): SearchEntry[] {
     return this.completion!.holding(word, limit);

@@ -66,4 +66,52 @@ describe('reconciliation scoring', () => {
     // No word of the label is a word of the name, nor a typo of one.
     assert.equal(reconcile(index, { query: 'Nummernschildmuseum' })[0]?.id, 'DE-MUS-746414');
   });
+
+  it('names the whole institution before its parts when a name fits both', async () => {
+    const index = await SearchIndex.build('v', [
+      entry('DE-66', 'Hochschul- und Landesbibliothek Fulda, Standort Heinrich-von-Bibra-Platz'),
+      entry('DE-66-0', 'Hochschul- und Landesbibliothek Fulda, Standort Campus'),
+      entry('DE-66-1', 'Hochschul- und Landesbibliothek Fulda, Wissenschaftliche Sammlung Rhön'),
+    ]);
+    // The parts' shorter names fit Wikidata's label better, word for word.
+    const ids = reconcile(index, { query: 'Hochschul- und Landesbibliothek Fulda' }).map(
+      (c) => c.id,
+    );
+    assert.equal(ids[0], 'DE-66');
+    assert.deepEqual(ids.slice(1).sort(), ['DE-66-0', 'DE-66-1'], 'the parts follow');
+    // A name that says which part still finds the part.
+    assert.equal(
+      reconcile(index, { query: 'Hochschul- und Landesbibliothek Fulda, Standort Campus' })[0]!.id,
+      'DE-66-0',
+    );
+  });
+
+  it("ranks a name holding the query's words together, in its order, above one holding them apart", async () => {
+    const index = await SearchIndex.build('v', [
+      // The same words: first by name, were they alike.
+      entry('DE-MUS-491010', 'Arbeit und Museum Hamburg'),
+      entry('DE-MUS-290213', 'Museum der Arbeit Hamburg'),
+      ...Array.from({ length: 30 }, (_, i) => entry(`DE-MUS-9${i}`, `Museum Nummer ${i}`)),
+    ]);
+    const [best, next] = reconcile(index, { query: 'Museum der Arbeit' });
+    assert.equal(best!.id, 'DE-MUS-290213');
+    assert.equal(next!.id, 'DE-MUS-491010');
+  });
+
+  it("takes a town's adjective for the town, and a compound no name holds by its end", async () => {
+    const index = await SearchIndex.build('v', [
+      entry('DE-MUS-455212', 'Museum der Stadt Pasewalk+Künstlergedenkstätte+Paul Holz'),
+      entry('DE-MUS-800919', 'Panorama Museum'),
+      entry('DE-MUS-477410', 'Gedenkstätte Bonn'),
+      entry('DE-MUS-313311', 'Gedenkstätte Aachen'), // first by name, were they alike
+      // A town's museum is a common name, the town's name a rare word: more of them than the
+      // best by BM25 that reconciliation weighs (src/search/reconcile.ts, candidatePool).
+      ...Array.from({ length: 120 }, (_, i) => entry(`DE-MUS-1${i}`, 'Stadtmuseum')),
+      // Enough others that a word one name has is telling (src/search/reconcile.ts, TELLING).
+      ...Array.from({ length: 300 }, (_, i) => entry(`DE-MUS-9${i}`, `Museum Nummer ${i}`)),
+    ]);
+    assert.equal(reconcile(index, { query: 'Pasewalker Stadtmuseum' })[0]!.id, 'DE-MUS-455212');
+    assert.equal(reconcile(index, { query: 'Bonner Gedenkstätte' })[0]!.id, 'DE-MUS-477410');
+    assert.equal(reconcile(index, { query: 'Bauernkriegspanorama' })[0]?.id, 'DE-MUS-800919');
+  });
 });
