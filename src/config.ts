@@ -39,6 +39,11 @@ export interface Config {
   readonly keepAliveTimeoutMs: number;
   /** Milliseconds SIGTERM waits for in-flight requests before it closes sockets and exits. */
   readonly shutdownGraceMs: number;
+  /**
+   * How far V8 lets a heap grow past what its last full collection kept, in percent (V8's
+   * `--heap-growing-percent`, set for every thread of the process at start); 0 leaves it to V8.
+   */
+  readonly heapGrowingPercent: number;
   /** The staff SPARQL endpoint (src/sparqlConfig.ts). */
   readonly sparql: SparqlConfig;
   /** The store read: embedded (the default) or a remote SPARQL endpoint (src/storeConfig.ts). */
@@ -182,6 +187,7 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutMs,
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 1, 600_000),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    heapGrowingPercent: integer(env, 'HEAP_GROWING_PERCENT', 100, 0, 1000),
     sparql: sparqlConfig(env, integer, (name, message) => new ConfigError(name, message)),
     store: storeConfig(env, integer, httpUrl, (name, message) => new ConfigError(name, message)),
     metricsListen: metricsListen(env, port),

@@ -1,6 +1,7 @@
 // The process entry: reads the settings, starts the store (the embedded one, in threads of its
 // own) and, when SPARQL_USERS is set, the staff endpoint's pool of query workers; listens, loads
 // the dataset, and hands the signals to the lifecycle (src/server/).
+import v8 from 'node:v8';
 import { ConfigError, datasetLoad, loadConfig, type Config } from './config';
 import { StaffAuth } from './http/sparql/auth';
 import { loadExamples } from './http/sparql/editor';
@@ -118,8 +119,22 @@ function pollStore(config: Config, store: Store, reloader: Reloader, service: Se
   setInterval(look, settings.pollSeconds * 1000).unref();
 }
 
+/**
+ * How far the heaps may grow past what a full collection kept. Left to V8, a thread's old
+ * generation may grow to about four times its live size after a burst of renders, and is given
+ * back only after some 30 s idle: the bench's warm phase held 673-714 MB of RSS where 582-587 MB
+ * with 100%, at the same cached and uncached rates (docs/benchmark.md). V8 reads the flag at each
+ * collection, so set here, before the threads start, it binds them all; unlike
+ * `--max-old-space-size`, it leaves every heap's limit (a worker's `resourceLimits`) as it is.
+ */
+function boundHeapGrowth(config: Config): void {
+  if (config.heapGrowingPercent > 0)
+    v8.setFlagsFromString(`--heap-growing-percent=${config.heapGrowingPercent}`);
+}
+
 function main(): void {
   const config = settings();
+  boundHeapGrowth(config);
   const logger = createLogger(config.logLevel);
   const parts = staffParts(config, logger);
   const store = openStore(config, logger);

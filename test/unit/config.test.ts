@@ -19,6 +19,7 @@ describe('loadConfig defaults', () => {
     ['REQUEST_TIMEOUT_MS', config.requestTimeoutMs, 30_000],
     ['KEEP_ALIVE_TIMEOUT_MS', config.keepAliveTimeoutMs, 5_000],
     ['SHUTDOWN_GRACE_MS', config.shutdownGraceMs, 10_000],
+    ['HEAP_GROWING_PERCENT', config.heapGrowingPercent, 100],
     ['the bundled dataset', config.bundledDataset, BUNDLED_DATASET],
   ];
   for (const [name, actual, expected] of rows)
@@ -52,6 +53,9 @@ describe('loadConfig refuses bad values, naming the variable', () => {
     ['REQUEST_TIMEOUT_MS', '600001'],
     ['KEEP_ALIVE_TIMEOUT_MS', 'soon'],
     ['SHUTDOWN_GRACE_MS', '10s'],
+    ['HEAP_GROWING_PERCENT', '-1'],
+    ['HEAP_GROWING_PERCENT', '1001'],
+    ['HEAP_GROWING_PERCENT', '50%'],
     ['DATASET', 'fixtures'],
     ['DATASET', '.'],
     ['DUMPS_DIR', 'package.json'],
