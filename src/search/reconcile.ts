@@ -252,8 +252,10 @@ function candidatePool(
   return pool;
 }
 
-/** Whether `part` is a run of `whole`'s words, in order (`Museum der Arbeit` in `Stiftung Historische
- * Museen Hamburg, Museum der Arbeit`, not in `Museum Arbeit am Rhein`). */
+/**
+ * Whether `part` is a run of `whole`'s words, in order: `Museum der Arbeit` is one of `Stiftung
+ * Historische Museen Hamburg, Museum der Arbeit`, not of `Museum Arbeit am Rhein`.
+ */
 function within(part: readonly string[], whole: readonly string[]): boolean {
   if (part.length === 0 || part.length > whole.length) return false;
   for (let i = 0; i + part.length <= whole.length; i++)
@@ -265,6 +267,20 @@ function within(part: readonly string[], whole: readonly string[]): boolean {
 function endKnown(index: SearchIndex, word: string): string | undefined {
   for (let i = 1; i + 5 <= word.length; i++) if (index.knows(word.slice(i))) return word.slice(i);
   return undefined;
+}
+
+/**
+ * An institution before its parts: where the pool holds both `DE-66` and `DE-66-0`, a name from
+ * elsewhere that fits both names the whole (Wikidata's `Hochschul- und Landesbibliothek Fulda` is
+ * DE-66, not its campus library), unless it fits the part better by more than PART_OF_CANDIDATE.
+ */
+function wholesFirst(scored: { readonly entry: SearchEntry; score: number }[]): void {
+  const held = new Set(scored.map((c) => c.entry.isil));
+  for (const c of scored) {
+    const whole = c.entry.isil.replace(/-\d+$/, '');
+    if (whole !== c.entry.isil && whole.includes('-') && held.has(whole))
+      c.score = Math.max(0, c.score - PART_OF_CANDIDATE);
+  }
 }
 
 /** The candidates for one query, best first. */
@@ -290,6 +306,7 @@ export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[
   const postcodes = given.get('postcode') ?? [];
   const isils = (given.get('isil') ?? []).map((i) => i.toLowerCase());
   const kindsAsked = kindsNamed(query.query);
+  const queryWords = words(query.query);
   const scored = [...pool.values()].map((entry) => {
     const rarity = (w: string) => index.rarity(w);
     const likeness = Math.max(
@@ -306,10 +323,11 @@ export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[
     if (isil !== undefined) score += isil ? 40 : -30;
     if (city !== undefined) score += city ? 12 : -15;
     if (postcode !== undefined) score += postcode ? 8 : -10;
-    const exact = fold(words(query.query).join(' ')) === words(entry.name).join(' ');
+    const named = words(entry.name);
+    const exact = queryWords.join(' ') === named.join(' ');
     if (exact) score += 8;
     // The query's words together and in its order say more than the same words apart.
-    else if (within(words(query.query), words(entry.name))) score += 4;
+    else if (within(queryWords, named)) score += 4;
     return {
       entry,
       likeness,
@@ -320,15 +338,7 @@ export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[
       exact,
     };
   });
-  // An institution before its parts: where the pool holds both `DE-66` and `DE-66-0`, a name from
-  // elsewhere that fits both names the whole (Wikidata's `Hochschul- und Landesbibliothek Fulda`
-  // is DE-66, not its campus library), unless it fits the part better by more than this.
-  const held = new Set(scored.map((c) => c.entry.isil));
-  for (const c of scored) {
-    const whole = c.entry.isil.replace(/-\d+$/, '');
-    if (whole !== c.entry.isil && whole.includes('-') && held.has(whole))
-      c.score = Math.max(0, c.score - PART_OF_CANDIDATE);
-  }
+  wholesFirst(scored);
   scored.sort((a, b) => b.score - a.score || a.entry.name.localeCompare(b.entry.name, 'de'));
   const top = scored.slice(0, limit);
   const distinctive =
