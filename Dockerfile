@@ -14,7 +14,11 @@ COPY loader/ loader/
 RUN npm run build
 
 FROM ${NODE_IMAGE} AS runtime
-ENV NODE_ENV=production
+# Two malloc arenas, not one per thread: the threads that compress and write (the dumps' thread,
+# zlib's) leave freed memory in arenas of their own that glibc keeps. 50-60 MB less RSS at the
+# same rates (docs/operations.md).
+ENV NODE_ENV=production \
+    MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force

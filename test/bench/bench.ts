@@ -120,6 +120,8 @@ async function startServer(
     PORT: String(port),
     HOST,
     LOG_LEVEL: 'warn',
+    // As the image and `npm start` run it (Dockerfile, docs/operations.md).
+    MALLOC_ARENA_MAX: '2',
     ...env,
   });
   await waitFor(`http://${HOST}:${port}/readyz`, 120_000);
@@ -164,7 +166,7 @@ async function main(): Promise<void> {
   fs.mkdirSync(WORK, { recursive: true });
   const log = (text: string) => process.stdout.write(`${text}\n`);
   log(
-    `bench: ${COUNT} institutions, ${CONNECTIONS} connections, ${DURATION} s per case, load generator ${TOOL}, ${process.version}`,
+    `bench: ${COUNT} institutions, ${CONNECTIONS} connections, ${DURATION} s per case, load generator ${TOOL}, ${process.version}; the server with MALLOC_ARENA_MAX=2, as the image and npm start run it`,
   );
 
   execFileSync(
