@@ -187,7 +187,7 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutMs,
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 1, 600_000),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
-    heapGrowingPercent: integer(env, 'HEAP_GROWING_PERCENT', 100, 0, 1000),
+    heapGrowingPercent: heapGrowingPercent(env),
     sparql: sparqlConfig(env, integer, (name, message) => new ConfigError(name, message)),
     store: storeConfig(env, integer, httpUrl, (name, message) => new ConfigError(name, message)),
     metricsListen: metricsListen(env, port),
@@ -195,6 +195,21 @@ export function loadConfig(env: Env = process.env): Config {
     mapTiles: mapTiles(env),
     mapAttribution: (env.MAP_ATTRIBUTION ?? '© OpenStreetMap contributors').slice(0, 300),
   });
+}
+
+/**
+ * HEAP_GROWING_PERCENT: 0 (V8's own heuristics) or 10 to 1000. Below 10 a heap would be collected
+ * again after growing by a few percent, most of the process's time spent collecting (V8's own
+ * least is 10%): a value such as `1`, meant as a factor, is refused rather than served slowly.
+ */
+function heapGrowingPercent(env: Env): number {
+  const value = integer(env, 'HEAP_GROWING_PERCENT', 100, 0, 1000);
+  if (value > 0 && value < 10)
+    throw new ConfigError(
+      'HEAP_GROWING_PERCENT',
+      `expected 0 (V8's own) or a percentage from 10 to 1000, got ${value}`,
+    );
+  return value;
 }
 
 /** METRICS_LISTEN: never the public port, where anyone could read them. */

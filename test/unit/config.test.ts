@@ -56,6 +56,8 @@ describe('loadConfig refuses bad values, naming the variable', () => {
     ['HEAP_GROWING_PERCENT', '-1'],
     ['HEAP_GROWING_PERCENT', '1001'],
     ['HEAP_GROWING_PERCENT', '50%'],
+    ['HEAP_GROWING_PERCENT', '1'],
+    ['HEAP_GROWING_PERCENT', '9'],
     ['DATASET', 'fixtures'],
     ['DATASET', '.'],
     ['DUMPS_DIR', 'package.json'],
@@ -78,6 +80,18 @@ describe('loadConfig refuses bad values, naming the variable', () => {
 
 describe('loadConfig accepts and normalises', () => {
   const rows: [string, Record<string, string>, keyof Config, unknown][] = [
+    [
+      'HEAP_GROWING_PERCENT 0 leaves V8 its own',
+      { HEAP_GROWING_PERCENT: '0' },
+      'heapGrowingPercent',
+      0,
+    ],
+    [
+      'HEAP_GROWING_PERCENT 10, the least',
+      { HEAP_GROWING_PERCENT: '10' },
+      'heapGrowingPercent',
+      10,
+    ],
     [
       'BASE_IRI loses its trailing slash',
       { BASE_IRI: 'https://example.org/' },
