@@ -9,7 +9,14 @@ import { parseArgs } from 'node:util';
 import { generate, generatePica } from '../../loader/generate';
 import { PROJECT_ROOT } from '../../src/util/paths';
 import { everyDocument, pipelinedFlood, rssOf, type FloodResult } from './hardening';
-import { driveAutocannon, driveWrk, hasWrk, type Result, type Target } from './drivers';
+import {
+  AS_DEPLOYED,
+  driveAutocannon,
+  driveWrk,
+  hasWrk,
+  type Result,
+  type Target,
+} from './drivers';
 import { loaderLimits } from './loaderLimits';
 
 const { values } = parseArgs({
@@ -120,8 +127,7 @@ async function startServer(
     PORT: String(port),
     HOST,
     LOG_LEVEL: 'warn',
-    // As the image and `npm start` run it (Dockerfile, docs/operations.md).
-    MALLOC_ARENA_MAX: '2',
+    ...AS_DEPLOYED,
     ...env,
   });
   await waitFor(`http://${HOST}:${port}/readyz`, 120_000);
@@ -166,7 +172,7 @@ async function main(): Promise<void> {
   fs.mkdirSync(WORK, { recursive: true });
   const log = (text: string) => process.stdout.write(`${text}\n`);
   log(
-    `bench: ${COUNT} institutions, ${CONNECTIONS} connections, ${DURATION} s per case, load generator ${TOOL}, ${process.version}; the server with MALLOC_ARENA_MAX=2, as the image and npm start run it`,
+    `bench: ${COUNT} institutions, ${CONNECTIONS} connections, ${DURATION} s per case, load generator ${TOOL}, ${process.version}; the servers with ${JSON.stringify(AS_DEPLOYED)}, as the image and npm start run them`,
   );
 
   execFileSync(

@@ -5,6 +5,13 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import autocannon from 'autocannon';
 
+/**
+ * What the service's own launchers set in a server's environment beyond its settings (the image's
+ * `ENV`, `npm start`): every bench starts its servers with it, so that they measure the service as
+ * it is run (docs/operations.md).
+ */
+export const AS_DEPLOYED: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
+
 export interface Target {
   readonly path: string;
   readonly headers?: Record<string, string>;

@@ -25,7 +25,14 @@ import { VIRTUOSO_GRAPH_INDEX } from '../../src/store/remote/sparqlStore';
 import { PROJECT_ROOT } from '../../src/util/paths';
 import { freePort, startTopology, topologyInstalled, type Topology } from '../servers/topology';
 import { bulkTarget, startVirtuoso, virtuosoInstalled, type Virtuoso } from '../servers/virtuoso';
-import { driveAutocannon, driveWrk, hasWrk, type Result, type Target } from './drivers';
+import {
+  AS_DEPLOYED,
+  driveAutocannon,
+  driveWrk,
+  hasWrk,
+  type Result,
+  type Target,
+} from './drivers';
 import { rssOf } from './hardening';
 
 const { values } = parseArgs({
@@ -104,7 +111,7 @@ async function startService(env: Record<string, string>): Promise<{ url: string;
   const port = await freePort();
   const child = spawn(process.execPath, MAIN, {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, HOST, PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, ...AS_DEPLOYED, HOST, PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   children.push(child);

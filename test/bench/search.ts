@@ -15,6 +15,7 @@ import { readEntries } from '../../src/search/searchHolder';
 import { SearchIndex } from '../../src/search/searchIndex';
 import { BUNDLED_DATASET, PROJECT_ROOT } from '../../src/util/paths';
 import { BASE } from '../support';
+import { AS_DEPLOYED } from './drivers';
 
 const { values } = parseArgs({
   options: {
@@ -137,6 +138,7 @@ export async function searchBench(): Promise<void> {
   // Over HTTP, against an Express baseline, in the same run.
   const port = 18000 + (process.pid % 1000);
   const server = node(['--import', 'tsx', path.join('src', 'main.ts')], {
+    ...AS_DEPLOYED,
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { loadExamples } from '../../src/http/sparql/editor';
 import { hashPassword, writeUser } from '../../src/http/sparql/users';
 import { PROJECT_ROOT } from '../../src/util/paths';
-import { driveAutocannon, driveWrk, hasWrk, type Result } from './drivers';
+import { AS_DEPLOYED, driveAutocannon, driveWrk, hasWrk, type Result } from './drivers';
 import { rssOf } from './hardening';
 
 const { values } = parseArgs({
@@ -139,6 +139,7 @@ async function main(): Promise<void> {
     cwd: PROJECT_ROOT,
     env: {
       ...process.env,
+      ...AS_DEPLOYED,
       PORT: String(PORT),
       HOST,
       LOG_LEVEL: 'warn',

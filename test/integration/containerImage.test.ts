@@ -93,12 +93,15 @@ describe('the container image', () => {
     for (const name of settings) assert.match(compose, new RegExp(`^\\s+${name}:`, 'm'), name);
   });
 
-  it('runs the server with two malloc arenas, in the image, with npm start and in the bench', () => {
+  it('runs the server with two malloc arenas, in the image, with npm start and in every bench', () => {
     assert.match(read('Dockerfile'), /^\s+MALLOC_ARENA_MAX=2$/m);
     const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> })
       .scripts;
     assert.match(scripts.start!, /^MALLOC_ARENA_MAX=\$\{MALLOC_ARENA_MAX:-2\} /);
-    assert.match(read('test/bench/bench.ts'), /MALLOC_ARENA_MAX: '2'/);
+    assert.match(scripts['start:dist']!, /^MALLOC_ARENA_MAX=\$\{MALLOC_ARENA_MAX:-2\} /);
+    assert.match(read('test/bench/drivers.ts'), /AS_DEPLOYED[^=]*= \{ MALLOC_ARENA_MAX: '2' \}/);
+    for (const bench of ['bench.ts', 'scaleOut.ts', 'search.ts', 'staffLoad.ts'])
+      assert.match(read(`test/bench/${bench}`), /\.\.\.AS_DEPLOYED/, bench);
   });
 
   it("lists every setting in the README's table", () => {
