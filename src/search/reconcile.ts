@@ -64,14 +64,21 @@ function edits(a: string, b: string, max: number): number {
   return previous[b.length]!;
 }
 
+/**
+ * The town a word may be the adjective of, four letters or more: the `Pasewalker Stadtmuseum` is
+ * the museum of Pasewalk, a `Bonner` institution one of Bonn.
+ */
+function townOf(word: string): string | undefined {
+  return word.length >= 6 && word.endsWith('er') ? word.slice(0, -2) : undefined;
+}
+
 /** How alike two words are: 1 the same, less for a typo or a part of a compound, 0 unalike. */
 function wordLikeness(a: string, b: string): number {
   if (a === b) return 1;
   const long = Math.max(a.length, b.length);
   if (long >= 5 && edits(a, b, long >= 10 ? 2 : 1) <= (long >= 10 ? 2 : 1)) return 0.7;
   const [short, other] = a.length <= b.length ? [a, b] : [b, a];
-  // A town's adjective is its name: the `Pasewalker Stadtmuseum` is the museum of Pasewalk.
-  if (short.length >= 4 && other === `${short}er`) return 0.8;
+  if (townOf(other) === short) return 0.8;
   if (short.length >= 5 && (other.endsWith(short) || other.startsWith(short))) return 0.6;
   return 0;
 }
@@ -234,9 +241,8 @@ function candidatePool(
   for (const word of significant(name)) {
     if (index.rarity(word) >= TELLING) add(index.holding(word, 50));
     // A town's adjective, as the town: `Pasewalker` brings the institutions of Pasewalk.
-    const town = word.endsWith('er') ? word.slice(0, -2) : '';
-    if (town.length >= 4 && index.knows(town) && index.rarity(town) >= TELLING)
-      add(index.holding(town, 50));
+    const town = townOf(word);
+    if (town && index.knows(town) && index.rarity(town) >= TELLING) add(index.holding(town, 50));
     // A compound no name holds, by its longest end that one does: `Bauernkriegspanorama` is a
     // `Panorama Museum`.
     if (word.length >= 9 && !index.knows(word)) {
@@ -307,6 +313,7 @@ export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[
   const isils = (given.get('isil') ?? []).map((i) => i.toLowerCase());
   const kindsAsked = kindsNamed(query.query);
   const queryWords = words(query.query);
+  const queryPhrase = queryWords.join(' ');
   const scored = [...pool.values()].map((entry) => {
     const rarity = (w: string) => index.rarity(w);
     const likeness = Math.max(
@@ -324,7 +331,7 @@ export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[
     if (city !== undefined) score += city ? 12 : -15;
     if (postcode !== undefined) score += postcode ? 8 : -10;
     const named = words(entry.name);
-    const exact = queryWords.join(' ') === named.join(' ');
+    const exact = queryPhrase === named.join(' ');
     if (exact) score += 8;
     // The query's words together and in its order say more than the same words apart.
     else if (within(queryWords, named)) score += 4;
