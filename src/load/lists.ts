@@ -70,14 +70,14 @@ export function* readNameList(
         ? `expected 4 tab-separated columns, found ${cells.length}`
         : isilDefect(isil!) !== undefined
           ? `"${isil}" is not a well-formed ISIL (${isilDefect(isil!)})`
-          : normalize(cells[3]!) === ''
+          : nameOf(cells[3]!) === ''
             ? 'no name'
             : undefined;
     if (defect !== undefined) {
       yield { origin, id: isil || undefined, reason: defect, kind: 'malformed' };
       continue;
     }
-    rows.push({ origin, isil: isil!, sigel: cells[2]!.trim(), name: normalize(cells[3]!) });
+    rows.push({ origin, isil: isil!, sigel: cells[2]!.trim(), name: nameOf(cells[3]!) });
   }
   const kept = keepOneOfEachIsil(rows);
   for (const row of rows) {
@@ -204,6 +204,15 @@ export function withdrawnRecord(
 }
 
 /** Text as the converter writes it (DATA-MODEL.md, Quirks): NFC, white-space runs as one space. */
+/**
+ * A name as the agency gives it. lobid's TSV export writes each quotation mark in a name twice, as
+ * CSV escapes it, though it never encloses a field: `Städtisches Museum ""Junkerhaus""` in the list
+ * (191 rows, not one single mark) is the `Städtisches Museum "Junkerhaus"` of the ISIL directory.
+ */
+function nameOf(cell: string): string {
+  return normalize(cell.replaceAll('""', '"'));
+}
+
 function normalize(text: string): string {
   return text.normalize('NFC').replace(/\s+/g, ' ').trim();
 }

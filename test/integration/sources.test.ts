@@ -224,6 +224,17 @@ describe('loadSources', () => {
       );
       assert.ok(sameGraph(stored(describe_(loaded.dataset, 'DE-Luen3')), expected));
     });
+
+    it("reads a name's quotation marks once, as the export doubles each of them", () => {
+      const name = (isil: string) =>
+        parseTurtle(describe_(loaded.dataset, isil), 'application/n-triples')
+          .filter((q) => q.predicate.value === 'http://xmlns.com/foaf/0.1/name')
+          .map((q) => q.object.value);
+      // In the list: `Städtisches Museum ""Junkerhaus""`, `""Frischglück""-Besucherbergwerk`.
+      assert.deepEqual(name('DE-MUS-172818'), ['Städtisches Museum "Junkerhaus"']);
+      assert.deepEqual(name('DE-MUS-333919'), ['"Frischglück"-Besucherbergwerk']);
+      assert.deepEqual(name('DE-Luen3'), ['Niedersächsisches Oberverwaltungsgericht, Bibliothek']);
+    });
   });
 
   describe('the redirect list', () => {
