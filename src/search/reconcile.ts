@@ -7,6 +7,15 @@
 // enough: the agency's data holds different institutions of the same name (two "Museum für Kunst
 // und Kulturgeschichte"), and Wikidata's labels name some of them for the other one.
 import { fold, words } from './fold';
+import {
+  kindAgreement,
+  kindsNamed,
+  nameLikeness,
+  quoted,
+  significant,
+  townOf,
+  within,
+} from './likeness';
 import type { InstitutionType, SearchEntry } from './entry';
 import type { SearchIndex } from './searchIndex';
 
@@ -41,148 +50,6 @@ export interface Candidate {
   readonly match: boolean;
   readonly type: readonly { id: string; name: string }[];
   readonly features: readonly { id: string; value: number | boolean }[];
-}
-
-/** How far apart two folded words are, in edits (Levenshtein), stopping past `max`. */
-function edits(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(
-        previous[j]! + 1,
-        row[j - 1]! + 1,
-        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-      best = Math.min(best, row[j]!);
-    }
-    if (best > max) return max + 1;
-    previous = row;
-  }
-  return previous[b.length]!;
-}
-
-/**
- * The town a word may be the adjective of, four letters or more: the `Pasewalker Stadtmuseum` is
- * the museum of Pasewalk, a `Bonner` institution one of Bonn.
- */
-function townOf(word: string): string | undefined {
-  return word.length >= 6 && word.endsWith('er') ? word.slice(0, -2) : undefined;
-}
-
-/** How alike two words are: 1 the same, less for a typo or a part of a compound, 0 unalike. */
-function wordLikeness(a: string, b: string): number {
-  if (a === b) return 1;
-  const long = Math.max(a.length, b.length);
-  if (long >= 5 && edits(a, b, long >= 10 ? 2 : 1) <= (long >= 10 ? 2 : 1)) return 0.7;
-  const [short, other] = a.length <= b.length ? [a, b] : [b, a];
-  if (townOf(other) === short) return 0.8;
-  if (short.length >= 5 && (other.endsWith(short) || other.startsWith(short))) return 0.6;
-  return 0;
-}
-
-/** Words that say little about which institution is meant. */
-const FILLERS = new Set([
-  'der',
-  'die',
-  'das',
-  'des',
-  'dem',
-  'den',
-  'und',
-  'fuer',
-  'zu',
-  'im',
-  'in',
-  'am',
-  'an',
-  'von',
-  'e',
-  'v',
-  'the',
-  'of',
-  'and',
-  'for',
-]);
-
-/**
- * A word in the form names are compared in: a `Bücherei` is a library as a `Bibliothek` is, and
- * `Museen` are museums (`Stadtbücherei Marktheidenfeld` is the `Stadtbibliothek Marktheidenfeld`).
- */
-const canonical = (word: string) =>
-  word.replace(/buecherei$/, 'bibliothek').replace(/museen$/, 'museum');
-
-const significant = (text: string) =>
-  words(text)
-    .filter((w) => !FILLERS.has(w))
-    .map(canonical);
-
-/** What a name's words say an institution is: `Stadtarchiv` an archive, `Heimatmuseum` a museum. */
-const KIND_WORDS: readonly [InstitutionType, RegExp][] = [
-  ['museum', /museum|galerie|gedenkstaette|schatzkammer|freilicht/],
-  ['archive', /archiv/],
-  ['library', /bibliothe|mediathek/],
-];
-
-export function kindsNamed(name: string): Set<InstitutionType> {
-  const kinds = new Set<InstitutionType>();
-  for (const word of significant(name))
-    for (const [kind, pattern] of KIND_WORDS) if (pattern.test(word)) kinds.add(kind);
-  return kinds;
-}
-
-/**
- * How far a candidate's kind agrees with the kind the query's name says, as a change of score:
- * a `Stadtmuseum Baden-Baden` is not the `Stadtarchiv Baden-Baden`, though the town's name, the
- * rarest word, is in both. Nothing when the query names no kind, or nothing is known of the
- * candidate's; less, not nothing, for a candidate that is more than the query says (the `Museum
- * für Moderne Kunst, Bibliothek` for a `Museum für Moderne Kunst`).
- */
-function kindAgreement(query: ReadonlySet<InstitutionType>, entry: SearchEntry): number {
-  if (query.size === 0) return 0;
-  const kinds = kindsNamed(entry.name);
-  if (entry.type !== undefined && entry.type !== 'other') kinds.add(entry.type);
-  if (kinds.size === 0) return 0;
-  const shared = [...kinds].filter((k) => query.has(k)).length;
-  if (shared === 0) return -12;
-  return shared < kinds.size ? -6 : 0;
-}
-
-/**
- * How alike a name from elsewhere is to an institution's name, from 0 to 1: the words matched
- * both ways, each weighed by how telling it is (`rarity`: a town's name counts for more than
- * `museum`). The institution's city may match a word of the query too (`Museum Penzberg`), but its
- * absence from the query costs nothing.
- */
-export function nameLikeness(
-  query: string,
-  name: string,
-  rarity: (word: string) => number = () => 1,
-  places: readonly string[] = [],
-): number {
-  const x = significant(query);
-  const y = significant(name);
-  if (x.length === 0 || y.length === 0) return 0;
-  const around = [...y, ...places.flatMap(significant)];
-  const weight = (w: string) => Math.max(0.5, rarity(w));
-  // A compound on one side is two words on the other: `Hugenottenmuseum`, `Hugenotten-Museum`.
-  const matched = (from: string[], to: string[]) => {
-    const whole = new Set(to);
-    const within = [...to, ...to.slice(1).map((v, i) => to[i]! + v)];
-    return from.reduce((sum, w, i) => {
-      const joinedHere =
-        (i > 0 && whole.has(from[i - 1]! + w)) ||
-        (i + 1 < from.length && whole.has(w + from[i + 1]));
-      const likeness = joinedHere ? 1 : Math.max(0, ...within.map((v) => wordLikeness(w, v)));
-      return sum + weight(w) * likeness;
-    }, 0);
-  };
-  const total = (list: string[]) => list.reduce((sum, w) => sum + weight(w), 0);
-  // (Each side's words weighed by their rarity, the matched share of each side.)
-  // The query's words found count most: a record often says more than a label elsewhere does.
-  return 0.7 * (matched(x, around) / total(x)) + 0.3 * (matched(y, x) / total(y));
 }
 
 /** A word this rare (few institutions have it) brings the institutions that have it as candidates. */
@@ -238,7 +105,11 @@ function candidatePool(
   const add = (entries: readonly SearchEntry[]) => {
     for (const entry of entries) if (!keep || keep(entry)) pool.set(entry.isil, entry);
   };
-  for (const word of significant(name)) {
+  const said = significant(name);
+  // The query's initials, as an acronym a name may hold: `Museum für Moderne Kunst`, `Museum MMK`.
+  const initials = said.map((w) => w[0]).join('');
+  if (initials.length >= 3 && index.knows(initials)) add(index.holding(initials, 50));
+  for (const word of said) {
     if (index.rarity(word) >= TELLING) add(index.holding(word, 50));
     // A town's adjective, as the town: `Pasewalker` brings the institutions of Pasewalk.
     const town = townOf(word);
@@ -256,17 +127,6 @@ function candidatePool(
   }
 
   return pool;
-}
-
-/**
- * Whether `part` is a run of `whole`'s words, in order: `Museum der Arbeit` is one of `Stiftung
- * Historische Museen Hamburg, Museum der Arbeit`, not of `Museum Arbeit am Rhein`.
- */
-function within(part: readonly string[], whole: readonly string[]): boolean {
-  if (part.length === 0 || part.length > whole.length) return false;
-  for (let i = 0; i + part.length <= whole.length; i++)
-    if (part.every((w, j) => whole[i + j] === w)) return true;
-  return false;
 }
 
 /** The longest end of `word`, five letters or more, that some name holds whole. */
@@ -332,7 +192,7 @@ export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[
     if (postcode !== undefined) score += postcode ? 8 : -10;
     const named = words(entry.name);
     const exact = queryPhrase === named.join(' ');
-    if (exact) score += 8;
+    if (exact || quoted(entry.name).includes(queryPhrase)) score += 8;
     // The query's words together and in its order say more than the same words apart.
     else if (within(queryWords, named)) score += 4;
     return {

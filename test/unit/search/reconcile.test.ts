@@ -3,7 +3,8 @@
 // for the purpose. The service's answers are tested against the spec's schemas in
 // test/integration/reconcile.test.ts.
 import assert from 'node:assert/strict';
-import { kindsNamed, reconcile } from '../../../src/search/reconcile';
+import { kindsNamed } from '../../../src/search/likeness';
+import { reconcile } from '../../../src/search/reconcile';
 import { SearchIndex } from '../../../src/search/searchIndex';
 import { entry } from '../../support/searchEntry';
 
@@ -113,5 +114,31 @@ describe('reconciliation scoring', () => {
     assert.equal(reconcile(index, { query: 'Pasewalker Stadtmuseum' })[0]!.id, 'DE-MUS-455212');
     assert.equal(reconcile(index, { query: 'Bonner Gedenkstätte' })[0]!.id, 'DE-MUS-477410');
     assert.equal(reconcile(index, { query: 'Bauernkriegspanorama' })[0]?.id, 'DE-MUS-800919');
+  });
+
+  it("takes a name's acronym for the words it stands for, unless the name spells it out itself", async () => {
+    const index = await SearchIndex.build('v', [
+      entry('DE-MUS-360010', 'Museum MMK'),
+      entry('DE-MUS-055718', 'Mönchehaus Museum für moderne Kunst'),
+      entry('DE-Tue133', 'Bildungszentrum und Archiv zur Frauengeschichte BAF e.V.'),
+      entry('DE-MUS-787717', 'Besucherbergwerk F60 gGmbH'),
+      ...Array.from({ length: 200 }, (_, i) => entry(`DE-MUS-9${i}`, `Museum Nummer ${i}`)),
+    ]);
+    // Found by the acronym alone (no other word of the query is telling), and ranked first.
+    assert.equal(reconcile(index, { query: 'Museum für Moderne Kunst' })[0]!.id, 'DE-MUS-360010');
+    // BAF is the archive's own initials, not those of a Besucherbergwerk Abraumförderbrücke F60.
+    assert.equal(
+      reconcile(index, { query: 'Besucherbergwerk Abraumförderbrücke F60' })[0]!.id,
+      'DE-MUS-787717',
+    );
+  });
+
+  it('takes the quoted part of a name for the name an institution goes by', async () => {
+    const index = await SearchIndex.build('v', [
+      entry('DE-MUS-147322', 'Schmiede am Junkerhaus'),
+      entry('DE-MUS-172818', 'Städtisches Museum "Junkerhaus"'),
+      entry('DE-MUS-823110', 'Museum Viadrina im Junkerhaus'),
+    ]);
+    assert.equal(reconcile(index, { query: 'Junkerhaus' })[0]!.id, 'DE-MUS-172818');
   });
 });

@@ -1,0 +1,197 @@
+// How alike a name from elsewhere is to an institution's name (issue 18's reconciliation): words
+// folded and weighed by how telling they are, compounds and their parts, typos, a town's adjective,
+// acronyms, the kind of institution a name says. src/search/reconcile.ts finds the candidates and
+// scores them with it.
+import { fold, words } from './fold';
+import type { InstitutionType, SearchEntry } from './entry';
+
+/** How far apart two folded words are, in edits (Levenshtein), stopping past `max`. */
+function edits(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(
+        previous[j]! + 1,
+        row[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+      best = Math.min(best, row[j]!);
+    }
+    if (best > max) return max + 1;
+    previous = row;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * The town a word may be the adjective of, four letters or more: the `Pasewalker Stadtmuseum` is
+ * the museum of Pasewalk, a `Bonner` institution one of Bonn.
+ */
+export function townOf(word: string): string | undefined {
+  return word.length >= 6 && word.endsWith('er') ? word.slice(0, -2) : undefined;
+}
+
+/** How alike two words are: 1 the same, less for a typo or a part of a compound, 0 unalike. */
+function wordLikeness(a: string, b: string): number {
+  if (a === b) return 1;
+  const long = Math.max(a.length, b.length);
+  if (long >= 5 && edits(a, b, long >= 10 ? 2 : 1) <= (long >= 10 ? 2 : 1)) return 0.7;
+  const [short, other] = a.length <= b.length ? [a, b] : [b, a];
+  if (townOf(other) === short) return 0.8;
+  if (short.length >= 5 && (other.endsWith(short) || other.startsWith(short))) return 0.6;
+  return 0;
+}
+
+/** Words that say little about which institution is meant. */
+const FILLERS = new Set([
+  'der',
+  'die',
+  'das',
+  'des',
+  'dem',
+  'den',
+  'und',
+  'fuer',
+  'zu',
+  'zum',
+  'zur',
+  'im',
+  'in',
+  'am',
+  'an',
+  'von',
+  'e',
+  'v',
+  'the',
+  'of',
+  'and',
+  'for',
+]);
+
+/**
+ * A word in the form names are compared in: a `Bücherei` is a library as a `Bibliothek` is, and
+ * `Museen` are museums (`Stadtbücherei Marktheidenfeld` is the `Stadtbibliothek Marktheidenfeld`).
+ */
+const canonical = (word: string) =>
+  word.replace(/buecherei$/, 'bibliothek').replace(/museen$/, 'museum');
+
+export const significant = (text: string) =>
+  words(text)
+    .filter((w) => !FILLERS.has(w))
+    .map(canonical);
+
+/** What a name's words say an institution is: `Stadtarchiv` an archive, `Heimatmuseum` a museum. */
+const KIND_WORDS: readonly [InstitutionType, RegExp][] = [
+  ['museum', /museum|galerie|gedenkstaette|schatzkammer|freilicht/],
+  ['archive', /archiv/],
+  ['library', /bibliothe|mediathek/],
+];
+
+export function kindsNamed(name: string): Set<InstitutionType> {
+  const kinds = new Set<InstitutionType>();
+  for (const word of significant(name))
+    for (const [kind, pattern] of KIND_WORDS) if (pattern.test(word)) kinds.add(kind);
+  return kinds;
+}
+
+/**
+ * How far a candidate's kind agrees with the kind the query's name says, as a change of score:
+ * a `Stadtmuseum Baden-Baden` is not the `Stadtarchiv Baden-Baden`, though the town's name, the
+ * rarest word, is in both. Nothing when the query names no kind, or nothing is known of the
+ * candidate's; less, not nothing, for a candidate that is more than the query says (the `Museum
+ * für Moderne Kunst, Bibliothek` for a `Museum für Moderne Kunst`).
+ */
+export function kindAgreement(query: ReadonlySet<InstitutionType>, entry: SearchEntry): number {
+  if (query.size === 0) return 0;
+  const kinds = kindsNamed(entry.name);
+  if (entry.type !== undefined && entry.type !== 'other') kinds.add(entry.type);
+  if (kinds.size === 0) return 0;
+  const shared = [...kinds].filter((k) => query.has(k)).length;
+  if (shared === 0) return -12;
+  return shared < kinds.size ? -6 : 0;
+}
+
+/**
+ * How alike a name from elsewhere is to an institution's name, from 0 to 1: the words matched
+ * both ways, each weighed by how telling it is (`rarity`: a town's name counts for more than
+ * `museum`). The institution's city may match a word of the query too (`Museum Penzberg`), but its
+ * absence from the query costs nothing.
+ */
+export function nameLikeness(
+  query: string,
+  name: string,
+  rarity: (word: string) => number = () => 1,
+  places: readonly string[] = [],
+): number {
+  const x = [...new Set(significant(query))];
+  const y = spelledOut(name, x);
+  if (x.length === 0 || y.length === 0) return 0;
+  const around = [...y, ...places.flatMap(significant)];
+  const weight = (w: string) => Math.max(0.5, rarity(w));
+  // A compound on one side is two words on the other: `Hugenottenmuseum`, `Hugenotten-Museum`.
+  const matched = (from: string[], to: string[]) => {
+    const whole = new Set(to);
+    const within = [...to, ...to.slice(1).map((v, i) => to[i]! + v)];
+    return from.reduce((sum, w, i) => {
+      const joinedHere =
+        (i > 0 && whole.has(from[i - 1]! + w)) ||
+        (i + 1 < from.length && whole.has(w + from[i + 1]));
+      const likeness = joinedHere ? 1 : Math.max(0, ...within.map((v) => wordLikeness(w, v)));
+      return sum + weight(w) * likeness;
+    }, 0);
+  };
+  const total = (list: string[]) => list.reduce((sum, w) => sum + weight(w), 0);
+  // (Each side's words weighed by their rarity, the matched share of each side.)
+  // The query's words found count most: a record often says more than a label elsewhere does.
+  return 0.7 * (matched(x, around) / total(x)) + 0.3 * (matched(y, x) / total(y));
+}
+
+/**
+ * The significant words of `name`, each of its acronyms (`MMK`, two to six capitals) written out
+ * as the run of the query's words it stands for, where there is one: the `Museum MMK` is the
+ * `Museum für Moderne Kunst`.
+ */
+function spelledOut(name: string, query: readonly string[]): string[] {
+  const own = significant(name);
+  const acronyms = new Set(
+    (name.normalize('NFC').match(/(?<![\p{L}\p{N}])\p{Lu}{2,6}(?![\p{L}\p{N}])/gu) ?? [])
+      .map((a) => fold(a))
+      // One the name spells out itself (`Archiv zur Frauengeschichte ... BAF`) stands for nothing else.
+      .filter((a) => runOf(a, own) === undefined),
+  );
+  if (acronyms.size === 0) return own;
+  return own.flatMap((word) => (acronyms.has(word) ? (runOf(word, query) ?? [word]) : [word]));
+}
+
+/** The run of `list`'s words whose initials are `acronym`, if there is one. */
+function runOf(acronym: string, list: readonly string[]): string[] | undefined {
+  for (let i = 0; i + acronym.length <= list.length; i++) {
+    const run = list.slice(i, i + acronym.length);
+    if (run.map((w) => w[0]).join('') === acronym) return run;
+  }
+  return undefined;
+}
+
+/**
+ * Whether `part` is a run of `whole`'s words, in order: `Museum der Arbeit` is one of `Stiftung
+ * Historische Museen Hamburg, Museum der Arbeit`, not of `Museum Arbeit am Rhein`.
+ */
+export function within(part: readonly string[], whole: readonly string[]): boolean {
+  if (part.length === 0 || part.length > whole.length) return false;
+  for (let i = 0; i + part.length <= whole.length; i++)
+    if (part.every((w, j) => whole[i + j] === w)) return true;
+  return false;
+}
+
+/**
+ * The parts of a name in quotation marks, as phrases of folded words: the name an institution goes
+ * by (`Städtisches Museum "Junkerhaus"` is the Junkerhaus, not the `Schmiede am Junkerhaus`).
+ */
+export function quoted(name: string): string[] {
+  return [...name.matchAll(/["„“”»«'‚‘’]([^"„“”»«'‚‘’]+)["„“”»«'‚‘’]/g)].map((m) =>
+    words(m[1]!).join(' '),
+  );
+}
