@@ -151,8 +151,9 @@ export function nameLikeness(
 
 /**
  * The significant words of `name`, each of its acronyms (`MMK`, two to six capitals) written out
- * as the run of the query's words it stands for, where there is one: the `Museum MMK` is the
- * `Museum für Moderne Kunst`.
+ * as the run of the query's words it stands for, and each abbreviation (`Sächs.`) as the query's
+ * word it shortens, where there is one: the `Museum MMK` is the `Museum für Moderne Kunst`, the
+ * `Museum Sächs.-Böhm. Erzgeb.` the `Museum sächsisch-böhmisches Erzgebirge`.
  */
 function spelledOut(name: string, query: readonly string[]): string[] {
   const own = significant(name);
@@ -162,8 +163,21 @@ function spelledOut(name: string, query: readonly string[]): string[] {
       // One the name spells out itself (`Archiv zur Frauengeschichte ... BAF`) stands for nothing else.
       .filter((a) => runOf(a, own) === undefined),
   );
-  if (acronyms.size === 0) return own;
-  return own.flatMap((word) => (acronyms.has(word) ? (runOf(word, query) ?? [word]) : [word]));
+  const shortened = abbreviations(name);
+  if (acronyms.size === 0 && shortened.size === 0) return own;
+  return own.flatMap((word) => {
+    if (acronyms.has(word)) return runOf(word, query) ?? [word];
+    if (shortened.has(word))
+      return [query.find((w) => w.length > word.length && w.startsWith(word)) ?? word];
+    return [word];
+  });
+}
+
+/** The words a name abbreviates, folded: three letters or more before a full stop (`Erzgeb.`). */
+export function abbreviations(name: string): Set<string> {
+  return new Set(
+    [...name.normalize('NFC').matchAll(/(?<![\p{L}\p{N}])(\p{L}{3,})\./gu)].map((m) => fold(m[1]!)),
+  );
 }
 
 /** The run of `list`'s words whose initials are `acronym`, if there is one. */

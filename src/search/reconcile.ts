@@ -8,6 +8,7 @@
 // und Kulturgeschichte"), and Wikidata's labels name some of them for the other one.
 import { fold, words } from './fold';
 import {
+  abbreviations,
   kindAgreement,
   kindsNamed,
   nameLikeness,
@@ -124,6 +125,12 @@ function candidatePool(
     // Nummernschilder`.
     for (const stem of stemOf(word))
       if (stem.length >= 5 && index.rarity(stem) >= TELLING) add(index.suggest(stem, 50));
+    // A name that abbreviates the word: `Erzgeb.` for `Erzgebirge`.
+    for (let cut = 3; cut <= word.length - 2; cut++) {
+      const start = word.slice(0, cut);
+      if (index.knows(start) && index.rarity(start) >= TELLING)
+        add(index.holding(start, 50).filter((e) => abbreviations(e.name).has(start)));
+    }
   }
 
   return pool;

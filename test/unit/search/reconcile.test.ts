@@ -141,4 +141,19 @@ describe('reconciliation scoring', () => {
     ]);
     assert.equal(reconcile(index, { query: 'Junkerhaus' })[0]!.id, 'DE-MUS-172818');
   });
+
+  it("takes a name's abbreviation for the query's word it shortens", async () => {
+    const index = await SearchIndex.build('v', [
+      entry('DE-MUS-855310', 'Museum Sächs.-Böhm. Erzgeb. im Bergmagazin'),
+      entry('DE-MUS-959219', 'Sächsisches Industriemuseum'),
+      entry('DE-MUS-962616', 'Glashüttenmuseum des Erzgebirges'),
+      // Enough others that a word few names have is telling (TELLING in src/search/reconcile.ts).
+      ...Array.from({ length: 300 }, (_, i) => entry(`DE-MUS-9${i}`, `Museum Nummer ${i}`)),
+    ]);
+    // Found though no word of the label is a word of the name: `erzgeb` is not `erzgebirge`.
+    assert.equal(
+      reconcile(index, { query: 'Museum sächsisch-böhmisches Erzgebirge' })[0]?.id,
+      'DE-MUS-855310',
+    );
+  });
 });
