@@ -37,9 +37,9 @@ export function townOf(word: string): string | undefined {
 /** How alike two words are: 1 the same, less for a typo or a part of a compound, 0 unalike. */
 function wordLikeness(a: string, b: string): number {
   if (a === b) return 1;
-  const long = Math.max(a.length, b.length);
-  if (long >= 5 && edits(a, b, long >= 10 ? 2 : 1) <= (long >= 10 ? 2 : 1)) return 0.7;
   const [short, other] = a.length <= b.length ? [a, b] : [b, a];
+  const long = other.length;
+  if (long >= 5 && edits(a, b, long >= 10 ? 2 : 1) <= (long >= 10 ? 2 : 1)) return 0.7;
   if (townOf(other) === short) return 0.8;
   if (short.length >= 5 && (other.endsWith(short) || other.startsWith(short))) return 0.6;
   return 0;
@@ -131,8 +131,10 @@ export function nameLikeness(
   if (x.length === 0 || y.length === 0) return 0;
   const around = [...y, ...places.flatMap(significant)];
   const weight = (w: string) => Math.max(0.5, rarity(w));
+  const xWeight = joinedWeights(query, weight);
+  const yWeight = joinedWeights(name, weight);
   // A compound on one side is two words on the other: `Hugenottenmuseum`, `Hugenotten-Museum`.
-  const matched = (from: string[], to: string[]) => {
+  const matched = (from: string[], to: string[], weigh: (w: string) => number) => {
     const whole = new Set(to);
     const within = [...to, ...to.slice(1).map((v, i) => to[i]! + v)];
     return from.reduce((sum, w, i) => {
@@ -140,13 +142,34 @@ export function nameLikeness(
         (i > 0 && whole.has(from[i - 1]! + w)) ||
         (i + 1 < from.length && whole.has(w + from[i + 1]));
       const likeness = joinedHere ? 1 : Math.max(0, ...within.map((v) => wordLikeness(w, v)));
-      return sum + weight(w) * likeness;
+      return sum + weigh(w) * likeness;
     }, 0);
   };
-  const total = (list: string[]) => list.reduce((sum, w) => sum + weight(w), 0);
+  const total = (list: string[], weigh: (w: string) => number) =>
+    list.reduce((sum, w) => sum + weigh(w), 0);
   // (Each side's words weighed by their rarity, the matched share of each side.)
   // The query's words found count most: a record often says more than a label elsewhere does.
-  return 0.7 * (matched(x, around) / total(x)) + 0.3 * (matched(y, x) / total(y));
+  return (
+    0.7 * (matched(x, around, xWeight) / total(x, xWeight)) +
+    0.3 * (matched(y, x, yWeight) / total(y, yWeight))
+  );
+}
+
+/**
+ * Each word's weight, where the words joined by hyphens (`Villingen-Schwenningen`,
+ * `Eisenbahn-Museum`) share the weight of their most telling one: they are one name or one
+ * compound written in parts, and say no more together than it does.
+ */
+function joinedWeights(text: string, weight: (w: string) => number): (w: string) => number {
+  const shared = new Map<string, number>();
+  for (const joined of text.match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu) ?? []) {
+    const parts = significant(joined);
+    if (parts.length < 2) continue;
+    const most = Math.max(...parts.map(weight));
+    const sum = parts.reduce((total, part) => total + weight(part), 0);
+    for (const part of parts) shared.set(part, (weight(part) * most) / sum);
+  }
+  return shared.size === 0 ? weight : (w) => shared.get(w) ?? weight(w);
 }
 
 /**

@@ -156,4 +156,30 @@ describe('reconciliation scoring', () => {
       'DE-MUS-855310',
     );
   });
+
+  it('weighs the words joined by hyphens together as one, not each as a word of its own', async () => {
+    const index = await SearchIndex.build('v', [
+      entry('DE-MUS-467918', 'Uhrenindustriemuseum'),
+      entry(
+        'DE-Vil3',
+        'Wissenschaftliche Spezialbibliothek Stadtarchiv und Museen Villingen-Schwenningen',
+      ),
+      entry('DE-Vil5', 'Stadtarchiv Villingen-Schwenningen'),
+      entry('DE-MUS-435718', 'Eisenmuseum Jünkerath'),
+      entry('DE-MUS-112123', 'Eisenbahnmuseum'),
+      entry('DE-MUS-764016', 'Eisenbahnmuseum'),
+      entry('DE-MUS-1', 'Museum Eisenbahn und Technik'),
+      entry('DE-MUS-2', 'Eisenbahn-Erlebniswelt'),
+      // Others, so that a museum is as common as in the agency's names, one in eight.
+      ...Array.from({ length: 250 }, (_, i) => entry(`DE-MUS-9${i}`, `Museum Nummer ${i}`)),
+      ...Array.from({ length: 1750 }, (_, i) => entry(`DE-9${i}`, `Bibliothek Nummer ${i}`)),
+    ]);
+    // The town's name in two parts is no more telling than one part, nor than the museum's name.
+    assert.equal(
+      reconcile(index, { query: 'Uhrenindustriemuseum Villingen-Schwenningen' })[0]?.id,
+      'DE-MUS-467918',
+    );
+    // `Eisenbahn-Museum` is the compound `Eisenbahnmuseum`: no more than one word of the label.
+    assert.equal(reconcile(index, { query: 'Eisenbahn-Museum Jünkerath' })[0]?.id, 'DE-MUS-435718');
+  });
 });
