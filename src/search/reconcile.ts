@@ -202,6 +202,9 @@ export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[
     if (exact || quoted(entry.name).includes(queryPhrase)) score += 8;
     // The query's words together and in its order say more than the same words apart.
     else if (within(queryWords, named)) score += 4;
+    // So do they before the word a label from elsewhere adds, often the town (`Archäologisches
+    // Museum Königsbrunn` for an `Archäologisches Museum`).
+    else if (queryWords.length >= 3 && within(queryWords.slice(0, -1), named)) score += 4;
     return {
       entry,
       likeness,

@@ -182,4 +182,22 @@ describe('reconciliation scoring', () => {
     // `Eisenbahn-Museum` is the compound `Eisenbahnmuseum`: no more than one word of the label.
     assert.equal(reconcile(index, { query: 'Eisenbahn-Museum Jünkerath' })[0]?.id, 'DE-MUS-435718');
   });
+
+  it("ranks a name holding the query's words before its last one together above one holding them apart", async () => {
+    const index = await SearchIndex.build('v', [
+      entry('DE-MUS-022926', 'Archäologisches Museum'),
+      entry('DE-MUS-259910', 'Naturmuseum Königsbrunn'),
+      entry('DE-MUS-188516', 'Lechfeldmuseum Königsbrunn'),
+      // The town's name rarer than `archäologisches`, as in the agency's names.
+      ...Array.from({ length: 30 }, (_, i) =>
+        entry(`DE-MUS-8${i}`, `Archäologisches Landesamt ${i}`),
+      ),
+      ...Array.from({ length: 250 }, (_, i) => entry(`DE-MUS-9${i}`, `Museum Nummer ${i}`)),
+      ...Array.from({ length: 1750 }, (_, i) => entry(`DE-9${i}`, `Bibliothek Nummer ${i}`)),
+    ]);
+    assert.equal(
+      reconcile(index, { query: 'Archäologisches Museum Königsbrunn' })[0]?.id,
+      'DE-MUS-022926',
+    );
+  });
 });
