@@ -4,7 +4,10 @@
 // (a restructuring) reports:
 //   npm run bench:ab -- --base a452229 [--head REV] --turns 3 [-- bench options, e.g. --forks 1]
 // Each revision named is checked out in a git worktree under .bench/ab/ and installed with
-// `npm ci` once; without --head, the head is the working tree.
+// `npm ci` once; without --head, the head is the working tree. With --public, each run stops once
+// its forks have measured the public cases (the first table: 303, cached, 304, uncached, against
+// the Express baseline of the same fork), about five minutes a run with `--forks 1` against 35 for
+// the whole bench; the figures are then those cases' req/s and ratios, read as the forks print them.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -36,24 +39,60 @@ function checkout(side: 'base' | 'head', revision: string): string {
   return dir;
 }
 
-/** One run of the bench in `dir` with `args`, its output kept in `out`. */
-function run(dir: string, args: readonly string[], out: string): Promise<string> {
+/**
+ * One run of the bench in `dir` with `args`, its output kept in `out`; with `forks`, stopped (its
+ * process group: the servers it started with it) once that many forks have measured the public
+ * cases.
+ */
+function run(dir: string, args: readonly string[], out: string, forks?: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', path.join('test', 'bench', 'bench.ts'), ...args],
-      { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] },
+      { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'], detached: forks !== undefined },
     );
     const chunks: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let stopped = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (forks !== undefined && !stopped && (text.match(LAST_CASE) ?? []).length >= forks) {
+        stopped = true;
+        process.kill(-child.pid!, 'SIGKILL');
+      }
+    });
     child.on('error', reject);
     child.on('exit', (code) => {
       const text = Buffer.concat(chunks).toString('utf8');
       fs.writeFileSync(out, text);
-      if (code === 0) resolve(text);
+      if (code === 0 || stopped) resolve(text);
       else reject(new Error(`the bench in ${dir} exited with ${code}; its output: ${out}`));
     });
   });
+}
+
+/** The line each fork prints after its last public case. */
+const LAST_CASE = /^ {2}baseline Express 5 \(again, at the end\): /gm;
+
+/**
+ * The public cases' figures as the forks print them (`  200 .ttl (cached): 7923 req/s; …`): each
+ * case's mean req/s over the forks, and its ratio to the mean of the Express baseline's runs.
+ */
+export function publicFiguresOf(text: string): Figures {
+  const rates = new Map<string, number[]>();
+  for (const [, name, rps] of text.matchAll(/^ {2}([^:\n]+): (\d+) req\/s;/gm))
+    rates.set(name!, [...(rates.get(name!) ?? []), Number(rps)]);
+  const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const express = mean(
+    [...rates].filter(([name]) => name.startsWith('baseline Express 5')).flatMap(([, r]) => r),
+  );
+  const figures: Figures = new Map();
+  for (const [name, list] of rates) {
+    figures.set(`${name}: req/s`, Math.round(mean(list)));
+    if (!name.startsWith('baseline'))
+      figures.set(`${name}: × Express`, Math.round((100 * mean(list)) / express) / 100);
+  }
+  return figures;
 }
 
 /** The figures of the bench's two summary tables. */
@@ -107,13 +146,14 @@ async function main(): Promise<void> {
       base: { type: 'string' },
       head: { type: 'string' },
       turns: { type: 'string', default: '3' },
+      public: { type: 'boolean', default: false },
     },
     allowPositionals: true,
   });
   const turns = Number(values.turns);
   if (!values.base || !Number.isInteger(turns) || turns < 1) {
     process.stderr.write(
-      'usage: npm run bench:ab -- --base REV [--head REV] [--turns N] [-- bench options]\n',
+      'usage: npm run bench:ab -- --base REV [--head REV] [--turns N] [--public] [-- bench options]\n',
     );
     process.exit(2);
   }
@@ -122,13 +162,18 @@ async function main(): Promise<void> {
   const headDir = values.head === undefined ? PROJECT_ROOT : checkout('head', values.head);
   const base: Figures[] = [];
   const head: Figures[] = [];
+  // The forks the bench runs (its --forks, 3 unless given), after which a --public run stops.
+  const forksAt = positionals.indexOf('--forks');
+  const forks = values.public ? (forksAt >= 0 ? Number(positionals[forksAt + 1]) : 3) : undefined;
+  const figures = values.public ? publicFiguresOf : figuresOf;
   for (let turn = 1; turn <= turns; turn++) {
     for (const [side, dir, into] of [
       ['base', baseDir, base],
       ['head', headDir, head],
     ] as const) {
       process.stderr.write(`turn ${turn} of ${turns}: ${side}\n`);
-      into.push(figuresOf(await run(dir, positionals, path.join(AB, `${side}-${turn}.txt`))));
+      const out = path.join(AB, `${side}-${turn}.txt`);
+      into.push(figures(await run(dir, positionals, out, forks)));
     }
   }
   process.stdout.write(`${table(base, head)}\n`);
