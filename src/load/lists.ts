@@ -65,19 +65,20 @@ export function* readNameList(
     const origin = `${file}:${index + 1}`;
     const cells = line.split('\t');
     const isil = cells[1]?.trim();
+    const name = cells.length === 4 ? nameOf(cells[3]!) : '';
     const defect =
       cells.length !== 4
         ? `expected 4 tab-separated columns, found ${cells.length}`
         : isilDefect(isil!) !== undefined
           ? `"${isil}" is not a well-formed ISIL (${isilDefect(isil!)})`
-          : nameOf(cells[3]!) === ''
+          : name === ''
             ? 'no name'
             : undefined;
     if (defect !== undefined) {
       yield { origin, id: isil || undefined, reason: defect, kind: 'malformed' };
       continue;
     }
-    rows.push({ origin, isil: isil!, sigel: cells[2]!.trim(), name: nameOf(cells[3]!) });
+    rows.push({ origin, isil: isil!, sigel: cells[2]!.trim(), name });
   }
   const kept = keepOneOfEachIsil(rows);
   for (const row of rows) {

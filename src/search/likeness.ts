@@ -118,42 +118,48 @@ export function kindAgreement(query: ReadonlySet<InstitutionType>, entry: Search
  * How alike a name from elsewhere is to an institution's name, from 0 to 1: the words matched
  * both ways, each weighed by how telling it is (`rarity`: a town's name counts for more than
  * `museum`). The institution's city may match a word of the query too (`Museum Penzberg`), but its
- * absence from the query costs nothing.
+ * absence from the query costs nothing. The query's side is read once: the function returned
+ * compares it with each candidate's name.
  */
 export function nameLikeness(
   query: string,
-  name: string,
   rarity: (word: string) => number = () => 1,
-  places: readonly string[] = [],
-): number {
+): (name: string, places?: readonly string[]) => number {
   const x = [...new Set(significant(query))];
-  const y = spelledOut(name, x);
-  if (x.length === 0 || y.length === 0) return 0;
-  const around = [...y, ...places.flatMap(significant)];
   const weight = (w: string) => Math.max(0.5, rarity(w));
   const xWeight = joinedWeights(query, weight);
-  const yWeight = joinedWeights(name, weight);
-  // A compound on one side is two words on the other: `Hugenottenmuseum`, `Hugenotten-Museum`.
-  const matched = (from: string[], to: string[], weigh: (w: string) => number) => {
-    const whole = new Set(to);
-    const within = [...to, ...to.slice(1).map((v, i) => to[i]! + v)];
-    return from.reduce((sum, w, i) => {
-      const joinedHere =
-        (i > 0 && whole.has(from[i - 1]! + w)) ||
-        (i + 1 < from.length && whole.has(w + from[i + 1]));
-      const likeness = joinedHere ? 1 : Math.max(0, ...within.map((v) => wordLikeness(w, v)));
-      return sum + weigh(w) * likeness;
-    }, 0);
+  const xTotal = total(x, xWeight);
+  return (name, places = []) => {
+    const y = spelledOut(name, x);
+    if (x.length === 0 || y.length === 0) return 0;
+    const around = [...y, ...places.flatMap(significant)];
+    const yWeight = joinedWeights(name, weight);
+    // (Each side's words weighed by their rarity, the matched share of each side.)
+    // The query's words found count most: a record often says more than a label elsewhere does.
+    return (
+      0.7 * (matched(x, around, xWeight) / xTotal) +
+      0.3 * (matched(y, x, yWeight) / total(y, yWeight))
+    );
   };
-  const total = (list: string[], weigh: (w: string) => number) =>
-    list.reduce((sum, w) => sum + weigh(w), 0);
-  // (Each side's words weighed by their rarity, the matched share of each side.)
-  // The query's words found count most: a record often says more than a label elsewhere does.
-  return (
-    0.7 * (matched(x, around, xWeight) / total(x, xWeight)) +
-    0.3 * (matched(y, x, yWeight) / total(y, yWeight))
-  );
 }
+
+/**
+ * The weight of `from`'s words found among `to`'s, each as alike as its likest there. A compound
+ * on one side is two words on the other: `Hugenottenmuseum`, `Hugenotten-Museum`.
+ */
+function matched(from: readonly string[], to: readonly string[], weigh: (w: string) => number) {
+  const whole = new Set(to);
+  const within = [...to, ...to.slice(1).map((v, i) => to[i]! + v)];
+  return from.reduce((sum, w, i) => {
+    const joinedHere =
+      (i > 0 && whole.has(from[i - 1]! + w)) || (i + 1 < from.length && whole.has(w + from[i + 1]));
+    const likeness = joinedHere ? 1 : Math.max(0, ...within.map((v) => wordLikeness(w, v)));
+    return sum + weigh(w) * likeness;
+  }, 0);
+}
+
+const total = (list: readonly string[], weigh: (w: string) => number) =>
+  list.reduce((sum, w) => sum + weigh(w), 0);
 
 /**
  * Each word's weight, where the words joined by hyphens (`Villingen-Schwenningen`,

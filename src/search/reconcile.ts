@@ -181,11 +181,11 @@ export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[
   const kindsAsked = kindsNamed(query.query);
   const queryWords = words(query.query);
   const queryPhrase = queryWords.join(' ');
+  const likenessTo = nameLikeness(query.query, (w) => index.rarity(w));
   const scored = [...pool.values()].map((entry) => {
-    const rarity = (w: string) => index.rarity(w);
     const likeness = Math.max(
-      nameLikeness(query.query, entry.name, rarity, entry.cities),
-      ...entry.otherNames.map((n) => nameLikeness(query.query, n, rarity, entry.cities)),
+      likenessTo(entry.name, entry.cities),
+      ...entry.otherNames.map((n) => likenessTo(n, entry.cities)),
     );
     const isil = isils.length ? isils.includes(entry.isil.toLowerCase()) : undefined;
     const city = cities.length ? entry.cities.some((c) => cities.includes(fold(c))) : undefined;

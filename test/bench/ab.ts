@@ -157,14 +157,21 @@ async function main(): Promise<void> {
     );
     process.exit(2);
   }
+  // The forks the bench runs (its --forks, 3 unless given), after which a --public run stops.
+  const forksAt = positionals.findIndex((a) => a === '--forks' || a.startsWith('--forks='));
+  const forksGiven = positionals[forksAt]?.startsWith('--forks=')
+    ? positionals[forksAt]!.slice('--forks='.length)
+    : positionals[forksAt + 1];
+  const forks = values.public ? (forksAt >= 0 ? Number(forksGiven) : 3) : undefined;
+  if (forks !== undefined && !(Number.isInteger(forks) && forks >= 1)) {
+    process.stderr.write(`--forks: a whole number of at least 1, not ${forksGiven}\n`);
+    process.exit(2);
+  }
   const baseDir = checkout('base', values.base);
   // The working tree unless a revision is named.
   const headDir = values.head === undefined ? PROJECT_ROOT : checkout('head', values.head);
   const base: Figures[] = [];
   const head: Figures[] = [];
-  // The forks the bench runs (its --forks, 3 unless given), after which a --public run stops.
-  const forksAt = positionals.indexOf('--forks');
-  const forks = values.public ? (forksAt >= 0 ? Number(positionals[forksAt + 1]) : 3) : undefined;
   const figures = values.public ? publicFiguresOf : figuresOf;
   for (let turn = 1; turn <= turns; turn++) {
     for (const [side, dir, into] of [

@@ -8,6 +8,16 @@ import { reconcile } from '../../../src/search/reconcile';
 import { SearchIndex } from '../../../src/search/searchIndex';
 import { entry } from '../../support/searchEntry';
 
+/**
+ * Others, so that the entries a test makes are among enough institutions for their words to be as
+ * common or as rare as in the agency's names: `museums` named `Museum Nummer i`, `libraries` named
+ * `Bibliothek Nummer i`.
+ */
+const others = (museums: number, libraries = 0) => [
+  ...Array.from({ length: museums }, (_, i) => entry(`DE-MUS-9${i}`, `Museum Nummer ${i}`)),
+  ...Array.from({ length: libraries }, (_, i) => entry(`DE-9${i}`, `Bibliothek Nummer ${i}`)),
+];
+
 describe('reconciliation scoring', () => {
   it('reads the kind of institution from the words of its name, compounds included', () => {
     assert.deepEqual([...kindsNamed('Stadtarchiv Baden-Baden')], ['archive']);
@@ -47,7 +57,7 @@ describe('reconciliation scoring', () => {
       entry('DE-MUS-757419', 'Museum am Meer'),
       entry('DE-MUS-758818', 'Waffelmuseum'),
       // Others, so that a museum is a common word and a name's own words are telling.
-      ...Array.from({ length: 30 }, (_, i) => entry(`DE-MUS-9${i}`, `Museum Nummer ${i}`)),
+      ...others(30),
     ]);
     // Found though no word of the label is a word of its name, and ranked above the one that
     // shares the compound but not `Deutsches`.
@@ -62,7 +72,7 @@ describe('reconciliation scoring', () => {
     const index = await SearchIndex.build('v', [
       entry('DE-MUS-746414', 'Internationales Museum für Nummernschilder'),
       // Enough others that a word no name has is telling (src/search/reconcile.ts, TELLING).
-      ...Array.from({ length: 200 }, (_, i) => entry(`DE-MUS-9${i}`, `Museum Nummer ${i}`)),
+      ...others(200),
     ]);
     // No word of the label is a word of the name, nor a typo of one.
     assert.equal(reconcile(index, { query: 'Nummernschildmuseum' })[0]?.id, 'DE-MUS-746414');
@@ -92,7 +102,7 @@ describe('reconciliation scoring', () => {
       // The same words: first by name, were they alike.
       entry('DE-MUS-491010', 'Arbeit und Museum Hamburg'),
       entry('DE-MUS-290213', 'Museum der Arbeit Hamburg'),
-      ...Array.from({ length: 30 }, (_, i) => entry(`DE-MUS-9${i}`, `Museum Nummer ${i}`)),
+      ...others(30),
     ]);
     const [best, next] = reconcile(index, { query: 'Museum der Arbeit' });
     assert.equal(best!.id, 'DE-MUS-290213');
@@ -109,7 +119,7 @@ describe('reconciliation scoring', () => {
       // best by BM25 that reconciliation weighs (src/search/reconcile.ts, candidatePool).
       ...Array.from({ length: 120 }, (_, i) => entry(`DE-MUS-1${i}`, 'Stadtmuseum')),
       // Enough others that a word one name has is telling (src/search/reconcile.ts, TELLING).
-      ...Array.from({ length: 300 }, (_, i) => entry(`DE-MUS-9${i}`, `Museum Nummer ${i}`)),
+      ...others(300),
     ]);
     assert.equal(reconcile(index, { query: 'Pasewalker Stadtmuseum' })[0]!.id, 'DE-MUS-455212');
     assert.equal(reconcile(index, { query: 'Bonner Gedenkstätte' })[0]!.id, 'DE-MUS-477410');
@@ -122,7 +132,7 @@ describe('reconciliation scoring', () => {
       entry('DE-MUS-055718', 'Mönchehaus Museum für moderne Kunst'),
       entry('DE-Tue133', 'Bildungszentrum und Archiv zur Frauengeschichte BAF e.V.'),
       entry('DE-MUS-787717', 'Besucherbergwerk F60 gGmbH'),
-      ...Array.from({ length: 200 }, (_, i) => entry(`DE-MUS-9${i}`, `Museum Nummer ${i}`)),
+      ...others(200),
     ]);
     // Found by the acronym alone (no other word of the query is telling), and ranked first.
     assert.equal(reconcile(index, { query: 'Museum für Moderne Kunst' })[0]!.id, 'DE-MUS-360010');
@@ -148,7 +158,7 @@ describe('reconciliation scoring', () => {
       entry('DE-MUS-959219', 'Sächsisches Industriemuseum'),
       entry('DE-MUS-962616', 'Glashüttenmuseum des Erzgebirges'),
       // Enough others that a word few names have is telling (TELLING in src/search/reconcile.ts).
-      ...Array.from({ length: 300 }, (_, i) => entry(`DE-MUS-9${i}`, `Museum Nummer ${i}`)),
+      ...others(300),
     ]);
     // Found though no word of the label is a word of the name: `erzgeb` is not `erzgebirge`.
     assert.equal(
@@ -171,8 +181,7 @@ describe('reconciliation scoring', () => {
       entry('DE-MUS-1', 'Museum Eisenbahn und Technik'),
       entry('DE-MUS-2', 'Eisenbahn-Erlebniswelt'),
       // Others, so that a museum is as common as in the agency's names, one in eight.
-      ...Array.from({ length: 250 }, (_, i) => entry(`DE-MUS-9${i}`, `Museum Nummer ${i}`)),
-      ...Array.from({ length: 1750 }, (_, i) => entry(`DE-9${i}`, `Bibliothek Nummer ${i}`)),
+      ...others(250, 1750),
     ]);
     // The town's name in two parts is no more telling than one part, nor than the museum's name.
     assert.equal(
@@ -192,8 +201,7 @@ describe('reconciliation scoring', () => {
       ...Array.from({ length: 30 }, (_, i) =>
         entry(`DE-MUS-8${i}`, `Archäologisches Landesamt ${i}`),
       ),
-      ...Array.from({ length: 250 }, (_, i) => entry(`DE-MUS-9${i}`, `Museum Nummer ${i}`)),
-      ...Array.from({ length: 1750 }, (_, i) => entry(`DE-9${i}`, `Bibliothek Nummer ${i}`)),
+      ...others(250, 1750),
     ]);
     assert.equal(
       reconcile(index, { query: 'Archäologisches Museum Königsbrunn' })[0]?.id,
