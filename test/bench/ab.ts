@@ -1,5 +1,6 @@
-// Measures two builds by turns: `npm run bench` of a base revision and of the working tree,
-// alternated (base, head, base, head, …) so that the machine's drift falls on both alike, then the
+// Measures two builds by turns: `npm run bench` of a base revision and of the working tree, in
+// mirrored order (base, head, head, base, base, head, …) so that neither side always runs first,
+// and the machine's drift and whatever the run before leaves behind fall on both alike; then the
 // median of each figure per side and their ratio. What a change that must not move the figures
 // (a restructuring) reports:
 //   npm run bench:ab -- --base a452229 [--head REV] --turns 3 [-- bench options, e.g. --forks 1]
@@ -174,10 +175,14 @@ async function main(): Promise<void> {
   const head: Figures[] = [];
   const figures = values.public ? publicFiguresOf : figuresOf;
   for (let turn = 1; turn <= turns; turn++) {
-    for (const [side, dir, into] of [
+    // Base first in odd turns, head first in even ones: with base always first, head's public cases
+    // measured about 10% lower, where the two builds interleaved base, head, head, base (ten runs
+    // of 303 and cached .ttl after the warm phase) were within 4% of each other (docs/benchmark.md).
+    const sides = [
       ['base', baseDir, base],
       ['head', headDir, head],
-    ] as const) {
+    ] as const;
+    for (const [side, dir, into] of turn % 2 ? sides : [...sides].reverse()) {
       process.stderr.write(`turn ${turn} of ${turns}: ${side}\n`);
       const out = path.join(AB, `${side}-${turn}.txt`);
       into.push(figures(await run(dir, positionals, out, forks)));
