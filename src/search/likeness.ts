@@ -34,6 +34,39 @@ export function townOf(word: string): string | undefined {
   return word.length >= 6 && word.endsWith('er') ? word.slice(0, -2) : undefined;
 }
 
+/** A town's own institution: its library, archive, museum (`Stadtarchiv Bonn`, `Gemeindebücherei`). */
+const TOWNS_OWN = /^(stadt|gemeinde|kreis|ratsschul)(bibliothek|buecherei|archiv|museum|galerie)$/;
+/** Words that begin a town's name, before the one that tells it (`Stadtmuseum Bad Wildungen`). */
+const BEFORE_TOWN = new Set(['bad', 'st', 'sankt']);
+
+/** The words of a town's name that tell it: `wildungen` of `Bad Wildungen`. */
+export const townWords = (town: string) =>
+  words(town).filter((w) => !FILLERS.has(w) && !BEFORE_TOWN.has(w));
+
+/**
+ * The towns the agency's names tell of, folded: the word after a town's own institution
+ * (`Stadtbibliothek Mainz`, `Stadtarchiv Bad Wildungen`), and every institution's city. The data
+ * holds no gazetteer, and most records only a name: this is how a reconciliation learns that the
+ * `Gedenkstätte ... in Düsseldorf` names another town than a `Gedenkstätte für die Bonner Opfer`.
+ */
+export function townsNamed(entries: readonly SearchEntry[]): Set<string> {
+  const towns = new Set<string>();
+  for (const entry of entries) {
+    for (const city of entry.cities) for (const w of townWords(city)) towns.add(w);
+    const named = words(entry.name);
+    for (let i = 0; i + 1 < named.length; i++) {
+      if (!TOWNS_OWN.test(named[i]!)) continue;
+      let j = i + 1;
+      while (j < named.length && BEFORE_TOWN.has(named[j]!)) j++;
+      const town = named[j];
+      // Not a place within a town (`Stadtmuseum im Alleehaus`), nor a number.
+      if (!town || town.length < 3 || FILLERS.has(town) || /\d/.test(town)) continue;
+      if (!KIND_WORDS.some(([, kind]) => kind.test(town))) towns.add(town);
+    }
+  }
+  return towns;
+}
+
 /** How alike two words are: 1 the same, less for a typo or a part of a compound, 0 unalike. */
 function wordLikeness(a: string, b: string): number {
   if (a === b) return 1;

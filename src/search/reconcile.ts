@@ -15,6 +15,7 @@ import {
   quoted,
   significant,
   townOf,
+  townWords,
   within,
 } from './likeness';
 import type { InstitutionType, SearchEntry } from './entry';
@@ -112,9 +113,10 @@ function candidatePool(
   if (initials.length >= 3 && index.knows(initials)) add(index.holding(initials, 50));
   for (const word of said) {
     if (index.rarity(word) >= TELLING) add(index.holding(word, 50));
-    // A town's adjective, as the town: `Pasewalker` brings the institutions of Pasewalk.
+    // A town's adjective, as the town: `Pasewalker` brings the institutions of Pasewalk (a town
+    // may have more than fifty: Bonn).
     const town = townOf(word);
-    if (town && index.knows(town) && index.rarity(town) >= TELLING) add(index.holding(town, 50));
+    if (town && index.knows(town) && index.rarity(town) >= TELLING) add(index.holding(town, 200));
     // A compound no name holds, by its longest end that one does: `Bauernkriegspanorama` is a
     // `Panorama Museum`.
     if (word.length >= 9 && !index.knows(word)) {
@@ -134,6 +136,40 @@ function candidatePool(
   }
 
   return pool;
+}
+
+const SAINT = new Set(['st', 'sankt']);
+
+/** What a candidate loses whose name names another town than the query does. */
+const OTHER_TOWN = 25;
+
+/**
+ * Whether a candidate is of another town than the query names: the query's name or its city names
+ * a town (`Bonner` names Bonn) and the candidate's name a different one, and neither its name nor
+ * its address the query's (the `Gedenkstätte ... in Düsseldorf` for a `Gedenkstätte für die Bonner
+ * Opfer des Nationalsozialismus`). Most records have no address: their names tell their towns.
+ */
+function otherTown(
+  index: SearchIndex,
+  name: string,
+  cities: readonly string[],
+): (entry: SearchEntry) => boolean {
+  const towns = index.towns();
+  const said = significant(name);
+  const asked = new Set([
+    ...said.flatMap((w) => [w, townOf(w)]).filter((t): t is string => !!t && towns.has(t)),
+    ...cities.flatMap(townWords),
+  ]);
+  if (asked.size === 0) return () => false;
+  const saidSet = new Set(said);
+  return (entry) => {
+    const own = significant(entry.name);
+    if (own.some((w) => asked.has(w))) return false;
+    if (entry.cities.some((c) => words(c).some((w) => asked.has(w)))) return false;
+    // A word after `St.` names a saint, or a place of one, more often than a town (`Historisches
+    // Straßenbahndepot St. Peter`, in Nuremberg).
+    return own.some((w, i) => towns.has(w) && !saidSet.has(w) && !SAINT.has(own[i - 1] ?? ''));
+  };
 }
 
 /** The longest end of `word`, five letters or more, that some name holds whole. */
@@ -182,6 +218,7 @@ export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[
   const queryWords = words(query.query);
   const queryPhrase = queryWords.join(' ');
   const likenessTo = nameLikeness(query.query, (w) => index.rarity(w));
+  const elsewhere = otherTown(index, query.query, given.get('city') ?? []);
   const scored = [...pool.values()].map((entry) => {
     const likeness = Math.max(
       likenessTo(entry.name, entry.cities),
@@ -197,6 +234,7 @@ export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[
     if (isil !== undefined) score += isil ? 40 : -30;
     if (city !== undefined) score += city ? 12 : -15;
     if (postcode !== undefined) score += postcode ? 8 : -10;
+    if (elsewhere(entry)) score -= OTHER_TOWN;
     const named = words(entry.name);
     const exact = queryPhrase === named.join(' ');
     if (exact || quoted(entry.name).includes(queryPhrase)) score += 8;

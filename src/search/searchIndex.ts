@@ -10,6 +10,7 @@ import { Codes, identifierCodes } from './codes';
 import { Completion } from './completion';
 import { fold, words } from './fold';
 import type { InstitutionType, SearchEntry } from './entry';
+import { townsNamed } from './likeness';
 
 type Field = 'name' | 'other' | 'place';
 const FIELDS: readonly Field[] = ['name', 'other', 'place'];
@@ -124,6 +125,7 @@ export class SearchIndex {
    */
   private readonly wholeIdentifiers = new Map<string, number[]>();
   private completion: Completion | undefined;
+  private townWords: ReadonlySet<string> | undefined;
 
   private constructor(
     readonly version: string,
@@ -302,6 +304,11 @@ export class SearchIndex {
    */
   rarity(word: string): number {
     return Math.log((this.entries.length + 1) / (this.completion!.frequency(word) + 1));
+  }
+
+  /** The towns the names and cities tell of (src/search/likeness.ts), read on first use. */
+  towns(): ReadonlySet<string> {
+    return (this.townWords ??= townsNamed(this.entries));
   }
 
   /** Whether any institution's name or identifiers hold `word` (folded) whole. */

@@ -3,7 +3,7 @@
 // for the purpose. The service's answers are tested against the spec's schemas in
 // test/integration/reconcile.test.ts.
 import assert from 'node:assert/strict';
-import { kindsNamed } from '../../../src/search/likeness';
+import { kindsNamed, townsNamed } from '../../../src/search/likeness';
 import { reconcile } from '../../../src/search/reconcile';
 import { SearchIndex } from '../../../src/search/searchIndex';
 import { entry } from '../../support/searchEntry';
@@ -207,5 +207,59 @@ describe('reconciliation scoring', () => {
       reconcile(index, { query: 'Archäologisches Museum Königsbrunn' })[0]?.id,
       'DE-MUS-022926',
     );
+  });
+
+  it("learns the towns from a town's own institutions and the cities, not from places within one", () => {
+    const towns = townsNamed([
+      entry('DE-1', 'Stadtbibliothek Mainz'),
+      entry('DE-2', 'Stadtarchiv Bad Wildungen'),
+      entry('DE-3', 'Gemeindebücherei St. Ingbert'),
+      entry('DE-MUS-4', 'Stadtmuseum im Alleehaus'),
+      entry('DE-MUS-5', 'Kreismuseum Bibliothek'),
+      entry('DE-6', 'Landesbibliothek', { cities: ['Frankfurt am Main'] }),
+    ]);
+    assert.deepEqual([...towns].sort(), ['frankfurt', 'ingbert', 'main', 'mainz', 'wildungen']);
+  });
+
+  it('ranks a candidate naming another town than the query below one of the town it names', async () => {
+    const index = await SearchIndex.build('v', [
+      entry('DE-MUS-477410', 'Gedenkstätte und NS-Dokumentationszentrum Bonn'),
+      entry(
+        'DE-MUS-313311',
+        'Mahn- und Gedenkstätte für die Opfer nationalsozial. Gewaltherrschaft in Düsseldorf',
+      ), // first by name, were towns not known
+      entry('DE-MUS-387713', 'Historisches Straßenbahndepot St. Peter'),
+      entry('DE-MUS-106316', 'Naturhistorisches Museum Nürnberg'),
+      // What tells these words are towns: each town's own archive.
+      ...['Bonn', 'Düsseldorf', 'Nürnberg'].map((town, i) =>
+        entry(`DE-7${i}`, `Stadtarchiv ${town}`),
+      ),
+      entry('DE-74', 'Gemeindearchiv St. Peter'),
+      ...others(300),
+    ]);
+    const best = (query: string) => reconcile(index, { query })[0]?.id;
+    assert.equal(
+      best('Gedenkstätte für die Bonner Opfer des Nationalsozialismus'),
+      'DE-MUS-477410',
+    );
+    // A saint's name after `St.` is not taken for another town.
+    assert.equal(best('Historisches Straßenbahndepot Nürnberg'), 'DE-MUS-387713');
+  });
+
+  it('ranks a candidate naming another town than the city given below one naming none', async () => {
+    const index = await SearchIndex.build('v', [
+      entry('DE-MUS-100', 'Stadtmuseum Neustadt'), // first by name, were towns not known
+      entry('DE-MUS-200', 'Stadtmuseum im Alten Rathaus'),
+      entry('DE-7', 'Stadtarchiv Neustadt'),
+      ...others(300),
+    ]);
+    const query = (city?: string) =>
+      reconcile(index, {
+        query: 'Stadtmuseum',
+        ...(city ? { properties: [{ pid: 'city', v: city }] } : {}),
+      })[0]?.id;
+    assert.equal(query(), 'DE-MUS-100');
+    assert.equal(query('Bad Kaufbeuren'), 'DE-MUS-200');
+    assert.equal(query('Neustadt'), 'DE-MUS-100');
   });
 });
