@@ -83,13 +83,16 @@ export class LinkSet {
     return { placed, withdrawn, unknown };
   }
 
-  /** The set as VoID describes a linkset: what it links, by what, from where, and when. */
+  /**
+   * The set as VoID describes a subset of a dataset: from where, under what licence, and when. Not
+   * a `void:Linkset`, which links two datasets: its links go into two, Wikidata and the GND, and
+   * `/.well-known/void` describes a linkset to each within it (src/http/discovery.ts).
+   */
   private description(graph: string, modified: Date): string {
     const xsd = PREFIXES.xsd;
     const sources = [...this.sources].map((file) => file.split('/').at(-1)!);
     return [
-      `${graph} <${RDF_TYPE}> <${VOID}Linkset>`,
-      `${graph} <${VOID}linkPredicate> <${PREFIXES.owl}sameAs>`,
+      `${graph} <${RDF_TYPE}> <${VOID}Dataset>`,
       `${graph} <${PREFIXES.dcterms}modified> "${modified.toISOString()}"^^<${xsd}dateTime>`,
       `${graph} <${PREFIXES.dcterms}license> <${CC0}>`,
       `${graph} <${PREFIXES.dcterms}source> <http://www.wikidata.org/>`,

@@ -229,6 +229,13 @@ describe('the links graph in the embedded store', () => {
       assert.deepEqual(graphsOf('http://lobid.org/organisation/DE-1a'), [
         `${BASE}/data/organisations/DE-1a`,
       ]);
+      // The graph describes itself as a subset of the dataset, with its date: not as one linkset,
+      // its links going into two datasets.
+      const set = `${BASE}/data/links`;
+      const kinds = store
+        .select(`SELECT ?kind WHERE { GRAPH <${set}> { <${set}> a ?kind } }`)
+        .map((row) => row.kind!.value);
+      assert.deepEqual(kinds, ['http://rdfs.org/ns/void#Dataset']);
     } finally {
       dataset.free();
     }

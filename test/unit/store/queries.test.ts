@@ -340,6 +340,8 @@ describe('DatasetStore.describe with and without links', () => {
     assert.equal(distinctLines(own).size, 63);
   });
 
+  // The links graph's description as versions loaded before 2026-11-26 have it (void:Linkset);
+  // the loader's own now describes a void:Dataset (test/integration/links.test.ts).
   it('serves the links once the store has read that it holds them', () => {
     store.load(SAME, 'nq');
     assert.doesNotMatch(store.describe(checkedIri(DE_1A)), /Q170109/, 'not looked for');
