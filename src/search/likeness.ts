@@ -148,6 +148,12 @@ export function kindAgreement(query: ReadonlySet<InstitutionType>, entry: Search
 }
 
 /**
+ * The most words of a query weighed: more than an institution's name has (the longest of the
+ * agency's have about 15), and a bound on the work of a query of 500 characters of short words.
+ */
+const MAX_QUERY_WORDS = 24;
+
+/**
  * How alike a name from elsewhere is to an institution's name, from 0 to 1: the words matched
  * both ways, each weighed by how telling it is (`rarity`: a town's name counts for more than
  * `museum`). The institution's city may match a word of the query too (`Museum Penzberg`), but its
@@ -158,7 +164,7 @@ export function nameLikeness(
   query: string,
   rarity: (word: string) => number = () => 1,
 ): (name: string, places?: readonly string[]) => number {
-  const x = [...new Set(significant(query))];
+  const x = [...new Set(significant(query))].slice(0, MAX_QUERY_WORDS);
   const weight = (w: string) => Math.max(0.5, rarity(w));
   const xWeight = joinedWeights(query, weight);
   const xTotal = total(x, xWeight);

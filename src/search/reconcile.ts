@@ -57,6 +57,13 @@ export interface Candidate {
 /** A word this rare (few institutions have it) brings the institutions that have it as candidates. */
 const TELLING = 5;
 
+/**
+ * The most candidates a query's words bring beside the best by BM25: a query of many telling words
+ * (60 towns' adjectives in its 500 characters) would otherwise weigh 12,000. The 200 names of the
+ * bench bring at most 246.
+ */
+const MAX_POOL = 500;
+
 /** What a part's score gives way to its whole's, where both are candidates (`DE-17-1`, `DE-17`). */
 const PART_OF_CANDIDATE = 6;
 
@@ -105,7 +112,10 @@ function candidatePool(
   // may rank below many that share two common words (`Städtisches Museum`).
   for (const hit of index.candidates(name, 100, keep)) pool.set(hit.entry.isil, hit.entry);
   const add = (entries: readonly SearchEntry[]) => {
-    for (const entry of entries) if (!keep || keep(entry)) pool.set(entry.isil, entry);
+    for (const entry of entries) {
+      if (pool.size >= MAX_POOL) return;
+      if (!keep || keep(entry)) pool.set(entry.isil, entry);
+    }
   };
   const said = significant(name);
   // The query's initials, as an acronym a name may hold: `Museum für Moderne Kunst`, `Museum MMK`.

@@ -65,6 +65,20 @@ export async function reconcileBench(verbose = false): Promise<void> {
   console.log(
     `reconciliation: ${labels.length} Wikidata labels of bundled institutions; right ISIL at the top ${top} (${((100 * top) / labels.length).toFixed(1)}%, goal ≥ 80%), among the first three ${top3}; matched automatically ${auto}, of them wrongly ${wrongAuto} (goal 0); ${(ms / labels.length).toFixed(2)} ms a query`,
   );
+  // Hostile queries, 500 characters each (the most a query may have): the search thread's time.
+  const towns = [...index.towns()].filter((t) => t.length >= 4 && index.rarity(t) >= 5);
+  const hostile: Record<string, string> = {
+    'one word repeated': 'museum der '.repeat(50),
+    "60 towns' adjectives": towns.map((t) => `${t}er`).join(' '),
+    '40 unknown compounds': 'xyzbibliothek '.repeat(40),
+  };
+  const worst = Object.entries(hostile).map(([what, text]) => {
+    const query = text.slice(0, 500);
+    const begun = performance.now();
+    for (let i = 0; i < 20; i++) reconcile(index, { query, limit: 25 });
+    return `${what} ${((performance.now() - begun) / 20).toFixed(1)} ms`;
+  });
+  console.log(`reconciliation, hostile queries of 500 characters: ${worst.join(', ')} a query`);
   dataset.free();
 }
 

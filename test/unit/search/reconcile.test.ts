@@ -262,4 +262,20 @@ describe('reconciliation scoring', () => {
     assert.equal(query('Bad Kaufbeuren'), 'DE-MUS-200');
     assert.equal(query('Neustadt'), 'DE-MUS-100');
   });
+
+  it('weighs a word given many times as given once', async () => {
+    const index = await SearchIndex.build('v', [
+      entry('DE-MUS-1', 'Museum der Arbeit'),
+      entry('DE-MUS-2', 'Museum am Meer'),
+      ...others(50),
+    ]);
+    // The same candidates in the same order, each as like the query's words (its score differs:
+    // the repeated words are not the name's exact phrase).
+    const ranked = (query: string) =>
+      reconcile(index, { query, limit: 25 }).map((c) => [c.id, c.features[0]]);
+    assert.deepEqual(
+      ranked('museum der arbeit '.repeat(25).slice(0, 500)),
+      ranked('museum der arbeit'),
+    );
+  });
 });
