@@ -151,7 +151,7 @@ export function kindAgreement(query: ReadonlySet<InstitutionType>, entry: Search
  * The most words of a query weighed: more than an institution's name has (the longest of the
  * agency's have about 15), and a bound on the work of a query of 500 characters of short words.
  */
-const MAX_QUERY_WORDS = 24;
+export const MAX_QUERY_WORDS = 24;
 
 /**
  * How alike a name from elsewhere is to an institution's name, from 0 to 1: the words matched

@@ -163,7 +163,7 @@ function otherTown(
   index: SearchIndex,
   name: string,
   cities: readonly string[],
-): (entry: SearchEntry) => boolean {
+): (entry: SearchEntry, named: readonly string[]) => boolean {
   const towns = index.towns();
   const said = significant(name);
   const asked = new Set([
@@ -172,13 +172,13 @@ function otherTown(
   ]);
   if (asked.size === 0) return () => false;
   const saidSet = new Set(said);
-  return (entry) => {
-    const own = significant(entry.name);
-    if (own.some((w) => asked.has(w))) return false;
-    if (entry.cities.some((c) => words(c).some((w) => asked.has(w)))) return false;
+  // `named`: the words of the candidate's name, as the caller has them already.
+  return (entry, named) => {
+    if (named.some((w) => asked.has(w))) return false;
+    if (entry.cities.some((c) => townWords(c).some((w) => asked.has(w)))) return false;
     // A word after `St.` names a saint, or a place of one, more often than a town (`Historisches
     // Straßenbahndepot St. Peter`, in Nuremberg).
-    return own.some((w, i) => towns.has(w) && !saidSet.has(w) && !SAINT.has(own[i - 1] ?? ''));
+    return named.some((w, i) => towns.has(w) && !saidSet.has(w) && !SAINT.has(named[i - 1] ?? ''));
   };
 }
 
@@ -244,8 +244,8 @@ export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[
     if (isil !== undefined) score += isil ? 40 : -30;
     if (city !== undefined) score += city ? 12 : -15;
     if (postcode !== undefined) score += postcode ? 8 : -10;
-    if (elsewhere(entry)) score -= OTHER_TOWN;
     const named = words(entry.name);
+    if (elsewhere(entry, named)) score -= OTHER_TOWN;
     const exact = queryPhrase === named.join(' ');
     if (exact || quoted(entry.name).includes(queryPhrase)) score += 8;
     // The query's words together and in its order say more than the same words apart.
