@@ -67,14 +67,21 @@ export function townsNamed(entries: readonly SearchEntry[]): Set<string> {
   return towns;
 }
 
+/** How alike a town's adjective is to the town's name. */
+const TOWNS = 0.8;
+/** How alike two words a typo apart are. */
+const TYPO = 0.7;
+/** How alike a compound is to its first or last part. */
+const PART = 0.6;
+
 /** How alike two words are: 1 the same, less for a typo or a part of a compound, 0 unalike. */
 function wordLikeness(a: string, b: string): number {
   if (a === b) return 1;
   const [short, other] = a.length <= b.length ? [a, b] : [b, a];
   const long = other.length;
-  if (long >= 5 && edits(a, b, long >= 10 ? 2 : 1) <= (long >= 10 ? 2 : 1)) return 0.7;
-  if (townOf(other) === short) return 0.8;
-  if (short.length >= 5 && (other.endsWith(short) || other.startsWith(short))) return 0.6;
+  if (townOf(other) === short) return TOWNS;
+  if (long >= 5 && edits(a, b, long >= 10 ? 2 : 1) <= (long >= 10 ? 2 : 1)) return TYPO;
+  if (short.length >= 5 && (other.endsWith(short) || other.startsWith(short))) return PART;
   return 0;
 }
 
@@ -165,19 +172,25 @@ export function nameLikeness(
   rarity: (word: string) => number = () => 1,
 ): (name: string, places?: readonly string[]) => number {
   const x = [...new Set(significant(query))].slice(0, MAX_QUERY_WORDS);
-  const weight = (w: string) => Math.max(0.5, rarity(w));
+  const xGroups = hyphenGroups(query).slice(0, MAX_QUERY_WORDS);
+  const weights = new Map<string, number>();
+  const weight = (w: string) => {
+    let known = weights.get(w);
+    if (known === undefined) weights.set(w, (known = Math.max(0.5, rarity(w))));
+    return known;
+  };
   const xWeight = joinedWeights(query, weight);
   const xTotal = total(x, xWeight);
   return (name, places = []) => {
-    const y = spelledOut(name, x);
+    const y = spelledOut(name, x, xGroups);
     if (x.length === 0 || y.length === 0) return 0;
     const around = [...y, ...places.flatMap(significant)];
     const yWeight = joinedWeights(name, weight);
     // (Each side's words weighed by their rarity, the matched share of each side.)
     // The query's words found count most: a record often says more than a label elsewhere does.
     return (
-      0.7 * (matched(x, around, xWeight) / xTotal) +
-      0.3 * (matched(y, x, yWeight) / total(y, yWeight))
+      0.7 * (matched(x, around, xWeight, weight) / xTotal) +
+      0.3 * (matched(y, x, yWeight, weight) / total(y, yWeight))
     );
   };
 }
@@ -186,15 +199,47 @@ export function nameLikeness(
  * The weight of `from`'s words found among `to`'s, each as alike as its likest there. A compound
  * on one side is two words on the other: `Hugenottenmuseum`, `Hugenotten-Museum`.
  */
-function matched(from: readonly string[], to: readonly string[], weigh: (w: string) => number) {
+function matched(
+  from: readonly string[],
+  to: readonly string[],
+  weigh: (w: string) => number,
+  weighTo: (w: string) => number,
+) {
   const whole = new Set(to);
-  const within = [...to, ...to.slice(1).map((v, i) => to[i]! + v)];
+  const within = [...to, ...to.slice(1).map((v, i) => joinable(to[i]!) + v)];
   return from.reduce((sum, w, i) => {
     const joinedHere =
-      (i > 0 && whole.has(from[i - 1]! + w)) || (i + 1 < from.length && whole.has(w + from[i + 1]));
-    const likeness = joinedHere ? 1 : Math.max(0, ...within.map((v) => wordLikeness(w, v)));
-    return sum + weigh(w) * likeness;
+      (i > 0 && whole.has(joinable(from[i - 1]!) + w)) ||
+      (i + 1 < from.length && whole.has(joinable(w) + from[i + 1]));
+    if (joinedHere) return sum + weigh(w);
+    const credit = Math.max(
+      0,
+      ...within.map((v) => {
+        const likeness = wordLikeness(w, v);
+        if (likeness === 0 || likeness === 1 || likeness === TOWNS) return likeness * weigh(w);
+        // A word only like another, a typo apart or a part of it, tells no more than that other
+        // word: `Wuseum`, a museum's own name, is not told by a query's `Museum`, nor the
+        // `Rechtsgeschichte` by `Geschichte`. Unless the rest of the compound is there too:
+        // `Eisenmuseum` is told by `Museum` and by the `Eisen` of `Eisenbahn`.
+        if (likeness === PART && restFound(w, v, to)) return likeness * weigh(w);
+        return likeness * Math.min(weigh(w), weighTo(v));
+      }),
+    );
+    return sum + credit;
   }, 0);
+}
+
+/**
+ * The word that joins the next one into the compound it means: the `Städtisches Museum` is the
+ * `Stadtmuseum`.
+ */
+const joinable = (word: string) => (/^staedtisch(e|er|es|en)?$/.test(word) ? 'stadt' : word);
+
+/** Whether a compound's rest beside its part `v` (four letters or more) begins a word of `list`. */
+function restFound(w: string, v: string, list: readonly string[]): boolean {
+  if (w.length <= v.length) return false;
+  const rest = w.startsWith(v) ? w.slice(v.length) : w.slice(0, -v.length);
+  return rest.length >= 4 && list.some((u) => u !== v && u.startsWith(rest));
 }
 
 const total = (list: readonly string[], weigh: (w: string) => number) =>
@@ -223,7 +268,11 @@ function joinedWeights(text: string, weight: (w: string) => number): (w: string)
  * word it shortens, where there is one: the `Museum MMK` is the `Museum für Moderne Kunst`, the
  * `Museum Sächs.-Böhm. Erzgeb.` the `Museum sächsisch-böhmisches Erzgebirge`.
  */
-function spelledOut(name: string, query: readonly string[]): string[] {
+function spelledOut(
+  name: string,
+  query: readonly string[],
+  groups: readonly (readonly string[])[],
+): string[] {
   const own = significant(name);
   const acronyms = new Set(
     (name.normalize('NFC').match(/(?<![\p{L}\p{N}])\p{Lu}{2,6}(?![\p{L}\p{N}])/gu) ?? [])
@@ -234,7 +283,7 @@ function spelledOut(name: string, query: readonly string[]): string[] {
   const shortened = abbreviations(name);
   if (acronyms.size === 0 && shortened.size === 0) return own;
   return own.flatMap((word) => {
-    if (acronyms.has(word)) return runOf(word, query) ?? [word];
+    if (acronyms.has(word)) return runOf(word, query) ?? runOfGroups(word, groups) ?? [word];
     if (shortened.has(word))
       return [query.find((w) => w.length > word.length && w.startsWith(word)) ?? word];
     return [word];
@@ -248,13 +297,40 @@ export function abbreviations(name: string): Set<string> {
   );
 }
 
+/**
+ * A text's significant words, those joined by hyphens together: `Evangelische Kirche
+ * Berlin-Brandenburg-schlesische Oberlausitz` is four, whose initials make `EKBO`.
+ */
+export function hyphenGroups(text: string): string[][] {
+  return text
+    .split(/[^\p{L}\p{N}-]+/u)
+    .map(significant)
+    .filter((group) => group.length > 0);
+}
+
+/** The words of the run of `groups` whose initials are `acronym`, if there is one. */
+export function runOfGroups(
+  acronym: string,
+  groups: readonly (readonly string[])[],
+): string[] | undefined {
+  const start = runStart(
+    acronym,
+    groups.map((g) => g[0]!),
+  );
+  return start < 0 ? undefined : groups.slice(start, start + acronym.length).flat();
+}
+
 /** The run of `list`'s words whose initials are `acronym`, if there is one. */
 function runOf(acronym: string, list: readonly string[]): string[] | undefined {
-  for (let i = 0; i + acronym.length <= list.length; i++) {
-    const run = list.slice(i, i + acronym.length);
-    if (run.map((w) => w[0]).join('') === acronym) return run;
-  }
-  return undefined;
+  const start = runStart(acronym, list);
+  return start < 0 ? undefined : list.slice(start, start + acronym.length);
+}
+
+/** Where the first run of `list`'s words whose initials are `acronym` starts, or -1. */
+function runStart(acronym: string, list: readonly string[]): number {
+  for (let i = 0; i + acronym.length <= list.length; i++)
+    if ([...acronym].every((letter, j) => list[i + j]![0] === letter)) return i;
+  return -1;
 }
 
 /**

@@ -9,6 +9,8 @@
 import { fold, words } from './fold';
 import {
   abbreviations,
+  hyphenGroups,
+  MAX_QUERY_WORDS,
   kindAgreement,
   kindsNamed,
   nameLikeness,
@@ -118,9 +120,22 @@ function candidatePool(
     }
   };
   const said = significant(name);
-  // The query's initials, as an acronym a name may hold: `Museum für Moderne Kunst`, `Museum MMK`.
+  // The initials of the query's words, or of a run of them, as an acronym a name may hold: `Museum
+  // für Moderne Kunst`, `Museum MMK`; `... der Evangelischen Kirche Berlin-Brandenburg-schlesische
+  // Oberlausitz und ...`, `Bibliothek der EKBO`. Words joined by hyphens give one initial.
   const initials = said.map((w) => w[0]).join('');
   if (initials.length >= 3 && index.knows(initials)) add(index.holding(initials, 50));
+  const heads = hyphenGroups(name)
+    .slice(0, MAX_QUERY_WORDS)
+    .map((g) => g[0]![0])
+    .join('');
+  // (Four letters or more: three are too often another's, `BKK` of `Bildagentur für Kunst, Kultur`.)
+  for (let length = 4; length <= 6; length++)
+    for (let i = 0; i + length <= heads.length; i++) {
+      const acronym = heads.slice(i, i + length);
+      if (acronym !== initials && index.knows(acronym) && index.rarity(acronym) >= TELLING)
+        add(index.holding(acronym, 50));
+    }
   for (const word of said) {
     if (index.rarity(word) >= TELLING) add(index.holding(word, 50));
     // A town's adjective, as the town: `Pasewalker` brings the institutions of Pasewalk (a town

@@ -278,4 +278,62 @@ describe('reconciliation scoring', () => {
       ranked('museum der arbeit'),
     );
   });
+
+  it('reads an acronym as the initials of a run of the query, words joined by hyphens as one', async () => {
+    const index = await SearchIndex.build('v', [
+      entry('DE-B2223', 'Landeskirchliche Bibliothek der EKBO'),
+      entry('DE-B1556', 'Evangelische Hochschule Berlin, Bibliothek'),
+      entry('DE-Hv134', 'Evangelische Kirche in Deutschland, Kirchenamt, Bibliothek'),
+      entry('DE-E13', 'BKK Dachverband e.V., Bibliothek'),
+      entry('DE-MUS-1', 'Museum für Kunst und Kulturgeschichte'),
+      ...others(100, 300),
+    ]);
+    // EKBO: Evangelische Kirche Berlin-Brandenburg-schlesische Oberlausitz, a run in the middle.
+    const label =
+      'Zentralbibliothek der Evangelischen Kirche Berlin-Brandenburg-schlesische Oberlausitz und Bibliothek des Berliner Missionswerkes';
+    assert.equal(reconcile(index, { query: label })[0]?.id, 'DE-B2223');
+    // A run of three initials is too often another's: BKK is not a Bildagentur für Kunst, Kultur.
+    const ids = reconcile(index, { query: 'Bildagentur für Kunst, Kultur und Geschichte' }).map(
+      (c) => c.id,
+    );
+    assert.equal(ids[0], 'DE-MUS-1');
+    assert.ok(!ids.includes('DE-E13'), ids.join(' '));
+  });
+
+  it('takes a Städtisches Museum for the Stadtmuseum of the same town', async () => {
+    const index = await SearchIndex.build('v', [
+      entry('DE-MUS-446515', 'Stadtmuseum Medebach'),
+      // As many of each as in the agency's names, among as many museums and libraries.
+      ...Array.from({ length: 4 }, (_, i) => entry(`DE-MUS-1${i}`, 'Städtisches Museum')),
+      ...Array.from({ length: 120 }, (_, i) => entry(`DE-MUS-2${i}`, `Städtische Sammlung ${i}`)),
+      ...Array.from({ length: 250 }, (_, i) => entry(`DE-MUS-3${i}`, `Stadtmuseum Ort${i}`)),
+      ...others(4800, 13000),
+    ]);
+    assert.equal(
+      reconcile(index, { query: 'Städtisches Museum Medebach' })[0]?.id,
+      'DE-MUS-446515',
+    );
+  });
+
+  it("counts a word only like the query's, a typo apart or a part, as no more telling than the query's word", async () => {
+    const index = await SearchIndex.build('v', [
+      entry('DE-MUS-785617', 'Wuseum'),
+      entry('DE-MUS-281912', 'Torfschiffmuseum Schlußdorf'),
+      entry('DE-Mz5', 'Leibniz-Institut für Europäische Geschichte, Bibliothek'),
+      entry('DE-F137', 'Max-Planck-Institut für Rechtsgeschichte und Rechtstheorie, Bibliothek'),
+      ...Array.from({ length: 30 }, (_, i) => entry(`DE-7${i}`, `Institut für Geschichte ${i}`)),
+      ...others(300, 300),
+    ]);
+    // `Wuseum` is one letter from `Museum`, the commonest word of the agency's names.
+    const museum = reconcile(index, { query: 'Museum Schlußdorf', limit: 25 });
+    assert.equal(museum[0]?.id, 'DE-MUS-281912');
+    assert.ok(!museum.slice(0, 3).some((c) => c.id === 'DE-MUS-785617'));
+    // `Geschichte` is not `Rechtsgeschichte`; `Max-Planck` and `Rechtsgeschichte` tell the institute.
+    assert.equal(
+      reconcile(index, {
+        query: 'Bibliothek des Max-Planck-Instituts für europäische Rechtsgeschichte',
+      })[0]?.id,
+      'DE-F137',
+    );
+  });
 });
