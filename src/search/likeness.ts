@@ -103,6 +103,9 @@ const FILLERS = new Set([
   'am',
   'an',
   'von',
+  'auf',
+  'bei',
+  'mit',
   'e',
   'v',
   'the',
@@ -113,10 +116,14 @@ const FILLERS = new Set([
 
 /**
  * A word in the form names are compared in: a `Bücherei` is a library as a `Bibliothek` is, and
- * `Museen` are museums (`Stadtbücherei Marktheidenfeld` is the `Stadtbibliothek Marktheidenfeld`).
+ * `Museen` are museums, `Galerien` galleries (`Stadtbücherei Marktheidenfeld` is the
+ * `Stadtbibliothek Marktheidenfeld`).
  */
 const canonical = (word: string) =>
-  word.replace(/buecherei$/, 'bibliothek').replace(/museen$/, 'museum');
+  word
+    .replace(/buecherei(en)?$/, 'bibliothek')
+    .replace(/museen$/, 'museum')
+    .replace(/(bibliothek|galerie|sammlung)(en|n)$/, '$1');
 
 export const significant = (text: string) =>
   words(text)

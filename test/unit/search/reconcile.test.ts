@@ -3,7 +3,7 @@
 // for the purpose. The service's answers are tested against the spec's schemas in
 // test/integration/reconcile.test.ts.
 import assert from 'node:assert/strict';
-import { kindsNamed, townsNamed } from '../../../src/search/likeness';
+import { kindsNamed, significant, townsNamed } from '../../../src/search/likeness';
 import { reconcile } from '../../../src/search/reconcile';
 import { SearchIndex } from '../../../src/search/searchIndex';
 import { entry } from '../../support/searchEntry';
@@ -28,6 +28,18 @@ describe('reconciliation scoring', () => {
       'museum',
     ]);
     assert.deepEqual([...kindsNamed('Landesamt für Denkmalpflege')], []);
+  });
+
+  it('compares words in one form: plurals as the singular, prepositions left out', () => {
+    assert.deepEqual(significant('Galerien auf der Insel'), ['galerie', 'insel']);
+    assert.deepEqual(significant('Kunstmuseen bei Krefeld'), ['kunstmuseum', 'krefeld']);
+    assert.deepEqual(significant('Büchereien und Sammlungen mit Archiv'), [
+      'bibliothek',
+      'sammlung',
+      'archiv',
+    ]);
+    // A word that only ends like a plural stays as it is.
+    assert.deepEqual(significant('Bibliotheca Albertina'), ['bibliotheca', 'albertina']);
   });
 
   it('ranks a candidate of the kind the name says above one of another kind in the same town', async () => {
