@@ -317,7 +317,7 @@ export function hyphenGroups(text: string): string[][] {
 }
 
 /** The words of the run of `groups` whose initials are `acronym`, if there is one. */
-export function runOfGroups(
+function runOfGroups(
   acronym: string,
   groups: readonly (readonly string[])[],
 ): string[] | undefined {
