@@ -217,6 +217,13 @@ function wholesFirst(scored: { readonly entry: SearchEntry; score: number }[]): 
   }
 }
 
+/**
+ * Whether the query's last word may be one a label adds (a town), not the institution's own noun:
+ * the `Erstes Deutsches Nudelmuseum` is not the `Erstes Deutsches Historic-Actien-Museum`.
+ */
+const lastMayBeAdded = (queryWords: readonly string[]) =>
+  queryWords.length >= 3 && kindsNamed(queryWords[queryWords.length - 1]!).size === 0;
+
 /** The candidates for one query, best first. */
 export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[] {
   const limit = Math.min(Math.max(query.limit ?? 5, 1), 25);
@@ -242,6 +249,7 @@ export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[
   const kindsAsked = kindsNamed(query.query);
   const queryWords = words(query.query);
   const queryPhrase = queryWords.join(' ');
+  const lastAdded = lastMayBeAdded(queryWords);
   const likenessTo = nameLikeness(query.query, (w) => index.rarity(w));
   const elsewhere = otherTown(index, query.query, given.get('city') ?? []);
   const scored = [...pool.values()].map((entry) => {
@@ -267,7 +275,7 @@ export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[
     else if (within(queryWords, named)) score += 4;
     // So do they before the word a label from elsewhere adds, often the town (`Archäologisches
     // Museum Königsbrunn` for an `Archäologisches Museum`).
-    else if (queryWords.length >= 3 && within(queryWords.slice(0, -1), named)) score += 4;
+    else if (lastAdded && within(queryWords.slice(0, -1), named)) score += 4;
     return {
       entry,
       likeness,

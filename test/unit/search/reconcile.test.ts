@@ -221,6 +221,25 @@ describe('reconciliation scoring', () => {
     );
   });
 
+  it('takes no last word for one a label adds when it names the institution', async () => {
+    const index = await SearchIndex.build('v', [
+      entry('DE-MUS-007521', 'Nudelmuseum'),
+      entry('DE-MUS-205116', 'Erstes Deutsches Historic-Actien-Museum'),
+      // As common as in the agency's names: 7 `Erstes Deutsches`, 260 `Deutsches`, 25 `Historic`.
+      ...['Engels', 'Fliesen', 'Ringer', 'Strumpf', 'Bürsten'].map((what, i) =>
+        entry(`DE-MUS-8${i}`, `Erstes Deutsches ${what}museum`),
+      ),
+      ...Array.from({ length: 250 }, (_, i) => entry(`DE-MUS-7${i}`, `Deutsches Haus ${i}`)),
+      ...Array.from({ length: 24 }, (_, i) => entry(`DE-MUS-6${i}`, `Historic Haus ${i}`)),
+      ...others(5200, 4900),
+    ]);
+    // `Nudelmuseum` is the museum's own noun; `Erstes Deutsches` together says little.
+    assert.equal(
+      reconcile(index, { query: 'Erstes Deutsches Nudelmuseum' })[0]?.id,
+      'DE-MUS-007521',
+    );
+  });
+
   it("learns the towns from a town's own institutions and the cities, not from places within one", () => {
     const towns = townsNamed([
       entry('DE-1', 'Stadtbibliothek Mainz'),
