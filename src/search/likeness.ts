@@ -74,13 +74,22 @@ const TYPO = 0.7;
 /** How alike a compound is to its first or last part. */
 const PART = 0.6;
 
+/**
+ * Whether one word is a town's (`Stadtarchiv`) and the other a state's (`Staatsarchiv`): two
+ * letters apart, and never one misspelt for the other.
+ */
+const townAndState = (a: string, b: string) =>
+  (a.startsWith('stadt') && b.startsWith('staat')) ||
+  (a.startsWith('staat') && b.startsWith('stadt'));
+
 /** How alike two words are: 1 the same, less for a typo or a part of a compound, 0 unalike. */
 function wordLikeness(a: string, b: string): number {
   if (a === b) return 1;
   const [short, other] = a.length <= b.length ? [a, b] : [b, a];
   const long = other.length;
   if (townOf(other) === short) return TOWNS;
-  if (long >= 5 && edits(a, b, long >= 10 ? 2 : 1) <= (long >= 10 ? 2 : 1)) return TYPO;
+  if (long >= 5 && !townAndState(a, b) && edits(a, b, long >= 10 ? 2 : 1) <= (long >= 10 ? 2 : 1))
+    return TYPO;
   if (short.length >= 5 && (other.endsWith(short) || other.startsWith(short))) return PART;
   return 0;
 }

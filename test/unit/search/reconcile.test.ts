@@ -367,4 +367,24 @@ describe('reconciliation scoring', () => {
       'DE-F137',
     );
   });
+
+  it('takes no Stadtarchiv for a misspelt Staatsarchiv: a town is not a state', async () => {
+    const index = await SearchIndex.build('v', [
+      entry('DE-2329', 'Stadtarchiv Freiburg'),
+      entry(
+        'DE-Frei145',
+        'Landesarchiv Baden-Württemberg, Abteilung Staatsarchiv Freiburg, Bibliothek',
+      ),
+      // As common as in the agency's names.
+      ...Array.from({ length: 566 }, (_, i) => entry(`DE-5${i}`, `Stadtarchiv Ort${i}`)),
+      ...Array.from({ length: 44 }, (_, i) => entry(`DE-6${i}`, `Staatsarchiv Ort${i}`)),
+      ...Array.from({ length: 9 }, (_, i) =>
+        entry(`DE-7${i}`, `Landesarchiv Baden-Württemberg ${i}`),
+      ),
+      ...Array.from({ length: 51 }, (_, i) => entry(`DE-8${i}`, `Freiburg Haus ${i}`)),
+      ...others(5000, 4500),
+    ]);
+    assert.equal(reconcile(index, { query: 'Staatsarchiv Freiburg' })[0]?.id, 'DE-Frei145');
+    assert.equal(reconcile(index, { query: 'Stadtarchiv Freiburg' })[0]?.id, 'DE-2329');
+  });
 });
