@@ -67,6 +67,8 @@ export function townsNamed(entries: readonly SearchEntry[]): Set<string> {
   return towns;
 }
 
+/** How alike the same word is with another ending (`Nationalmuseums`, `Nationalmuseum`). */
+const INFLECTED = 0.9;
 /** How alike a town's adjective is to the town's name. */
 const TOWNS = 0.8;
 /** How alike two words a typo apart are. */
@@ -82,12 +84,19 @@ const townAndState = (a: string, b: string) =>
   (a.startsWith('stadt') && b.startsWith('staat')) ||
   (a.startsWith('staat') && b.startsWith('stadt'));
 
-/** How alike two words are: 1 the same, less for a typo or a part of a compound, 0 unalike. */
+/** A word without its German ending, if it has one: `germanisch` of `Germanischen`. */
+const stem = (word: string) => word.replace(/(es|en|er|em|e|s|n)$/, '');
+
+/**
+ * How alike two words are: 1 the same, less for another ending, a town's adjective, a typo or a
+ * part of a compound, 0 unalike.
+ */
 function wordLikeness(a: string, b: string): number {
   if (a === b) return 1;
   const [short, other] = a.length <= b.length ? [a, b] : [b, a];
   const long = other.length;
   if (townOf(other) === short) return TOWNS;
+  if (stem(a) === stem(b) && stem(a).length >= 4) return INFLECTED;
   if (long >= 5 && !townAndState(a, b) && edits(a, b, long >= 10 ? 2 : 1) <= (long >= 10 ? 2 : 1))
     return TYPO;
   if (short.length >= 5 && (other.endsWith(short) || other.startsWith(short))) return PART;
@@ -143,7 +152,7 @@ export const significant = (text: string) =>
 const KIND_WORDS: readonly [InstitutionType, RegExp][] = [
   ['museum', /museum|galerie|gedenkstaette|schatzkammer|freilicht/],
   ['archive', /archiv/],
-  ['library', /bibliothe|mediathek/],
+  ['library', /bibliothe|mediathek|mediothek/],
 ];
 
 export function kindsNamed(name: string): Set<InstitutionType> {
@@ -233,7 +242,8 @@ function matched(
       0,
       ...within.map((v) => {
         const likeness = wordLikeness(w, v);
-        if (likeness === 0 || likeness === 1 || likeness === TOWNS) return likeness * weigh(w);
+        if (likeness === 0 || likeness === 1 || likeness === TOWNS || likeness === INFLECTED)
+          return likeness * weigh(w);
         // A word only like another, a typo apart or a part of it, tells no more than that other
         // word: `Wuseum`, a museum's own name, is not told by a query's `Museum`, nor the
         // `Rechtsgeschichte` by `Geschichte`. Unless the rest of the compound is there too:

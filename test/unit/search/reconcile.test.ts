@@ -22,6 +22,7 @@ describe('reconciliation scoring', () => {
   it('reads the kind of institution from the words of its name, compounds included', () => {
     assert.deepEqual([...kindsNamed('Stadtarchiv Baden-Baden')], ['archive']);
     assert.deepEqual([...kindsNamed('Stadtbücherei Harburg')], ['library']);
+    assert.deepEqual([...kindsNamed('Mediothek Krefeld')], ['library']);
     assert.deepEqual([...kindsNamed('Kunstmuseen Krefeld')], ['museum']);
     assert.deepEqual([...kindsNamed('Museum für Moderne Kunst, Bibliothek')].sort(), [
       'library',
@@ -386,5 +387,20 @@ describe('reconciliation scoring', () => {
     ]);
     assert.equal(reconcile(index, { query: 'Staatsarchiv Freiburg' })[0]?.id, 'DE-Frei145');
     assert.equal(reconcile(index, { query: 'Stadtarchiv Freiburg' })[0]?.id, 'DE-2329');
+  });
+
+  it('takes a word with another German ending for the same word', async () => {
+    const index = await SearchIndex.build('v', [
+      entry('DE-Gnm1', 'Germanisches Nationalmuseum, Bibliothek'),
+      entry('DE-Gnm2', 'Historisches Archiv des Germanischen Nationalmuseums'),
+      ...Array.from({ length: 20 }, (_, i) => entry(`DE-5${i}`, `Germanisches Haus ${i}`)),
+      ...Array.from({ length: 20 }, (_, i) => entry(`DE-6${i}`, `Nationalmuseum Ort${i}`)),
+      ...others(5000, 4900),
+    ]);
+    // The library of the museum, not its archive, whose name has the label's endings.
+    assert.equal(
+      reconcile(index, { query: 'Bibliothek des Germanischen Nationalmuseums' })[0]?.id,
+      'DE-Gnm1',
+    );
   });
 });
