@@ -136,8 +136,13 @@ function candidatePool(
       if (acronym !== initials && index.knows(acronym) && index.rarity(acronym) >= TELLING)
         add(index.holding(acronym, 50));
     }
-  for (const word of said) {
+  for (const [i, word] of said.entries()) {
     if (index.rarity(word) >= TELLING) add(index.holding(word, 50));
+    // Two words of the query as the one compound a name writes (`Trias Museum`, `Triasmuseum`);
+    // a town as its adjective in a name (`Leipziger Städtische Bibliotheken`).
+    const joined = word + (said[i + 1] ?? '');
+    if (i + 1 < said.length && index.knows(joined)) add(index.holding(joined, 50));
+    if (index.towns().has(word) && index.knows(`${word}er`)) add(index.holding(`${word}er`, 50));
     // A town's adjective, as the town: `Pasewalker` brings the institutions of Pasewalk (a town
     // may have more than fifty: Bonn).
     const town = townOf(word);

@@ -403,4 +403,22 @@ describe('reconciliation scoring', () => {
       'DE-Gnm1',
     );
   });
+
+  it("finds a name that joins two of the query's words, or writes its town as an adjective", async () => {
+    const index = await SearchIndex.build('v', [
+      entry('DE-MUS-1', 'Triasmuseum'),
+      entry('DE-15-1', 'Leipziger Städtische Bibliotheken, Zentralbibliothek'),
+      entry('DE-15-2', 'Stadtarchiv Leipzig'),
+      // More than the best hundred by BM25 share the query's other words.
+      ...Array.from({ length: 150 }, (_, i) =>
+        entry(`DE-MUS-2${i}`, `Museum an der Ochsenfurt ${i}`),
+      ),
+      ...Array.from({ length: 150 }, (_, i) => entry(`DE-3${i}`, `Stadtbibliothek Ort${i}`)),
+      ...Array.from({ length: 150 }, (_, i) => entry(`DE-4${i}`, `Institut ${i} Leipzig`)),
+      ...Array.from({ length: 40 }, (_, i) => entry(`DE-5${i}`, `Leipziger Verein ${i}`)),
+      ...others(300, 300),
+    ]);
+    assert.equal(reconcile(index, { query: 'Trias Museum an der Ochsenfurt' })[0]?.id, 'DE-MUS-1');
+    assert.equal(reconcile(index, { query: 'Stadtbibliothek Leipzig' })[0]?.id, 'DE-15-1');
+  });
 });
