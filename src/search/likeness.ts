@@ -87,6 +87,12 @@ const townAndState = (a: string, b: string) =>
 /** A word without its German ending, if it has one: `germanisch` of `Germanischen`. */
 const stem = (word: string) => word.replace(/(es|en|er|em|e|s|n)$/, '');
 
+/** Whether two words are one with different endings, four letters or more without them. */
+function sameStem(a: string, b: string): boolean {
+  const stemmed = stem(a);
+  return stemmed.length >= 4 && stemmed === stem(b);
+}
+
 /**
  * How alike two words are: 1 the same, less for another ending, a town's adjective, a typo or a
  * part of a compound, 0 unalike.
@@ -96,7 +102,8 @@ function wordLikeness(a: string, b: string): number {
   const [short, other] = a.length <= b.length ? [a, b] : [b, a];
   const long = other.length;
   if (townOf(other) === short) return TOWNS;
-  if (stem(a) === stem(b) && stem(a).length >= 4) return INFLECTED;
+  if (long - short.length <= 2 && other.startsWith(short.slice(0, 4)) && sameStem(a, b))
+    return INFLECTED;
   if (long >= 5 && !townAndState(a, b) && edits(a, b, long >= 10 ? 2 : 1) <= (long >= 10 ? 2 : 1))
     return TYPO;
   if (short.length >= 5 && (other.endsWith(short) || other.startsWith(short))) return PART;
