@@ -84,6 +84,21 @@ const townAndState = (a: string, b: string) =>
   (a.startsWith('stadt') && b.startsWith('staat')) ||
   (a.startsWith('staat') && b.startsWith('stadt'));
 
+/**
+ * The initials a compound ending in an institution's word is shortened to, its first part's and
+ * the end's: `ub` of `Universitätsbibliothek` (the `UB Weimar`), `fh` of `Fachhochschule`.
+ */
+export function compoundInitials(word: string): string | undefined {
+  const end = /(?<=.{3})(bibliothek|hochschule|archiv|museum|akademie|galerie)$/.exec(word)?.[1];
+  return end ? word[0]! + end[0]! : undefined;
+}
+
+/** The query's word a compound's initials stand for, if one has them. */
+function compoundOf(acronym: string, query: readonly string[]): string[] | undefined {
+  const word = query.find((w) => compoundInitials(w) === acronym);
+  return word ? [word] : undefined;
+}
+
 /** A word without its German ending, if it has one: `germanisch` of `Germanischen`. */
 const stem = (word: string) => word.replace(/(es|en|er|em|e|s|n)$/, '');
 
@@ -112,31 +127,9 @@ function wordLikeness(a: string, b: string): number {
 
 /** Words that say little about which institution is meant. */
 const FILLERS = new Set([
-  'der',
-  'die',
-  'das',
-  'des',
-  'dem',
-  'den',
-  'und',
-  'fuer',
-  'zu',
-  'zum',
-  'zur',
-  'im',
-  'in',
-  'am',
-  'an',
-  'von',
-  'auf',
-  'bei',
-  'mit',
-  'e',
-  'v',
-  'the',
-  'of',
-  'and',
-  'for',
+  ...'der die das des dem den und fuer zu zum zur im in am an von auf bei mit'.split(' '),
+  // (`e. V.`, a registered association's, and English.)
+  ...'e v the of and for'.split(' '),
 ]);
 
 /**
@@ -317,7 +310,8 @@ function spelledOut(
   const shortened = abbreviations(name);
   if (acronyms.size === 0 && shortened.size === 0) return own;
   return own.flatMap((word) => {
-    if (acronyms.has(word)) return runOf(word, query) ?? runOfGroups(word, groups) ?? [word];
+    if (acronyms.has(word))
+      return runOf(word, query) ?? runOfGroups(word, groups) ?? compoundOf(word, query) ?? [word];
     if (shortened.has(word))
       return [query.find((w) => w.length > word.length && w.startsWith(word)) ?? word];
     return [word];

@@ -9,6 +9,7 @@
 import { fold, words } from './fold';
 import {
   abbreviations,
+  compoundInitials,
   hyphenGroups,
   MAX_QUERY_WORDS,
   kindAgreement,
@@ -138,6 +139,9 @@ function candidatePool(
     }
   for (const [i, word] of said.entries()) {
     if (index.rarity(word) >= TELLING) add(index.holding(word, 50));
+    // A compound's initials, as a name may shorten it: the `UB Weimar`.
+    const initialsOf = compoundInitials(word);
+    if (initialsOf && index.knows(initialsOf)) add(index.holding(initialsOf, 50));
     // Two words of the query as the one compound a name writes (`Trias Museum`, `Triasmuseum`);
     // a town as its adjective in a name (`Leipziger Städtische Bibliotheken`).
     const joined = word + (said[i + 1] ?? '');

@@ -421,4 +421,20 @@ describe('reconciliation scoring', () => {
     assert.equal(reconcile(index, { query: 'Trias Museum an der Ochsenfurt' })[0]?.id, 'DE-MUS-1');
     assert.equal(reconcile(index, { query: 'Stadtbibliothek Leipzig' })[0]?.id, 'DE-15-1');
   });
+
+  it("takes a compound's initials for the compound: the UB Weimar for the Universitätsbibliothek", async () => {
+    const index = await SearchIndex.build('v', [
+      entry('DE-Wim2', 'UB Weimar'),
+      entry('DE-518', 'Stadtbücherei Weimar'),
+      // As common as in the agency's names.
+      ...Array.from({ length: 45 }, (_, i) => entry(`DE-5${i}`, `Institut ${i} Weimar`)),
+      ...Array.from({ length: 250 }, (_, i) => entry(`DE-6${i}`, `Universitätsbibliothek Ort${i}`)),
+      ...Array.from({ length: 490 }, (_, i) => entry(`DE-7${i}`, `Stadtbücherei Ort${i}`)),
+      ...others(5000, 4000),
+    ]);
+    const [best] = reconcile(index, { query: 'Universitätsbibliothek Weimar' });
+    assert.equal(best?.id, 'DE-Wim2');
+    // Every word of the name is the query's, once `UB` is read as the compound.
+    assert.ok(Number(best!.features[0]!.value) > 0.9, JSON.stringify(best!.features));
+  });
 });
