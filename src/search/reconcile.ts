@@ -67,6 +67,15 @@ const TELLING = 5;
  */
 const MAX_POOL = 500;
 
+/**
+ * The ISILs of the ZDB's product sigels: packages of licensed e-resources (`ZDB-1-AAS`), not
+ * institutions. A name from elsewhere means one seldom, unless it names the package alone: such a
+ * candidate gives way to an institution by NOT_AN_INSTITUTION (`KU select HSS` is no `Heimatmuseum
+ * Sinzig im Schloss`, though its acronym spells the label).
+ */
+const PACKAGE = /^ZDB-/i;
+const NOT_AN_INSTITUTION = 25;
+
 /** What a part's score gives way to its whole's, where both are candidates (`DE-17-1`, `DE-17`). */
 const PART_OF_CANDIDATE = 6;
 
@@ -227,11 +236,20 @@ function wholesFirst(scored: { readonly entry: SearchEntry; score: number }[]): 
 }
 
 /**
- * Whether the query's last word may be one a label adds (a town), not the institution's own noun:
- * the `Erstes Deutsches Nudelmuseum` is not the `Erstes Deutsches Historic-Actien-Museum`.
+ * What a name gains that holds the query's words together, in its order, beside what the words
+ * alone give: the query's phrase quoted in it (the name an institution goes by), the phrase in it,
+ * or the phrase before its last word, where a label from elsewhere adds a town (`Archäologisches
+ * Museum Königsbrunn` for an `Archäologisches Museum`). Not where that last word is the
+ * institution's own noun: the `Erstes Deutsches Nudelmuseum` is not the `Erstes Deutsches
+ * Historic-Actien-Museum`.
  */
-const lastMayBeAdded = (queryWords: readonly string[]) =>
-  queryWords.length >= 3 && kindsNamed(queryWords[queryWords.length - 1]!).size === 0;
+function phrased(queryWords: readonly string[], name: string, named: readonly string[]): number {
+  if (quoted(name).includes(queryWords.join(' '))) return 8;
+  if (within(queryWords, named)) return 4;
+  const lastAdded =
+    queryWords.length >= 3 && kindsNamed(queryWords[queryWords.length - 1]!).size === 0;
+  return lastAdded && within(queryWords.slice(0, -1), named) ? 4 : 0;
+}
 
 /** The candidates for one query, best first. */
 export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[] {
@@ -258,7 +276,6 @@ export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[
   const kindsAsked = kindsNamed(query.query);
   const queryWords = words(query.query);
   const queryPhrase = queryWords.join(' ');
-  const lastAdded = lastMayBeAdded(queryWords);
   const likenessTo = nameLikeness(query.query, (w) => index.rarity(w));
   const elsewhere = otherTown(index, query.query, given.get('city') ?? []);
   const scored = [...pool.values()].map((entry) => {
@@ -278,13 +295,9 @@ export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[
     if (postcode !== undefined) score += postcode ? 8 : -10;
     const named = words(entry.name);
     if (elsewhere(entry, named)) score -= OTHER_TOWN;
+    if (isil === undefined && PACKAGE.test(entry.isil)) score -= NOT_AN_INSTITUTION;
     const exact = queryPhrase === named.join(' ');
-    if (exact || quoted(entry.name).includes(queryPhrase)) score += 8;
-    // The query's words together and in its order say more than the same words apart.
-    else if (within(queryWords, named)) score += 4;
-    // So do they before the word a label from elsewhere adds, often the town (`Archäologisches
-    // Museum Königsbrunn` for an `Archäologisches Museum`).
-    else if (lastAdded && within(queryWords.slice(0, -1), named)) score += 4;
+    score += exact ? 8 : phrased(queryWords, entry.name, named);
     return {
       entry,
       likeness,

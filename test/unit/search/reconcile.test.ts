@@ -437,4 +437,15 @@ describe('reconciliation scoring', () => {
     // Every word of the name is the query's, once `UB` is read as the compound.
     assert.ok(Number(best!.features[0]!.value) > 0.9, JSON.stringify(best!.features));
   });
+
+  it('ranks an institution above a package of e-resources (a ZDB product sigel)', async () => {
+    const index = await SearchIndex.build('v', [
+      entry('ZDB-33-HSS', 'KU select HSS [Open Access]'),
+      entry('DE-MUS-1', 'Heimatmuseum der Stadt Sinzig'),
+      ...others(400, 400),
+    ]);
+    assert.equal(reconcile(index, { query: 'Heimatmuseum Sinzig im Schloss' })[0]?.id, 'DE-MUS-1');
+    // A package's own name still finds it first.
+    assert.equal(reconcile(index, { query: 'KU select' })[0]?.id, 'ZDB-33-HSS');
+  });
 });
