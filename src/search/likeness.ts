@@ -198,7 +198,7 @@ export function nameLikeness(
   rarity: (word: string) => number = () => 1,
 ): (name: string, places?: readonly string[]) => number {
   const x = [...new Set(significant(query))].slice(0, MAX_QUERY_WORDS);
-  const xGroups = hyphenGroups(query).slice(0, MAX_QUERY_WORDS);
+  const xGroups = hyphenGroups(query);
   const weights = new Map<string, number>();
   const weight = (w: string) => {
     let known = weights.get(w);
@@ -327,13 +327,20 @@ export function abbreviations(name: string): Set<string> {
 
 /**
  * A text's significant words, those joined by hyphens together: `Evangelische Kirche
- * Berlin-Brandenburg-schlesische Oberlausitz` is four, whose initials make `EKBO`.
+ * Berlin-Brandenburg-schlesische Oberlausitz` is four, whose initials make `EKBO`. At most
+ * MAX_QUERY_WORDS words in all, as many as a query's likeness weighs.
  */
 export function hyphenGroups(text: string): string[][] {
-  return text
-    .split(/[^\p{L}\p{N}-]+/u)
-    .map(significant)
-    .filter((group) => group.length > 0);
+  const groups: string[][] = [];
+  let count = 0;
+  for (const part of text.split(/[^\p{L}\p{N}-]+/u)) {
+    const group = significant(part).slice(0, MAX_QUERY_WORDS - count);
+    if (group.length === 0) continue;
+    groups.push(group);
+    count += group.length;
+    if (count >= MAX_QUERY_WORDS) break;
+  }
+  return groups;
 }
 
 /** The words of the run of `groups` whose initials are `acronym`, if there is one. */

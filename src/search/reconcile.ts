@@ -11,7 +11,6 @@ import {
   abbreviations,
   compoundInitials,
   hyphenGroups,
-  MAX_QUERY_WORDS,
   kindAgreement,
   kindsNamed,
   nameLikeness,
@@ -136,7 +135,6 @@ function candidatePool(
   const initials = said.map((w) => w[0]).join('');
   if (initials.length >= 3 && index.knows(initials)) add(index.holding(initials, 50));
   const heads = hyphenGroups(name)
-    .slice(0, MAX_QUERY_WORDS)
     .map((g) => g[0]![0])
     .join('');
   // (Four letters or more: three are too often another's, `BKK` of `Bildagentur für Kunst, Kultur`.)
@@ -237,18 +235,33 @@ function wholesFirst(scored: { readonly entry: SearchEntry; score: number }[]): 
 
 /**
  * What a name gains that holds the query's words together, in its order, beside what the words
- * alone give: the query's phrase quoted in it (the name an institution goes by), the phrase in it,
- * or the phrase before its last word, where a label from elsewhere adds a town (`Archäologisches
- * Museum Königsbrunn` for an `Archäologisches Museum`). Not where that last word is the
- * institution's own noun: the `Erstes Deutsches Nudelmuseum` is not the `Erstes Deutsches
- * Historic-Actien-Museum`.
+ * alone give: the query's phrase as the whole name, or quoted in it (the name an institution goes
+ * by), 8; the phrase in it, 4; or the phrase before its last word, where a label from elsewhere
+ * adds a town (`Archäologisches Museum Königsbrunn` for an `Archäologisches Museum`), 4. Not where
+ * that last word is the institution's own noun: the `Erstes Deutsches Nudelmuseum` is not the
+ * `Erstes Deutsches Historic-Actien-Museum`. The query's side is read once: the function returned
+ * reads each candidate's name.
  */
-function phrased(queryWords: readonly string[], name: string, named: readonly string[]): number {
-  if (quoted(name).includes(queryWords.join(' '))) return 8;
-  if (within(queryWords, named)) return 4;
-  const lastAdded =
-    queryWords.length >= 3 && kindsNamed(queryWords[queryWords.length - 1]!).size === 0;
-  return lastAdded && within(queryWords.slice(0, -1), named) ? 4 : 0;
+function phrasing(query: string): (name: string, named: readonly string[]) => Phrased {
+  const queryWords = words(query);
+  const phrase = queryWords.join(' ');
+  const beforeLast =
+    queryWords.length >= 3 && kindsNamed(queryWords[queryWords.length - 1]!).size === 0
+      ? queryWords.slice(0, -1)
+      : undefined;
+  return (name, named) => {
+    const exact = phrase === named.join(' ');
+    if (exact || quoted(name).includes(phrase)) return { gain: 8, exact };
+    if (within(queryWords, named)) return { gain: 4, exact };
+    return { gain: beforeLast && within(beforeLast, named) ? 4 : 0, exact };
+  };
+}
+
+interface Phrased {
+  /** What the name gains. */
+  readonly gain: number;
+  /** Whether the name is the query's phrase. */
+  readonly exact: boolean;
 }
 
 /** The candidates for one query, best first. */
@@ -274,8 +287,7 @@ export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[
   const postcodes = given.get('postcode') ?? [];
   const isils = (given.get('isil') ?? []).map((i) => i.toLowerCase());
   const kindsAsked = kindsNamed(query.query);
-  const queryWords = words(query.query);
-  const queryPhrase = queryWords.join(' ');
+  const phrased = phrasing(query.query);
   const likenessTo = nameLikeness(query.query, (w) => index.rarity(w));
   const elsewhere = otherTown(index, query.query, given.get('city') ?? []);
   const scored = [...pool.values()].map((entry) => {
@@ -296,8 +308,8 @@ export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[
     const named = words(entry.name);
     if (elsewhere(entry, named)) score -= OTHER_TOWN;
     if (isil === undefined && PACKAGE.test(entry.isil)) score -= NOT_AN_INSTITUTION;
-    const exact = queryPhrase === named.join(' ');
-    score += exact ? 8 : phrased(queryWords, entry.name, named);
+    const { gain, exact } = phrased(entry.name, named);
+    score += gain;
     return {
       entry,
       likeness,
