@@ -9,13 +9,20 @@ import { SearchIndex } from '../../../src/search/searchIndex';
 import { entry } from '../../support/searchEntry';
 
 /**
+ * `count` institutions, their ISILs `isil` and a number, named `name` with its `#` the number: as
+ * many of a word as the agency's names have.
+ */
+const many = (count: number, isil: string, name: string) =>
+  Array.from({ length: count }, (_, i) => entry(`${isil}${i}`, name.replace('#', String(i))));
+
+/**
  * Others, so that the entries a test makes are among enough institutions for their words to be as
  * common or as rare as in the agency's names: `museums` named `Museum Nummer i`, `libraries` named
  * `Bibliothek Nummer i`.
  */
 const others = (museums: number, libraries = 0) => [
-  ...Array.from({ length: museums }, (_, i) => entry(`DE-MUS-9${i}`, `Museum Nummer ${i}`)),
-  ...Array.from({ length: libraries }, (_, i) => entry(`DE-9${i}`, `Bibliothek Nummer ${i}`)),
+  ...many(museums, 'DE-MUS-9', 'Museum Nummer #'),
+  ...many(libraries, 'DE-9', 'Bibliothek Nummer #'),
 ];
 
 describe('reconciliation scoring', () => {
@@ -130,7 +137,7 @@ describe('reconciliation scoring', () => {
       entry('DE-MUS-313311', 'Gedenkstätte Aachen'), // first by name, were they alike
       // A town's museum is a common name, the town's name a rare word: more of them than the
       // best by BM25 that reconciliation weighs (src/search/reconcile.ts, candidatePool).
-      ...Array.from({ length: 120 }, (_, i) => entry(`DE-MUS-1${i}`, 'Stadtmuseum')),
+      ...many(120, 'DE-MUS-1', 'Stadtmuseum'),
       // Enough others that a word one name has is telling (src/search/reconcile.ts, TELLING).
       ...others(300),
     ]);
@@ -211,9 +218,7 @@ describe('reconciliation scoring', () => {
       entry('DE-MUS-259910', 'Naturmuseum Königsbrunn'),
       entry('DE-MUS-188516', 'Lechfeldmuseum Königsbrunn'),
       // The town's name rarer than `archäologisches`, as in the agency's names.
-      ...Array.from({ length: 30 }, (_, i) =>
-        entry(`DE-MUS-8${i}`, `Archäologisches Landesamt ${i}`),
-      ),
+      ...many(30, 'DE-MUS-8', 'Archäologisches Landesamt #'),
       ...others(250, 1750),
     ]);
     assert.equal(
@@ -230,8 +235,8 @@ describe('reconciliation scoring', () => {
       ...['Engels', 'Fliesen', 'Ringer', 'Strumpf', 'Bürsten'].map((what, i) =>
         entry(`DE-MUS-8${i}`, `Erstes Deutsches ${what}museum`),
       ),
-      ...Array.from({ length: 250 }, (_, i) => entry(`DE-MUS-7${i}`, `Deutsches Haus ${i}`)),
-      ...Array.from({ length: 24 }, (_, i) => entry(`DE-MUS-6${i}`, `Historic Haus ${i}`)),
+      ...many(250, 'DE-MUS-7', 'Deutsches Haus #'),
+      ...many(24, 'DE-MUS-6', 'Historic Haus #'),
       ...others(5200, 4900),
     ]);
     // `Nudelmuseum` is the museum's own noun; `Erstes Deutsches` together says little.
@@ -336,9 +341,9 @@ describe('reconciliation scoring', () => {
     const index = await SearchIndex.build('v', [
       entry('DE-MUS-446515', 'Stadtmuseum Medebach'),
       // As many of each as in the agency's names, among as many museums and libraries.
-      ...Array.from({ length: 4 }, (_, i) => entry(`DE-MUS-1${i}`, 'Städtisches Museum')),
-      ...Array.from({ length: 120 }, (_, i) => entry(`DE-MUS-2${i}`, `Städtische Sammlung ${i}`)),
-      ...Array.from({ length: 250 }, (_, i) => entry(`DE-MUS-3${i}`, `Stadtmuseum Ort${i}`)),
+      ...many(4, 'DE-MUS-1', 'Städtisches Museum'),
+      ...many(120, 'DE-MUS-2', 'Städtische Sammlung #'),
+      ...many(250, 'DE-MUS-3', 'Stadtmuseum Ort#'),
       ...others(4800, 13000),
     ]);
     assert.equal(
@@ -353,7 +358,7 @@ describe('reconciliation scoring', () => {
       entry('DE-MUS-281912', 'Torfschiffmuseum Schlußdorf'),
       entry('DE-Mz5', 'Leibniz-Institut für Europäische Geschichte, Bibliothek'),
       entry('DE-F137', 'Max-Planck-Institut für Rechtsgeschichte und Rechtstheorie, Bibliothek'),
-      ...Array.from({ length: 30 }, (_, i) => entry(`DE-7${i}`, `Institut für Geschichte ${i}`)),
+      ...many(30, 'DE-7', 'Institut für Geschichte #'),
       ...others(300, 300),
     ]);
     // `Wuseum` is one letter from `Museum`, the commonest word of the agency's names.
@@ -377,12 +382,10 @@ describe('reconciliation scoring', () => {
         'Landesarchiv Baden-Württemberg, Abteilung Staatsarchiv Freiburg, Bibliothek',
       ),
       // As common as in the agency's names.
-      ...Array.from({ length: 566 }, (_, i) => entry(`DE-5${i}`, `Stadtarchiv Ort${i}`)),
-      ...Array.from({ length: 44 }, (_, i) => entry(`DE-6${i}`, `Staatsarchiv Ort${i}`)),
-      ...Array.from({ length: 9 }, (_, i) =>
-        entry(`DE-7${i}`, `Landesarchiv Baden-Württemberg ${i}`),
-      ),
-      ...Array.from({ length: 51 }, (_, i) => entry(`DE-8${i}`, `Freiburg Haus ${i}`)),
+      ...many(566, 'DE-5', 'Stadtarchiv Ort#'),
+      ...many(44, 'DE-6', 'Staatsarchiv Ort#'),
+      ...many(9, 'DE-7', 'Landesarchiv Baden-Württemberg #'),
+      ...many(51, 'DE-8', 'Freiburg Haus #'),
       ...others(5000, 4500),
     ]);
     assert.equal(reconcile(index, { query: 'Staatsarchiv Freiburg' })[0]?.id, 'DE-Frei145');
@@ -393,8 +396,8 @@ describe('reconciliation scoring', () => {
     const index = await SearchIndex.build('v', [
       entry('DE-Gnm1', 'Germanisches Nationalmuseum, Bibliothek'),
       entry('DE-Gnm2', 'Historisches Archiv des Germanischen Nationalmuseums'),
-      ...Array.from({ length: 20 }, (_, i) => entry(`DE-5${i}`, `Germanisches Haus ${i}`)),
-      ...Array.from({ length: 20 }, (_, i) => entry(`DE-6${i}`, `Nationalmuseum Ort${i}`)),
+      ...many(20, 'DE-5', 'Germanisches Haus #'),
+      ...many(20, 'DE-6', 'Nationalmuseum Ort#'),
       ...others(5000, 4900),
     ]);
     // The library of the museum, not its archive, whose name has the label's endings.
@@ -410,12 +413,10 @@ describe('reconciliation scoring', () => {
       entry('DE-15-1', 'Leipziger Städtische Bibliotheken, Zentralbibliothek'),
       entry('DE-15-2', 'Stadtarchiv Leipzig'),
       // More than the best hundred by BM25 share the query's other words.
-      ...Array.from({ length: 150 }, (_, i) =>
-        entry(`DE-MUS-2${i}`, `Museum an der Ochsenfurt ${i}`),
-      ),
-      ...Array.from({ length: 150 }, (_, i) => entry(`DE-3${i}`, `Stadtbibliothek Ort${i}`)),
-      ...Array.from({ length: 150 }, (_, i) => entry(`DE-4${i}`, `Institut ${i} Leipzig`)),
-      ...Array.from({ length: 40 }, (_, i) => entry(`DE-5${i}`, `Leipziger Verein ${i}`)),
+      ...many(150, 'DE-MUS-2', 'Museum an der Ochsenfurt #'),
+      ...many(150, 'DE-3', 'Stadtbibliothek Ort#'),
+      ...many(150, 'DE-4', 'Institut # Leipzig'),
+      ...many(40, 'DE-5', 'Leipziger Verein #'),
       ...others(300, 300),
     ]);
     assert.equal(reconcile(index, { query: 'Trias Museum an der Ochsenfurt' })[0]?.id, 'DE-MUS-1');
@@ -427,9 +428,9 @@ describe('reconciliation scoring', () => {
       entry('DE-Wim2', 'UB Weimar'),
       entry('DE-518', 'Stadtbücherei Weimar'),
       // As common as in the agency's names.
-      ...Array.from({ length: 45 }, (_, i) => entry(`DE-5${i}`, `Institut ${i} Weimar`)),
-      ...Array.from({ length: 250 }, (_, i) => entry(`DE-6${i}`, `Universitätsbibliothek Ort${i}`)),
-      ...Array.from({ length: 490 }, (_, i) => entry(`DE-7${i}`, `Stadtbücherei Ort${i}`)),
+      ...many(45, 'DE-5', 'Institut # Weimar'),
+      ...many(250, 'DE-6', 'Universitätsbibliothek Ort#'),
+      ...many(490, 'DE-7', 'Stadtbücherei Ort#'),
       ...others(5000, 4000),
     ]);
     const [best] = reconcile(index, { query: 'Universitätsbibliothek Weimar' });
