@@ -93,12 +93,6 @@ export function compoundInitials(word: string): string | undefined {
   return end ? word[0]! + end[0]! : undefined;
 }
 
-/** The query's word a compound's initials stand for, if one has them. */
-function compoundOf(acronym: string, query: readonly string[]): string[] | undefined {
-  const word = query.find((w) => compoundInitials(w) === acronym);
-  return word ? [word] : undefined;
-}
-
 /** A word without its German ending, if it has one: `germanisch` of `Germanischen`. */
 const stem = (word: string) => word.replace(/(es|en|er|em|e|s|n)$/, '');
 
@@ -198,7 +192,7 @@ export function nameLikeness(
   rarity: (word: string) => number = () => 1,
 ): (name: string, places?: readonly string[]) => number {
   const x = [...new Set(significant(query))].slice(0, MAX_QUERY_WORDS);
-  const xGroups = hyphenGroups(query);
+  const side = querySide(x, query);
   const weights = new Map<string, number>();
   const weight = (w: string) => {
     let known = weights.get(w);
@@ -208,7 +202,7 @@ export function nameLikeness(
   const xWeight = joinedWeights(query, weight);
   const xTotal = total(x, xWeight);
   return (name, places = []) => {
-    const y = spelledOut(name, x, xGroups);
+    const y = spelledOut(name, side);
     if (x.length === 0 || y.length === 0) return 0;
     const around = [...y, ...places.flatMap(significant)];
     const yWeight = joinedWeights(name, weight);
@@ -289,17 +283,33 @@ function joinedWeights(text: string, weight: (w: string) => number): (w: string)
   return shared.size === 0 ? weight : (w) => shared.get(w) ?? weight(w);
 }
 
+/** What a name's acronyms may stand for among the query's words, read once a query. */
+interface QuerySide {
+  /** The query's significant words. */
+  readonly words: readonly string[];
+  /** The same, those joined by hyphens together (hyphenGroups). */
+  readonly groups: readonly (readonly string[])[];
+  /** The query's compounds by their initials (`ub`: `universitaetsbibliothek`). */
+  readonly compounds: ReadonlyMap<string, readonly string[]>;
+}
+
+function querySide(words: readonly string[], query: string): QuerySide {
+  const compounds = new Map<string, readonly string[]>();
+  for (const word of words) {
+    const initials = compoundInitials(word);
+    if (initials && !compounds.has(initials)) compounds.set(initials, [word]);
+  }
+  return { words, groups: hyphenGroups(query), compounds };
+}
+
 /**
  * The significant words of `name`, each of its acronyms (`MMK`, two to six capitals) written out
- * as the run of the query's words it stands for, and each abbreviation (`Sächs.`) as the query's
+ * as the run of the query's words it stands for (words joined by hyphens one initial), or as the
+ * query's compound whose initials it is (`UB`), and each abbreviation (`Sächs.`) as the query's
  * word it shortens, where there is one: the `Museum MMK` is the `Museum für Moderne Kunst`, the
  * `Museum Sächs.-Böhm. Erzgeb.` the `Museum sächsisch-böhmisches Erzgebirge`.
  */
-function spelledOut(
-  name: string,
-  query: readonly string[],
-  groups: readonly (readonly string[])[],
-): string[] {
+function spelledOut(name: string, { words: query, groups, compounds }: QuerySide): string[] {
   const own = significant(name);
   const acronyms = new Set(
     (name.normalize('NFC').match(/(?<![\p{L}\p{N}])\p{Lu}{2,6}(?![\p{L}\p{N}])/gu) ?? [])
@@ -311,7 +321,7 @@ function spelledOut(
   if (acronyms.size === 0 && shortened.size === 0) return own;
   return own.flatMap((word) => {
     if (acronyms.has(word))
-      return runOf(word, query) ?? runOfGroups(word, groups) ?? compoundOf(word, query) ?? [word];
+      return runOf(word, query) ?? runOfGroups(word, groups) ?? compounds.get(word) ?? [word];
     if (shortened.has(word))
       return [query.find((w) => w.length > word.length && w.startsWith(word)) ?? word];
     return [word];
