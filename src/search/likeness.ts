@@ -129,10 +129,13 @@ const FILLERS = new Set([
 /**
  * A word in the form names are compared in: a `Bücherei` is a library as a `Bibliothek` is, and
  * `Museen` are museums, `Galerien` galleries (`Stadtbücherei Marktheidenfeld` is the
- * `Stadtbibliothek Marktheidenfeld`).
+ * `Stadtbibliothek Marktheidenfeld`). A museum named with the end of `Museum` is the compound it
+ * shortens (the `Porzellaneum` a `Porzellanmuseum`); not a word that only ends so (`Mausoleum`,
+ * `Athenaeum`, `Lyceum`).
  */
 const canonical = (word: string) =>
   word
+    .replace(/^(\p{L}{4,}?)(?<!mus|ol|a)eum$/u, '$1museum')
     .replace(/buecherei(en)?$/, 'bibliothek')
     .replace(/museen$/, 'museum')
     .replace(/(bibliothek|galerie|sammlung)(en|n)$/, '$1');

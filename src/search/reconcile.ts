@@ -288,6 +288,7 @@ export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[
   const isils = (given.get('isil') ?? []).map((i) => i.toLowerCase());
   const kindsAsked = kindsNamed(query.query);
   const phrased = phrasing(query.query);
+  const spelling = new Set(words(query.query));
   const likenessTo = nameLikeness(query.query, (w) => index.rarity(w));
   const elsewhere = otherTown(index, query.query, given.get('city') ?? []);
   const scored = [...pool.values()].map((entry) => {
@@ -312,6 +313,7 @@ export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[
     score += gain;
     return {
       entry,
+      spelt: named.filter((w) => spelling.has(w)).length,
       likeness,
       score: Math.max(0, Math.min(100, score)),
       isil,
@@ -321,7 +323,12 @@ export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[
     };
   });
   wholesFirst(scored);
-  scored.sort((a, b) => b.score - a.score || a.entry.name.localeCompare(b.entry.name, 'de'));
+  // Of two names alike to the query, the one that spells its words as the query does goes first:
+  // the `Limesmuseum` for a `Limesmuseum Aalen`, before the `LIMESEUM`.
+  scored.sort(
+    (a, b) =>
+      b.score - a.score || b.spelt - a.spelt || a.entry.name.localeCompare(b.entry.name, 'de'),
+  );
   const top = scored.slice(0, limit);
   const distinctive =
     significant(query.query).reduce((sum, w) => sum + index.rarity(w), 0) >= DISTINCTIVE;

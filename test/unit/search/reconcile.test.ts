@@ -48,6 +48,15 @@ describe('reconciliation scoring', () => {
     ]);
     // A word that only ends like a plural stays as it is.
     assert.deepEqual(significant('Bibliotheca Albertina'), ['bibliotheca', 'albertina']);
+    // A museum named with the end of `Museum` is that compound; a word that only ends so is not.
+    assert.deepEqual(significant('Porzellaneum Natureum'), ['porzellanmuseum', 'naturmuseum']);
+    assert.deepEqual(significant('Museum Mausoleum Athenaeum Lyceum Petroleum'), [
+      'museum',
+      'mausoleum',
+      'athenaeum',
+      'lyceum',
+      'petroleum',
+    ]);
   });
 
   it('ranks a candidate of the kind the name says above one of another kind in the same town', async () => {
@@ -437,6 +446,22 @@ describe('reconciliation scoring', () => {
     assert.equal(best?.id, 'DE-Wim2');
     // Every word of the name is the query's, once `UB` is read as the compound.
     assert.ok(Number(best!.features[0]!.value) > 0.9, JSON.stringify(best!.features));
+  });
+
+  it('takes a museum named with the end of Museum (Porzellaneum) for the compound it shortens', async () => {
+    const index = await SearchIndex.build('v', [
+      entry('DE-MUS-1', 'Porzellaneum'),
+      entry('DE-MUS-2', 'Museum für Alt-Meissner Porzellan'),
+      entry('DE-MUS-3', 'LIMESEUM'),
+      entry('DE-MUS-4', 'Limesmuseum'),
+      ...many(20, 'DE-MUS-5', 'Porzellanmuseum Ort#'),
+      ...others(400, 400),
+    ]);
+    assert.equal(reconcile(index, { query: 'Porzellanmuseum Annaburg' })[0]?.id, 'DE-MUS-1');
+    // Alike once read so, the name that spells the query's word as it does goes first.
+    const [first, second] = reconcile(index, { query: 'Limesmuseum Aalen' });
+    assert.equal(first?.score, second?.score);
+    assert.deepEqual([first?.id, second?.id], ['DE-MUS-4', 'DE-MUS-3']);
   });
 
   it('ranks an institution above a package of e-resources (a ZDB product sigel)', async () => {
