@@ -34,6 +34,33 @@ export function townOf(word: string): string | undefined {
   return word.length >= 6 && word.endsWith('er') ? word.slice(0, -2) : undefined;
 }
 
+/**
+ * The place an adjective in `-isch` is of, and the place's name, each without its ending and its
+ * umlauts, four letters or more: `Rheinhessisches` and `Rheinhessen` are both `rheinhess`,
+ * `Pfälzische` and `Pfalz` both `pfalz`; an adjective in `-er` is the place's too (`Oberpfälzer`).
+ */
+const ADJECTIVE = /^(.{4,}?)isch(e[mnrs]?)?$/;
+
+function placeStems(word: string): string[] {
+  const plain = (w: string) => w.replace(/([aou])e/g, '$1');
+  const adjective = ADJECTIVE.exec(word)?.[1];
+  if (adjective) return [plain(adjective)];
+  const stems = [plain(word.replace(/(en|e|n)$/, ''))];
+  const town = townOf(word);
+  if (town) stems.push(plain(town));
+  return stems.filter((s) => s.length >= 4);
+}
+
+/** Whether one word is an adjective in `-isch` of the place the other names, or of its adjective. */
+function samePlaceAdjective(a: string, b: string): boolean {
+  if (a[0] !== b[0] || a[1] !== b[1]) return false;
+  const aIs = a.includes('isch') && ADJECTIVE.test(a);
+  if (aIs === (b.includes('isch') && ADJECTIVE.test(b))) return false;
+  const [adjective, other] = aIs ? [a, b] : [b, a];
+  const [place] = placeStems(adjective);
+  return place !== undefined && placeStems(other).includes(place);
+}
+
 /** A town's own institution: its library, archive, museum (`Stadtarchiv Bonn`, `Gemeindebücherei`). */
 const TOWNS_OWN = /^(stadt|gemeinde|kreis|ratsschul)(bibliothek|buecherei|archiv|museum|galerie)$/;
 /** Words that begin a town's name, before the one that tells it (`Stadtmuseum Bad Wildungen`). */
@@ -110,7 +137,7 @@ function wordLikeness(a: string, b: string): number {
   if (a === b) return 1;
   const [short, other] = a.length <= b.length ? [a, b] : [b, a];
   const long = other.length;
-  if (townOf(other) === short) return TOWNS;
+  if (townOf(other) === short || samePlaceAdjective(a, b)) return TOWNS;
   if (long - short.length <= 2 && other.startsWith(short.slice(0, 4)) && sameStem(a, b))
     return INFLECTED;
   if (long >= 5 && !townAndState(a, b) && edits(a, b, long >= 10 ? 2 : 1) <= (long >= 10 ? 2 : 1))

@@ -464,6 +464,25 @@ describe('reconciliation scoring', () => {
     assert.deepEqual([first?.id, second?.id], ['DE-MUS-4', 'DE-MUS-3']);
   });
 
+  it("takes a place's adjective in -isch for the place, and for its adjective in -er", async () => {
+    const index = await SearchIndex.build('v', [
+      entry('DE-MUS-1', 'Rheinhessisches Postmuseum'),
+      entry('DE-MUS-2', 'Postmuseum Rheinhausen'), // a typo away
+      entry('DE-MUS-3', 'Oberpfälzer Handwerksmuseum'),
+      entry('DE-MUS-4', 'Handwerksmuseum'),
+      entry('DE-1', 'Landesarchiv Thüringen - Staatsarchiv Gotha'),
+      entry('DE-2', 'Thüringisches Staatsarchiv Meiningen'),
+      ...many(20, 'DE-MUS-5', 'Postmuseum Ort#'),
+      ...many(20, 'DE-MUS-6', 'Handwerksmuseum Ort#'),
+      ...many(20, 'DE-5', 'Staatsarchiv Ort#'),
+      ...others(400, 400),
+    ]);
+    const best = (query: string) => reconcile(index, { query })[0]?.id;
+    assert.equal(best('Postmuseum Rheinhessen'), 'DE-MUS-1');
+    assert.equal(best('Oberpfälzisches Handwerksmuseum'), 'DE-MUS-3');
+    assert.equal(best('Thüringisches Staatsarchiv Gotha'), 'DE-1');
+  });
+
   it('ranks an institution above a package of e-resources (a ZDB product sigel)', async () => {
     const index = await SearchIndex.build('v', [
       entry('ZDB-33-HSS', 'KU select HSS [Open Access]'),
