@@ -16,10 +16,10 @@ import {
   nameLikeness,
   quoted,
   significant,
-  townOf,
   townWords,
   within,
 } from './likeness';
+import { townOf } from './wordLikeness';
 import type { InstitutionType, SearchEntry } from './entry';
 import type { SearchIndex } from './searchIndex';
 
@@ -323,12 +323,7 @@ export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[
     };
   });
   wholesFirst(scored);
-  // Of two names alike to the query, the one that spells its words as the query does goes first:
-  // the `Limesmuseum` for a `Limesmuseum Aalen`, before the `LIMESEUM`.
-  scored.sort(
-    (a, b) =>
-      b.score - a.score || b.spelt - a.spelt || a.entry.name.localeCompare(b.entry.name, 'de'),
-  );
+  scored.sort(bestFirst);
   const top = scored.slice(0, limit);
   const distinctive =
     significant(query.query).reduce((sum, w) => sum + index.rarity(w), 0) >= DISTINCTIVE;
@@ -345,6 +340,20 @@ export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[
           (runnerUp === undefined || runnerUp.score < c.score - 10)));
     return candidate(c, match);
   });
+}
+
+/**
+ * Best score first; of two names as alike to the query, the one that spells more of its words as
+ * the query does (the `Limesmuseum` for a `Limesmuseum Aalen`, before the `LIMESEUM`), then by name.
+ */
+const bestFirst = (a: Ranked, b: Ranked) =>
+  b.score - a.score || b.spelt - a.spelt || a.entry.name.localeCompare(b.entry.name, 'de');
+
+interface Ranked {
+  readonly entry: SearchEntry;
+  readonly score: number;
+  /** How many of the query's words, as the query spells them, the name has. */
+  readonly spelt: number;
 }
 
 interface Scored {
