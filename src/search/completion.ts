@@ -97,6 +97,17 @@ export class Completion {
     return this.vocabulary[at] === word ? this.postings[at]!.length : 0;
   }
 
+  /** The longest start of `word` (folded) that begins a word of the names or identifiers. */
+  longestStart(word: string): string {
+    const at = lowerBound(this.vocabulary, word);
+    const shared = (other: string | undefined) => {
+      let n = 0;
+      while (other !== undefined && n < word.length && word[n] === other[n]) n++;
+      return n;
+    };
+    return word.slice(0, Math.max(shared(this.vocabulary[at]), shared(this.vocabulary[at - 1])));
+  }
+
   /** The entries that hold `word` (folded) whole, at most `limit`. */
   holding(word: string, limit: number): SearchEntry[] {
     const at = lowerBound(this.vocabulary, word);

@@ -164,6 +164,13 @@ function candidatePool(
       const end = endKnown(index, word);
       if (end && index.rarity(end) >= TELLING) add(index.holding(end, 50));
     }
+    // A compound no name holds, by its longest start, half of it or more, that a name's word
+    // begins: the `Torfschiffswerft-Museum` is the `Torfschiffmuseum`.
+    if (word.length >= 9 && !index.knows(word)) {
+      const start = index.knownStart(word);
+      const telling = !index.knows(start) || index.rarity(start) >= TELLING;
+      if (start.length >= Math.max(6, word.length / 2) && telling) add(index.suggest(start, 50));
+    }
     // A compound's first part, as the start of a word: `Nummernschildmuseum` is the `Museum für
     // Nummernschilder`.
     for (const stem of stemOf(word))

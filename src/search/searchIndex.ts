@@ -321,6 +321,11 @@ export class SearchIndex {
     return this.completion!.frequency(word) > 0;
   }
 
+  /** The longest start of `word` (folded) that begins a word of a name or an identifier. */
+  knownStart(word: string): string {
+    return this.completion!.longestStart(word);
+  }
+
   /** The institutions whose names or identifiers hold `word` (folded) whole, at most `limit`. */
   holding(word: string, limit: number): SearchEntry[] {
     return this.completion!.holding(word, limit);

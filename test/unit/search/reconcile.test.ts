@@ -483,6 +483,23 @@ describe('reconciliation scoring', () => {
     assert.equal(best('Thüringisches Staatsarchiv Gotha'), 'DE-1');
   });
 
+  it('finds the names a compound no name holds begins, by its longest start', async () => {
+    const index = await SearchIndex.build('v', [
+      entry('DE-MUS-1', 'Torfschiffmuseum'),
+      entry('DE-MUS-2', 'Museums Albersdorf - Museum für Archäologie und Ökologie'),
+      // More than the best hundred by BM25 share the query's other word.
+      ...others(300),
+    ]);
+    assert.equal(
+      reconcile(index, { query: 'Torfschiffswerft-Museum Schlußdorf' })[0]?.id,
+      'DE-MUS-1',
+    );
+    // The longest start a name's word begins, found by the sorted words on either side of it.
+    assert.equal(index.knownStart('torfschiffswerft'), 'torfschiff');
+    assert.equal(index.knownStart('torfschiffmuseum'), 'torfschiffmuseum');
+    assert.equal(index.knownStart('xylophon'), '');
+  });
+
   it('ranks an institution above a package of e-resources (a ZDB product sigel)', async () => {
     const index = await SearchIndex.build('v', [
       entry('ZDB-33-HSS', 'KU select HSS [Open Access]'),
