@@ -58,7 +58,8 @@ const FILLERS = new Set([
 /**
  * A word in the form names are compared in: a `Bücherei` is a library as a `Bibliothek` is, and
  * `Museen` are museums, `Galerien` galleries (`Stadtbücherei Marktheidenfeld` is the
- * `Stadtbibliothek Marktheidenfeld`). A museum named with the end of `Museum` is the compound it
+ * `Stadtbibliothek Marktheidenfeld`); an `Abtei` a `Kloster`, and a `Heimatstube` or `Heimathaus`
+ * the town's `Heimatmuseum`. A museum named with the end of `Museum` is the compound it
  * shortens (the `Porzellaneum` a `Porzellanmuseum`); not a word that only ends so (`Mausoleum`,
  * `Athenaeum`, `Lyceum`).
  */
@@ -66,6 +67,9 @@ const canonical = (word: string) =>
   word
     .replace(/^(\p{L}{4,}?)(?<!mus|ol|a)eum$/u, '$1museum')
     .replace(/buecherei(en)?$/, 'bibliothek')
+    .replace(/abtei(en)?$/, 'kloster')
+    .replace(/heimatstube(n)?$/, 'heimatmuseum')
+    .replace(/heimathaus$/, 'heimatmuseum')
     .replace(/museen$/, 'museum')
     .replace(/(bibliothek|galerie|sammlung)(en|n)$/, '$1');
 

@@ -48,6 +48,12 @@ describe('reconciliation scoring', () => {
     ]);
     // A word that only ends like a plural stays as it is.
     assert.deepEqual(significant('Bibliotheca Albertina'), ['bibliotheca', 'albertina']);
+    // An abbey is a monastery; a Heimatstube or Heimathaus a town's Heimatmuseum.
+    assert.deepEqual(significant('Benediktinerabtei Heimatstuben Heimathaus'), [
+      'benediktinerkloster',
+      'heimatmuseum',
+      'heimatmuseum',
+    ]);
     // A museum named with the end of `Museum` is that compound; a word that only ends so is not.
     assert.deepEqual(significant('Porzellaneum Natureum'), ['porzellanmuseum', 'naturmuseum']);
     assert.deepEqual(significant('Museum Mausoleum Athenaeum Lyceum Petroleum'), [
@@ -67,6 +73,24 @@ describe('reconciliation scoring', () => {
     ]);
     assert.equal(reconcile(index, { query: 'Feuerwehrmuseum Schwangau' })[0]!.id, 'DE-MUS-366414');
     assert.equal(reconcile(index, { query: 'Archiv Schwangau' })[0]!.id, 'DE-Sgu1');
+  });
+
+  it('takes an Abtei for the Kloster, a Heimatstube for the Heimatmuseum, of the same name', async () => {
+    const index = await SearchIndex.build('v', [
+      entry('DE-MUS-1', 'Ehemaliges Benediktinerkloster'),
+      entry('DE-1', 'Bibliothek der ehemaligen Benediktinerabtei Werden'),
+      entry('DE-2', 'Gemeindearchiv Neulußheim'),
+      entry('DE-MUS-2', 'Heimatmuseum Neulußheim'),
+      ...many(20, 'DE-MUS-4', 'Benediktinerabtei Ort#'),
+      // As common as in the agency's names.
+      ...many(20, 'DE-MUS-5', 'Heimatstube'),
+      ...many(300, 'DE-MUS-6', 'Heimatmuseum Ort#'),
+      ...others(5000, 4000),
+    ]);
+    assert.equal(reconcile(index, { query: 'Ehemalige Benediktinerabtei' })[0]?.id, 'DE-MUS-1');
+    // A Heimatstube is a museum, and the town's Heimatmuseum.
+    assert.deepEqual([...kindsNamed('Heimatstube')], ['museum']);
+    assert.equal(reconcile(index, { query: 'Heimatstube Neulußheim' })[0]?.id, 'DE-MUS-2');
   });
 
   it('takes a Bücherei for the Bibliothek of the same name', async () => {
