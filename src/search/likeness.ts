@@ -63,15 +63,20 @@ const FILLERS = new Set([
  * shortens (the `Porzellaneum` a `Porzellanmuseum`); not a word that only ends so (`Mausoleum`,
  * `Athenaeum`, `Lyceum`).
  */
+/** The ends of the words `canonical` rewrites: most words have none, and are tested once. */
+const REWRITTEN = /(eum|buecherei|abtei|stube|haus|museen|bibliothek|galerie|sammlung)(en|n)?$/;
+
 const canonical = (word: string) =>
-  word
-    .replace(/^(\p{L}{4,}?)(?<!mus|ol|a)eum$/u, '$1museum')
-    .replace(/buecherei(en)?$/, 'bibliothek')
-    .replace(/abtei(en)?$/, 'kloster')
-    .replace(/heimatstube(n)?$/, 'heimatmuseum')
-    .replace(/heimathaus$/, 'heimatmuseum')
-    .replace(/museen$/, 'museum')
-    .replace(/(bibliothek|galerie|sammlung)(en|n)$/, '$1');
+  !REWRITTEN.test(word)
+    ? word
+    : word
+        .replace(/^(\p{L}{4,}?)(?<!mus|ol|a)eum$/u, '$1museum')
+        .replace(/buecherei(en)?$/, 'bibliothek')
+        .replace(/abtei(en)?$/, 'kloster')
+        .replace(/heimatstube(n)?$/, 'heimatmuseum')
+        .replace(/heimathaus$/, 'heimatmuseum')
+        .replace(/museen$/, 'museum')
+        .replace(/(bibliothek|galerie|sammlung)(en|n)$/, '$1');
 
 export const significant = (text: string) =>
   words(text)
