@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadSources } from '../../src/load/loadSources';
+import { words } from '../../src/search/fold';
 import { reconcile } from '../../src/search/reconcile';
 import type { SearchEntry } from '../../src/search/entry';
 import { readEntries } from '../../src/search/searchHolder';
@@ -87,6 +88,11 @@ export async function reconcileBench(verbose = false): Promise<void> {
     'one word repeated': 'museum der '.repeat(50),
     "60 towns' adjectives": towns.map((t) => `${t}er`).join(' '),
     '40 unknown compounds': 'xyzbibliothek '.repeat(40),
+    // Each begins with a name's word, and so brings the names that begin with it.
+    "names' words with an end no name has": [...new Set([...names.values()].flatMap(words))]
+      .filter((w) => w.length >= 12)
+      .map((w) => `${w}qq`)
+      .join(' '),
   };
   const worst = Object.entries(hostile).map(([what, text]) => {
     const query = text.slice(0, 500);
