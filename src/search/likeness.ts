@@ -55,6 +55,9 @@ const FILLERS = new Set([
   ...'e v the of and for'.split(' '),
 ]);
 
+/** The ends of the words `canonical` rewrites: most words have none, and are tested once. */
+const REWRITTEN = /(eum|buecherei|abtei|stube|haus|museen|bibliothek|galerie|sammlung)(en|n)?$/;
+
 /**
  * A word in the form names are compared in: a `Bücherei` is a library as a `Bibliothek` is, and
  * `Museen` are museums, `Galerien` galleries (`Stadtbücherei Marktheidenfeld` is the
@@ -63,9 +66,6 @@ const FILLERS = new Set([
  * shortens (the `Porzellaneum` a `Porzellanmuseum`); not a word that only ends so (`Mausoleum`,
  * `Athenaeum`, `Lyceum`).
  */
-/** The ends of the words `canonical` rewrites: most words have none, and are tested once. */
-const REWRITTEN = /(eum|buecherei|abtei|stube|haus|museen|bibliothek|galerie|sammlung)(en|n)?$/;
-
 const canonical = (word: string) =>
   !REWRITTEN.test(word)
     ? word

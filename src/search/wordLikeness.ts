@@ -30,13 +30,14 @@ export function townOf(word: string): string | undefined {
   return word.length >= 6 && word.endsWith('er') ? word.slice(0, -2) : undefined;
 }
 
+/** An adjective in `-isch`, and what it is of before that end. */
+const ADJECTIVE = /^(.{4,}?)isch(e[mnrs]?)?$/;
+
 /**
  * The place an adjective in `-isch` is of, and the place's name, each without its ending and its
  * umlauts, four letters or more: `Rheinhessisches` and `Rheinhessen` are both `rheinhess`,
  * `Pfälzische` and `Pfalz` both `pfalz`; an adjective in `-er` is the place's too (`Oberpfälzer`).
  */
-const ADJECTIVE = /^(.{4,}?)isch(e[mnrs]?)?$/;
-
 function placeStems(word: string): string[] {
   const plain = (w: string) => w.replace(/([aou])e/g, '$1');
   const adjective = ADJECTIVE.exec(word)?.[1];
