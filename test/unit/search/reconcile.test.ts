@@ -15,6 +15,9 @@ import { entry } from '../../support/searchEntry';
 const many = (count: number, isil: string, name: string) =>
   Array.from({ length: count }, (_, i) => entry(`${isil}${i}`, name.replace('#', String(i))));
 
+/** The ISIL of the first candidate for `query`, if there is one. */
+const firstId = (index: SearchIndex, query: string) => reconcile(index, { query })[0]?.id;
+
 /**
  * Others, so that the entries a test makes are among enough institutions for their words to be as
  * common or as rare as in the agency's names: `museums` named `Museum Nummer i`, `libraries` named
@@ -71,8 +74,8 @@ describe('reconciliation scoring', () => {
       entry('DE-Sgu1', 'Gemeindearchiv Schwangau'), // first by name, were they alike
       entry('DE-MUS-366414', 'Alte Geräte Schwangau', { type: 'museum' }),
     ]);
-    assert.equal(reconcile(index, { query: 'Feuerwehrmuseum Schwangau' })[0]!.id, 'DE-MUS-366414');
-    assert.equal(reconcile(index, { query: 'Archiv Schwangau' })[0]!.id, 'DE-Sgu1');
+    assert.equal(firstId(index, 'Feuerwehrmuseum Schwangau'), 'DE-MUS-366414');
+    assert.equal(firstId(index, 'Archiv Schwangau'), 'DE-Sgu1');
   });
 
   it('takes an Abtei for the Kloster, a Heimatstube for the Heimatmuseum, of the same name', async () => {
@@ -87,10 +90,10 @@ describe('reconciliation scoring', () => {
       ...many(300, 'DE-MUS-6', 'Heimatmuseum Ort#'),
       ...others(5000, 4000),
     ]);
-    assert.equal(reconcile(index, { query: 'Ehemalige Benediktinerabtei' })[0]?.id, 'DE-MUS-1');
+    assert.equal(firstId(index, 'Ehemalige Benediktinerabtei'), 'DE-MUS-1');
     // A Heimatstube is a museum, and the town's Heimatmuseum.
     assert.deepEqual([...kindsNamed('Heimatstube')], ['museum']);
-    assert.equal(reconcile(index, { query: 'Heimatstube Neulußheim' })[0]?.id, 'DE-MUS-2');
+    assert.equal(firstId(index, 'Heimatstube Neulußheim'), 'DE-MUS-2');
   });
 
   it('takes a Bücherei for the Bibliothek of the same name', async () => {
@@ -114,11 +117,8 @@ describe('reconciliation scoring', () => {
     ]);
     // Found though no word of the label is a word of its name, and ranked above the one that
     // shares the compound but not `Deutsches`.
-    assert.equal(
-      reconcile(index, { query: 'Deutsches Hugenottenmuseum Bad Karlshafen' })[0]!.id,
-      'DE-MUS-071918',
-    );
-    assert.equal(reconcile(index, { query: 'Waffel Museum Meyer' })[0]!.id, 'DE-MUS-758818');
+    assert.equal(firstId(index, 'Deutsches Hugenottenmuseum Bad Karlshafen'), 'DE-MUS-071918');
+    assert.equal(firstId(index, 'Waffel Museum Meyer'), 'DE-MUS-758818');
   });
 
   it("finds a compound's first part at the start of a word of a name", async () => {
@@ -128,7 +128,7 @@ describe('reconciliation scoring', () => {
       ...others(200),
     ]);
     // No word of the label is a word of the name, nor a typo of one.
-    assert.equal(reconcile(index, { query: 'Nummernschildmuseum' })[0]?.id, 'DE-MUS-746414');
+    assert.equal(firstId(index, 'Nummernschildmuseum'), 'DE-MUS-746414');
   });
 
   it('names the whole institution before its parts when a name fits both', async () => {
@@ -145,7 +145,7 @@ describe('reconciliation scoring', () => {
     assert.deepEqual(ids.slice(1).sort(), ['DE-66-0', 'DE-66-1'], 'the parts follow');
     // A name that says which part still finds the part.
     assert.equal(
-      reconcile(index, { query: 'Hochschul- und Landesbibliothek Fulda, Standort Campus' })[0]!.id,
+      firstId(index, 'Hochschul- und Landesbibliothek Fulda, Standort Campus'),
       'DE-66-0',
     );
   });
@@ -174,9 +174,9 @@ describe('reconciliation scoring', () => {
       // Enough others that a word one name has is telling (src/search/reconcile.ts, TELLING).
       ...others(300),
     ]);
-    assert.equal(reconcile(index, { query: 'Pasewalker Stadtmuseum' })[0]!.id, 'DE-MUS-455212');
-    assert.equal(reconcile(index, { query: 'Bonner Gedenkstätte' })[0]!.id, 'DE-MUS-477410');
-    assert.equal(reconcile(index, { query: 'Bauernkriegspanorama' })[0]?.id, 'DE-MUS-800919');
+    assert.equal(firstId(index, 'Pasewalker Stadtmuseum'), 'DE-MUS-455212');
+    assert.equal(firstId(index, 'Bonner Gedenkstätte'), 'DE-MUS-477410');
+    assert.equal(firstId(index, 'Bauernkriegspanorama'), 'DE-MUS-800919');
   });
 
   it("takes a name's acronym for the words it stands for, unless the name spells it out itself", async () => {
@@ -188,12 +188,9 @@ describe('reconciliation scoring', () => {
       ...others(200),
     ]);
     // Found by the acronym alone (no other word of the query is telling), and ranked first.
-    assert.equal(reconcile(index, { query: 'Museum für Moderne Kunst' })[0]!.id, 'DE-MUS-360010');
+    assert.equal(firstId(index, 'Museum für Moderne Kunst'), 'DE-MUS-360010');
     // BAF is the archive's own initials, not those of a Besucherbergwerk Abraumförderbrücke F60.
-    assert.equal(
-      reconcile(index, { query: 'Besucherbergwerk Abraumförderbrücke F60' })[0]!.id,
-      'DE-MUS-787717',
-    );
+    assert.equal(firstId(index, 'Besucherbergwerk Abraumförderbrücke F60'), 'DE-MUS-787717');
   });
 
   it('takes the quoted part of a name for the name an institution goes by', async () => {
@@ -202,7 +199,7 @@ describe('reconciliation scoring', () => {
       entry('DE-MUS-172818', 'Städtisches Museum "Junkerhaus"'),
       entry('DE-MUS-823110', 'Museum Viadrina im Junkerhaus'),
     ]);
-    assert.equal(reconcile(index, { query: 'Junkerhaus' })[0]!.id, 'DE-MUS-172818');
+    assert.equal(firstId(index, 'Junkerhaus'), 'DE-MUS-172818');
   });
 
   it("takes a name's abbreviation for the query's word it shortens", async () => {
@@ -214,10 +211,7 @@ describe('reconciliation scoring', () => {
       ...others(300),
     ]);
     // Found though no word of the label is a word of the name: `erzgeb` is not `erzgebirge`.
-    assert.equal(
-      reconcile(index, { query: 'Museum sächsisch-böhmisches Erzgebirge' })[0]?.id,
-      'DE-MUS-855310',
-    );
+    assert.equal(firstId(index, 'Museum sächsisch-böhmisches Erzgebirge'), 'DE-MUS-855310');
   });
 
   it('weighs the words joined by hyphens together as one, not each as a word of its own', async () => {
@@ -237,12 +231,9 @@ describe('reconciliation scoring', () => {
       ...others(250, 1750),
     ]);
     // The town's name in two parts is no more telling than one part, nor than the museum's name.
-    assert.equal(
-      reconcile(index, { query: 'Uhrenindustriemuseum Villingen-Schwenningen' })[0]?.id,
-      'DE-MUS-467918',
-    );
+    assert.equal(firstId(index, 'Uhrenindustriemuseum Villingen-Schwenningen'), 'DE-MUS-467918');
     // `Eisenbahn-Museum` is the compound `Eisenbahnmuseum`: no more than one word of the label.
-    assert.equal(reconcile(index, { query: 'Eisenbahn-Museum Jünkerath' })[0]?.id, 'DE-MUS-435718');
+    assert.equal(firstId(index, 'Eisenbahn-Museum Jünkerath'), 'DE-MUS-435718');
   });
 
   it("ranks a name holding the query's words before its last one together above one holding them apart", async () => {
@@ -254,10 +245,7 @@ describe('reconciliation scoring', () => {
       ...many(30, 'DE-MUS-8', 'Archäologisches Landesamt #'),
       ...others(250, 1750),
     ]);
-    assert.equal(
-      reconcile(index, { query: 'Archäologisches Museum Königsbrunn' })[0]?.id,
-      'DE-MUS-022926',
-    );
+    assert.equal(firstId(index, 'Archäologisches Museum Königsbrunn'), 'DE-MUS-022926');
   });
 
   it('takes no last word for one a label adds when it names the institution', async () => {
@@ -273,10 +261,7 @@ describe('reconciliation scoring', () => {
       ...others(5200, 4900),
     ]);
     // `Nudelmuseum` is the museum's own noun; `Erstes Deutsches` together says little.
-    assert.equal(
-      reconcile(index, { query: 'Erstes Deutsches Nudelmuseum' })[0]?.id,
-      'DE-MUS-007521',
-    );
+    assert.equal(firstId(index, 'Erstes Deutsches Nudelmuseum'), 'DE-MUS-007521');
   });
 
   it("learns the towns from a town's own institutions and the cities, not from places within one", () => {
@@ -307,13 +292,12 @@ describe('reconciliation scoring', () => {
       entry('DE-74', 'Gemeindearchiv St. Peter'),
       ...others(300),
     ]);
-    const best = (query: string) => reconcile(index, { query })[0]?.id;
     assert.equal(
-      best('Gedenkstätte für die Bonner Opfer des Nationalsozialismus'),
+      firstId(index, 'Gedenkstätte für die Bonner Opfer des Nationalsozialismus'),
       'DE-MUS-477410',
     );
     // A saint's name after `St.` is not taken for another town.
-    assert.equal(best('Historisches Straßenbahndepot Nürnberg'), 'DE-MUS-387713');
+    assert.equal(firstId(index, 'Historisches Straßenbahndepot Nürnberg'), 'DE-MUS-387713');
   });
 
   it('ranks a candidate naming another town than the city given below one naming none', async () => {
@@ -361,7 +345,7 @@ describe('reconciliation scoring', () => {
     // EKBO: Evangelische Kirche Berlin-Brandenburg-schlesische Oberlausitz, a run in the middle.
     const label =
       'Zentralbibliothek der Evangelischen Kirche Berlin-Brandenburg-schlesische Oberlausitz und Bibliothek des Berliner Missionswerkes';
-    assert.equal(reconcile(index, { query: label })[0]?.id, 'DE-B2223');
+    assert.equal(firstId(index, label), 'DE-B2223');
     // A run of three initials is too often another's: BKK is not a Bildagentur für Kunst, Kultur.
     const ids = reconcile(index, { query: 'Bildagentur für Kunst, Kultur und Geschichte' }).map(
       (c) => c.id,
@@ -379,10 +363,7 @@ describe('reconciliation scoring', () => {
       ...many(250, 'DE-MUS-3', 'Stadtmuseum Ort#'),
       ...others(4800, 13000),
     ]);
-    assert.equal(
-      reconcile(index, { query: 'Städtisches Museum Medebach' })[0]?.id,
-      'DE-MUS-446515',
-    );
+    assert.equal(firstId(index, 'Städtisches Museum Medebach'), 'DE-MUS-446515');
   });
 
   it("counts a word only like the query's, a typo apart or a part, as no more telling than the query's word", async () => {
@@ -421,8 +402,8 @@ describe('reconciliation scoring', () => {
       ...many(51, 'DE-8', 'Freiburg Haus #'),
       ...others(5000, 4500),
     ]);
-    assert.equal(reconcile(index, { query: 'Staatsarchiv Freiburg' })[0]?.id, 'DE-Frei145');
-    assert.equal(reconcile(index, { query: 'Stadtarchiv Freiburg' })[0]?.id, 'DE-2329');
+    assert.equal(firstId(index, 'Staatsarchiv Freiburg'), 'DE-Frei145');
+    assert.equal(firstId(index, 'Stadtarchiv Freiburg'), 'DE-2329');
   });
 
   it('takes a word with another German ending for the same word', async () => {
@@ -434,10 +415,7 @@ describe('reconciliation scoring', () => {
       ...others(5000, 4900),
     ]);
     // The library of the museum, not its archive, whose name has the label's endings.
-    assert.equal(
-      reconcile(index, { query: 'Bibliothek des Germanischen Nationalmuseums' })[0]?.id,
-      'DE-Gnm1',
-    );
+    assert.equal(firstId(index, 'Bibliothek des Germanischen Nationalmuseums'), 'DE-Gnm1');
   });
 
   it("finds a name that joins two of the query's words, or writes its town as an adjective", async () => {
@@ -452,8 +430,8 @@ describe('reconciliation scoring', () => {
       ...many(40, 'DE-5', 'Leipziger Verein #'),
       ...others(300, 300),
     ]);
-    assert.equal(reconcile(index, { query: 'Trias Museum an der Ochsenfurt' })[0]?.id, 'DE-MUS-1');
-    assert.equal(reconcile(index, { query: 'Stadtbibliothek Leipzig' })[0]?.id, 'DE-15-1');
+    assert.equal(firstId(index, 'Trias Museum an der Ochsenfurt'), 'DE-MUS-1');
+    assert.equal(firstId(index, 'Stadtbibliothek Leipzig'), 'DE-15-1');
   });
 
   it("takes a compound's initials for the compound: the UB Weimar for the Universitätsbibliothek", async () => {
@@ -481,7 +459,7 @@ describe('reconciliation scoring', () => {
       ...many(20, 'DE-MUS-5', 'Porzellanmuseum Ort#'),
       ...others(400, 400),
     ]);
-    assert.equal(reconcile(index, { query: 'Porzellanmuseum Annaburg' })[0]?.id, 'DE-MUS-1');
+    assert.equal(firstId(index, 'Porzellanmuseum Annaburg'), 'DE-MUS-1');
     // Alike once read so, the name that spells the query's word as it does goes first.
     const [first, second] = reconcile(index, { query: 'Limesmuseum Aalen' });
     assert.equal(first?.score, second?.score);
@@ -501,10 +479,9 @@ describe('reconciliation scoring', () => {
       ...many(20, 'DE-5', 'Staatsarchiv Ort#'),
       ...others(400, 400),
     ]);
-    const best = (query: string) => reconcile(index, { query })[0]?.id;
-    assert.equal(best('Postmuseum Rheinhessen'), 'DE-MUS-1');
-    assert.equal(best('Oberpfälzisches Handwerksmuseum'), 'DE-MUS-3');
-    assert.equal(best('Thüringisches Staatsarchiv Gotha'), 'DE-1');
+    assert.equal(firstId(index, 'Postmuseum Rheinhessen'), 'DE-MUS-1');
+    assert.equal(firstId(index, 'Oberpfälzisches Handwerksmuseum'), 'DE-MUS-3');
+    assert.equal(firstId(index, 'Thüringisches Staatsarchiv Gotha'), 'DE-1');
   });
 
   it('finds the names a compound no name holds begins, by its longest start', async () => {
@@ -514,10 +491,7 @@ describe('reconciliation scoring', () => {
       // More than the best hundred by BM25 share the query's other word.
       ...others(300),
     ]);
-    assert.equal(
-      reconcile(index, { query: 'Torfschiffswerft-Museum Schlußdorf' })[0]?.id,
-      'DE-MUS-1',
-    );
+    assert.equal(firstId(index, 'Torfschiffswerft-Museum Schlußdorf'), 'DE-MUS-1');
     // The longest start a name's word begins, found by the sorted words on either side of it.
     assert.equal(index.knownStart('torfschiffswerft'), 'torfschiff');
     assert.equal(index.knownStart('torfschiffmuseum'), 'torfschiffmuseum');
@@ -530,8 +504,8 @@ describe('reconciliation scoring', () => {
       entry('DE-MUS-1', 'Heimatmuseum der Stadt Sinzig'),
       ...others(400, 400),
     ]);
-    assert.equal(reconcile(index, { query: 'Heimatmuseum Sinzig im Schloss' })[0]?.id, 'DE-MUS-1');
+    assert.equal(firstId(index, 'Heimatmuseum Sinzig im Schloss'), 'DE-MUS-1');
     // A package's own name still finds it first.
-    assert.equal(reconcile(index, { query: 'KU select' })[0]?.id, 'ZDB-33-HSS');
+    assert.equal(firstId(index, 'KU select'), 'ZDB-33-HSS');
   });
 });
