@@ -55,28 +55,38 @@ const FILLERS = new Set([
   ...'e v the of and for'.split(' '),
 ]);
 
-/** The ends of the words `canonical` rewrites: most words have none, and are tested once. */
-const REWRITTEN = /(eum|buecherei|abtei|stube|haus|museen|bibliothek|galerie|sammlung)(en|n)?$/;
+/**
+ * The ends of words compared in another form, and that form: a `Bücherei` is a library as a
+ * `Bibliothek` is, and `Museen` are museums, `Galerien` galleries (`Stadtbücherei Marktheidenfeld`
+ * is the `Stadtbibliothek Marktheidenfeld`); an `Abtei` a `Kloster`, and a `Heimatstube` or
+ * `Heimathaus` the town's `Heimatmuseum`.
+ */
+const FORMS: readonly (readonly [string, string])[] = [
+  ['buechereien', 'bibliothek'],
+  ['buecherei', 'bibliothek'],
+  ['bibliotheken', 'bibliothek'],
+  ['galerien', 'galerie'],
+  ['sammlungen', 'sammlung'],
+  ['museen', 'museum'],
+  ['abteien', 'kloster'],
+  ['abtei', 'kloster'],
+  ['heimatstuben', 'heimatmuseum'],
+  ['heimatstube', 'heimatmuseum'],
+  ['heimathaus', 'heimatmuseum'],
+];
 
 /**
- * A word in the form names are compared in: a `Bücherei` is a library as a `Bibliothek` is, and
- * `Museen` are museums, `Galerien` galleries (`Stadtbücherei Marktheidenfeld` is the
- * `Stadtbibliothek Marktheidenfeld`); an `Abtei` a `Kloster`, and a `Heimatstube` or `Heimathaus`
- * the town's `Heimatmuseum`. A museum named with the end of `Museum` is the compound it
- * shortens (the `Porzellaneum` a `Porzellanmuseum`); not a word that only ends so (`Mausoleum`,
- * `Athenaeum`, `Lyceum`).
+ * A museum named with the end of `Museum`, before it: the `Porzellaneum` is a `Porzellanmuseum`;
+ * not a word that only ends so (`Mausoleum`, `Athenaeum`, `Lyceum`).
  */
-const canonical = (word: string) =>
-  !REWRITTEN.test(word)
-    ? word
-    : word
-        .replace(/^(\p{L}{4,}?)(?<!mus|ol|a)eum$/u, '$1museum')
-        .replace(/buecherei(en)?$/, 'bibliothek')
-        .replace(/abtei(en)?$/, 'kloster')
-        .replace(/heimatstube(n)?$/, 'heimatmuseum')
-        .replace(/heimathaus$/, 'heimatmuseum')
-        .replace(/museen$/, 'museum')
-        .replace(/(bibliothek|galerie|sammlung)(en|n)$/, '$1');
+const MUSEUM_END = /^(\p{L}{4,}?)(?<!mus|ol|a)eum$/u;
+
+/** A word in the form names are compared in (FORMS, MUSEUM_END). */
+function canonical(word: string): string {
+  for (const [end, form] of FORMS)
+    if (word.endsWith(end)) return word.slice(0, word.length - end.length) + form;
+  return word.endsWith('eum') ? word.replace(MUSEUM_END, '$1museum') : word;
+}
 
 export const significant = (text: string) =>
   words(text)
