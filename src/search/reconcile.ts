@@ -158,15 +158,12 @@ function candidatePool(
     // may have more than fifty: Bonn).
     const town = townOf(word);
     if (town && index.knows(town) && index.rarity(town) >= TELLING) add(index.holding(town, 200));
-    // A compound no name holds, by its longest end that one does: `Bauernkriegspanorama` is a
-    // `Panorama Museum`.
+    // A compound no name holds, by its longest end that one does (`Bauernkriegspanorama` is a
+    // `Panorama Museum`), and by its longest start, half of it or more, that a name's word begins
+    // (the `Torfschiffswerft-Museum` is the `Torfschiffmuseum`).
     if (word.length >= 9 && !index.knows(word)) {
       const end = endKnown(index, word);
       if (end && index.rarity(end) >= TELLING) add(index.holding(end, 50));
-    }
-    // A compound no name holds, by its longest start, half of it or more, that a name's word
-    // begins: the `Torfschiffswerft-Museum` is the `Torfschiffmuseum`.
-    if (word.length >= 9 && !index.knows(word)) {
       const start = index.knownStart(word);
       const telling = !index.knows(start) || index.rarity(start) >= TELLING;
       if (start.length >= Math.max(6, word.length / 2) && telling) add(index.suggest(start, 50));
@@ -242,7 +239,7 @@ function wholesFirst(scored: { readonly entry: SearchEntry; score: number }[]): 
 
 /**
  * What a name gains that holds the query's words together, in its order, beside what the words
- * alone give: the query's phrase as the whole name, or quoted in it (the name an institution goes
+ * alone give, and how many of them it spells as the query does: the query's phrase as the whole name, or quoted in it (the name an institution goes
  * by), 8; the phrase in it, 4; or the phrase before its last word, where a label from elsewhere
  * adds a town (`Archäologisches Museum Königsbrunn` for an `Archäologisches Museum`), 4. Not where
  * that last word is the institution's own noun: the `Erstes Deutsches Nudelmuseum` is not the
@@ -256,11 +253,13 @@ function phrasing(query: string): (name: string, named: readonly string[]) => Ph
     queryWords.length >= 3 && kindsNamed(queryWords[queryWords.length - 1]!).size === 0
       ? queryWords.slice(0, -1)
       : undefined;
+  const spelling = new Set(queryWords);
   return (name, named) => {
     const exact = phrase === named.join(' ');
-    if (exact || quoted(name).includes(phrase)) return { gain: 8, exact };
-    if (within(queryWords, named)) return { gain: 4, exact };
-    return { gain: beforeLast && within(beforeLast, named) ? 4 : 0, exact };
+    const spelt = named.filter((w) => spelling.has(w)).length;
+    if (exact || quoted(name).includes(phrase)) return { gain: 8, exact, spelt };
+    if (within(queryWords, named)) return { gain: 4, exact, spelt };
+    return { gain: beforeLast && within(beforeLast, named) ? 4 : 0, exact, spelt };
   };
 }
 
@@ -269,6 +268,8 @@ interface Phrased {
   readonly gain: number;
   /** Whether the name is the query's phrase. */
   readonly exact: boolean;
+  /** How many of the query's words, as the query spells them, the name has (bestFirst). */
+  readonly spelt: number;
 }
 
 /** The candidates for one query, best first. */
@@ -295,7 +296,6 @@ export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[
   const isils = (given.get('isil') ?? []).map((i) => i.toLowerCase());
   const kindsAsked = kindsNamed(query.query);
   const phrased = phrasing(query.query);
-  const spelling = new Set(words(query.query));
   const likenessTo = nameLikeness(query.query, (w) => index.rarity(w));
   const elsewhere = otherTown(index, query.query, given.get('city') ?? []);
   const scored = [...pool.values()].map((entry) => {
@@ -316,11 +316,11 @@ export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[
     const named = words(entry.name);
     if (elsewhere(entry, named)) score -= OTHER_TOWN;
     if (isil === undefined && PACKAGE.test(entry.isil)) score -= NOT_AN_INSTITUTION;
-    const { gain, exact } = phrased(entry.name, named);
+    const { gain, exact, spelt } = phrased(entry.name, named);
     score += gain;
     return {
       entry,
-      spelt: named.filter((w) => spelling.has(w)).length,
+      spelt,
       likeness,
       score: Math.max(0, Math.min(100, score)),
       isil,

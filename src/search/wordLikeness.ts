@@ -30,6 +30,9 @@ export function townOf(word: string): string | undefined {
   return word.length >= 6 && word.endsWith('er') ? word.slice(0, -2) : undefined;
 }
 
+/** A folded word without its umlauts' `e`: `pfalz` of `pfaelz`. */
+const plain = (w: string) => w.replace(/([aou])e/g, '$1');
+
 /** An adjective in `-isch`, and what it is of before that end. */
 const ADJECTIVE = /^(.{4,}?)isch(e[mnrs]?)?$/;
 
@@ -39,7 +42,6 @@ const ADJECTIVE = /^(.{4,}?)isch(e[mnrs]?)?$/;
  * `Pfälzische` and `Pfalz` both `pfalz`; an adjective in `-er` is the place's too (`Oberpfälzer`).
  */
 function placeStems(word: string): string[] {
-  const plain = (w: string) => w.replace(/([aou])e/g, '$1');
   const adjective = ADJECTIVE.exec(word)?.[1];
   if (adjective) return [plain(adjective)];
   const stems = [plain(word.replace(/(en|e|n)$/, ''))];
@@ -63,7 +65,7 @@ export const INFLECTED = 0.9;
 /** How alike a town's adjective is to the town's name. */
 export const TOWNS = 0.8;
 /** How alike two words a typo apart are. */
-export const TYPO = 0.7;
+const TYPO = 0.7;
 /** How alike a compound is to its first or last part. */
 export const PART = 0.6;
 
