@@ -1,6 +1,6 @@
-// What both synthetic generators draw from (generate.ts, generatePica.ts): a seeded PRNG, plainly
+// What both synthetic generators draw from (generated.ts, loader/generatePica.ts): a seeded PRNG, plainly
 // synthetic names, and the ISIL shapes of the agency's data. The same seed gives the same bytes.
-import { isilDefect, isilKey } from '../src/rdf/isil';
+import { isilDefect, isilKey } from '../rdf/isil';
 
 /** mulberry32: a small, fast PRNG; the same seed gives the same sequence everywhere. */
 export function prng(seed: number): () => number {
