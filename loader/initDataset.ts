@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../src/config';
-import { BUNDLED_DATASET } from '../src/util/paths';
+import { BUNDLED_DATASET } from '../src/util/bundled';
 import { LoadError, loadSources, writeSnapshot } from '../src/load/loadSources';
 
 /** The file beside the snapshot that says the volume was initialised once. */

@@ -6,7 +6,9 @@ import type { LoadOptions } from './load/loadSources';
 import { listenOf, sparqlConfig, type Listen, type SparqlConfig } from './sparqlConfig';
 import { storeConfig, type StoreConfig } from './storeConfig';
 import { fileDefect } from './util/files';
-import { BUNDLED_DATASET, PROJECT_ROOT } from './util/paths';
+import { BUNDLED_DATASET, bundledPresent, DEMONSTRATION_DATASET } from './util/bundled';
+import { PROJECT_ROOT } from './util/paths';
+import { THIRD_PARTY_DIR, thirdPartyDir } from './util/thirdParty';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -22,8 +24,12 @@ export interface Config {
    * and the bundled dataset is never served in its place.
    */
   readonly datasetGiven: boolean;
-  /** Source files served when `dataset` does not exist. */
+  /** Source files served when `dataset` does not exist (the agency's real data, fetched). */
   readonly bundledDataset: readonly string[];
+  /** What is served instead when the bundled files are missing: generated, and labelled so. */
+  readonly demonstrationDataset: string;
+  /** A folder holding the third-party files by name (THIRD_PARTY_DIR), else their origins. */
+  readonly thirdPartyDir: string | undefined;
   /** Absolute URL of the ISIL directory (no trailing slash), or '' for this service. */
   readonly isilDirectoryUrl: string;
   readonly logLevel: LogLevel;
@@ -179,6 +185,8 @@ export function loadConfig(env: Env = process.env): Config {
     dataset,
     datasetGiven: Boolean(env.DATASET),
     bundledDataset: BUNDLED_DATASET,
+    demonstrationDataset: DEMONSTRATION_DATASET,
+    thirdPartyDir: thirdPartyFolder(env.THIRD_PARTY_DIR),
     isilDirectoryUrl: directory === '' ? '' : httpUrl('ISIL_DIRECTORY_URL', directory),
     logLevel,
     cacheMaxBytes: integer(env, 'CACHE_MAX_BYTES', 256 * 1024 * 1024, 0, 64 * 1024 ** 3),
@@ -228,6 +236,17 @@ function metricsListen(env: NodeJS.ProcessEnv, port: number): Listen | undefined
   return listen;
 }
 
+/** THIRD_PARTY_DIR: a folder that is there, when set; the files in it are checked as they are read. */
+function thirdPartyFolder(value: string | undefined): string | undefined {
+  const dir = thirdPartyDir({ [THIRD_PARTY_DIR]: value });
+  if (dir !== undefined && !isFolder(dir))
+    throw new ConfigError(
+      THIRD_PARTY_DIR,
+      `expected a folder holding the third-party files by name (data/sources.json), got ${JSON.stringify(value)}`,
+    );
+  return dir;
+}
+
 /** Whether `file` is a folder; a path that cannot be looked at (ENOTDIR, EACCES) is not one. */
 function isFolder(file: string): boolean {
   try {
@@ -263,6 +282,8 @@ export interface DatasetLoad {
   readonly options: LoadOptions;
   /** Whether the sources are the snapshot at DATASET (else the bundled dataset). */
   readonly snapshot: boolean;
+  /** Whether they are the generated demonstration data, the bundled files being missing. */
+  readonly demonstration?: boolean;
   /** Whether the version is the one a remote store marks current (`sources`: its endpoint). */
   readonly remote?: boolean;
 }
@@ -280,7 +301,9 @@ export function datasetLoad(config: Config, servedSnapshot = false): DatasetLoad
   if (config.store.kind === 'remote')
     return { sources: [config.store.endpoint], options, snapshot: false, remote: true };
   if (!somethingAt(config.dataset) && !config.datasetGiven && !servedSnapshot)
-    return { sources: config.bundledDataset, options, snapshot: false };
+    return bundledPresent()
+      ? { sources: config.bundledDataset, options, snapshot: false }
+      : { sources: [config.demonstrationDataset], options, snapshot: false, demonstration: true };
   const defect = datasetDefect(config.dataset);
   if (defect !== undefined) throw new ConfigError('DATASET', defect);
   return { sources: [config.dataset], options, snapshot: true };

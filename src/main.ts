@@ -7,6 +7,7 @@ import { StaffAuth } from './http/sparql/auth';
 import { loadExamples } from './http/sparql/editor';
 import { UsersFileError } from './http/sparql/users';
 import { createLogger, type Logger } from './log';
+import { prepareBundled } from './server/bundled';
 import { handleSignals } from './server/lifecycle';
 import { metricsServer } from './metrics';
 import { startServer, type StaffParts } from './server/listen';
@@ -154,10 +155,12 @@ function main(): void {
   // Listen first, so /healthz answers and /readyz says 503 while the dataset loads.
   server.listen(config.port, config.host, () => {
     logger.info({ address: server.address() }, 'listening');
-    reloader.start().catch((error: unknown) => {
-      logger.fatal({ err: error }, 'the dataset could not be loaded');
-      process.exit(1);
-    });
+    prepareBundled(config, logger)
+      .then(() => reloader.start())
+      .catch((error: unknown) => {
+        logger.fatal({ err: error }, 'the dataset could not be loaded');
+        process.exit(1);
+      });
   });
   server.on('error', failed('server'));
   const listen = config.sparql.listen;

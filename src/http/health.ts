@@ -4,6 +4,10 @@ import type { RequestHandler } from 'express';
 import type { RouteDeps } from './deps';
 import { commonHeaders } from './middleware';
 
+/** What /readyz says of the demonstration dataset. */
+const DEMONSTRATION_NOTE =
+  "generated demonstration data, not the agency's: npm run fetch-data (or THIRD_PARTY_DIR) fetches the real data, then a reload serves it";
+
 export const healthz: RequestHandler = function healthz(_req, res) {
   res.set({ ...commonHeaders(res), 'Cache-Control': 'no-store' });
   res.json({ status: 'alive' });
@@ -27,6 +31,8 @@ export function readyz({ service, staff }: RouteDeps): RequestHandler {
       withdrawn: dataset.withdrawnCount,
       triples: dataset.tripleCount,
       version: dataset.version,
+      // Served because the bundled real data is missing: not the agency's data.
+      ...(service.demonstration ? { demonstration: DEMONSTRATION_NOTE } : {}),
       loadedAt: dataset.loadedAt.toISOString(),
       lastReload,
       // A replica whose remote store is lost stays ready: its cached documents are still served,

@@ -68,8 +68,11 @@ function homePage(
   const exampleHtml = shown
     ? `<p>${t.example}: <a href="${escapeHtml(page(shown.isil))}" lang="de">${escapeHtml(shown.name)}</a> (ISIL <code>${escapeHtml(shown.isil)}</code>${place ? `, <span lang="de">${escapeHtml(place)}</span>` : ''}) · <a href="${escapeHtml(RESOURCE_PATH + shown.isil)}">URI</a></p>`
     : '';
+  const demonstration = deps.service.demonstration
+    ? `<p class="notice" role="status">${t.demonstration}</p>\n`
+    : '';
   const body = `<h1>${t.site}</h1>
-<p class="lead">${t.tagline}.</p>
+${demonstration}<p class="lead">${t.tagline}.</p>
 <form class="big-lookup" role="search" action="/search" method="get">
 <label for="home-q">${t.searchLabel}</label>
 <div class="lookup"><input id="home-q" name="q" type="search" role="combobox" autocomplete="off" data-suggest="/search/suggest" aria-autocomplete="list" aria-controls="home-list" aria-expanded="false">

@@ -19,7 +19,7 @@ export const MAX_INPUT_BYTES = 256 * 1024 * 1024;
 /**
  * The longest literal a load accepts, in characters: 64 Ki. A page that shows a literal builds
  * it anew for every request, so a literal of megabytes costs every request of its institution; the
- * longest in the real data (fixtures/real) has a few hundred characters.
+ * longest in the real data (data/sources.json) has a few hundred characters.
  */
 export const MAX_LITERAL_LENGTH = 64 * 1024;
 

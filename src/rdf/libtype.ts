@@ -3,7 +3,7 @@
 // those of the vocabulary's SKOS file (hbz/lobid-vocabs, libtype.ttl, CC0; its English labels of
 // n86 and n87 are written `skos:PrefLabel` there), and `n85`, which the agency's records use and
 // the file lacks, as lobid's own records label it
-// (fixtures/real/lobid-organisations_jsonld-bulk_same-8-records.jsonl). A type not known here is
+// (the third-party data/real/lobid-organisations_jsonld-bulk_same-8-records.jsonl). A type not known here is
 // shown by its term.
 
 export const LIBTYPE = 'http://purl.org/lobid/libtype#';

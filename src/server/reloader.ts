@@ -165,7 +165,7 @@ export class Reloader {
       return;
     }
     for (const w of report.warnings) logger.warn({ kind: w.kind, subject: w.subject }, w.message);
-    service.use(dataset);
+    service.use(dataset, load.demonstration === true);
     this.servedSnapshot = load.snapshot;
     this.served(load, dataset.version);
     if (!first) {

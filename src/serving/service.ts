@@ -25,6 +25,7 @@ const EMBEDDED: StoreHealth = Object.freeze({ kind: 'embedded', state: 'availabl
 
 export class Service {
   private documents: Documents | undefined;
+  private demonstrationServed = false;
   /** The outcome of the last reload, once there was one. */
   lastReload: ReloadOutcome | undefined;
   /** Whether the store answers, for /readyz: the process sets it to its store's. */
@@ -46,6 +47,14 @@ export class Service {
     this.dumps = new Dumps(config.dumpsDir, `${config.baseIri}${CONTEXT_PATH}`);
   }
 
+  /**
+   * Whether the dataset served is the generated demonstration data, served because the bundled
+   * real data is missing (src/server/bundled.ts): the home page and /readyz say so.
+   */
+  get demonstration(): boolean {
+    return this.demonstrationServed;
+  }
+
   /** The documents of the current dataset, or `undefined` before the first load. A request takes
    * this once, so that it answers from one dataset even when another is swapped in meanwhile. */
   get current(): Documents | undefined {
@@ -61,8 +70,9 @@ export class Service {
    * flood.test.ts). Each store lives in a thread of its own (src/store/storeThread.ts), ended once
    * it has answered its last query, so freeing a large one holds no other query.
    */
-  use(dataset: Dataset): void {
+  use(dataset: Dataset, demonstration = false): void {
     const previous = this.documents;
+    this.demonstrationServed = demonstration;
     this.documents = new Documents(
       dataset,
       `${this.config.baseIri}${CONTEXT_PATH}`,

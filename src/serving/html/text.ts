@@ -36,6 +36,8 @@ const de = {
     'Dieser Dienst veröffentlicht die Adressdaten der ISIL-Agentur als Linked Data: jede Einrichtung hat einen URI, der je nach Anfrage HTML, RDF/XML, Turtle, JSON-LD oder N-Triples liefert.',
   counts: (institutions: string, withdrawn: string) =>
     `${institutions} Einrichtungen, ${withdrawn} zurückgezogene ISIL.`,
+  demonstration:
+    'Demonstrationsdaten: Die Einrichtungen hier sind erzeugt, nicht die der ISIL-Agentur. Die echten Daten holt <code>npm run fetch-data</code>; danach bedient ein Neuladen sie.',
   example: 'Zum Beispiel',
   forMachines: 'Für Maschinen',
   dumps: 'Gesamtabzüge',
@@ -87,6 +89,8 @@ const en: Text = {
     "This service publishes the ISIL agency's address data as Linked Data: every institution has a URI that answers with HTML, RDF/XML, Turtle, JSON-LD or N-Triples, as the client asks.",
   counts: (institutions, withdrawn) =>
     `${institutions} institutions, ${withdrawn} withdrawn ISILs.`,
+  demonstration:
+    "Demonstration data: the institutions here are generated, not the ISIL agency's. <code>npm run fetch-data</code> fetches the real data; a reload then serves it.",
   example: 'For example',
   forMachines: 'For machines',
   dumps: 'Full dumps',

@@ -1,0 +1,34 @@
+// The bundled dataset: the agency's real data, served when no snapshot exists (docs/data.md, "The
+// bundled dataset"). Its files are third-party (data/sources.json), fetched into data/third-party/.
+import path from 'node:path';
+import { PROJECT_ROOT } from './paths';
+import { thirdPartyIntact, thirdPartyPath } from './thirdParty';
+
+/**
+ * Its files, in this order, since an ISIL held by two sources of equal weight goes to the later:
+ * the name list and the redirect list first, then the full records from the oldest to the newest,
+ * then the links source (Wikidata's ISIL lookup), which competes with none of them.
+ */
+export const BUNDLED_NAMES: readonly string[] = [
+  'data/real/lobid-organisations_isil-sigel-name_2023-11.tsv',
+  'data/real/isil-redirects_lobid-resources.tsv',
+  'data/real/zdb-lds_DE-1a_2021-12.rdf',
+  'data/real/isil-directory_picaplus-xml_2013_9-records.xml',
+  'data/real/isil-directory_pica-plain_8-records.dat',
+  // Links to Wikidata and the GND: served beside the descriptions, never instead of them.
+  'data/real/wikidata_isil-lookup_2023-09.tsv',
+];
+
+/** The bundled dataset's files where `npm run fetch-data` puts them. */
+export const BUNDLED_DATASET: readonly string[] = BUNDLED_NAMES.map(thirdPartyPath);
+
+/** Whether every file of the bundled dataset is there, intact. */
+export const bundledPresent = (): boolean => BUNDLED_NAMES.every((name) => thirdPartyIntact(name));
+
+/**
+ * Where the demonstration dataset is written when the bundled files are missing and cannot be
+ * fetched: generated institutions, plainly labelled, so that `npm start` serves something.
+ */
+export const DEMONSTRATION_DATASET = path.join(PROJECT_ROOT, 'data', 'demonstration.nt');
+/** How many institutions it has. */
+export const DEMONSTRATION_COUNT = 500;
