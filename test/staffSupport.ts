@@ -14,10 +14,10 @@ import { RemoteStaff } from '../src/store/remote/staffRemote';
 import { Service } from '../src/serving/service';
 import { StaffPool } from '../src/store/embedded/staffPool';
 import { startVirtuoso } from './servers/virtuoso';
-import { FIXTURES, openDataset, tempDir, testConfig, type Adapter, type LogLine } from './support';
+import { type Adapter, DE_1A_RDF, type LogLine, tempDir, openDataset, testConfig } from './support';
 
 export const STAFF = { name: 'alice', password: 'correct horse battery' } as const;
-export const SMALL = [path.join(FIXTURES, 'bundled')];
+export const SMALL = [DE_1A_RDF];
 
 /** The `Authorization` header of the test user, or of `name` with `password`. */
 export function basic(name: string = STAFF.name, password: string = STAFF.password): string {

@@ -18,10 +18,50 @@ import { SparqlStore } from '../src/store/remote/sparqlStore';
 import { loadRemote } from '../loader/remote';
 import { bulkTarget, sharedVirtuoso, virtuosoInstalled, type Virtuoso } from './servers/virtuoso';
 import { PROJECT_ROOT } from '../src/util/paths';
+import {
+  FETCH_COMMAND,
+  THIRD_PARTY_DIR,
+  THIRD_PARTY_FOLDER,
+  thirdPartyFiles,
+  thirdPartyIntact,
+  thirdPartyPath,
+} from '../src/util/thirdParty';
 
+/** The project's own fixtures (fixtures/README.md): small, hand-written. */
 export const FIXTURES = path.join(PROJECT_ROOT, 'fixtures');
+/** The third-party data files (data/sources.json), where `npm run fetch-data` puts them. */
+export const REAL_DATA = path.join(THIRD_PARTY_FOLDER, 'data', 'real');
+/** The third-party conformance suites and schemas, likewise. */
+export const CONFORMANCE = path.join(THIRD_PARTY_FOLDER, 'conformance');
 /** The real document served by the original service for DE-1a (December 2021). */
-export const DE_1A_RDF = path.join(FIXTURES, 'bundled', 'zdb-lds_DE-1a_2021-12.rdf');
+export const DE_1A_RDF = thirdPartyPath('data/real/zdb-lds_DE-1a_2021-12.rdf');
+
+/**
+ * A third-party file's bytes for a test module's constants, or none when it is missing: a module
+ * still loads then, and its suites skip or fail in their `before(needsThirdParty)`.
+ */
+export function readWhenThere(file: string): Buffer {
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    return Buffer.alloc(0);
+  }
+}
+
+let missingThirdParty: string[] | undefined;
+
+/**
+ * A mocha `before` hook for the suites that read third-party files: with any of them missing or
+ * not intact, the suite is skipped with a message, except in CI (CI=true), where that fails, so
+ * that no test is silently lost there. The setup of the run (test/setup.ts) fetched what it could.
+ */
+export function needsThirdParty(this: Mocha.Context): void {
+  missingThirdParty ??= [...thirdPartyFiles().keys()].filter((name) => !thirdPartyIntact(name));
+  if (missingThirdParty.length === 0) return;
+  const message = `${missingThirdParty.length} third-party files missing from ${THIRD_PARTY_FOLDER} (${missingThirdParty[0]}, …): ${FETCH_COMMAND}, or ${THIRD_PARTY_DIR}=<folder> npm test, fetches them`;
+  if (process.env.CI) throw new Error(message);
+  this.skip();
+}
 export const BASE = 'https://ld.zdb-services.de';
 export const DE_1A = `${BASE}/resource/organisations/DE-1a`;
 
@@ -68,9 +108,9 @@ export async function openDataset(
   return { ...(await store.open()), store };
 }
 
-/** The app over a store loaded from `sources` (default: the bundled dataset). */
+/** The app over a store loaded from `sources` (default: the real DE-1a document). */
 export async function buildApp(
-  sources: readonly string[] = [path.join(FIXTURES, 'bundled')],
+  sources: readonly string[] = [DE_1A_RDF],
   env: Record<string, string> = {},
   adapter: Adapter = 'embedded',
 ) {

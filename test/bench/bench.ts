@@ -16,6 +16,7 @@ import {
   hasWrk,
   type Result,
   type Target,
+  thirdPartyForBench,
 } from './drivers';
 import { loaderLimits } from './loaderLimits';
 
@@ -169,6 +170,7 @@ function drive(
 }
 
 async function main(): Promise<void> {
+  await thirdPartyForBench();
   fs.mkdirSync(WORK, { recursive: true });
   const log = (text: string) => process.stdout.write(`${text}\n`);
   log(

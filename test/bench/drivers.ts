@@ -4,6 +4,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import autocannon from 'autocannon';
+import { fetchThirdParty, FETCH_COMMAND, thirdPartyDir } from '../../src/util/thirdParty';
 
 /**
  * What the service's own launchers set in a server's environment beyond its settings (the image's
@@ -11,6 +12,22 @@ import autocannon from 'autocannon';
  * it is run (docs/operations.md).
  */
 export const AS_DEPLOYED: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
+
+/**
+ * The third-party files the benches read (the bundled dataset, the real lists), fetched as
+ * `npm run fetch-data` does, from THIRD_PARTY_DIR or their origins; a bench that cannot have them
+ * stops with one line saying which and how to fetch them.
+ */
+export async function thirdPartyForBench(): Promise<void> {
+  const from = thirdPartyDir();
+  const outcomes = await fetchThirdParty(from ? { from } : {});
+  const failed = outcomes.flatMap((o) => (o.outcome === 'failed' ? [o.reason] : []));
+  if (failed.length === 0) return;
+  process.stderr.write(
+    `bench: ${failed.length} third-party files missing (${failed[0]}): ${FETCH_COMMAND}, or THIRD_PARTY_DIR=<folder>, fetches them\n`,
+  );
+  process.exit(2);
+}
 
 export interface Target {
   readonly path: string;

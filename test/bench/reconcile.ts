@@ -13,8 +13,9 @@ import { reconcile } from '../../src/search/reconcile';
 import type { SearchEntry } from '../../src/search/entry';
 import { readEntries } from '../../src/search/searchHolder';
 import { SearchIndex } from '../../src/search/searchIndex';
-import { BUNDLED_DATASET } from '../../src/util/paths';
-import { BASE, FIXTURES } from '../support';
+import { BUNDLED_DATASET } from '../../src/util/bundled';
+import { BASE, REAL_DATA } from '../support';
+import { thirdPartyForBench } from './drivers';
 
 /** The 200 labels: [label, the ISIL Wikidata gives it]. */
 export function foreignNames(names: ReadonlyMap<string, string>): [string, string][] {
@@ -26,7 +27,7 @@ export function foreignNames(names: ReadonlyMap<string, string>): [string, strin
 /** Every such label, in ISIL order: the 200 are a sample of them. */
 export function allForeignNames(names: ReadonlyMap<string, string>): [string, string][] {
   return fs
-    .readFileSync(path.join(FIXTURES, 'real', 'wikidata_isil-lookup_2023-09.tsv'), 'utf8')
+    .readFileSync(path.join(REAL_DATA, 'wikidata_isil-lookup_2023-09.tsv'), 'utf8')
     .split('\n')
     .slice(1)
     .map((line) => line.split('\t'))
@@ -104,4 +105,5 @@ export async function reconcileBench(verbose = false): Promise<void> {
   dataset.free();
 }
 
-if (require.main === module) void reconcileBench(process.argv.includes('--verbose'));
+if (require.main === module)
+  void thirdPartyForBench().then(() => reconcileBench(process.argv.includes('--verbose')));

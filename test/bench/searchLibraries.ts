@@ -11,7 +11,8 @@ import MiniSearch from 'minisearch';
 import { Index } from 'flexsearch';
 import { create, insertMultiple, search as oramaSearch } from '@orama/orama';
 import { fold } from '../../src/search/fold';
-import { FIXTURES } from '../support';
+import { REAL_DATA } from '../support';
+import { thirdPartyForBench } from './drivers';
 
 interface Doc {
   readonly id: number;
@@ -28,7 +29,7 @@ interface Engine {
 
 function rows(file: string): string[][] {
   return fs
-    .readFileSync(path.join(FIXTURES, 'real', file), 'utf8')
+    .readFileSync(path.join(REAL_DATA, file), 'utf8')
     .split('\n')
     .slice(1)
     .filter(Boolean)
@@ -147,4 +148,4 @@ export async function searchLibraries(): Promise<void> {
   }
 }
 
-if (require.main === module) void searchLibraries();
+if (require.main === module) void thirdPartyForBench().then(searchLibraries);

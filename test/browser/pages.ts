@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
-import { BUNDLED_DATASET } from '../../src/util/paths';
+import { BUNDLED_DATASET } from '../../src/util/bundled';
 import { buildApp } from '../support';
 
 export const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) =>

@@ -9,7 +9,15 @@ import type { Express } from 'express';
 import type { Quad } from 'n3';
 import { createApp } from '../../src/http/app';
 import { createLogger } from '../../src/log';
-import { buildApp, FIXTURES, parseJsonLd, parseRdfXml, parseTurtle, sameGraph } from '../support';
+import {
+  buildApp,
+  FIXTURES,
+  parseJsonLd,
+  parseRdfXml,
+  parseTurtle,
+  sameGraph,
+  needsThirdParty,
+} from '../support';
 
 const parsers: Record<string, (text: string) => Quad[] | Promise<Quad[]>> = {
   ttl: (text) => parseTurtle(text),
@@ -28,6 +36,7 @@ const CASES: [isil: string, formats: string[]][] = [
 const FIXTURE = path.join(FIXTURES, 'test', 'awkward-terms.ttl');
 
 describe('data some formats cannot carry', () => {
+  before(needsThirdParty);
   let app: Express;
   /** The fixture's triples, as read by N3.js: what each document must be. */
   let loaded: Quad[];

@@ -6,10 +6,11 @@ import path from 'node:path';
 import request from 'supertest';
 import type { Express } from 'express';
 import type { LoadReport } from '../../src/load/loadSources';
-import { BUNDLED_DATASET } from '../../src/util/paths';
-import { buildApp, DE_1A_RDF, parseRdfXml } from '../support';
+import { BUNDLED_DATASET } from '../../src/util/bundled';
+import { buildApp, DE_1A_RDF, parseRdfXml, needsThirdParty } from '../support';
 
 describe('the bundled dataset, as npm start serves it', () => {
+  before(needsThirdParty);
   let app: Express;
   let report: LoadReport;
   before(async () => {

@@ -8,11 +8,13 @@ import path from 'node:path';
 import {
   ADAPTERS,
   buildApp,
+  DE_1A_RDF,
   FIXTURES,
+  tempDir,
   openDataset,
   rawRequest,
-  tempDir,
   type RawResponse,
+  needsThirdParty,
 } from '../support';
 
 /**
@@ -42,7 +44,7 @@ function stableHeaders(res: RawResponse): Record<string, unknown> {
   return stable;
 }
 
-const BUNDLED = path.join(FIXTURES, 'bundled');
+const BUNDLED = DE_1A_RDF;
 const RDF_EXTENSIONS = ['rdf', 'ttl', 'jsonld', 'nt'] as const;
 
 /** The paths of every document of an institution: the four RDF formats and the page. */
@@ -79,6 +81,7 @@ function writeTurtle(dir: string, name: string, text: string): string {
 
 for (const adapter of ADAPTERS)
   describe(`HTTP contract (${adapter} store)`, () => {
+    before(needsThirdParty);
     let app: Express;
     before(async () => {
       app = (await buildApp(undefined, {}, adapter)).app;
@@ -488,7 +491,7 @@ for (const adapter of ADAPTERS)
         const before = await request(own).get('/data/organisations/DE-1a.nt');
         assert.ok(service.current!.cache.size > 0);
         const { dataset } = await openDataset(
-          [path.join(FIXTURES, 'bundled'), path.join(FIXTURES, 'test', 'hostile-page.ttl')],
+          [DE_1A_RDF, path.join(FIXTURES, 'test', 'hostile-page.ttl')],
           service.config,
           adapter,
         );

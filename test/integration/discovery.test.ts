@@ -6,8 +6,8 @@ import { SaxesParser } from 'saxes';
 import express, { type Express } from 'express';
 import { discovery } from '../../src/http/discovery';
 import type { Service } from '../../src/serving/service';
-import { BUNDLED_DATASET } from '../../src/util/paths';
-import { BASE, buildApp, parseTurtle } from '../support';
+import { BUNDLED_DATASET } from '../../src/util/bundled';
+import { BASE, buildApp, parseTurtle, needsThirdParty } from '../support';
 
 const VOID = 'http://rdfs.org/ns/void#';
 
@@ -37,6 +37,7 @@ function elements(xml: string, name: string): string[] {
 }
 
 describe('discovery: VoID, robots.txt, sitemap', () => {
+  before(needsThirdParty);
   let app: Express;
   let service: Service;
   before(async () => {

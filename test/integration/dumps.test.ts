@@ -12,8 +12,16 @@ import type { Quad } from 'n3';
 import { loadSources } from '../../src/load/loadSources';
 import { Dumps } from '../../src/serving/dumps';
 import type { Service } from '../../src/serving/service';
-import { BUNDLED_DATASET } from '../../src/util/paths';
-import { BASE, buildApp, parseJsonLd, parseTurtle, sameGraph, tempDir } from '../support';
+import { BUNDLED_DATASET } from '../../src/util/bundled';
+import {
+  BASE,
+  buildApp,
+  parseJsonLd,
+  parseTurtle,
+  sameGraph,
+  tempDir,
+  needsThirdParty,
+} from '../support';
 
 /** The bytes of a supertest answer, whatever its type. */
 function binary(
@@ -45,6 +53,7 @@ function around(quads: readonly Quad[], subjects: readonly string[]): Quad[] {
 }
 
 describe('dumps', function () {
+  before(needsThirdParty);
   this.timeout(120_000);
   let app: Express;
   let service: Service;

@@ -10,10 +10,10 @@ import { Documents } from '../../src/serving/documents';
 import { createApp } from '../../src/http/app';
 import { boundPipelining, PIPELINE_DEPTH } from '../../src/http/pipeline';
 import { createLogger } from '../../src/log';
-import { BUNDLED_DATASET } from '../../src/util/paths';
+import { BUNDLED_DATASET } from '../../src/util/bundled';
 import { RenderQueue, RendersBusy } from '../../src/serving/renderQueue';
 import { Service } from '../../src/serving/service';
-import { testConfig } from '../support';
+import { testConfig, needsThirdParty } from '../support';
 
 const CONTEXT = 'https://ld.zdb-services.de/context.jsonld';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -31,6 +31,7 @@ function countDescribes(dataset: Dataset): { count: number } {
 }
 
 describe('renders under a flood', function () {
+  before(needsThirdParty);
   this.timeout(60_000);
   let dataset: Dataset;
   let isils: Institution[];

@@ -5,8 +5,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadSources } from '../../src/load/loadSources';
-import { BUNDLED_DATASET, PROJECT_ROOT } from '../../src/util/paths';
-import { BASE, tempDir } from '../support';
+import { BUNDLED_DATASET } from '../../src/util/bundled';
+import { PROJECT_ROOT } from '../../src/util/paths';
+import { BASE, tempDir, needsThirdParty } from '../support';
 
 const INIT = path.join(PROJECT_ROOT, 'loader', 'initDataset.ts');
 const ENTRYPOINT = path.join(PROJECT_ROOT, 'docker-entrypoint.sh');
@@ -20,6 +21,7 @@ function init(dataset: string) {
 }
 
 describe('initialising an empty volume with the bundled dataset', function () {
+  before(needsThirdParty);
   this.timeout(60_000);
   let dir: string;
   let dataset: string;

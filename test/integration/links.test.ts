@@ -19,9 +19,18 @@ import { GND, LINK_LIST_HEADER, WIKIDATA } from '../../src/load/links';
 import { PREFIXES } from '../../src/rdf/namespaces';
 import type { DatasetStore } from '../../src/store/embedded/datasetStore';
 import type { Service } from '../../src/serving/service';
-import { ADAPTERS, BASE, buildApp, FIXTURES, parseTurtle, sameGraph, tempDir } from '../support';
+import {
+  ADAPTERS,
+  parseTurtle,
+  BASE,
+  buildApp,
+  tempDir,
+  REAL_DATA,
+  sameGraph,
+  needsThirdParty,
+} from '../support';
 
-const PICA = path.join(FIXTURES, 'real', 'isil-directory_pica-plain_8-records.dat');
+const PICA = path.join(REAL_DATA, 'isil-directory_pica-plain_8-records.dat');
 const SAME_AS = `${PREFIXES.owl}sameAs`;
 const iri = (isil: string) => `${BASE}/resource/organisations/${isil}`;
 const sameAs = (isil: string, target: string): Quad =>
@@ -217,6 +226,7 @@ for (const adapter of ADAPTERS)
   });
 
 describe('the links graph in the embedded store', () => {
+  before(needsThirdParty);
   it("holds the links; the description's own graph does not", async () => {
     const { dataset } = await loadSources([PICA, LINKS_2023], { baseIri: BASE });
     const store = dataset.store as DatasetStore;

@@ -14,15 +14,18 @@ import { inProcessStore } from '../../src/store/embedded/inProcessStore';
 import { NAME_LIST_HEADER } from '../../src/load/lists';
 import request from 'supertest';
 import {
+  parseRdfXml,
+  parseTurtle,
   BASE,
   buildApp,
   DE_1A_RDF,
-  parseRdfXml,
-  parseTurtle,
-  sameGraph,
   tempDir,
-  testConfig,
+  REAL_DATA,
   triplesOfDescription,
+  sameGraph,
+  testConfig,
+  needsThirdParty,
+  readWhenThere,
 } from '../support';
 
 interface Run {
@@ -31,18 +34,20 @@ interface Run {
   stderr: string;
 }
 
-const REAL = path.join(PROJECT_ROOT, 'fixtures', 'real');
+const REAL = REAL_DATA;
 const DAT = path.join(REAL, 'isil-directory_pica-plain_8-records.dat');
 const PPXML = path.join(REAL, 'isil-directory_picaplus-xml_2013_9-records.xml');
 /** The lines of the real .dat file, each with its newline. */
 const DAT_LINES = (() => {
-  const bytes = fs.readFileSync(DAT);
+  const bytes = readWhenThere(DAT);
   const lines: Buffer[] = [];
   for (let start = 0, end; (end = bytes.indexOf(0x0a, start)) !== -1; start = end + 1)
     lines.push(bytes.subarray(start, end + 1));
   return lines;
 })();
-const PPXML_TEXT = fs.readFileSync(PPXML, 'utf8');
+/** Line `n` of the real .dat file, or nothing while it is missing (the suites skip then). */
+const datLine = (n: number) => DAT_LINES[n] ?? Buffer.alloc(0);
+const PPXML_TEXT = readWhenThere(PPXML).toString('utf8');
 
 function load(dataset: string, args: string[], env: Record<string, string> = {}): Run {
   const run = spawnSync(
@@ -59,6 +64,7 @@ function load(dataset: string, args: string[], env: Record<string, string> = {})
 }
 
 describe('loader', () => {
+  before(needsThirdParty);
   let dir: string;
   let snapshot: string;
   let ntriples: string;
@@ -226,7 +232,7 @@ describe('loader', () => {
       [
         'PICA+ cut off in the middle of a record: the line, column and record',
         'cut.dat',
-        Buffer.concat([DAT_LINES[0]!, DAT_LINES[1]!, DAT_LINES[2]!.subarray(0, 200)]),
+        Buffer.concat([datLine(0), datLine(1), datLine(2).subarray(0, 200)]),
         /cut\.dat: line 3, column 201: cut off inside a record \(003@ 009007911\)/,
       ],
       [
@@ -238,7 +244,7 @@ describe('loader', () => {
       [
         'PICA+ that is not UTF-8',
         'latin1.dat',
-        Buffer.concat([DAT_LINES[0]!, Buffer.from('003@ \x1f0K\xf6ln\x1e\n', 'latin1')]),
+        Buffer.concat([datLine(0), Buffer.from('003@ \x1f0K\xf6ln\x1e\n', 'latin1')]),
         /latin1\.dat: line 2, byte \d+: not UTF-8/,
       ],
       [

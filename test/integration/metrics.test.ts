@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { routeOf } from '../../src/metrics';
 import { PROJECT_ROOT } from '../../src/util/paths';
 import { basic, testUsers } from '../staffSupport';
-import { onLogLines, serverEnv } from '../support';
+import { onLogLines, serverEnv, needsThirdParty } from '../support';
 
 const MAIN = path.join(PROJECT_ROOT, 'src', 'main.ts');
 
@@ -20,6 +20,7 @@ function sample(text: string, name: string, labels = ''): number | undefined {
 }
 
 describe('/metrics', function () {
+  before(needsThirdParty);
   this.timeout(120_000);
 
   it('counts routes by a handful of labels, whatever the path', () => {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import request from 'supertest';
 import type { Express } from 'express';
-import { buildApp, FIXTURES } from '../support';
+import { buildApp, DE_1A_RDF, FIXTURES, needsThirdParty } from '../support';
 
 /** The JSON-LD blocks of a page. */
 function scripts(html: string): string[] {
@@ -19,15 +19,11 @@ function scriptElements(html: string): string[] {
 }
 
 describe('HTML page /isil/<isil>', () => {
+  before(needsThirdParty);
   let app: Express;
   let html: string;
   before(async () => {
-    app = (
-      await buildApp([
-        path.join(FIXTURES, 'bundled'),
-        path.join(FIXTURES, 'test', 'hostile-page.ttl'),
-      ])
-    ).app;
+    app = (await buildApp([DE_1A_RDF, path.join(FIXTURES, 'test', 'hostile-page.ttl')])).app;
     html = (await request(app).get('/isil/DE-1a?lang=en')).text;
   });
 

@@ -4,10 +4,11 @@ import assert from 'node:assert/strict';
 import request from 'supertest';
 import type { Express } from 'express';
 import { acceptLanguage } from '../../src/serving/html/language';
-import { BUNDLED_DATASET } from '../../src/util/paths';
-import { buildApp } from '../support';
+import { BUNDLED_DATASET } from '../../src/util/bundled';
+import { buildApp, needsThirdParty } from '../support';
 
 describe('pages in German and English', () => {
+  before(needsThirdParty);
   let app: Express;
   before(async () => {
     ({ app } = await buildApp(BUNDLED_DATASET));

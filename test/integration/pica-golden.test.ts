@@ -9,10 +9,10 @@ import { convertRecord } from '../../src/load/pica/convert';
 import { readPica, sniffPica } from '../../src/load/pica/read';
 import type { SkippedRecord, SourceRecord } from '../../src/load/records';
 import { PREFIXES } from '../../src/rdf/namespaces';
-import { BASE, DE_1A_RDF, FIXTURES, distinct, parseRdfXml } from '../support';
+import { parseRdfXml, BASE, DE_1A_RDF, distinct, REAL_DATA, needsThirdParty } from '../support';
 
 const { rdf, foaf, v, geo } = PREFIXES;
-const REAL = path.join(FIXTURES, 'real');
+const REAL = REAL_DATA;
 const DAT = path.join(REAL, 'isil-directory_pica-plain_8-records.dat');
 const XML = path.join(REAL, 'isil-directory_picaplus-xml_2013_9-records.xml');
 const LOBID = path.join(REAL, 'lobid-organisations_jsonld-bulk_same-8-records.jsonl');
@@ -172,6 +172,7 @@ const DE_1A_DIFFERENCES: readonly Difference[] = [
 ];
 
 describe('golden: the real PICA+ records', () => {
+  before(needsThirdParty);
   let dat: Converted[];
   let xml: Converted[];
   before(() => {

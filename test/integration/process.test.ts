@@ -4,7 +4,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../src/util/paths';
-import { onLogLines, serverEnv, type LogLine } from '../support';
+import { onLogLines, serverEnv, type LogLine, needsThirdParty } from '../support';
 
 const MAIN = path.join(PROJECT_ROOT, 'src', 'main.ts');
 
@@ -20,6 +20,7 @@ function env(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 describe('the server process', () => {
+  before(needsThirdParty);
   for (const [variable, value] of [
     ['PORT', 'abc'],
     ['BASE_IRI', 'ftp://example.org'],

@@ -1,6 +1,6 @@
 // The reconciliation service (issue 18), W3C Entity Reconciliation API 0.2 as OpenRefine speaks
 // it, on the bundled dataset: every answer is validated against the spec's own JSON Schemas
-// (fixtures/conformance/reconciliation-0.2, copied from reconciliation-api/specs), and the
+// (data/third-party/conformance/reconciliation-0.2, fetched from reconciliation-api/specs), and the
 // candidates are checked for what they mean: the right institution first, `match` only when sure.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -9,10 +9,10 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import request from 'supertest';
 import type { Express } from 'express';
 import type { Service } from '../../src/serving/service';
-import { BUNDLED_DATASET } from '../../src/util/paths';
-import { buildApp, FIXTURES } from '../support';
+import { BUNDLED_DATASET } from '../../src/util/bundled';
+import { buildApp, CONFORMANCE, needsThirdParty } from '../support';
 
-const SCHEMAS = path.join(FIXTURES, 'conformance', 'reconciliation-0.2', 'schemas');
+const SCHEMAS = path.join(CONFORMANCE, 'reconciliation-0.2', 'schemas');
 
 function validators(): Record<string, ValidateFunction> {
   const ajv = new Ajv({ strict: false, validateSchema: false, allErrors: true, logger: false });
@@ -36,6 +36,7 @@ function valid(validate: ValidateFunction, value: unknown): void {
 }
 
 describe('reconciliation (W3C Reconciliation API 0.2)', function () {
+  before(needsThirdParty);
   this.timeout(60_000);
   let app: Express;
   let service: Service;

@@ -17,7 +17,7 @@ import type { Dataset, Institution } from '../../src/store/dataset';
 import type { Isil } from '../../src/rdf/isil';
 import { SparqlStore } from '../../src/store/remote/sparqlStore';
 import { startVirtuoso, type Virtuoso } from '../servers/virtuoso';
-import { ADAPTERS, BASE, FIXTURES, tempDir, testConfig } from '../support';
+import { ADAPTERS, BASE, DE_1A_RDF, tempDir, testConfig, needsThirdParty } from '../support';
 
 const DEADLINE_MS = 1500;
 
@@ -40,6 +40,7 @@ async function snapshotOf(dir: string, count: number, seed: number): Promise<str
 }
 
 (ADAPTERS.includes('remote') ? describe : describe.skip)('a remote store that fails', function () {
+  before(needsThirdParty);
   this.timeout(180_000);
   let virtuoso: Virtuoso;
   let dir: string;
@@ -67,12 +68,7 @@ async function snapshotOf(dir: string, count: number, seed: number): Promise<str
     let served: Dataset;
     let big: string;
     before(async () => {
-      await loadRemote(
-        [path.join(FIXTURES, 'bundled')],
-        { baseIri: BASE },
-        { baseIri: BASE },
-        target,
-      );
+      await loadRemote([DE_1A_RDF], { baseIri: BASE }, { baseIri: BASE }, target);
       served = (await store.open()).dataset;
       big = await snapshotOf(dir, 3000, 7);
     });

@@ -8,11 +8,11 @@ import { DataFactory, type Quad, type Term } from 'n3';
 import { isomorphic } from 'rdf-isomorphic';
 import { loadSources } from '../../src/load/loadSources';
 import type { Dataset } from '../../src/store/dataset';
-import { BUNDLED_DATASET } from '../../src/util/paths';
+import { BUNDLED_DATASET } from '../../src/util/bundled';
 import { loadRemote } from '../../loader/remote';
 import { SparqlStore } from '../../src/store/remote/sparqlStore';
 import { bulkTarget, startVirtuoso, type Virtuoso } from '../servers/virtuoso';
-import { ADAPTERS, openDataset, testConfig } from '../support';
+import { ADAPTERS, openDataset, testConfig, needsThirdParty } from '../support';
 
 const XSD_DATE_TIME = 'http://www.w3.org/2001/XMLSchema#dateTime';
 
@@ -48,6 +48,7 @@ const normalise = (quads: readonly Quad[]): Quad[] =>
 (ADAPTERS.includes('remote') ? describe : describe.skip)(
   'the remote store serves every bundled institution as the embedded store does',
   function () {
+    before(needsThirdParty);
     this.timeout(300_000);
     let embedded: Dataset;
     let remote: Dataset;
@@ -96,6 +97,7 @@ const normalise = (quads: readonly Quad[]): Quad[] =>
 (ADAPTERS.includes('remote') ? describe : describe.skip)(
   'a store that gives at most 5,000 rows an answer, without saying so',
   function () {
+    before(needsThirdParty);
     this.timeout(300_000);
     let virtuoso: Virtuoso;
     before(async () => {

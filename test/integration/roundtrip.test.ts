@@ -17,6 +17,7 @@ import {
   sameGraph,
   streamQuads,
   asText,
+  needsThirdParty,
 } from '../support';
 
 const XSD_DATETIME = 'http://www.w3.org/2001/XMLSchema#dateTime';
@@ -60,6 +61,7 @@ async function parseJsonLd(text: string, app: Express): Promise<Quad[]> {
 }
 
 describe('DE-1a round trip', () => {
+  before(needsThirdParty);
   let app: Express;
   let expected: Quad[];
   const bodies = new Map<string, string>();

@@ -12,15 +12,16 @@ import { startTopology, topologyInstalled, type Topology } from '../servers/topo
 import { sharedVirtuoso } from '../servers/virtuoso';
 import {
   ADAPTERS,
-  BASE,
-  FIXTURES,
-  openDataset,
-  parseRdfXml,
   parseJsonLd,
+  parseRdfXml,
   parseTurtle,
-  sameGraph,
+  BASE,
+  DE_1A_RDF,
   tempDir,
+  openDataset,
+  sameGraph,
   testConfig,
+  needsThirdParty,
 } from '../support';
 
 /** What Chromium sends for a page. */
@@ -70,6 +71,7 @@ function get(url: string, headers: Record<string, string> = {}) {
 const runs = ADAPTERS.includes('remote') && (topologyInstalled() || process.env.CI);
 
 (runs ? describe : describe.skip)('the scale topology: replicas, nginx, Varnish', function () {
+  before(needsThirdParty);
   this.timeout(180_000);
   let topology: Topology;
   let dir: string;
@@ -77,7 +79,7 @@ const runs = ADAPTERS.includes('remote') && (topologyInstalled() || process.env.
   before(async () => {
     dir = tempDir();
     const config = testConfig();
-    const bundled = path.join(FIXTURES, 'bundled');
+    const bundled = DE_1A_RDF;
     const a = path.join(dir, 'a.ttl');
     fs.writeFileSync(a, record('DE-T1', 'Bibliothek A'));
     first = (await openDataset([bundled, a], config, 'remote')).dataset.version;
@@ -187,9 +189,7 @@ const runs = ADAPTERS.includes('remote') && (topologyInstalled() || process.env.
       const renamed = path.join(dir, 'a2.ttl');
       fs.writeFileSync(renamed, record('DE-T1', 'Bibliothek A, neu benannt'));
       const config = testConfig();
-      const second = (
-        await openDataset([path.join(FIXTURES, 'bundled'), renamed], config, 'remote')
-      ).dataset.version;
+      const second = (await openDataset([DE_1A_RDF, renamed], config, 'remote')).dataset.version;
       assert.notEqual(second, first);
       topology.reload();
       for (const replica of topology.replicas) {

@@ -3,12 +3,12 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import type { Express } from 'express';
-import { BUNDLED_DATASET } from '../../src/util/paths';
+import { BUNDLED_DATASET } from '../../src/util/bundled';
 import type { Service } from '../../src/serving/service';
 import { loadSources } from '../../src/load/loadSources';
 import { SearchHolder } from '../../src/search/searchHolder';
 import type { Worker } from 'node:worker_threads';
-import { ADAPTERS, BASE, buildApp } from '../support';
+import { ADAPTERS, BASE, buildApp, needsThirdParty } from '../support';
 
 /** The rows of a CSV answer (RFC 4180: quoted fields may hold commas and doubled quotes). */
 function csvRows(text: string): string[][] {
@@ -27,6 +27,7 @@ function csvRows(text: string): string[][] {
 
 for (const adapter of ADAPTERS)
   describe(`search over HTTP (${adapter} store)`, function () {
+    before(needsThirdParty);
     this.timeout(120_000);
     let app: Express;
     let service: Service;
@@ -217,6 +218,7 @@ for (const adapter of ADAPTERS)
   });
 
 describe('a search index whose store fails under it', () => {
+  before(needsThirdParty);
   it('is "failed", not "building" for ever, and is tried again by a search after a while', async () => {
     const { dataset } = await loadSources([BUNDLED_DATASET[2]!], { baseIri: BASE });
     const holder = new SearchHolder();
@@ -233,6 +235,7 @@ describe('a search index whose store fails under it', () => {
 });
 
 describe("the search index's thread", function () {
+  before(needsThirdParty);
   this.timeout(60_000);
 
   it('answers from a thread of its own; when that thread dies, search answers 503 and the index is built again in a new one', async () => {

@@ -6,13 +6,14 @@ import request from 'supertest';
 import type { Express } from 'express';
 import { Parser } from 'n3';
 import { SHAPES_FILE, Validator } from '../../src/load/validate';
-import { BASE, buildApp, rawRequest, sameGraph } from '../support';
+import { BASE, buildApp, rawRequest, sameGraph, needsThirdParty } from '../support';
 
 const SH = 'http://www.w3.org/ns/shacl#';
 const CORS_EXPOSE =
   'Link, Location, Content-Location, ETag, Last-Modified, Vary, Dataset-Version, Retry-After, X-Request-Id, Content-Disposition, Allow, WWW-Authenticate, Results-Truncated';
 
 describe('GET /shapes.ttl', () => {
+  before(needsThirdParty);
   let app: Express;
   let res: request.Response;
   before(async () => {

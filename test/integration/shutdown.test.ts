@@ -4,19 +4,18 @@
 // exits once the last answer is out. Raw sockets, so that a reset is seen as one.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../src/util/paths';
-import { FIXTURES, onLogLines, type LogLine } from '../support';
+import { type LogLine, onLogLines, REAL_DATA, needsThirdParty, readWhenThere } from '../support';
 
 const MAIN = path.join(PROJECT_ROOT, 'src', 'main.ts');
 
 /** The ISILs of the bundled name list: institutions the bundled dataset serves. */
 function bundledIsils(): string[] {
-  const list = path.join(FIXTURES, 'real', 'lobid-organisations_isil-sigel-name_2023-11.tsv');
-  return fs
-    .readFileSync(list, 'utf8')
+  const list = path.join(REAL_DATA, 'lobid-organisations_isil-sigel-name_2023-11.tsv');
+  return readWhenThere(list)
+    .toString('utf8')
     .split('\n')
     .slice(1)
     .map((line) => line.split('\t')[1])
@@ -144,6 +143,7 @@ class Connection {
 }
 
 describe('SIGTERM', function () {
+  before(needsThirdParty);
   this.timeout(120_000);
 
   describe('under load from keep-alive clients', () => {

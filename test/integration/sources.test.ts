@@ -20,9 +20,18 @@ import type { Isil } from '../../src/rdf/isil';
 import { DatasetStore } from '../../src/store/embedded/datasetStore';
 import { checkedIri } from '../../src/store/queries';
 import { Writer } from 'n3';
-import { asTriples, BASE, DE_1A_RDF, FIXTURES, parseTurtle, sameGraph, tempDir } from '../support';
+import {
+  parseTurtle,
+  asTriples,
+  BASE,
+  DE_1A_RDF,
+  tempDir,
+  REAL_DATA,
+  sameGraph,
+  needsThirdParty,
+} from '../support';
 
-const REAL = path.join(FIXTURES, 'real');
+const REAL = REAL_DATA;
 const DAT = path.join(REAL, 'isil-directory_pica-plain_8-records.dat');
 const PPXML = path.join(REAL, 'isil-directory_picaplus-xml_2013_9-records.xml');
 const NAMES = path.join(REAL, 'lobid-organisations_isil-sigel-name_2023-11.tsv');
@@ -72,6 +81,7 @@ function assertSameLoad(actual: Loaded, expected: Loaded): void {
 }
 
 describe('loadSources', () => {
+  before(needsThirdParty);
   describe('an ISIL held by several sources', () => {
     let all: Awaited<ReturnType<typeof loadSources>>;
     let datAlone: Awaited<ReturnType<typeof loadSources>>;

@@ -8,10 +8,12 @@ import type http from 'node:http';
 import { chromium, type Browser } from 'playwright-core';
 import { loadExamples } from '../../src/http/sparql/editor';
 import { buildStaffApp, SMALL, STAFF, type StaffApp } from '../staffSupport';
+import { needsThirdParty } from '../support';
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
 
 describe('the query editor in a browser', function () {
+  before(needsThirdParty);
   this.timeout(120_000);
   let staff: StaffApp;
   let server: http.Server;

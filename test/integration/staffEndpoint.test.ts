@@ -4,14 +4,15 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import {
-  BASE,
-  DE_1A,
-  FIXTURES,
   parseJsonLd,
   parseRdfXml,
   parseTurtle,
-  sameGraph,
+  BASE,
   buildApp,
+  DE_1A,
+  REAL_DATA,
+  sameGraph,
+  needsThirdParty,
 } from '../support';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
@@ -22,7 +23,7 @@ import { loadSources } from '../../src/load/loadSources';
 import { StaffPool } from '../../src/store/embedded/staffPool';
 import { CUT_HEADER } from '../../src/http/sparql/endpoint';
 
-const PICA_PLAIN = path.join(FIXTURES, 'real', 'isil-directory_pica-plain_8-records.dat');
+const PICA_PLAIN = path.join(REAL_DATA, 'isil-directory_pica-plain_8-records.dat');
 const COUNT_ALL = 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }';
 const DE_1A_GRAPH = `${BASE}/data/organisations/DE-1a`;
 /** Five scans of the store joined with nothing: 66^5 rows, far past any time limit. */
@@ -79,6 +80,7 @@ async function runaway(own: StaffApp): Promise<{ status: Promise<number> }> {
 
 for (const suite of ADAPTERS)
   describe(`the staff SPARQL endpoint (${suite} store)`, function () {
+    before(needsThirdParty);
     this.timeout(60_000);
     let staff: StaffApp;
     before(async () => {

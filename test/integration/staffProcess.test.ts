@@ -11,7 +11,14 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { loadExamples } from '../../src/http/sparql/editor';
 import { PROJECT_ROOT } from '../../src/util/paths';
-import { FIXTURES, onLogLines, serverEnv, tempDir, type LogLine } from '../support';
+import {
+  CONFORMANCE,
+  type LogLine,
+  tempDir,
+  onLogLines,
+  serverEnv,
+  needsThirdParty,
+} from '../support';
 import { basic, testUsers } from '../staffSupport';
 
 const MAIN = path.join(PROJECT_ROOT, 'src', 'main.ts');
@@ -22,14 +29,14 @@ const W3C = 'http://www.w3.org/2009/sparql/docs/tests/data-sparql11/';
 /** The tests that need an endpoint that takes updates, or loads graphs into it, do not apply. */
 const NOT_APPLICABLE = '#(update_|query_dataset_|query_multiple_dataset)';
 
-/** Runs rdf-test-suite on a manifest of fixtures/conformance/; resolves with its report. */
+/** Runs rdf-test-suite on a manifest of the fetched conformance suites (data/third-party/conformance/); resolves with its report. */
 function suite(folder: string, manifest: string, options: Record<string, string>): Promise<string> {
   const args = [
     RUNNER,
     ENGINE,
     `${W3C}${manifest}/manifest.ttl`,
     '-m',
-    `${W3C}${manifest}/~${path.join(FIXTURES, 'conformance', folder)}/`,
+    `${W3C}${manifest}/~${path.join(CONFORMANCE, folder)}/`,
     '-i',
     JSON.stringify(options),
     '--skip',
@@ -75,6 +82,7 @@ function credentialProxy(target: string, statuses: number[]): Promise<http.Serve
 }
 
 describe('the staff endpoint in the server process', function () {
+  before(needsThirdParty);
   this.timeout(120_000);
 
   it('refuses to start with a credentials file that is missing or malformed, or a bad SPARQL_* setting', async () => {

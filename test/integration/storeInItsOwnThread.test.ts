@@ -18,7 +18,7 @@ import { PROJECT_ROOT } from '../../src/util/paths';
 import { Service } from '../../src/serving/service';
 import { institutionIriFor, type CheckedIri } from '../../src/store/queries';
 import { RemoteStore, StoreThread } from '../../src/store/embedded/storeThread';
-import { BASE, FIXTURES, tempDir, testConfig } from '../support';
+import { BASE, FIXTURES, tempDir, testConfig, needsThirdParty } from '../support';
 
 const WITHDRAWN = path.join(FIXTURES, 'test', 'withdrawn.ttl');
 
@@ -44,6 +44,7 @@ function bytes(res: request.Response, done: (error: Error | null, body: Buffer) 
 }
 
 describe('the store in its own thread', function () {
+  before(needsThirdParty);
   this.timeout(60_000);
   const config = testConfig();
   const sources = [...config.bundledDataset, WITHDRAWN];

@@ -3,12 +3,13 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseTurtle, sameGraph, FIXTURES } from '../support';
+import { parseTurtle, CONFORMANCE, sameGraph, needsThirdParty } from '../support';
 import { startVirtuoso, virtuosoInstalled, type Virtuoso } from '../servers/virtuoso';
 
 const GRAPH = 'https://ld.zdb-services.de/data/organisations/DE-1a';
 
 describe('the Virtuoso test server', function () {
+  before(needsThirdParty);
   this.timeout(120_000);
   let virtuoso: Virtuoso;
 
@@ -23,7 +24,7 @@ describe('the Virtuoso test server', function () {
   after(() => virtuoso?.stop());
 
   it('bulk-loads N-Triples into a named graph and gives the same graph back over SPARQL', async () => {
-    const source = path.join(FIXTURES, 'conformance', 'sparql11-protocol', 'data1.nt');
+    const source = path.join(CONFORMANCE, 'sparql11-protocol', 'data1.nt');
     virtuoso.load(source, GRAPH);
     const query = `CONSTRUCT { ?s ?p ?o } WHERE { GRAPH <${GRAPH}> { ?s ?p ?o } }`;
     const res = await fetch(`${virtuoso.endpoint}?query=${encodeURIComponent(query)}`, {

@@ -18,6 +18,7 @@ import {
   parseTurtle,
   sameGraph,
   asText,
+  needsThirdParty,
 } from '../support';
 
 const WITHDRAWN_TTL = path.join(FIXTURES, 'test', 'withdrawn.ttl');
@@ -43,6 +44,7 @@ const LIVE_STATUS: Readonly<Record<string, number>> = {
 
 for (const adapter of ADAPTERS)
   describe(`withdrawn ISILs (${adapter} store)`, () => {
+    before(needsThirdParty);
     let app: Express;
     let service: Service;
     let report: LoadReport;

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ConfigError, loadConfig, type Config } from '../../src/config';
-import { BUNDLED_DATASET, PROJECT_ROOT } from '../../src/util/paths';
+import { BUNDLED_DATASET } from '../../src/util/bundled';
+import { PROJECT_ROOT } from '../../src/util/paths';
 
 describe('loadConfig defaults', () => {
   const config = loadConfig({});

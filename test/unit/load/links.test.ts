@@ -14,11 +14,12 @@ import {
 } from '../../../src/load/links';
 import { LoadError } from '../../../src/load/loadError';
 import type { SkippedRecord } from '../../../src/load/records';
-import { FIXTURES, tempDir } from '../../support';
+import { tempDir, REAL_DATA, needsThirdParty } from '../../support';
 
-const REAL = path.join(FIXTURES, 'real', 'wikidata_isil-lookup_2023-09.tsv');
+const REAL = path.join(REAL_DATA, 'wikidata_isil-lookup_2023-09.tsv');
 
 describe('links sources', () => {
+  before(needsThirdParty);
   let dir: string;
   const write = (name: string, content: string | Buffer) => {
     const file = path.join(dir, name);

@@ -19,7 +19,15 @@ import {
 import { generate } from '../../../loader/generate';
 import { loadSources } from '../../../src/load/loadSources';
 import { isilDefect } from '../../../src/rdf/isil';
-import { BASE, DE_1A, DE_1A_RDF, FIXTURES, parseRdfXml } from '../../support';
+import {
+  parseRdfXml,
+  BASE,
+  DE_1A,
+  DE_1A_RDF,
+  FIXTURES,
+  REAL_DATA,
+  needsThirdParty,
+} from '../../support';
 
 const DIR = path.join(FIXTURES, 'validate');
 const FOAF_ORGANIZATION = 'http://xmlns.com/foaf/0.1/Organization';
@@ -49,6 +57,7 @@ const checkOne = async (validator: Validator, iri: string, ntriples: string) =>
   (await validator.validate([{ iri, ntriples }]))[0]!;
 
 describe('validate: the shapes of the published model', function () {
+  before(needsThirdParty);
   let validator: Validator;
   const check = (turtle: string) => {
     const { iri, ntriples } = institution(turtle);
@@ -359,7 +368,7 @@ describe('validate: the shapes of the published model', function () {
     it('for every ISIL of the real lobid name list', () => {
       const rows = fs
         .readFileSync(
-          path.join(FIXTURES, 'real', 'lobid-organisations_isil-sigel-name_2023-11.tsv'),
+          path.join(REAL_DATA, 'lobid-organisations_isil-sigel-name_2023-11.tsv'),
           'utf8',
         )
         .split('\n')

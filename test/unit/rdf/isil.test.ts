@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ISIL_MAX_LENGTH, isilDefect, isilKey, parseIsil } from '../../../src/rdf/isil';
-import { FIXTURES } from '../../support';
+import { REAL_DATA, needsThirdParty } from '../../support';
 
 /** The lobid-organisations export, as the project keeps it (a byte-for-byte copy of the original). */
-const LOBID_TSV = path.join(FIXTURES, 'real', 'lobid-organisations_isil-sigel-name_2023-11.tsv');
+const LOBID_TSV = path.join(REAL_DATA, 'lobid-organisations_isil-sigel-name_2023-11.tsv');
 
 const WELL_FORMED: [string, string][] = [
   ['DE-1a', 'the seed institution'],
@@ -87,6 +87,7 @@ describe('isilKey', () => {
 });
 
 describe('the real lobid-organisations export (18,681 ISILs)', () => {
+  before(needsThirdParty);
   let isils: string[] = [];
   before(() => {
     const [header, ...rows] = fs.readFileSync(LOBID_TSV, 'utf8').split('\n');

@@ -20,11 +20,10 @@ import {
   QueryTemplateError,
   ValuesTemplate,
 } from '../../../src/store/queries';
-import { asTriples } from '../../support';
+import { asTriples, DE_1A_RDF, needsThirdParty } from '../../support';
 
 const BASE = 'https://ld.zdb-services.de';
 const DE_1A = `${BASE}/resource/organisations/DE-1a`;
-const DE_1A_RDF = path.join(PROJECT_ROOT, 'fixtures', 'bundled', 'zdb-lds_DE-1a_2021-12.rdf');
 
 /** Each row is text an attacker could put where an IRI goes, trying to leave the `<…>`. */
 const INJECTIONS: [string, string][] = [
@@ -306,6 +305,7 @@ describe('ValuesTemplate binds a slice of institutions through the algebra', () 
 });
 
 describe('DatasetStore.describe on the real DE-1a document', () => {
+  before(needsThirdParty);
   let store: DatasetStore;
   before(() => (store = storeOf(fs.readFileSync(DE_1A_RDF), 'rdf')));
   after(() => store.free());
@@ -327,6 +327,7 @@ describe('DatasetStore.describe on the real DE-1a document', () => {
 });
 
 describe('DatasetStore.describe with and without links', () => {
+  before(needsThirdParty);
   const SAME = `<${DE_1A}> <http://www.w3.org/2002/07/owl#sameAs> <http://www.wikidata.org/entity/Q170109> <${BASE}/data/links> .\n`;
   let store: DatasetStore;
   before(() => (store = storeOf(fs.readFileSync(DE_1A_RDF), 'rdf')));

@@ -11,11 +11,14 @@ import {
   type PicaForm,
   type PicaRecord,
 } from '../../../../src/load/pica/read';
-import { DE_1A_RDF, FIXTURES, tempDir } from '../../../support';
+import { DE_1A_RDF, needsThirdParty, tempDir, REAL_DATA } from '../../../support';
+import { brokenPica } from '../../../support/brokenPica';
 
-const REAL_DAT = path.join(FIXTURES, 'real', 'isil-directory_pica-plain_8-records.dat');
-const REAL_XML = path.join(FIXTURES, 'real', 'isil-directory_picaplus-xml_2013_9-records.xml');
-const BROKEN = path.join(FIXTURES, 'pica');
+const REAL_DAT = path.join(REAL_DATA, 'isil-directory_pica-plain_8-records.dat');
+const REAL_XML = path.join(REAL_DATA, 'isil-directory_picaplus-xml_2013_9-records.xml');
+let brokenDir: string | undefined;
+/** A broken variant of a real file (test/support/brokenPica.ts), made on first use. */
+const broken = (name: string) => path.join((brokenDir ??= brokenPica()), name);
 
 type Item = PicaRecord | MalformedPicaRecord;
 
@@ -69,6 +72,7 @@ function write(dir: string, name: string, content: string | Buffer): string {
 }
 
 describe('PICA+ reader, normalized form', () => {
+  before(needsThirdParty);
   let real: PicaRecord[];
   before(() => (real = records(REAL_DAT, 'pica')));
 
@@ -181,7 +185,7 @@ describe('PICA+ reader, normalized form', () => {
   describe('a malformed record in the middle', () => {
     let items: Item[];
     before(() => {
-      const { items: read, error } = collect(path.join(BROKEN, 'malformed-middle.dat'), 'pica');
+      const { items: read, error } = collect(broken('malformed-middle.dat'), 'pica');
       assert.equal(error, undefined);
       items = read;
     });
@@ -228,7 +232,7 @@ describe('PICA+ reader, normalized form', () => {
 
   describe('files that are not well-formed are refused whole', () => {
     it('cut off inside the last record: position of the cut, and the record id', () => {
-      const file = path.join(BROKEN, 'truncated.dat');
+      const file = broken('truncated.dat');
       // Streaming: the record before the cut has been yielded already, so a caller keeps what it
       // read apart until the file has ended well.
       assert.deepEqual(
@@ -245,7 +249,7 @@ describe('PICA+ reader, normalized form', () => {
       assert.equal(fileError(file, 'pica').position, 'line 2, column 9');
     });
     it('not UTF-8: the byte offset of the first invalid byte', () => {
-      const file = path.join(BROKEN, 'not-utf8.dat');
+      const file = broken('not-utf8.dat');
       const offset = fs.readFileSync(file).indexOf(0xe4);
       assert.ok(offset > 0);
       const error = fileError(file, 'pica');
@@ -264,8 +268,7 @@ describe('PICA+ reader, normalized form', () => {
         assert.equal(fileError(file, 'pica').position, `line 2, byte ${head.length + offset}`);
       });
     }
-    it('an empty file', () =>
-      assert.match(fileError(path.join(BROKEN, 'empty.dat'), 'pica').reason, /empty/));
+    it('an empty file', () => assert.match(fileError(broken('empty.dat'), 'pica').reason, /empty/));
     it('a file of blank lines', () => {
       const dir = tempDir();
       assert.match(fileError(write(dir, 'blank.dat', '\n\n  \n'), 'pica').reason, /empty/);
@@ -279,6 +282,7 @@ describe('PICA+ reader, normalized form', () => {
 });
 
 describe('PICA+ reader, PicaPlus-XML', () => {
+  before(needsThirdParty);
   let real: Item[];
   before(() => {
     const { items, error } = collect(REAL_XML, 'ppxml');
@@ -349,7 +353,7 @@ describe('PICA+ reader, PicaPlus-XML', () => {
   describe('a malformed record in the middle', () => {
     let items: Item[];
     before(() => {
-      const { items: read, error } = collect(path.join(BROKEN, 'malformed-middle.xml'), 'ppxml');
+      const { items: read, error } = collect(broken('malformed-middle.xml'), 'ppxml');
       assert.equal(error, undefined);
       items = read;
     });
@@ -386,7 +390,7 @@ describe('PICA+ reader, PicaPlus-XML', () => {
 
   describe('files that are not well-formed are refused whole', () => {
     it('cut off in the middle of a record', () => {
-      const file = path.join(BROKEN, 'truncated.xml');
+      const file = broken('truncated.xml');
       assert.deepEqual(
         collect(file, 'ppxml').items.map((r) => r.id),
         ['009008845'],
@@ -396,7 +400,7 @@ describe('PICA+ reader, PicaPlus-XML', () => {
       assert.match(error.reason, /^not well-formed XML: unclosed tag/);
     });
     it('a mismatched end tag, with its line', () => {
-      const error = fileError(path.join(BROKEN, 'invalid.xml'), 'ppxml');
+      const error = fileError(broken('invalid.xml'), 'ppxml');
       assert.match(error.position, /^line 158, column \d+$/);
       assert.match(error.reason, /unexpected close tag/);
     });
@@ -419,6 +423,7 @@ describe('PICA+ reader, PicaPlus-XML', () => {
 });
 
 describe('sniffPica', () => {
+  before(needsThirdParty);
   it('tells normalized PICA+', () => assert.equal(sniffPica(REAL_DAT), 'pica'));
   it('tells PicaPlus-XML', () => assert.equal(sniffPica(REAL_XML), 'ppxml'));
   it('says neither for RDF/XML', () => assert.equal(sniffPica(DE_1A_RDF), undefined));
