@@ -12,6 +12,14 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src/ src/
 COPY loader/ loader/
 RUN npm run build
+# The bundled dataset's files are third-party (data/sources.json), never in the repository: fetched
+# by the same command as on a developer's machine, checked against their SHA-256, from the folder of
+# the build context that THIRD_PARTY_DIR names (data/third-party after `npm run fetch-data`), or
+# else from their origins. A file that is missing or does not match fails the build.
+ARG THIRD_PARTY_DIR=
+COPY data/sources.json data/
+RUN --mount=type=bind,target=/context \
+    THIRD_PARTY_DIR="${THIRD_PARTY_DIR:+/context/${THIRD_PARTY_DIR}}" node dist/loader/fetchData.js --bundled
 
 FROM ${NODE_IMAGE} AS runtime
 # Two malloc arenas, not one per thread: the threads that compress and write (the dumps' thread,
@@ -28,14 +36,9 @@ COPY docker-entrypoint.sh LICENSE-MIT LICENSE-APACHE ./
 COPY queries/ queries/
 # The pages' stylesheet and scripts, served as they are (src/http/assets.ts).
 COPY src/http/assets/ src/http/assets/
-# Served when no snapshot exists at DATASET yet: the sources of BUNDLED_DATASET (src/util/paths.ts).
-COPY fixtures/bundled/ fixtures/bundled/
-COPY fixtures/real/lobid-organisations_isil-sigel-name_2023-11.tsv \
-     fixtures/real/isil-redirects_lobid-resources.tsv \
-     fixtures/real/isil-directory_picaplus-xml_2013_9-records.xml \
-     fixtures/real/isil-directory_pica-plain_8-records.dat \
-     fixtures/real/wikidata_isil-lookup_2023-09.tsv \
-     fixtures/real/
+# Served when no snapshot exists at DATASET yet: the files of BUNDLED_DATASET (src/util/bundled.ts),
+# fetched in the build stage.
+COPY --from=build /app/data/ data/
 
 # A new named volume takes the owner of the image's /data, so `node` can write the snapshot there.
 RUN mkdir -p /data && chown node:node /data
@@ -66,6 +69,7 @@ ENV PORT=8080 \
     SPARQL_MAX_BODY_BYTES=1048576 \
     SPARQL_MAX_FAILURES=10 \
     SPARQL_WORKER_MEMORY_MB=2048 \
+    THIRD_PARTY_DIR= \
     STORE=embedded \
     SPARQL_ENDPOINT= \
     SPARQL_ENDPOINT_USER= \
