@@ -23,6 +23,7 @@ const OWN = path.join(PROJECT_ROOT, 'src', 'http', 'assets');
 
 const FILES: Readonly<Record<string, string>> = {
   'site.css': path.join(OWN, 'site.css'),
+  'preview.css': path.join(OWN, 'preview.css'),
   'suggest.js': path.join(OWN, 'suggest.js'),
   'map.js': path.join(OWN, 'map.js'),
   'leaflet/leaflet.js': path.join(LEAFLET, 'leaflet.js'),

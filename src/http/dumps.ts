@@ -1,14 +1,17 @@
 // The dumps, `GET /dumps/` (the list: HTML or JSON, with each file's size and SHA-256) and
 // `GET /dumps/<file>` (the file, with Last-Modified, a strong ETag, its SHA-256, and ranges, so a
 // download that broke off goes on where it stopped). Made in the background (src/serving/dumps.ts).
-import type { RequestHandler } from 'express';
-import type { DumpSet } from '../serving/dumps';
+import fs from 'node:fs';
+import type { Request, RequestHandler, Response } from 'express';
+import { preconditionFailed, rangeApplies } from '../serving/conditional';
+import type { DumpSet, DumpState } from '../serving/dumps';
 import { escapeHtml } from '../serving/page';
 import { negotiateAmong } from '../util/accept';
 import { pathBelow, queryOf, type RouteDeps } from './deps';
 import { HttpError, notFound } from './errors';
 import { layout } from '../serving/html/layout';
-import { humanDate, humanNumber, pageLanguage } from '../serving/html/language';
+import { humanDate, humanNumber, pageLanguage, type PageLanguage } from '../serving/html/language';
+import { pageHeaders } from './pageHeaders';
 import { commonHeaders } from './middleware';
 
 export const DUMPS_PATH = '/dumps/';
@@ -27,72 +30,130 @@ function listing(sets: readonly DumpSet[], base: string) {
   }));
 }
 
+/** What the list says of the current version's dumps, as `/readyz` reports them (`dumps`). */
+const STATE = {
+  making: {
+    de: 'Die Abzüge der aktuellen Version werden gerade erstellt.',
+    en: 'The dumps of the current version are being made.',
+  },
+  failed: {
+    de: 'Die Abzüge der aktuellen Version konnten nicht erstellt werden; frühestens eine Minute danach versucht der Dienst es erneut, sobald diese Liste abgerufen wird.',
+    en: 'Making the dumps of the current version failed; the service tries again a minute later at the earliest, when this list is asked for.',
+  },
+  idle: {
+    de: 'Die Abzüge der aktuellen Version sind noch nicht begonnen.',
+    en: 'The dumps of the current version have not been started yet.',
+  },
+} as const;
+
+function listPage(sets: readonly DumpSet[], state: DumpState, language: PageLanguage): string {
+  const { lang } = language;
+  const de = lang === 'de';
+  const rows = sets
+    .map(
+      (
+        set,
+      ) => `<section><h2>${humanDate(new Date(set.created), lang)} · ${de ? 'Version' : 'version'} <code>${escapeHtml(set.version)}</code></h2>
+<p>${humanNumber(set.institutions, lang)} ${de ? 'Einrichtungen' : 'institutions'}, ${humanNumber(set.triples, lang)} ${de ? 'Tripel' : 'triples'}</p>
+<ul>${set.files.map((f) => `<li><a href="${escapeHtml(DUMPS_PATH + f.name)}" type="${escapeHtml(f.mediaType)}" download>${LABEL[f.format]}</a>: ${humanNumber(f.bytes, lang)} Bytes, SHA-256 <code>${f.sha256}</code></li>`).join('')}</ul></section>`,
+    )
+    .join('\n');
+  const said = state === 'ready' || state === 'off' ? '' : `<p>${STATE[state][lang]}</p>\n`;
+  return layout({
+    language,
+    title: de ? 'Gesamtabzüge' : 'Full dumps',
+    self: DUMPS_PATH,
+    body: `<h1>${de ? 'Gesamtabzüge' : 'Full dumps'}</h1>
+<p>${de ? 'Alle Einrichtungen jeder Datenversion, unter CC0 1.0.' : 'Every institution of each dataset version, under CC0 1.0.'}</p>
+${said}${rows}`,
+  });
+}
+
+/** `GET /dumps/`: the sets there are, and the state of the current version's, as HTML or JSON. */
+function list(req: Request, res: Response, deps: RouteDeps): void {
+  const { service, config } = deps;
+  void service.dumps.ensure();
+  const sets = service.dumps.list();
+  const state = service.dumps.state;
+  const output = negotiateAmong(req.headers.accept, OFFERS)?.name;
+  if (!output) throw new HttpError(406, 'The list of dumps is HTML or JSON (application/json).');
+  const language = pageLanguage(queryOf(req), req.headers['accept-language']);
+  const body =
+    output === 'json'
+      ? `${JSON.stringify({ status: state, dumps: listing(sets, config.baseIri) })}\n`
+      : listPage(sets, state, language);
+  res.writeHead(200, {
+    ...commonHeaders(res),
+    ...(output === 'json'
+      ? { 'Content-Type': 'application/json;charset=utf-8' }
+      : { 'Content-Type': 'text/html;charset=utf-8', ...pageHeaders(config) }),
+    'Content-Length': String(Buffer.byteLength(body)),
+    'Cache-Control': 'public, max-age=60',
+    Vary: 'Accept, Accept-Language',
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
 export function dumps(deps: RouteDeps): RequestHandler {
   const { service, config } = deps;
-  return function dumps(req, res) {
+  return async function dumps(req, res, next) {
     const name = pathBelow(req);
     if (config.dumpsDir === '') throw notFound('This service makes no dumps (DUMPS_DIR is empty).');
     // A folder it cannot use is the operator's to mend (the log says why): nothing to list.
     if (service.dumps.unusable) throw notFound('No dumps are available from this service now.');
-    if (name === '') {
-      void service.dumps.ensure();
-      const sets = service.dumps.list();
-      const output = negotiateAmong(req.headers.accept, OFFERS)?.name;
-      if (!output)
-        throw new HttpError(406, 'The list of dumps is HTML or JSON (application/json).');
-      const params = queryOf(req);
-      const language = pageLanguage(params, req.headers['accept-language']);
-      const de = language.lang === 'de';
-      let body: string;
-      if (output === 'json') body = `${JSON.stringify({ dumps: listing(sets, config.baseIri) })}\n`;
-      else {
-        const rows = sets
-          .map(
-            (
-              set,
-            ) => `<section><h2>${humanDate(new Date(set.created), language.lang)} · ${de ? 'Version' : 'version'} <code>${escapeHtml(set.version)}</code></h2>
-<p>${humanNumber(set.institutions, language.lang)} ${de ? 'Einrichtungen' : 'institutions'}, ${humanNumber(set.triples, language.lang)} ${de ? 'Tripel' : 'triples'}</p>
-<ul>${set.files.map((f) => `<li><a href="${escapeHtml(DUMPS_PATH + f.name)}" type="${escapeHtml(f.mediaType)}" download>${LABEL[f.format]}</a>: ${humanNumber(f.bytes, language.lang)} Bytes, SHA-256 <code>${f.sha256}</code></li>`).join('')}</ul></section>`,
-          )
-          .join('\n');
-        body = layout({
-          language,
-          title: de ? 'Gesamtabzüge' : 'Full dumps',
-          self: DUMPS_PATH,
-          body: `<h1>${de ? 'Gesamtabzüge' : 'Full dumps'}</h1>
-<p>${de ? 'Alle Einrichtungen jeder Datenversion, unter CC0 1.0.' : 'Every institution of each dataset version, under CC0 1.0.'}</p>
-${rows || `<p>${de ? 'Die Abzüge der aktuellen Version werden gerade erstellt.' : 'The dumps of the current version are being made.'}</p>`}`,
-        });
-      }
-      const type = output === 'json' ? 'application/json;charset=utf-8' : 'text/html;charset=utf-8';
-      res.writeHead(200, {
-        ...commonHeaders(res),
-        'Content-Type': type,
-        'Content-Length': String(Buffer.byteLength(body)),
-        'Cache-Control': 'public, max-age=60',
-        Vary: 'Accept, Accept-Language',
-      });
-      res.end(req.method === 'HEAD' ? undefined : body);
-      return;
-    }
+    if (name === '') return list(req, res, deps);
     const found = service.dumps.file(name);
     if (!found) throw notFound(`No dump is named ${name.slice(0, 100)}.`);
-    res.set({
-      ...commonHeaders(res),
+    const etag = `"${found.file.sha256}"`;
+    const stat = await fs.promises.stat(found.path).catch(() => undefined);
+    if (!stat) throw notFound(`The dump ${found.file.name} is no longer kept.`);
+    // The preconditions and If-Range as RFC 9110 §13.2.2 and §13.1.5 have them (strong
+    // comparison): `send` compares weakly, and a failed precondition there became our 404.
+    if (preconditionFailed(req.headers, etag, stat.mtime))
+      throw new HttpError(
+        412,
+        `The dump ${found.file.name} does not meet the request's precondition.`,
+        { ETag: etag },
+      );
+    if (!rangeApplies(req.headers, etag, stat.mtime)) delete req.headers.range;
+    const own = {
       'Content-Type': found.file.format === 'csv' ? found.file.mediaType : 'application/gzip',
-      ETag: `"${found.file.sha256}"`,
+      ETag: etag,
       'Cache-Control': 'public, max-age=86400, immutable',
       'Content-Disposition': `attachment; filename="${found.file.name}"`,
       Digest: `sha-256=${Buffer.from(found.file.sha256, 'hex').toString('base64')}`,
-    });
+    };
+    res.set({ ...commonHeaders(res), ...own });
     res.sendFile(
       found.path,
       { etag: false, lastModified: true, acceptRanges: true, dotfiles: 'deny' },
       (error: (Error & { status?: number; headers?: Record<string, string> }) | undefined) => {
         if (!error || res.headersSent) return;
-        // A range past the end is 416 with the size (RFC 9110 §15.5.17); a file gone, 404.
-        if (error.headers) res.set(error.headers);
-        res.status(error.status === 416 ? 416 : 404).end();
+        // The error is answered as every other, with a short body: none of the file's headers.
+        for (const header of [
+          ...Object.keys(own),
+          'Last-Modified',
+          'Accept-Ranges',
+          'Content-Range',
+        ])
+          res.removeHeader(header);
+        next(
+          error.status === 416
+            ? // A range past the end is 416 with the size (RFC 9110 §15.5.17).
+              new HttpError(
+                416,
+                `The range asked for is not within the dump's ${found.file.bytes} bytes.`,
+                {
+                  'Content-Range': `bytes */${found.file.bytes}`,
+                },
+              )
+            : error.status === 412
+              ? new HttpError(
+                  412,
+                  `The dump ${found.file.name} does not meet the request's precondition.`,
+                )
+              : notFound(`The dump ${found.file.name} is no longer kept.`),
+        );
       },
     );
   };

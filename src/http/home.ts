@@ -16,6 +16,7 @@ import {
   type PageLanguage,
 } from '../serving/html/language';
 import { TEXT } from '../serving/html/text';
+import { pageHeaders } from './pageHeaders';
 import { made, sendMade, type Made } from './respond';
 
 /** The institution shown as the example, with its place as the search index has it. */
@@ -114,6 +115,7 @@ export function home(deps: RouteDeps): RequestHandler {
     }
     sendMade(req, res, page, {
       'Content-Type': 'text/html;charset=utf-8',
+      ...pageHeaders(deps.config),
       'Content-Language': language.lang,
       'Cache-Control': cacheControl(deps.config),
       Vary: 'Accept-Language',

@@ -15,6 +15,7 @@ import {
 } from './deps';
 import { linkHeader } from './data';
 import { find } from './lookup';
+import { pageHeaders } from './pageHeaders';
 import { sendDocument, type HeaderBuilder } from './respond';
 import { pageLanguage } from '../serving/html/language';
 
@@ -22,6 +23,7 @@ export function page({ service, config }: RouteDeps): RequestHandler {
   const cache = cacheControl(config);
   const at = { prefix: DIRECTORY_PATH, suffix: '', cacheControl: cache };
   const html = formatByName('html');
+  const policy = pageHeaders(config);
   return function page(req, res) {
     const documents = currentDocuments(service);
     const version = documents.dataset.version;
@@ -32,6 +34,7 @@ export function page({ service, config }: RouteDeps): RequestHandler {
       Link: linkHeader(institution!.isil, format),
       'Cache-Control': cache,
       [DATASET_VERSION]: version,
+      ...policy,
     });
     const institution = find(req, documents, pathBelow(req), at);
     const cached = documents.cached(institution, 'html', language);

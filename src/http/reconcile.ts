@@ -26,6 +26,7 @@ import {
 } from './deps';
 import { HttpError } from './errors';
 import { CORS, commonHeaders } from './middleware';
+import { pageHeaders } from './pageHeaders';
 
 export const RECONCILE_PATH = '/reconcile';
 
@@ -159,7 +160,7 @@ function preview(deps: RouteDeps, entry: SearchEntry | undefined, id: string): s
   if (!entry) throw new HttpError(404, `No institution has the ISIL ${id}.`);
   const place = [entry.postcodes[0], entry.cities[0]].filter(Boolean).join(' ');
   const page = viewUrl(deps).replace('{{id}}', encodeURIComponent(entry.isil));
-  return `<!DOCTYPE html><html lang="de"><head><meta charset="utf-8"><title>${escapeHtml(entry.name)}</title></head><body style="font:14px/1.4 system-ui,sans-serif;margin:.5rem">
+  return `<!DOCTYPE html><html lang="de"><head><meta charset="utf-8"><title>${escapeHtml(entry.name)}</title><link rel="stylesheet" href="/assets/preview.css"></head><body>
 <p><a href="${escapeHtml(page)}" target="_blank" rel="noopener"><strong>${escapeHtml(entry.name)}</strong></a><br>ISIL ${escapeHtml(entry.isil)}${entry.sigel ? ` · Sigel ${escapeHtml(entry.sigel)}` : ''}${place ? `<br>${escapeHtml(place)}` : ''}</p>
 </body></html>
 `;
@@ -269,6 +270,7 @@ export function reconciliation(deps: RouteDeps): RequestHandler {
         res.writeHead(200, {
           ...commonHeaders(res),
           'Content-Type': 'text/html;charset=utf-8',
+          ...pageHeaders(deps.config),
           'Content-Length': String(Buffer.byteLength(body)),
           'Cache-Control': cacheControl(deps.config),
         });

@@ -22,6 +22,7 @@ import { queryOf } from './deps';
 import { pageLanguage } from '../serving/html/language';
 import { withdrawnPage } from '../serving/html/withdrawnPage';
 import { commonHeaders, CORS } from './middleware';
+import { pageHeaders } from './pageHeaders';
 
 interface PreparedHeaders {
   /**
@@ -244,6 +245,7 @@ export function errorHandler(logger: Logger) {
     }
     const headers: Record<string, string> = {
       ...commonHeaders(res),
+      ...(type === 'text/plain;charset=utf-8' ? {} : pageHeaders()),
       'Content-Type': type,
       'Content-Length': String(Buffer.byteLength(body)),
       Vary: http instanceof Gone ? 'Accept, Accept-Language' : 'Accept',

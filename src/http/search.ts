@@ -11,6 +11,7 @@ import { cacheControl, DATASET_VERSION, queryOf, searching, type RouteDeps } fro
 import { HttpError } from './errors';
 import { pageLanguage } from '../serving/html/language';
 import { searchPage } from './html/searchPage';
+import { pageHeaders } from './pageHeaders';
 import { made, sendMade } from './respond';
 
 export const SEARCH_PATH = '/search';
@@ -262,6 +263,7 @@ export function search(deps: RouteDeps): RequestHandler {
       version,
       {
         'Content-Language': language.lang,
+        ...pageHeaders(deps.config),
       },
     );
   };

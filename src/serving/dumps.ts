@@ -47,6 +47,9 @@ const RETRY_MS = 60_000;
 const NAME = /^isil-ld_(\d{4}-\d{2}-\d{2})_([0-9a-f]{6,64})\.(nt\.gz|jsonld-lines\.gz|csv)$/;
 const SIDECAR = /^isil-ld_(\d{4}-\d{2}-\d{2})_([0-9a-f]{6,64})\.json$/;
 
+/** Whether the followed version's dumps are there, being made, not asked for, failed, or off. */
+export type DumpState = 'ready' | 'making' | 'failed' | 'idle' | 'off';
+
 export class Dumps {
   private sets: DumpSet[] = [];
   private following: Dataset | undefined;
@@ -78,8 +81,7 @@ export class Dumps {
     }
   }
 
-  /** Whether the followed version's dumps are there, being made, not asked for, or never made. */
-  get state(): 'ready' | 'making' | 'failed' | 'idle' | 'off' {
+  get state(): DumpState {
     if (this.dir === '') return 'off';
     if (this.unusable) return 'failed';
     if (this.following && this.sets.some((s) => s.version === this.following!.version))

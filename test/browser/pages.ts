@@ -1,10 +1,10 @@
-// What the browser tests and `npm run screenshots` share: the service on the bundled dataset on a
-// free local port, its search index built, a stand-in for the map's tile server (an external
+// What the browser tests and `npm run screenshots` share: the service on the bundled dataset (or
+// the sources a test names) on a free local port, its search index built, a stand-in for the map's tile server (an external
 // service the tests cannot reach: it answers one small PNG for every tile), and Chromium.
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
 import { buildApp } from '../support';
 
@@ -35,7 +35,16 @@ function listen(server: http.Server): Promise<string> {
   });
 }
 
-export async function startSite(): Promise<Site> {
+/** What a site is served from: the bundled dataset unless `sources` say otherwise; more settings. */
+export interface SiteOptions {
+  readonly sources?: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+export async function startSite({
+  sources = BUNDLED_DATASET,
+  env = {},
+}: SiteOptions = {}): Promise<Site> {
   const tilesAsked: string[] = [];
   const tileServer = http.createServer((req, res) => {
     tilesAsked.push(req.url ?? '');
@@ -43,9 +52,10 @@ export async function startSite(): Promise<Site> {
     res.end(TILE);
   });
   const tiles = await listen(tileServer);
-  const { app, service } = await buildApp(BUNDLED_DATASET, {
+  const { app, service } = await buildApp(sources, {
     MAP_TILES: `${tiles}/{z}/{x}/{y}.png`,
     MAP_ATTRIBUTION: 'Test tiles',
+    ...env,
   });
   await service.search.ensure();
   const server = http.createServer(app);
@@ -62,4 +72,29 @@ export async function startSite(): Promise<Site> {
       tileServer.close();
     },
   };
+}
+
+/** Where a page's Content-Security-Policy violations are kept, in the page. */
+const VIOLATIONS = '__policyViolations';
+
+/** Has every page of `context` keep the violations of its Content-Security-Policy. */
+export async function watchPolicy(context: BrowserContext): Promise<void> {
+  await context.addInitScript((key: string) => {
+    const all: string[] = [];
+    (globalThis as unknown as Record<string, string[]>)[key] = all;
+    document.addEventListener('securitypolicyviolation', (e) =>
+      all.push(
+        `${e.effectiveDirective} refused ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`,
+      ),
+    );
+  }, VIOLATIONS);
+}
+
+/** The violations `page` met so far (watchPolicy), after a moment for the last to be reported. */
+export async function policyViolations(page: Page): Promise<string[]> {
+  await page.waitForTimeout(100);
+  return page.evaluate(
+    (key: string) => (globalThis as unknown as Record<string, string[]>)[key] ?? [],
+    VIOLATIONS,
+  );
 }

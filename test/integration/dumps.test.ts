@@ -9,6 +9,7 @@ import zlib from 'node:zlib';
 import request from 'supertest';
 import type { Express } from 'express';
 import type { Quad } from 'n3';
+import { generate } from '../../loader/generate';
 import { loadSources } from '../../src/load/loadSources';
 import { Dumps } from '../../src/serving/dumps';
 import type { Service } from '../../src/serving/service';
@@ -227,5 +228,145 @@ describe('dumps', function () {
     const { app: none } = await buildApp([BUNDLED_DATASET[2]!], { DUMPS_DIR: '' });
     const res = await request(none).get('/dumps/').expect(404);
     assert.match(res.text, /DUMPS_DIR/);
+  });
+});
+
+/** A dataset of `count` generated institutions in a file of its own, under `dir`. */
+function generatedDataset(dir: string, count: number): string {
+  const file = path.join(dir, 'generated.nt');
+  fs.writeFileSync(file, [...generate({ count, seed: 7, base: BASE })].join(''));
+  return file;
+}
+
+describe('a dump asked for with preconditions and ranges (RFC 9110 §13)', function () {
+  this.timeout(60_000);
+  let app: Express;
+  let dir: string;
+  let file: { name: string; sha256: string; bytes: number };
+  let whole: Buffer;
+  let lastModified: string;
+  const url = () => `/dumps/${file.name}`;
+  before(async () => {
+    dir = tempDir();
+    let service: Service;
+    ({ app, service } = await buildApp([generatedDataset(dir, 20)], {
+      DUMPS_DIR: path.join(dir, 'dumps'),
+    }));
+    await service.dumps.ensure();
+    file = service.dumps.list()[0]!.files[0]!;
+    whole = fs.readFileSync(path.join(dir, 'dumps', file.name));
+    lastModified = (await request(app).head(url()).expect(200)).headers['last-modified']!;
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const get = () => request(app).get(url()).buffer(true).parse(binary);
+
+  for (const [header, value] of [
+    ['If-Match', '"0000"'],
+    ['If-Match', 'W/"<sha>"'],
+    ['If-Unmodified-Since', 'Thu, 01 Jan 1970 00:00:00 GMT'],
+  ] as const)
+    it(`answers 412 with a short body to ${header}: ${value}`, async () => {
+      const res = await request(app)
+        .get(url())
+        .set('Accept', 'text/plain')
+        .set(header, value.replace('<sha>', file.sha256))
+        .expect(412);
+      assert.match(res.text, /precondition/);
+      assert.equal(res.headers['content-disposition'], undefined);
+      assert.match(res.headers['content-type']!, /^text\/plain/);
+    });
+
+  it('serves the file to If-Match with its own tag, or *, and to If-Unmodified-Since after it', async () => {
+    for (const [header, value] of [
+      ['If-Match', `"${file.sha256}"`],
+      ['If-Match', `"0000", "${file.sha256}"`],
+      ['If-Match', '*'],
+      ['If-Unmodified-Since', lastModified],
+    ])
+      assert.equal((await get().set(header!, value!).expect(200)).body.length, file.bytes);
+  });
+
+  it('serves the range when If-Range is its strong tag or its Last-Modified', async () => {
+    for (const value of [`"${file.sha256}"`, lastModified]) {
+      const res = await get().set('Range', 'bytes=10-19').set('If-Range', value).expect(206);
+      assert.deepEqual(res.body, whole.subarray(10, 20));
+    }
+  });
+
+  it('serves the whole file when If-Range is a weak tag (never a match for ranges), another tag or another date', async () => {
+    for (const value of [
+      `W/"${file.sha256}"`,
+      '"0000"',
+      'Thu, 01 Jan 1970 00:00:00 GMT',
+      'not a date',
+    ]) {
+      const res = await get().set('Range', 'bytes=10-19').set('If-Range', value).expect(200);
+      assert.equal(res.body.length, file.bytes, value);
+      assert.equal(res.headers['content-range'], undefined, value);
+    }
+  });
+
+  it('answers a range past the end 416 with the size and a short body', async () => {
+    const res = await request(app)
+      .get(url())
+      .set('Accept', 'text/plain')
+      .set('Range', `bytes=${file.bytes + 10}-`)
+      .expect(416);
+    assert.equal(res.headers['content-range'], `bytes */${file.bytes}`);
+    assert.match(res.text, /range/);
+    assert.equal(res.headers['content-disposition'], undefined);
+  });
+
+  it('answers a listed file that went from the disk 404 with a short body', async () => {
+    const gone = path.join(dir, 'dumps', file.name);
+    fs.renameSync(gone, `${gone}.away`);
+    try {
+      const res = await request(app).get(url()).set('Accept', 'text/html').expect(404);
+      assert.match(res.text, /<p>The dump .* is no longer kept\.<\/p>/);
+      assert.equal(res.headers['content-disposition'], undefined);
+    } finally {
+      fs.renameSync(`${gone}.away`, gone);
+    }
+  });
+});
+
+describe('the list of dumps says what /readyz says', function () {
+  this.timeout(60_000);
+  let dir: string;
+  before(() => (dir = tempDir()));
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('says the dumps failed, in HTML and JSON, when making them failed', async () => {
+    const dumpsDir = path.join(dir, 'dumps');
+    const { app, service } = await buildApp([generatedDataset(dir, 5)], { DUMPS_DIR: dumpsDir });
+    // The folder was usable at start and is a file now: every dump file fails to open.
+    fs.rmSync(dumpsDir, { recursive: true });
+    fs.writeFileSync(dumpsDir, '');
+    await service.dumps.ensure();
+    const ready = await request(app).get('/readyz').expect(200);
+    assert.equal(ready.body.dumps, 'failed');
+    const json = await request(app).get('/dumps/').set('Accept', 'application/json').expect(200);
+    assert.equal(json.body.status, 'failed');
+    const en = await request(app).get('/dumps/?lang=en').set('Accept', 'text/html').expect(200);
+    assert.match(en.text, /Making the dumps of the current version failed/);
+    assert.doesNotMatch(en.text, /being made/);
+    const de = await request(app).get('/dumps/?lang=de').set('Accept', 'text/html').expect(200);
+    assert.match(de.text, /konnten nicht erstellt werden/);
+  });
+
+  it('says they are being made while they are, and nothing once they are there', async () => {
+    const { app, service } = await buildApp([generatedDataset(dir, 5)], {
+      DUMPS_DIR: path.join(dir, 'made'),
+    });
+    // The first request starts them: its page is written while they are being made.
+    const making = await request(app).get('/dumps/?lang=en').set('Accept', 'text/html');
+    assert.match(making.text, /are being made/);
+    await service.dumps.making;
+    const json = await request(app).get('/dumps/').set('Accept', 'application/json').expect(200);
+    assert.equal(json.body.status, 'ready');
+    assert.equal((await request(app).get('/readyz')).body.dumps, 'ready');
+    const made = await request(app).get('/dumps/?lang=en').set('Accept', 'text/html').expect(200);
+    assert.doesNotMatch(made.text, /being made|failed/);
   });
 });

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type http from 'node:http';
 import { chromium, type Browser } from 'playwright-core';
 import { loadExamples } from '../../src/http/sparql/editor';
+import { policyViolations, watchPolicy } from '../browser/pages';
 import { buildStaffApp, SMALL, STAFF, type StaffApp } from '../staffSupport';
 import { needsThirdParty } from '../support';
 
@@ -43,6 +44,7 @@ describe('the query editor in a browser', function () {
     const context = await browser.newContext({
       httpCredentials: { username: STAFF.name, password: STAFF.password },
     });
+    await watchPolicy(context);
     const page = await context.newPage();
     const requested: string[] = [];
     page.on('request', (request) => requested.push(request.url()));
@@ -65,6 +67,15 @@ describe('the query editor in a browser', function () {
     const cells = await page.$$eval('.yasr td', (elements) => elements.length);
     assert.ok(cells > 0, 'the result table has rows');
     assert.deepEqual(errors, []);
+    assert.match(
+      response?.headers()['content-security-policy'] ?? '',
+      /script-src 'self' 'sha256-/,
+    );
+    assert.deepEqual(
+      await policyViolations(page),
+      [],
+      'nothing its Content-Security-Policy refuses',
+    );
     const elsewhere = requested.filter((url) => !url.startsWith(base) && !url.startsWith('data:'));
     assert.deepEqual(elsewhere, [], 'nothing from another host');
     assert.ok(

@@ -69,22 +69,13 @@ export function editorPage(
 /** Where the user's name goes in the page: no example's text or title can hold it. */
 const USER = '\u0000user\u0000';
 
-function page(endpoint: string, tabs: readonly { title: string; text: string }[]): string {
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>SPARQL – ISIL Linked Data (staff)</title>
-<link rel="stylesheet" href="${escapeHtml(endpoint)}/editor/yasgui.min.css">
-<style>body{margin:0;font-family:system-ui,sans-serif}header{padding:.5rem 1rem;background:#1f3b57;color:#fff;display:flex;justify-content:space-between;align-items:baseline}header a{color:#cde}</style>
-</head>
-<body>
-<header><strong>ISIL Linked Data: staff SPARQL endpoint</strong><span>${USER} · read-only · <a href="/">service</a></span></header>
-<div id="yasgui"></div>
-<script src="${escapeHtml(endpoint)}/editor/yasgui.min.js"></script>
-<script id="examples" type="application/json">${scriptJson(tabs)}</script>
-<script>
+/** The page's own style. */
+const STYLE =
+  'body{margin:0;font-family:system-ui,sans-serif}header{padding:.5rem 1rem;background:#1f3b57;color:#fff;display:flex;justify-content:space-between;align-items:baseline}header a{color:#cde}';
+
+/** The script that starts YASGUI with the examples as tabs, allowed by its hash. */
+function script(endpoint: string): string {
+  return `
 (function () {
   var examples = JSON.parse(document.getElementById('examples').textContent);
   var endpoint = new URL(${scriptJson(endpoint)}, location.href).href;
@@ -112,7 +103,45 @@ function page(endpoint: string, tabs: readonly { title: string; text: string }[]
     }));
   });
 })();
-</script>
+`;
+}
+
+const hashOf = (text: string) =>
+  `'sha256-${crypto.createHash('sha256').update(text).digest('base64')}'`;
+
+/**
+ * The editor's Content-Security-Policy: this host's scripts and the page's own script by its hash
+ * (CSP Level 3 hash sources); styles inline too, since YASGUI's bundle writes a `<style>` element of
+ * its own at run time; the queries go to this host alone.
+ */
+export function editorPolicy(endpoint: string): string {
+  return [
+    "default-src 'none'",
+    `script-src 'self' ${hashOf(script(endpoint))}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+  ].join('; ');
+}
+
+function page(endpoint: string, tabs: readonly { title: string; text: string }[]): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>SPARQL – ISIL Linked Data (staff)</title>
+<link rel="stylesheet" href="${escapeHtml(endpoint)}/editor/yasgui.min.css">
+<style>${STYLE}</style>
+</head>
+<body>
+<header><strong>ISIL Linked Data: staff SPARQL endpoint</strong><span>${USER} · read-only · <a href="/">service</a></span></header>
+<div id="yasgui"></div>
+<script src="${escapeHtml(endpoint)}/editor/yasgui.min.js"></script>
+<script id="examples" type="application/json">${scriptJson(tabs)}</script>
+<script>${script(endpoint)}</script>
 </body>
 </html>
 `;

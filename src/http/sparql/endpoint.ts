@@ -34,6 +34,7 @@ import {
   EDITOR_ASSETS,
   editorAsset,
   editorPage,
+  editorPolicy,
   type Asset,
   type AssetName,
   type Example,
@@ -146,6 +147,7 @@ class StaffEndpoint {
   private readonly descriptions = new Map<string, string>();
   private readonly endpointUrl: (req: Request) => string;
   private readonly editor: (user: string) => string;
+  private readonly editorPolicy = editorPolicy(SPARQL_PATH);
 
   constructor(private readonly deps: StaffDeps) {
     this.endpointUrl = endpointUrlOf(deps.config.baseIri);
@@ -195,6 +197,7 @@ class StaffEndpoint {
     res.writeHead(200, {
       ...commonHeaders(res),
       'Content-Type': 'text/html;charset=utf-8',
+      'Content-Security-Policy': this.editorPolicy,
       'Content-Length': String(Buffer.byteLength(page)),
       'Cache-Control': 'private, no-store',
       Vary: 'Accept, Authorization',
