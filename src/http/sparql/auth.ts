@@ -24,6 +24,8 @@ const STAT_EVERY_MS = 1000;
 const CHECKED_AT_ONCE = 2;
 /** What the file is when it is not there. */
 const GONE = 'gone';
+/** What tells one state of the file from another. */
+const signature = (stat: fs.Stats) => `${stat.ino} ${stat.size} ${stat.mtimeMs}`;
 const NO_USERS =
   'the SPARQL credentials file names no user: nobody can log in (npm run sparql-user -- add NAME)';
 
@@ -235,6 +237,3 @@ export class StaffAuth {
     }
   }
 }
-
-/** What tells one state of the file from another. */
-const signature = (stat: fs.Stats) => `${stat.ino} ${stat.size} ${stat.mtimeMs}`;

@@ -25,10 +25,13 @@ const SALT_BYTES = 16;
 export const USERS_MAX_BYTES = 1024 * 1024;
 /**
  * scrypt runs at once in the process. Each holds one of libuv's threads (4 unless
- * UV_THREADPOOL_SIZE says more) for its 50 ms; file reads (the dumps), zlib and DNS need the others.
+ * UV_THREADPOOL_SIZE says more) and a core for its 50 ms; file reads (the dumps), zlib and DNS
+ * need the other threads, and the serving thread a core (two at once doubled a bystander's
+ * latency during 300 logins from 100 addresses, test/bench/staffLogins.ts). 20 logins a second
+ * is plenty for staff, whose verified logins are remembered.
  */
 export const SCRYPT_AT_ONCE = 1;
-/** scrypt runs waiting for a turn, at most; past it `verify` throws ScryptBusy at once. */
+/** scrypt runs waiting for a turn (0.8 s at most), at most; past it `verify` throws ScryptBusy at once. */
 export const SCRYPT_WAITING = 16;
 /** A user name: what Basic authentication can carry (no `:`) and a log line can show. */
 export const USER_NAME = /^[A-Za-z0-9._@-]{1,64}$/;

@@ -222,7 +222,7 @@ describe('StaffAuth', () => {
     assert.deepEqual(await Promise.all(logins), Array(5).fill('alice'));
   });
 
-  it(`runs ${SCRYPT_AT_ONCE} scrypts at once in the process, ${SCRYPT_WAITING} waiting, and answers 503 past them`, async () => {
+  it(`runs scrypt ${SCRYPT_AT_ONCE} at a time in the process, ${SCRYPT_WAITING} waiting, and answers 503 past them`, async () => {
     const { auth } = await aliceAlone();
     const many = SCRYPT_AT_ONCE + SCRYPT_WAITING + 6;
     const guesses = Array.from({ length: many }, (_, i) =>
