@@ -31,7 +31,7 @@ export const USERS_MAX_BYTES = 1024 * 1024;
  * is plenty for staff, whose verified logins are remembered.
  */
 export const SCRYPT_AT_ONCE = 1;
-/** scrypt runs waiting for a turn (0.8 s at most), at most; past it `verify` throws ScryptBusy at once. */
+/** scrypt runs waiting for a turn, at most (0.8 s of waiting); past it `verify` throws ScryptBusy. */
 export const SCRYPT_WAITING = 16;
 /** A user name: what Basic authentication can carry (no `:`) and a log line can show. */
 export const USER_NAME = /^[A-Za-z0-9._@-]{1,64}$/;
