@@ -48,16 +48,15 @@ function staffParts(
   if (sparql.users === undefined) return undefined;
   let auth: StaffAuth;
   try {
-    auth = new StaffAuth(sparql.users, sparql.maxFailures, (message) => logger.error(message));
+    const fields = { users: sparql.users };
+    auth = new StaffAuth(sparql.users, sparql.maxFailures, {
+      error: (message) => logger.error(fields, message),
+      warn: (message) => logger.warn(fields, message),
+    });
   } catch (error) {
     if (error instanceof UsersFileError) configurationError(`SPARQL_USERS: ${error.message}`);
     throw error;
   }
-  if (auth.userCount === 0)
-    logger.warn(
-      { users: sparql.users },
-      'the SPARQL credentials file names no user: nobody can log in (npm run sparql-user -- add NAME)',
-    );
   const { store } = config;
   // With a remote store, the queries run there (its adapter checks and scopes them first).
   const staff =

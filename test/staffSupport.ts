@@ -2,8 +2,10 @@
 // over a real store, a real credentials file with a user whose password the tests know, and the
 // query log captured.
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import { Worker } from 'node:worker_threads';
 import { createApp, createStaffApp } from '../src/http/app';
 import { StaffAuth } from '../src/http/sparql/auth';
 import { loadExamples } from '../src/http/sparql/editor';
@@ -105,7 +107,10 @@ export async function buildStaffApp(
     await poolReady(embedded);
     pool = embedded;
   }
-  const auth = new StaffAuth(config.sparql.users!, config.sparql.maxFailures);
+  const auth = new StaffAuth(config.sparql.users!, config.sparql.maxFailures, {
+    error: (message) => logger.error(message),
+    warn: (message) => logger.warn(message),
+  });
   const staff: StaffDeps = { service, config, logger, staff: pool, auth, examples: loadExamples() };
   return {
     app: createApp({ service, logger, staff }),
@@ -122,4 +127,99 @@ export async function buildStaffApp(
       await virtuoso?.stop();
     },
   };
+}
+
+/** One GET on a connection of its own; resolves with the status and the milliseconds it took. */
+export function getOnce(
+  port: number,
+  pathname: string,
+  headers: http.OutgoingHttpHeaders = {},
+): Promise<{ status: number; ms: number }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = http.get(
+      { host: '127.0.0.1', port, path: pathname, headers, agent: false, timeout: FLOOD_TIMEOUT_MS },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode!, ms: performance.now() - started }));
+      },
+    );
+    req.on('timeout', () =>
+      req.destroy(new Error(`${pathname}: no answer in ${FLOOD_TIMEOUT_MS} ms`)),
+    );
+    req.on('error', reject);
+  });
+}
+
+/** The longest a request of a flood waits for its answer before it is given up. */
+const FLOOD_TIMEOUT_MS = 30_000;
+
+/**
+ * A flood's client, in a thread of its own, so that a bystander's latency is the server's and not
+ * that of the test's event loop handling hundreds of answers first. Every request has a deadline.
+ */
+const FLOOD_CLIENT = `
+const http = require('node:http');
+const { parentPort, workerData: { port, authorizations, addresses, timeout } } = require('node:worker_threads');
+const statuses = {};
+let left = authorizations.length;
+const started = performance.now();
+const count = (status) => {
+  statuses[status] = (statuses[status] ?? 0) + 1;
+  if (--left === 0) parentPort.postMessage({ statuses, ms: performance.now() - started });
+};
+authorizations.forEach((authorization, i) => {
+  // From 127.0.0.2 on when spread: every 127/8 address is this host's loopback.
+  const localAddress = addresses > 1 ? '127.0.0.' + (2 + (i % addresses)) : undefined;
+  const headers = authorization ? { Authorization: authorization } : {};
+  const req = http.get(
+    { host: '127.0.0.1', port, path: '/sparql?query=ASK%7B%7D', headers, localAddress, agent: false, timeout },
+    (res) => { res.resume(); res.on('end', () => count(res.statusCode)); },
+  );
+  req.on('timeout', () => req.destroy());
+  req.on('error', () => count(0));
+});`;
+
+export interface Flood {
+  /** How many answers had each status (0: none came). */
+  readonly statuses: Record<string, number>;
+  /** From the first request sent to the last answer. */
+  readonly ms: number;
+  /** The bystander's requests meanwhile. */
+  readonly probes: readonly { status: number; ms: number }[];
+}
+
+/**
+ * One `/sparql` GET a login of `authorizations` (none when undefined) sent at once to the server
+ * on 127.0.0.1:`port`, from `addresses` source addresses (127.0.0.2 on; at most 250), while
+ * `probe` (the bystander) runs every `every` ms until the last is answered.
+ */
+export async function floodWhileProbing(
+  port: number,
+  authorizations: readonly (string | undefined)[],
+  probe: () => Promise<{ status: number; ms: number }>,
+  { addresses = 1, every = 50 } = {},
+): Promise<Flood> {
+  if (addresses > 250) throw new Error('at most 250 source addresses');
+  const worker = new Worker(FLOOD_CLIENT, {
+    eval: true,
+    workerData: { port, authorizations, addresses, timeout: FLOOD_TIMEOUT_MS },
+  });
+  try {
+    let done = false;
+    const answered = new Promise<{ statuses: Record<string, number>; ms: number }>(
+      (resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      },
+    ).finally(() => (done = true));
+    const probes: { status: number; ms: number }[] = [];
+    while (!done) {
+      probes.push(await probe());
+      await new Promise((resolve) => setTimeout(resolve, every));
+    }
+    return { ...(await answered), probes };
+  } finally {
+    await worker.terminate();
+  }
 }

@@ -85,12 +85,16 @@ describe('the staff endpoint in the server process', function () {
   before(needsThirdParty);
   this.timeout(120_000);
 
-  it('refuses to start with a credentials file that is missing or malformed, or a bad SPARQL_* setting', async () => {
+  it('refuses to start with a credentials file that is missing, malformed or over its bound, or a bad SPARQL_* setting', async () => {
     const broken = path.join(tempDir(), 'users');
     fs.writeFileSync(broken, 'alice:not-a-hash\n');
+    const huge = path.join(tempDir(), 'users');
+    fs.writeFileSync(huge, '');
+    fs.truncateSync(huge, 303 * 1024 * 1024); // sparse: no disk taken
     for (const [variable, extra] of [
       ['SPARQL_USERS', { SPARQL_USERS: '/nonexistent/users' }],
       ['SPARQL_USERS', { SPARQL_USERS: broken }],
+      ['SPARQL_USERS', { SPARQL_USERS: huge }],
       ['SPARQL_LISTEN', { SPARQL_USERS: await testUsers(), SPARQL_LISTEN: 'localhost' }],
       ['SPARQL_WORKERS', { SPARQL_USERS: await testUsers(), SPARQL_WORKERS: '0' }],
       ['SPARQL_TIMEOUT_MS', { SPARQL_USERS: await testUsers(), SPARQL_TIMEOUT_MS: 'soon' }],

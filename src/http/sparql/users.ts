@@ -1,6 +1,8 @@
 // The staff endpoint's credentials file: one user a line, `name:scrypt$N$r$p$salt$hash` (salt and
 // hash in base64), written by `npm run sparql-user` and read by the endpoint. Passwords are never
-// stored, logged or compared as text: scrypt (node:crypto) and a constant-time comparison.
+// stored, logged or compared as text: scrypt (node:crypto) and a constant-time comparison. The
+// server reads the file off its serving thread and only up to a bound, and runs only a few
+// scrypts at once, so that a flood of logins cannot take the threads file reads need.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { promisify } from 'node:util';
@@ -16,6 +18,21 @@ const scrypt = promisify(crypto.scrypt) as (
 const COST = { N: 16_384, r: 8, p: 1 } as const;
 const KEY_BYTES = 32;
 const SALT_BYTES = 16;
+/**
+ * The most bytes a credentials file may have: about 10,000 users at ~100 bytes a line. A larger
+ * file is not read (a 303 MB one took 1.3 s on the serving thread, and 450 MB of memory kept).
+ */
+export const USERS_MAX_BYTES = 1024 * 1024;
+/**
+ * scrypt runs at once in the process. Each holds one of libuv's threads (4 unless
+ * UV_THREADPOOL_SIZE says more) and a core for its 50 ms; file reads (the dumps), zlib and DNS
+ * need the other threads, and the serving thread a core (two at once doubled a bystander's
+ * latency during 300 logins from 100 addresses, test/bench/staffLogins.ts). 20 logins a second
+ * is plenty for staff, whose verified logins are remembered.
+ */
+export const SCRYPT_AT_ONCE = 1;
+/** scrypt runs waiting for a turn, at most (0.8 s of waiting); past it `verify` throws ScryptBusy. */
+export const SCRYPT_WAITING = 16;
 /** A user name: what Basic authentication can carry (no `:`) and a log line can show. */
 export const USER_NAME = /^[A-Za-z0-9._@-]{1,64}$/;
 
@@ -29,6 +46,11 @@ export interface Hash {
 
 export class UsersFileError extends Error {
   override name = 'UsersFileError';
+}
+
+/** Too many passwords are being checked already: the caller should try again a moment later. */
+export class ScryptBusy extends Error {
+  override name = 'ScryptBusy';
 }
 
 /** The hash of `password` as a line of the file writes it (without the name). */
@@ -80,19 +102,97 @@ export function parseUsers(text: string, file: string): Map<string, Hash> {
   return users;
 }
 
-export function readUsers(file: string): Map<string, Hash> {
-  return parseUsers(fs.readFileSync(file, 'utf8'), file);
+/**
+ * Opened without blocking (a FIFO put in the file's place would hold the thread until written to),
+ * then a regular file of at most USERS_MAX_BYTES is read: one byte more shows that it grew past.
+ */
+const OPEN_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK;
+
+/** Why a file of `stat` is not read as a credentials file, or undefined. */
+function refusal(stat: fs.Stats, file: string): UsersFileError | undefined {
+  if (!stat.isFile()) return new UsersFileError(`${file} is not a regular file: not read`);
+  if (stat.size > USERS_MAX_BYTES) return tooLarge(file, stat.size);
+  return undefined;
 }
 
-/** Whether `password` is the one `hash` was made of; constant time in what it compares. */
-export async function verify(password: string, hash: Hash): Promise<boolean> {
-  const key = await scrypt(password, hash.salt, hash.key.length || KEY_BYTES, {
-    N: hash.N,
-    r: hash.r,
-    p: hash.p,
-    maxmem: 256 * 1024 ** 2,
+const tooLarge = (file: string, size: number) =>
+  new UsersFileError(
+    `${file} has ${size} bytes or more, over ${USERS_MAX_BYTES} bytes, the most a credentials file may have: not read`,
+  );
+
+/** The text of `file`, read on this thread (at start, and by the command line). */
+function readText(file: string): string {
+  const fd = fs.openSync(file, OPEN_FLAGS);
+  try {
+    const wrong = refusal(fs.fstatSync(fd), file);
+    if (wrong) throw wrong;
+    const buffer = Buffer.alloc(USERS_MAX_BYTES + 1);
+    let length = 0;
+    for (let n = -1; n !== 0 && length < buffer.length; length += n)
+      n = fs.readSync(fd, buffer, length, buffer.length - length, null);
+    if (length > USERS_MAX_BYTES) throw tooLarge(file, length);
+    return buffer.toString('utf8', 0, length);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The users of `file`, read on this thread (at start, and by the command line). */
+export function readUsers(file: string): Map<string, Hash> {
+  return parseUsers(readText(file), file);
+}
+
+/** The users of `file`, read off the serving thread (libuv's pool), as the server reads it again. */
+export async function loadUsers(file: string): Promise<Map<string, Hash>> {
+  const handle = await fs.promises.open(file, OPEN_FLAGS);
+  try {
+    const wrong = refusal(await handle.stat(), file);
+    if (wrong) throw wrong;
+    const buffer = Buffer.alloc(USERS_MAX_BYTES + 1);
+    let length = 0;
+    for (let n = -1; n !== 0 && length < buffer.length; length += n)
+      ({ bytesRead: n } = await handle.read(buffer, length, buffer.length - length, null));
+    if (length > USERS_MAX_BYTES) throw tooLarge(file, length);
+    return parseUsers(buffer.toString('utf8', 0, length), file);
+  } finally {
+    await handle.close();
+  }
+}
+
+let running = 0;
+const waiting: (() => void)[] = [];
+
+/** `run` once fewer than SCRYPT_AT_ONCE runs are going; throws ScryptBusy when too many wait. */
+async function inTurn<T>(run: () => Promise<T>): Promise<T> {
+  if (running < SCRYPT_AT_ONCE) running++;
+  else if (waiting.length >= SCRYPT_WAITING)
+    throw new ScryptBusy(`${SCRYPT_WAITING} password checks are waiting already`);
+  else await new Promise<void>((resolve) => waiting.push(resolve));
+  try {
+    return await run();
+  } finally {
+    // The turn passes to the next waiting, or is given back.
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
+}
+
+/**
+ * Whether `password` is the one `hash` was made of; constant time in what it compares. At most
+ * SCRYPT_AT_ONCE run at once in the process, the others wait their turn (ScryptBusy past
+ * SCRYPT_WAITING).
+ */
+export function verify(password: string, hash: Hash): Promise<boolean> {
+  return inTurn(async () => {
+    const key = await scrypt(password, hash.salt, hash.key.length || KEY_BYTES, {
+      N: hash.N,
+      r: hash.r,
+      p: hash.p,
+      maxmem: 256 * 1024 ** 2,
+    });
+    return key.length === hash.key.length && crypto.timingSafeEqual(key, hash.key);
   });
-  return key.length === hash.key.length && crypto.timingSafeEqual(key, hash.key);
 }
 
 /** A hash no password matches, checked for an unknown user so that it takes as long as a known one. */
@@ -108,7 +208,7 @@ export const NOBODY: Hash = {
  * Returns whether the user was there before.
  */
 export function writeUser(file: string, name: string, line: string | undefined): boolean {
-  const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  const text = fs.existsSync(file) ? readText(file) : '';
   parseUsers(text, file);
   let found = false;
   const kept = text

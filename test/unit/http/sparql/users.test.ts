@@ -8,6 +8,7 @@ import {
   parseUsers,
   readUsers,
   UsersFileError,
+  USERS_MAX_BYTES,
   verify,
   writeUser,
 } from '../../../../src/http/sparql/users';
@@ -60,5 +61,15 @@ describe('the credentials file', () => {
     fs.writeFileSync(file, 'this is not a credentials file\n');
     assert.throws(() => writeUser(file, 'alice', 'scrypt$16384$8$1$AAAA$BBBB'), UsersFileError);
     assert.equal(fs.readFileSync(file, 'utf8'), 'this is not a credentials file\n');
+  });
+
+  it('reads no file over USERS_MAX_BYTES, nor rewrites one', () => {
+    const file = path.join(tempDir(), 'users');
+    fs.writeFileSync(file, '');
+    fs.truncateSync(file, 303 * 1024 * 1024); // sparse: no disk taken
+    const over = (e: Error) => e instanceof UsersFileError && / over 1048576 bytes/.test(e.message);
+    assert.throws(() => readUsers(file), over);
+    assert.throws(() => writeUser(file, 'alice', 'scrypt$16384$8$1$AAAA$BBBB'), over);
+    assert.equal(USERS_MAX_BYTES, 1024 * 1024);
   });
 });
