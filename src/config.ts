@@ -92,23 +92,33 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   return value;
 }
 
+/** What an http(s) URL setting must be, said when one is refused. */
+const HTTP_URL_RULE =
+  'expected an absolute http(s) URL without spaces, control characters, `|`, `^`, query, fragment or credentials';
+
+/**
+ * An http(s) URL setting (BASE_IRI, ISIL_DIRECTORY_URL, SPARQL_ENDPOINT) as it is used, so that
+ * the value checked is the value used: the WHATWG URL's serialization (scheme and host in lower
+ * case, the default port dropped, dot segments resolved, characters a path cannot hold
+ * percent-encoded), without a trailing slash. Refused rather than repaired: whitespace and control
+ * characters anywhere (the URL parser drops them at the ends and inside, a loader given the typed
+ * value crashed on them), a query or a fragment even empty (`…/?` broke every minted IRI), and
+ * what an IRI cannot hold (RFC 3987: `|`, `^`).
+ */
 function httpUrl(name: string, raw: string): string {
+  const refused = () => new ConfigError(name, `${HTTP_URL_RULE}, got ${JSON.stringify(raw)}`);
+  if (/[\s\x00-\x1f\x7f?#|^]/.test(raw)) throw refused();
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(name, `expected an absolute http(s) URL, got ${JSON.stringify(raw)}`);
+    throw refused();
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigError(name, `expected an http or https URL, got ${JSON.stringify(raw)}`);
   }
-  if (url.search || url.hash || url.username || url.password) {
-    throw new ConfigError(
-      name,
-      `must not carry a query, fragment or credentials: ${JSON.stringify(raw)}`,
-    );
-  }
-  return raw.replace(/\/+$/, '');
+  if (url.username || url.password) throw refused();
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
 /** DUMPS_DIR: a folder (made when missing), or empty for none; a file there is refused. */
