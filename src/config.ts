@@ -3,9 +3,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { LoadOptions } from './load/loadSources';
+import { defaultMaxConnections, OWN_FILES } from './server/connectionCap';
 import { listenOf, sparqlConfig, type Listen, type SparqlConfig } from './sparqlConfig';
 import { storeConfig, type StoreConfig } from './storeConfig';
 import { fileDefect } from './util/files';
+import { openFilesLimit } from './util/openFiles';
 import { BUNDLED_DATASET, PROJECT_ROOT } from './util/paths';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -37,6 +39,11 @@ export interface Config {
   readonly requestTimeoutMs: number;
   /** Milliseconds an idle keep-alive connection is kept open. */
   readonly keepAliveTimeoutMs: number;
+  /**
+   * Connections each listener holds at most; at the cap, a new one closes the connection idle the
+   * longest (src/server/connectionCap.ts).
+   */
+  readonly maxConnections: number;
   /** Milliseconds SIGTERM waits for in-flight requests before it closes sockets and exits. */
   readonly shutdownGraceMs: number;
   /**
@@ -197,6 +204,7 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutMs,
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 1, 600_000),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    maxConnections: maxConnections(env, openFilesLimit()),
     heapGrowingPercent: heapGrowingPercent(env),
     sparql: sparqlConfig(env, integer, (name, message) => new ConfigError(name, message)),
     store: storeConfig(env, integer, httpUrl, (name, message) => new ConfigError(name, message)),
@@ -205,6 +213,22 @@ export function loadConfig(env: Env = process.env): Config {
     mapTiles: mapTiles(env),
     mapAttribution: (env.MAP_ATTRIBUTION ?? '© OpenStreetMap contributors').slice(0, 300),
   });
+}
+
+/**
+ * MAX_CONNECTIONS: by default derived from the open-files limit; more than the limit leaves past
+ * the process's own files is refused, since past it the kernel's connections are reset unanswered.
+ */
+export function maxConnections(env: Env, openFiles: number | undefined): number {
+  const fallback = defaultMaxConnections(openFiles);
+  const most = openFiles === undefined ? 1_000_000 : Math.max(16, openFiles - OWN_FILES);
+  const value = integer(env, 'MAX_CONNECTIONS', fallback, 1, 1_000_000);
+  if (value > most)
+    throw new ConfigError(
+      'MAX_CONNECTIONS',
+      `expected at most ${most} (the open-files limit, ulimit -n, is ${openFiles}, and the process keeps ${OWN_FILES} for its own files), got ${value}`,
+    );
+  return value;
 }
 
 /**

@@ -153,7 +153,11 @@ function main(): void {
   };
   // Listen first, so /healthz answers and /readyz says 503 while the dataset loads.
   server.listen(config.port, config.host, () => {
-    logger.info({ address: server.address() }, 'listening');
+    // The pid to signal (SIGHUP, SIGTERM): the server's own, not that of npm or a shell before it.
+    logger.info(
+      { address: server.address(), pid: process.pid, maxConnections: config.maxConnections },
+      'listening',
+    );
     reloader.start().catch((error: unknown) => {
       logger.fatal({ err: error }, 'the dataset could not be loaded');
       process.exit(1);

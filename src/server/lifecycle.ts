@@ -8,6 +8,7 @@ import type { Logger } from '../log';
 import type { Service } from '../serving/service';
 import type { StaffStore } from '../store/staff';
 import type { Store } from '../store/store';
+import { isIdle, type ServerSocket } from './idle';
 import type { Reloader } from './reloader';
 
 /** While stopping, connections are looked at this often, for being idle (see `Connections`). */
@@ -20,14 +21,6 @@ const SWEEP_MS = 25;
  * `Connection: close` instead.
  */
 const IDLE_LINGER_MS = 500;
-
-/** What Node keeps on a server's socket that tells whether the connection is between requests. */
-type ServerSocket = net.Socket & {
-  /** The response being written on it (Node's own `closeIdleConnections` reads it too). */
-  _httpMessage?: http.ServerResponse | null;
-  /** Its HTTP parser: `duration()` is 0 while no request is partly read (Node's idle test). */
-  parser?: { duration(): number } | null;
-};
 
 type Response = http.ServerResponse & { shouldKeepAlive: boolean };
 
@@ -76,8 +69,7 @@ export class Connections {
     const sweep = () => {
       const now = performance.now();
       for (const socket of this.open) {
-        const quiet =
-          !socket._httpMessage && (socket.bytesRead === 0 || socket.parser?.duration() === 0);
+        const quiet = isIdle(socket);
         const seen = idle.get(socket);
         if (!quiet) idle.delete(socket);
         else if (seen?.bytes !== socket.bytesRead)

@@ -11,6 +11,7 @@ import { CORS, versionNotSupported } from '../http/middleware';
 import { boundPipelining } from '../http/pipeline';
 import type { Logger } from '../log';
 import { Service } from '../serving/service';
+import { capConnections } from './connectionCap';
 
 /** Node's parser errors that have a status of their own; the rest are 400. */
 const CLIENT_ERRORS: Readonly<Record<string, [number, string]>> = {
@@ -86,6 +87,7 @@ function rawHead(status: number, reason: string, length: number, type?: string):
     ...(type ? [`Content-Type: ${type}`] : []),
     `Content-Length: ${length}`,
     ...(status === 405 ? [`Allow: ${ALLOW}`] : []),
+    ...(status === 503 ? ['Retry-After: 1'] : []),
     ...Object.entries(CORS).map(([name, value]) => `${name}: ${value}`),
     'Connection: close',
   ];
@@ -120,16 +122,19 @@ export function startServer(
   const staff: StaffDeps | undefined = staffParts && { ...staffParts, service, config, logger };
   const separate = staff !== undefined && config.sparql.listen !== undefined;
   const app = createApp({ service, logger, ...(staff && !separate ? { staff } : {}) });
-  const server = httpServer(config, app);
+  const server = httpServer(config, app, logger);
   if (!separate) return { server, service };
   return {
     server,
     service,
-    staffServer: httpServer(config, createStaffApp({ service, logger, staff })),
+    staffServer: httpServer(config, createStaffApp({ service, logger, staff }), logger),
   };
 }
 
-function httpServer(config: Config, app: http.RequestListener): http.Server {
+/** The answer to a connection over MAX_CONNECTIONS when none can be closed for it. */
+const FULL = 'Every connection is busy; try again in a second.\n';
+
+function httpServer(config: Config, app: http.RequestListener, logger: Logger): http.Server {
   const server = http.createServer(
     {
       headersTimeout: config.headersTimeoutMs,
@@ -159,6 +164,21 @@ function httpServer(config: Config, app: http.RequestListener): http.Server {
     const body = `${status === 505 ? versionNotSupported().message : reason}\n`;
     socket.end(`${rawHead(status, reason, body.length, 'text/plain;charset=utf-8')}${body}`);
   });
+  capConnections(
+    server,
+    config.maxConnections,
+    (socket) => {
+      socket.end(
+        `${rawHead(503, 'Service Unavailable', FULL.length, 'text/plain;charset=utf-8')}${FULL}`,
+      );
+      socket.destroySoon();
+    },
+    (report) =>
+      logger.warn(
+        report,
+        'MAX_CONNECTIONS reached: idle connections closed for new ones, new ones refused when none was idle (at most one line a minute)',
+      ),
+  );
   // Node hands CONNECT to this event, not to the app, and drops the connection when nobody listens.
   server.on('connect', (_req, socket) => {
     socket.end(rawHead(405, 'Method Not Allowed', 0));

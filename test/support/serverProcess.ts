@@ -95,7 +95,8 @@ export async function startServerProcess(options: StartOptions = {}): Promise<Se
       (r) => r.status === 200,
       () => false,
     );
-    if (ready) return { child, pid: listening.pid as number, port, lines, exit, line };
+    const pid = (listening.pid as number | undefined) ?? child.pid!;
+    if (ready) return { child, pid, port, lines, exit, line };
     await new Promise((r) => setTimeout(r, 100));
   }
   child.kill('SIGKILL');

@@ -1,7 +1,7 @@
 // Settings: the defaults, every bad value stopping start-up with the variable's name, and a frozen result.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { ConfigError, loadConfig, type Config } from '../../src/config';
+import { ConfigError, loadConfig, maxConnections, type Config } from '../../src/config';
 import { BUNDLED_DATASET, PROJECT_ROOT } from '../../src/util/paths';
 
 describe('loadConfig defaults', () => {
@@ -201,4 +201,24 @@ describe('loadConfig result', () => {
     }, TypeError);
     assert.equal(config.port, 8080);
   });
+});
+
+describe('MAX_CONNECTIONS', () => {
+  for (const [openFiles, expected] of [
+    [512, 128],
+    [1024, 384],
+    [20_000, 9872],
+    [1_048_576, 16_384],
+    [100, 16],
+    [undefined, 16_384],
+  ] as const)
+    it(`defaults to ${expected} with an open-files limit of ${openFiles}`, () =>
+      assert.equal(maxConnections({}, openFiles), expected));
+  it('is refused above what the open-files limit leaves, naming the variable and the limit', () =>
+    assert.throws(
+      () => maxConnections({ MAX_CONNECTIONS: '300' }, 512),
+      /^ConfigError: MAX_CONNECTIONS: expected at most 256 \(the open-files limit, ulimit -n, is 512/,
+    ));
+  it('takes a value within it', () =>
+    assert.equal(maxConnections({ MAX_CONNECTIONS: '256' }, 512), 256));
 });
