@@ -195,6 +195,8 @@ function main(): void {
     staffServer,
     staff: parts?.staff,
     ...(metrics ? { metricsServer: metrics } : {}),
+    // npm names the script it runs; `npm start` execs the server, which is then npm's child.
+    startedByNpm: process.env.npm_lifecycle_event !== undefined,
   });
 }
 

@@ -1,6 +1,6 @@
 // The process's lifecycle: SIGHUP reloads the dataset, SIGTERM and SIGINT stop the server without
 // losing a request (connections closed once idle, a grace period, then the store), and the end of
-// the store's thread ends the process.
+// the store's thread ends the process, as does the end of npm when npm started it.
 import type http from 'node:http';
 import net from 'node:net';
 import type { Config } from '../config';
@@ -103,6 +103,31 @@ export interface Lifecycle {
   readonly staff?: StaffStore;
   /** The metrics listener (METRICS_LISTEN): closed at once on a stop, it has no requests to finish. */
   readonly metricsServer?: http.Server;
+  /** Whether npm started the server (`npm start`): it then stops when npm is gone (below). */
+  readonly startedByNpm?: boolean;
+}
+
+/** How often the server looks whether npm, which started it, is still its parent. */
+const PARENT_LOOK_MS = 250;
+
+/**
+ * Under `npm start` the server is npm's child (the script execs node: no shell, no tsx wrapper
+ * between them), and npm passes SIGTERM and SIGINT on but not SIGHUP: `kill -HUP` sent to npm
+ * ends npm alone. The server would go on orphaned, reloading nothing and out of reach of Ctrl-C;
+ * instead, once it is no longer npm's child, it stops as on SIGTERM, saying which pid to signal.
+ */
+function stopWithParent(stop: (signal: string) => void, logger: Logger): void {
+  const parent = process.ppid;
+  const look = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(look);
+    logger.warn(
+      { npm: parent, pid: process.pid },
+      'npm, which started the server, is gone (npm ends on SIGHUP and does not pass it on: send SIGHUP to the server pid to reload): stopping',
+    );
+    stop('npm gone');
+  }, PARENT_LOOK_MS);
+  look.unref();
 }
 
 /** SIGHUP reloads; SIGTERM and SIGINT stop once the requests in flight are answered. */
@@ -116,6 +141,7 @@ export function handleSignals({
   staffServer,
   staff,
   metricsServer,
+  startedByNpm,
 }: Lifecycle): void {
   const servers = staffServer ? [server, staffServer] : [server];
   const connections = servers.map((s) => new Connections(s));
@@ -146,4 +172,5 @@ export function handleSignals({
   });
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  if (startedByNpm) stopWithParent(stop, logger);
 }

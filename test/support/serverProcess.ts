@@ -6,7 +6,7 @@ import path from 'node:path';
 import { generateSnapshot } from '../../loader/generate';
 import { hashPassword, writeUser } from '../../src/http/sparql/users';
 import { PROJECT_ROOT } from '../../src/util/paths';
-import { BASE, onLogLines, serverEnv, tempDir, type LogLine } from '../support';
+import { BASE, serverEnv, tempDir, type LogLine } from '../support';
 
 export const MAIN = path.join(PROJECT_ROOT, 'src', 'main.ts');
 
@@ -60,9 +60,20 @@ export async function startServerProcess(options: StartOptions = {}): Promise<Se
   const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const lines: LogLine[] = [];
   const waiting = new Set<(line: LogLine) => void>();
-  onLogLines(child.stdout!, (line) => {
-    lines.push(line);
-    for (const each of waiting) each(line);
+  // Every JSON line; npm's own lines (`> isil-ld@0.1.0 start`) are not the server's.
+  let buffered = '';
+  child.stdout!.setEncoding('utf8');
+  child.stdout!.on('data', (chunk: string) => {
+    buffered += chunk;
+    let nl;
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      const text = buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+      if (!text.startsWith('{')) continue;
+      const line = JSON.parse(text) as LogLine;
+      lines.push(line);
+      for (const each of waiting) each(line);
+    }
   });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
