@@ -1,7 +1,7 @@
 // Bench of "Hardening, round 2", items 3 and 6, against the real server process: what a bystander
 // sees (1) while one staff user's queries are given up in a loop, the client closing its
 // connection (FIN) each time, and (2) while idle connections are held up to the process's
-// open-files limit. Prints its figures; about 40 s in all. `npx tsx test/bench/serverHardening.ts`
+// open-files limit. Prints its figures; about 35 s in all (`staff` or `idle` for one part). `npx tsx test/bench/serverHardening.ts`
 import fs from 'node:fs';
 import net from 'node:net';
 import { startServerProcess, usersFile } from '../support/serverProcess';
@@ -60,7 +60,7 @@ async function staffGiveUps(): Promise<void> {
     };
     const loops = [loop(), loop()];
     const asks: { status: number; ms: number }[] = [];
-    const until = performance.now() + 15_000;
+    const until = performance.now() + 12_000;
     await sleep(300);
     while (performance.now() < until) {
       const t = performance.now();
@@ -87,7 +87,7 @@ async function staffGiveUps(): Promise<void> {
       if (l.msg === 'sparql query' && l.user === 'alice')
         outcomes[String(l.outcome)] = (outcomes[String(l.outcome)] ?? 0) + 1;
     console.log(
-      `item 3, 15 s of give-ups (FIN after 200 ms, SPARQL_TIMEOUT_MS=10000): bob's ASKs ${asks.length}, ` +
+      `item 3, 12 s of give-ups (FIN after 200 ms, SPARQL_TIMEOUT_MS=10000): bob's ASKs ${asks.length}, ` +
         `statuses ${JSON.stringify(statuses)}, p50 ${quantile(ms, 0.5).toFixed(1)} ms, ` +
         `max ${Math.max(...ms).toFixed(0)} ms; alice's outcomes ${JSON.stringify(outcomes)}`,
     );
