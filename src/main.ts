@@ -195,8 +195,9 @@ function main(): void {
     staffServer,
     staff: parts?.staff,
     ...(metrics ? { metricsServer: metrics } : {}),
-    // npm names the script it runs; `npm start` execs the server, which is then npm's child.
-    startedByNpm: process.env.npm_lifecycle_event !== undefined,
+    // npm gives the script it runs: `npm start` (or `start:dist`) execs the server, which is then
+    // npm's child. Other scripts' children (`npm test`'s servers) inherit the variable too.
+    startedByNpm: /\bsrc\/main\.[jt]s\b/.test(process.env.npm_lifecycle_script ?? ''),
   });
 }
 
