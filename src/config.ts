@@ -3,10 +3,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { LoadOptions } from './load/loadSources';
+import { defaultMaxConnections, OWN_FILES } from './server/connectionCap';
 import { listenOf, sparqlConfig, type Listen, type SparqlConfig } from './sparqlConfig';
 import { storeConfig, type StoreConfig } from './storeConfig';
 import { fileDefect } from './util/files';
 import { BUNDLED_DATASET, bundledPresent, DEMONSTRATION_DATASET } from './util/bundled';
+import { openFilesLimit } from './util/openFiles';
 import { PROJECT_ROOT } from './util/paths';
 import { THIRD_PARTY_DIR, thirdPartyDir } from './util/thirdParty';
 
@@ -43,6 +45,11 @@ export interface Config {
   readonly requestTimeoutMs: number;
   /** Milliseconds an idle keep-alive connection is kept open. */
   readonly keepAliveTimeoutMs: number;
+  /**
+   * Connections each listener holds at most; at the cap, a new one closes the connection idle the
+   * longest (src/server/connectionCap.ts).
+   */
+  readonly maxConnections: number;
   /** Milliseconds SIGTERM waits for in-flight requests before it closes sockets and exits. */
   readonly shutdownGraceMs: number;
   /**
@@ -98,23 +105,33 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   return value;
 }
 
+/** What an http(s) URL setting must be, said when one is refused. */
+const HTTP_URL_RULE =
+  'expected an absolute http(s) URL without spaces, control characters, `|`, `^`, query, fragment or credentials';
+
+/**
+ * An http(s) URL setting (BASE_IRI, ISIL_DIRECTORY_URL, SPARQL_ENDPOINT) as it is used, so that
+ * the value checked is the value used: the WHATWG URL's serialization (scheme and host in lower
+ * case, the default port dropped, dot segments resolved, characters a path cannot hold
+ * percent-encoded), without a trailing slash. Refused rather than repaired: whitespace and control
+ * characters anywhere (the URL parser drops them at the ends and inside, a loader given the typed
+ * value crashed on them), a query or a fragment even empty (`…/?` broke every minted IRI), and
+ * what an IRI cannot hold (RFC 3987: `|`, `^`).
+ */
 function httpUrl(name: string, raw: string): string {
+  const refused = () => new ConfigError(name, `${HTTP_URL_RULE}, got ${JSON.stringify(raw)}`);
+  if (/[\s\x00-\x1f\x7f?#|^]/.test(raw)) throw refused();
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(name, `expected an absolute http(s) URL, got ${JSON.stringify(raw)}`);
+    throw refused();
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigError(name, `expected an http or https URL, got ${JSON.stringify(raw)}`);
   }
-  if (url.search || url.hash || url.username || url.password) {
-    throw new ConfigError(
-      name,
-      `must not carry a query, fragment or credentials: ${JSON.stringify(raw)}`,
-    );
-  }
-  return raw.replace(/\/+$/, '');
+  if (url.username || url.password) throw refused();
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
 /** DUMPS_DIR: a folder (made when missing), or empty for none; a file there is refused. */
@@ -195,6 +212,7 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutMs,
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 1, 600_000),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    maxConnections: maxConnections(env, openFilesLimit()),
     heapGrowingPercent: heapGrowingPercent(env),
     sparql: sparqlConfig(env, integer, (name, message) => new ConfigError(name, message)),
     store: storeConfig(env, integer, httpUrl, (name, message) => new ConfigError(name, message)),
@@ -203,6 +221,22 @@ export function loadConfig(env: Env = process.env): Config {
     mapTiles: mapTiles(env),
     mapAttribution: (env.MAP_ATTRIBUTION ?? '© OpenStreetMap contributors').slice(0, 300),
   });
+}
+
+/**
+ * MAX_CONNECTIONS: by default derived from the open-files limit; more than the limit leaves past
+ * the process's own files is refused, since past it the kernel's connections are reset unanswered.
+ */
+export function maxConnections(env: Env, openFiles: number | undefined): number {
+  const fallback = defaultMaxConnections(openFiles);
+  const most = openFiles === undefined ? 1_000_000 : Math.max(16, openFiles - OWN_FILES);
+  const value = integer(env, 'MAX_CONNECTIONS', fallback, 1, 1_000_000);
+  if (value > most)
+    throw new ConfigError(
+      'MAX_CONNECTIONS',
+      `expected at most ${most} (the open-files limit, ulimit -n, is ${openFiles}, and the process keeps ${OWN_FILES} for its own files), got ${value}`,
+    );
+  return value;
 }
 
 /**

@@ -153,7 +153,11 @@ function main(): void {
   };
   // Listen first, so /healthz answers and /readyz says 503 while the dataset loads.
   server.listen(config.port, config.host, () => {
-    logger.info({ address: server.address() }, 'listening');
+    // The pid to signal (SIGHUP, SIGTERM): the server's own, not that of npm or a shell before it.
+    logger.info(
+      { address: server.address(), pid: process.pid, maxConnections: config.maxConnections },
+      'listening',
+    );
     prepareBundled(config, logger)
       .then(() => reloader.start())
       .catch((error: unknown) => {
@@ -193,6 +197,9 @@ function main(): void {
     staffServer,
     staff: parts?.staff,
     ...(metrics ? { metricsServer: metrics } : {}),
+    // npm gives the script it runs: `npm start` (or `start:dist`) execs the server, which is then
+    // npm's child. Other scripts' children (`npm test`'s servers) inherit the variable too.
+    startedByNpm: /\bsrc\/main\.[jt]s\b/.test(process.env.npm_lifecycle_script ?? ''),
   });
 }
 

@@ -1,6 +1,6 @@
 // The process's lifecycle: SIGHUP reloads the dataset, SIGTERM and SIGINT stop the server without
 // losing a request (connections closed once idle, a grace period, then the store), and the end of
-// the store's thread ends the process.
+// the store's thread ends the process, as does the end of npm when npm started it.
 import type http from 'node:http';
 import net from 'node:net';
 import type { Config } from '../config';
@@ -8,6 +8,7 @@ import type { Logger } from '../log';
 import type { Service } from '../serving/service';
 import type { StaffStore } from '../store/staff';
 import type { Store } from '../store/store';
+import { isIdle, type ServerSocket } from './idle';
 import type { Reloader } from './reloader';
 
 /** While stopping, connections are looked at this often, for being idle (see `Connections`). */
@@ -20,14 +21,6 @@ const SWEEP_MS = 25;
  * `Connection: close` instead.
  */
 const IDLE_LINGER_MS = 500;
-
-/** What Node keeps on a server's socket that tells whether the connection is between requests. */
-type ServerSocket = net.Socket & {
-  /** The response being written on it (Node's own `closeIdleConnections` reads it too). */
-  _httpMessage?: http.ServerResponse | null;
-  /** Its HTTP parser: `duration()` is 0 while no request is partly read (Node's idle test). */
-  parser?: { duration(): number } | null;
-};
 
 type Response = http.ServerResponse & { shouldKeepAlive: boolean };
 
@@ -76,8 +69,7 @@ export class Connections {
     const sweep = () => {
       const now = performance.now();
       for (const socket of this.open) {
-        const quiet =
-          !socket._httpMessage && (socket.bytesRead === 0 || socket.parser?.duration() === 0);
+        const quiet = isIdle(socket);
         const seen = idle.get(socket);
         if (!quiet) idle.delete(socket);
         else if (seen?.bytes !== socket.bytesRead)
@@ -111,6 +103,31 @@ export interface Lifecycle {
   readonly staff?: StaffStore;
   /** The metrics listener (METRICS_LISTEN): closed at once on a stop, it has no requests to finish. */
   readonly metricsServer?: http.Server;
+  /** Whether npm started the server (`npm start`): it then stops when npm is gone (below). */
+  readonly startedByNpm?: boolean;
+}
+
+/** How often the server looks whether npm, which started it, is still its parent. */
+const PARENT_LOOK_MS = 250;
+
+/**
+ * Under `npm start` the server is npm's child (the script execs node: no shell, no tsx wrapper
+ * between them), and npm passes SIGTERM and SIGINT on but not SIGHUP: `kill -HUP` sent to npm
+ * ends npm alone. The server would go on orphaned, reloading nothing and out of reach of Ctrl-C;
+ * instead, once it is no longer npm's child, it stops as on SIGTERM, saying which pid to signal.
+ */
+function stopWithParent(stop: (signal: string) => void, logger: Logger): void {
+  const parent = process.ppid;
+  const look = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(look);
+    logger.warn(
+      { npm: parent, pid: process.pid },
+      'npm, which started the server, is gone (npm ends on SIGHUP and does not pass it on: send SIGHUP to the server pid to reload): stopping',
+    );
+    stop('npm gone');
+  }, PARENT_LOOK_MS);
+  look.unref();
 }
 
 /** SIGHUP reloads; SIGTERM and SIGINT stop once the requests in flight are answered. */
@@ -124,6 +141,7 @@ export function handleSignals({
   staffServer,
   staff,
   metricsServer,
+  startedByNpm,
 }: Lifecycle): void {
   const servers = staffServer ? [server, staffServer] : [server];
   const connections = servers.map((s) => new Connections(s));
@@ -154,4 +172,5 @@ export function handleSignals({
   });
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  if (startedByNpm) stopWithParent(stop, logger);
 }

@@ -2,6 +2,7 @@
 // a short plain answer of the right status for what Node's parser refuses before the app sees it
 // (contract §1: a bad request line, an unknown method, an HTTP version not spoken, heads too long).
 import http from 'node:http';
+import type net from 'node:net';
 import type { Config } from '../config';
 import { createApp, createStaffApp } from '../http/app';
 import { Metrics } from '../metrics';
@@ -11,6 +12,7 @@ import { CORS, versionNotSupported } from '../http/middleware';
 import { boundPipelining } from '../http/pipeline';
 import type { Logger } from '../log';
 import { Service } from '../serving/service';
+import { capConnections } from './connectionCap';
 
 /** Node's parser errors that have a status of their own; the rest are 400. */
 const CLIENT_ERRORS: Readonly<Record<string, [number, string]>> = {
@@ -45,27 +47,40 @@ const OTHER_VERSION = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+ [^\s]+ HTTP\/\d\.\d\r?\n/;
 
 const VERSION_NOT_SUPPORTED: [number, string] = [505, 'HTTP Version Not Supported'];
 
+/**
+ * The bytes of the read the parser failed on, from the start of the request it failed on: a read
+ * may hold requests before it, pipelined, which were taken (`bytesParsed` is where it failed).
+ */
+function failedRequest(
+  error: NodeJS.ErrnoException & { rawPacket?: Buffer; bytesParsed?: number },
+) {
+  const packet = error.rawPacket;
+  if (!packet) return undefined;
+  const before = packet.lastIndexOf('\r\n\r\n', Math.max(0, (error.bytesParsed ?? 0) - 4));
+  return before < 0 ? packet : packet.subarray(before + 4);
+}
+
 /** The status of a request Node's parser refused. */
 function clientErrorStatus(
-  error: NodeJS.ErrnoException & { rawPacket?: Buffer },
+  error: NodeJS.ErrnoException & { rawPacket?: Buffer; bytesParsed?: number },
 ): [number, string] {
   // The HTTP/2 connection preface (`PRI * HTTP/2.0`, RFC 9113 §3.4), sent by a client that assumes
   // HTTP/2 without asking (h2c with prior knowledge): the parser stops on its method.
   if (error.code === 'HPE_PAUSED_H2_UPGRADE') return VERSION_NOT_SUPPORTED;
-  if (error.code === 'HPE_INVALID_VERSION' && error.rawPacket) {
-    const line = error.rawPacket.subarray(0, 8192).toString('latin1');
+  const packet = failedRequest(error);
+  if (error.code === 'HPE_INVALID_VERSION' && packet) {
+    const line = packet.subarray(0, 8192).toString('latin1');
     if (OTHER_VERSION.test(line)) return VERSION_NOT_SUPPORTED;
   }
-  if (error.code === 'HPE_INVALID_METHOD' && error.rawPacket) {
-    const line = error.rawPacket.subarray(0, 8192).toString('latin1');
+  if (error.code === 'HPE_INVALID_METHOD' && packet) {
+    const line = packet.subarray(0, 8192).toString('latin1');
     if (UNKNOWN_METHOD.test(line)) return [405, 'Method Not Allowed'];
   }
   // Node counts the request line into its header limit: when the bytes the parser failed on start
   // with a request line that is alone over half of it, the target is what is too long (RFC 9112
   // §3). Bytes from further on in the head (it came in several reads) answer 431, unless they
   // happen to start like a request line.
-  if (error.code === 'HPE_HEADER_OVERFLOW' && error.rawPacket) {
-    const packet = error.rawPacket;
+  if (error.code === 'HPE_HEADER_OVERFLOW' && packet) {
     const end = packet.indexOf(0x0a);
     if (
       REQUEST_LINE_START.test(packet.subarray(0, 32).toString('latin1')) &&
@@ -86,6 +101,7 @@ function rawHead(status: number, reason: string, length: number, type?: string):
     ...(type ? [`Content-Type: ${type}`] : []),
     `Content-Length: ${length}`,
     ...(status === 405 ? [`Allow: ${ALLOW}`] : []),
+    ...(status === 503 ? ['Retry-After: 1'] : []),
     ...Object.entries(CORS).map(([name, value]) => `${name}: ${value}`),
     'Connection: close',
   ];
@@ -120,16 +136,19 @@ export function startServer(
   const staff: StaffDeps | undefined = staffParts && { ...staffParts, service, config, logger };
   const separate = staff !== undefined && config.sparql.listen !== undefined;
   const app = createApp({ service, logger, ...(staff && !separate ? { staff } : {}) });
-  const server = httpServer(config, app);
+  const server = httpServer(config, app, logger);
   if (!separate) return { server, service };
   return {
     server,
     service,
-    staffServer: httpServer(config, createStaffApp({ service, logger, staff })),
+    staffServer: httpServer(config, createStaffApp({ service, logger, staff }), logger),
   };
 }
 
-function httpServer(config: Config, app: http.RequestListener): http.Server {
+/** The answer to a connection over MAX_CONNECTIONS when none can be closed for it. */
+const FULL = 'Every connection is busy; try again in a second.\n';
+
+function httpServer(config: Config, app: http.RequestListener, logger: Logger): http.Server {
   const server = http.createServer(
     {
       headersTimeout: config.headersTimeoutMs,
@@ -148,8 +167,17 @@ function httpServer(config: Config, app: http.RequestListener): http.Server {
   // still being made (an uncached document, from the store's thread) was never sent. With this,
   // Node ends the connection after the answer instead. Undocumented, but Node's own tests use it.
   (server as http.Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+  // The last request Node parsed on each connection: a refusal pipelined behind it waits for its
+  // answer.
+  const last = new WeakMap<net.Socket, http.ServerResponse>();
+  server.prependListener('request', (req: http.IncomingMessage, res: http.ServerResponse) =>
+    last.set(req.socket, res),
+  );
+  const refusing = new WeakSet<net.Socket>();
   // A request Node cannot take gets a short plain answer instead of a reset connection.
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: net.Socket) => {
+    // The parser says it again of every later read while the refusal waits.
+    if (refusing.has(socket)) return;
     if (!socket.writable || error.code === 'ECONNRESET') {
       socket.destroy();
       return;
@@ -157,8 +185,37 @@ function httpServer(config: Config, app: http.RequestListener): http.Server {
     const [status, reason] = clientErrorStatus(error);
     // A 505 says which versions the server speaks (RFC 9110 §15.6.6), as the app's does.
     const body = `${status === 505 ? versionNotSupported().message : reason}\n`;
-    socket.end(`${rawHead(status, reason, body.length, 'text/plain;charset=utf-8')}${body}`);
+    const answer = `${rawHead(status, reason, body.length, 'text/plain;charset=utf-8')}${body}`;
+    const pending = last.get(socket);
+    if (!pending || pending.writableFinished) {
+      socket.end(answer);
+      return;
+    }
+    // Pipelined behind requests whose answers are not sent yet: the refusal follows them, as
+    // answers keep the order of the requests (RFC 9112 §9.3.2). Written at once, it ended the
+    // connection and the earlier answers were lost.
+    refusing.add(socket);
+    pending.once('close', () => {
+      refusing.delete(socket);
+      if (pending.writableFinished && socket.writable) socket.end(answer);
+      else socket.destroy();
+    });
   });
+  capConnections(
+    server,
+    config.maxConnections,
+    (socket) => {
+      socket.end(
+        `${rawHead(503, 'Service Unavailable', FULL.length, 'text/plain;charset=utf-8')}${FULL}`,
+      );
+      socket.destroySoon();
+    },
+    (report) =>
+      logger.warn(
+        report,
+        'MAX_CONNECTIONS reached: idle connections closed for new ones, new ones refused when none was idle (at most one line a minute)',
+      ),
+  );
   // Node hands CONNECT to this event, not to the app, and drops the connection when nobody listens.
   server.on('connect', (_req, socket) => {
     socket.end(rawHead(405, 'Method Not Allowed', 0));

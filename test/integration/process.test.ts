@@ -38,6 +38,20 @@ describe('the server process', () => {
     });
   }
 
+  it('refuses a BASE_IRI with a trailing newline in one line, exit 2, no stack trace', () => {
+    // It passed the check and then crashed the loader with a stack trace.
+    const run = spawnSync(process.execPath, ['--import', 'tsx', MAIN], {
+      env: env({ BASE_IRI: 'https://ld.zdb-services.de\n' }),
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    assert.equal(run.status, 2);
+    assert.equal(
+      run.stderr,
+      'configuration error: BASE_IRI: expected an absolute http(s) URL without spaces, control characters, `|`, `^`, query, fragment or credentials, got "https://ld.zdb-services.de\\n"\n',
+    );
+  });
+
   describe('started with the bundled dataset', () => {
     let child: ChildProcess;
     let base: string;

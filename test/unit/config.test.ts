@@ -1,7 +1,7 @@
 // Settings: the defaults, every bad value stopping start-up with the variable's name, and a frozen result.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { ConfigError, loadConfig, type Config } from '../../src/config';
+import { ConfigError, loadConfig, maxConnections, type Config } from '../../src/config';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
 import { PROJECT_ROOT } from '../../src/util/paths';
 
@@ -42,9 +42,24 @@ describe('loadConfig refuses bad values, naming the variable', () => {
     ['BASE_IRI', 'https://ld.zdb-services.de/?x=1'],
     ['BASE_IRI', 'https://ld.zdb-services.de/#x'],
     ['BASE_IRI', 'https://user:secret@ld.zdb-services.de'],
+    // An empty query or fragment passed the check and broke every minted IRI (`…/?/resource/…`).
+    ['BASE_IRI', 'https://ld.zdb-services.de/?'],
+    ['BASE_IRI', 'https://ld.zdb-services.de/#'],
+    // Whitespace the URL parser drops passed the check, and the loader crashed on the typed value.
+    ['BASE_IRI', 'https://ld.zdb-services.de\n'],
+    ['BASE_IRI', 'https://ld.zdb-services.de '],
+    ['BASE_IRI', ' https://ld.zdb-services.de'],
+    ['BASE_IRI', 'https://ld.zdb-services.de/a b'],
+    ['BASE_IRI', 'https://ld.zdb-services.de/a\tb'],
+    ['BASE_IRI', 'https://ld.zdb-services.de/a|b'],
+    ['ISIL_DIRECTORY_URL', 'https://sigel.example.org/?'],
+    ['ISIL_DIRECTORY_URL', 'https://sigel.example.org\n'],
     ['ISIL_DIRECTORY_URL', 'example.org'],
     ['ISIL_DIRECTORY_URL', 'javascript:alert(1)'],
     ['HOST', 'local host'],
+    // A folder holding the third-party files: a file or a missing path is refused at once.
+    ['THIRD_PARTY_DIR', '/nonexistent/shared'],
+    ['THIRD_PARTY_DIR', __filename],
     ['LOG_LEVEL', 'loud'],
     ['LOG_LEVEL', 'INFO'],
     ['CACHE_MAX_BYTES', '-1'],
@@ -79,6 +94,19 @@ describe('loadConfig refuses bad values, naming the variable', () => {
   }
 });
 
+describe('SPARQL_ENDPOINT is read by the rule of BASE_IRI', () => {
+  const remote = (endpoint: string) => loadConfig({ STORE: 'remote', SPARQL_ENDPOINT: endpoint });
+  it('refuses an empty fragment, naming the variable', () =>
+    assert.throws(
+      () => remote('http://store.example.org:8890/sparql#'),
+      (error: unknown) => error instanceof ConfigError && error.variable === 'SPARQL_ENDPOINT',
+    ));
+  it('normalises the host and drops the default port', () => {
+    const { store } = remote('HTTP://Store.Example.org:80/sparql/');
+    assert.equal(store.kind === 'remote' && store.endpoint, 'http://store.example.org/sparql');
+  });
+});
+
 describe('loadConfig accepts and normalises', () => {
   const rows: [string, Record<string, string>, keyof Config, unknown][] = [
     [
@@ -104,6 +132,43 @@ describe('loadConfig accepts and normalises', () => {
       { BASE_IRI: 'http://example.org/a//' },
       'baseIri',
       'http://example.org/a',
+    ],
+    // The value used is the one checked: normalised as the URL parser reads it.
+    [
+      'BASE_IRI: scheme and host in lower case',
+      { BASE_IRI: 'HTTPS://LD.ZDB-Services.DE/Base' },
+      'baseIri',
+      'https://ld.zdb-services.de/Base',
+    ],
+    [
+      'BASE_IRI: the default port dropped',
+      { BASE_IRI: 'https://ld.zdb-services.de:443/' },
+      'baseIri',
+      'https://ld.zdb-services.de',
+    ],
+    [
+      'BASE_IRI: another port kept',
+      { BASE_IRI: 'http://localhost:8080' },
+      'baseIri',
+      'http://localhost:8080',
+    ],
+    [
+      'BASE_IRI: dot segments resolved, encoded ones too',
+      { BASE_IRI: 'https://example.org/a/./b/../c/%2e%2e/d/' },
+      'baseIri',
+      'https://example.org/a/d',
+    ],
+    [
+      'BASE_IRI: an international host in its ASCII form',
+      { BASE_IRI: 'https://bücher.example/' },
+      'baseIri',
+      'https://xn--bcher-kva.example',
+    ],
+    [
+      'ISIL_DIRECTORY_URL normalised the same way',
+      { ISIL_DIRECTORY_URL: 'HTTP://Sigel.Example.org:80/x/../' },
+      'isilDirectoryUrl',
+      'http://sigel.example.org',
     ],
     [
       'ISIL_DIRECTORY_URL loses its slash',
@@ -140,4 +205,24 @@ describe('loadConfig result', () => {
     }, TypeError);
     assert.equal(config.port, 8080);
   });
+});
+
+describe('MAX_CONNECTIONS', () => {
+  for (const [openFiles, expected] of [
+    [512, 128],
+    [1024, 384],
+    [20_000, 9872],
+    [1_048_576, 16_384],
+    [100, 16],
+    [undefined, 16_384],
+  ] as const)
+    it(`defaults to ${expected} with an open-files limit of ${openFiles}`, () =>
+      assert.equal(maxConnections({}, openFiles), expected));
+  it('is refused above what the open-files limit leaves, naming the variable and the limit', () =>
+    assert.throws(
+      () => maxConnections({ MAX_CONNECTIONS: '300' }, 512),
+      /^ConfigError: MAX_CONNECTIONS: expected at most 256 \(the open-files limit, ulimit -n, is 512/,
+    ));
+  it('takes a value within it', () =>
+    assert.equal(maxConnections({ MAX_CONNECTIONS: '256' }, 512), 256));
 });

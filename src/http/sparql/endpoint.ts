@@ -309,7 +309,8 @@ class StaffEndpoint {
 
   /**
    * Runs the query in the store, counting it against the user's queries in flight; stops it when
-   * the client goes away before its answer (Oxigraph cannot cancel a query: its worker is ended).
+   * the client goes away before its answer, with a reset or a FIN (Oxigraph cannot cancel a query:
+   * its worker is ended).
    */
   private async ask(user: string, query: StaffQuery, res: Response): Promise<StaffAnswer> {
     const { perUser } = this.deps.config.sparql;
@@ -326,10 +327,17 @@ class StaffEndpoint {
       if (!res.writableEnded) gone.abort();
     };
     res.once('close', closed);
+    // The listener keeps a half-closed connection open (httpAllowHalfOpen, src/server/listen.ts),
+    // so a client's FIN does not close the response: a client that closed its socket normally
+    // held its worker for SPARQL_TIMEOUT_MS. A FIN before the answer is taken as the client gone.
+    const { socket } = res.req;
+    socket.once('end', closed);
+    if (socket.readableEnded) closed();
     try {
       return await this.deps.staff.query(query, gone.signal);
     } finally {
       res.off('close', closed);
+      socket.off('end', closed);
       const left = (this.inFlight.get(user) ?? 1) - 1;
       if (left > 0) this.inFlight.set(user, left);
       else this.inFlight.delete(user);
