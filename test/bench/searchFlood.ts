@@ -257,16 +257,25 @@ async function searchReady(port: number): Promise<void> {
 }
 
 const counts = (m: Map<number, number>) =>
-  [...m].sort(([a], [b]) => a - b).map(([status, n]) => `${status}: ${n}`).join(', ');
+  [...m]
+    .sort(([a], [b]) => a - b)
+    .map(([status, n]) => `${status}: ${n}`)
+    .join(', ');
 
 async function main(): Promise<void> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'isil-ld-searchflood-'));
   const snapshot = path.join(work, 'dataset.nq');
   const generated = spawnSync(
     process.execPath,
-    ['--import', 'tsx', path.join(PROJECT_ROOT, 'loader', 'generate.ts')].concat(
-      ['--count', String(COUNT), '--format', 'snapshot', '--out', snapshot, '--quiet'],
-    ),
+    ['--import', 'tsx', path.join(PROJECT_ROOT, 'loader', 'generate.ts')].concat([
+      '--count',
+      String(COUNT),
+      '--format',
+      'snapshot',
+      '--out',
+      snapshot,
+      '--quiet',
+    ]),
     { stdio: 'inherit' },
   );
   if (generated.status !== 0) throw new Error('generate failed');
