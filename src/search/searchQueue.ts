@@ -1,0 +1,140 @@
+// The queue in front of the search index's thread (issue 34): that thread answers one question at a
+// time, so a question waits for those before it. Each client (a remote address) waits in a queue
+// of its own, and the next question is the first of the client with the fewest questions at the
+// thread (of those, the one whose turn came longest ago), so that one client's flood waits behind
+// itself and not in front of everyone; a client has at most `perClient` questions waiting and all clients at most
+// `queue` (past either, the question is refused at once, `SearchBusy`); and a question whose
+// client has gone (its `signal` aborted) leaves the queue at once, never to run.
+
+/** Who asks: the client's address, and a signal aborted once the client has gone. */
+export interface Asker {
+  readonly client: string;
+  readonly signal?: AbortSignal;
+}
+
+/** The queue is full (`perClient` false: for everyone; true: for this client). */
+export class SearchBusy extends Error {
+  constructor(readonly perClient: boolean) {
+    super(
+      perClient
+        ? 'Too many of your searches are waiting; try again in a second.'
+        : 'Search is busy; try again in a second.',
+    );
+    this.name = 'SearchBusy';
+  }
+}
+
+/** The client went away before its question's turn: the question was dropped, not run. */
+export class ClientGone extends Error {
+  constructor() {
+    super('the client went away before its question ran');
+    this.name = 'ClientGone';
+  }
+}
+
+export interface QueueLimits {
+  /** Questions handed to the thread at once: two, so that it never waits for the next. */
+  readonly running: number;
+  /** Questions waiting, of all clients. */
+  readonly queue: number;
+  /** Questions waiting, of one client. */
+  readonly perClient: number;
+}
+
+export const QUEUE_LIMITS: QueueLimits = { running: 2, queue: 64, perClient: 8 };
+
+interface Waiting {
+  readonly client: string;
+  readonly signal: AbortSignal | undefined;
+  readonly start: (done: () => void) => void;
+  readonly left: () => void;
+}
+
+export class SearchQueue {
+  /** The questions waiting, by client; the clients in the order of their turns. */
+  private readonly clients = new Map<string, Waiting[]>();
+  private waitingCount = 0;
+  private runningCount = 0;
+  /** The questions at the thread, by client. */
+  private readonly runningOf = new Map<string, number>();
+
+  constructor(readonly limits: QueueLimits = QUEUE_LIMITS) {}
+
+  /** How many questions wait for their turn. */
+  get waiting(): number {
+    return this.waitingCount;
+  }
+
+  /**
+   * Resolves on `asker`'s turn with the function to call once its question is answered; rejects
+   * with `SearchBusy` when the queue is full, or `ClientGone` when the client leaves first.
+   */
+  turn(asker: Asker): Promise<() => void> {
+    const { client, signal } = asker;
+    if (signal?.aborted) return Promise.reject(new ClientGone());
+    if (this.runningCount < this.limits.running && this.waitingCount === 0)
+      return Promise.resolve(this.started(client));
+    const mine = this.clients.get(client);
+    if ((mine?.length ?? 0) >= this.limits.perClient) return Promise.reject(new SearchBusy(true));
+    if (this.waitingCount >= this.limits.queue) return Promise.reject(new SearchBusy(false));
+    return new Promise((resolve, reject) => {
+      const left = () => {
+        this.remove(waiting);
+        reject(new ClientGone());
+      };
+      const waiting: Waiting = { client, signal, start: resolve, left };
+      signal?.addEventListener('abort', left, { once: true });
+      if (mine) mine.push(waiting);
+      else this.clients.set(client, [waiting]);
+      this.waitingCount++;
+    });
+  }
+
+  /** One more question of `client` runs; the function ends it and gives the next its turn. */
+  private started(client: string): () => void {
+    this.runningCount++;
+    this.runningOf.set(client, (this.runningOf.get(client) ?? 0) + 1);
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.runningCount--;
+      const left = this.runningOf.get(client)! - 1;
+      if (left === 0) this.runningOf.delete(client);
+      else this.runningOf.set(client, left);
+      this.next();
+    };
+  }
+
+  /**
+   * The first question of the client with the fewest at the thread runs (of equals, the one first
+   * in the order of turns); that client goes to the back. At most `queue` clients wait.
+   */
+  private next(): void {
+    while (this.runningCount < this.limits.running && this.waitingCount > 0) {
+      let chosen: [string, Waiting[]] | undefined;
+      let fewest = Infinity;
+      for (const [client, queue] of this.clients) {
+        const running = this.runningOf.get(client) ?? 0;
+        if (running < fewest) [chosen, fewest] = [[client, queue], running];
+        if (running === 0) break;
+      }
+      const [client, queue] = chosen!;
+      const waiting = queue.shift()!;
+      this.waitingCount--;
+      this.clients.delete(client);
+      if (queue.length > 0) this.clients.set(client, queue);
+      waiting.signal?.removeEventListener('abort', waiting.left);
+      waiting.start(this.started(client));
+    }
+  }
+
+  private remove(waiting: Waiting): void {
+    const queue = this.clients.get(waiting.client);
+    const at = queue?.indexOf(waiting) ?? -1;
+    if (!queue || at < 0) return;
+    queue.splice(at, 1);
+    this.waitingCount--;
+    if (queue.length === 0) this.clients.delete(waiting.client);
+  }
+}
