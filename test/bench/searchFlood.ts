@@ -152,12 +152,13 @@ export function batchBody(n: number, seed = 0): string {
 }
 
 /**
- * Item 4: 127.0.0.3 and 127.0.0.4 each loop batches of 100 queries for `seconds`, while 127.0.0.2
+ * Item 4: 127.0.0.3 and 127.0.0.4 each loop batches of `batch` queries for `seconds`, while 127.0.0.2
  * asks one query, then waits 200 ms.
  */
 export async function reconcileFlood(
   port: number,
   seconds = 8,
+  batch = 100,
 ): Promise<{ heavy: Map<number, number>; bystander: Bystander }> {
   const end = performance.now() + seconds * 1000;
   const stop = () => performance.now() > end;
@@ -166,7 +167,7 @@ export async function reconcileFlood(
     loop(stop, async () => {
       const a = await ask(port, from, '/reconcile', {
         method: 'POST',
-        body: batchBody(100),
+        body: batchBody(batch),
         timeoutMs: 30_000,
       });
       heavy.set(a.status, (heavy.get(a.status) ?? 0) + 1);
