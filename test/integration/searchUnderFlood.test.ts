@@ -146,6 +146,21 @@ describe('search under a flood (issue 34)', function () {
     assert.equal((await first).status, 200);
   });
 
+  it('answers four big batches of four clients at once, a fifth and sixth 503 with Retry-After', async () => {
+    const queries = Object.fromEntries(
+      Array.from({ length: 11 }, (_, i) => [`q${i}`, { query: `Stadtbibliothek ${i}` }]),
+    );
+    const body = `queries=${encodeURIComponent(JSON.stringify(queries))}`;
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        ask(port, `127.0.2.${i + 1}`, '/reconcile', { method: 'POST', body }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    assert.deepEqual(statuses, [200, 200, 200, 200, 503, 503]);
+    assert.match(answers.find((a) => a.status === 503)!.body, /busy with other batches/);
+  });
+
   it('answers a reconciliation query keyed __proto__ under its key (item 13)', async () => {
     const queries =
       '{"__proto__":{"query":"Stadtbibliothek"},"constructor":{"query":"Kreisarchiv"}}';
