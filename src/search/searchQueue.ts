@@ -2,9 +2,11 @@
 // time, so a question waits for those before it. Each client (a remote address) waits in a queue
 // of its own, and the next question is the first of the client with the fewest questions at the
 // thread (of those, the one whose turn came longest ago), so that one client's flood waits behind
-// itself and not in front of everyone; a client has at most `perClient` questions waiting and all clients at most
-// `queue` (past either, the question is refused at once, `SearchBusy`); and a question whose
-// client has gone (its `signal` aborted) leaves the queue at once, never to run.
+// itself and not in front of everyone. A client has at most `perClient` questions waiting and all
+// clients at most `queue`; when it is full, a client with fewer waiting pushes out the newest
+// question of the client with the most, so that a few clients cannot lock the others out (the
+// question refused, or pushed out, fails at once: `SearchBusy`). A question whose client has gone
+// (its `signal` aborted) leaves the queue at once, never to run.
 
 /** Who asks: the client's address, and a signal aborted once the client has gone. */
 export interface Asker {
@@ -41,13 +43,15 @@ export interface QueueLimits {
   readonly perClient: number;
 }
 
-export const QUEUE_LIMITS: QueueLimits = { running: 2, queue: 64, perClient: 8 };
+/** 48 a client: the 50 connections of a load test from one address, or of a proxy, fit. */
+export const QUEUE_LIMITS: QueueLimits = { running: 2, queue: 64, perClient: 48 };
 
 interface Waiting {
   readonly client: string;
   readonly signal: AbortSignal | undefined;
   readonly start: (done: () => void) => void;
   readonly left: () => void;
+  readonly refuse: (error: Error) => void;
 }
 
 export class SearchQueue {
@@ -76,18 +80,35 @@ export class SearchQueue {
       return Promise.resolve(this.started(client));
     const mine = this.clients.get(client);
     if ((mine?.length ?? 0) >= this.limits.perClient) return Promise.reject(new SearchBusy(true));
-    if (this.waitingCount >= this.limits.queue) return Promise.reject(new SearchBusy(false));
+    if (this.waitingCount >= this.limits.queue && !this.pushOut(mine?.length ?? 0))
+      return Promise.reject(new SearchBusy(false));
     return new Promise((resolve, reject) => {
       const left = () => {
         this.remove(waiting);
         reject(new ClientGone());
       };
-      const waiting: Waiting = { client, signal, start: resolve, left };
+      const waiting: Waiting = { client, signal, start: resolve, left, refuse: reject };
       signal?.addEventListener('abort', left, { once: true });
       if (mine) mine.push(waiting);
       else this.clients.set(client, [waiting]);
       this.waitingCount++;
     });
+  }
+
+  /**
+   * Makes room in a full queue for a client with `having` questions waiting: the newest question
+   * of the client with the most goes, if that client would still have more than this one.
+   */
+  private pushOut(having: number): boolean {
+    let fullest: Waiting[] | undefined;
+    for (const queue of this.clients.values())
+      if (queue.length > (fullest?.length ?? 0)) fullest = queue;
+    if (!fullest || fullest.length <= having + 1) return false;
+    const newest = fullest[fullest.length - 1]!;
+    this.remove(newest);
+    newest.signal?.removeEventListener('abort', newest.left);
+    newest.refuse(new SearchBusy(true));
+    return true;
   }
 
   /** One more question of `client` runs; the function ends it and gives the next its turn. */

@@ -24,6 +24,7 @@ interface Answer {
   readonly status: number;
   readonly ms: number;
   readonly body: string;
+  readonly headers: http.IncomingHttpHeaders;
 }
 
 /** One request from `from` (a loopback address), on a connection of its own; 0 when it failed. */
@@ -35,8 +36,8 @@ export function ask(
 ): Promise<Answer> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const done = (status: number, body = '') =>
-      resolve({ status, ms: performance.now() - started, body });
+    const done = (status: number, body = '', headers: http.IncomingHttpHeaders = {}) =>
+      resolve({ status, ms: performance.now() - started, body, headers });
     const headers: Record<string, string> = options.body
       ? { 'Content-Type': 'application/x-www-form-urlencoded' }
       : {};
@@ -53,7 +54,9 @@ export function ask(
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => done(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8')));
+        res.on('end', () =>
+          done(res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'), res.headers),
+        );
         res.on('error', () => done(0));
       },
     );

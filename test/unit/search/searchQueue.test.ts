@@ -36,16 +36,35 @@ describe('SearchQueue', () => {
     assert.equal(ran.indexOf('b'), 2);
   });
 
-  it("refuses a client's question past its share (429) and any past the queue's bound (503)", async () => {
+  it("refuses a client's question past its share (429)", async () => {
     const queue = new SearchQueue(LIMITS);
     const { ask } = recorder(queue);
     const admitted = [ask('a'), ask('a'), ask('a'), ask('a')];
     await assert.rejects(ask('a'), (e: unknown) => e instanceof SearchBusy && e.perClient);
-    admitted.push(ask('b'), ask('b'), ask('c'));
-    assert.equal(queue.waiting, 6);
-    await assert.rejects(ask('d'), (e: unknown) => e instanceof SearchBusy && !e.perClient);
     await Promise.all(admitted);
     assert.equal(queue.waiting, 0);
+  });
+
+  it("a full queue makes room for a client by pushing out the fullest client's newest", async () => {
+    const queue = new SearchQueue({ running: 1, queue: 4, perClient: 4 });
+    const { ran, ask } = recorder(queue);
+    const first = ask('a');
+    const waiting = [ask('a'), ask('a'), ask('a')];
+    const pushed = ask('a');
+    const b = ask('b');
+    await assert.rejects(pushed, (e: unknown) => e instanceof SearchBusy && e.perClient);
+    assert.equal(queue.waiting, 4);
+    await Promise.all([first, ...waiting, b]);
+    assert.deepEqual(ran, ['a', 'a', 'b', 'a', 'a']);
+  });
+
+  it('refuses a question when the queue is full of clients with one each (503)', async () => {
+    const queue = new SearchQueue({ running: 1, queue: 3, perClient: 3 });
+    const { ask } = recorder(queue);
+    const admitted = [ask('a'), ask('b'), ask('c'), ask('d')];
+    assert.equal(queue.waiting, 3);
+    await assert.rejects(ask('e'), (e: unknown) => e instanceof SearchBusy && !e.perClient);
+    await Promise.all(admitted);
   });
 
   it('drops the question of a client gone, before it runs, and frees its place', async () => {
