@@ -64,7 +64,7 @@ describe('search under a flood (issue 34)', function () {
     // The flood was more than the thread could answer: most of its clients hung up unanswered.
     assert.ok((flood.get(0) ?? 0) > 300, JSON.stringify([...flood]));
     // The flood's searches still waiting when their clients hung up were dropped: none is left
-    // (without that, 48 would wait for the thread), and the thread was never ended as stuck.
+    // (without that, 56 would wait for the thread), and the thread was never ended as stuck.
     assert.equal(service.search.queue.waiting, 0);
     assert.equal(service.search.version, version);
     assert.deepEqual(failures, []);
