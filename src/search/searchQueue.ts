@@ -1,7 +1,7 @@
 // The queue in front of the search index's thread (issue 34): that thread answers one question at a
 // time, so a question waits for those before it. Each client (a remote address) waits in a queue
 // of its own, and the next question is the first of the client with the fewest questions at the
-// thread (of those, the one whose turn came longest ago), so that one client's flood waits behind
+// thread (of those, the one whose last turn is the oldest), so that one client's flood waits behind
 // itself and not in front of everyone. A client has at most `perClient` questions waiting and all
 // clients at most `queue`; when it is full, a client with fewer waiting pushes out the newest
 // question of the client with the most, so that a few clients cannot lock the others out (the
@@ -60,12 +60,15 @@ interface Waiting {
 }
 
 export class SearchQueue {
-  /** The questions waiting, by client; the clients in the order of their turns. */
+  /** The questions waiting, by client. */
   private readonly clients = new Map<string, Waiting[]>();
   private waitingCount = 0;
   private runningCount = 0;
   /** The questions at the thread, by client. */
   private readonly runningOf = new Map<string, number>();
+  /** The turn each client with questions waiting or at the thread had last (turns are counted). */
+  private readonly lastTurn = new Map<string, number>();
+  private turns = 0;
 
   constructor(readonly limits: QueueLimits = QUEUE_LIMITS) {}
 
@@ -120,6 +123,7 @@ export class SearchQueue {
   private started(client: string): () => void {
     this.runningCount++;
     this.runningOf.set(client, (this.runningOf.get(client) ?? 0) + 1);
+    this.lastTurn.set(client, ++this.turns);
     let ended = false;
     return () => {
       if (ended) return;
@@ -128,31 +132,36 @@ export class SearchQueue {
       const left = this.runningOf.get(client)! - 1;
       if (left === 0) this.runningOf.delete(client);
       else this.runningOf.set(client, left);
+      this.forgetIdle(client);
       this.next();
     };
   }
 
   /**
-   * The first question of the client with the fewest at the thread runs (of equals, the one first
-   * in the order of turns); that client goes to the back. At most `queue` clients wait.
+   * The first question of the client with the fewest at the thread runs; of equals, of the one
+   * whose last turn is the oldest (a client that had none goes first). At most `queue` clients wait.
    */
   private next(): void {
     while (this.runningCount < this.limits.running && this.waitingCount > 0) {
       let chosen: [string, Waiting[]] | undefined;
-      let fewest = Infinity;
+      let best = [Infinity, Infinity];
       for (const [client, queue] of this.clients) {
-        const running = this.runningOf.get(client) ?? 0;
-        if (running < fewest) [chosen, fewest] = [[client, queue], running];
-        if (running === 0) break;
+        const key = [this.runningOf.get(client) ?? 0, this.lastTurn.get(client) ?? 0];
+        if (key[0]! < best[0]! || (key[0] === best[0] && key[1]! < best[1]!))
+          [chosen, best] = [[client, queue], key];
       }
       const [client, queue] = chosen!;
       const waiting = queue.shift()!;
       this.waitingCount--;
-      this.clients.delete(client);
-      if (queue.length > 0) this.clients.set(client, queue);
+      if (queue.length === 0) this.clients.delete(client);
       waiting.signal?.removeEventListener('abort', waiting.left);
       waiting.start(this.started(client));
     }
+  }
+
+  /** A client with nothing waiting and nothing at the thread is forgotten. */
+  private forgetIdle(client: string): void {
+    if (!this.clients.has(client) && !this.runningOf.has(client)) this.lastTurn.delete(client);
   }
 
   private remove(waiting: Waiting): void {
@@ -162,5 +171,6 @@ export class SearchQueue {
     queue.splice(at, 1);
     this.waitingCount--;
     if (queue.length === 0) this.clients.delete(waiting.client);
+    this.forgetIdle(waiting.client);
   }
 }

@@ -21,10 +21,10 @@ describe('SearchQueue', () => {
   it("a client's flood waits behind itself: another client's question runs next", async () => {
     const queue = new SearchQueue(LIMITS);
     const { ran, ask } = recorder(queue);
-    // a's first runs at once, its second was queued first; then the clients take turns.
+    // a's first runs at once; b and c, who had no turn yet, go before a's next.
     const all = [ask('a'), ask('a'), ask('a'), ask('a'), ask('b'), ask('c')];
     await Promise.all(all);
-    assert.deepEqual(ran, ['a', 'a', 'b', 'c', 'a', 'a']);
+    assert.deepEqual(ran, ['a', 'b', 'c', 'a', 'a', 'a']);
   });
 
   it('goes to the client with the fewest questions at the thread', async () => {
@@ -55,7 +55,7 @@ describe('SearchQueue', () => {
     await assert.rejects(pushed, (e: unknown) => e instanceof SearchBusy && e.perClient);
     assert.equal(queue.waiting, 4);
     await Promise.all([first, ...waiting, b]);
-    assert.deepEqual(ran, ['a', 'a', 'b', 'a', 'a']);
+    assert.deepEqual(ran, ['a', 'b', 'a', 'a', 'a']);
   });
 
   it('refuses a question when the queue is full of clients with one each (503)', async () => {
