@@ -6,6 +6,7 @@ import type { Documents } from '../serving/documents';
 import type { Service } from '../serving/service';
 import type { StaffDeps } from './sparql/endpoint';
 import { SearchUnavailable, type SearchHolder, type Searched } from '../search/searchHolder';
+import { ClientGone, SearchBusy, type Asker } from '../search/searchQueue';
 import { HttpError, notReady } from './errors';
 
 export interface RouteDeps {
@@ -58,9 +59,26 @@ export function queryOf(req: Request): URLSearchParams {
 }
 
 /**
+ * Who asks the search index: the client's address (behind a proxy, the proxy's: every client
+ * shares it) and a signal aborted once the client has gone, so that its questions are dropped.
+ */
+export function askerOf(req: Request): Asker {
+  const controller = new AbortController();
+  const res = req.res;
+  if (req.socket.destroyed) controller.abort();
+  else
+    res?.once('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
+  return { client: req.socket.remoteAddress ?? 'unknown', signal: controller.signal };
+}
+
+/**
  * Asks the search index of the version served (search, suggest, reconciliation, previews); 503
  * with Retry-After until the first is built, or while it is built again after its thread failed.
- * Asking starts the build of the version served if it has not begun.
+ * Asking starts the build of the version served if it has not begun. A full queue is 503 (429
+ * when the client's own share is full), with Retry-After; a question dropped because its client
+ * left is logged as 499, as nginx does (nobody reads the answer).
  */
 export async function searching<T>(
   service: Service,
@@ -72,6 +90,12 @@ export async function searching<T>(
   } catch (error) {
     if (error instanceof SearchUnavailable)
       throw new HttpError(503, error.message, { 'Retry-After': '5' });
+    if (error instanceof SearchBusy)
+      throw new HttpError(error.perClient ? 429 : 503, error.message, {
+        'Retry-After': '1',
+        'Cache-Control': 'no-store',
+      });
+    if (error instanceof ClientGone) throw new HttpError(499, 'The client went away.');
     throw error;
   }
 }

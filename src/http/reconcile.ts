@@ -16,7 +16,9 @@ import {
 import type { SearchEntry } from '../search/entry';
 import { escapeHtml } from '../serving/page';
 import { requestBody } from './body';
+import type { Asker } from '../search/searchQueue';
 import {
+  askerOf,
   cacheControl,
   DATASET_VERSION,
   pathBelow,
@@ -35,8 +37,10 @@ const MAX_BODY = 1024 * 1024;
 /** Queries in one batch at most (OpenRefine sends 10 by default). */
 const MAX_QUERIES = 100;
 const MAX_QUERY = 500;
-/** Batches answered at once; more wait for a 503's Retry-After. */
-const MAX_BATCHES = 2;
+/** A batch of at most this many queries is small: never refused for the big ones running. */
+const SMALL_BATCH = 10;
+/** Big batches answered at once, one a client; past either, 503 or 429 with Retry-After. */
+const MAX_BIG_BATCHES = 4;
 const CALLBACK = /^[A-Za-z_$][\w$.]{0,63}$/;
 
 const bad = (message: string) => new HttpError(400, message, { 'Cache-Control': 'no-store' });
@@ -92,8 +96,11 @@ export function manifest(deps: RouteDeps) {
   };
 }
 
-/** A batch of queries as JSON, checked: each an object with a query string (or properties). */
-export function parseQueries(text: string): Record<string, ReconcileQuery> {
+/**
+ * A batch of queries as JSON, checked: each an object with a query string (or properties). A Map,
+ * since the keys are the client's: `__proto__` is a key like any other.
+ */
+export function parseQueries(text: string): Map<string, ReconcileQuery> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -104,7 +111,7 @@ export function parseQueries(text: string): Record<string, ReconcileQuery> {
     throw bad('queries is a JSON object of queries by key ({"q0": {"query": "..."}}).');
   const entries = Object.entries(parsed as Record<string, unknown>);
   if (entries.length > MAX_QUERIES) throw bad(`A batch holds at most ${MAX_QUERIES} queries.`);
-  const queries: Record<string, ReconcileQuery> = {};
+  const queries = new Map<string, ReconcileQuery>();
   for (const [key, value] of entries) {
     if (!value || typeof value !== 'object') throw bad(`Query ${key} is not an object.`);
     const q = value as Record<string, unknown>;
@@ -133,12 +140,12 @@ export function parseQueries(text: string): Record<string, ReconcileQuery> {
         ))
     )
       throw bad(`Query ${key}: properties is a list of {"pid": ..., "v": ...}.`);
-    queries[key] = {
+    queries.set(key, {
       query,
       ...(type !== undefined ? { type: type as string | string[] } : {}),
       ...(q.limit !== undefined ? { limit: q.limit as number } : {}),
       ...(properties ? { properties: properties as { pid: string; v: unknown }[] } : {}),
-    };
+    });
   }
   return queries;
 }
@@ -179,30 +186,39 @@ function preflight(res: Response): void {
   res.end();
 }
 
+/** The answers of a batch by the client's keys: an object without prototype, for `__proto__`. */
+type Results = Record<string, { result: readonly Candidate[] }>;
+
+const busy = (status: 429 | 503, message: string) =>
+  new HttpError(status, message, { 'Retry-After': '1', 'Cache-Control': 'no-store' });
+
 /**
  * The batches being answered. The index's thread answers a query in a few milliseconds, a batch of
- * 100 in a good part of a second: a batch asks one query at a time, so that searches and
- * suggestions are answered between its queries, and past `MAX_BATCHES` at once a client is told to
- * come back (503), so that a flood of batches holds no more of the index's thread than that.
+ * 100 in a good part of a second: a batch asks one query at a time, in its client's turn in the
+ * search queue (src/search/searchQueue.ts), so that other clients' questions are answered between
+ * its queries. A client has one big batch at a time (429 for another), and at most
+ * `MAX_BIG_BATCHES` run (503 past them); small batches, as OpenRefine's ten, are never refused for
+ * the big ones.
  */
 class Batches {
-  private running = 0;
+  private readonly big = new Set<string>();
 
   async run(
     deps: RouteDeps,
-    queries: Readonly<Record<string, ReconcileQuery>>,
-  ): Promise<{ version: string; results: Record<string, { result: readonly Candidate[] }> }> {
-    if (this.running >= MAX_BATCHES)
-      throw new HttpError(503, 'Reconciliation is busy with other batches; try again shortly.', {
-        'Retry-After': '1',
-        'Cache-Control': 'no-store',
-      });
-    this.running++;
+    queries: ReadonlyMap<string, ReconcileQuery>,
+    asker: Asker,
+  ): Promise<{ version: string; results: Results }> {
+    const isBig = queries.size > SMALL_BATCH;
+    if (isBig && this.big.has(asker.client))
+      throw busy(429, 'Your previous batch is still being answered; send the next once it is.');
+    if (isBig && this.big.size >= MAX_BIG_BATCHES)
+      throw busy(503, 'Reconciliation is busy with other batches; try again shortly.');
+    if (isBig) this.big.add(asker.client);
     try {
-      const results: Record<string, { result: readonly Candidate[] }> = {};
+      const results = Object.create(null) as Results;
       let version = '';
-      for (const [key, query] of Object.entries(queries)) {
-        const answer = await searching(deps.service, (index) => index.reconcile(query));
+      for (const [key, query] of queries) {
+        const answer = await searching(deps.service, (index) => index.reconcile(query, asker));
         results[key] = { result: answer.value };
         version = answer.version;
       }
@@ -210,7 +226,7 @@ class Batches {
       if (version === '') version = (await searching(deps.service, (i) => i.built())).version;
       return { version, results };
     } finally {
-      this.running--;
+      if (isBig) this.big.delete(asker.client);
     }
   }
 }
@@ -234,13 +250,14 @@ export function reconciliation(deps: RouteDeps): RequestHandler {
         const text = await queriesOf(req, params);
         if (text === undefined) return sendJson(req, res, deps, manifest(deps), params);
         const queries = parseQueries(text);
-        const { version, results } = await batches.run(deps, queries);
+        const { version, results } = await batches.run(deps, queries, askerOf(req));
         return sendJson(req, res, deps, results, params, { [DATASET_VERSION]: version });
       }
       case 'suggest/entity': {
         const prefix = params.get('prefix') ?? '';
         if (prefix.length > MAX_QUERY) throw bad(`prefix is at most ${MAX_QUERY} characters.`);
-        const found = await searching(deps.service, (index) => index.suggest(prefix, 10));
+        const asker = askerOf(req);
+        const found = await searching(deps.service, (index) => index.suggest(prefix, 10, asker));
         const result = found.value.map((e) => ({
           id: e.isil,
           name: e.name,
@@ -265,7 +282,8 @@ export function reconciliation(deps: RouteDeps): RequestHandler {
       case 'preview': {
         const id = params.get('id');
         if (!id || id.length > 64) throw bad('preview takes the ISIL as id=.');
-        const found = await searching(deps.service, (index) => index.entry(id));
+        const asker = askerOf(req);
+        const found = await searching(deps.service, (index) => index.entry(id, asker));
         const body = preview(deps, found.value, id);
         res.writeHead(200, {
           ...commonHeaders(res),

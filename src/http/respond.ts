@@ -260,7 +260,8 @@ export function errorHandler(logger: Logger) {
 
 /** A body the service makes itself (a page, a search answer, VoID), with a strong ETag of it. */
 export interface Made {
-  readonly body: string;
+  /** Text, or bytes already encoded (a CSV made in the search index's thread). */
+  readonly body: string | Uint8Array;
   readonly etag: string;
 }
 

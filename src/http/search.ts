@@ -6,13 +6,12 @@ import { DIRECTORY_PATH, RESOURCE_PATH } from '../rdf/iris';
 import type { InstitutionType, SearchEntry } from '../search/entry';
 import type { SearchAnswer, SearchRequest } from '../search/searchIndex';
 import { negotiateAmong } from '../util/accept';
-import { CSV_HEAD, csvField } from '../serving/dumps';
-import { cacheControl, DATASET_VERSION, queryOf, searching, type RouteDeps } from './deps';
+import { askerOf, cacheControl, DATASET_VERSION, queryOf, searching, type RouteDeps } from './deps';
 import { HttpError } from './errors';
 import { pageLanguage } from '../serving/html/language';
 import { searchPage } from './html/searchPage';
 import { pageHeaders } from './pageHeaders';
-import { made, sendMade } from './respond';
+import { made, sendMade, type Made } from './respond';
 
 export const SEARCH_PATH = '/search';
 export const SUGGEST_PATH = '/search/suggest';
@@ -165,11 +164,11 @@ function send(
   res: Response,
   deps: RouteDeps,
   type: string,
-  body: string,
+  body: Made,
   version: string,
   extra: Record<string, string> = {},
 ): void {
-  sendMade(req, res, made(body), {
+  sendMade(req, res, body, {
     'Content-Type': type,
     'Cache-Control': cacheControl(deps.config),
     Vary: 'Accept, Accept-Language',
@@ -202,25 +201,6 @@ function searchJson(
   return `${body}\n`;
 }
 
-function searchCsv(deps: RouteDeps, answer: SearchAnswer): string {
-  const lines = answer.hits.map(({ entry: e }) =>
-    [
-      e.isil,
-      e.name,
-      e.sigel,
-      e.postcodes[0],
-      e.cities[0],
-      e.type,
-      e.lat,
-      e.lon,
-      `${deps.config.baseIri}${RESOURCE_PATH}${e.isil}`,
-    ]
-      .map(csvField)
-      .join(','),
-  );
-  return `${[CSV_HEAD.join(','), ...lines].join('\r\n')}\r\n`;
-}
-
 export function search(deps: RouteDeps): RequestHandler {
   return async function search(req, res) {
     const params = queryOf(req);
@@ -237,8 +217,18 @@ export function search(deps: RouteDeps): RequestHandler {
         'Search answers in HTML, JSON (application/json) or CSV (text/csv).',
       );
     const request = searchRequest(params, output);
+    const asker = askerOf(req);
+    // Made in the index's thread: up to 10,000 rows, too many to copy and write here.
+    if (output === 'csv') {
+      const { version, value } = await searching(deps.service, (index) =>
+        index.csv(request, deps.config.baseIri, asker),
+      );
+      return send(req, res, deps, CONTENT_TYPE.csv, value, version, {
+        'Content-Disposition': 'inline; filename="isil-search.csv"',
+      });
+    }
     const { version, value: answer } = await searching(deps.service, (index) =>
-      index.search(request),
+      index.search(request, asker),
     );
     if (output === 'json')
       return send(
@@ -246,20 +236,16 @@ export function search(deps: RouteDeps): RequestHandler {
         res,
         deps,
         CONTENT_TYPE.json,
-        searchJson(deps, params, request, answer, version),
+        made(searchJson(deps, params, request, answer, version)),
         version,
       );
-    if (output === 'csv')
-      return send(req, res, deps, CONTENT_TYPE.csv, searchCsv(deps, answer), version, {
-        'Content-Disposition': 'inline; filename="isil-search.csv"',
-      });
     const language = pageLanguage(params, req.headers['accept-language']);
     send(
       req,
       res,
       deps,
       CONTENT_TYPE.html,
-      searchPage(deps, params, request, answer, language),
+      made(searchPage(deps, params, request, answer, language)),
       version,
       {
         'Content-Language': language.lang,
@@ -285,7 +271,8 @@ export function suggest(deps: RouteDeps): RequestHandler {
     let version = deps.service.search.version;
     let body = version !== undefined && version === keptFor ? kept.get(key) : undefined;
     if (body === undefined) {
-      const found = await searching(deps.service, (index) => index.suggest(q, limit));
+      const asker = askerOf(req);
+      const found = await searching(deps.service, (index) => index.suggest(q, limit, asker));
       version = found.version;
       body = `${JSON.stringify({ query: q, suggestions: found.value.map((e) => hitJson(deps, e)) })}\n`;
       if (keptFor !== version) {
@@ -295,6 +282,6 @@ export function suggest(deps: RouteDeps): RequestHandler {
       if (kept.size >= SUGGESTIONS_KEPT) kept.delete(kept.keys().next().value!);
     } else kept.delete(key);
     kept.set(key, body);
-    send(req, res, deps, CONTENT_TYPE.json, body, version!);
+    send(req, res, deps, CONTENT_TYPE.json, made(body), version!);
   };
 }

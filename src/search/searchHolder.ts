@@ -7,13 +7,17 @@
 // none of it. Until the first is built, search is unavailable (503 with Retry-After). A build for
 // a version replaced before it finished is given up. A thread that fails is started again, and the
 // version served built again in it. The server builds each version's index as soon as it serves it
-// (`eager`); elsewhere (tests) the first search asks for it.
+// (`eager`); elsewhere (tests) the first search asks for it. Questions reach the thread through a
+// queue that is bounded, fair between clients and drops those of clients gone (searchQueue.ts);
+// a question counts as stuck by the time the thread works on it, not the time it waited.
 import type { Dataset } from '../store/dataset';
 import { WorkerClient } from '../threads/client';
 import { moduleIn } from '../threads/workerRequire';
 import { searchEntry, type SearchEntry } from './entry';
 import type { Candidate, ReconcileQuery } from './reconcile';
 import type { SearchAnswer, SearchRequest } from './searchIndex';
+import type { MadeCsv } from './searchCsv';
+import { SearchQueue, type Asker } from './searchQueue';
 import type { SearchAsk, SearchReply } from './searchWorker';
 
 /** How long after a failed build the next search may start another. */
@@ -25,8 +29,17 @@ const IN_FLIGHT = 4;
 /** Entries handed to the index's thread in one message. */
 const BATCH = 500;
 
-/** How long one question to the index's thread may take before the thread counts as stuck. */
-const ASK_TIMEOUT_MS = 60_000;
+/**
+ * How long the index's thread may work on one question before it counts as stuck and is ended:
+ * the worst search of a million institutions took 1.3 s (docs/search.md).
+ */
+const ASK_TIMEOUT_MS = 10_000;
+
+/** How long one step of a build (a batch of entries, the index made of them) may take. */
+const BUILD_TIMEOUT_MS = 60_000;
+
+/** Who asks when the caller names no client: the service's own pages (the home page's example). */
+const SERVICE: Asker = { client: 'the service' };
 
 export interface BuildReport {
   readonly version: string;
@@ -76,6 +89,12 @@ export async function readEntries(
   return wanted();
 }
 
+/** Ends `thread` as stuck after `ms`, unless the timer returned is cleared first. */
+function endAfter(thread: WorkerClient<SearchAsk, SearchReply>, ms: number, what: string) {
+  const why = new Error(`the search index's thread worked ${ms} ms ${what}: ended as stuck`);
+  return setTimeout(() => void thread.terminate(why), ms).unref();
+}
+
 export class SearchHolder {
   private thread: WorkerClient<SearchAsk, SearchReply> | undefined;
   /** The version of the index the thread answers from. */
@@ -87,13 +106,24 @@ export class SearchHolder {
   private closed = false;
   /** Whether a build is under way. */
   private buildingNow = false;
+  /** The questions of all clients, in turn, before they reach the thread. */
+  readonly queue = new SearchQueue();
+  /** The questions the thread was handed, oldest first (it answers in order), and the watch. */
+  private working: {
+    thread: WorkerClient<SearchAsk, SearchReply> | undefined;
+    jobs: object[];
+    timer: NodeJS.Timeout | undefined;
+  } = { thread: undefined, jobs: [], timer: undefined };
+  /** How long the thread may work on one question before it is ended as stuck. */
+  askTimeoutMs = ASK_TIMEOUT_MS;
   /** Whether a version's index is built as soon as it is followed, or at the first `ensure`. */
   eager = false;
   /** The build under way, for tests and the process to wait on. */
   building: Promise<BuildReport | undefined> = Promise.resolve(undefined);
   /** Called after each build, with what it took or why it failed. */
   onBuilt: (report: BuildReport) => void = () => {};
-  onFailed: (version: string, error: Error) => void = () => {};
+  /** `answering`: the version of the index that still answers, if one does. */
+  onFailed: (version: string, error: Error, answering: string | undefined) => void = () => {};
 
   /** Whether the followed version's index is built (`ready`), being built, or not asked for. */
   get state(): 'ready' | 'building' | 'failed' | 'idle' {
@@ -137,7 +167,7 @@ export class SearchHolder {
           error.name !== 'StoreClosed' &&
           !this.closed
         ) {
-          this.onFailed(dataset.version, error);
+          this.onFailed(dataset.version, error, this.thread?.alive ? this.answering : undefined);
           this.failed = { dataset, until: Date.now() + RETRY_MS };
           this.started = undefined;
         }
@@ -155,36 +185,59 @@ export class SearchHolder {
     return { version: this.version, value: null };
   }
 
-  search(request: SearchRequest): Promise<Searched<SearchAnswer>> {
-    return this.ask({ kind: 'search', request }, (r) => (r as { answer: SearchAnswer }).answer);
+  search(request: SearchRequest, asker: Asker = SERVICE): Promise<Searched<SearchAnswer>> {
+    return this.ask(
+      asker,
+      { kind: 'search', request },
+      (r) => (r as { answer: SearchAnswer }).answer,
+    );
+  }
+
+  /**
+   * A search's hits as CSV, made in the index's thread with its ETag: a large answer (10,000
+   * rows) is neither copied to the serving thread row by row nor written there.
+   */
+  csv(request: SearchRequest, baseIri: string, asker: Asker = SERVICE): Promise<Searched<MadeCsv>> {
+    return this.ask(asker, { kind: 'csv', request, baseIri }, (r) => (r as { csv: MadeCsv }).csv);
   }
 
   /** Up to `limit` institutions for what is being typed, best first. */
-  suggest(q: string, limit = 10): Promise<Searched<readonly SearchEntry[]>> {
+  suggest(
+    q: string,
+    limit = 10,
+    asker: Asker = SERVICE,
+  ): Promise<Searched<readonly SearchEntry[]>> {
     return this.ask(
+      asker,
       { kind: 'suggest', q, limit },
       (r) => (r as { entries: readonly SearchEntry[] }).entries,
     );
   }
 
-  entry(isil: string): Promise<Searched<SearchEntry | undefined>> {
+  entry(isil: string, asker: Asker = SERVICE): Promise<Searched<SearchEntry | undefined>> {
     return this.ask(
+      asker,
       { kind: 'entry', isil },
       (r) => (r as { entry: SearchEntry | null }).entry ?? undefined,
     );
   }
 
   /** An institution with a place and coordinates, to show as an example. */
-  example(): Promise<Searched<SearchEntry | undefined>> {
+  example(asker: Asker = SERVICE): Promise<Searched<SearchEntry | undefined>> {
     return this.ask(
+      asker,
       { kind: 'example' },
       (r) => (r as { entry: SearchEntry | null }).entry ?? undefined,
     );
   }
 
   /** The candidates for one reconciliation query (src/search/reconcile.ts). */
-  reconcile(query: ReconcileQuery): Promise<Searched<readonly Candidate[]>> {
+  reconcile(
+    query: ReconcileQuery,
+    asker: Asker = SERVICE,
+  ): Promise<Searched<readonly Candidate[]>> {
     return this.ask(
+      asker,
       { kind: 'reconcile', query },
       (r) => (r as { candidates: readonly Candidate[] }).candidates,
     );
@@ -199,21 +252,81 @@ export class SearchHolder {
     this.thread = undefined;
   }
 
-  private async ask<T>(ask: SearchAsk, value: (reply: SearchReply) => T): Promise<Searched<T>> {
-    const thread = this.thread;
-    if (this.answering === undefined || !thread?.alive)
-      throw new SearchUnavailable('The search index is being built; try again in a few seconds.');
-    let reply: SearchReply;
+  /**
+   * Asks the thread once it is `asker`'s turn (SearchBusy when the queue is full, ClientGone when
+   * the client leaves first); unavailable while no index answers, checked before and after waiting.
+   */
+  private async ask<T>(
+    asker: Asker,
+    ask: SearchAsk,
+    value: (reply: SearchReply) => T,
+  ): Promise<Searched<T>> {
+    await this.built();
+    const done = await this.queue.turn(asker);
     try {
-      reply = await thread.ask(ask);
-    } catch (error) {
-      if (thread.alive) throw error;
-      this.lost(thread, error as Error);
-      throw new SearchUnavailable(
-        `The search index is being built again: ${(error as Error).message}`,
-      );
+      const thread = this.thread;
+      if (this.answering === undefined || !thread?.alive)
+        throw new SearchUnavailable('The search index is being built; try again in a few seconds.');
+      let reply: SearchReply;
+      try {
+        reply = await this.worked(thread, ask);
+      } catch (error) {
+        if (thread.alive) throw error;
+        this.lost(thread, error as Error);
+        throw new SearchUnavailable(
+          `The search index is being built again: ${(error as Error).message}`,
+        );
+      }
+      return { version: reply!.version, value: value(reply) };
+    } finally {
+      done();
     }
-    return { version: reply!.version, value: value(reply) };
+  }
+
+  /**
+   * `ask` answered by `thread`, watched: the thread answers questions in the order it was handed
+   * them, so the oldest unanswered one is the one it works on, and only that one's time is
+   * counted. Past `askTimeoutMs` the thread is ended as stuck.
+   */
+  private async worked(
+    thread: WorkerClient<SearchAsk, SearchReply>,
+    ask: SearchAsk,
+  ): Promise<SearchReply> {
+    if (this.working.thread !== thread) {
+      clearTimeout(this.working.timer);
+      this.working = { thread, jobs: [], timer: undefined };
+    }
+    const working = this.working;
+    const job = {};
+    working.jobs.push(job);
+    if (working.jobs.length === 1) this.watch(working);
+    try {
+      return await thread.ask(ask);
+    } finally {
+      const first = working.jobs[0] === job;
+      working.jobs.splice(working.jobs.indexOf(job), 1);
+      if (first) this.watch(working);
+    }
+  }
+
+  private watch(working: SearchHolder['working']): void {
+    clearTimeout(working.timer);
+    working.timer = undefined;
+    if (working.jobs.length === 0 || !working.thread) return;
+    working.timer = endAfter(working.thread, this.askTimeoutMs, 'on one question');
+  }
+
+  /** A step of a build, which has the thread to itself and a deadline of its own. */
+  private async step(
+    thread: WorkerClient<SearchAsk, SearchReply>,
+    ask: SearchAsk,
+  ): Promise<SearchReply> {
+    const timer = endAfter(thread, BUILD_TIMEOUT_MS, "on a build's step");
+    try {
+      return await thread.ask(ask);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** The index's thread, started when there is none (the first build, or after one failed). */
@@ -223,7 +336,6 @@ export class SearchHolder {
       moduleIn(__dirname, 'searchWorker'),
       {
         name: "the search index's thread",
-        timeoutMs: ASK_TIMEOUT_MS,
         // After its build the thread allocates little (a query's results): a small young
         // generation keeps its heap near the index's own size (103 against 128 MB here, the
         // index of the bench's 17,000 institutions, with V8's default).
@@ -249,7 +361,7 @@ export class SearchHolder {
     this.started = undefined;
     const dataset = this.following;
     if (!dataset) return;
-    this.onFailed(dataset.version, error);
+    this.onFailed(dataset.version, error, undefined);
     if (this.eager) void this.ensure();
   }
 
@@ -269,14 +381,16 @@ export class SearchHolder {
     const thread = this.threadNow();
     const { version } = dataset;
     const wanted = () => this.following === dataset && this.thread === thread;
-    await thread.ask({ kind: 'begin', version });
+    await this.step(thread, { kind: 'begin', version });
     const read = await readEntries(
       dataset,
-      async (entries) => void (await thread.ask({ kind: 'add', version, entries })),
+      async (entries) => void (await this.step(thread, { kind: 'add', version, entries })),
       wanted,
     );
     if (!read) return undefined;
-    const reply = (await thread.ask({ kind: 'finish', version })) as { institutions: number };
+    const reply = (await this.step(thread, { kind: 'finish', version })) as {
+      institutions: number;
+    };
     if (this.thread !== thread) return undefined;
     this.answering = version;
     if (!wanted()) return undefined;

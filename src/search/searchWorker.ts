@@ -6,6 +6,7 @@
 import { serve } from '../threads/serve';
 import type { SearchEntry } from './entry';
 import { reconcile, type Candidate, type ReconcileQuery } from './reconcile';
+import { searchCsv, type MadeCsv } from './searchCsv';
 import { SearchIndex, type SearchAnswer, type SearchRequest } from './searchIndex';
 
 export type SearchAsk =
@@ -13,6 +14,7 @@ export type SearchAsk =
   | { readonly kind: 'add'; readonly version: string; readonly entries: readonly SearchEntry[] }
   | { readonly kind: 'finish'; readonly version: string }
   | { readonly kind: 'search'; readonly request: SearchRequest }
+  | { readonly kind: 'csv'; readonly request: SearchRequest; readonly baseIri: string }
   | { readonly kind: 'suggest'; readonly q: string; readonly limit: number }
   | { readonly kind: 'entry'; readonly isil: string }
   | { readonly kind: 'example' }
@@ -22,6 +24,7 @@ export type SearchAsk =
 export type SearchReply =
   | { readonly version: string; readonly institutions: number }
   | { readonly version: string; readonly answer: SearchAnswer }
+  | { readonly version: string; readonly csv: MadeCsv }
   | { readonly version: string; readonly entries: readonly SearchEntry[] }
   | { readonly version: string; readonly entry: SearchEntry | null }
   | { readonly version: string; readonly candidates: readonly Candidate[] }
@@ -60,6 +63,18 @@ serve<SearchAsk, SearchReply>(async (ask) => {
     case 'search': {
       const index = ready();
       return { version: index.version, answer: index.search(ask.request) };
+    }
+    case 'csv': {
+      // Made here: 10,000 rows copied to the serving thread and written there took it ~55 ms.
+      const index = ready();
+      const { hits } = index.search(ask.request);
+      return {
+        version: index.version,
+        csv: searchCsv(
+          hits.map((h) => h.entry),
+          ask.baseIri,
+        ),
+      };
     }
     case 'suggest': {
       const index = ready();

@@ -124,8 +124,13 @@ export function startServer(
   // Each dataset version's search index is built as soon as the version is served.
   service.search.eager = true;
   service.search.onBuilt = (report) => logger.info(report, 'search index built');
-  service.search.onFailed = (version, err) =>
-    logger.error({ err, version }, 'search index not built: search answers from the previous one');
+  service.search.onFailed = (version, err, answering) =>
+    logger.error(
+      { err, version, answering: answering ?? null },
+      answering === undefined
+        ? 'search index not built: search answers 503 until it is built again'
+        : 'search index not built: search answers from the previous one',
+    );
   service.dumps.eager = true;
   service.dumps.onMade = (set, ms) =>
     logger.info({ version: set.version, files: set.files, ms }, 'dumps made');

@@ -9,16 +9,7 @@ import zlib from 'node:zlib';
 import { isBlank, toDescription } from '../rdf/description';
 import { toJsonLd } from '../rdf/jsonld';
 import { searchEntry } from '../search/entry';
-
-/** A CSV field (RFC 4180), a leading formula character made inert for spreadsheets. */
-export function csvField(value: string | number | undefined): string {
-  if (value === undefined) return '';
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-export const CSV_HEAD = ['isil', 'name', 'sigel', 'postcode', 'city', 'type', 'lat', 'lon', 'uri'];
+import { csvRow, CSV_HEAD } from '../search/searchCsv';
 
 /** One file being written: its stream (gzipped or not), its hash and size as written. */
 export class Writing {
@@ -123,9 +114,7 @@ export class DumpWriting {
       `${JSON.stringify(JSON.parse(await toJsonLd(description, this.contextUrl)))}\n`,
     );
     const e = searchEntry(isil, description);
-    await csv.write(
-      `${[e.isil, e.name, e.sigel, e.postcodes[0], e.cities[0], e.type, e.lat, e.lon, iri].map(csvField).join(',')}\r\n`,
-    );
+    await csv.write(`${csvRow(e, iri)}\r\n`);
   }
 
   /** Each file renamed into place, with its size and SHA-256. */

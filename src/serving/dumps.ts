@@ -10,8 +10,6 @@ import { WorkerClient } from '../threads/client';
 import { moduleIn } from '../threads/workerRequire';
 import type { DumpAnswer, DumpRequest } from './dumpsWorker';
 
-export { csvField, CSV_HEAD } from './dumpWriting';
-
 /** Institutions handed to the dumps' thread at once: described together, written in turn. */
 const BATCH = 50;
 

@@ -159,7 +159,7 @@ describe('reconciliation (W3C Reconciliation API 0.2)', function () {
     await request(app).post('/search').expect(405);
   });
 
-  it('answers a flood of big batches two at a time, the rest 503 with Retry-After, and serves documents meanwhile', async () => {
+  it("answers one client's flood of big batches one at a time, the rest 429 with Retry-After, and serves documents meanwhile", async () => {
     const batch = JSON.stringify(
       Object.fromEntries(
         Array.from({ length: 100 }, (_, i) => [
@@ -174,9 +174,9 @@ describe('reconciliation (W3C Reconciliation API 0.2)', function () {
     const document = request(app).get('/data/organisations/DE-1a.ttl');
     const answers = await Promise.all(flood);
     const statuses = answers.map((r) => r.status).sort();
-    assert.ok(statuses.filter((s) => s === 200).length >= 2, statuses.join());
-    assert.ok(statuses.includes(503), statuses.join());
-    for (const busy of answers.filter((r) => r.status === 503))
+    assert.ok(statuses.filter((s) => s === 200).length >= 1, statuses.join());
+    assert.ok(statuses.includes(429), statuses.join());
+    for (const busy of answers.filter((r) => r.status === 429))
       assert.equal(busy.headers['retry-after'], '1');
     for (const done of answers.filter((r) => r.status === 200))
       assert.equal(Object.keys(done.body).length, 100);
