@@ -317,7 +317,7 @@ describe('golden: the real PICA+ records', () => {
         lobid:
           'American Antiquarian Society (AAS) Historical Periodicals Collection : Series 4 (1853-1865)  [Nationallizenz]',
         reason:
-          'the converter collapses white-space runs (DATA-MODEL.md, quirks); lobid keeps the double space of 029A',
+          'the converter collapses white-space runs (docs/data-model.md, quirks); lobid keeps the double space of 029A',
       },
     ];
     /** lobid writes the country code as `0049`, the original service and we as `+49`. */

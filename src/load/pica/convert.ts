@@ -1,4 +1,4 @@
-// Converts one PICA+ record of the ISIL agency to the published FOAF/vCard model (DATA-MODEL.md),
+// Converts one PICA+ record of the ISIL agency to the published FOAF/vCard model (docs/data-model.md),
 // as N-Triples, with the quirks of the original service fixed as the model's table decides.
 import { LIBTYPE } from '../../rdf/libtype';
 import { isilDefect } from '../../rdf/isil';
@@ -20,7 +20,7 @@ export interface ConvertOptions {
 
 /**
  * The record as a published or withdrawn institution, or why it is left out: status N by rule
- * (DATA-MODEL.md, "Status codes"), no ISIL or an unknown status as malformed.
+ * (docs/data-model.md, "Status codes"), no ISIL or an unknown status as malformed.
  */
 export function convertRecord(
   record: PicaRecord,
@@ -293,7 +293,7 @@ function value(source: PicaField | PicaRecord, a: string, b?: string): string | 
 /** Printable ASCII words single-spaced: already NFC and collapsed, the common case, kept as is. */
 const PLAIN_TEXT = /^[!-~]+(?: [!-~]+)*$/;
 
-/** Literal text as published: NFC, white-space runs collapsed to one space (DATA-MODEL.md, quirks). */
+/** Literal text as published: NFC, white-space runs collapsed to one space (docs/data-model.md, quirks). */
 function text(raw: string | undefined): string | undefined {
   if (raw === undefined || PLAIN_TEXT.test(raw)) return raw || undefined;
   const cleaned = raw.normalize('NFC').replace(/\s+/gu, ' ').trim();
