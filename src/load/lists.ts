@@ -135,7 +135,7 @@ function nameOnlyRecord(row: NameRow, baseIri: string): SourceRecord {
       `<${iri}> <${RDF_TYPE}> <${PREFIXES.foaf}Organization> .\n` +
       `<${iri}> <${PREFIXES.foaf}name> ${literal(row.name)} .\n` +
       `<${iri}> <${PREFIXES.dc}identifier> ${literal(`(ISIL)${row.isil}`)} .\n` +
-      // The Sigel, the agency's older identifier, written as the ISIL is (issue 18).
+      // The Sigel, the agency's older identifier, written as the ISIL is.
       (row.sigel && row.sigel !== row.isil
         ? `<${iri}> <${PREFIXES.dc}identifier> ${literal(`(Sigel)${row.sigel}`)} .\n`
         : '') +

@@ -101,7 +101,7 @@ interface Difference {
 const DE_1A_DIFFERENCES: readonly Difference[] = [
   {
     reason:
-      'the contact functions (035B $b, $l) as schema:ContactPoint, which the original did not publish (issue 18)',
+      'the contact functions (035B $b, $l) as schema:ContactPoint, which the original did not publish',
     onlyInOriginal: [],
     onlyInConverted: [
       'R schema:contactPoint [ rdf:type schema:ContactPoint ; schema:contactType "Auskunft"^^xsd:string ; schema:email "info@sbb.spk-berlin.de"^^xsd:string ; schema:faxNumber "+49 30 2 66-333501"^^xsd:string ; schema:telephone "+49 30 2 66-433888"^^xsd:string ]',
@@ -112,12 +112,12 @@ const DE_1A_DIFFERENCES: readonly Difference[] = [
   },
   {
     reason:
-      "the type (035E $f, code 11) as lobid's library type, which the original did not publish (issue 18)",
+      "the type (035E $f, code 11) as lobid's library type, which the original did not publish",
     onlyInOriginal: [],
     onlyInConverted: ['R dcterms:type <http://purl.org/lobid/libtype#n11>'],
   },
   {
-    reason: 'the Sigel (008H $d), which the original did not publish (issue 18)',
+    reason: 'the Sigel (008H $d), which the original did not publish',
     onlyInOriginal: [],
     onlyInConverted: ['R dc:identifier "(Sigel)1a"^^xsd:string'],
   },
