@@ -84,6 +84,22 @@ describe('the manual', () => {
     assert.ok(!trackedFiles.has('docs/nothing.md'));
   });
 
+  it('the sources, tests and manual name no issue number (a TODO excepted): git has the history', () => {
+    const naming: string[] = [];
+    const where = /^(README\.md|docs\/|src\/|loader\/|test\/|queries\/)/;
+    for (const file of tracked.filter((name) => where.test(name))) {
+      const bytes = fs.readFileSync(path.join(PROJECT_ROOT, file));
+      if (bytes.includes(0)) continue;
+      bytes
+        .toString('utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (/\bissues? \d/i.test(line) && !line.includes('TODO')) naming.push(`${file}:${i + 1}`);
+        });
+    }
+    assert.deepEqual(naming, []);
+  });
+
   it('no tracked text file names the folder beside the clone (but CI, which reads it)', () => {
     const beside = ['..', 'shared'].join('/');
     const naming: string[] = [];
