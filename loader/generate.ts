@@ -1,5 +1,5 @@
 // Command line and library: a synthetic dataset of N institutions, the same bytes for the same
-// seed, either in exactly the shape of the published model (DATA-MODEL.md) as N-Triples, or as the
+// seed, either in exactly the shape of the published model (docs/data-model.md) as N-Triples, or as the
 // agency's source records in normalized PICA+, shaped like the real ones, or as a snapshot (the
 // loader's output) of the same N-Triples, written as it is generated: a million institutions (31
 // million triples, more than the embedded store holds) go into a remote store this way.

@@ -1,4 +1,4 @@
-// The pages' static files, `GET /assets/<name>` (issue 18): the stylesheet and scripts of this
+// The pages' static files, `GET /assets/<name>`: the stylesheet and scripts of this
 // project, and Leaflet's from npm, so that no page loads anything from another host but map
 // tiles. A fixed list read once at start: a name not on it is 404, whatever it holds. Each file
 // has a strong ETag (its SHA-256) and is cached for a day.

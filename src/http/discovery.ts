@@ -1,4 +1,4 @@
-// Discovery for machines (issue 18): a VoID description of the dataset at `/.well-known/void`
+// Discovery for machines: a VoID description of the dataset at `/.well-known/void`
 // (RFC 8615; VoID §7.2), `robots.txt`, and a sitemap (sitemaps.org 0.9: an index, then files of at
 // most 50,000 URLs with `lastmod`). Each is made from the dataset version served, once per version,
 // and carries its ETag.

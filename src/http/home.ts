@@ -1,4 +1,4 @@
-// The home page, `GET /` (issue 18): in German or English (`lang`, else Accept-Language), the
+// The home page, `GET /`: in German or English (`lang`, else Accept-Language), the
 // lookup box with autocomplete, what the service is, its counts, an example institution that has
 // an address, and the ways in for machines (VoID, dumps, sitemap, reconciliation).
 import type { RequestHandler } from 'express';

@@ -1,6 +1,6 @@
 // The institution's own page, `GET /isil/<isil>` (served when no ISIL_DIRECTORY_URL is set, in
 // place of the agency's directory that `/data/organisations/<isil>.html` points to): HTML with the
-// document's validators, as §4 says for every document; in German or English (issue 18), each
+// document's validators, as §4 says for every document; in German or English, each
 // language a document of its own, with its own ETag.
 import type { RequestHandler } from 'express';
 import { DIRECTORY_PATH } from '../rdf/iris';

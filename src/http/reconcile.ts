@@ -1,4 +1,4 @@
-// The reconciliation service, `/reconcile` (issue 18): the W3C Entity Reconciliation community
+// The reconciliation service, `/reconcile`: the W3C Entity Reconciliation community
 // group's API, version 0.2, as OpenRefine speaks it. `GET /reconcile` is the service manifest;
 // queries come as `queries=<JSON>` by GET or form POST and get candidates with scores and `match`
 // (src/search/reconcile.ts); `suggest/entity`, `suggest/type` and `suggest/property` complete what

@@ -107,7 +107,7 @@ function prepare(
     const validators = {
       ETag: rendered.etag,
       'Last-Modified': rendered.lastModified.toUTCString(),
-      // A page's words follow Accept-Language (issue 18); the RDF documents' do not.
+      // A page's words follow Accept-Language; the RDF documents' do not.
       Vary: format.name === 'html' ? 'Accept-Encoding, Accept-Language' : 'Accept-Encoding',
     };
     p = new Prepared(rendered, { ...headers(institution, format), ...validators, ...CORS });
@@ -227,7 +227,7 @@ export function errorHandler(logger: Logger) {
     let body: string;
     let type: string;
     if (http instanceof Gone && negotiate(req.headers.accept)?.name === 'html') {
-      // A withdrawn ISIL's own page, in the reader's language (issue 18).
+      // A withdrawn ISIL's own page, in the reader's language.
       type = 'text/html;charset=utf-8';
       body = withdrawnPage(
         http.withdrawn,

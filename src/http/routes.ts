@@ -1,5 +1,5 @@
 // The route table: every path the service answers, with its named handler and the section of
-// HTTP-CONTRACT.md it implements. The handlers are made from their dependencies (`RouteDeps`),
+// docs/http-contract.md it implements. The handlers are made from their dependencies (`RouteDeps`),
 // here, once; none holds state between requests.
 import type { RequestHandler } from 'express';
 import { CONTEXT_PATH } from '../rdf/context';
@@ -26,7 +26,7 @@ export interface Route {
   readonly match: 'prefix' | 'exact';
   readonly path: string;
   readonly handler: RequestHandler;
-  /** Where HTTP-CONTRACT.md (or the manual) says what it answers. */
+  /** Where docs/http-contract.md (or the manual) says what it answers. */
   readonly contract: string;
 }
 
@@ -49,7 +49,7 @@ export function routeTable(deps: RouteDeps): readonly Route[] {
   const routes: Route[] = [
     { match: 'prefix', path: DATA_PATH, handler: data(deps), contract: '§3, §4, §5' },
     { match: 'prefix', path: RESOURCE_PATH, handler: resource(deps), contract: '§2, §5' },
-    { match: 'exact', path: CONTEXT_PATH, handler: context(deps), contract: '§4' },
+    { match: 'exact', path: CONTEXT_PATH, handler: context(deps), contract: '§3' },
     { match: 'exact', path: SHAPES_PATH, handler: shapes(deps), contract: 'docs/data.md' },
     { match: 'exact', path: '/healthz', handler: healthz, contract: 'docs/operations.md' },
     { match: 'exact', path: '/readyz', handler: readyz(deps), contract: 'docs/operations.md' },
@@ -86,7 +86,7 @@ export function routeTable(deps: RouteDeps): readonly Route[] {
       match: 'prefix',
       path: DIRECTORY_PATH,
       handler: page(deps),
-      contract: '§3',
+      contract: '§4',
     });
   return routes;
 }

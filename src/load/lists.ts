@@ -135,7 +135,7 @@ function nameOnlyRecord(row: NameRow, baseIri: string): SourceRecord {
       `<${iri}> <${RDF_TYPE}> <${PREFIXES.foaf}Organization> .\n` +
       `<${iri}> <${PREFIXES.foaf}name> ${literal(row.name)} .\n` +
       `<${iri}> <${PREFIXES.dc}identifier> ${literal(`(ISIL)${row.isil}`)} .\n` +
-      // The Sigel, the agency's older identifier, written as the ISIL is (issue 18).
+      // The Sigel, the agency's older identifier, written as the ISIL is.
       (row.sigel && row.sigel !== row.isil
         ? `<${iri}> <${PREFIXES.dc}identifier> ${literal(`(Sigel)${row.sigel}`)} .\n`
         : '') +
@@ -177,7 +177,7 @@ export function* readRedirectList(
 }
 
 /**
- * The project's representation of a withdrawn ISIL (DATA-MODEL.md, Lifecycle): the institution
+ * The project's representation of a withdrawn ISIL (docs/data-model.md, Lifecycle): the institution
  * marked `owl:deprecated`, its successor as `dcterms:isReplacedBy`, and the description's licence.
  */
 export function withdrawnRecord(
@@ -204,7 +204,7 @@ export function withdrawnRecord(
   };
 }
 
-/** Text as the converter writes it (DATA-MODEL.md, Quirks): NFC, white-space runs as one space. */
+/** Text as the converter writes it (docs/data-model.md, Quirks): NFC, white-space runs as one space. */
 /**
  * A name as the agency gives it. lobid's TSV export writes each quotation mark in a name twice, as
  * CSV escapes it, though it never encloses a field: `Städtisches Museum ""Junkerhaus""` in the list

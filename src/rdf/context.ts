@@ -10,7 +10,7 @@ const id = (iri: string) => ({ '@id': iri, '@type': '@id' });
 
 /**
  * The context of the published model: the prefixes, and short terms for the properties of
- * DATA-MODEL.md. Terms for IRI-valued properties coerce to `@id`; a literal value for one of them
+ * docs/data-model.md. Terms for IRI-valued properties coerce to `@id`; a literal value for one of them
  * still round-trips (compaction falls back to the prefixed name).
  */
 export const CONTEXT = Object.freeze({

@@ -1,4 +1,4 @@
-// The IRIs and paths the service mints for an institution (DATA-MODEL.md, Identifiers).
+// The IRIs and paths the service mints for an institution (docs/data-model.md, Identifiers).
 import type { Isil } from './isil';
 
 export const RESOURCE_PATH = '/resource/organisations/';

@@ -1,5 +1,5 @@
 // The agency's institution types as lobid's vocabulary names them (http://purl.org/lobid/libtype,
-// the terms the converter publishes as dcterms:type from 035E $f; issue 18), with their labels:
+// the terms the converter publishes as dcterms:type from 035E $f), with their labels:
 // those of the vocabulary's SKOS file (hbz/lobid-vocabs, libtype.ttl, CC0; its English labels of
 // n86 and n87 are written `skos:PrefLabel` there), and `n85`, which the agency's records use and
 // the file lacks, as lobid's own records label it

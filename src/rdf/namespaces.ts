@@ -1,4 +1,4 @@
-// The prefixes of the published model (DATA-MODEL.md), used by every serializer and the context.
+// The prefixes of the published model (docs/data-model.md), used by every serializer and the context.
 
 export const PREFIXES = {
   rdf: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#',

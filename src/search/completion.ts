@@ -1,4 +1,4 @@
-// Autocomplete (issue 18): the institutions whose names, ISIL or Sigel hold every typed word as the
+// Autocomplete: the institutions whose names, ISIL or Sigel hold every typed word as the
 // start of one of theirs, best first. MiniSearch answers the search page, but its prefix search
 // scores every posting of a short prefix: 14 ms at p99 on the bundled 18,681 names, against a goal
 // of 1 ms (test/bench/search.ts). This index keeps, per folded word, the sorted positions of the

@@ -1,4 +1,4 @@
-// What the search knows of an institution (issue 18), read from its published description: the
+// What the search knows of an institution, read from its published description: the
 // names, the identifiers, the places and the coordinates. Made the same way for every adapter (it
 // reads descriptions through the store port), for every dataset version.
 import type { Quad, Term } from 'n3';

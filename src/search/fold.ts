@@ -1,4 +1,4 @@
-// German folding for search (issue 18): what a librarian types and what the data spells meet in
+// German folding for search: what a librarian types and what the data spells meet in
 // one form. Case goes; ä, ö, ü become ae, oe, ue and ß ss (so "Muenchen" finds "München" and
 // "Strasse" "Straße"); any other accent goes (é → e, å → a); white space and punctuation separate
 // words. The index and the query are folded by the same function.

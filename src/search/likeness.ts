@@ -1,4 +1,4 @@
-// How alike a name from elsewhere is to an institution's name (issue 18's reconciliation): words
+// How alike a name from elsewhere is to an institution's name (for reconciliation): words
 // folded and weighed by how telling they are, compounds and their parts, typos, a town's adjective,
 // acronyms, the kind of institution a name says; src/search/wordLikeness.ts says how alike two
 // words are. src/search/reconcile.ts finds the candidates and scores them with it.

@@ -1,4 +1,4 @@
-// Reconciliation (issue 18; the W3C Entity Reconciliation community group's API 0.2, as OpenRefine
+// Reconciliation (the W3C Entity Reconciliation community group's API 0.2, as OpenRefine
 // speaks it): a name from elsewhere, with an ISIL, a city or a postcode to sharpen it, gets the
 // institutions it may mean, each with a score from 0 to 100 and `match` when the service is sure
 // enough to match it without asking a person. A wrong automatic match costs more than a missed

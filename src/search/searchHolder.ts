@@ -1,4 +1,4 @@
-// The search index that follows the dataset being served (issue 18). Each new version's index is
+// The search index that follows the dataset being served. Each new version's index is
 // built in the background: the entries are made here from the version's own descriptions, read
 // through the store port (the same for every adapter) a few at a time so that serving goes first,
 // and handed in batches to the index's worker thread (searchWorker.ts), which indexes them beside

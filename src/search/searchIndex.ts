@@ -1,4 +1,4 @@
-// The search index of one dataset version (issue 18), in MiniSearch (chosen by a measurement:
+// The search index of one dataset version, in MiniSearch (chosen by a measurement:
 // test/bench/searchLibraries.ts, docs/search.md). Names, other names, ISIL, Sigel, city and
 // postcode are folded the German way (src/search/fold.ts); words are matched by prefix and with
 // small typos, identifiers and postcodes by prefix (src/search/codes.ts keeps them, out of

@@ -1,4 +1,4 @@
-// Full dumps of each dataset version (issue 18): N-Triples (gzip), JSON-LD lines (gzip, one
+// Full dumps of each dataset version: N-Triples (gzip), JSON-LD lines (gzip, one
 // institution a line, the documents' own JSON-LD) and CSV, written in the background when a
 // version is served, never for a request. Each file is written under a temporary name and renamed
 // once whole, with its size and SHA-256 in a sidecar; a version's set is listed only when all its

@@ -28,7 +28,7 @@ export type Successor =
   /** The successor (`named`: its ISIL) was withdrawn too, and no live one follows it. */
   | { readonly kind: 'withdrawn'; readonly named: Isil };
 
-/** An institution whose ISIL was withdrawn (DATA-MODEL.md, Lifecycle): `owl:deprecated true`. */
+/** An institution whose ISIL was withdrawn (docs/data-model.md, Lifecycle): `owl:deprecated true`. */
 export interface Withdrawn {
   readonly isil: Isil;
   readonly iri: string;

@@ -105,9 +105,9 @@ async function waitFor(url: string, ms: number): Promise<void> {
 }
 
 /**
- * Waits until the version's search index and dumps, made in the background once it is served
- * (issue 18), are done: the serving figures are measured without them competing for the cores,
- * as in the runs before them; the time to ready is measured before.
+ * Waits until the version's search index and dumps, made in the background once it is served,
+ * are done: the serving figures are measured without them competing for the cores; the time to
+ * ready is measured before.
  */
 async function backgroundDone(url: string): Promise<void> {
   const until = Date.now() + 300_000;
@@ -207,7 +207,7 @@ async function main(): Promise<void> {
   const loadMs = Date.now() - loadStarted;
   log(`load: ${loadMs} ms (${/loaded .*/.exec(load.stdout)?.[0]})`);
 
-  // Issue 3: the same number of institutions as PICA+ records, converted and loaded by the loader.
+  // The PICA+ load: the same number of institutions as PICA+ records, converted and loaded by the loader.
   const picaSource = path.join(WORK, 'synthetic.dat');
   const picaFd = fs.openSync(picaSource, 'w');
   for (const record of generatePica({ count: COUNT, seed: 1 })) fs.writeSync(picaFd, record);
@@ -345,7 +345,7 @@ async function main(): Promise<void> {
     await stopChildren();
   }
 
-  // Issue 14, part 1: eight connections pipelining 50,000 GETs for uncached documents, first of
+  // The pipelined flood: eight connections pipelining 50,000 GETs for uncached documents, first of
   // three ISILs (single flight), then spread over every ISIL not rendered before (bounded
   // renders), while a separate client asks for a cached document; each on a fresh server.
   const floods: { name: string; result: FloodResult }[] = [];
@@ -371,7 +371,7 @@ async function main(): Promise<void> {
     await stopChildren();
   }
 
-  // Issue 14, part 2: every institution in every format and content coding, from a fresh server
+  // The cache bound: every institution in every format and content coding, from a fresh server
   // with the default cache bound: its RSS against the bound plus its idle footprint.
   const CACHE_BYTES = 256 * 1024 * 1024;
   const bounded = await startServer(18086, {
@@ -396,7 +396,7 @@ async function main(): Promise<void> {
   );
   await stopChildren();
 
-  // Issue 3: p99 of `.ttl` while the server reloads this run's snapshot on SIGHUP, against p99
+  // The reload: p99 of `.ttl` while the server reloads this run's snapshot on SIGHUP, against p99
   // without a reload, by the reload script (one round; it starts a server of its own).
   const reload = spawnSync(
     process.execPath,
@@ -411,7 +411,7 @@ async function main(): Promise<void> {
     /p99 during a reload \/ p99 without: ([\d.]+)/.exec(reload.stdout)?.[1] ?? NaN,
   );
 
-  // Issue 16: the public cached path alone and beside four staff clients looping queries that run
+  // The staff load: the public cached path alone and beside four staff clients looping queries that run
   // into the time limit, by turns; the workers' memory; each example query's latency.
   const staffRun = (extra: string[]) =>
     spawnSync(
@@ -433,7 +433,7 @@ async function main(): Promise<void> {
   const churnP99 = Number(/public p99 with \/ without: ([\d.]+)/.exec(churn.stdout)?.[1] ?? NaN);
   const churnRps = Number(/public req\/s with \/ without: ([\d.]+)/.exec(churn.stdout)?.[1] ?? NaN);
 
-  // Issue 17: scale-out. Loading into Virtuoso, uncached documents through it against its own
+  // Scale-out. Loading into Virtuoso, uncached documents through it against its own
   // rate, and cached documents through one process, replicas behind nginx and Varnish in front.
   const scale = spawnSync(
     process.execPath,
@@ -450,7 +450,7 @@ async function main(): Promise<void> {
     .split('\n')
     .filter((line) => line.startsWith('| ') && !line.startsWith('| scale-out |'));
 
-  // Issue 18: the search (the index in process, suggest over HTTP against Express, a million
+  // The search (the index in process, suggest over HTTP against Express, a million
   // institutions' index), the library it uses against the others, and reconciliation.
   const searchStep = spawnSync(
     process.execPath,
@@ -473,10 +473,10 @@ async function main(): Promise<void> {
     if (run.status !== 0) log(`${step} failed: ${run.stderr.trim()}`);
   }
 
-  // Issue 14, part 4: the loader's memory on 200 MB inputs, and a 100,000-level blank-node chain.
+  // The loader's limits: the loader's memory on 200 MB inputs, and a 100,000-level blank-node chain.
   const limits = await loaderLimits();
   for (const { label, value } of limits) log(`${label}: ${value}`);
-  // The uncached half of the reload bench (issue 14, part 5): p99 while loading and after the swap.
+  // The uncached half of the reload bench: p99 while loading and after the swap.
   const uncachedReload = /uncached: .*/.exec(reload.stdout)?.[0];
 
   const expressRuns = cases
@@ -549,7 +549,7 @@ async function main(): Promise<void> {
     log(
       `| pipelined flood over ${name}: p99 of a cached document beside it | ${result.probeP99.toFixed(1)} ms | < 100 ms | ${verdict(result.probeP99 < 100 && whole)} |`,
     );
-    // The issue's target is for the flood over a few ISILs; spread over every ISIL, the server
+    // The target is for the flood over a few ISILs; spread over every ISIL, the server
     // also renders and caches 15,000 documents meanwhile, and its RSS is shown beside it.
     const few = name === floods[0]!.name;
     log(

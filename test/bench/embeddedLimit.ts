@@ -1,4 +1,4 @@
-// Where the embedded store stops (a script, not a test; issue 17): generated institutions loaded
+// Where the embedded store stops (a script, not a test): generated institutions loaded
 // into one Oxigraph store as a server loads a snapshot, in pieces, until its WebAssembly memory
 // (at most 4 GiB) cannot grow; prints the institutions, triples and RSS at each step and at the
 // failure, and the error Oxigraph ends with. `npm run bench` does not run it (minutes, 5 GB);

@@ -1,4 +1,4 @@
-// Bench steps of issue 14 (hardening), run by bench.ts against a server it started: a pipelined
+// Bench steps of the hardening, run by bench.ts against a server it started: a pipelined
 // flood of uncached documents while another client asks for a cached one, and the response
 // cache's real memory against its bound after every document was asked for in every format and
 // content coding.

@@ -10,7 +10,7 @@ import { generate } from '../../loader/generate';
 import { PROJECT_ROOT } from '../../src/util/paths';
 
 const BASE = 'https://ld.zdb-services.de';
-/** The size of the two large inputs: near what the issue measured (200 MB, 2.96 GB peak). */
+/** The size of the two large inputs: near the sizes once measured (200 MB, 2.96 GB peak). */
 const INPUT_BYTES = 200 * 1000 * 1000;
 const CHAIN_DEPTH = 100_000;
 const DIST_LOADER = path.join(PROJECT_ROOT, '.bench', 'dist', 'loader', 'load.js');

@@ -1,4 +1,4 @@
-// A million generated institutions in a remote store (a script, not a test; issue 17): generated
+// A million generated institutions in a remote store (a script, not a test): generated
 // as a snapshot, streamed by `npm run load` into Virtuoso through its bulk loader, and served by
 // the service in remote mode. Prints the time of each step, the memory of each process (the
 // loader's peak, Virtuoso's, the service's) and the uncached dereference rate. Needs about 40 GB

@@ -1,4 +1,4 @@
-// The reconciliation step of `npm run bench` (issue 18): 200 names that are not the agency's own,
+// The reconciliation step of `npm run bench`: 200 names that are not the agency's own,
 // Wikidata's labels of German institutions of the bundled dataset (wikidata_isil-lookup_2023-09.tsv,
 // where the label differs from the agency's name; every k-th in ISIL order), each reconciled with
 // no property, as a person pasting a column of names would. Prints how many get the right ISIL at

@@ -135,8 +135,8 @@ async function readyVersion(): Promise<string | undefined> {
 }
 
 /**
- * Resolves once the version's search index and dumps, made in the background after each swap
- * (issue 18), are done: a window "without a reload" is measured without them, as before them.
+ * Resolves once the version's search index and dumps, made in the background after each swap,
+ * are done: a window "without a reload" is measured without them.
  */
 async function backgroundDone(): Promise<void> {
   for (;;) {

@@ -1,4 +1,4 @@
-// The scale-out step of the bench (a script, not a test; issue 17), which `npm run bench` runs on
+// The scale-out step of the bench (a script, not a test), which `npm run bench` runs on
 // its own generated institutions; alone:
 //   npx tsx test/bench/scaleOut.ts --snapshot S --source N.nt [--main dist/src/main.js]
 // In one run, on one machine (the load generator, the servers and the store share its cores):

@@ -1,4 +1,4 @@
-// The search step of `npm run bench` (issue 18). In process, on the bundled 18,672 institutions:
+// The search step of `npm run bench`. In process, on the bundled 18,672 institutions:
 // the index's build time and heap, and its own time per suggestion and per search (p50, p99) over
 // 10,000 prefixes a person types. Over HTTP: /search/suggest's rate at 50 connections against an
 // Express baseline answering one fixed JSON body, measured in the same run. Then the index alone,

@@ -1,4 +1,4 @@
-// Which library indexes the search (issue 18): MiniSearch, FlexSearch and Orama on the same work,
+// Which library indexes the search: MiniSearch, FlexSearch and Orama on the same work,
 // the bundled 18,681 names with their ISILs and Sigels. Each builds its index over the same folded
 // text; then 2,000 autocomplete prefixes taken from the names (time per query, p50 and p99), and
 // 200 names that are not the agency's own, Wikidata's labels of German institutions, each asked

@@ -1,4 +1,4 @@
-// Bench of "Hardening, round 2", items 3 and 6, against the real server process: what a bystander
+// Bench of the server's hardening against the real server process: what a bystander
 // sees (1) while one staff user's queries are given up in a loop, the client closing its
 // connection (FIN) each time, and (2) while idle connections are held up to the process's
 // open-files limit. Prints its figures; about 35 s in all (`staff` or `idle` for one part). `npx tsx test/bench/serverHardening.ts`

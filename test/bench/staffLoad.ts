@@ -1,4 +1,4 @@
-// The staff load (a script, not a test; issue 16): the public cached `.ttl` path measured alone,
+// The staff load (a script, not a test): the public cached `.ttl` path measured alone,
 // then while four staff clients loop queries that run into the SPARQL time-limit, by turns; the
 // medians of each and their ratios. Also the memory of the process and of each query worker, idle
 // and after the staff load, and the latency of each example query. `npm run bench` runs it on its

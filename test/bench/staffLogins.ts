@@ -1,11 +1,11 @@
-// Concurrent wrong logins at the staff endpoint (a script, not a test; issue "Hardening, round 2",
-// item 2): a real server on a generated snapshot with its dumps made; 300 wrong logins from one
-// address sent at once while a bystander asks for one byte of a dump every 50 ms. Prints the
-// bystander's latency idle and during the logins, and how many logins were checked (401) or
-// refused at once (429); the same 300 requests without credentials (the floor: connections and
-// routing alone), and spread over 100 source addresses; and (item 9) the bystander while a login
-// makes the server look at a credentials file grown to 303 MB, with the server's RSS.
-// Alone: `npx tsx test/bench/staffLogins.ts [--logins 300] [--main FILE]`.
+// Concurrent wrong logins at the staff endpoint (a script, not a test): a real server on a
+// generated snapshot with its dumps made; 300 wrong logins from one address sent at once while a
+// bystander asks for one byte of a dump every 50 ms. Prints the bystander's latency idle and during
+// the logins, and how many logins were checked (401) or refused at once (429); the same 300
+// requests without credentials (the floor: connections and routing alone), and spread over 100
+// source addresses; and the bystander while a login makes the server look at a credentials
+// file grown to 303 MB, with the server's RSS. Alone: `npx tsx test/bench/staffLogins.ts [--logins
+// 300] [--main FILE]`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,4 +1,4 @@
-// The pages for people in a real browser (issue 18; Chromium from Debian, driven by playwright-core):
+// The pages for people in a real browser (Chromium from Debian, driven by playwright-core):
 // a lookup from the home page to an institution's page through autocomplete, the language switch,
 // the map's marker, a search narrowed by a facet, no console errors and no request to another
 // host but the tiles; axe-core finds no WCAG 2.1 A or AA violation on the home, search and

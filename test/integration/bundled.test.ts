@@ -54,8 +54,8 @@ describe('the bundled dataset, as npm start serves it', () => {
       r200.headers.link!,
       /^<http:\/\/creativecommons\.org\/publicdomain\/zero\/1\.0\/>; rel="license"/,
     );
-    // The newest full record wins whole (issue 3): the PICA+ record modified on 18 November 2022;
-    // the Wikidata links served beside it were made in September 2023, later (issue 18).
+    // The newest full record wins whole: the PICA+ record modified on 18 November 2022;
+    // the Wikidata links served beside it were made in September 2023, later.
     assert.equal(r200.headers['last-modified'], 'Fri, 01 Sep 2023 00:00:00 GMT');
     const quads = await parseRdfXml(r200.text);
     assert.ok(

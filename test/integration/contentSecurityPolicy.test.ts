@@ -1,7 +1,7 @@
 // Every HTML page sends a Content-Security-Policy that lets it run only this host's scripts and
-// styles and load images from this host and the tile server (issue "Hardening, round 2", item 7);
-// in Chromium no page meets a violation of it, and a MAP_ATTRIBUTION holding markup
-// (`<img src=x onerror=…>`, which ran as script) is shown as text on the map. Over generated data.
+// styles and load images from this host and the tile server; in Chromium no page meets a violation
+// of it, and a MAP_ATTRIBUTION holding markup (`<img src=x onerror=…>`, which ran as script) is
+// shown as text on the map. Over generated data.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';

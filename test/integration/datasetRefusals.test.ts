@@ -1,4 +1,4 @@
-// A dataset that goes live is whole, or it does not go live (issue 14, part 3): what a careless
+// A dataset that goes live is whole, or it does not go live: what a careless
 // operator can put at DATASET, at start and on reload, and what the service does with it.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Discovery for machines (issue 18): VoID at /.well-known/void, robots.txt, and the sitemap, on the
+// Discovery for machines: VoID at /.well-known/void, robots.txt, and the sitemap, on the
 // bundled dataset; the VoID read back with a Turtle parser, the sitemap with an XML parser.
 import assert from 'node:assert/strict';
 import request from 'supertest';

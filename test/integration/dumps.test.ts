@@ -1,4 +1,4 @@
-// The dumps of a dataset version (issue 18): made in the background, listed with size and SHA-256,
+// The dumps of a dataset version: made in the background, listed with size and SHA-256,
 // each file whole and right when read back with real parsers (N-Triples with n3, JSON-LD lines with
 // jsonld-streaming-parser), served with validators and ranges; nothing half-made is listed.
 import assert from 'node:assert/strict';

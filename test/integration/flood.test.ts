@@ -1,4 +1,4 @@
-// One hot uncached document must not stall the server (issue 14, part 1): concurrent requests for
+// One hot uncached document must not stall the server: concurrent requests for
 // one document share its render, renders are bounded, a connection's pipelined requests enter the
 // app a few at a time, and past the bound the answer is 503 with Retry-After.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The container's first start on an empty volume (issue 14, part 3): the bundled dataset's
+// The container's first start on an empty volume: the bundled dataset's
 // snapshot is written to DATASET once, and a file already there is never replaced.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Links out (issue 18): a links source (Wikidata's ISIL lookup) loaded like any other source, kept
+// Links out: a links source (Wikidata's ISIL lookup) loaded like any other source, kept
 // in a graph of its own, served in every document as `owl:sameAs` beside the institution's data
 // (which stays as its source publishes it), and covered by the documents' ETag and Last-Modified.
 // Over both adapters: the embedded store, and Virtuoso through the remote one.

@@ -1,4 +1,4 @@
-// The HTML page: what a person needs, grouped, in German or English (issue 18), every value from
+// The HTML page: what a person needs, grouped, in German or English, every value from
 // the data escaped, and the JSON-LD embedded (the document's, and schema.org's for search engines).
 import assert from 'node:assert/strict';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// The pages for people (issue 18), in German and English: the language chosen by `lang`, else by
+// The pages for people, in German and English: the language chosen by `lang`, else by
 // Accept-Language; Vary and an ETag per language; the language switch; links that keep `lang`.
 import assert from 'node:assert/strict';
 import request from 'supertest';

@@ -101,7 +101,7 @@ interface Difference {
 const DE_1A_DIFFERENCES: readonly Difference[] = [
   {
     reason:
-      'the contact functions (035B $b, $l) as schema:ContactPoint, which the original did not publish (issue 18)',
+      'the contact functions (035B $b, $l) as schema:ContactPoint, which the original did not publish',
     onlyInOriginal: [],
     onlyInConverted: [
       'R schema:contactPoint [ rdf:type schema:ContactPoint ; schema:contactType "Auskunft"^^xsd:string ; schema:email "info@sbb.spk-berlin.de"^^xsd:string ; schema:faxNumber "+49 30 2 66-333501"^^xsd:string ; schema:telephone "+49 30 2 66-433888"^^xsd:string ]',
@@ -112,12 +112,12 @@ const DE_1A_DIFFERENCES: readonly Difference[] = [
   },
   {
     reason:
-      "the type (035E $f, code 11) as lobid's library type, which the original did not publish (issue 18)",
+      "the type (035E $f, code 11) as lobid's library type, which the original did not publish",
     onlyInOriginal: [],
     onlyInConverted: ['R dcterms:type <http://purl.org/lobid/libtype#n11>'],
   },
   {
-    reason: 'the Sigel (008H $d), which the original did not publish (issue 18)',
+    reason: 'the Sigel (008H $d), which the original did not publish',
     onlyInOriginal: [],
     onlyInConverted: ['R dc:identifier "(Sigel)1a"^^xsd:string'],
   },
@@ -317,7 +317,7 @@ describe('golden: the real PICA+ records', () => {
         lobid:
           'American Antiquarian Society (AAS) Historical Periodicals Collection : Series 4 (1853-1865)  [Nationallizenz]',
         reason:
-          'the converter collapses white-space runs (DATA-MODEL.md, quirks); lobid keeps the double space of 029A',
+          'the converter collapses white-space runs (docs/data-model.md, quirks); lobid keeps the double space of 029A',
       },
     ];
     /** lobid writes the country code as `0049`, the original service and we as `+49`. */

@@ -1,4 +1,4 @@
-// The reconciliation service (issue 18), W3C Entity Reconciliation API 0.2 as OpenRefine speaks
+// The reconciliation service, W3C Entity Reconciliation API 0.2 as OpenRefine speaks
 // it, on the bundled dataset: every answer is validated against the spec's own JSON Schemas
 // (data/third-party/conformance/reconciliation-0.2, fetched from reconciliation-api/specs), and the
 // candidates are checked for what they mean: the right institution first, `match` only when sure.

@@ -1,4 +1,4 @@
-// Zero-downtime reload (issue 3, part 8): SIGHUP loads the snapshot beside the served dataset and
+// Zero-downtime reload: SIGHUP loads the snapshot beside the served dataset and
 // swaps it in; a broken snapshot leaves the old data served. In the process, then the real server
 // under a stream of requests.
 import assert from 'node:assert/strict';

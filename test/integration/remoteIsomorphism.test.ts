@@ -21,7 +21,7 @@ const XSD_DATE_TIME = 'http://www.w3.org/2001/XMLSchema#dateTime';
  * - language tags in lower case: Virtuoso stores them so (`de-DE` comes back `de-de`); RDF 1.1
  *   (§3.3) compares them case-insensitively;
  * - an `xsd:dateTime` without a time zone and the same value with `Z`: Virtuoso can add a time
- *   zone to a value that has none (the issue measured it; the bundled data's values came back
+ *   zone to a value that has none (measured elsewhere; the bundled data's values came back
  *   without one here, and the count says so).
  */
 const normalised = { language: 0, dateTime: 0 };

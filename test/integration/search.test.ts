@@ -1,4 +1,4 @@
-// Search and autocomplete over HTTP (issue 18), on the bundled dataset as `npm start` serves it,
+// Search and autocomplete over HTTP, on the bundled dataset as `npm start` serves it,
 // through each store adapter: the index is built from the descriptions the store port gives.
 import assert from 'node:assert/strict';
 import request from 'supertest';

@@ -1,4 +1,4 @@
-// The staff SPARQL endpoint (issue 16, docs/sparql.md): every status it answers, the protocol's
+// The staff SPARQL endpoint (docs/sparql.md): every status it answers, the protocol's
 // dataset, each result format, the caps, the time limit and the query log, against the real app
 // with the real pool of query workers and a real credentials file.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The staff endpoint's logins under pressure (issue "Hardening, round 2", items 2 and 9), on a real
+// The staff endpoint's logins under pressure, on a real
 // listening server over a generated dataset with its dumps made: a flood of concurrent wrong
 // logins from one address, and the credentials file deleted, emptied or grown past its bound
 // while the server runs; each asserted as a bystander and an operator see it.
@@ -19,7 +19,7 @@ import {
 } from '../staffSupport';
 import { BASE, tempDir } from '../support';
 
-/** The flood: wrong logins sent at once from one address, as the issue reproduced it. */
+/** The flood: wrong logins sent at once from one address, as it was reproduced. */
 const FLOOD = 300;
 /** What the flood may take in all (before the fix: 11 s and more). */
 const FLOOD_MS = 5000;

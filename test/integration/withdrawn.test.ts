@@ -1,4 +1,4 @@
-// Withdrawn ISILs (contract §5, DATA-MODEL.md Lifecycle): 301 to the successor, or 410 Gone, on
+// Withdrawn ISILs (contract §5, docs/data-model.md Lifecycle): 301 to the successor, or 410 Gone, on
 // every route kind, over a fixture loaded through the real loader.
 import assert from 'node:assert/strict';
 import path from 'node:path';

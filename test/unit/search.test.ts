@@ -1,4 +1,4 @@
-// The search's parts (issue 18): German folding, the index (words, prefixes, typos, identifiers,
+// The search's parts: German folding, the index (words, prefixes, typos, identifiers,
 // facets, geo filters, paging) and autocomplete, over entries made for the purpose.
 import assert from 'node:assert/strict';
 import { Completion } from '../../src/search/completion';

@@ -1,4 +1,4 @@
-// The map of an institution's page (issue 18): Leaflet, from this host, with tiles from the URL the
+// The map of an institution's page: Leaflet, from this host, with tiles from the URL the
 // page names (MAP_TILES); the page shows the coordinates as text too, so without tiles, scripts or
 // Leaflet nothing is lost. MAP_ATTRIBUTION is text: Leaflet writes an attribution as HTML, so it
 // gets the text's markup escaped, and `<img onerror=…>` in the setting shows as written.

@@ -1,4 +1,4 @@
-// Autocomplete for the lookup box (issue 18): asks /search/suggest as the reader types, shows up to
+// Autocomplete for the lookup box: asks /search/suggest as the reader types, shows up to
 // ten institutions in a listbox (arrow keys, Enter, Escape, or a click), and opens the one chosen.
 // Without scripts the box is a plain search form.
 (function () {

@@ -1,4 +1,4 @@
-// The search page for people (issue 18): the results with their place and kind, facets as links
+// The search page for people: the results with their place and kind, facets as links
 // that narrow the search (and a link that widens it again), paging, and the same search as CSV.
 import type { SearchAnswer } from '../../search/searchIndex';
 import { escapeHtml } from '../../serving/page';

@@ -1,4 +1,4 @@
-// Converts one PICA+ record of the ISIL agency to the published FOAF/vCard model (DATA-MODEL.md),
+// Converts one PICA+ record of the ISIL agency to the published FOAF/vCard model (docs/data-model.md),
 // as N-Triples, with the quirks of the original service fixed as the model's table decides.
 import { LIBTYPE } from '../../rdf/libtype';
 import { isilDefect } from '../../rdf/isil';
@@ -20,7 +20,7 @@ export interface ConvertOptions {
 
 /**
  * The record as a published or withdrawn institution, or why it is left out: status N by rule
- * (DATA-MODEL.md, "Status codes"), no ISIL or an unknown status as malformed.
+ * (docs/data-model.md, "Status codes"), no ISIL or an unknown status as malformed.
  */
 export function convertRecord(
   record: PicaRecord,
@@ -55,13 +55,13 @@ export function convertRecord(
   out.add(R, RDF_TYPE, `<${foaf}Organization>`);
   out.literal(R, `${foaf}name`, value(record, '029A', 'a'));
   out.literal(R, `${dc}identifier`, `(ISIL)${isil}`);
-  // The Sigel (008H $d), the agency's older identifier, written as the ISIL is (issue 18); not
+  // The Sigel (008H $d), the agency's older identifier, written as the ISIL is; not
   // where it is the ISIL itself (product records, ZDB-…), nor on a withdrawn entry.
   const sigel = text(value(record, '008H', 'd'));
   if (status !== 'I' && sigel && sigel !== isil)
     out.literal(R, `${dc}identifier`, `(Sigel)${sigel}`);
   // The institution's type (035E $f), a code of the agency's list, as the term of lobid's
-  // vocabulary of library types that names it (issue 18): `dcterms:type libtype:n60`.
+  // vocabulary of library types that names it: `dcterms:type libtype:n60`.
   const type = text(value(record, '035E', 'f'));
   if (status !== 'I' && type && /^\d{1,3}$/.test(type))
     out.add(R, `${dcterms}type`, iri(`${LIBTYPE}n${type}`));
@@ -201,7 +201,7 @@ function contacts(record: PicaRecord, R: string, out: Triples): void {
 }
 
 /**
- * A contact with a function (035B $b, "Gebende Fernleihe", or $l, "Auskunft"; issue 18) is also a
+ * A contact with a function (035B $b, "Gebende Fernleihe", or $l, "Auskunft") is also a
  * schema:ContactPoint: its function as schema:contactType, with its own numbers and e-mail, so a
  * client learns which number is the interlibrary loan's. The vCard triples above stay as they are.
  */
@@ -293,7 +293,7 @@ function value(source: PicaField | PicaRecord, a: string, b?: string): string | 
 /** Printable ASCII words single-spaced: already NFC and collapsed, the common case, kept as is. */
 const PLAIN_TEXT = /^[!-~]+(?: [!-~]+)*$/;
 
-/** Literal text as published: NFC, white-space runs collapsed to one space (DATA-MODEL.md, quirks). */
+/** Literal text as published: NFC, white-space runs collapsed to one space (docs/data-model.md, quirks). */
 function text(raw: string | undefined): string | undefined {
   if (raw === undefined || PLAIN_TEXT.test(raw)) return raw || undefined;
   const cleaned = raw.normalize('NFC').replace(/\s+/gu, ' ').trim();

@@ -1,4 +1,4 @@
-// The language of a page (issue 18): German or English, chosen by a `lang` query parameter when it
+// The language of a page: German or English, chosen by a `lang` query parameter when it
 // names one, else by `Accept-Language` (RFC 9110 §12.5.4: the highest q-value among the two, ties
 // to the first listed; none of them: German, the agency's language). The page's links keep `lang`
 // when it was given, so a reader who switched stays in the language chosen.

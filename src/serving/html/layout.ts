@@ -1,4 +1,4 @@
-// The frame of every page for people (issue 18): the language's words, a skip link, the header with
+// The frame of every page for people: the language's words, a skip link, the header with
 // the lookup box and the language switch, the footer with the licence; one stylesheet of this host
 // (/assets/site.css), readable on a phone and in print. Values from the data are escaped by the
 // caller (escapeHtml); everything here is the service's own text.

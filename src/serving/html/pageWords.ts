@@ -1,4 +1,4 @@
-// The institution page's own words, in German and English (issue 18), and the names it gives to
+// The institution page's own words, in German and English, and the names it gives to
 // the kinds of institution and to the sites an owl:sameAs leads to.
 import { PREFIXES } from '../../rdf/namespaces';
 import type { Language } from './language';

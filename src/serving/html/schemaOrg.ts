@@ -1,4 +1,4 @@
-// The schema.org JSON-LD an institution's page embeds for search engines (issue 18): the kind of
+// The schema.org JSON-LD an institution's page embeds for search engines: the kind of
 // institution (Library, Museum, ArchiveOrganization, else Organization), its name, identifier,
 // address, coordinates, contact and contact functions, and the same institution elsewhere.
 import type { Term } from 'n3';

@@ -1,4 +1,4 @@
-// The pages' own words, in German and English (issue 18). Values from the data are never here.
+// The pages' own words, in German and English. Values from the data are never here.
 import type { Language } from './language';
 
 const de = {

@@ -1,4 +1,4 @@
-// The page of a withdrawn ISIL whose successor cannot be followed (410, contract §5; issue 18): in
+// The page of a withdrawn ISIL whose successor cannot be followed (410, contract §5): in
 // German or English, what the institution was, that its ISIL was withdrawn, the successor the data
 // names and why it is not followed, and when the record last changed.
 import type { Withdrawn } from '../../store/dataset';

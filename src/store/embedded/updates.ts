@@ -71,7 +71,7 @@ export function holdsInstitution(store: DatasetStore, baseIri: string): boolean 
 
 /**
  * Data minted with `http://` for an `https://` base (or the reverse) is served under the configured
- * base (DATA-MODEL.md, Identifiers). Subjects and objects are rewritten; returns how many triples.
+ * base (docs/data-model.md, Identifiers). Subjects and objects are rewritten; returns how many triples.
  */
 export function rewriteHttpBase(store: DatasetStore, baseIri: string): number {
   const from = JSON.stringify(`${otherScheme(baseIri)}/`);

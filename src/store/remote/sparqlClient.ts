@@ -1,4 +1,4 @@
-// The remote store's HTTP client (issue 17): SPARQL 1.1 Protocol queries to one endpoint over a
+// The remote store's HTTP client: SPARQL 1.1 Protocol queries to one endpoint over a
 // keep-alive pool of a few connections, each with a deadline. A query is a read, so a failure to
 // connect, a reset connection or a 502/503/504 is tried again, with a growing pause, while the
 // deadline allows; past it the query fails with StoreTimeout. Virtuoso answers a query it stopped

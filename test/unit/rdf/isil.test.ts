@@ -1,4 +1,4 @@
-// ISIL syntax (ISO 15511, DATA-MODEL.md): real well-formed and malformed identifiers, and the real lobid export.
+// ISIL syntax (ISO 15511, docs/data-model.md): real well-formed and malformed identifiers, and the real lobid export.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';

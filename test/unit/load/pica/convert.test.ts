@@ -1,4 +1,4 @@
-// The PICA+ converter: each row of DATA-MODEL.md's mapping, display flags, statuses, both eras of
+// The PICA+ converter: each row of docs/data-model.md's mapping, display flags, statuses, both eras of
 // the format, NFC and white space, one node per phone number, and N-Triples Oxigraph accepts.
 import assert from 'node:assert/strict';
 import { Parser, type Quad } from 'n3';
