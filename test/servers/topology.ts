@@ -1,5 +1,5 @@
-// The `scale` topology of docker-compose.yml started from the project's own scripts, for CI (which
-// has no Docker): N service replicas (node processes on free ports, all on one store), Debian's
+// The scale-out topology of docker-compose.scale.yml started from the project's own scripts, for
+// CI (which has no Docker): N service replicas (node processes on free ports, all on one store), Debian's
 // nginx balancing over them and Debian's Varnish caching in front, each with the configuration
 // from docs/scale/ that compose mounts, its host names and ports written in. `npm run topology`
 // starts it by hand; the tests start it in test/integration/scaleTopology.test.ts.
