@@ -111,6 +111,8 @@ export async function startTopology(
           PORT: String(port),
           DATASET: '',
           LOG_LEVEL: 'warn',
+          // Each replica's dumps in the topology's folder, which `stop` removes: never the project's.
+          DUMPS_DIR: path.join(dir, `dumps-${port}`),
           ...env,
         },
         stdio: ['ignore', 'ignore', 'inherit'],
