@@ -1,4 +1,4 @@
-// The pages' static files, `GET /assets/<name>`: the stylesheet and scripts of this
+// The pages' static files, `GET /assets/<name>`: the stylesheet, scripts and icon of this
 // project, and Leaflet's from npm, so that no page loads anything from another host but map
 // tiles. A fixed list read once at start: a name not on it is 404, whatever it holds. Each file
 // has a strong ETag (its SHA-256) and is cached for a day.
@@ -23,6 +23,7 @@ const OWN = path.join(PROJECT_ROOT, 'src', 'http', 'assets');
 
 const FILES: Readonly<Record<string, string>> = {
   'site.css': path.join(OWN, 'site.css'),
+  'favicon.svg': path.join(OWN, 'favicon.svg'),
   'preview.css': path.join(OWN, 'preview.css'),
   'suggest.js': path.join(OWN, 'suggest.js'),
   'map.js': path.join(OWN, 'map.js'),
@@ -39,6 +40,7 @@ const TYPES: Readonly<Record<string, string>> = {
   '.css': 'text/css; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.png': 'image/png',
+  '.svg': 'image/svg+xml',
 };
 
 let loaded: ReadonlyMap<string, Asset> | undefined;

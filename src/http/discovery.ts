@@ -11,6 +11,7 @@ import { escapeHtml } from '../serving/page';
 import { cacheControl, currentDocuments, DATASET_VERSION, pathBelow, type RouteDeps } from './deps';
 import { notFound } from './errors';
 import { made, sendMade, type Made } from './respond';
+import { DUMPS_PATH } from './dumps';
 import { SPARQL_PATH } from './sparql/endpoint';
 
 export const VOID_PATH = '/.well-known/void';
@@ -58,8 +59,21 @@ function send(
   );
 }
 
-/** The VoID description of `dataset`, in Turtle. */
-export function voidTurtle(deps: RouteDeps, dataset: Dataset): string {
+/**
+ * The files of the newest set of dumps (the served version's once they are made, the version
+ * before's until then), which VoID names as `void:dataDump`s; none while there are none.
+ */
+function newestDumps(deps: RouteDeps): { key: string; urls: string[] } {
+  const newest = deps.service.dumps.list()[0];
+  if (!newest) return { key: '', urls: [] };
+  return {
+    key: `${newest.version} ${newest.created}`,
+    urls: newest.files.map((f) => `${deps.config.baseIri}${DUMPS_PATH}${f.name}`),
+  };
+}
+
+/** The VoID description of `dataset`, in Turtle, naming `dumps` (URLs) as its data dumps. */
+export function voidTurtle(deps: RouteDeps, dataset: Dataset, dumps: readonly string[]): string {
   const base = deps.config.baseIri;
   const doc = iri(`${base}${VOID_PATH}`);
   const ds = iri(`${base}${VOID_PATH}#dataset`);
@@ -111,6 +125,7 @@ export function voidTurtle(deps: RouteDeps, dataset: Dataset): string {
     quad(ds, iri(`${VOID}feature`), iri('http://www.w3.org/ns/formats/N-Triples')),
     quad(ds, iri(`${VOID}rootResource`), iri(`${base}/`)),
     quad(ds, iri(`${VOID}uriLookupEndpoint`), iri(`${base}/search?q=`)),
+    ...dumps.map((url) => quad(ds, iri(`${VOID}dataDump`), iri(url))),
     ...['foaf', 'v', 'dcterms', 'dc', 'geo', 'schema', 'owl', 'gbv'].map((p) =>
       quad(ds, iri(`${VOID}vocabulary`), iri(PREFIXES[p as keyof typeof PREFIXES])),
     ),
@@ -222,7 +237,8 @@ export function discovery(
   sitemaps: RequestHandler;
 } {
   const base = deps.config.baseIri;
-  const voidAnswer = new PerVersion<Made>();
+  /** The VoID answer, made again for a new version or a new set of dumps. */
+  let voidAnswer: { key: string; made: Made } | undefined;
   const files = new PerVersion<Institution[][]>();
   const index = new PerVersion<Made>();
   const parts = new Map<number, { version: string; made: Made }>();
@@ -236,14 +252,11 @@ export function discovery(
   return {
     void(req, res) {
       const { dataset } = currentDocuments(deps.service);
-      send(
-        req,
-        res,
-        deps,
-        dataset,
-        'text/turtle;charset=UTF-8',
-        voidAnswer.get(dataset, () => made(voidTurtle(deps, dataset))),
-      );
+      const dumps = newestDumps(deps);
+      const key = `${dataset.version} ${dumps.key}`;
+      if (voidAnswer?.key !== key)
+        voidAnswer = { key, made: made(voidTurtle(deps, dataset, dumps.urls)) };
+      send(req, res, deps, dataset, 'text/turtle;charset=UTF-8', voidAnswer.made);
     },
     robots(req, res) {
       const { dataset } = currentDocuments(deps.service);

@@ -29,6 +29,7 @@ import {
 import { HttpError } from './errors';
 import { CORS, commonHeaders } from './middleware';
 import { pageHeaders } from './pageHeaders';
+import { ICON_LINK } from '../serving/html/layout';
 
 export const RECONCILE_PATH = '/reconcile';
 
@@ -167,7 +168,7 @@ function preview(deps: RouteDeps, entry: SearchEntry | undefined, id: string): s
   if (!entry) throw new HttpError(404, `No institution has the ISIL ${id}.`);
   const place = [entry.postcodes[0], entry.cities[0]].filter(Boolean).join(' ');
   const page = viewUrl(deps).replace('{{id}}', encodeURIComponent(entry.isil));
-  return `<!DOCTYPE html><html lang="de"><head><meta charset="utf-8"><title>${escapeHtml(entry.name)}</title><link rel="stylesheet" href="/assets/preview.css"></head><body>
+  return `<!DOCTYPE html><html lang="de"><head><meta charset="utf-8"><title>${escapeHtml(entry.name)}</title><link rel="stylesheet" href="/assets/preview.css">${ICON_LINK}</head><body>
 <p><a href="${escapeHtml(page)}" target="_blank" rel="noopener"><strong>${escapeHtml(entry.name)}</strong></a><br>ISIL ${escapeHtml(entry.isil)}${entry.sigel ? ` · Sigel ${escapeHtml(entry.sigel)}` : ''}${place ? `<br>${escapeHtml(place)}` : ''}</p>
 </body></html>
 `;

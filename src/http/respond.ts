@@ -21,6 +21,7 @@ import { busy, Gone, HttpError, storeDown } from './errors';
 import { queryOf } from './deps';
 import { pageLanguage } from '../serving/html/language';
 import { withdrawnPage } from '../serving/html/withdrawnPage';
+import { ICON_LINK } from '../serving/html/layout';
 import { commonHeaders, CORS } from './middleware';
 import { pageHeaders } from './pageHeaders';
 
@@ -238,7 +239,7 @@ export function errorHandler(logger: Logger) {
       const list = links.length
         ? `<ul>${links.map((l) => `<li><a href="${escapeHtml(l.href)}"${l.type ? ` type="${l.type}"` : ''}>${escapeHtml(l.label)}</a></li>`).join('')}</ul>`
         : '';
-      body = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${status}</title></head><body><h1>${status}</h1><p>${escapeHtml(message)}</p>${list}</body></html>\n`;
+      body = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${status}</title>${ICON_LINK}</head><body><h1>${status}</h1><p>${escapeHtml(message)}</p>${list}</body></html>\n`;
     } else {
       type = 'text/plain;charset=utf-8';
       body = `${message}\n${links.map((l) => `${l.href} (${l.type ?? l.label})\n`).join('')}`;

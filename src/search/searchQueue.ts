@@ -1,4 +1,4 @@
-// The queue in front of the search index's thread (issue 34): that thread answers one question at a
+// The queue in front of the search index's thread: that thread answers one question at a
 // time, so a question waits for those before it. Each client (a remote address) waits in a queue
 // of its own, and the next question is the first of the client with the fewest questions at the
 // thread (of those, the one whose last turn is the oldest), so that one client's flood waits behind

@@ -106,42 +106,73 @@ function addresses(g: Graph, r: string, t: typeof DE): string {
   );
 }
 
-function contact(g: Graph, r: string, t: typeof DE): string {
-  const phones = mainFirst(g, g.objects(r, `${v}tel`)).flatMap((tel) => {
-    const types = g.types(tel);
-    const kind = types.includes(`${v}Fax`) ? t.fax : t.phone;
-    const main = types.includes(`${v}Pref`) ? ` (${t.main})` : '';
-    return g
-      .values(tel, `${rdf}value`)
-      .map(
-        (n) =>
-          `${kind}${main}: <a href="tel:${escapeHtml(n.replace(/[^+\d]/g, ''))}">${escapeHtml(n)}</a>`,
-      );
-  });
-  const emails = g
-    .values(r, `${v}email`)
-    .map((m) => `${t.email}: ${link(m, m.replace(/^mailto:/i, ''))}`);
-  return list([...phones, ...emails]);
+/** A phone or fax number or an e-mail address, with the contact functions it serves. */
+interface Contact {
+  readonly kind: 'phone' | 'fax' | 'email';
+  readonly value: string;
+  main: boolean;
+  readonly functions: Term[];
 }
 
-/** The contact functions (schema:ContactPoint: information desk, interlibrary loan, ...). */
-function contactFunctions(g: Graph, r: string, t: typeof DE): string {
+/**
+ * Every contact of the description once: the vCard's (`v:tel`, `v:email`) and the contact
+ * functions' (`schema:contactPoint`, which the loader writes beside them with the same numbers),
+ * a number known by its digits and an address in lower case, with the functions naming it.
+ */
+function contactsOf(g: Graph, r: string): Contact[] {
+  const found = new Map<string, Contact>();
+  const add = (kind: Contact['kind'], value: string, fn?: Term, main = false) => {
+    const key = `${kind} ${kind === 'email' ? value.toLowerCase() : value.replace(/[^+\d]/g, '')}`;
+    let contact = found.get(key);
+    if (!contact) found.set(key, (contact = { kind, value, main, functions: [] }));
+    contact.main ||= main;
+    if (fn && !contact.functions.some((f) => f.value === fn.value)) contact.functions.push(fn);
+  };
+  for (const tel of mainFirst(g, g.objects(r, `${v}tel`))) {
+    const types = g.types(tel);
+    for (const n of g.values(tel, `${rdf}value`))
+      add(types.includes(`${v}Fax`) ? 'fax' : 'phone', n, undefined, types.includes(`${v}Pref`));
+  }
+  for (const m of g.values(r, `${v}email`)) add('email', m.replace(/^mailto:/i, ''));
+  for (const point of g.objects(r, `${schema}contactPoint`)) {
+    const fn = g.firstTerm(point, `${schema}contactType`);
+    for (const n of g.values(point, `${schema}telephone`)) add('phone', n, fn);
+    for (const n of g.values(point, `${schema}faxNumber`)) add('fax', n, fn);
+    for (const m of g.values(point, `${schema}email`)) add('email', m.replace(/^mailto:/i, ''), fn);
+  }
+  return [...found.values()];
+}
+
+/** A contact as the page shows it: a phone number to call, a fax number as text (no `tel:`). */
+function contactItem(contact: Contact, t: typeof DE): string {
+  const label = `${t[contact.kind]}${contact.main ? ` (${t.main})` : ''}`;
+  const shown = escapeHtml(contact.value);
+  if (contact.kind === 'email')
+    return `${label}: ${link(`mailto:${contact.value}`, contact.value)}`;
+  if (contact.kind === 'fax') return `${label}: ${shown}`;
+  return `${label}: <a href="tel:${escapeHtml(contact.value.replace(/[^+\d]/g, ''))}">${shown}</a>`;
+}
+
+/**
+ * The contacts, each once: those no contact function names one a line, the others grouped by the
+ * functions naming them (`Auskunft, Gebende Fernleihe: Phone …, Fax …`).
+ */
+function contact(g: Graph, r: string, t: typeof DE): string {
+  const groups = new Map<string, { functions: Term[]; contacts: Contact[] }>();
+  for (const each of contactsOf(g, r)) {
+    const key = each.functions.map((f) => f.value).join('\n');
+    const group = groups.get(key) ?? { functions: each.functions, contacts: [] };
+    groups.set(key, group);
+    group.contacts.push(each);
+  }
   return list(
-    g.objects(r, `${schema}contactPoint`).flatMap((point) => {
-      const type = g.firstTerm(point, `${schema}contactType`);
-      if (!type) return [];
-      const parts = [
-        ...g
-          .values(point, `${schema}telephone`)
-          .map(
-            (n) =>
-              `${t.phone}: <a href="tel:${escapeHtml(n.replace(/[^+\d]/g, ''))}">${escapeHtml(n)}</a>`,
-          ),
-        ...g.values(point, `${schema}faxNumber`).map((n) => `${t.fax}: ${escapeHtml(n)}`),
-        ...g.values(point, `${schema}email`).map((m) => `${t.email}: ${link(`mailto:${m}`, m)}`),
-      ];
-      return [`<strong${langOf(type)}>${escapeHtml(type.value)}</strong>: ${parts.join(', ')}`];
-    }),
+    [...groups.values()].flatMap(({ functions, contacts }) =>
+      functions.length === 0
+        ? contacts.map((c) => contactItem(c, t))
+        : [
+            `${functions.map((f) => `<strong${langOf(f)}>${escapeHtml(f.value)}</strong>`).join(', ')}: ${contacts.map((c) => contactItem(c, t)).join(', ')}`,
+          ],
+    ),
   );
 }
 
@@ -295,7 +326,7 @@ export function renderPage(
   const body = `<h1${langOf(nameTerm)}>${escapeHtml(name)}</h1>
 ${others.length ? `<p class="other-names">${t.otherNames}: ${others.join(' · ')}</p>` : ''}
 ${facts(g, r, institution, options)}
-${notes ? section(t.about, notes) : ''}${section(t.addresses, addresses(g, r, t))}${section(t.location, where)}${section(t.hours, hours(g, r))}${section(t.contact, contact(g, r, t))}${section(t.functions, contactFunctions(g, r, t))}${section(t.web, webLinks(g, r, t))}${section(t.related, related)}${section(t.linksOut, out)}${section(t.data, formats)}
+${notes ? section(t.about, notes) : ''}${section(t.addresses, addresses(g, r, t))}${section(t.location, where)}${section(t.hours, hours(g, r))}${section(t.contact, contact(g, r, t))}${section(t.web, webLinks(g, r, t))}${section(t.related, related)}${section(t.linksOut, out)}${section(t.data, formats)}
 <p class="record">${modifiedDate && !Number.isNaN(modifiedDate.getTime()) ? `${t.modified} ${humanDate(modifiedDate, lang)}. ` : ''}${t.licence} ${license === CC0 || !license ? `<a rel="license" href="${CC0}">CC0 1.0 Universal</a>` : link(license)}.</p>`;
   return layout({
     language: options.language,

@@ -11,6 +11,7 @@ import { PROJECT_ROOT } from '../../src/util/paths';
 import { everyDocument, pipelinedFlood, rssOf, type FloodResult } from './hardening';
 import {
   AS_DEPLOYED,
+  benchDumps,
   driveAutocannon,
   driveWrk,
   hasWrk,
@@ -128,6 +129,7 @@ async function startServer(
     PORT: String(port),
     HOST,
     LOG_LEVEL: 'warn',
+    DUMPS_DIR: benchDumps(),
     ...AS_DEPLOYED,
     ...env,
   });

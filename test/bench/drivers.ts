@@ -3,6 +3,8 @@
 // figures.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import autocannon from 'autocannon';
 import { fetchThirdParty, FETCH_COMMAND, thirdPartyDir } from '../../src/util/thirdParty';
 
@@ -12,6 +14,16 @@ import { fetchThirdParty, FETCH_COMMAND, thirdPartyDir } from '../../src/util/th
  * it is run (docs/operations.md).
  */
 export const AS_DEPLOYED: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
+
+/**
+ * A folder of its own for a bench server's dumps (DUMPS_DIR), removed when the bench exits: a bench
+ * server makes the dumps a deployed one makes, and writes nothing into the project.
+ */
+export function benchDumps(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'isil-ld-bench-dumps-'));
+  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
 
 /**
  * The third-party files the benches read (the bundled dataset, the real lists), fetched as

@@ -12,7 +12,7 @@ import { generate } from '../../loader/generate';
 import { PROJECT_ROOT } from '../../src/util/paths';
 import { freePort } from '../servers/topology';
 import { startVirtuoso } from '../servers/virtuoso';
-import { driveAutocannon, driveWrk, hasWrk, type Target } from './drivers';
+import { benchDumps, driveAutocannon, driveWrk, hasWrk, type Target } from './drivers';
 import { rssOf } from './hardening';
 
 const { values } = parseArgs({
@@ -119,6 +119,7 @@ async function main(): Promise<void> {
         HOST,
         PORT: String(port),
         LOG_LEVEL: 'warn',
+        DUMPS_DIR: benchDumps(),
         STORE: 'remote',
         SPARQL_ENDPOINT: virtuoso.endpoint,
         STORE_TIMEOUT_MS: '60000',

@@ -12,6 +12,7 @@ import autocannon from 'autocannon';
 import { generate } from '../../loader/generate';
 import { loadSources, writeSnapshot } from '../../src/load/loadSources';
 import { PROJECT_ROOT } from '../../src/util/paths';
+import { benchDumps } from './drivers';
 
 const { values } = parseArgs({
   options: {
@@ -222,7 +223,14 @@ async function main(): Promise<void> {
   BASE = `http://${HOST}:${port}`;
   const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, DATASET: snapshot, PORT: String(port), HOST, LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      DATASET: snapshot,
+      DUMPS_DIR: benchDumps(),
+      PORT: String(port),
+      HOST,
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   process.on('exit', () => server.kill('SIGKILL'));

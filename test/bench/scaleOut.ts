@@ -27,6 +27,7 @@ import { freePort, startTopology, topologyInstalled, type Topology } from '../se
 import { bulkTarget, startVirtuoso, virtuosoInstalled, type Virtuoso } from '../servers/virtuoso';
 import {
   AS_DEPLOYED,
+  benchDumps,
   driveAutocannon,
   driveWrk,
   hasWrk,
@@ -111,7 +112,15 @@ async function startService(env: Record<string, string>): Promise<{ url: string;
   const port = await freePort();
   const child = spawn(process.execPath, MAIN, {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, ...AS_DEPLOYED, HOST, PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...process.env,
+      ...AS_DEPLOYED,
+      HOST,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      DUMPS_DIR: benchDumps(),
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   children.push(child);

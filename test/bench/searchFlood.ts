@@ -1,4 +1,4 @@
-// Bench of issue 34 (hardening, round 2) for search and reconciliation: what a bystander sees while
+// Bench of search and reconciliation under hostile clients: what a bystander sees while
 // one client floods search, two loop big reconciliation batches, or eight export CSVs. It starts
 // the server from this worktree on generated data (17,000 institutions) on 127.0.0.1, and gives
 // each client an address of its own on the loopback (127.0.0.2 and up), as the service tells
@@ -111,7 +111,7 @@ function bystander(answers: readonly Answer[]): Bystander {
 }
 
 /**
- * Item 1: `count` heavy searches sent over `seconds` from 127.0.0.1, each on its own connection
+ * A flood: `count` heavy searches sent over `seconds` from 127.0.0.1, each on its own connection
  * hung up `hangUpMs` after it was sent, while 127.0.0.2 searches as a person would (one search,
  * then 100 ms); the bystander is watched for `seconds + tailSeconds`.
  */
@@ -163,7 +163,7 @@ export function batchBody(n: number, seed = 0): string {
 }
 
 /**
- * Item 4: 127.0.0.3 and 127.0.0.4 each loop batches of `batch` queries for `seconds`, while 127.0.0.2
+ * Big batches: 127.0.0.3 and 127.0.0.4 each loop batches of `batch` queries for `seconds`, while 127.0.0.2
  * asks one query, then waits 200 ms.
  */
 export async function reconcileFlood(
@@ -225,7 +225,7 @@ async function probe(port: number, pathAndQuery: string, seconds: number): Promi
 }
 
 /**
- * Item 5: the p99 of a cached document asked for every 50 ms, idle and while `connections`
+ * CSV exports: the p99 of a cached document asked for every 50 ms, idle and while `connections`
  * connections export 10,000-row CSVs one after the other.
  */
 export async function csvFlood(
@@ -319,19 +319,19 @@ async function main(): Promise<void> {
     const document = `/data/organisations/${hit.hits[0]!.isil}.ttl`;
     const csv = await csvFlood(PORT, document);
     console.log(
-      `item 5, 8 connections exporting 10,000-row CSVs: document probe p99 ${csv.idleP99} ms idle, ` +
+      `CSV exports, 8 connections exporting 10,000-row CSVs: document probe p99 ${csv.idleP99} ms idle, ` +
         `${csv.loadedP99} ms under load (${(csv.loadedP99 / csv.idleP99).toFixed(1)}×; ` +
         `${csv.exports} exports, ${csv.probes} probes)`,
     );
     const rec = await reconcileFlood(PORT);
     console.log(
-      `item 4, two clients looping 100-query batches (${counts(rec.heavy)}): a one-query client ` +
+      `big batches, two clients looping 100-query batches (${counts(rec.heavy)}): a one-query client ` +
         `answered ${rec.bystander.ok} of ${rec.bystander.tries}, p50 ${rec.bystander.p50} ms, ` +
         `p99 ${rec.bystander.p99} ms`,
     );
     const flood = await searchFlood(PORT);
     console.log(
-      `item 1, 900 heavy searches in 5 s hung up after 0.3 s (${counts(flood.flood)}): a person's ` +
+      `search flood, 900 heavy searches in 5 s hung up after 0.3 s (${counts(flood.flood)}): a person's ` +
         `search answered ${flood.bystander.ok} of ${flood.bystander.tries}, within 1 s ` +
         `${flood.bystander.withinSecond}, p50 ${flood.bystander.p50} ms, p99 ${flood.bystander.p99} ms, ` +
         `max ${flood.bystander.max} ms`,

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { loadExamples } from '../../src/http/sparql/editor';
 import { hashPassword, writeUser } from '../../src/http/sparql/users';
 import { PROJECT_ROOT } from '../../src/util/paths';
-import { AS_DEPLOYED, driveAutocannon, driveWrk, hasWrk, type Result } from './drivers';
+import { AS_DEPLOYED, benchDumps, driveAutocannon, driveWrk, hasWrk, type Result } from './drivers';
 import { rssOf } from './hardening';
 
 const { values } = parseArgs({
@@ -143,6 +143,7 @@ async function main(): Promise<void> {
       PORT: String(PORT),
       HOST,
       LOG_LEVEL: 'warn',
+      DUMPS_DIR: benchDumps(),
       DATASET: path.resolve(values.snapshot!),
       SPARQL_USERS: users,
       SPARQL_TIMEOUT_MS: values.timeout,

@@ -13,7 +13,7 @@ import { createLogger } from '../../src/log';
 import { PROJECT_ROOT } from '../../src/util/paths';
 import { Reloader } from '../../src/server/reloader';
 import { Service } from '../../src/serving/service';
-import { BASE, onLogLines, tempDir, testConfig, type LogLine } from '../support';
+import { BASE, onLogLines, serverEnv, tempDir, testConfig, type LogLine } from '../support';
 
 const MAIN = path.join(PROJECT_ROOT, 'src', 'main.ts');
 
@@ -175,7 +175,7 @@ describe('a dataset that cannot be served is refused', function () {
   describe('at start', () => {
     function start(env: Record<string, string>) {
       return spawnSync(process.execPath, ['--import', 'tsx', MAIN], {
-        env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
+        env: serverEnv(env),
         encoding: 'utf8',
         timeout: 30_000,
       });
@@ -229,7 +229,7 @@ describe('a dataset that cannot be served is refused', function () {
       const snapshot = path.join(dir, 'dataset.nq');
       await writeGenerated(snapshot, 25, 4);
       child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-        env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATASET: snapshot, LOG_LEVEL: 'info' },
+        env: serverEnv({ DATASET: snapshot }),
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       base = await new Promise<string>((resolve, reject) => {

@@ -14,6 +14,7 @@ import { loadSources } from '../../src/load/loadSources';
 import { Dumps } from '../../src/serving/dumps';
 import type { Service } from '../../src/serving/service';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
+import { PROJECT_ROOT } from '../../src/util/paths';
 import {
   BASE,
   buildApp,
@@ -23,6 +24,8 @@ import {
   tempDir,
   needsThirdParty,
 } from '../support';
+
+const VOID = 'http://rdfs.org/ns/void#';
 
 /** The bytes of a supertest answer, whatever its type. */
 function binary(
@@ -128,6 +131,35 @@ describe('dumps', function () {
     const rows = fs.readFileSync(path.join(dir, csv.name), 'utf8').trimEnd().split('\r\n');
     assert.equal(rows[0], 'isil,name,sigel,postcode,city,type,lat,lon,uri');
     assert.equal(rows.length, set!.institutions + 1);
+  });
+
+  it('is named in VoID, file by file; VoID, /readyz and docs/data.md count the same triples', async () => {
+    // VoID named no dump, and docs/data.md had other figures than the service counted.
+    const [set] = service.dumps.list();
+    const dataset = service.current!.dataset;
+    const quads = parseTurtle((await request(app).get('/.well-known/void').expect(200)).text);
+    const ds = `${BASE}/.well-known/void#dataset`;
+    const of = (p: string) =>
+      quads
+        .filter((q) => q.subject.value === ds && q.predicate.value === p)
+        .map((q) => q.object.value);
+    assert.deepEqual(
+      of(`${VOID}dataDump`).sort(),
+      set!.files.map((f) => `${BASE}/dumps/${f.name}`).sort(),
+    );
+    const ready = await request(app).get('/readyz').expect(200);
+    assert.deepEqual(of(`${VOID}triples`), [String(ready.body.triples)]);
+    assert.equal(ready.body.triples, dataset.tripleCount);
+    const data = fs.readFileSync(path.join(PROJECT_ROOT, 'docs', 'data.md'), 'utf8');
+    const figures =
+      /The result: ([\d,]+) institutions and ([\d,]+) withdrawn ISILs, ([\d,]+) triples/.exec(data);
+    assert.ok(figures, "docs/data.md gives the bundled dataset's figures");
+    const number = (text: string) => Number(text.replace(/,/g, ''));
+    assert.deepEqual(figures.slice(1).map(number), [
+      dataset.institutionCount,
+      dataset.withdrawnCount,
+      dataset.tripleCount,
+    ]);
   });
 
   it('answers ranges and conditional requests, and nothing outside its list', async () => {
@@ -328,6 +360,27 @@ describe('a dump asked for with preconditions and ranges (RFC 9110 §13)', funct
     } finally {
       fs.renameSync(`${gone}.away`, gone);
     }
+  });
+});
+
+describe('VoID and the dumps', function () {
+  this.timeout(60_000);
+
+  it('names no dump before there is one, and every file of the newest set once they are made', async () => {
+    const dir = tempDir();
+    const { app, service } = await buildApp([generatedDataset(dir, 5)], {
+      DUMPS_DIR: path.join(dir, 'dumps'),
+    });
+    const before = await request(app).get('/.well-known/void').expect(200);
+    assert.doesNotMatch(before.text, /dataDump/);
+    const set = await service.dumps.ensure();
+    const after = await request(app).get('/.well-known/void').expect(200);
+    assert.notEqual(after.headers.etag, before.headers.etag);
+    const dumps = parseTurtle(after.text)
+      .filter((q) => q.predicate.value === `${VOID}dataDump`)
+      .map((q) => q.object.value);
+    assert.deepEqual(dumps.sort(), set!.files.map((f) => `${BASE}/dumps/${f.name}`).sort());
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });
 

@@ -72,16 +72,52 @@ describe('pages in German and English', () => {
     );
   });
 
+  it('links its icon from every page; the icon is served from /assets, an image the policy allows', async () => {
+    const icon = '<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">';
+    for (const url of [
+      '/?lang=en',
+      '/isil/DE-1a',
+      '/search?q=Berlin',
+      '/dumps/',
+      '/isil/XX-NOPE',
+      '/reconcile/preview?id=DE-1a',
+    ]) {
+      const res = await request(app).get(url).set('Accept', 'text/html');
+      assert.ok(res.text.includes(icon), url);
+      assert.match(res.headers['content-security-policy']!, /img-src 'self'/, url);
+    }
+    const svg = await request(app).get('/assets/favicon.svg').expect(200);
+    assert.equal(svg.headers['content-type'], 'image/svg+xml');
+    const text = String(svg.body);
+    assert.match(text, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 32 32">/);
+    // Drawn here: it loads nothing and runs nothing.
+    assert.doesNotMatch(text, /<script|href|url\(|on\w+=/i);
+  });
+
   it("lists on a successor's page the ISILs it replaced, and its ETag changes with them", async () => {
     const page = await request(app).get('/isil/DE-1a?lang=en').expect(200);
     assert.match(page.text, /<dt>Formerly<\/dt><dd><code>DE-He201<\/code>/);
     assert.match(page.text, /<dt>Sigel<\/dt><dd><code>1a<\/code>/);
-    // The contact functions of the agency's record (035B $b, $l), by their names.
-    assert.match(page.text, /<h2>Contact functions<\/h2>/);
+    // The contacts grouped by the functions of the agency's record (035B $b, $l), each once: the
+    // vCard's numbers and the contact functions' were listed twice, a fax as a `tel:` link.
+    assert.doesNotMatch(page.text, /Contact functions/);
     assert.match(
       page.text,
-      /<strong lang="de">Gebende Fernleihe<\/strong>: Phone: <a href="tel:\+4930266433640">/,
+      /<li><strong lang="de">Gebende Fernleihe<\/strong>: Fax: \+49 30 2 66-338432, Phone: <a href="tel:\+4930266433640">/,
     );
+    assert.match(
+      page.text,
+      /<li><strong lang="de">Auskunft<\/strong>: Phone \(main\): <a href="tel:\+4930266433888">/,
+    );
+    const main = /<main id="main">([\s\S]*)<\/main>/.exec(page.text)![1]!;
+    for (const contact of [
+      '+49 30 2 66-433640',
+      '+49 30 2 66-338432',
+      '+49 30 2 66-433888',
+      '>Fernleihe1@sbb.spk-berlin.de<',
+    ])
+      assert.equal(main.split(contact).length - 1, 1, contact);
+    assert.doesNotMatch(page.text, /Fax( \(main\))?: <a/);
     const org = JSON.parse(
       [...page.text.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)][1]![1]!,
     );

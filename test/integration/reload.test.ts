@@ -17,7 +17,7 @@ import { loadInto, Reloader } from '../../src/server/reloader';
 import { PROJECT_ROOT } from '../../src/util/paths';
 import type { Isil } from '../../src/rdf/isil';
 import { Service } from '../../src/serving/service';
-import { BASE, onLogLines, tempDir, testConfig, type LogLine } from '../support';
+import { BASE, onLogLines, serverEnv, tempDir, testConfig, type LogLine } from '../support';
 
 const MAIN = path.join(PROJECT_ROOT, 'src', 'main.ts');
 
@@ -269,13 +269,7 @@ describe('reload', () => {
       snapshot = path.join(dir, 'dataset.nq');
       await writeEdition(1, snapshot);
       child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-        env: {
-          ...process.env,
-          HOST: '127.0.0.1',
-          PORT: '0',
-          DATASET: snapshot,
-          LOG_LEVEL: 'info',
-        },
+        env: serverEnv({ DATASET: snapshot }),
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       child.once('exit', (code) => {

@@ -7,7 +7,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../src/util/paths';
-import { type LogLine, onLogLines, REAL_DATA, needsThirdParty, readWhenThere } from '../support';
+import {
+  type LogLine,
+  onLogLines,
+  REAL_DATA,
+  needsThirdParty,
+  readWhenThere,
+  serverEnv,
+} from '../support';
 
 const MAIN = path.join(PROJECT_ROOT, 'src', 'main.ts');
 
@@ -34,16 +41,11 @@ interface Server {
 /** The server process with the bundled dataset, once it is ready. */
 async function startProcess(): Promise<Server> {
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      DATASET: '',
-      LOG_LEVEL: 'info',
+    env: serverEnv({
       // Long, so that nothing but the shutdown closes a connection or ends the process.
       KEEP_ALIVE_TIMEOUT_MS: '60000',
       SHUTDOWN_GRACE_MS: '60000',
-    },
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

@@ -796,6 +796,40 @@ for (const suite of ADAPTERS)
         assert.ok(!staff.logText().includes('scrypt$'));
       });
 
+      it('logs every refused request as refused with its status, the protocol refusals too', async () => {
+        // An update sent as `update=` or as an application/sparql-update body wrote no line.
+        const post = (type: string, body: string | object) =>
+          request(staff.app).post('/sparql').set('Authorization', basic()).type(type).send(body);
+        const refusals: [number, () => request.Test][] = [
+          [403, () => staffGet(staff.app, 'CLEAR ALL')],
+          [
+            403,
+            () =>
+              request(staff.app).get('/sparql?update=CLEAR%20ALL').set('Authorization', basic()),
+          ],
+          [403, () => post('form', { update: 'CLEAR ALL' })],
+          [403, () => post('application/sparql-update', 'CLEAR ALL')],
+          [415, () => post('text/plain', 'ASK {}')],
+          [
+            400,
+            () =>
+              request(staff.app)
+                .get('/sparql?query=ASK%7B%7D&query=ASK%7B%7D')
+                .set('Authorization', basic()),
+          ],
+          [413, () => post('application/sparql-query', `ASK {} # ${'x'.repeat(1024 * 1024)}`)],
+        ];
+        for (const [status, send] of refusals) {
+          const before = staff.log.length;
+          await send().expect(status);
+          const lines = staff.log.slice(before).filter((l) => l.msg === 'sparql query');
+          assert.equal(lines.length, 1, `${status}: ${JSON.stringify(staff.log.slice(before))}`);
+          assert.equal(lines[0]!.outcome, 'refused');
+          assert.equal(lines[0]!.status, status);
+          assert.equal(lines[0]!.user, STAFF.name);
+        }
+      });
+
       embeddedIt('runs its workers at the lowest CPU priority, shown in /readyz', async () => {
         const ready = await request(staff.app).get('/readyz').expect(200);
         const workers = ready.body.sparql.workers as { priority: number; state: string }[];

@@ -1,8 +1,8 @@
-// The `scale` topology of docker-compose.yml started from the project's own scripts, for CI (which
-// has no Docker): N service replicas (node processes on free ports, all on one store), Debian's
-// nginx balancing over them and Debian's Varnish caching in front, each with the configuration
-// from docs/scale/ that compose mounts, its host names and ports written in. `npm run topology`
-// starts it by hand; the tests start it in test/integration/scaleTopology.test.ts.
+// The scale-out topology of docker-compose.scale.yml started from the project's own scripts, for
+// CI (which has no Docker): N service replicas (node processes on free ports, all on one store),
+// Debian's nginx balancing over them and Debian's Varnish caching in front, each with the
+// configuration from docs/scale/ that compose mounts, its host names and ports written in.
+// `npm run topology` starts it by hand; the tests start it in test/integration/scaleTopology.test.ts.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -111,6 +111,8 @@ export async function startTopology(
           PORT: String(port),
           DATASET: '',
           LOG_LEVEL: 'warn',
+          // Each replica's dumps in the topology's folder, which `stop` removes: never the project's.
+          DUMPS_DIR: path.join(dir, `dumps-${port}`),
           ...env,
         },
         stdio: ['ignore', 'ignore', 'inherit'],

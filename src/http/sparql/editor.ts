@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { QUERY_DIR } from '../../util/paths';
 import { escapeHtml } from '../../serving/page';
+import { ICON_LINK } from '../../serving/html/layout';
 
 export const EDITOR_ASSETS = {
   'yasgui.min.js': 'application/javascript;charset=utf-8',
@@ -133,6 +134,7 @@ function page(endpoint: string, tabs: readonly { title: string; text: string }[]
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>SPARQL – ISIL Linked Data (staff)</title>
+${ICON_LINK}
 <link rel="stylesheet" href="${escapeHtml(endpoint)}/editor/yasgui.min.css">
 <style>${STYLE}</style>
 </head>

@@ -39,7 +39,7 @@ import {
   type AssetName,
   type Example,
 } from './editor';
-import { readProtocol, SPARQL_METHODS, type ProtocolRequest } from './protocol';
+import { readProtocol, SPARQL_METHODS } from './protocol';
 
 export const SPARQL_PATH = '/sparql';
 /** The header that says an answer was cut at a cap, and which: `rows; limit=100000`. */
@@ -179,8 +179,7 @@ class StaffEndpoint {
     if (req.method !== 'POST' && !search.has('query') && !search.has('update'))
       return this.withoutQuery(req, res);
     const user = await this.deps.auth.user(req);
-    const request = await readProtocol(req, this.deps.config.sparql.maxBodyBytes);
-    await this.run(req, res, user, request);
+    await this.run(req, res, user);
   }
 
   /** No query: the editor for a browser (staff only), the Service Description for the rest. */
@@ -254,15 +253,13 @@ class StaffEndpoint {
     res.end(req.method === 'HEAD' ? undefined : file.body);
   }
 
-  /** Checks, runs and answers the query, and writes its line of the query log. */
-  private async run(
-    req: Request,
-    res: Response,
-    user: string,
-    request: ProtocolRequest,
-  ): Promise<void> {
+  /**
+   * Reads, checks, runs and answers the query, and writes its line of the query log: one for every
+   * request a user sent, the ones the protocol refuses (an update, a body of another type) too.
+   */
+  private async run(req: Request, res: Response, user: string): Promise<void> {
     const started = performance.now();
-    const text = request.query ?? '';
+    let text = '';
     const log = (outcome: string, status: number, rows?: number) => {
       this.deps.service.metrics?.sparqlQuery(outcome, (performance.now() - started) / 1000);
       this.deps.logger.info(
@@ -280,6 +277,8 @@ class StaffEndpoint {
       );
     };
     try {
+      const request = await readProtocol(req, this.deps.config.sparql.maxBodyBytes);
+      text = request.query ?? '';
       if (request.query === undefined)
         throw new HttpError(
           400,

@@ -7,6 +7,9 @@ import { escapeHtml } from '../page';
 import { keepLanguage, type PageLanguage } from './language';
 import { TEXT } from './text';
 
+/** The pages' icon (/assets/favicon.svg, drawn for this service), linked from every page's head. */
+export const ICON_LINK = '<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">';
+
 export interface Layout {
   readonly language: PageLanguage;
   readonly title: string;
@@ -39,6 +42,7 @@ export function layout(page: Layout): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title${page.titleLang ? ` lang="${page.titleLang}"` : ''}>${escapeHtml(page.title)}</title>
 <link rel="stylesheet" href="/assets/site.css">
+${ICON_LINK}
 <link rel="license" href="${CC0}">
 <link rel="alternate" type="text/turtle" title="VoID" href="/.well-known/void">
 <link rel="search" href="/search">

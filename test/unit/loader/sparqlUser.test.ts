@@ -1,8 +1,9 @@
 // `npm run sparql-user`: the password from standard input, never from the command line; add,
 // change, remove and list; a short password or a bad name refused with nothing written.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { readUsers, verify } from '../../../src/http/sparql/users';
 import { PROJECT_ROOT } from '../../../src/util/paths';
@@ -45,5 +46,30 @@ describe('npm run sparql-user', function () {
     assert.ok(!fs.existsSync(file));
     assert.equal(run(['add', 'alice'], 'a good password\n').status, 2);
     assert.equal(run([]).status, 2);
+  });
+
+  it("writes the README's and docs' example files outside the repository", () => {
+    // `SPARQL_USERS=sparql-users` wrote the credentials where `git status` offered to commit them.
+    const docs =
+      fs.readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8') +
+      fs.readFileSync(path.join(PROJECT_ROOT, 'docs', 'sparql.md'), 'utf8');
+    const commands = docs
+      .split('\n')
+      .filter((line) => /^(SPARQL_USERS=|npm run sparql-user)/.test(line));
+    const files = commands.flatMap((line) =>
+      [...line.replace(/\s#.*/, '').matchAll(/(?:^SPARQL_USERS=|--file )(\S+)/g)].map((m) => m[1]!),
+    );
+    assert.ok(files.length >= 4, files.join(', '));
+    for (const file of files) {
+      const where = path.resolve(PROJECT_ROOT, file.replace(/^~(?=\/)/, os.homedir()));
+      assert.ok(
+        path.relative(PROJECT_ROOT, where).startsWith('..'),
+        `${file} is in the repository`,
+      );
+    }
+  });
+
+  it('has git ignore a credentials file written at the root of the repository', () => {
+    execFileSync('git', ['check-ignore', '--quiet', 'sparql-users'], { cwd: PROJECT_ROOT });
   });
 });

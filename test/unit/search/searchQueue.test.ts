@@ -1,4 +1,4 @@
-// The queue in front of the search index's thread (issue 34): turns by client, bounds, and the
+// The queue in front of the search index's thread: turns by client, bounds, and the
 // questions of clients gone dropped before they run.
 import assert from 'node:assert/strict';
 import { ClientGone, SearchBusy, SearchQueue } from '../../../src/search/searchQueue';
