@@ -115,7 +115,6 @@ export interface PageSettings {
   readonly mapAttribution: string;
 }
 
-/** Renders and caches the documents of one dataset; a new dataset gets a new Documents. */
 /** What the documents of every dataset served count, for the metrics (src/metrics.ts). */
 export class ServingStats {
   /** Documents answered from the cache. */
@@ -126,6 +125,7 @@ export class ServingStats {
   onStoreQuery: ((seconds: number) => void) | undefined;
 }
 
+/** Renders and caches the documents of one dataset; a new dataset gets a new Documents. */
 export class Documents {
   readonly cache: DocumentCache;
   /**
