@@ -25,8 +25,8 @@ export function linkHeader(isil: string, self: Format): string {
   return [`<${CC0}>; rel="license"`, ...alternates].join(', ');
 }
 
-/** The answer of a document of `documents`' dataset (made once per render). */
-function documentHeaders(
+/** How a document of `documents`' dataset is answered: its headers, made once per render. */
+function answerOf(
   documents: Documents,
   institution: Institution,
   format: Format,
@@ -62,7 +62,7 @@ function sendFormat(
   // Known to fail: answered at once, and the log told only the first time.
   const failed = documents.failed(institution, format.name);
   if (failed) throw cannotWrite(format.label, failed.message, others());
-  const answer = documentHeaders(documents, institution, format, cacheControl);
+  const answer = answerOf(documents, institution, format, cacheControl);
   return documents.get(institution, format.name, answer).then(
     (document) => sendDocument(req, res, document),
     (error: unknown) => {
