@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RequestHandler } from 'express';
-import { notModified } from '../serving/conditional';
+import { notModified } from './conditional';
 import { notFound } from './errors';
 import { commonHeaders } from './middleware';
 import { pathBelow } from './deps';

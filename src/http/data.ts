@@ -8,12 +8,13 @@ import { DATA_PATH, DIRECTORY_PATH, documentPath } from '../rdf/iris';
 import { CC0 } from '../rdf/namespaces';
 import { SerializationError } from '../rdf/rdfxml';
 import type { Documents } from '../serving/documents';
+import type { Answer } from '../serving/representation';
 import type { Institution } from '../store/dataset';
 import { cacheControl, currentDocuments, DATASET_VERSION, pathBelow, type RouteDeps } from './deps';
 import { cannotWrite, notFound } from './errors';
 import { findOrGone, isilFromPath, type Place } from './lookup';
 import { negotiate } from './negotiate';
-import { redirect, RedirectHeaders, sendDocument, type HeaderBuilder } from './respond';
+import { documentAnswer, redirect, RedirectHeaders, sendDocument } from './respond';
 import { documentLinks, seeOther, seeOtherHeaders } from './resource';
 
 /** The `Link` header of a document: the licence, and every other format as alternate. */
@@ -24,17 +25,25 @@ export function linkHeader(isil: string, self: Format): string {
   return [`<${CC0}>; rel="license"`, ...alternates].join(', ');
 }
 
-/** The headers of a document of `documents`' dataset (made once per cached document). */
-function documentHeaders(documents: Documents, cacheControl: string): HeaderBuilder {
-  const version = documents.dataset.version;
-  return (institution, format) => ({
-    'Content-Type': format.contentType,
-    'Content-Location': documentPath(institution!.isil, format.ext),
-    'Content-Disposition': `inline; filename="${institution!.isil.replace(/[/:]/g, '_')}.${format.ext}"`,
-    Link: linkHeader(institution!.isil, format),
-    'Cache-Control': cacheControl,
-    [DATASET_VERSION]: version,
-  });
+/** How a document of `documents`' dataset is answered: its headers, made once per render. */
+function answerOf(
+  documents: Documents,
+  institution: Institution,
+  format: Format,
+  cacheControl: string,
+): Answer {
+  const { isil } = institution;
+  return documentAnswer(
+    {
+      'Content-Type': format.contentType,
+      'Content-Location': documentPath(isil, format.ext),
+      'Content-Disposition': `inline; filename="${isil.replace(/[/:]/g, '_')}.${format.ext}"`,
+      Link: linkHeader(isil, format),
+      'Cache-Control': cacheControl,
+      [DATASET_VERSION]: documents.dataset.version,
+    },
+    format,
+  );
 }
 
 /** The document of `institution` in `format`: from the cache, or rendered now. */
@@ -44,18 +53,18 @@ function sendFormat(
   documents: Documents,
   institution: Institution,
   format: Format,
-  headers: HeaderBuilder,
+  cacheControl: string,
 ): Promise<void> | void {
-  const { cache } = documents;
   const cached = documents.cached(institution, format.name);
   // A cached document is answered synchronously; only a render returns a promise.
-  if (cached) return sendDocument(req, res, cached, headers, institution, format, cache);
+  if (cached) return sendDocument(req, res, cached);
   const others = () => documentLinks(institution.isil).filter((l) => l.type !== format.mediaType);
   // Known to fail: answered at once, and the log told only the first time.
   const failed = documents.failed(institution, format.name);
   if (failed) throw cannotWrite(format.label, failed.message, others());
-  return documents.get(institution, format.name).then(
-    (rendered) => sendDocument(req, res, rendered, headers, institution, format, cache),
+  const answer = answerOf(documents, institution, format, cacheControl);
+  return documents.get(institution, format.name, answer).then(
+    (document) => sendDocument(req, res, document),
     (error: unknown) => {
       if (!(error instanceof SerializationError)) throw error;
       throw cannotWrite(format.label, error.message, others(), error);
@@ -99,6 +108,6 @@ export function data({ service, config }: RouteDeps): RequestHandler {
       const page = `${config.isilDirectoryUrl}${DIRECTORY_PATH}${found.isil}`;
       return redirect(res, 302, page, directory);
     }
-    return sendFormat(req, res, documents, found, format, documentHeaders(documents, cache));
+    return sendFormat(req, res, documents, found, format, cache);
   };
 }

@@ -3,7 +3,7 @@
 // download that broke off goes on where it stopped). Made in the background (src/serving/dumps.ts).
 import fs from 'node:fs';
 import type { Request, RequestHandler, Response } from 'express';
-import { preconditionFailed, rangeApplies } from '../serving/conditional';
+import { preconditionFailed, rangeApplies } from './conditional';
 import type { DumpSet, DumpState } from '../serving/dumps';
 import { escapeHtml } from '../serving/page';
 import { negotiateAmong } from '../util/accept';

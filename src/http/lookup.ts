@@ -7,10 +7,12 @@ import { CC0 } from '../rdf/namespaces';
 import { isilDefect, type Isil } from '../rdf/isil';
 import { SerializationError } from '../rdf/rdfxml';
 import type { Documents } from '../serving/documents';
+import type { Answer } from '../serving/representation';
 import type { Institution } from '../store/dataset';
 import { DATASET_VERSION } from './deps';
 import { gone, Gone, movedPermanently, notWellFormed, unknownIsil } from './errors';
-import { commonHeaders } from './middleware';
+import { CORS } from './middleware';
+import { sendDocument } from './respond';
 
 /** At most this much of a rejected path is echoed in an error body. */
 const ECHO_LIMIT = 64;
@@ -85,7 +87,7 @@ export function findOrGone(
     if (!(error instanceof Gone)) throw error;
     const format = formatOf();
     if (format === undefined || format.name === 'html') throw error;
-    return goneAs(res, documents, error, format);
+    return goneAs(req, res, documents, error, format);
   }
 }
 
@@ -94,27 +96,37 @@ export function findOrGone(
  * `dcterms:isReplacedBy` among it, in that format, so that an RDF client sees the successor the
  * data names. A description the format cannot carry gets the short error body instead.
  */
-function goneAs(res: Response, documents: Documents, error: Gone, format: Format): Promise<void> {
+function goneAs(
+  req: Request,
+  res: Response,
+  documents: Documents,
+  error: Gone,
+  format: Format,
+): Promise<void> {
   const { isil, iri, name } = error.withdrawn;
   const withdrawn: Institution = { isil, iri, name, modified: undefined };
   // Known not to be writable in this format: the short body at once, no render again.
   if (documents.failed(withdrawn, format.name)) return Promise.reject(error);
-  return documents.get(withdrawn, format.name).then(
-    ({ body }) => {
-      res.writeHead(410, {
-        ...commonHeaders(res),
-        'Content-Type': format.contentType,
-        'Content-Length': String(body.length),
-        Link: `<${CC0}>; rel="license"`,
-        Vary: 'Accept',
-        [DATASET_VERSION]: documents.dataset.version,
-        ...error.headers,
-      });
-      res.end(body);
-    },
+  return documents.get(withdrawn, format.name, goneAnswer(documents, error, format)).then(
+    (document) => sendDocument(req, res, document),
     (failure: unknown) => {
       if (failure instanceof SerializationError) throw error;
       throw failure;
     },
   );
 }
+
+/** The 410's headers: no validators, `Vary: Accept` (the format was negotiated or named). */
+const goneAnswer = (documents: Documents, error: Gone, format: Format): Answer => ({
+  status: 410,
+  headers: (document) => ({
+    'X-Request-Id': '',
+    ...CORS,
+    'Content-Type': format.contentType,
+    'Content-Length': String(document.body.length),
+    Link: `<${CC0}>; rel="license"`,
+    Vary: 'Accept',
+    [DATASET_VERSION]: documents.dataset.version,
+    ...error.headers,
+  }),
+});

@@ -16,7 +16,7 @@ import {
 import { linkHeader } from './data';
 import { find } from './lookup';
 import { pageHeaders } from './pageHeaders';
-import { sendDocument, type HeaderBuilder } from './respond';
+import { documentAnswer, sendDocument } from './respond';
 import { pageLanguage } from '../serving/html/language';
 
 export function page({ service, config }: RouteDeps): RequestHandler {
@@ -26,23 +26,23 @@ export function page({ service, config }: RouteDeps): RequestHandler {
   const policy = pageHeaders(config);
   return function page(req, res) {
     const documents = currentDocuments(service);
-    const version = documents.dataset.version;
     const language = pageLanguage(queryOf(req), req.headers['accept-language']);
-    const headers: HeaderBuilder = (institution, format) => ({
-      'Content-Type': format.contentType,
-      'Content-Language': language.lang,
-      Link: linkHeader(institution!.isil, format),
-      'Cache-Control': cache,
-      [DATASET_VERSION]: version,
-      ...policy,
-    });
     const institution = find(req, documents, pathBelow(req), at);
     const cached = documents.cached(institution, 'html', language);
-    if (cached) return sendDocument(req, res, cached, headers, institution, html, documents.cache);
+    if (cached) return sendDocument(req, res, cached);
+    const answer = documentAnswer(
+      {
+        'Content-Type': html.contentType,
+        'Content-Language': language.lang,
+        Link: linkHeader(institution.isil, html),
+        'Cache-Control': cache,
+        [DATASET_VERSION]: documents.dataset.version,
+        ...policy,
+      },
+      html,
+    );
     return documents
-      .get(institution, 'html', language)
-      .then((rendered) =>
-        sendDocument(req, res, rendered, headers, institution, html, documents.cache),
-      );
+      .get(institution, 'html', answer, language)
+      .then((document) => sendDocument(req, res, document));
   };
 }

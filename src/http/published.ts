@@ -7,10 +7,10 @@ import type { RequestHandler } from 'express';
 import { contextDocument } from '../rdf/context';
 import { formatByName } from '../rdf/formats';
 import { CC0 } from '../rdf/namespaces';
-import { toRendered } from '../serving/documents';
+import { Representation } from '../serving/representation';
 import { QUERY_DIR } from '../util/paths';
 import { cacheControl, type RouteDeps } from './deps';
-import { sendDocument } from './respond';
+import { documentAnswer, sendDocument } from './respond';
 
 /** Where the SHACL shapes of the published model (queries/shapes.ttl) are served. */
 export const SHAPES_PATH = '/shapes.ttl';
@@ -18,14 +18,17 @@ export const SHAPES_PATH = '/shapes.ttl';
 export function context({ config }: RouteDeps): RequestHandler {
   const jsonld = formatByName('jsonld');
   const cache = cacheControl(config);
-  const rendered = toRendered(Buffer.from(contextDocument()), new Date());
-  const headers = () => ({
-    'Content-Type': 'application/ld+json',
-    'Cache-Control': cache,
-    Link: `<${CC0}>; rel="license"`,
-  });
+  const answer = documentAnswer(
+    {
+      'Content-Type': 'application/ld+json',
+      'Cache-Control': cache,
+      Link: `<${CC0}>; rel="license"`,
+    },
+    jsonld,
+  );
+  const document = new Representation(Buffer.from(contextDocument()), new Date(), answer);
   return function context(req, res) {
-    sendDocument(req, res, rendered, headers, undefined, jsonld);
+    sendDocument(req, res, document);
   };
 }
 
@@ -35,12 +38,9 @@ export function shapes({ config }: RouteDeps): RequestHandler {
   // Read once when the app is built, as the query templates are at start; Last-Modified is the
   // file's, so a client revalidates exactly when the shapes changed.
   const file = path.join(QUERY_DIR, 'shapes.ttl');
-  const rendered = toRendered(fs.readFileSync(file), fs.statSync(file).mtime);
-  const headers = () => ({
-    'Content-Type': ttl.contentType,
-    'Cache-Control': cache,
-  });
+  const answer = documentAnswer({ 'Content-Type': ttl.contentType, 'Cache-Control': cache }, ttl);
+  const document = new Representation(fs.readFileSync(file), fs.statSync(file).mtime, answer);
   return function shapes(req, res) {
-    sendDocument(req, res, rendered, headers, undefined, ttl);
+    sendDocument(req, res, document);
   };
 }

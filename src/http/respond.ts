@@ -2,19 +2,12 @@
 import { createHash } from 'node:crypto';
 import accepts from 'accepts';
 import type { NextFunction, Request, Response } from 'express';
-import {
-  encodedBody,
-  encodedEtag,
-  type DocumentCache,
-  type Encoding,
-  type Rendered,
-} from '../serving/documents';
-import type { Institution } from '../store/dataset';
-import type { Logger } from '../log';
 import type { Format } from '../rdf/formats';
+import type { Answer, Encoding, Representation } from '../serving/representation';
+import type { Logger } from '../log';
 import { escapeHtml } from '../serving/page';
 import { negotiate } from './negotiate';
-import { notModified } from '../serving/conditional';
+import { notModified } from './conditional';
 import { RendersBusy } from '../serving/renderQueue';
 import { StoreClosed, StoreTimeout, StoreUnavailable } from '../store/store';
 import { busy, Gone, HttpError, storeDown } from './errors';
@@ -25,62 +18,23 @@ import { ICON_LINK } from '../serving/html/layout';
 import { commonHeaders, CORS } from './middleware';
 import { pageHeaders } from './pageHeaders';
 
-interface PreparedHeaders {
-  /**
-   * The 200 of the identity coding, and the 304: built once per cached document. Only the request
-   * id is written into them per request (`withRequestId`).
-   */
-  readonly ok: Record<string, string>;
-  readonly notModified: Record<string, string>;
-  /** Every ETag of the document, one per content coding: any of them revalidates. */
-  readonly etags: readonly string[];
-}
-
-const prepared = new WeakMap<Rendered, PreparedHeaders>();
-
-/** Builds a document's own headers; called once per cached document, not per request. */
-export type HeaderBuilder = (
-  institution: Institution | undefined,
-  format: Format,
-) => Record<string, string>;
-
 /**
- * A document's headers. The 304's and the list of ETags are made on first use: an uncached
- * document (the cache off, or evicted) is mostly answered once, with a 200.
+ * The 200 of a document: `own` headers (type, links, caching), then its validators, CORS and its
+ * length, in that order. Made once per document, when it is rendered.
  */
-class Prepared implements PreparedHeaders {
-  readonly ok: Record<string, string>;
-  private not: Record<string, string> | undefined;
-  private tags: readonly string[] | undefined;
-
-  constructor(
-    private readonly rendered: Rendered,
-    all: Readonly<Record<string, string>>,
-  ) {
-    this.ok = { ...all, 'Content-Length': String(rendered.body.length) };
-  }
-
-  get notModified(): Record<string, string> {
-    if (!this.not) {
-      // Copied without the headers of a body rather than `delete`d from a copy: an object that
-      // lost properties is kept as a hash table by V8, slower for writeHead to walk on every 304.
-      // `X-Request-Id` is copied too, in its place (see `withRequestId`).
-      const not: Record<string, string> = {};
-      for (const [name, value] of Object.entries(this.ok))
-        if (!BODY_HEADERS.has(name)) not[name] = value;
-      this.not = not;
-    }
-    return this.not;
-  }
-
-  get etags(): readonly string[] {
-    const { rendered } = this;
-    return (this.tags ??= [
-      rendered.etag,
-      encodedEtag(rendered, 'br'),
-      encodedEtag(rendered, 'gzip'),
-    ]);
-  }
+export function documentAnswer(own: Readonly<Record<string, string>>, format: Format): Answer {
+  return {
+    status: 200,
+    headers: (document) => ({
+      ...own,
+      ETag: document.etag,
+      'Last-Modified': document.lastModified.toUTCString(),
+      // A page's words follow Accept-Language; the RDF documents' do not.
+      Vary: format.name === 'html' ? 'Accept-Encoding, Accept-Language' : 'Accept-Encoding',
+      ...CORS,
+      'Content-Length': String(document.body.length),
+    }),
+  };
 }
 
 /**
@@ -94,71 +48,44 @@ function withRequestId(headers: Record<string, string>, id: string): Record<stri
   return headers;
 }
 
-/** What a 304 leaves out: the headers that describe a body. */
-const BODY_HEADERS = new Set(['Content-Type', 'Content-Disposition', 'Content-Length']);
-
-function prepare(
-  rendered: Rendered,
-  headers: HeaderBuilder,
-  institution: Institution | undefined,
-  format: Format,
-): PreparedHeaders {
-  let p = prepared.get(rendered);
-  if (!p) {
-    const validators = {
-      ETag: rendered.etag,
-      'Last-Modified': rendered.lastModified.toUTCString(),
-      // A page's words follow Accept-Language; the RDF documents' do not.
-      Vary: format.name === 'html' ? 'Accept-Encoding, Accept-Language' : 'Accept-Encoding',
-    };
-    p = new Prepared(rendered, { ...headers(institution, format), ...validators, ...CORS });
-    prepared.set(rendered, p);
-  }
-  return p;
-}
-
 /**
- * A rendered document: 304 when the client's validators match, else 200 (HEAD: no body). The
- * headers are made once per document (`headers` is called only then): this is the hot path, so
+ * A document: its prepared answer. A 200 is 304 when the client's validators match, else 200 in
+ * the negotiated content coding (HEAD: no body); a 410 is answered as it is. This is the hot path:
  * it allocates nothing per request for a cached document in the identity coding.
  */
-export function sendDocument(
-  req: Request,
-  res: Response,
-  rendered: Rendered,
-  headers: HeaderBuilder,
-  institution: Institution | undefined,
-  format: Format,
-  cache?: DocumentCache,
-): void {
-  const p = prepare(rendered, headers, institution, format);
+export function sendDocument(req: Request, res: Response, document: Representation): void {
   const id = res.locals.requestId as string;
+  if (document.status !== 200) {
+    res.writeHead(document.status, withRequestId(document.headers, id));
+    res.end(document.body);
+    return;
+  }
   const encoding: Encoding = req.headers['accept-encoding']
     ? ((accepts(req).encoding(['br', 'gzip', 'identity']) || 'identity') as Encoding)
     : 'identity';
   const conditional =
     req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined;
-  if (conditional && notModified(req.headers, p.etags, rendered.lastModified)) {
-    if (encoding === 'identity') res.writeHead(304, withRequestId(p.notModified, id));
+  if (conditional && notModified(req.headers, document.etags, document.lastModified)) {
+    if (encoding === 'identity') res.writeHead(304, withRequestId(document.notModified, id));
     else
       res.writeHead(304, {
-        ...p.notModified,
+        ...document.notModified,
         'X-Request-Id': id,
-        ETag: encodedEtag(rendered, encoding),
+        ETag: document.etagIn(encoding),
       });
     res.end();
     return;
   }
   if (encoding === 'identity') {
-    res.writeHead(200, withRequestId(p.ok, id));
-    res.end(rendered.body);
+    res.writeHead(200, withRequestId(document.headers, id));
+    res.end(document.body);
     return;
   }
-  const body = encodedBody(rendered, encoding, cache);
+  const body = document.bodyIn(encoding);
   res.writeHead(200, {
-    ...p.ok,
+    ...document.headers,
     'X-Request-Id': id,
-    ETag: encodedEtag(rendered, encoding),
+    ETag: document.etagIn(encoding),
     'Content-Encoding': encoding,
     'Content-Length': String(body.length),
   });

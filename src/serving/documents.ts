@@ -1,7 +1,5 @@
-// Renders an institution's documents (the four RDF formats and the HTML page) and keeps them in a
-// byte-bounded LRU cache with their validators and compressed forms.
-import crypto from 'node:crypto';
-import zlib from 'node:zlib';
+// Renders an institution's documents (the four RDF formats and the HTML page) and keeps their
+// representations (src/serving/representation.ts) in a byte-bounded LRU cache.
 import type { Dataset, Institution } from '../store/dataset';
 import type { FormatName } from '../rdf/formats';
 import { SerializationError } from '../rdf/rdfxml';
@@ -10,94 +8,27 @@ import { serialize } from '../rdf/serialize';
 import { renderPage } from './page';
 import type { PageLanguage } from './html/language';
 import { RenderQueue } from './renderQueue';
-
-export type Encoding = 'br' | 'gzip' | 'identity';
-
-export interface Rendered {
-  readonly body: Buffer;
-  /** Strong validator of the identity encoding (quoted). */
-  readonly etag: string;
-  /** The record's `dcterms:modified`, else the dataset's load time. */
-  readonly lastModified: Date;
-  /** Compressed forms, made on first request. */
-  readonly encoded: Partial<Record<'br' | 'gzip', Buffer>>;
-}
+import { ownBuffer, Representation, type Answer, type Holder } from './representation';
 
 /**
- * A representation that is not compressed yet, with its strong validator (RFC 9110 §8.8.3): a hash
- * of its bytes, after `kind` when representations of different kinds could share bytes.
- */
-export function toRendered(body: Buffer, lastModified: Date, kind = ''): Rendered {
-  const hash = crypto.createHash('sha256').update(kind).update(body).digest('base64url');
-  return { body, etag: `"${hash.slice(0, 27)}"`, lastModified, encoded: {} };
-}
-
-/**
- * The bytes in a buffer of their own, of their exact size. zlib's results are slices of its 16 KiB
- * output chunks, and small `Buffer.from` results are slices of Node's shared 8 KiB pool: a cached
- * slice keeps the whole backing store alive, so a cache counting slices held several times the
- * bytes it counted (3.6 GB RSS with CACHE_MAX_BYTES at 256 MiB).
- */
-export function ownBuffer(bytes: Buffer): Buffer {
-  if (bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length) return bytes;
-  const own = Buffer.allocUnsafeSlow(bytes.length);
-  bytes.copy(own);
-  return own;
-}
-
-/** Brotli at quality 5 costs about what gzip -6 does and compresses better (RFC 7932). */
-const BROTLI = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } };
-
-/** The bytes of a representation in the chosen content coding, made and kept on first use. */
-export function encodedBody(rendered: Rendered, encoding: Encoding, cache?: DocumentCache): Buffer {
-  if (encoding === 'identity') return rendered.body;
-  let body = rendered.encoded[encoding];
-  if (!body) {
-    body = ownBuffer(
-      encoding === 'br'
-        ? zlib.brotliCompressSync(rendered.body, BROTLI)
-        : zlib.gzipSync(rendered.body),
-    );
-    rendered.encoded[encoding] = body;
-    cache?.grew(rendered, body.length + ENCODING_OVERHEAD);
-  }
-  return body;
-}
-
-/** The ETag of a content coding: a different representation needs a different strong validator. */
-export function encodedEtag(rendered: Rendered, encoding: Encoding): string {
-  return encoding === 'identity'
-    ? rendered.etag
-    : `${rendered.etag.slice(0, -1)}-${encoding === 'br' ? 'br' : 'gz'}"`;
-}
-
-/**
- * What an entry costs the process beside its bytes: the entry, its key, the Rendered object, the
- * headers prepared for it (src/http/respond.ts: about 15 strings), each buffer's own object and
- * allocation, and the heap the collector keeps in proportion to all of these. Calibrated, not
- * guessed: with every document of 17,000 institutions asked for in every format and coding
- * (`npm run bench`, "cache bound"), the RSS above the idle footprint grew by 1.9 MB for each MB the
- * cache counted with 2 KiB an entry (64 MiB bound: +219 MB; 256 MiB: +580 MB), about 16 KB an
- * entry. With this overhead the cache counts about what the process holds for it: the same run
- * ended at 734 MB against an idle 402 MB and a 256 MiB bound (1.12 ×, where 2 KiB gave 1.49 ×).
+ * What an entry costs the process beside its bytes: the entry, its key, the Representation with
+ * the headers prepared in it (about 15 strings), each buffer's own object and allocation, and the
+ * heap the collector keeps in proportion to all of these. Calibrated, not guessed: with every
+ * document of 17,000 institutions asked for in every format and coding (`npm run bench`, "cache
+ * bound"), the RSS above the idle footprint grew by 1.9 MB for each MB the cache counted with 2 KiB
+ * an entry (64 MiB bound: +219 MB; 256 MiB: +580 MB), about 16 KB an entry. With this overhead
+ * the cache counts about what the process holds for it: the same run ended at 734 MB against an
+ * idle 402 MB and a 256 MiB bound (1.12 ×, where 2 KiB gave 1.49 ×).
  */
 export const ENTRY_OVERHEAD = 9 * 1024;
-/** The same for each compressed form: its buffer object and allocation, and its ETag header. */
-export const ENCODING_OVERHEAD = 512;
 
 /** What a rendered document holds in memory: its body and the compressed forms made so far. */
-export function weight(rendered: Rendered): number {
-  const { br, gzip } = rendered.encoded;
-  return (
-    ENTRY_OVERHEAD +
-    rendered.body.length +
-    (br ? br.length + ENCODING_OVERHEAD : 0) +
-    (gzip ? gzip.length + ENCODING_OVERHEAD : 0)
-  );
+export function weight(representation: Representation): number {
+  return ENTRY_OVERHEAD + representation.bytes;
 }
 
 interface Entry {
-  readonly rendered: Rendered;
+  readonly representation: Representation;
   /** Set by a hit, cleared when eviction passes the entry over once (CLOCK). */
   used: boolean;
 }
@@ -107,10 +38,8 @@ interface Entry {
  * recently used: a hit only sets a flag, instead of moving the entry in the map on every read;
  * eviction passes over flagged entries once, moving them to the back. 0 bytes keeps nothing.
  */
-export class DocumentCache {
+export class DocumentCache implements Holder {
   private readonly entries = new Map<string, Entry>();
-  /** The documents of the entries, to tell whether one that gained a compressed form is held. */
-  private readonly held = new WeakSet<Rendered>();
   private bytes = 0;
 
   constructor(readonly maxBytes: number) {}
@@ -123,23 +52,20 @@ export class DocumentCache {
     return this.bytes;
   }
 
-  get(key: string): Rendered | undefined {
+  get(key: string): Representation | undefined {
     const hit = this.entries.get(key);
     if (!hit) return undefined;
     hit.used = true;
-    return hit.rendered;
+    return hit.representation;
   }
 
-  set(key: string, rendered: Rendered): void {
-    const cost = weight(rendered);
+  set(key: string, representation: Representation): void {
+    const cost = weight(representation);
     if (cost > this.maxBytes) return;
     const previous = this.entries.get(key);
-    if (previous) {
-      this.bytes -= weight(previous.rendered);
-      this.held.delete(previous.rendered);
-    }
-    this.entries.set(key, { rendered, used: false });
-    this.held.add(rendered);
+    if (previous) this.drop(previous);
+    this.entries.set(key, { representation, used: false });
+    representation.holder = this;
     this.bytes += cost;
     this.evict();
   }
@@ -148,8 +74,8 @@ export class DocumentCache {
    * A document gained a compressed form: counted while the document is cached (one evicted, or
    * never cached, is compressed for the request at hand and then left to the collector).
    */
-  grew(rendered: Rendered, bytes: number): void {
-    if (!this.held.has(rendered)) return;
+  grew(representation: Representation, bytes: number): void {
+    if (representation.holder !== this) return;
     this.bytes += bytes;
     this.evict();
   }
@@ -164,9 +90,14 @@ export class DocumentCache {
         this.entries.set(key, entry);
         continue;
       }
-      this.bytes -= weight(entry.rendered);
-      this.held.delete(entry.rendered);
+      this.drop(entry);
     }
+  }
+
+  /** An entry leaves: its bytes are no longer counted, nor are compressed forms it gains later. */
+  private drop(entry: Entry): void {
+    this.bytes -= weight(entry.representation);
+    entry.representation.holder = undefined;
   }
 }
 
@@ -184,7 +115,6 @@ export interface PageSettings {
   readonly mapAttribution: string;
 }
 
-/** Renders and caches the documents of one dataset; a new dataset gets a new Documents. */
 /** What the documents of every dataset served count, for the metrics (src/metrics.ts). */
 export class ServingStats {
   /** Documents answered from the cache. */
@@ -195,6 +125,7 @@ export class ServingStats {
   onStoreQuery: ((seconds: number) => void) | undefined;
 }
 
+/** Renders and caches the documents of one dataset; a new dataset gets a new Documents. */
 export class Documents {
   readonly cache: DocumentCache;
   /**
@@ -207,7 +138,7 @@ export class Documents {
    * The renders under way, by key: concurrent requests for one document share one store query and
    * one serialization (single flight), instead of each rendering its own copy.
    */
-  private readonly rendering = new Map<string, Promise<Rendered>>();
+  private readonly rendering = new Map<string, Promise<Representation>>();
   /** Renders asked for and not settled: queued ones have not queried the store yet. */
   private pending = 0;
   /** Set when another dataset is served: the store is freed once no render of it is pending. */
@@ -235,7 +166,7 @@ export class Documents {
     institution: Institution,
     format: FormatName,
     language?: PageLanguage,
-  ): Rendered | undefined {
+  ): Representation | undefined {
     const hit = this.cache.get(keyOf(institution, format, language));
     if (hit) this.stats.hits++;
     return hit;
@@ -249,9 +180,15 @@ export class Documents {
   /**
    * The document, rendered when not cached, or the render of it already under way; rejects with a
    * SerializationError when it cannot be written, and with RendersBusy when the render queue is
-   * full (src/renderQueue.ts).
+   * full (src/renderQueue.ts). `answer` makes the headers of a document rendered now (the route's:
+   * every route that asks for a key answers it alike).
    */
-  get(institution: Institution, format: FormatName, language?: PageLanguage): Promise<Rendered> {
+  get(
+    institution: Institution,
+    format: FormatName,
+    answer: Answer,
+    language?: PageLanguage,
+  ): Promise<Representation> {
     const key = keyOf(institution, format, language);
     const cached = this.cache.get(key);
     if (cached) {
@@ -263,12 +200,12 @@ export class Documents {
     this.stats.misses++;
     this.pending++;
     const render = this.queue
-      .run(() => this.render(institution, format, language))
+      .run(() => this.render(institution, format, answer, language))
       .then(
-        (rendered) => {
+        (representation) => {
           this.settled(key);
-          this.cache.set(key, rendered);
-          return rendered;
+          this.cache.set(key, representation);
+          return representation;
         },
         (error: unknown) => {
           this.settled(key);
@@ -299,8 +236,9 @@ export class Documents {
   private async render(
     institution: Institution,
     format: FormatName,
+    answer: Answer,
     language: PageLanguage = { lang: 'de', explicit: false },
-  ): Promise<Rendered> {
+  ): Promise<Representation> {
     const asked = this.stats.onStoreQuery ? performance.now() : 0;
     const description = await this.dataset.describe(institution);
     this.stats.onStoreQuery?.((performance.now() - asked) / 1000);
@@ -318,7 +256,8 @@ export class Documents {
       text = await serialize(description, format, this.contextUrl);
     }
     const body = ownBuffer(Buffer.from(text, 'utf8'));
-    return toRendered(body, lastModified(this.dataset, institution, description), format);
+    const modified = lastModified(this.dataset, institution, description);
+    return new Representation(body, modified, answer, format);
   }
 }
 

@@ -5,6 +5,8 @@ import { parseArgs } from 'node:util';
 import { generate } from '../../loader/generate';
 import { Dataset, type Institution } from '../../src/store/dataset';
 import { Documents } from '../../src/serving/documents';
+import { documentAnswer } from '../../src/http/respond';
+import { formatByName } from '../../src/rdf/formats';
 import type { Description } from '../../src/rdf/description';
 import { toRdfXml } from '../../src/rdf/rdfxml';
 import { toNTriples, toTurtle } from '../../src/rdf/turtle';
@@ -33,6 +35,9 @@ const documents = new Documents(dataset, `${BASE}/context.jsonld`, 0);
 const institutions = [...dataset.institutions()];
 let descriptions: Description[] = [];
 
+/** The answer of a `.ttl` (its headers are made with the document). */
+const TTL = documentAnswer({}, formatByName('ttl'));
+
 let pick = 0;
 /** A different institution each time, spread over the whole dataset. */
 const next = (): Institution => institutions[(pick++ * 7919) % institutions.length]!;
@@ -44,7 +49,7 @@ const stages: [string, () => unknown][] = [
   ['Turtle from a description', () => toTurtle(descriptions[pick++ % descriptions.length]!)],
   ['N-Triples from a description', () => toNTriples(descriptions[pick++ % descriptions.length]!)],
   ['RDF/XML from a description', () => toRdfXml(descriptions[pick++ % descriptions.length]!)],
-  ['uncached .ttl, all of it', () => documents.get(next(), 'ttl')],
+  ['uncached .ttl, all of it', () => documents.get(next(), 'ttl', TTL)],
 ];
 
 async function main(): Promise<void> {

@@ -7,6 +7,7 @@ import net from 'node:net';
 import { loadSources } from '../../src/load/loadSources';
 import type { Dataset, DescriptionSource, Institution } from '../../src/store/dataset';
 import { Documents } from '../../src/serving/documents';
+import type { Answer } from '../../src/serving/representation';
 import { createApp } from '../../src/http/app';
 import { boundPipelining, PIPELINE_DEPTH } from '../../src/http/pipeline';
 import { createLogger } from '../../src/log';
@@ -16,6 +17,8 @@ import { Service } from '../../src/serving/service';
 import { testConfig, needsThirdParty } from '../support';
 
 const CONTEXT = 'https://ld.zdb-services.de/context.jsonld';
+/** Documents asked for here are read, not answered: they need no headers. */
+const READ: Answer = { status: 200, headers: () => ({}) };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Counts the describe queries a dataset's store answers. */
@@ -50,7 +53,7 @@ describe('renders under a flood', function () {
       const documents = new Documents(dataset, CONTEXT, 0);
       const institution = isils[0]!;
       const answers = await Promise.all(
-        Array.from({ length: 200 }, () => documents.get(institution, 'ttl')),
+        Array.from({ length: 200 }, () => documents.get(institution, 'ttl', READ)),
       );
       assert.equal(counter.count, 1);
       assert.equal(new Set(answers).size, 1, 'one rendered document for all');
@@ -62,12 +65,12 @@ describe('renders under a flood', function () {
       const institution = isils[0]!;
       await Promise.all(
         (['ttl', 'nt', 'rdf', 'jsonld', 'html'] as const).flatMap((f) => [
-          documents.get(institution, f),
-          documents.get(institution, f),
+          documents.get(institution, f, READ),
+          documents.get(institution, f, READ),
         ]),
       );
       assert.equal(counter.count, 5);
-      await documents.get(institution, 'ttl');
+      await documents.get(institution, 'ttl', READ);
       assert.equal(counter.count, 6);
       assert.equal(documents.renderingCount, 0, 'nothing is left in flight');
     });
@@ -96,7 +99,7 @@ describe('renders under a flood', function () {
       service.use(old);
       const documents = service.current!;
       const some = [...old.institutions()].slice(0, 5);
-      const renders = some.map((i) => documents.get(i, 'ttl'));
+      const renders = some.map((i) => documents.get(i, 'ttl', READ));
       assert.equal(service.renders.queued, 4);
       service.use(next);
       await new Promise((resolve) => setImmediate(resolve));

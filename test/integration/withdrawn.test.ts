@@ -207,6 +207,50 @@ for (const adapter of ADAPTERS)
       });
     }
 
+    describe('a 410 in RDF, kept as a representation and answered again', () => {
+      const url = '/data/organisations/DE-W6.nt';
+      /** Each answer's status, headers but Date, and body. */
+      const answers: { status: number; headers: Record<string, string>; body: string }[] = [];
+      before(async () => {
+        const asks: [string, Record<string, string>][] = [
+          ['first', {}],
+          ['again', {}],
+          ['if-none-match', { 'If-None-Match': '*' }],
+          ['gzip', { 'Accept-Encoding': 'gzip, br' }],
+        ];
+        for (const [id, headers] of asks) {
+          const res = await request(app)
+            .get(url)
+            .set({ 'X-Request-Id': id, ...headers })
+            .buffer(true)
+            .parse(asText);
+          const rest = { ...(res.headers as Record<string, string>) };
+          delete rest.date;
+          answers.push({ status: res.status, headers: rest, body: res.body as string });
+        }
+      });
+      it('has the same body each time', () =>
+        assert.equal(new Set(answers.map((a) => a.body)).size, 1));
+      it('carries each request its own id', () =>
+        assert.deepEqual(
+          answers.map((a) => a.headers['x-request-id']),
+          ['first', 'again', 'if-none-match', 'gzip'],
+        ));
+      it('answers the same headers but the id each time', () => {
+        const without = answers.map(({ headers }) => ({ ...headers, 'x-request-id': '' }));
+        for (const other of without.slice(1)) assert.deepEqual(other, without[0]);
+      });
+      it('has no validators: If-None-Match gets the 410, not a 304', () =>
+        assert.deepEqual(
+          answers.map((a) => a.status),
+          [410, 410, 410, 410],
+        ));
+      it('is not compressed, and has no ETag', () => {
+        assert.equal(answers[3]!.headers['content-encoding'], undefined);
+        assert.equal(answers[3]!.headers.etag, undefined);
+      });
+    });
+
     describe('the 410 of a page follows the negotiated error style', () => {
       it("the withdrawn ISIL's own page for browsers, naming the institution and its successor, in their language", async () => {
         const res = await request(app)
