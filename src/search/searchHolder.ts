@@ -48,6 +48,15 @@ export interface Searched<T> {
   readonly value: T;
 }
 
+/** When a holder builds a version's index, and whom it tells how each build went. */
+export interface SearchOptions {
+  /** Whether a version's index is built as soon as it is followed, or at the first `ensure`. */
+  readonly eager?: boolean;
+  /** Told after each build, with what it took, or why it failed. */
+  readonly onBuilt?: (report: BuildReport) => void;
+  readonly onFailed?: (version: string, error: Error) => void;
+}
+
 /**
  * The search entries of `dataset`'s institutions, read through the store port `IN_FLIGHT` at a
  * time and handed on `BATCH` at a time; stops early, returning false, once `wanted` says so.
@@ -87,13 +96,10 @@ export class SearchHolder {
   private closed = false;
   /** Whether a build is under way. */
   private buildingNow = false;
-  /** Whether a version's index is built as soon as it is followed, or at the first `ensure`. */
-  eager = false;
   /** The build under way, for tests and the process to wait on. */
   building: Promise<BuildReport | undefined> = Promise.resolve(undefined);
-  /** Called after each build, with what it took or why it failed. */
-  onBuilt: (report: BuildReport) => void = () => {};
-  onFailed: (version: string, error: Error) => void = () => {};
+
+  constructor(private readonly options: SearchOptions = {}) {}
 
   /** Whether the followed version's index is built (`ready`), being built, or not asked for. */
   get state(): 'ready' | 'building' | 'failed' | 'idle' {
@@ -110,7 +116,7 @@ export class SearchHolder {
   /** From now on, the index follows `dataset`: built in the background, switched to once built. */
   follow(dataset: Dataset): void {
     this.following = dataset;
-    if (this.eager) void this.ensure();
+    if (this.options.eager) void this.ensure();
   }
 
   /**
@@ -125,7 +131,7 @@ export class SearchHolder {
     this.failed = undefined;
     const building: Promise<BuildReport | undefined> = this.build(dataset).then(
       (report) => {
-        if (report) this.onBuilt(report);
+        if (report) this.options.onBuilt?.(report);
         return report;
       },
       (error: Error) => {
@@ -137,7 +143,7 @@ export class SearchHolder {
           error.name !== 'StoreClosed' &&
           !this.closed
         ) {
-          this.onFailed(dataset.version, error);
+          this.options.onFailed?.(dataset.version, error);
           this.failed = { dataset, until: Date.now() + RETRY_MS };
           this.started = undefined;
         }
@@ -249,8 +255,8 @@ export class SearchHolder {
     this.started = undefined;
     const dataset = this.following;
     if (!dataset) return;
-    this.onFailed(dataset.version, error);
-    if (this.eager) void this.ensure();
+    this.options.onFailed?.(dataset.version, error);
+    if (this.options.eager) void this.ensure();
   }
 
   private async build(dataset: Dataset): Promise<BuildReport | undefined> {

@@ -8,7 +8,7 @@ import { Documents } from '../../src/serving/documents';
 import type { Description } from '../../src/rdf/description';
 import { toRdfXml } from '../../src/rdf/rdfxml';
 import { toNTriples, toTurtle } from '../../src/rdf/turtle';
-import { DatasetStore } from '../../src/store/embedded/datasetStore';
+import { DatasetStore } from '../../src/store/oxigraph/datasetStore';
 import { institutionIriFor } from '../../src/store/queries';
 
 const { values } = parseArgs({

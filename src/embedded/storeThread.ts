@@ -7,23 +7,17 @@
 // queries. A reload loads in a fresh thread, and the previous one is terminated once it has
 // answered its last query: terminating releases its WebAssembly memory at once, and no query of
 // the new store waits behind the old one's free.
-import type { LoadOptions, LoadReport } from '../../load/loadSources';
-import { Dataset, type DescriptionSource } from '../dataset';
-import type { LinksHeld } from '../links';
-import {
-  StoreClosed,
-  type Opened,
-  type Store,
-  type StoreHealth,
-  type VersionRequest,
-} from '../store';
+import type { LoadOptions, LoadReport, LoadRequest } from '../load/loadSources';
+import { Dataset, type DescriptionSource } from '../store/dataset';
+import type { LinksHeld } from '../store/links';
+import { StoreClosed, type Opened, type Store, type StoreHealth } from '../store/store';
 
 const EMBEDDED: StoreHealth = Object.freeze({ kind: 'embedded', state: 'available' });
-import { TimeSlicer } from '../../util/timeSlice';
-import { WorkerClient } from '../../threads/client';
-import { moduleIn } from '../../threads/workerRequire';
-import type { SelectBinding } from './datasetStore';
-import type { CheckedIri } from '../queries';
+import { TimeSlicer } from '../util/timeSlice';
+import { WorkerClient } from '../threads/client';
+import { moduleIn } from '../threads/workerRequire';
+import type { SelectBinding } from '../store/oxigraph/datasetStore';
+import type { CheckedIri } from '../store/queries';
 import { reviveLoadError, type LoadedReply, type Reply, type Request } from './storeProtocol';
 
 /** The worker's module beside this one (src/threads/workerRequire.ts says how it is loaded). */
@@ -32,7 +26,7 @@ const WORKER = moduleIn(__dirname, 'storeWorker');
 const freedError = () => new Error('the store was freed');
 
 /** A dataset's store in its thread, as the HTTP thread's `Dataset` reads it. */
-export class RemoteStore implements DescriptionSource {
+export class StoreInThread implements DescriptionSource {
   private freed = false;
 
   constructor(
@@ -65,14 +59,14 @@ export class RemoteStore implements DescriptionSource {
  * One worker thread and the store it holds: at most one, the one it loaded; once that store is
  * freed (`retire`), the thread is terminated as soon as it owes nothing.
  */
-class Lane {
+class StoreHolder {
   readonly client: WorkerClient<Request, Reply>;
   /** Whether its load succeeded: it holds a store the server may be serving. */
   holding = false;
   private asked = false;
 
   /** `onEnd` hears of the thread's end unless this side ended it (`retire`, `terminate`). */
-  constructor(onEnd: (lane: Lane, error: Error) => void) {
+  constructor(onEnd: (lane: StoreHolder, error: Error) => void) {
     this.client = new WorkerClient<Request, Reply>(WORKER, {
       name: "the store's thread",
       revive: reviveLoadError,
@@ -118,13 +112,13 @@ class Lane {
   }
 }
 
-export class StoreThread implements Store {
+export class StoreThread implements Store<LoadRequest> {
   /** Every thread running: one for each store loaded or loading, and the one started ahead. */
-  private readonly lanes = new Set<Lane>();
+  private readonly lanes = new Set<StoreHolder>();
   /** The thread of each store not freed, by generation (from the moment its load is sent). */
-  private readonly stores = new Map<number, Lane>();
+  private readonly stores = new Map<number, StoreHolder>();
   /** The thread the constructor started, until a load takes it. */
-  private spare: Lane | undefined;
+  private spare: StoreHolder | undefined;
   private generations = 0;
   /** Why no more can be loaded or asked: closed, or the thread of a store in use ended; set once. */
   private broken: Error | undefined;
@@ -143,7 +137,7 @@ export class StoreThread implements Store {
    * Loads `sources` in a fresh thread with `loadSources` (a failure rejects with its LoadError and
    * ends that thread), then indexes the dataset here from the rows read there, in slices.
    */
-  open = async ({ sources, options }: VersionRequest): Promise<Opened<RemoteStore>> => {
+  open = async ({ sources, options }: LoadRequest): Promise<Opened<StoreInThread>> => {
     if (this.broken) throw this.broken;
     const loading = this.send(sources, options);
     const { lane, generation } = loading;
@@ -155,7 +149,7 @@ export class StoreThread implements Store {
       throw error;
     }
     const { report, rows: pieces } = reply;
-    const store = new RemoteStore(this, generation, report.triples, lane.client.worker.threadId);
+    const store = new StoreInThread(this, generation, report.triples, lane.client.worker.threadId);
     try {
       const slicer = new TimeSlicer();
       const rows: SelectBinding[] = [];
@@ -171,7 +165,6 @@ export class StoreThread implements Store {
           rows,
           linksOf(report),
         ),
-        report,
       };
     } catch (error) {
       store.free();
@@ -223,15 +216,15 @@ export class StoreThread implements Store {
     return { lane, generation, reply: lane.load(sources, options) };
   }
 
-  private start(): Lane {
-    const lane = new Lane((ended, error) => this.ended(ended, error));
+  private start(): StoreHolder {
+    const lane = new StoreHolder((ended, error) => this.ended(ended, error));
     this.lanes.add(lane);
     void lane.ended.then(() => this.lanes.delete(lane));
     return lane;
   }
 
   /** A thread ended that this side did not end: fatal when it held a store not freed. */
-  private ended(lane: Lane, error: Error): void {
+  private ended(lane: StoreHolder, error: Error): void {
     if (!lane.holding) return;
     this.broken ??= error;
     this.failed(error);
@@ -240,12 +233,17 @@ export class StoreThread implements Store {
 
 /** A load sent to a thread: the store's generation, and the answer to come. */
 interface Loading {
-  readonly lane: Lane;
+  readonly lane: StoreHolder;
   readonly generation: number;
   readonly reply: Promise<LoadedReply>;
 }
 
-/** The links the load found in its store, as the dataset in this thread holds them. */
+/**
+ * The links the load found in its store, as the dataset in this thread holds them: the report's
+ * figures of what the load left out (withdrawn, unknown) are the report's alone.
+ */
 function linksOf({ links }: LoadReport): LinksHeld | undefined {
-  return links && { ...links, modified: new Date(links.modified) };
+  if (!links) return undefined;
+  const { modified, links: count, institutions, wikidata, gnd } = links;
+  return { modified: new Date(modified), links: count, institutions, wikidata, gnd };
 }
