@@ -66,7 +66,7 @@ class StoreHolder {
   private asked = false;
 
   /** `onEnd` hears of the thread's end unless this side ended it (`retire`, `terminate`). */
-  constructor(onEnd: (lane: StoreHolder, error: Error) => void) {
+  constructor(onEnd: (holder: StoreHolder, error: Error) => void) {
     this.client = new WorkerClient<Request, Reply>(WORKER, {
       name: "the store's thread",
       revive: reviveLoadError,
@@ -114,7 +114,7 @@ class StoreHolder {
 
 export class StoreThread implements Store<LoadRequest> {
   /** Every thread running: one for each store loaded or loading, and the one started ahead. */
-  private readonly lanes = new Set<StoreHolder>();
+  private readonly holders = new Set<StoreHolder>();
   /** The thread of each store not freed, by generation (from the moment its load is sent). */
   private readonly stores = new Map<number, StoreHolder>();
   /** The thread the constructor started, until a load takes it. */
@@ -140,7 +140,7 @@ export class StoreThread implements Store<LoadRequest> {
   open = async ({ sources, options }: LoadRequest): Promise<Opened<StoreInThread>> => {
     if (this.broken) throw this.broken;
     const loading = this.send(sources, options);
-    const { lane, generation } = loading;
+    const { holder, generation } = loading;
     let reply: LoadedReply;
     try {
       reply = await loading.reply;
@@ -149,7 +149,12 @@ export class StoreThread implements Store<LoadRequest> {
       throw error;
     }
     const { report, rows: pieces } = reply;
-    const store = new StoreInThread(this, generation, report.triples, lane.client.worker.threadId);
+    const store = new StoreInThread(
+      this,
+      generation,
+      report.triples,
+      holder.client.worker.threadId,
+    );
     try {
       const slicer = new TimeSlicer();
       const rows: SelectBinding[] = [];
@@ -175,17 +180,17 @@ export class StoreThread implements Store<LoadRequest> {
   /** The N-Triples of `describe.rq` for `iri` from the store `generation`. */
   async describe(generation: number, iri: CheckedIri): Promise<string> {
     if (this.broken) throw this.broken;
-    const lane = this.stores.get(generation);
-    if (!lane) throw freedError();
-    return lane.describe(iri);
+    const holder = this.stores.get(generation);
+    if (!holder) throw freedError();
+    return holder.describe(iri);
   }
 
   /** Frees the store `generation`: its thread ends once it has answered the queries sent before. */
   free(generation: number): void {
-    const lane = this.stores.get(generation);
-    if (!lane) return;
+    const holder = this.stores.get(generation);
+    if (!holder) return;
     this.stores.delete(generation);
-    lane.retire();
+    holder.retire();
   }
 
   /** Stops every thread; what they still owe fails with StoreClosed. */
@@ -199,7 +204,7 @@ export class StoreThread implements Store<LoadRequest> {
     const closed = this.broken;
     this.stores.clear();
     this.spare = undefined;
-    await Promise.all([...this.lanes].map((lane) => lane.terminate(closed)));
+    await Promise.all([...this.holders].map((holder) => holder.terminate(closed)));
   }
 
   /**
@@ -209,23 +214,23 @@ export class StoreThread implements Store<LoadRequest> {
   private send(sources: readonly string[], options: LoadOptions): Loading {
     const spare = this.spare;
     this.spare = undefined;
-    const lane = spare?.idle ? spare : this.start();
-    if (spare && lane !== spare) void spare.terminate(freedError());
+    const holder = spare?.idle ? spare : this.start();
+    if (spare && holder !== spare) void spare.terminate(freedError());
     const generation = ++this.generations;
-    this.stores.set(generation, lane);
-    return { lane, generation, reply: lane.load(sources, options) };
+    this.stores.set(generation, holder);
+    return { holder, generation, reply: holder.load(sources, options) };
   }
 
   private start(): StoreHolder {
-    const lane = new StoreHolder((ended, error) => this.ended(ended, error));
-    this.lanes.add(lane);
-    void lane.ended.then(() => this.lanes.delete(lane));
-    return lane;
+    const holder = new StoreHolder((ended, error) => this.ended(ended, error));
+    this.holders.add(holder);
+    void holder.ended.then(() => this.holders.delete(holder));
+    return holder;
   }
 
   /** A thread ended that this side did not end: fatal when it held a store not freed. */
-  private ended(lane: StoreHolder, error: Error): void {
-    if (!lane.holding) return;
+  private ended(holder: StoreHolder, error: Error): void {
+    if (!holder.holding) return;
     this.broken ??= error;
     this.failed(error);
   }
@@ -233,7 +238,7 @@ export class StoreThread implements Store<LoadRequest> {
 
 /** A load sent to a thread: the store's generation, and the answer to come. */
 interface Loading {
-  readonly lane: StoreHolder;
+  readonly holder: StoreHolder;
   readonly generation: number;
   readonly reply: Promise<LoadedReply>;
 }
