@@ -3,9 +3,10 @@
 //
 //   loader/ (command line) ─→ src/
 //   src/server/, main.ts, config.ts (composition) ─→ http/ ─→ serving/ ─→ search/ ─→ store/ ─→ rdf/
-//   load/ ─→ store/ ─→ rdf/;   everything ─→ util/, threads/
+//   embedded/ ─→ load/ ─→ store/ ─→ rdf/;   everything ─→ util/, threads/
 //
-// Nothing in src/ imports loader/; nothing above store/ knows which store adapter it talks to.
+// Nothing in src/ imports loader/; nothing above store/ knows which store adapter it talks to, but
+// the one function that chooses them from the settings (src/server/adapters.ts).
 import tseslint from 'typescript-eslint';
 
 /** An import of a sibling folder of src/ named in `folders`, from anywhere below src/. */
@@ -15,8 +16,9 @@ const into = (folders, message) => ({
 });
 const LOADER = into(['loader'], 'src/ never imports the command-line scripts of loader/.');
 const ADAPTER = {
-  regex: '(^|/)store/(embedded|remote)(/|$)',
-  message: 'Above the store port, nothing knows which adapter it talks to: import src/store/store.',
+  regex: '(^|/)(embedded|store/remote|store/oxigraph)(/|$)',
+  message:
+    'Above the store port, nothing knows which adapter it talks to: import src/store/store (src/server/adapters.ts chooses them).',
 };
 /** The layer rule for files matching `files`: which folders of src/ they must not import. */
 const layer = (files, folders, why, extra = []) => ({
@@ -51,37 +53,42 @@ export default tseslint.config(
   layer(['src/**/*.ts'], [], ''),
   layer(
     ['src/util/**/*.ts'],
-    ['http', 'serving', 'search', 'store', 'rdf', 'load', 'server', 'threads'],
+    ['http', 'serving', 'search', 'store', 'rdf', 'load', 'embedded', 'server', 'threads'],
     'util/ is a leaf.',
   ),
   layer(
     ['src/threads/**/*.ts'],
-    ['http', 'serving', 'store', 'rdf', 'load', 'server'],
+    ['http', 'serving', 'store', 'rdf', 'load', 'embedded', 'server'],
     'threads/ is a leaf.',
   ),
   layer(
     ['src/rdf/**/*.ts'],
-    ['http', 'serving', 'search', 'store', 'load', 'server'],
+    ['http', 'serving', 'search', 'store', 'load', 'embedded', 'server'],
     'rdf/ is the bottom layer.',
   ),
-  // The port names the loader's options and report as types; only the embedded adapter, which runs
-  // the loader in its store's thread, imports its code.
+  // embedded/ → load/ → store/: the embedded adapter runs the loader in its threads; the loader
+  // fills the Oxigraph store (store/oxigraph/); the store knows neither.
   layer(
     ['src/store/**/*.ts'],
-    ['http', 'serving', 'search', 'server'],
+    ['http', 'serving', 'search', 'load', 'embedded', 'server'],
     'store/ imports only rdf/ below it.',
-    [{ ...into(['load'], 'Only the embedded adapter runs the loader.'), allowTypeImports: true }],
   ),
-  layer(['src/store/embedded/**/*.ts'], ['http', 'serving', 'server'], 'store/ is below serving/.'),
   // The port's own files know no adapter either.
-  layer(['src/store/*.ts'], ['http', 'serving', 'server'], 'store/ imports only rdf/ below it.', [
-    { ...into(['load'], 'Only the embedded adapter runs the loader.'), allowTypeImports: true },
-    { regex: '^\\./(embedded|remote)(/|$)', message: 'The port knows no adapter.' },
-  ]),
+  layer(
+    ['src/store/*.ts'],
+    ['http', 'serving', 'search', 'load', 'embedded', 'server'],
+    'store/ imports only rdf/ below it.',
+    [{ regex: '^\\./(oxigraph|remote)(/|$)', message: 'The port knows no adapter.' }],
+  ),
   layer(
     ['src/load/**/*.ts'],
+    ['http', 'serving', 'search', 'embedded', 'server'],
+    'load/ writes stores; it serves nothing, and runs in the embedded adapter, not above it.',
+  ),
+  layer(
+    ['src/embedded/**/*.ts'],
     ['http', 'serving', 'search', 'server'],
-    'load/ writes stores; it serves nothing.',
+    'embedded/ is the store adapter over the loader: below serving/.',
   ),
   layer(
     ['src/search/**/*.ts'],
@@ -93,4 +100,7 @@ export default tseslint.config(
   layer(['src/http/**/*.ts'], ['load', 'server'], 'http/ is below the process (src/server/).', [
     ADAPTER,
   ]),
+  // The process sees the ports too: one function chooses the adapters from the settings.
+  layer(['src/*.ts', 'src/server/**/*.ts'], [], '', [ADAPTER]),
+  layer(['src/server/adapters.ts'], [], ''),
 );

@@ -14,7 +14,7 @@ import {
   type SourceFormat,
   type WrittenSnapshot,
 } from '../src/load/loadSources';
-import { ShapesError } from '../src/load/validate';
+import { ShapesError } from '../src/load/validator';
 import { Progress, progressMode } from './progress';
 import { intoRemote, remoteVia } from './remoteCommand';
 

@@ -2,7 +2,7 @@
 // which dataset they make the server load.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { LoadOptions } from './load/loadSources';
+import type { LoadRequest } from './load/loadSources';
 import { defaultMaxConnections, OWN_FILES } from './server/connectionCap';
 import { listenOf, sparqlConfig, type Listen, type SparqlConfig } from './sparqlConfig';
 import { storeConfig, type StoreConfig } from './storeConfig';
@@ -311,9 +311,7 @@ export function datasetDefect(file: string): string | undefined {
 }
 
 /** What the server loads, and where it comes from. */
-export interface DatasetLoad {
-  readonly sources: readonly string[];
-  readonly options: LoadOptions;
+export interface DatasetLoad extends LoadRequest {
   /** Whether the sources are the snapshot at DATASET (else the bundled dataset). */
   readonly snapshot: boolean;
   /** Whether they are the generated demonstration data, the bundled files being missing. */

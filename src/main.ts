@@ -1,6 +1,6 @@
-// The process entry: reads the settings, starts the store (the embedded one, in threads of its
-// own) and, when SPARQL_USERS is set, the staff endpoint's pool of query workers; listens, loads
-// the dataset, and hands the signals to the lifecycle (src/server/).
+// The process entry: reads the settings, starts the store and, when SPARQL_USERS is set, the staff
+// endpoint's store, both chosen from the settings (src/server/adapters.ts); listens, loads the
+// dataset, and hands the signals to the lifecycle (src/server/).
 import v8 from 'node:v8';
 import { ConfigError, datasetLoad, loadConfig, type Config } from './config';
 import { StaffAuth } from './http/sparql/auth';
@@ -10,14 +10,9 @@ import { createLogger, type Logger } from './log';
 import { prepareBundled } from './server/bundled';
 import { handleSignals } from './server/lifecycle';
 import { metricsServer } from './metrics';
-import { startServer, type StaffParts } from './server/listen';
+import { adaptersFor } from './server/adapters';
+import { startServer } from './server/listen';
 import { Reloader } from './server/reloader';
-import type { Service } from './serving/service';
-import { StaffPool } from './store/embedded/staffPool';
-import { StoreThread } from './store/embedded/storeThread';
-import { SparqlStore } from './store/remote/sparqlStore';
-import { RemoteStaff } from './store/remote/staffRemote';
-import type { Store } from './store/store';
 
 /** One line and exit 2: the settings are wrong. */
 function configurationError(message: string): never {
@@ -39,17 +34,13 @@ function settings(): Config {
   }
 }
 
-/** The staff endpoint's parts when SPARQL_USERS is set: a credentials file that cannot be read stops the start. */
-function staffParts(
-  config: Config,
-  logger: Logger,
-): (StaffParts & { staff: StaffPool | RemoteStaff }) | undefined {
+/** The staff logins when SPARQL_USERS is set: a credentials file that cannot be read stops the start. */
+function staffAuth(config: Config, logger: Logger): StaffAuth | undefined {
   const { sparql } = config;
   if (sparql.users === undefined) return undefined;
-  let auth: StaffAuth;
   try {
     const fields = { users: sparql.users };
-    auth = new StaffAuth(sparql.users, sparql.maxFailures, {
+    return new StaffAuth(sparql.users, sparql.maxFailures, {
       error: (message) => logger.error(fields, message),
       warn: (message) => logger.warn(fields, message),
     });
@@ -57,66 +48,6 @@ function staffParts(
     if (error instanceof UsersFileError) configurationError(`SPARQL_USERS: ${error.message}`);
     throw error;
   }
-  const { store } = config;
-  // With a remote store, the queries run there (its adapter checks and scopes them first).
-  const staff =
-    store.kind === 'remote'
-      ? new RemoteStaff({
-          store: { endpoint: store.endpoint, user: store.user, password: store.password },
-          workers: sparql.workers,
-          queue: sparql.queue,
-          timeoutMs: sparql.timeoutMs,
-        })
-      : new StaffPool(sparql, {
-          failed: (version, err) =>
-            logger.error({ version, err }, 'the SPARQL workers could not load the version served'),
-          replaced: (version, why) => logger.warn({ version, why }, 'a SPARQL worker was replaced'),
-        });
-  return { staff, auth, examples: loadExamples() };
-}
-
-/** The store the settings name: the embedded one in threads of its own, or a remote endpoint. */
-function openStore(config: Config, logger: Logger): Store {
-  const remote = config.store;
-  if (remote.kind === 'remote')
-    return new SparqlStore(
-      {
-        endpoint: remote.endpoint,
-        user: remote.user,
-        password: remote.password,
-        connections: remote.connections,
-        deadlineMs: remote.timeoutMs,
-      },
-      config.baseIri,
-    );
-  // Without the thread of the store being served nothing uncached can be answered, so its end is
-  // the process's (a supervisor starts it again). The thread of a store a reload replaced is
-  // terminated once its queries are answered, and a failed load's thread fails that load only.
-  return new StoreThread((error) => {
-    logger.fatal({ err: error }, 'the store thread stopped');
-    process.exit(1);
-  });
-}
-
-/**
- * With STORE_POLL_SECONDS, a replica looks at the version its remote store marks current and
- * reloads when it is not the one served: every replica switches without a signal of its own.
- */
-function pollStore(config: Config, store: Store, reloader: Reloader, service: Service): void {
-  const { store: settings } = config;
-  if (settings.kind !== 'remote' || settings.pollSeconds === 0 || !(store instanceof SparqlStore))
-    return;
-  const look = () => {
-    const served = service.current?.dataset.version;
-    if (served === undefined) return;
-    store.registry().then(
-      ({ current }) => {
-        if (current.version !== served) void reloader.reload();
-      },
-      () => undefined, // the store is down: /readyz says so, and the next look tries again
-    );
-  };
-  setInterval(look, settings.pollSeconds * 1000).unref();
 }
 
 /**
@@ -137,15 +68,16 @@ function main(): void {
   const config = settings();
   boundHeapGrowth(config);
   const logger = createLogger(config.logLevel);
-  const parts = staffParts(config, logger);
-  const store = openStore(config, logger);
-  const { server, service, staffServer } = startServer(config, logger, parts);
-  service.storeHealth = () => store.health();
+  const auth = staffAuth(config, logger);
+  const { store, staff, follow } = adaptersFor(config, logger);
+  const parts = auth && staff && { staff, auth, examples: loadExamples() };
+  const { server, service, staffServer } = startServer(config, logger, {
+    storeHealth: () => store.health(),
+    staff: parts,
+  });
   // Each version served is loaded by the staff workers too, after the public side serves it.
-  const reloader = new Reloader(service, logger, store, ({ sources, options }, version) =>
-    parts?.staff instanceof RemoteStaff
-      ? parts.staff.serve(version)
-      : parts?.staff.serve({ sources, options, version }),
+  const reloader = new Reloader(service, logger, store, (load, version) =>
+    staff?.serve(load, version),
   );
   const failed = (what: string) => (error: Error) => {
     logger.fatal({ err: error }, `the ${what} could not listen`);
@@ -186,7 +118,10 @@ function main(): void {
     );
     metrics.on('error', failed('metrics listener'));
   }
-  pollStore(config, store, reloader, service);
+  follow(
+    () => service.current?.dataset.version,
+    () => void reloader.reload(),
+  );
   handleSignals({
     config,
     logger,
@@ -195,7 +130,7 @@ function main(): void {
     store,
     reloader,
     staffServer,
-    staff: parts?.staff,
+    staff,
     ...(metrics ? { metricsServer: metrics } : {}),
     // npm gives the script it runs: `npm start` (or `start:dist`) execs the server, which is then
     // npm's child. Other scripts' children (`npm test`'s servers) inherit the variable too.

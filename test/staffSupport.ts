@@ -14,7 +14,7 @@ import { hashPassword, writeUser } from '../src/http/sparql/users';
 import { createLogger } from '../src/log';
 import { RemoteStaff } from '../src/store/remote/staffRemote';
 import { Service } from '../src/serving/service';
-import { StaffPool } from '../src/store/embedded/staffPool';
+import { StaffPool } from '../src/embedded/staffPool';
 import { startVirtuoso } from './servers/virtuoso';
 import { type Adapter, DE_1A_RDF, type LogLine, tempDir, openDataset, testConfig } from './support';
 
@@ -81,29 +81,28 @@ export async function buildStaffApp(
     },
   });
   const logger = createLogger('info', sink);
-  const service = new Service(config);
   const options = { baseIri: config.baseIri };
   // A Virtuoso of the app's own: Virtuoso keeps running a query its client gave up on (the
   // runaway queries of these tests ignore its MaxQueryExecutionTime), and only stopping it ends
   // them; on the run's shared server they took its cores from every test after.
   const virtuoso = adapter === 'remote' ? await startVirtuoso(60_000, 10) : undefined;
   const { dataset, store } = await openDataset(sources, config, adapter, virtuoso);
+  const service = new Service(config, store && { storeHealth: () => store.health() });
   service.use(dataset);
   let pool: StaffPool | RemoteStaff;
   if (store) {
     // The remote adapter: the queries run on the run's Virtuoso, on the version just written.
-    service.storeHealth = () => store.health();
     const remote = new RemoteStaff({
       store: { endpoint: store.client.endpoint },
       workers: config.sparql.workers,
       queue: config.sparql.queue,
       timeoutMs: config.sparql.timeoutMs,
     });
-    remote.serve(dataset.version);
+    remote.serve(undefined, dataset.version);
     pool = remote;
   } else {
     const embedded = new StaffPool(config.sparql);
-    embedded.serve({ sources, options, version: dataset.version });
+    embedded.serve({ sources, options }, dataset.version);
     await poolReady(embedded);
     pool = embedded;
   }

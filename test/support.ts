@@ -11,7 +11,7 @@ import { loadConfig, type Config } from '../src/config';
 import { createApp } from '../src/http/app';
 import { createLogger } from '../src/log';
 import { CONTEXT } from '../src/rdf/context';
-import { Service } from '../src/serving/service';
+import { Service, type ServiceParts } from '../src/serving/service';
 import { loadSources, type LoadReport } from '../src/load/loadSources';
 import type { Dataset } from '../src/store/dataset';
 import { SparqlStore } from '../src/store/remote/sparqlStore';
@@ -97,7 +97,7 @@ export async function openDataset(
   config: Config,
   adapter: Adapter = 'embedded',
   server?: Virtuoso,
-): Promise<{ dataset: Dataset; report: LoadReport; store?: SparqlStore }> {
+): Promise<{ dataset: Dataset; report?: LoadReport; store?: SparqlStore }> {
   if (adapter === 'embedded') return loadSources(sources, { baseIri: config.baseIri });
   const virtuoso = server ?? (await sharedVirtuoso());
   await loadRemote(sources, { baseIri: config.baseIri }, config, bulkTarget(virtuoso));
@@ -113,12 +113,15 @@ export async function buildApp(
   sources: readonly string[] = [DE_1A_RDF],
   env: Record<string, string> = {},
   adapter: Adapter = 'embedded',
+  parts: ServiceParts = {},
 ) {
   const config = testConfig(env);
-  const service = new Service(config);
   const { dataset, report, store } = await openDataset(sources, config, adapter);
+  const service = new Service(config, {
+    ...parts,
+    ...(store && { storeHealth: () => store.health() }),
+  });
   service.use(dataset);
-  if (store) service.storeHealth = () => store.health();
   const app = createApp({ service, logger: createLogger('silent') });
   return { app, service, config, report };
 }

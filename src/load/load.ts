@@ -6,8 +6,8 @@ import { descriptionIri, institutionIri, isilOfInstitutionIri } from '../rdf/iri
 import { isilDefect, isilKey, type Isil } from '../rdf/isil';
 import type { Dataset } from '../store/dataset';
 import type { SelectBinding } from '../store/bindings';
-import { DatasetStore } from '../store/embedded/datasetStore';
-import { removeDescriptions } from '../store/embedded/updates';
+import { DatasetStore } from '../store/oxigraph/datasetStore';
+import { removeDescriptions } from '../store/oxigraph/updates';
 import { checkedIri } from '../store/queries';
 import { nextTurn } from '../util/timeSlice';
 import { Crossings } from './crossings';
@@ -18,8 +18,8 @@ import { LinkSet } from './linkSet';
 import type { SkippedRecord, SourceRecord } from './records';
 import type { Conflict, FileReport, LoadOptions, Skipped } from './report';
 import type { Trailer } from './snapshot';
-import type { Defect, Validator } from './validate';
-import { ValidationQueue } from './validation';
+import type { Defect, Validator } from './validator';
+import { ValidationQueue } from './validationQueue';
 import { outweighs, weigh, type Entry } from './weights';
 
 /** One load: the store being filled, what is known of each ISIL, and the report's tallies. */

@@ -2,12 +2,12 @@
 // Dataset, resolving ISILs held by several sources: the one loading path shared by the server and
 // the command line. The pieces: which files (sources.ts) in which format (readers/), one load's
 // state (load.ts), RDF files and snapshots (rdfFile.ts, snapshot.ts), limits (limits.ts),
-// validation (validation.ts, validate.ts).
+// validation (validator.ts: the SHACL workers; validationQueue.ts: institutions sent to them).
 import fs from 'node:fs';
 import { RESOURCE_PATH } from '../rdf/iris';
 import { Dataset, DatasetIndex } from '../store/dataset';
-import type { DatasetStore } from '../store/embedded/datasetStore';
-import { holdsInstitution } from '../store/embedded/updates';
+import type { DatasetStore } from '../store/oxigraph/datasetStore';
+import { holdsInstitution } from '../store/oxigraph/updates';
 import { checkLiteral } from './limits';
 import { Load } from './load';
 import type { LinksPlaced } from './linkSet';
@@ -20,8 +20,8 @@ import { figure, hashFile } from './reading';
 import type { Loaded, LoadOptions, LoadReport } from './report';
 import { checkInstitutions, isStringTooLong, VERSION_LENGTH } from './snapshot';
 import { expandSources } from './sources';
-import { Validator, type Defect } from './validate';
-import { tally } from './validation';
+import { Validator, type Defect } from './validator';
+import { tally } from './validationQueue';
 
 /** Re-exported: the loading API the server, the command line and the tests use. */
 export { LoadError, NoInstitutionError };

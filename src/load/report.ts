@@ -2,9 +2,9 @@
 // ISILs several sources held, the defects found, and the dataset's version.
 import type { Dataset, DataWarning } from '../store/dataset';
 import type { SelectBinding } from '../store/bindings';
-import type { DatasetStore } from '../store/embedded/datasetStore';
+import type { DatasetStore } from '../store/oxigraph/datasetStore';
 import type { SourceFormat } from './readers';
-import type { Defect, DefectClass } from './validate';
+import type { Defect, DefectClass } from './validator';
 
 export interface FileReport {
   readonly file: string;
@@ -80,6 +80,12 @@ export interface Loaded {
   readonly report: LoadReport;
   /** The rows the dataset was indexed from, for a copy of the index in another thread. */
   readonly rows: readonly SelectBinding[];
+}
+
+/** A version to load: the source files, and how to read them. */
+export interface LoadRequest {
+  readonly sources: readonly string[];
+  readonly options: LoadOptions;
 }
 
 export interface LoadOptions {

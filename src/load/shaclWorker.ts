@@ -1,4 +1,4 @@
-// A SHACL engine's own thread (see validate.ts): it parses the shapes once, then checks the
+// A SHACL engine's own thread (see validator.ts): it parses the shapes once, then checks the
 // batches it is sent, each institution as a graph of its own. The engine's API is asynchronous (it
 // allows SPARQL-based constraints, which these shapes do not use).
 import { workerData } from 'node:worker_threads';

@@ -13,8 +13,9 @@
 import type { Dataset } from '../store/dataset';
 import { WorkerClient } from '../threads/client';
 import { moduleIn } from '../threads/workerRequire';
-import { searchEntry, type SearchEntry } from './entry';
 import type { Candidate, ReconcileQuery } from './reconcile';
+import { readEntries } from './readEntries';
+import type { SearchEntry } from './entry';
 import type { SearchAnswer, SearchRequest } from './searchIndex';
 import type { MadeCsv } from './searchCsv';
 import { SearchQueue, type Asker } from './searchQueue';
@@ -22,12 +23,6 @@ import type { SearchAsk, SearchReply } from './searchWorker';
 
 /** How long after a failed build the next search may start another. */
 const RETRY_MS = 30_000;
-
-/** Descriptions read at once while building: leaves the store's thread free for requests. */
-const IN_FLIGHT = 4;
-
-/** Entries handed to the index's thread in one message. */
-const BATCH = 500;
 
 /**
  * How long the index's thread may work on one question before it counts as stuck and is ended:
@@ -61,32 +56,14 @@ export interface Searched<T> {
   readonly value: T;
 }
 
-/**
- * The search entries of `dataset`'s institutions, read through the store port `IN_FLIGHT` at a
- * time and handed on `BATCH` at a time; stops early, returning false, once `wanted` says so.
- */
-export async function readEntries(
-  dataset: Dataset,
-  hand: (entries: SearchEntry[]) => Promise<void> | void,
-  wanted: () => boolean = () => true,
-): Promise<boolean> {
-  const institutions = [...dataset.institutions()];
-  for (let at = 0; at < institutions.length; at += BATCH) {
-    const slice = institutions.slice(at, at + BATCH);
-    const entries: SearchEntry[] = new Array(slice.length);
-    let next = 0;
-    const reader = async () => {
-      while (next < slice.length && wanted()) {
-        const i = next++;
-        const { isil } = slice[i]!;
-        entries[i] = searchEntry(isil, await dataset.describe(slice[i]!));
-      }
-    };
-    await Promise.all(Array.from({ length: IN_FLIGHT }, reader));
-    if (!wanted()) return false;
-    await hand(entries);
-  }
-  return wanted();
+/** When a holder builds a version's index, and whom it tells how each build went. */
+export interface SearchOptions {
+  /** Whether a version's index is built as soon as it is followed, or at the first `ensure`. */
+  readonly eager?: boolean;
+  /** Told after each build, with what it took, or why it failed. */
+  readonly onBuilt?: (report: BuildReport) => void;
+  /** `answering`: the version of the index that still answers, if one does. */
+  readonly onFailed?: (version: string, error: Error, answering: string | undefined) => void;
 }
 
 /** Ends `thread` as stuck after `ms`, unless the timer returned is cleared first. */
@@ -116,14 +93,10 @@ export class SearchHolder {
   } = { thread: undefined, jobs: [], timer: undefined };
   /** How long the thread may work on one question before it is ended as stuck. */
   askTimeoutMs = ASK_TIMEOUT_MS;
-  /** Whether a version's index is built as soon as it is followed, or at the first `ensure`. */
-  eager = false;
   /** The build under way, for tests and the process to wait on. */
   building: Promise<BuildReport | undefined> = Promise.resolve(undefined);
-  /** Called after each build, with what it took or why it failed. */
-  onBuilt: (report: BuildReport) => void = () => {};
-  /** `answering`: the version of the index that still answers, if one does. */
-  onFailed: (version: string, error: Error, answering: string | undefined) => void = () => {};
+
+  constructor(private readonly options: SearchOptions = {}) {}
 
   /** Whether the followed version's index is built (`ready`), being built, or not asked for. */
   get state(): 'ready' | 'building' | 'failed' | 'idle' {
@@ -140,7 +113,7 @@ export class SearchHolder {
   /** From now on, the index follows `dataset`: built in the background, switched to once built. */
   follow(dataset: Dataset): void {
     this.following = dataset;
-    if (this.eager) void this.ensure();
+    if (this.options.eager) void this.ensure();
   }
 
   /**
@@ -155,7 +128,7 @@ export class SearchHolder {
     this.failed = undefined;
     const building: Promise<BuildReport | undefined> = this.build(dataset).then(
       (report) => {
-        if (report) this.onBuilt(report);
+        if (report) this.options.onBuilt?.(report);
         return report;
       },
       (error: Error) => {
@@ -167,7 +140,11 @@ export class SearchHolder {
           error.name !== 'StoreClosed' &&
           !this.closed
         ) {
-          this.onFailed(dataset.version, error, this.thread?.alive ? this.answering : undefined);
+          this.options.onFailed?.(
+            dataset.version,
+            error,
+            this.thread?.alive ? this.answering : undefined,
+          );
           this.failed = { dataset, until: Date.now() + RETRY_MS };
           this.started = undefined;
         }
@@ -361,8 +338,8 @@ export class SearchHolder {
     this.started = undefined;
     const dataset = this.following;
     if (!dataset) return;
-    this.onFailed(dataset.version, error, undefined);
-    if (this.eager) void this.ensure();
+    this.options.onFailed?.(dataset.version, error, undefined);
+    if (this.options.eager) void this.ensure();
   }
 
   private async build(dataset: Dataset): Promise<BuildReport | undefined> {

@@ -12,6 +12,7 @@ import { CORS, versionNotSupported } from '../http/middleware';
 import { boundPipelining } from '../http/pipeline';
 import type { Logger } from '../log';
 import { Service } from '../serving/service';
+import type { StoreHealth } from '../store/store';
 import { capConnections } from './connectionCap';
 
 /** Node's parser errors that have a status of their own; the rest are 400. */
@@ -111,6 +112,14 @@ function rawHead(status: number, reason: string, length: number, type?: string):
 /** What the staff endpoint needs besides the service: made in main.ts when SPARQL_USERS is set. */
 export type StaffParts = Omit<StaffDeps, 'service' | 'config' | 'logger'>;
 
+/** What the servers are built with besides the settings and the logger. */
+export interface ServerParts {
+  /** Whether the store answers, for /readyz. */
+  readonly storeHealth: () => StoreHealth;
+  /** The staff endpoint's parts, when SPARQL_USERS is set. */
+  readonly staff?: StaffParts | undefined;
+}
+
 /**
  * The public server, and the staff listener's when SPARQL_LISTEN gives the endpoint one: the
  * endpoint is then on that one alone, and the public listener answers 404 for `/sparql`.
@@ -118,26 +127,32 @@ export type StaffParts = Omit<StaffDeps, 'service' | 'config' | 'logger'>;
 export function startServer(
   config: Config,
   logger: Logger,
-  staffParts?: StaffParts,
+  { storeHealth, staff: staffParts }: ServerParts,
 ): { server: http.Server; service: Service; staffServer?: http.Server } {
-  const service = new Service(config);
-  // Each dataset version's search index is built as soon as the version is served.
-  service.search.eager = true;
-  service.search.onBuilt = (report) => logger.info(report, 'search index built');
-  service.search.onFailed = (version, err, answering) =>
-    logger.error(
-      { err, version, answering: answering ?? null },
-      answering === undefined
-        ? 'search index not built: search answers 503 until it is built again'
-        : 'search index not built: search answers from the previous one',
-    );
-  service.dumps.eager = true;
-  service.dumps.onMade = (set, ms) =>
-    logger.info({ version: set.version, files: set.files, ms }, 'dumps made');
-  service.dumps.onFailed = (version, err) => logger.error({ err, version }, 'dumps not made');
+  const service = new Service(config, {
+    storeHealth,
+    // Each dataset version's search index and dumps are made as soon as the version is served.
+    search: {
+      eager: true,
+      onBuilt: (report) => logger.info(report, 'search index built'),
+      onFailed: (version, err, answering) =>
+        logger.error(
+          { err, version, answering: answering ?? null },
+          answering === undefined
+            ? 'search index not built: search answers 503 until it is built again'
+            : 'search index not built: search answers from the previous one',
+        ),
+    },
+    dumps: {
+      eager: true,
+      onMade: (set, ms) =>
+        logger.info({ version: set.version, files: set.files, ms }, 'dumps made'),
+      onFailed: (version, err) => logger.error({ err, version }, 'dumps not made'),
+    },
+    // Counted from the first request on, when the process keeps metrics (METRICS_LISTEN).
+    ...(config.metricsListen ? { metrics: (served: Service) => new Metrics(served) } : {}),
+  });
   if (service.dumps.unusable) logger.error(`${service.dumps.unusable}: no dumps are made`);
-  // Counted from the first request on, when the process keeps metrics (METRICS_LISTEN).
-  if (config.metricsListen) service.metrics = new Metrics(service);
   const staff: StaffDeps | undefined = staffParts && { ...staffParts, service, config, logger };
   const separate = staff !== undefined && config.sparql.listen !== undefined;
   const app = createApp({ service, logger, ...(staff && !separate ? { staff } : {}) });

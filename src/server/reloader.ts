@@ -3,21 +3,24 @@ import { ConfigError, datasetLoad, type DatasetLoad } from '../config';
 import type { Logger } from '../log';
 import type { Service } from '../serving/service';
 import { LoadError } from '../load/loadError';
-import {
-  NoVersion,
-  StoreClosed,
-  StoreTimeout,
-  StoreUnavailable,
-  type Opened,
-  type Store,
-} from '../store/store';
+import type { LoadRequest } from '../load/loadSources';
+import { NoVersion, StoreClosed, StoreTimeout, StoreUnavailable, type Store } from '../store/store';
+import type { Dataset } from '../store/dataset';
+
+/** Why a version with no institution to serve is not served. */
+const emptyReason = (sources: readonly string[], dataset: Dataset): string =>
+  `${sources.join(', ')} holds no institution to serve (${dataset.tripleCount} triples, ${dataset.withdrawnCount} withdrawn ISILs)`;
 
 /** A first load that failed for want of a store that answers, or of a version in it: tried again. */
 const waitsForStore = (error: unknown): boolean =>
   error instanceof StoreUnavailable || error instanceof StoreTimeout || error instanceof NoVersion;
 
 /** Loads the dataset into `store` and serves it: what the process does at start. */
-export function loadInto(service: Service, logger: Logger, store: Store): Promise<void> {
+export function loadInto(
+  service: Service,
+  logger: Logger,
+  store: Store<LoadRequest>,
+): Promise<void> {
   return new Reloader(service, logger, store).start();
 }
 
@@ -37,7 +40,7 @@ export class Reloader {
   constructor(
     private readonly service: Service,
     private readonly logger: Logger,
-    private readonly store: Store,
+    private readonly store: Store<LoadRequest>,
     /** Hears of each version served, with what it was loaded from (the staff pool loads it too). */
     private readonly served: (load: DatasetLoad, version: string) => void = () => undefined,
   ) {}
@@ -67,7 +70,7 @@ export class Reloader {
     let said = '';
     for (let pause = 250; ; pause = Math.min(pause * 2, 5000)) {
       try {
-        return await this.load(true);
+        return await this.loadFirst();
       } catch (error) {
         if (!waitsForStore(error)) throw error;
         const { message } = error as Error;
@@ -108,12 +111,27 @@ export class Reloader {
 
   /** A reload that never rejects: what no refusal foresaw is logged, and the next SIGHUP works. */
   private reloadOnce(): Promise<void> {
-    return this.load(false).catch((error: unknown) =>
+    return this.loadAgain().catch((error: unknown) =>
       this.logger.error({ err: error }, 'reload failed: the data served stays as it was'),
     );
   }
 
-  private async load(first: boolean): Promise<void> {
+  /** The first load: whatever stops it is the caller's, since the process has nothing to serve. */
+  private async loadFirst(): Promise<void> {
+    const started = Date.now();
+    const load = datasetLoad(this.service.config, this.servedSnapshot);
+    const dataset = await this.open(load, undefined, 'load');
+    if (!dataset) return;
+    if (dataset.institutionCount === 0) {
+      dataset.free();
+      const { sources } = load;
+      throw new LoadError(sources.join(', '), undefined, undefined, emptyReason(sources, dataset));
+    }
+    this.serve(load, dataset, undefined, started, 'dataset loaded');
+  }
+
+  /** A reload: whatever stops it is refused (logged, shown in /readyz), and the served one stays. */
+  private async loadAgain(): Promise<void> {
     const { service, logger } = this;
     const { config } = service;
     const serving = service.current?.dataset.version;
@@ -124,7 +142,6 @@ export class Reloader {
     try {
       load = datasetLoad(config, this.servedSnapshot);
     } catch (error) {
-      if (first) throw error;
       // Whatever went wrong looking at DATASET, a reload is refused, never a crash.
       const reason =
         error instanceof ConfigError
@@ -133,19 +150,12 @@ export class Reloader {
       this.refuse([config.dataset], reason, serving, started);
       return;
     }
-    const { sources, options } = load;
-    if (!first) logger.info({ sources, serving }, 'reload started');
-    let loaded: Opened;
+    const { sources } = load;
+    logger.info({ sources, serving }, 'reload started');
+    let dataset: Dataset | undefined;
     try {
-      loaded = await this.store.open({ sources, options });
+      dataset = await this.open(load, serving, 'reload');
     } catch (error) {
-      if (error instanceof StoreClosed) {
-        // The process is stopping and closed the store's thread: the load was abandoned, nothing
-        // failed, first load or not.
-        logger.info({ serving }, `${first ? 'load' : 'reload'} abandoned: stopping`);
-        return;
-      }
-      if (first) throw error;
       if (error instanceof LoadError) {
         const { file, line, column } = error;
         this.refuse(sources, error.message, serving, started, { file, line, column });
@@ -154,41 +164,67 @@ export class Reloader {
       }
       return;
     }
-    const { dataset, report } = loaded;
+    if (!dataset) return;
     // A dataset without one institution to serve is no dataset to serve (an N-Quads file of some
     // other data, every ISIL malformed or outside the base): the one served stays.
     if (dataset.institutionCount === 0) {
       dataset.free();
-      const reason = `${sources.join(', ')} holds no institution to serve (${report.triples} triples, ${dataset.withdrawnCount} withdrawn ISILs)`;
-      if (first) throw new LoadError(sources.join(', '), undefined, undefined, reason);
-      this.refuse(sources, reason, serving, started);
+      this.refuse(sources, emptyReason(sources, dataset), serving, started);
       return;
     }
-    for (const w of report.warnings) logger.warn({ kind: w.kind, subject: w.subject }, w.message);
+    this.serve(load, dataset, serving, started, 'reload finished');
+    service.lastReload = Object.freeze({
+      at: new Date().toISOString(),
+      sources,
+      outcome: 'accepted',
+      version: dataset.version,
+    });
+  }
+
+  /**
+   * The version `load` names, opened by the store; `undefined` when the process is stopping and
+   * closed the store: the load was abandoned, nothing failed.
+   */
+  private async open(
+    { sources, options }: DatasetLoad,
+    serving: string | undefined,
+    what: 'load' | 'reload',
+  ): Promise<Dataset | undefined> {
+    try {
+      return (await this.store.open({ sources, options })).dataset;
+    } catch (error) {
+      if (!(error instanceof StoreClosed)) throw error;
+      this.logger.info({ serving }, `${what} abandoned: stopping`);
+      return undefined;
+    }
+  }
+
+  /** Serves `dataset` from now on, and says so. */
+  private serve(
+    load: DatasetLoad,
+    dataset: Dataset,
+    previous: string | undefined,
+    started: number,
+    message: string,
+  ): void {
+    const { service, logger } = this;
+    for (const w of dataset.warnings) logger.warn({ kind: w.kind, subject: w.subject }, w.message);
     service.use(dataset, load.demonstration === true);
     this.servedSnapshot = load.snapshot;
     this.served(load, dataset.version);
-    if (!first) {
-      service.lastReload = Object.freeze({
-        at: new Date().toISOString(),
-        sources,
-        outcome: 'accepted',
-        version: dataset.version,
-      });
-    }
     logger.info(
       {
-        sources,
-        version: report.version,
-        previous: serving,
+        sources: load.sources,
+        version: dataset.version,
+        previous,
         institutions: dataset.institutionCount,
         withdrawn: dataset.withdrawnCount,
-        triples: report.triples,
+        triples: dataset.tripleCount,
         ms: Date.now() - started,
       },
-      first ? 'dataset loaded' : 'reload finished',
+      message,
     );
-    this.service.metrics?.reload('done');
+    service.metrics?.reload('done');
   }
 
   /** A reload refused: logged, and shown in /readyz; the dataset served stays as it was. */

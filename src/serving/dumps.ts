@@ -45,6 +45,16 @@ const RETRY_MS = 60_000;
 const NAME = /^isil-ld_(\d{4}-\d{2}-\d{2})_([0-9a-f]{6,64})\.(nt\.gz|jsonld-lines\.gz|csv)$/;
 const SIDECAR = /^isil-ld_(\d{4}-\d{2}-\d{2})_([0-9a-f]{6,64})\.json$/;
 
+/** How many versions' dumps are kept, when they are made, and whom they tell how it went. */
+export interface DumpsOptions {
+  /** The newest versions whose dumps are kept (3). */
+  readonly keep?: number;
+  /** Whether a version's dumps are made as soon as it is followed (the server), or when asked. */
+  readonly eager?: boolean;
+  readonly onMade?: (set: DumpSet, ms: number) => void;
+  readonly onFailed?: (version: string, error: Error) => void;
+}
+
 /** Whether the followed version's dumps are there, being made, not asked for, failed, or off. */
 export type DumpState = 'ready' | 'making' | 'failed' | 'idle' | 'off';
 
@@ -59,18 +69,16 @@ export class Dumps {
    * The service serves on without them; the process logs it, `/dumps/` says it.
    */
   readonly unusable: string | undefined;
-  /** Whether a version's dumps are made as soon as it is followed (the server), or when asked. */
-  eager = false;
   making: Promise<DumpSet | undefined> = Promise.resolve(undefined);
-  onMade: (set: DumpSet, ms: number) => void = () => {};
-  onFailed: (version: string, error: Error) => void = () => {};
+  private readonly keep: number;
 
   constructor(
     /** Where they are written; empty: no dumps. */
     readonly dir: string,
     private readonly contextUrl: string,
-    private readonly keep = 3,
+    private readonly options: DumpsOptions = {},
   ) {
+    this.keep = options.keep ?? 3;
     if (dir === '') return;
     try {
       this.sets = this.scan();
@@ -103,7 +111,7 @@ export class Dumps {
 
   follow(dataset: Dataset): void {
     this.following = dataset;
-    if (this.eager) void this.ensure();
+    if (this.options.eager) void this.ensure();
   }
 
   ensure(): Promise<DumpSet | undefined> {
@@ -120,12 +128,12 @@ export class Dumps {
       const started = Date.now();
       try {
         const set = await this.make(dataset);
-        if (set) this.onMade(set, Date.now() - started);
+        if (set) this.options.onMade?.(set, Date.now() - started);
         return set;
       } catch (error) {
         // A version replaced, or a store closed as the process stops, is no failure.
         if (this.following === dataset && (error as Error).name !== 'StoreClosed') {
-          this.onFailed(dataset.version, error as Error);
+          this.options.onFailed?.(dataset.version, error as Error);
           this.failed = { dataset, until: Date.now() + RETRY_MS };
           this.started = undefined;
         }

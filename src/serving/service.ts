@@ -6,8 +6,8 @@ import type { Metrics } from '../metrics';
 import { Documents, ServingStats } from './documents';
 import { CONTEXT_PATH } from '../rdf/context';
 import { RenderQueue } from './renderQueue';
-import { SearchHolder } from '../search/searchHolder';
-import { Dumps } from './dumps';
+import { SearchHolder, type SearchOptions } from '../search/searchHolder';
+import { Dumps, type DumpsOptions } from './dumps';
 
 /** How the last reload (SIGHUP) ended, as /readyz shows it to an operator. */
 export interface ReloadOutcome {
@@ -23,28 +23,47 @@ export interface ReloadOutcome {
 
 const EMBEDDED: StoreHealth = Object.freeze({ kind: 'embedded', state: 'available' });
 
+/** What a service is built with besides its settings; each part has a default for tests. */
+export interface ServiceParts {
+  /** Whether the store answers, for /readyz: the store's own `health` (an embedded store's). */
+  readonly storeHealth?: () => StoreHealth;
+  /** When the search index and the dumps of a version are made, and whom they tell. */
+  readonly search?: SearchOptions;
+  readonly dumps?: DumpsOptions;
+  /** The metrics of this service, when the process keeps them (METRICS_LISTEN). */
+  readonly metrics?: (service: Service) => Metrics;
+  /** Bounds the renders of uncached documents, whichever dataset they are of. */
+  readonly renders?: RenderQueue;
+}
+
 export class Service {
   private documents: Documents | undefined;
   private demonstrationServed = false;
   /** The outcome of the last reload, once there was one. */
   lastReload: ReloadOutcome | undefined;
-  /** Whether the store answers, for /readyz: the process sets it to its store's. */
-  storeHealth: () => StoreHealth = () => EMBEDDED;
+  /** Whether the store answers, for /readyz. */
+  readonly storeHealth: () => StoreHealth;
   /** What the documents of every dataset served count (the metrics read it). */
   readonly stats = new ServingStats();
   /** The metrics, when the process keeps them (METRICS_LISTEN). */
-  metrics: Metrics | undefined;
+  readonly metrics: Metrics | undefined;
   /** The search index, following the dataset served (src/search/). */
-  readonly search = new SearchHolder();
+  readonly search: SearchHolder;
   /** The dumps of each dataset version served (src/serving/dumps.ts). */
   readonly dumps: Dumps;
+  /** Bounds the renders of uncached documents, whichever dataset they are of. */
+  readonly renders: RenderQueue;
 
   constructor(
     readonly config: Config,
-    /** Bounds the renders of uncached documents, whichever dataset they are of. */
-    readonly renders = new RenderQueue(),
+    parts: ServiceParts = {},
   ) {
-    this.dumps = new Dumps(config.dumpsDir, `${config.baseIri}${CONTEXT_PATH}`);
+    this.storeHealth = parts.storeHealth ?? (() => EMBEDDED);
+    this.renders = parts.renders ?? new RenderQueue();
+    this.search = new SearchHolder(parts.search);
+    this.dumps = new Dumps(config.dumpsDir, `${config.baseIri}${CONTEXT_PATH}`, parts.dumps);
+    // Last: the metrics read the rest of the service.
+    this.metrics = parts.metrics?.(this);
   }
 
   /**
@@ -67,7 +86,7 @@ export class Service {
    * the event loop. A request takes `current` once and answers from that dataset alone: a render
    * that started queries the store before its first `await`, and one waiting in the render queue
    * holds the retired store until it has run (tested in test/integration/reload.test.ts and
-   * flood.test.ts). Each store lives in a thread of its own (src/store/storeThread.ts), ended once
+   * flood.test.ts). Each store lives in a thread of its own (src/embedded/storeThread.ts), ended once
    * it has answered its last query, so freeing a large one holds no other query.
    */
   use(dataset: Dataset, demonstration = false): void {

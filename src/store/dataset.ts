@@ -53,7 +53,7 @@ export interface DataWarning {
 
 /**
  * Where descriptions are read from: the store itself (`DatasetStore`, in this thread), or a handle
- * on a store in the store's own thread (`src/store/embedded/storeThread.ts`), which answers later.
+ * on a store in the store's own thread (`src/embedded/storeThread.ts`), which answers later.
  */
 export interface DescriptionSource {
   /** Triples in the store. */

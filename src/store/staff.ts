@@ -136,8 +136,16 @@ export interface WorkerState {
   readonly memory?: { readonly heapBytes: number; readonly externalBytes: number };
 }
 
-/** What the endpoint asks of a store adapter. */
-export interface StaffStore {
+/**
+ * What the endpoint asks of a store adapter, told each version served with the request it was
+ * opened from (`Request`: as for the store port, the adapter's kind of request).
+ */
+export interface StaffStore<Request = never> {
+  /**
+   * The version the public side serves from now on, and what it was opened from: the queries that
+   * come after run on it once the adapter holds it.
+   */
+  serve(request: Request, version: string): void;
   /**
    * Runs the query on the newest version it holds; rejects with one of the errors below. When
    * `signal` aborts (the client went away), a query still waiting is dropped and one running is

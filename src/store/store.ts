@@ -1,29 +1,30 @@
 // The store port: everything above src/store/ (serving, http, the process) asks for dataset
 // versions, descriptions, the institution index and readiness through these types alone, and never
-// learns which adapter answers. The embedded Oxigraph store (src/store/embedded/) is the first
-// adapter; a remote SPARQL store is the second (docs/architecture.md).
-import type { LoadOptions, LoadReport } from '../load/loadSources';
+// learns which adapter answers. The embedded Oxigraph store (src/embedded/, over the loader) is the
+// first adapter; a remote SPARQL store (src/store/remote/) is the second (docs/architecture.md).
 import type { Dataset, DescriptionSource } from './dataset';
 
-/** A dataset version opened by a store: its index (with its descriptions) and how it was made. */
+/**
+ * A dataset version opened by a store. Its dataset is the version's summary too: its name
+ * (`version`), its figures (`tripleCount`, `institutionCount`, `withdrawnCount`), its links and
+ * the warnings its data gave, whichever adapter opened it.
+ */
 export interface Opened<S extends DescriptionSource = DescriptionSource> {
   readonly dataset: Dataset<S>;
-  readonly report: LoadReport;
 }
 
-/** What a store is asked to open as its next dataset version: the sources and how to read them. */
-export interface VersionRequest {
-  readonly sources: readonly string[];
-  readonly options: LoadOptions;
-}
-
-export interface Store {
+/**
+ * A store, opened with requests of type `Request`: what a version is made from is the adapter's
+ * (the embedded one loads source files with the loader; a remote one opens the version its registry
+ * marks current and reads no request). `Store` alone is a store this code only watches and closes.
+ */
+export interface Store<Request = never> {
   /**
    * Opens the version `request` names beside the one being served; the caller switches to it by
    * using the dataset, and frees the previous one (`Dataset.free`). A failure rejects with the
    * load's error (a LoadError says what is wrong with the sources) and leaves nothing open.
    */
-  open(request: VersionRequest): Promise<Opened>;
+  open(request: Request): Promise<Opened>;
   /** Stops the store: whatever is still owed fails with StoreClosed. */
   close(): Promise<void>;
   /** Whether the store answers now, for /readyz; an embedded store always does. */

@@ -10,7 +10,7 @@ import { formatByName } from '../../src/rdf/formats';
 import type { Description } from '../../src/rdf/description';
 import { toRdfXml } from '../../src/rdf/rdfxml';
 import { toNTriples, toTurtle } from '../../src/rdf/turtle';
-import { DatasetStore } from '../../src/store/embedded/datasetStore';
+import { DatasetStore } from '../../src/store/oxigraph/datasetStore';
 import { institutionIriFor } from '../../src/store/queries';
 
 const { values } = parseArgs({

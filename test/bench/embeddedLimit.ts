@@ -5,7 +5,7 @@
 // alone: `npx tsx test/bench/embeddedLimit.ts [--step 25000] [--max 400000]`.
 import { parseArgs } from 'node:util';
 import { generateSnapshot } from '../../loader/generate';
-import { DatasetStore } from '../../src/store/embedded/datasetStore';
+import { DatasetStore } from '../../src/store/oxigraph/datasetStore';
 
 const { values } = parseArgs({
   options: {

@@ -11,7 +11,7 @@ import { loadSources } from '../../src/load/loadSources';
 import { words } from '../../src/search/fold';
 import { reconcile } from '../../src/search/reconcile';
 import type { SearchEntry } from '../../src/search/entry';
-import { readEntries } from '../../src/search/searchHolder';
+import { readEntries } from '../../src/search/readEntries';
 import { SearchIndex } from '../../src/search/searchIndex';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
 import { BASE, REAL_DATA } from '../support';

@@ -11,7 +11,7 @@ import autocannon from 'autocannon';
 import { loadSources } from '../../src/load/loadSources';
 import type { SearchEntry } from '../../src/search/entry';
 import { words } from '../../src/search/fold';
-import { readEntries } from '../../src/search/searchHolder';
+import { readEntries } from '../../src/search/readEntries';
 import { SearchIndex } from '../../src/search/searchIndex';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
 import { PROJECT_ROOT } from '../../src/util/paths';

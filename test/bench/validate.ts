@@ -6,7 +6,7 @@
 //   npx tsx test/bench/validate.ts /tmp/gen.nt [workers]   (default: one a core)
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { DEFECT_CLASSES, Validator, type DefectClass } from '../../src/load/validate';
+import { DEFECT_CLASSES, Validator, type DefectClass } from '../../src/load/validator';
 
 const INSTITUTION = /^<([^>]*\/resource\/organisations\/[^>]*)> /;
 

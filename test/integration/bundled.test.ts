@@ -12,7 +12,7 @@ import { buildApp, DE_1A_RDF, parseRdfXml, needsThirdParty } from '../support';
 describe('the bundled dataset, as npm start serves it', () => {
   before(needsThirdParty);
   let app: Express;
-  let report: LoadReport;
+  let report: LoadReport | undefined;
   before(async () => {
     ({ app, report } = await buildApp(BUNDLED_DATASET));
   });
@@ -76,7 +76,7 @@ describe('the bundled dataset, as npm start serves it', () => {
   });
 
   it('names the conflict over DE-1a and the source that won it', () => {
-    const conflict = report.conflicts.find((c) => c.isil === 'DE-1a');
+    const conflict = report!.conflicts.find((c) => c.isil === 'DE-1a');
     assert.ok(conflict, 'DE-1a is reported as a conflict');
     assert.ok(
       conflict.origins.some((o) => o.startsWith(`${DE_1A_RDF}#`)),

@@ -7,7 +7,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { generate } from '../../loader/generate';
 import { loadSources, writeSnapshot } from '../../src/load/loadSources';
-import { inProcessStore } from '../../src/store/embedded/inProcessStore';
+import { inProcessStore } from '../../src/embedded/inProcessStore';
 import { createApp } from '../../src/http/app';
 import { createLogger } from '../../src/log';
 import { PROJECT_ROOT } from '../../src/util/paths';

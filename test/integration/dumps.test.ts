@@ -237,9 +237,10 @@ describe('dumps', function () {
     const other = tempDir();
     try {
       const { dataset } = await loadSources([BUNDLED_DATASET[2]!], { baseIri: BASE });
-      const dumps = new Dumps(other, `${BASE}/context.jsonld`);
       const failures: string[] = [];
-      dumps.onFailed = (version) => failures.push(version);
+      const dumps = new Dumps(other, `${BASE}/context.jsonld`, {
+        onFailed: (version) => failures.push(version),
+      });
       dumps.follow(dataset);
       dataset.free();
       await dumps.ensure();

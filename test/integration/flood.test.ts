@@ -95,7 +95,9 @@ describe('renders under a flood', function () {
         freed = true;
         free();
       };
-      const service = new Service(testConfig({ CACHE_MAX_BYTES: '0' }), new RenderQueue(1, 10));
+      const service = new Service(testConfig({ CACHE_MAX_BYTES: '0' }), {
+        renders: new RenderQueue(1, 10),
+      });
       service.use(old);
       const documents = service.current!;
       const some = [...old.institutions()].slice(0, 5);
@@ -226,7 +228,9 @@ describe('renders under a flood', function () {
     let slow = false;
 
     before(async () => {
-      service = new Service(testConfig({ CACHE_MAX_BYTES: '0' }), new RenderQueue(2, 4));
+      service = new Service(testConfig({ CACHE_MAX_BYTES: '0' }), {
+        renders: new RenderQueue(2, 4),
+      });
       const { dataset: served } = await loadSources(BUNDLED_DATASET, {
         baseIri: 'https://ld.zdb-services.de',
       });

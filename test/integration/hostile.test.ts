@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type http from 'node:http';
-import { inProcessStore } from '../../src/store/embedded/inProcessStore';
+import { inProcessStore } from '../../src/embedded/inProcessStore';
 import { createLogger } from '../../src/log';
 import { loadInto } from '../../src/server/reloader';
 import { startServer } from '../../src/server/listen';
@@ -536,7 +536,9 @@ describe('hostile requests', () => {
 
   before(async () => {
     const config = testConfig();
-    const started = startServer(config, createLogger('silent'));
+    const started = startServer(config, createLogger('silent'), {
+      storeHealth: inProcessStore.health,
+    });
     server = started.server;
     await loadInto(started.service, createLogger('silent'), inProcessStore);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -17,7 +17,7 @@ import {
 import type { LoadReport } from '../../src/load/loadSources';
 import { GND, LINK_LIST_HEADER, WIKIDATA } from '../../src/load/links';
 import { PREFIXES } from '../../src/rdf/namespaces';
-import type { DatasetStore } from '../../src/store/embedded/datasetStore';
+import type { DatasetStore } from '../../src/store/oxigraph/datasetStore';
 import type { Service } from '../../src/serving/service';
 import {
   ADAPTERS,
@@ -81,7 +81,7 @@ for (const adapter of ADAPTERS)
     let without: Express;
     let app: Express;
     let service: Service;
-    let report: LoadReport;
+    let report: LoadReport | undefined;
     let later: Express;
     before(async () => {
       ({ app: without } = await buildApp([PICA, REDIRECTS], {}, adapter));
@@ -121,7 +121,7 @@ for (const adapter of ADAPTERS)
       assert.equal(links.wikidata, 3);
       assert.equal(links.gnd, 1);
       if (adapter === 'embedded')
-        assert.deepEqual(report.links, {
+        assert.deepEqual(report!.links, {
           modified: '2023-09-01T00:00:00.000Z',
           links: 4,
           institutions: 3,

@@ -10,7 +10,7 @@ import { Service } from '../../src/serving/service';
 import { createLogger } from '../../src/log';
 import { loadInto } from '../../src/server/reloader';
 import { PROJECT_ROOT } from '../../src/util/paths';
-import { inProcessStore } from '../../src/store/embedded/inProcessStore';
+import { inProcessStore } from '../../src/embedded/inProcessStore';
 import { NAME_LIST_HEADER } from '../../src/load/lists';
 import request from 'supertest';
 import {

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { createLogger } from '../../src/log';
 import { startServer } from '../../src/server/listen';
 import { loadInto } from '../../src/server/reloader';
-import { inProcessStore } from '../../src/store/embedded/inProcessStore';
+import { inProcessStore } from '../../src/embedded/inProcessStore';
 import { testConfig } from '../support';
 import { generatedSnapshot } from '../support/serverProcess';
 
@@ -42,7 +42,9 @@ describe('a refused request pipelined behind one still being answered', () => {
         ),
       ),
     ];
-    const started = startServer(testConfig({ DATASET: snapshot }), createLogger('silent'));
+    const started = startServer(testConfig({ DATASET: snapshot }), createLogger('silent'), {
+      storeHealth: inProcessStore.health,
+    });
     server = started.server;
     await loadInto(started.service, createLogger('silent'), inProcessStore);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

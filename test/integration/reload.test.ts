@@ -8,7 +8,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { generate } from '../../loader/generate';
 import { loadSources, writeSnapshot } from '../../src/load/loadSources';
-import { inProcessStore } from '../../src/store/embedded/inProcessStore';
+import { inProcessStore } from '../../src/embedded/inProcessStore';
 import request from 'supertest';
 import { createApp } from '../../src/http/app';
 import { DATASET_VERSION } from '../../src/http/deps';

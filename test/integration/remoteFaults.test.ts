@@ -136,10 +136,9 @@ async function snapshotOf(dir: string, count: number, seed: number): Promise<str
     before(async () => {
       const snapshot = await snapshotOf(dir, 200, 11);
       await loadRemote([snapshot], { baseIri: BASE }, { baseIri: BASE }, target);
-      service = new Service(testConfig());
+      service = new Service(testConfig(), { storeHealth: () => store.health() });
       const { dataset } = await store.open();
       service.use(dataset);
-      service.storeHealth = () => store.health();
       app = createApp({ service, logger: createLogger('silent') });
       isils = [...dataset.institutions()].map((i) => i.isil);
     });

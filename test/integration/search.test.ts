@@ -221,9 +221,8 @@ describe('a search index whose store fails under it', () => {
   before(needsThirdParty);
   it('is "failed", not "building" for ever, and is tried again by a search after a while', async () => {
     const { dataset } = await loadSources([BUNDLED_DATASET[2]!], { baseIri: BASE });
-    const holder = new SearchHolder();
     const failures: string[] = [];
-    holder.onFailed = (version) => failures.push(version);
+    const holder = new SearchHolder({ onFailed: (version) => failures.push(version) });
     holder.follow(dataset);
     dataset.free();
     await holder.ensure();
@@ -239,9 +238,15 @@ describe("the search index's thread", function () {
   this.timeout(60_000);
 
   it('answers from a thread of its own; when that thread dies, search answers 503 and the index is built again in a new one', async () => {
-    const { app, service } = await buildApp([BUNDLED_DATASET[2]!, BUNDLED_DATASET[3]!]);
     const failures: string[] = [];
-    service.search.onFailed = (_version, error) => failures.push(error.message);
+    const { app, service } = await buildApp(
+      [BUNDLED_DATASET[2]!, BUNDLED_DATASET[3]!],
+      {},
+      'embedded',
+      {
+        search: { onFailed: (_version, error) => failures.push(error.message) },
+      },
+    );
     await service.search.ensure();
     const before = await request(app).get('/search?q=Staatsbibliothek&format=json').expect(200);
     assert.ok(before.body.hits.length > 0);

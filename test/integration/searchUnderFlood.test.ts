@@ -35,9 +35,11 @@ describe('search under a flood', function () {
     const source = path.join(dir, 'generated.nt');
     fs.writeFileSync(source, [...generate({ count: COUNT, seed: 34, base: BASE })].join(''));
     let app;
-    ({ app, service } = await buildApp([source]));
-    service.search.onFailed = (version, error, answering) =>
-      failures.push({ version, error, answering });
+    ({ app, service } = await buildApp([source], {}, 'embedded', {
+      search: {
+        onFailed: (version, error, answering) => failures.push({ version, error, answering }),
+      },
+    }));
     await service.search.ensure();
     server = http.createServer(app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { generate } from '../../loader/generate';
 import { LoadError, loadSources, writeSnapshot } from '../../src/load/loadSources';
 import { Dataset } from '../../src/store/dataset';
-import { DatasetStore, type SelectBinding } from '../../src/store/embedded/datasetStore';
+import { DatasetStore, type SelectBinding } from '../../src/store/oxigraph/datasetStore';
 import { BASE, FIXTURES, tempDir } from '../support';
 
 const WITHDRAWN_TTL = path.join(FIXTURES, 'test', 'withdrawn.ttl');

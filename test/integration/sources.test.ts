@@ -17,7 +17,7 @@ import { readPica } from '../../src/load/pica/read';
 import type { Dataset } from '../../src/store/dataset';
 import { descriptionIri, institutionIri } from '../../src/rdf/iris';
 import type { Isil } from '../../src/rdf/isil';
-import { DatasetStore } from '../../src/store/embedded/datasetStore';
+import { DatasetStore } from '../../src/store/oxigraph/datasetStore';
 import { checkedIri } from '../../src/store/queries';
 import { Writer } from 'n3';
 import {

@@ -20,7 +20,7 @@ import path from 'node:path';
 import { basic, buildStaffApp, poolReady, SMALL, STAFF, type StaffApp } from '../staffSupport';
 import { ADAPTERS, type Adapter } from '../support';
 import { loadSources } from '../../src/load/loadSources';
-import { StaffPool } from '../../src/store/embedded/staffPool';
+import { StaffPool } from '../../src/embedded/staffPool';
 import { CUT_HEADER } from '../../src/http/sparql/endpoint';
 
 const PICA_PLAIN = path.join(REAL_DATA, 'isil-directory_pica-plain_8-records.dat');
@@ -672,7 +672,7 @@ for (const suite of ADAPTERS)
             // The Service Description written for the old version is not given for the new one.
             assert.equal(await triplesSaid(), String(dataset.tripleCount));
             const pool = embeddedPool(own)!;
-            pool.serve({ sources, options: { baseIri: BASE }, version: dataset.version });
+            pool.serve({ sources, options: { baseIri: BASE } }, dataset.version);
             const finished = await slow;
             assert.equal(finished.status, 200);
             assert.equal(
@@ -714,8 +714,8 @@ for (const suite of ADAPTERS)
             queue: 4,
           });
           try {
-            pool.serve({ sources: SMALL, options, version: first.dataset.version });
-            pool.serve({ sources: [PICA_PLAIN], options, version: second.dataset.version });
+            pool.serve({ sources: SMALL, options }, first.dataset.version);
+            pool.serve({ sources: [PICA_PLAIN], options }, second.dataset.version);
             let most = 0;
             const watch = setInterval(() => {
               const old = pool.workers().filter((w) => w.version === first.dataset.version).length;
@@ -743,7 +743,7 @@ for (const suite of ADAPTERS)
           );
           try {
             // The version the public side served, which the sources no longer read as.
-            pool.serve({ sources: SMALL, options: { baseIri: BASE }, version: '000000000000' });
+            pool.serve({ sources: SMALL, options: { baseIri: BASE } }, '000000000000');
             assert.match((await failed).message, /sources changed since version 000000000000/);
             await assert.rejects(
               pool.query({

@@ -1,4 +1,4 @@
-// The stores in threads of their own (src/store/storeThread.ts), as the server runs them: the same
+// The stores in threads of their own (src/embedded/storeThread.ts), as the server runs them: the same
 // dataset, descriptions and documents as a load in this thread; load errors as they were thrown;
 // a thread for each load, ended once its store is freed and its queries answered; a thread that
 // ends.
@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import request from 'supertest';
 import { LoadError, loadSources } from '../../src/load/loadSources';
-import { inProcessStore } from '../../src/store/embedded/inProcessStore';
+import { inProcessStore } from '../../src/embedded/inProcessStore';
 import { createApp } from '../../src/http/app';
 import { createLogger } from '../../src/log';
 import { Reloader } from '../../src/server/reloader';
@@ -17,7 +17,7 @@ import type { Isil } from '../../src/rdf/isil';
 import { PROJECT_ROOT } from '../../src/util/paths';
 import { Service } from '../../src/serving/service';
 import { institutionIriFor, type CheckedIri } from '../../src/store/queries';
-import { RemoteStore, StoreThread } from '../../src/store/embedded/storeThread';
+import { StoreInThread, StoreThread } from '../../src/embedded/storeThread';
 import { BASE, FIXTURES, tempDir, testConfig, needsThirdParty } from '../support';
 
 const WITHDRAWN = path.join(FIXTURES, 'test', 'withdrawn.ttl');
@@ -56,7 +56,7 @@ describe('the store in its own thread', function () {
   });
   after(() => thread.close());
 
-  it('loads the same dataset as a load in this thread: index, report and every description', async () => {
+  it('loads the same dataset as a load in this thread: index, figures, links and every description', async () => {
     const here = await loadSources(sources, { baseIri: BASE });
     const there = await thread.open({ sources: sources, options: { baseIri: BASE } });
     try {
@@ -67,7 +67,7 @@ describe('the store in its own thread', function () {
       assert.ok(there.dataset.withdrawnCount > 0);
       assert.equal(there.dataset.tripleCount, here.dataset.tripleCount);
       assert.deepEqual(there.dataset.warnings, here.dataset.warnings);
-      assert.deepEqual(there.report, here.report);
+      assert.deepEqual(there.dataset.links, here.dataset.links);
       for (const isil of ['DE-1a', 'de-1A', 'DE-L1', 'DE-W1', 'DE-W5', 'DE-W6', 'DE-X99'] as Isil[])
         assert.deepEqual(there.dataset.lookup(isil), here.dataset.lookup(isil));
       // Every 50th institution: the same triples, labelled and ordered alike.
@@ -266,7 +266,7 @@ describe('the store in its own thread', function () {
       const first = service.current!.dataset;
       const found = first.lookup('DE-1a' as Isil);
       assert.equal(found.kind, 'found');
-      const generation = (first.store as RemoteStore).generation;
+      const generation = (first.store as StoreInThread).generation;
       const exited = exitOf(workerOf(thread, generation));
       await reloader.reload();
       assert.notEqual(service.current!.dataset, first);
@@ -332,9 +332,7 @@ describe('the store in its own thread', function () {
     );
     assert.equal(run.status, 0, run.stderr);
     const loaded = JSON.parse(run.stdout) as string[];
-    assert.ok(
-      loaded.some((file) => file.endsWith(path.join('src', 'store', 'embedded', 'storeThread.ts'))),
-    );
+    assert.ok(loaded.some((file) => file.endsWith(path.join('src', 'embedded', 'storeThread.ts'))));
     assert.ok(
       loaded.some((file) => file.endsWith(path.join('node_modules', 'express', 'index.js'))),
     );

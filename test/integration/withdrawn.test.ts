@@ -4,7 +4,6 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { Express } from 'express';
 import request from 'supertest';
-import type { LoadReport } from '../../src/load/loadSources';
 import type { Service } from '../../src/serving/service';
 import fs from 'node:fs';
 import { Parser, type Quad } from 'n3';
@@ -47,9 +46,8 @@ for (const adapter of ADAPTERS)
     before(needsThirdParty);
     let app: Express;
     let service: Service;
-    let report: LoadReport;
     before(async () => {
-      ({ app, service, report } = await buildApp([WITHDRAWN_TTL], {}, adapter));
+      ({ app, service } = await buildApp([WITHDRAWN_TTL], {}, adapter));
     });
 
     describe('the index', () => {
@@ -65,19 +63,19 @@ for (const adapter of ADAPTERS)
         ));
       it('warns of a successor that is not in the dataset', () =>
         assert.ok(
-          report.warnings.some(
+          service.current!.dataset.warnings.some(
             (w) => w.kind === 'successor-unknown' && w.subject.endsWith('/DE-W5'),
           ),
         ));
       it('warns of a cycle of successors, once for each institution in it', () =>
         assert.deepEqual(
-          report.warnings
-            .filter((w) => w.kind === 'successor-cycle')
+          service
+            .current!.dataset.warnings.filter((w) => w.kind === 'successor-cycle')
             .map((w) => w.subject.slice(w.subject.lastIndexOf('/') + 1)),
           ['DE-W6', 'DE-W7'],
         ));
       it('does not ask a withdrawn institution for a name', () =>
-        assert.ok(!report.warnings.some((w) => w.kind === 'no-name')));
+        assert.ok(!service.current!.dataset.warnings.some((w) => w.kind === 'no-name')));
       it('/readyz counts the withdrawn apart', async () => {
         const body = (await request(app).get('/readyz')).body as Record<string, unknown>;
         assert.equal(body.institutions, 2);

@@ -4,7 +4,6 @@
 // when it was given, so a reader who switched stays in the language chosen.
 
 export type Language = 'de' | 'en';
-export const LANGUAGES: readonly Language[] = ['de', 'en'];
 
 /** The `lang` parameter when it names a language of the pages. */
 export function languageParameter(params: URLSearchParams): Language | undefined {

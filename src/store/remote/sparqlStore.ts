@@ -79,7 +79,7 @@ const INDEX_PAGE = 10_000;
 const INDEX_CHUNK = 2_000;
 const FOAF_ORGANIZATION = 'http://xmlns.com/foaf/0.1/Organization';
 
-export class SparqlStore implements Store {
+export class SparqlStore implements Store<unknown> {
   readonly client: SparqlClient;
   private readonly describeQuery: QueryTemplate;
   private readonly describeOwnQuery: QueryTemplate;
@@ -129,24 +129,7 @@ export class SparqlStore implements Store {
     const source = new RemoteDescriptions(this, version, triples, links !== undefined);
     const rowsInOrder = DatasetIndex.order(rows);
     const dataset = await Dataset.fromRows(source, this.baseIri, version, rowsInOrder, links);
-    return {
-      dataset,
-      report: {
-        files: [],
-        institutions: dataset.institutionCount,
-        withdrawn: dataset.withdrawnCount,
-        triples,
-        rewritten: 0,
-        skipped: [],
-        conflicts: [],
-        defects: [],
-        defective: 0,
-        validated: false,
-        warnings: dataset.warnings,
-        version,
-        links: links && { ...links, modified: links.modified.toISOString() },
-      },
-    };
+    return { dataset };
   }
 
   /**

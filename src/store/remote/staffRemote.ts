@@ -34,7 +34,7 @@ export interface RemoteStaffSettings {
   readonly timeoutMs: number;
 }
 
-export class RemoteStaff implements StaffStore {
+export class RemoteStaff implements StaffStore<unknown> {
   private readonly client: SparqlClient;
   /** Threads that wait for a query: at most one a query running (SPARQL_WORKERS). */
   private readonly idle: Lane[] = [];
@@ -50,8 +50,8 @@ export class RemoteStaff implements StaffStore {
     });
   }
 
-  /** The version the public side serves now: every query runs on it. */
-  serve(version: string): void {
+  /** The version the public side serves now: every query runs on it (the store holds it). */
+  serve(_request: unknown, version: string): void {
     this.version = version;
   }
 

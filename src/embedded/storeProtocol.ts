@@ -1,8 +1,8 @@
 // What the HTTP thread asks a store's thread (storeThread.ts, storeWorker.ts) and what it answers;
 // the messages themselves are src/threads/'s.
-import { LoadError } from '../../load/loadError';
-import type { LoadOptions, LoadReport } from '../../load/loadSources';
-import type { Reviver } from '../../threads/wire';
+import { LoadError } from '../load/loadError';
+import type { LoadOptions, LoadReport } from '../load/loadSources';
+import type { Reviver } from '../threads/wire';
 
 /**
  * A thread loads once, then answers describe queries of the store it loaded; it is not asked to

@@ -15,7 +15,7 @@ import {
   Validator,
   type Defect,
   type DefectClass,
-} from '../../../src/load/validate';
+} from '../../../src/load/validator';
 import { generate } from '../../../loader/generate';
 import { loadSources } from '../../../src/load/loadSources';
 import { isilDefect } from '../../../src/rdf/isil';

@@ -2,7 +2,7 @@
 // validator's workers in batches, a bounded number in their hands at once, and the defects tallied
 // for the report.
 import type { DefectCount } from './report';
-import type { Defect, DefectClass, Institution, Validator } from './validate';
+import type { Defect, DefectClass, Institution, Validator } from './validator';
 
 /** How many examples of each defect class the report shows. */
 const DEFECT_EXAMPLES = 3;

@@ -6,12 +6,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { workerData } from 'node:worker_threads';
-import { loadSources } from '../../load/loadSources';
-import { serve } from '../../threads/serve';
-import { NoFormatAccepted, QueryFailed, RESULT_FORMATS, type StaffQuery } from '../staff';
-import { checkQuery } from '../staffQuery';
-import { negotiateAmong } from '../../util/accept';
-import { DatasetStore } from './datasetStore';
+import { loadSources } from '../load/loadSources';
+import { serve } from '../threads/serve';
+import { NoFormatAccepted, QueryFailed, RESULT_FORMATS, type StaffQuery } from '../store/staff';
+import { checkQuery } from '../store/staffQuery';
+import { negotiateAmong } from '../util/accept';
+import { DatasetStore } from '../store/oxigraph/datasetStore';
 import type {
   Answered,
   Dumped,
@@ -21,7 +21,7 @@ import type {
   VersionToLoad,
   WorkerMemory,
 } from './staffProtocol';
-import { writeBoolean, writeGraph, writeSolutions } from '../staffResults';
+import { writeBoolean, writeGraph, writeSolutions } from '../store/staffResults';
 
 const version = workerData as VersionToLoad;
 let store: DatasetStore | undefined;

@@ -1,12 +1,17 @@
-// The parts of the staff pool (staffPool.ts): a worker thread with the query it runs (`Lane`),
+// The parts of the staff pool (staffPool.ts): a worker thread with the query it runs (`QueryWorker`),
 // and the workers of one dataset version with the dump they load from (`Generation`).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { WorkerClient } from '../../threads/client';
-import { moduleIn } from '../../threads/workerRequire';
-import { reviveStaffError, type StaffAnswer, type StaffQuery, type WorkerState } from '../staff';
+import { WorkerClient } from '../threads/client';
+import { moduleIn } from '../threads/workerRequire';
+import {
+  reviveStaffError,
+  type StaffAnswer,
+  type StaffQuery,
+  type WorkerState,
+} from '../store/staff';
 import type { StaffReply, StaffRequest, VersionToLoad, WorkerMemory } from './staffProtocol';
 
 const WORKER = moduleIn(__dirname, 'staffWorker');
@@ -18,7 +23,7 @@ export interface Job {
   readonly reject: (error: Error) => void;
   readonly waiting: NodeJS.Timeout;
   /** The worker running it, once it runs. */
-  lane?: Lane;
+  lane?: QueryWorker;
 }
 
 /**
@@ -42,7 +47,7 @@ export function openUnlinked(): number {
   return fd;
 }
 
-export class Lane {
+export class QueryWorker {
   readonly client: WorkerClient<StaffRequest, StaffReply>;
   state: WorkerState['state'] = 'loading';
   memory: WorkerMemory | undefined;
@@ -53,7 +58,7 @@ export class Lane {
 
   constructor(
     readonly generation: Generation,
-    onEnd: (lane: Lane, error: Error) => void,
+    onEnd: (lane: QueryWorker, error: Error) => void,
   ) {
     const { version, dump } = generation;
     this.client = new WorkerClient<StaffRequest, StaffReply>(WORKER, {
@@ -66,7 +71,7 @@ export class Lane {
 }
 
 export class Generation {
-  readonly lanes = new Set<Lane>();
+  readonly lanes = new Set<QueryWorker>();
   /** Why its workers cannot load the version (the sources changed, say): set once. */
   failed: Error | undefined;
   /** Workers that ended by themselves since one last loaded: a bound on restarting them. */

@@ -5,7 +5,8 @@
 // query past the time limit is stopped for real: its worker is terminated (Oxigraph cannot cancel
 // a query) and a fresh one takes its place, as does one whose memory grew past the bound.
 import fs from 'node:fs';
-import { QueryRefused } from '../staffQuery';
+import type { LoadRequest } from '../load/loadSources';
+import { QueryRefused } from '../store/staffQuery';
 import {
   CannotWrite,
   NoFormatAccepted,
@@ -17,9 +18,9 @@ import {
   type StaffQuery,
   type StaffStore,
   type WorkerState,
-} from '../staff';
+} from '../store/staff';
 import type { Answered, Loaded, VersionToLoad } from './staffProtocol';
-import { Generation, Lane, openUnlinked, type Job } from './staffLanes';
+import { Generation, QueryWorker, openUnlinked, type Job } from './staffLanes';
 
 /** What a worker throws on purpose about a query: the worker stays as it was. */
 const REFUSALS = [QueryFailed, CannotWrite, QueryRefused, NoFormatAccepted];
@@ -38,7 +39,7 @@ export interface PoolEvents {
   replaced(version: string, why: string): void;
 }
 
-export class StaffPool implements StaffStore {
+export class StaffPool implements StaffStore<LoadRequest> {
   private readonly generations: Generation[] = [];
   private readonly queue: Job[] = [];
   private numbers = 0;
@@ -49,9 +50,10 @@ export class StaffPool implements StaffStore {
     private readonly events: PoolEvents = { failed: () => undefined, replaced: () => undefined },
   ) {}
 
-  /** Starts a generation of workers on `version`; the older ones end once it can answer. */
-  serve(version: VersionToLoad): void {
+  /** Starts a generation of workers on the version `served`, loaded as `request` says; the older ones end once it can answer. */
+  serve({ sources, options }: LoadRequest, served: string): void {
     if (this.closed) return;
+    const version: VersionToLoad = { sources, options, version: served };
     const newest = this.generations.at(-1);
     // The same bytes again (a reload of an unchanged snapshot): the workers have them already.
     if (newest?.version.version === version.version && !newest.failed && newest.lanes.size > 0)
@@ -162,7 +164,7 @@ export class StaffPool implements StaffStore {
     return undefined;
   }
 
-  private idleLane(): Lane | undefined {
+  private idleLane(): QueryWorker | undefined {
     const generation = this.serving();
     if (!generation) return undefined;
     for (const lane of generation.lanes) if (lane.state === 'idle') return lane;
@@ -179,7 +181,7 @@ export class StaffPool implements StaffStore {
     }
   }
 
-  private run(lane: Lane, job: Job): void {
+  private run(lane: QueryWorker, job: Job): void {
     lane.state = 'busy';
     lane.job = job;
     job.lane = lane;
@@ -227,7 +229,7 @@ export class StaffPool implements StaffStore {
    * A worker answered: it takes the next query, or ends when it is old or its memory grew past the
    * bound in a query (a bound below what a fresh worker holds would only replace it for ever).
    */
-  private done(lane: Lane, answered = true): void {
+  private done(lane: QueryWorker, answered = true): void {
     const memory = lane.memory ? lane.memory.externalBytes + lane.memory.heapBytes : 0;
     if (answered && memory > this.settings.workerMemoryBytes) {
       void lane.client.terminate(new Error('replaced: its memory grew past the bound'));
@@ -241,7 +243,7 @@ export class StaffPool implements StaffStore {
   }
 
   private start(generation: Generation): void {
-    const lane = new Lane(generation, (ended, error) => {
+    const lane = new QueryWorker(generation, (ended, error) => {
       // The thread ended by itself (it crashed, or ran out of memory): whatever it owed failed.
       generation.crashes++;
       this.drop(ended, `it stopped: ${error.message}`);
@@ -274,7 +276,7 @@ export class StaffPool implements StaffStore {
    * thread, where loading the sources again ran the loader and its garbage collection, whose V8
    * helper threads run at normal priority beside the public path (public p99 2.7× under staff load).
    */
-  private async loaded(lane: Lane): Promise<void> {
+  private async loaded(lane: QueryWorker): Promise<void> {
     const { generation } = lane;
     if (generation.dump === undefined && !generation.dumping) {
       generation.dumping = true;
@@ -309,7 +311,7 @@ export class StaffPool implements StaffStore {
   }
 
   /** Takes `lane` out of its generation and starts a fresh worker in its place while it serves. */
-  private drop(lane: Lane, why: string): void {
+  private drop(lane: QueryWorker, why: string): void {
     const { generation } = lane;
     if (!generation.lanes.delete(lane)) return;
     const current = this.generations.at(-1) === generation;

@@ -7,23 +7,17 @@
 // queries. A reload loads in a fresh thread, and the previous one is terminated once it has
 // answered its last query: terminating releases its WebAssembly memory at once, and no query of
 // the new store waits behind the old one's free.
-import type { LoadOptions, LoadReport } from '../../load/loadSources';
-import { Dataset, type DescriptionSource } from '../dataset';
-import type { LinksHeld } from '../links';
-import {
-  StoreClosed,
-  type Opened,
-  type Store,
-  type StoreHealth,
-  type VersionRequest,
-} from '../store';
+import type { LoadOptions, LoadReport, LoadRequest } from '../load/loadSources';
+import { Dataset, type DescriptionSource } from '../store/dataset';
+import type { LinksHeld } from '../store/links';
+import { StoreClosed, type Opened, type Store, type StoreHealth } from '../store/store';
 
 const EMBEDDED: StoreHealth = Object.freeze({ kind: 'embedded', state: 'available' });
-import { TimeSlicer } from '../../util/timeSlice';
-import { WorkerClient } from '../../threads/client';
-import { moduleIn } from '../../threads/workerRequire';
-import type { SelectBinding } from './datasetStore';
-import type { CheckedIri } from '../queries';
+import { TimeSlicer } from '../util/timeSlice';
+import { WorkerClient } from '../threads/client';
+import { moduleIn } from '../threads/workerRequire';
+import type { SelectBinding } from '../store/oxigraph/datasetStore';
+import type { CheckedIri } from '../store/queries';
 import { reviveLoadError, type LoadedReply, type Reply, type Request } from './storeProtocol';
 
 /** The worker's module beside this one (src/threads/workerRequire.ts says how it is loaded). */
@@ -32,7 +26,7 @@ const WORKER = moduleIn(__dirname, 'storeWorker');
 const freedError = () => new Error('the store was freed');
 
 /** A dataset's store in its thread, as the HTTP thread's `Dataset` reads it. */
-export class RemoteStore implements DescriptionSource {
+export class StoreInThread implements DescriptionSource {
   private freed = false;
 
   constructor(
@@ -65,14 +59,14 @@ export class RemoteStore implements DescriptionSource {
  * One worker thread and the store it holds: at most one, the one it loaded; once that store is
  * freed (`retire`), the thread is terminated as soon as it owes nothing.
  */
-class Lane {
+class StoreHolder {
   readonly client: WorkerClient<Request, Reply>;
   /** Whether its load succeeded: it holds a store the server may be serving. */
   holding = false;
   private asked = false;
 
   /** `onEnd` hears of the thread's end unless this side ended it (`retire`, `terminate`). */
-  constructor(onEnd: (lane: Lane, error: Error) => void) {
+  constructor(onEnd: (holder: StoreHolder, error: Error) => void) {
     this.client = new WorkerClient<Request, Reply>(WORKER, {
       name: "the store's thread",
       revive: reviveLoadError,
@@ -118,13 +112,13 @@ class Lane {
   }
 }
 
-export class StoreThread implements Store {
+export class StoreThread implements Store<LoadRequest> {
   /** Every thread running: one for each store loaded or loading, and the one started ahead. */
-  private readonly lanes = new Set<Lane>();
+  private readonly holders = new Set<StoreHolder>();
   /** The thread of each store not freed, by generation (from the moment its load is sent). */
-  private readonly stores = new Map<number, Lane>();
+  private readonly stores = new Map<number, StoreHolder>();
   /** The thread the constructor started, until a load takes it. */
-  private spare: Lane | undefined;
+  private spare: StoreHolder | undefined;
   private generations = 0;
   /** Why no more can be loaded or asked: closed, or the thread of a store in use ended; set once. */
   private broken: Error | undefined;
@@ -143,10 +137,10 @@ export class StoreThread implements Store {
    * Loads `sources` in a fresh thread with `loadSources` (a failure rejects with its LoadError and
    * ends that thread), then indexes the dataset here from the rows read there, in slices.
    */
-  open = async ({ sources, options }: VersionRequest): Promise<Opened<RemoteStore>> => {
+  open = async ({ sources, options }: LoadRequest): Promise<Opened<StoreInThread>> => {
     if (this.broken) throw this.broken;
     const loading = this.send(sources, options);
-    const { lane, generation } = loading;
+    const { holder, generation } = loading;
     let reply: LoadedReply;
     try {
       reply = await loading.reply;
@@ -155,7 +149,12 @@ export class StoreThread implements Store {
       throw error;
     }
     const { report, rows: pieces } = reply;
-    const store = new RemoteStore(this, generation, report.triples, lane.client.worker.threadId);
+    const store = new StoreInThread(
+      this,
+      generation,
+      report.triples,
+      holder.client.worker.threadId,
+    );
     try {
       const slicer = new TimeSlicer();
       const rows: SelectBinding[] = [];
@@ -171,7 +170,6 @@ export class StoreThread implements Store {
           rows,
           linksOf(report),
         ),
-        report,
       };
     } catch (error) {
       store.free();
@@ -182,17 +180,17 @@ export class StoreThread implements Store {
   /** The N-Triples of `describe.rq` for `iri` from the store `generation`. */
   async describe(generation: number, iri: CheckedIri): Promise<string> {
     if (this.broken) throw this.broken;
-    const lane = this.stores.get(generation);
-    if (!lane) throw freedError();
-    return lane.describe(iri);
+    const holder = this.stores.get(generation);
+    if (!holder) throw freedError();
+    return holder.describe(iri);
   }
 
   /** Frees the store `generation`: its thread ends once it has answered the queries sent before. */
   free(generation: number): void {
-    const lane = this.stores.get(generation);
-    if (!lane) return;
+    const holder = this.stores.get(generation);
+    if (!holder) return;
     this.stores.delete(generation);
-    lane.retire();
+    holder.retire();
   }
 
   /** Stops every thread; what they still owe fails with StoreClosed. */
@@ -206,7 +204,7 @@ export class StoreThread implements Store {
     const closed = this.broken;
     this.stores.clear();
     this.spare = undefined;
-    await Promise.all([...this.lanes].map((lane) => lane.terminate(closed)));
+    await Promise.all([...this.holders].map((holder) => holder.terminate(closed)));
   }
 
   /**
@@ -216,23 +214,23 @@ export class StoreThread implements Store {
   private send(sources: readonly string[], options: LoadOptions): Loading {
     const spare = this.spare;
     this.spare = undefined;
-    const lane = spare?.idle ? spare : this.start();
-    if (spare && lane !== spare) void spare.terminate(freedError());
+    const holder = spare?.idle ? spare : this.start();
+    if (spare && holder !== spare) void spare.terminate(freedError());
     const generation = ++this.generations;
-    this.stores.set(generation, lane);
-    return { lane, generation, reply: lane.load(sources, options) };
+    this.stores.set(generation, holder);
+    return { holder, generation, reply: holder.load(sources, options) };
   }
 
-  private start(): Lane {
-    const lane = new Lane((ended, error) => this.ended(ended, error));
-    this.lanes.add(lane);
-    void lane.ended.then(() => this.lanes.delete(lane));
-    return lane;
+  private start(): StoreHolder {
+    const holder = new StoreHolder((ended, error) => this.ended(ended, error));
+    this.holders.add(holder);
+    void holder.ended.then(() => this.holders.delete(holder));
+    return holder;
   }
 
   /** A thread ended that this side did not end: fatal when it held a store not freed. */
-  private ended(lane: Lane, error: Error): void {
-    if (!lane.holding) return;
+  private ended(holder: StoreHolder, error: Error): void {
+    if (!holder.holding) return;
     this.broken ??= error;
     this.failed(error);
   }
@@ -240,12 +238,17 @@ export class StoreThread implements Store {
 
 /** A load sent to a thread: the store's generation, and the answer to come. */
 interface Loading {
-  readonly lane: Lane;
+  readonly holder: StoreHolder;
   readonly generation: number;
   readonly reply: Promise<LoadedReply>;
 }
 
-/** The links the load found in its store, as the dataset in this thread holds them. */
+/**
+ * The links the load found in its store, as the dataset in this thread holds them: the report's
+ * figures of what the load left out (withdrawn, unknown) are the report's alone.
+ */
 function linksOf({ links }: LoadReport): LinksHeld | undefined {
-  return links && { ...links, modified: new Date(links.modified) };
+  if (!links) return undefined;
+  const { modified, links: count, institutions, wikidata, gnd } = links;
+  return { modified: new Date(modified), links: count, institutions, wikidata, gnd };
 }

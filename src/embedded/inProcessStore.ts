@@ -1,13 +1,15 @@
 // The embedded store in the calling thread: the loader's own `loadSources`, behind the store port.
 // For tests and command-line tools; the server keeps its stores in threads of their own
 // (storeThread.ts), so that loading and querying never hold the thread that answers HTTP.
-import { loadSources } from '../../load/loadSources';
-import type { Store, StoreHealth } from '../store';
+import { loadSources, type LoadRequest } from '../load/loadSources';
+import type { Store, StoreHealth } from '../store/store';
 
 const EMBEDDED: StoreHealth = Object.freeze({ kind: 'embedded', state: 'available' });
 
-export const inProcessStore: Store = {
-  open: ({ sources, options }) => loadSources(sources, options),
+export const inProcessStore: Store<LoadRequest> = {
+  open: async ({ sources, options }) => ({
+    dataset: (await loadSources(sources, options)).dataset,
+  }),
   close: async () => undefined,
   health: () => EMBEDDED,
 };
