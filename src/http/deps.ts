@@ -5,8 +5,8 @@ import type { Config } from '../config';
 import type { Documents } from '../serving/documents';
 import type { Service } from '../serving/service';
 import type { StaffDeps } from './sparql/endpoint';
-import { SearchUnavailable, type SearchHolder, type Searched } from '../search/searchHolder';
-import { HttpError, notReady } from './errors';
+import type { SearchHolder, Searched } from '../search/searchHolder';
+import { notReady } from './errors';
 
 export interface RouteDeps {
   readonly service: Service;
@@ -58,20 +58,15 @@ export function queryOf(req: Request): URLSearchParams {
 }
 
 /**
- * Asks the search index of the version served (search, suggest, reconciliation, previews); 503
- * with Retry-After until the first is built, or while it is built again after its thread failed.
- * Asking starts the build of the version served if it has not begun.
+ * Asks the search index of the version served (search, suggest, reconciliation, previews); until
+ * the first is built, or while it is built again after its thread failed, it throws
+ * `SearchUnavailable` (503 with Retry-After, errors.ts). Asking starts the build of the version
+ * served if it has not begun.
  */
-export async function searching<T>(
+export function searching<T>(
   service: Service,
   ask: (search: SearchHolder) => Promise<Searched<T>>,
 ): Promise<Searched<T>> {
   void service.search.ensure();
-  try {
-    return await ask(service.search);
-  } catch (error) {
-    if (error instanceof SearchUnavailable)
-      throw new HttpError(503, error.message, { 'Retry-After': '5' });
-    throw error;
-  }
+  return ask(service.search);
 }

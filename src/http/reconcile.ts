@@ -5,7 +5,7 @@
 // is typed; `preview?id=` is a small page for OpenRefine's pop-up; `view` is the institution's
 // page. JSONP (`callback=`) for the clients that still ask for it.
 import type { Request, RequestHandler, Response } from 'express';
-import { DIRECTORY_PATH, RESOURCE_PATH } from '../rdf/iris';
+import { RESOURCE_PATH } from '../rdf/iris';
 import {
   ORGANIZATION,
   PROPERTIES,
@@ -24,7 +24,14 @@ import {
   searching,
   type RouteDeps,
 } from './deps';
-import { HttpError } from './errors';
+import {
+  badRequest,
+  methodNotAllowed,
+  notFound,
+  serviceUnavailable,
+  unsupportedMediaType,
+} from './errors';
+import { institutionPage } from './institutionPage';
 import { CORS, commonHeaders } from './middleware';
 import { pageHeaders } from './pageHeaders';
 
@@ -39,7 +46,7 @@ const MAX_QUERY = 500;
 const MAX_BATCHES = 2;
 const CALLBACK = /^[A-Za-z_$][\w$.]{0,63}$/;
 
-const bad = (message: string) => new HttpError(400, message, { 'Cache-Control': 'no-store' });
+const bad = (message: string) => badRequest(message, { 'Cache-Control': 'no-store' });
 
 /** The JSON answer, or JSONP when a well-formed `callback` is named. */
 function sendJson(
@@ -67,10 +74,7 @@ function sendJson(
 }
 
 function viewUrl(deps: RouteDeps): string {
-  const base = deps.config.baseIri;
-  return deps.config.isilDirectoryUrl === ''
-    ? `${base}${DIRECTORY_PATH}{{id}}`
-    : `${deps.config.isilDirectoryUrl}${DIRECTORY_PATH}{{id}}`;
+  return institutionPage(deps.config, '{{id}}', { direct: true, absolute: true });
 }
 
 export function manifest(deps: RouteDeps) {
@@ -148,8 +152,7 @@ async function queriesOf(req: Request, params: URLSearchParams): Promise<string 
   if (req.method !== 'POST') return params.get('queries') ?? undefined;
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded')
-    throw new HttpError(
-      415,
+    throw unsupportedMediaType(
       'Reconciliation queries are POSTed as a form (application/x-www-form-urlencoded) with queries=<JSON>.',
     );
   const body = (await requestBody(req, MAX_BODY)).toString('utf8');
@@ -157,7 +160,7 @@ async function queriesOf(req: Request, params: URLSearchParams): Promise<string 
 }
 
 function preview(deps: RouteDeps, entry: SearchEntry | undefined, id: string): string {
-  if (!entry) throw new HttpError(404, `No institution has the ISIL ${id}.`);
+  if (!entry) throw notFound(`No institution has the ISIL ${id}.`);
   const place = [entry.postcodes[0], entry.cities[0]].filter(Boolean).join(' ');
   const page = viewUrl(deps).replace('{{id}}', encodeURIComponent(entry.isil));
   return `<!DOCTYPE html><html lang="de"><head><meta charset="utf-8"><title>${escapeHtml(entry.name)}</title><link rel="stylesheet" href="/assets/preview.css"></head><body>
@@ -193,8 +196,7 @@ class Batches {
     queries: Readonly<Record<string, ReconcileQuery>>,
   ): Promise<{ version: string; results: Record<string, { result: readonly Candidate[] }> }> {
     if (this.running >= MAX_BATCHES)
-      throw new HttpError(503, 'Reconciliation is busy with other batches; try again shortly.', {
-        'Retry-After': '1',
+      throw serviceUnavailable(1, 'Reconciliation is busy with other batches; try again shortly.', {
         'Cache-Control': 'no-store',
       });
     this.running++;
@@ -221,12 +223,9 @@ export function reconciliation(deps: RouteDeps): RequestHandler {
     if (req.method === 'OPTIONS') return preflight(res);
     const below = pathBelow(req);
     if (req.method !== 'GET' && req.method !== 'HEAD' && !(req.method === 'POST' && below === ''))
-      throw new HttpError(
-        405,
+      throw methodNotAllowed(
+        below === '' ? METHODS : 'GET, HEAD, OPTIONS',
         `Reconciliation answers ${below === '' ? METHODS : 'GET, HEAD, OPTIONS'}.`,
-        {
-          Allow: below === '' ? METHODS : 'GET, HEAD, OPTIONS',
-        },
       );
     const params = queryOf(req);
     switch (below) {
@@ -278,10 +277,7 @@ export function reconciliation(deps: RouteDeps): RequestHandler {
         return;
       }
       default:
-        throw new HttpError(
-          404,
-          `Nothing is published at ${RECONCILE_PATH}/${below.slice(0, 64)}.`,
-        );
+        throw notFound(`Nothing is published at ${RECONCILE_PATH}/${below.slice(0, 64)}.`);
     }
   };
 }

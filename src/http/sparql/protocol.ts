@@ -2,7 +2,7 @@
 // body of a POST, with the dataset it names. What does not follow the protocol is answered here,
 // before anything is parsed or run: 400, 403 (an update), 405, 413, 415.
 import type { Request } from 'express';
-import { HttpError } from '../errors';
+import { badRequest, forbidden, unsupportedMediaType } from '../errors';
 import { requestBody } from '../body';
 import { READ_ONLY } from '../../store/staffQuery';
 
@@ -19,8 +19,8 @@ const FORM = 'application/x-www-form-urlencoded';
 const QUERY = 'application/sparql-query';
 const UPDATE = 'application/sparql-update';
 
-const readOnly = () => new HttpError(403, READ_ONLY, { 'Cache-Control': 'no-store' });
-const bad = (message: string) => new HttpError(400, message, { 'Cache-Control': 'no-store' });
+const readOnly = () => forbidden(READ_ONLY, { 'Cache-Control': 'no-store' });
+const bad = (message: string) => badRequest(message, { 'Cache-Control': 'no-store' });
 
 /** UTF-8 text, or 400: the protocol has the query in UTF-8 and nothing else. */
 function utf8(bytes: Buffer, what: string): string {
@@ -76,8 +76,7 @@ export async function readProtocol(req: Request, maxBody: number): Promise<Proto
     const type = contentType(req.headers['content-type']);
     if (type?.type === UPDATE) throw readOnly();
     if (type?.type !== FORM && type?.type !== QUERY)
-      throw new HttpError(
-        415,
+      throw unsupportedMediaType(
         `A query is POSTed as ${FORM} (query=…) or as ${QUERY}; ${type === undefined ? 'this request has no Content-Type' : `not as ${type.type}`}.`,
         { Accept: `${FORM}, ${QUERY}`, 'Cache-Control': 'no-store' },
       );
