@@ -46,8 +46,6 @@ const MAX_QUERY = 500;
 const MAX_BATCHES = 2;
 const CALLBACK = /^[A-Za-z_$][\w$.]{0,63}$/;
 
-const bad = (message: string) => badRequest(message, { 'Cache-Control': 'no-store' });
-
 /** The JSON answer, or JSONP when a well-formed `callback` is named. */
 function sendJson(
   req: Request,
@@ -58,7 +56,8 @@ function sendJson(
   extra: Record<string, string> = {},
 ): void {
   const callback = params.get('callback');
-  if (callback !== null && !CALLBACK.test(callback)) throw bad('callback is a JavaScript name.');
+  if (callback !== null && !CALLBACK.test(callback))
+    throw badRequest('callback is a JavaScript name.');
   const json = JSON.stringify(value);
   const body = callback === null ? `${json}\n` : `/**/${callback}(${json});\n`;
   res.writeHead(200, {
@@ -102,31 +101,32 @@ export function parseQueries(text: string): Record<string, ReconcileQuery> {
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw bad('queries is not JSON.');
+    throw badRequest('queries is not JSON.');
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
-    throw bad('queries is a JSON object of queries by key ({"q0": {"query": "..."}}).');
+    throw badRequest('queries is a JSON object of queries by key ({"q0": {"query": "..."}}).');
   const entries = Object.entries(parsed as Record<string, unknown>);
-  if (entries.length > MAX_QUERIES) throw bad(`A batch holds at most ${MAX_QUERIES} queries.`);
+  if (entries.length > MAX_QUERIES)
+    throw badRequest(`A batch holds at most ${MAX_QUERIES} queries.`);
   const queries: Record<string, ReconcileQuery> = {};
   for (const [key, value] of entries) {
-    if (!value || typeof value !== 'object') throw bad(`Query ${key} is not an object.`);
+    if (!value || typeof value !== 'object') throw badRequest(`Query ${key} is not an object.`);
     const q = value as Record<string, unknown>;
     const query = q.query ?? '';
     if (typeof query !== 'string' || query.length > MAX_QUERY)
-      throw bad(`Query ${key}: query is a string of at most ${MAX_QUERY} characters.`);
+      throw badRequest(`Query ${key}: query is a string of at most ${MAX_QUERY} characters.`);
     if (
       q.limit !== undefined &&
       (typeof q.limit !== 'number' || !Number.isInteger(q.limit) || q.limit < 1)
     )
-      throw bad(`Query ${key}: limit is a whole number from 1.`);
+      throw badRequest(`Query ${key}: limit is a whole number from 1.`);
     const type = q.type;
     if (
       type !== undefined &&
       typeof type !== 'string' &&
       !(Array.isArray(type) && type.every((t) => typeof t === 'string'))
     )
-      throw bad(`Query ${key}: type is a type id or a list of them.`);
+      throw badRequest(`Query ${key}: type is a type id or a list of them.`);
     const properties = q.properties;
     if (
       properties !== undefined &&
@@ -136,7 +136,7 @@ export function parseQueries(text: string): Record<string, ReconcileQuery> {
           (p) => p && typeof p === 'object' && typeof (p as { pid?: unknown }).pid === 'string',
         ))
     )
-      throw bad(`Query ${key}: properties is a list of {"pid": ..., "v": ...}.`);
+      throw badRequest(`Query ${key}: properties is a list of {"pid": ..., "v": ...}.`);
     queries[key] = {
       query,
       ...(type !== undefined ? { type: type as string | string[] } : {}),
@@ -238,7 +238,8 @@ export function reconciliation(deps: RouteDeps): RequestHandler {
       }
       case 'suggest/entity': {
         const prefix = params.get('prefix') ?? '';
-        if (prefix.length > MAX_QUERY) throw bad(`prefix is at most ${MAX_QUERY} characters.`);
+        if (prefix.length > MAX_QUERY)
+          throw badRequest(`prefix is at most ${MAX_QUERY} characters.`);
         const found = await searching(deps.service, (index) => index.suggest(prefix, 10));
         const result = found.value.map((e) => ({
           id: e.isil,
@@ -263,7 +264,7 @@ export function reconciliation(deps: RouteDeps): RequestHandler {
       }
       case 'preview': {
         const id = params.get('id');
-        if (!id || id.length > 64) throw bad('preview takes the ISIL as id=.');
+        if (!id || id.length > 64) throw badRequest('preview takes the ISIL as id=.');
         const found = await searching(deps.service, (index) => index.entry(id));
         const body = preview(deps, found.value, id);
         res.writeHead(200, {

@@ -20,14 +20,13 @@ const QUERY = 'application/sparql-query';
 const UPDATE = 'application/sparql-update';
 
 const readOnly = () => forbidden(READ_ONLY, { 'Cache-Control': 'no-store' });
-const bad = (message: string) => badRequest(message, { 'Cache-Control': 'no-store' });
 
 /** UTF-8 text, or 400: the protocol has the query in UTF-8 and nothing else. */
 function utf8(bytes: Buffer, what: string): string {
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
-    throw bad(`The ${what} is not UTF-8: the SPARQL Protocol sends queries in UTF-8 only.`);
+    throw badRequest(`The ${what} is not UTF-8: the SPARQL Protocol sends queries in UTF-8 only.`);
   }
 }
 
@@ -48,18 +47,20 @@ function contentType(header: string | undefined): { type: string; charset?: stri
 function parameters(text: string): URLSearchParams {
   // URLSearchParams decodes a malformed %-escape as it stands, and bytes that are not UTF-8 as
   // U+FFFD: the text is checked for both first, so that a mangled query is refused, never run.
-  if (/%(?![0-9A-Fa-f]{2})/.test(text)) throw bad('A parameter has a malformed %-escape.');
+  if (/%(?![0-9A-Fa-f]{2})/.test(text)) throw badRequest('A parameter has a malformed %-escape.');
   try {
     decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {
-    throw bad('A parameter is not UTF-8 once %-decoded: the SPARQL Protocol uses UTF-8 only.');
+    throw badRequest(
+      'A parameter is not UTF-8 once %-decoded: the SPARQL Protocol uses UTF-8 only.',
+    );
   }
   return new URLSearchParams(text);
 }
 
 function onlyOne(values: readonly string[], name: string): string | undefined {
   if (values.length > 1)
-    throw bad(
+    throw badRequest(
       `The request has ${values.length} ${name} parameters; the SPARQL Protocol allows one.`,
     );
   return values[0];
@@ -81,12 +82,16 @@ export async function readProtocol(req: Request, maxBody: number): Promise<Proto
         { Accept: `${FORM}, ${QUERY}`, 'Cache-Control': 'no-store' },
       );
     if (type.charset !== undefined && type.charset !== 'utf-8' && type.charset !== 'utf8')
-      throw bad(`The body is ${type.charset}: the SPARQL Protocol sends queries in UTF-8 only.`);
+      throw badRequest(
+        `The body is ${type.charset}: the SPARQL Protocol sends queries in UTF-8 only.`,
+      );
     const bytes = await requestBody(req, maxBody, 'SPARQL_MAX_BODY_BYTES');
     if (type.type === QUERY) direct = utf8(bytes, 'query');
     else inBody = parameters(utf8(bytes, 'form body'));
     if (type.type === QUERY && inUrl.has('query'))
-      throw bad('The query is in the body; the URL must not carry a query parameter as well.');
+      throw badRequest(
+        'The query is in the body; the URL must not carry a query parameter as well.',
+      );
   }
   const all = (name: string) => [...inUrl.getAll(name), ...(inBody?.getAll(name) ?? [])];
   if (all('update').length > 0 || all('using-graph-uri').length > 0) throw readOnly();
