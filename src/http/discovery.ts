@@ -12,6 +12,8 @@ import { cacheControl, currentDocuments, DATASET_VERSION, pathBelow, type RouteD
 import { notFound } from './errors';
 import { institutionPage } from './institutionPage';
 import { made, sendMade, type Made } from './respond';
+import { RECONCILE_PATH } from './reconcile';
+import { SEARCH_PATH } from './search';
 import { SPARQL_PATH } from './sparql/endpoint';
 
 export const VOID_PATH = '/.well-known/void';
@@ -241,7 +243,7 @@ export function voidDescription(deps: RouteDeps): RequestHandler {
 
 /** `GET /robots.txt`: everything may be read but the search, reconciliation and the endpoint. */
 export function robots(deps: RouteDeps): RequestHandler {
-  const body = `# ISIL Linked Data: every institution's page and document may be read.\nUser-agent: *\nAllow: /\nDisallow: /search\nDisallow: /reconcile\nDisallow: ${SPARQL_PATH}\n\nSitemap: ${deps.config.baseIri}${SITEMAP_PATH}\n`;
+  const body = `# ISIL Linked Data: every institution's page and document may be read.\nUser-agent: *\nAllow: /\nDisallow: ${SEARCH_PATH}\nDisallow: ${RECONCILE_PATH}\nDisallow: ${SPARQL_PATH}\n\nSitemap: ${deps.config.baseIri}${SITEMAP_PATH}\n`;
   return function robots(req, res) {
     const { dataset } = currentDocuments(deps.service);
     send(req, res, deps, dataset, 'text/plain;charset=utf-8', made(body));
