@@ -7,6 +7,7 @@
 //
 // Nothing in src/ imports loader/; nothing above store/ knows which store adapter it talks to, but
 // the one function that chooses them from the settings (src/server/adapters.ts).
+// Errors become answers in one place: only src/http/errors.ts constructs an HttpError.
 import tseslint from 'typescript-eslint';
 
 /** An import of a sibling folder of src/ named in `folders`, from anywhere below src/. */
@@ -47,6 +48,21 @@ export default tseslint.config(
     rules: {
       'max-lines': ['error', { max: 400 }],
       'max-lines-per-function': ['error', { max: 80 }],
+    },
+  },
+  // One place turns errors into answers: the helpers and the error table of src/http/errors.ts.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/http/errors.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='HttpError']",
+          message:
+            'Answer with a helper of src/http/errors.ts (badRequest(…), notFound(…), …), or add the error to its table.',
+        },
+      ],
     },
   },
   // The layers, each listing what it must not import.

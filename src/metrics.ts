@@ -14,31 +14,6 @@ const PREFIX = 'isil_ld_';
 /** Latency buckets, in seconds: a cached document takes well under a millisecond. */
 const SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/**
- * The route a request path counts under: a handful of labels, whatever a client asks for (a
- * label a path could choose would let a client grow the registry without bound).
- */
-export function routeOf(path: string): string {
-  if (path.startsWith('/resource/')) return 'resource';
-  if (path.startsWith('/data/')) return 'data';
-  if (path.startsWith('/isil/')) return 'isil';
-  if (path === '/sparql' || path.startsWith('/sparql/')) return 'sparql';
-  if (path === '/readyz' || path === '/healthz') return path.slice(1);
-  if (path === '/') return 'home';
-  if (path === '/search/suggest') return 'suggest';
-  if (path === '/search') return 'search';
-  if (path === '/reconcile' || path.startsWith('/reconcile/')) return 'reconcile';
-  if (path.startsWith('/assets/')) return 'assets';
-  if (
-    path === '/.well-known/void' ||
-    path === '/robots.txt' ||
-    path === '/sitemap.xml' ||
-    path.startsWith('/sitemaps/')
-  )
-    return 'discovery';
-  return 'other';
-}
-
 /** The status label: the code for the ones a client meets, its class otherwise. */
 function statusOf(status: number): string {
   return status >= 100 && status < 600 ? String(status) : 'other';
@@ -167,8 +142,12 @@ export class Metrics {
     });
   }
 
-  request(path: string, status: number, seconds: number, bytes: number): void {
-    const route = routeOf(path);
+  /**
+   * An answer, counted under its route's label (the route table's, src/http/route.ts): a handful
+   * of labels, whatever a client asks for (a label a path could choose would let a client grow the
+   * registry without bound).
+   */
+  request(route: string, status: number, seconds: number, bytes: number): void {
     this.requests.inc({ route, status: statusOf(status) });
     this.latency.observe({ route }, seconds);
     if (bytes > 0) this.sent.inc({ route }, bytes);

@@ -1,15 +1,17 @@
-// Builds the Express app from the route table (routes.ts): the request gate first, then each
-// route, then 404 for anything else. Handlers throw HttpErrors; errorHandler answers them.
+// Builds the Express app from the route table (routes.ts): the request gate first (it reads the
+// table's methods and labels), then each route, then 404 for anything else. Handlers throw;
+// errorHandler answers by the error table (errors.ts).
 import express from 'express';
+import type { Config } from '../config';
 import type { Logger } from '../log';
 import type { Metrics } from '../metrics';
 import type { Service } from '../serving/service';
 import { notFound } from './errors';
 import { requestGate } from './middleware';
 import { errorHandler } from './respond';
-import { routeTable, staffRouteTable, type Route } from './routes';
-import { SPARQL_PATH, type StaffDeps } from './sparql/endpoint';
-import { RECONCILE_PATH } from './reconcile';
+import type { Route } from './route';
+import { routeTable, staffRouteTable } from './routes';
+import type { StaffDeps } from './sparql/endpoint';
 
 export interface AppDeps {
   readonly service: Service;
@@ -22,6 +24,7 @@ export interface AppDeps {
 export function createApp({ service, logger, staff }: AppDeps): express.Express {
   return appOf(
     logger,
+    service.config,
     routeTable({ service, config: service.config, ...(staff ? { staff } : {}) }),
     service.metrics,
   );
@@ -35,19 +38,25 @@ export function createStaffApp({
 }: AppDeps & { staff: StaffDeps }): express.Express {
   return appOf(
     logger,
+    service.config,
     staffRouteTable({ service, config: service.config, staff }),
     service.metrics,
   );
 }
 
-function appOf(logger: Logger, routes: readonly Route[], metrics?: Metrics): express.Express {
+function appOf(
+  logger: Logger,
+  config: Config,
+  routes: readonly Route[],
+  metrics?: Metrics,
+): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('case sensitive routing', true);
   app.set('strict routing', true);
   app.set('query parser', false);
-  app.use(requestGate(logger, [SPARQL_PATH, RECONCILE_PATH], metrics));
+  app.use(requestGate(logger, routes, metrics));
   for (const route of routes) {
     // A prefix is mounted without its last `/`: the handler sees the rest of the path raw.
     if (route.match === 'prefix') app.use(route.path.slice(0, -1), route.handler);
@@ -56,6 +65,6 @@ function appOf(logger: Logger, routes: readonly Route[], metrics?: Metrics): exp
   app.use((req) => {
     throw notFound(`Nothing is published at ${req.path.slice(0, 128)}.`);
   });
-  app.use(errorHandler(logger));
+  app.use(errorHandler(logger, config));
   return app;
 }

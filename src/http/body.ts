@@ -1,13 +1,12 @@
 // A request's body, read whole up to a bound: for the few routes that take POST (the staff SPARQL
 // endpoint, reconciliation).
 import type { Request } from 'express';
-import { HttpError } from './errors';
+import { badRequest, contentTooLarge, HttpError } from './errors';
 
 /** The body as bytes, refused with 413 past `max` (by its Content-Length, or as it arrives). */
 export async function requestBody(req: Request, max: number, setting?: string): Promise<Buffer> {
   const tooLarge = () =>
-    new HttpError(
-      413,
+    contentTooLarge(
       `A request body is at most ${max} bytes here${setting ? ` (${setting})` : ''}.`,
       {
         Connection: 'close',
@@ -26,7 +25,7 @@ export async function requestBody(req: Request, max: number, setting?: string): 
   } catch (error) {
     if (error instanceof HttpError) throw error;
     // The client closed the connection before its body was whole: its doing, not a failure here.
-    throw new HttpError(400, 'The request body ended before it was whole.', {
+    throw badRequest('The request body ended before it was whole.', {
       Connection: 'close',
     });
   }

@@ -4,7 +4,7 @@
 // are no plain hit, 404 for an unknown extension.
 import type { Request, RequestHandler, Response } from 'express';
 import { FORMATS, formatByExtension, type Format } from '../rdf/formats';
-import { DATA_PATH, DIRECTORY_PATH, documentPath } from '../rdf/iris';
+import { DATA_PATH, documentPath } from '../rdf/iris';
 import { CC0 } from '../rdf/namespaces';
 import { SerializationError } from '../rdf/rdfxml';
 import type { Documents } from '../serving/documents';
@@ -12,6 +12,7 @@ import type { Answer } from '../serving/representation';
 import type { Institution } from '../store/dataset';
 import { cacheControl, currentDocuments, DATASET_VERSION, pathBelow, type RouteDeps } from './deps';
 import { cannotWrite, notFound } from './errors';
+import { institutionPage } from './institutionPage';
 import { findOrGone, isilFromPath, type Place } from './lookup';
 import { negotiate } from './negotiate';
 import { documentAnswer, redirect, RedirectHeaders, sendDocument } from './respond';
@@ -105,8 +106,7 @@ export function data({ service, config }: RouteDeps): RequestHandler {
     );
     if (found instanceof Promise) return found;
     if (format.name === 'html') {
-      const page = `${config.isilDirectoryUrl}${DIRECTORY_PATH}${found.isil}`;
-      return redirect(res, 302, page, directory);
+      return redirect(res, 302, institutionPage(config, found.isil, { direct: true }), directory);
     }
     return sendFormat(req, res, documents, found, format, cache);
   };

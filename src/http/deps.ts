@@ -5,9 +5,9 @@ import type { Config } from '../config';
 import type { Documents } from '../serving/documents';
 import type { Service } from '../serving/service';
 import type { StaffDeps } from './sparql/endpoint';
-import { SearchUnavailable, type SearchHolder, type Searched } from '../search/searchHolder';
-import { ClientGone, SearchBusy, type Asker } from '../search/searchQueue';
-import { HttpError, notReady } from './errors';
+import type { SearchHolder, Searched } from '../search/searchHolder';
+import type { Asker } from '../search/searchQueue';
+import { notReady } from './errors';
 
 export interface RouteDeps {
   readonly service: Service;
@@ -74,28 +74,17 @@ export function askerOf(req: Request): Asker {
 }
 
 /**
- * Asks the search index of the version served (search, suggest, reconciliation, previews); 503
- * with Retry-After until the first is built, or while it is built again after its thread failed.
- * Asking starts the build of the version served if it has not begun. A full queue is 503 (429
- * when the client's own share is full), with Retry-After; a question dropped because its client
- * left is logged as 499, as nginx does (nobody reads the answer).
+ * Asks the search index of the version served (search, suggest, reconciliation, previews); until
+ * the first is built, or while it is built again after its thread failed, it throws
+ * `SearchUnavailable` (503 with Retry-After), a full queue `SearchBusy` (429 when the client's own
+ * share is full, else 503, with Retry-After), and a question dropped because its client left
+ * `ClientGone` (logged as 499, as nginx does: nobody reads the answer); errors.ts maps each.
+ * Asking starts the build of the version served if it has not begun.
  */
-export async function searching<T>(
+export function searching<T>(
   service: Service,
   ask: (search: SearchHolder) => Promise<Searched<T>>,
 ): Promise<Searched<T>> {
   void service.search.ensure();
-  try {
-    return await ask(service.search);
-  } catch (error) {
-    if (error instanceof SearchUnavailable)
-      throw new HttpError(503, error.message, { 'Retry-After': '5' });
-    if (error instanceof SearchBusy)
-      throw new HttpError(error.perClient ? 429 : 503, error.message, {
-        'Retry-After': '1',
-        'Cache-Control': 'no-store',
-      });
-    if (error instanceof ClientGone) throw new HttpError(499, 'The client went away.');
-    throw error;
-  }
+  return ask(service.search);
 }

@@ -4,14 +4,17 @@
 // and carries its ETag.
 import type { Request, RequestHandler, Response } from 'express';
 import { Writer, DataFactory } from 'n3';
-import { DIRECTORY_PATH, RESOURCE_PATH } from '../rdf/iris';
+import { RESOURCE_PATH } from '../rdf/iris';
 import { CC0, GND, PREFIXES, WIKIDATA } from '../rdf/namespaces';
 import type { Dataset, Institution } from '../store/dataset';
 import { escapeHtml } from '../serving/page';
 import { cacheControl, currentDocuments, DATASET_VERSION, pathBelow, type RouteDeps } from './deps';
 import { notFound } from './errors';
+import { institutionPage } from './institutionPage';
 import { made, sendMade, type Made } from './respond';
 import { DUMPS_PATH } from './dumps';
+import { RECONCILE_PATH } from './reconcile';
+import { SEARCH_PATH } from './search';
 import { SPARQL_PATH } from './sparql/endpoint';
 
 export const VOID_PATH = '/.well-known/void';
@@ -217,89 +220,91 @@ function linksetQuads(base: string, ds: ReturnType<typeof iri>, dataset: Dataset
 
 /** The sitemap's page URL of an institution: its page here, else its URI (which 303s to one). */
 function pageUrl(deps: RouteDeps, institution: Institution): string {
-  const base = deps.config.baseIri;
-  return deps.config.isilDirectoryUrl === ''
-    ? `${base}${DIRECTORY_PATH}${encodeURI(institution.isil)}`
-    : `${base}${RESOURCE_PATH}${encodeURI(institution.isil)}`;
+  return institutionPage(deps.config, encodeURI(institution.isil), { absolute: true });
 }
 
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
 const SITEMAP_NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 
-export function discovery(
-  deps: RouteDeps,
-  /** URLs a sitemap file holds at most (smaller in tests). */
-  size = SITEMAP_SIZE,
-): {
-  void: RequestHandler;
-  robots: RequestHandler;
-  sitemap: RequestHandler;
-  sitemaps: RequestHandler;
-} {
-  const base = deps.config.baseIri;
+/** A version's institutions in sitemap files of `size` URLs at most, made once per version. */
+const sitemapFiles = new WeakMap<Dataset, { size: number; files: Institution[][] }>();
+
+function filesOf(dataset: Dataset, size: number): Institution[][] {
+  let split = sitemapFiles.get(dataset);
+  if (split?.size !== size) {
+    const all = [...dataset.institutions()];
+    const files: Institution[][] = [];
+    for (let i = 0; i < all.length; i += size) files.push(all.slice(i, i + size));
+    sitemapFiles.set(dataset, (split = { size, files }));
+  }
+  return split.files;
+}
+
+/** `GET /.well-known/void`: the VoID description of the dataset served. */
+export function voidDescription(deps: RouteDeps): RequestHandler {
   /** The VoID answer, made again for a new version or a new set of dumps. */
-  let voidAnswer: { key: string; made: Made } | undefined;
-  const files = new PerVersion<Institution[][]>();
+  let answer: { key: string; made: Made } | undefined;
+  return function voidDescription(req, res) {
+    const { dataset } = currentDocuments(deps.service);
+    const dumps = newestDumps(deps);
+    const key = `${dataset.version} ${dumps.key}`;
+    if (answer?.key !== key) answer = { key, made: made(voidTurtle(deps, dataset, dumps.urls)) };
+    send(req, res, deps, dataset, 'text/turtle;charset=UTF-8', answer.made);
+  };
+}
+
+/** `GET /robots.txt`: everything may be read but the search, reconciliation and the endpoint. */
+export function robots(deps: RouteDeps): RequestHandler {
+  const body = `# ISIL Linked Data: every institution's page and document may be read.\nUser-agent: *\nAllow: /\nDisallow: ${SEARCH_PATH}\nDisallow: ${RECONCILE_PATH}\nDisallow: ${SPARQL_PATH}\n\nSitemap: ${deps.config.baseIri}${SITEMAP_PATH}\n`;
+  return function robots(req, res) {
+    const { dataset } = currentDocuments(deps.service);
+    send(req, res, deps, dataset, 'text/plain;charset=utf-8', made(body));
+  };
+}
+
+/** `GET /sitemap.xml`: the index of the sitemap files. `size`: URLs a file holds at most. */
+export function sitemap(deps: RouteDeps, size = SITEMAP_SIZE): RequestHandler {
+  const base = deps.config.baseIri;
   const index = new PerVersion<Made>();
-  const parts = new Map<number, { version: string; made: Made }>();
-  const chunks = (dataset: Dataset) =>
-    files.get(dataset, () => {
-      const all = [...dataset.institutions()];
-      const out: Institution[][] = [];
-      for (let i = 0; i < all.length; i += size) out.push(all.slice(i, i + size));
-      return out;
+  return function sitemap(req, res) {
+    const { dataset } = currentDocuments(deps.service);
+    const answer = index.get(dataset, () => {
+      const lastmod = dataset.loadedAt.toISOString();
+      const entries = filesOf(dataset, size)
+        .map(
+          (_, i) =>
+            `<sitemap><loc>${escapeHtml(`${base}${SITEMAPS_PATH}${i + 1}.xml`)}</loc><lastmod>${lastmod}</lastmod></sitemap>`,
+        )
+        .join('\n');
+      return made(`${XML_HEAD}<sitemapindex xmlns="${SITEMAP_NS}">\n${entries}\n</sitemapindex>\n`);
     });
-  return {
-    void(req, res) {
-      const { dataset } = currentDocuments(deps.service);
-      const dumps = newestDumps(deps);
-      const key = `${dataset.version} ${dumps.key}`;
-      if (voidAnswer?.key !== key)
-        voidAnswer = { key, made: made(voidTurtle(deps, dataset, dumps.urls)) };
-      send(req, res, deps, dataset, 'text/turtle;charset=UTF-8', voidAnswer.made);
-    },
-    robots(req, res) {
-      const { dataset } = currentDocuments(deps.service);
-      const body = `# ISIL Linked Data: every institution's page and document may be read.\nUser-agent: *\nAllow: /\nDisallow: /search\nDisallow: /reconcile\nDisallow: ${SPARQL_PATH}\n\nSitemap: ${base}${SITEMAP_PATH}\n`;
-      send(req, res, deps, dataset, 'text/plain;charset=utf-8', made(body));
-    },
-    sitemap(req, res) {
-      const { dataset } = currentDocuments(deps.service);
-      const answer = index.get(dataset, () => {
-        const lastmod = dataset.loadedAt.toISOString();
-        const entries = chunks(dataset)
-          .map(
-            (_, i) =>
-              `<sitemap><loc>${escapeHtml(`${base}${SITEMAPS_PATH}${i + 1}.xml`)}</loc><lastmod>${lastmod}</lastmod></sitemap>`,
-          )
-          .join('\n');
-        return made(
-          `${XML_HEAD}<sitemapindex xmlns="${SITEMAP_NS}">\n${entries}\n</sitemapindex>\n`,
-        );
-      });
-      send(req, res, deps, dataset, 'application/xml;charset=utf-8', answer);
-    },
-    sitemaps(req, res) {
-      const { dataset } = currentDocuments(deps.service);
-      const m = /^([1-9]\d{0,5})\.xml$/.exec(pathBelow(req));
-      const list = chunks(dataset);
-      const n = m ? Number(m[1]) : 0;
-      if (n < 1 || n > list.length) throw notFound('No such sitemap file.');
-      let part = parts.get(n);
-      if (part?.version !== dataset.version) {
-        const urls = list[n - 1]!.map((institution) => {
-          const lastmod = institution.modified
-            ? `<lastmod>${institution.modified.toISOString()}</lastmod>`
-            : '';
-          return `<url><loc>${escapeHtml(pageUrl(deps, institution))}</loc>${lastmod}</url>`;
-        }).join('\n');
-        part = {
-          version: dataset.version,
-          made: made(`${XML_HEAD}<urlset xmlns="${SITEMAP_NS}">\n${urls}\n</urlset>\n`),
-        };
-        parts.set(n, part);
-      }
-      send(req, res, deps, dataset, 'application/xml;charset=utf-8', part.made);
-    },
+    send(req, res, deps, dataset, 'application/xml;charset=utf-8', answer);
+  };
+}
+
+/** `GET /sitemaps/<n>.xml`: the pages of one file's institutions, with their `lastmod`. */
+export function sitemaps(deps: RouteDeps, size = SITEMAP_SIZE): RequestHandler {
+  const parts = new Map<number, { version: string; made: Made }>();
+  return function sitemaps(req, res) {
+    const { dataset } = currentDocuments(deps.service);
+    const m = /^([1-9]\d{0,5})\.xml$/.exec(pathBelow(req));
+    const list = filesOf(dataset, size);
+    const n = m ? Number(m[1]) : 0;
+    if (n < 1 || n > list.length) throw notFound('No such sitemap file.');
+    let part = parts.get(n);
+    if (part?.version !== dataset.version) {
+      const urls = list[n - 1]!.map((institution) => {
+        const lastmod = institution.modified
+          ? `<lastmod>${institution.modified.toISOString()}</lastmod>`
+          : '';
+        return `<url><loc>${escapeHtml(pageUrl(deps, institution))}</loc>${lastmod}</url>`;
+      }).join('\n');
+      part = {
+        version: dataset.version,
+        made: made(`${XML_HEAD}<urlset xmlns="${SITEMAP_NS}">\n${urls}\n</urlset>\n`),
+      };
+      parts.set(n, part);
+    }
+    send(req, res, deps, dataset, 'application/xml;charset=utf-8', part.made);
   };
 }

@@ -8,7 +8,12 @@ import type { DumpSet, DumpState } from '../serving/dumps';
 import { escapeHtml } from '../serving/page';
 import { negotiateAmong } from '../util/accept';
 import { pathBelow, queryOf, type RouteDeps } from './deps';
-import { HttpError, notFound } from './errors';
+import {
+  notAcceptable,
+  notFound,
+  preconditionFailed as status412,
+  rangeNotSatisfiable,
+} from './errors';
 import { layout } from '../serving/html/layout';
 import { humanDate, humanNumber, pageLanguage, type PageLanguage } from '../serving/html/language';
 import { pageHeaders } from './pageHeaders';
@@ -76,7 +81,7 @@ function list(req: Request, res: Response, deps: RouteDeps): void {
   const sets = service.dumps.list();
   const state = service.dumps.state;
   const output = negotiateAmong(req.headers.accept, OFFERS)?.name;
-  if (!output) throw new HttpError(406, 'The list of dumps is HTML or JSON (application/json).');
+  if (!output) throw notAcceptable('The list of dumps is HTML or JSON (application/json).');
   const language = pageLanguage(queryOf(req), req.headers['accept-language']);
   const body =
     output === 'json'
@@ -110,11 +115,9 @@ export function dumps(deps: RouteDeps): RequestHandler {
     // The preconditions and If-Range as RFC 9110 §13.2.2 and §13.1.5 have them (strong
     // comparison): `send` compares weakly, and a failed precondition there became our 404.
     if (preconditionFailed(req.headers, etag, stat.mtime))
-      throw new HttpError(
-        412,
-        `The dump ${found.file.name} does not meet the request's precondition.`,
-        { ETag: etag },
-      );
+      throw status412(`The dump ${found.file.name} does not meet the request's precondition.`, {
+        ETag: etag,
+      });
     if (!rangeApplies(req.headers, etag, stat.mtime)) delete req.headers.range;
     const own = {
       'Content-Type': found.file.format === 'csv' ? found.file.mediaType : 'application/gzip',
@@ -140,18 +143,14 @@ export function dumps(deps: RouteDeps): RequestHandler {
         next(
           error.status === 416
             ? // A range past the end is 416 with the size (RFC 9110 §15.5.17).
-              new HttpError(
-                416,
+              rangeNotSatisfiable(
                 `The range asked for is not within the dump's ${found.file.bytes} bytes.`,
                 {
                   'Content-Range': `bytes */${found.file.bytes}`,
                 },
               )
             : error.status === 412
-              ? new HttpError(
-                  412,
-                  `The dump ${found.file.name} does not meet the request's precondition.`,
-                )
+              ? status412(`The dump ${found.file.name} does not meet the request's precondition.`)
               : notFound(`The dump ${found.file.name} is no longer kept.`),
         );
       },

@@ -1,5 +1,26 @@
-// One error class per HTTP status the service answers with, and small helpers to make them.
+// The one place where errors become answers: HttpError, a named helper per status the service
+// answers with (`badRequest(…)`, `notFound(…)`, `tooManyRequests(retryAfter, …)`), and the table
+// from the domain's errors (store, renders, search, staff queries) to a status, its headers and the
+// level it is logged at (`answerOf`). Nothing else constructs an HttpError (a lint rule).
+import type { Config } from '../config';
+import { RendersBusy } from '../serving/renderQueue';
+import { SearchUnavailable } from '../search/searchHolder';
+import { ClientGone, SearchBusy } from '../search/searchQueue';
 import type { Withdrawn } from '../store/dataset';
+import {
+  CannotWrite,
+  GRAPH_FORMATS,
+  NoFormatAccepted,
+  QueryAbandoned,
+  QueryFailed,
+  QueryTimeout,
+  RESULT_FORMATS,
+  StaffUnavailable,
+} from '../store/staff';
+import { QueryRefused } from '../store/staffQuery';
+import { StoreClosed, StoreTimeout, StoreUnavailable } from '../store/store';
+
+type Headers = Readonly<Record<string, string>>;
 
 export class HttpError extends Error {
   constructor(
@@ -54,15 +75,65 @@ export class Gone extends HttpError {
 export const gone = (withdrawn: Withdrawn, headers: Readonly<Record<string, string>> = {}) =>
   new Gone(withdrawn, headers);
 
-export const notFound = (what = 'No such resource.') => new HttpError(404, what);
+/** The status helpers, in the order of their codes: each answer says why in `message`. */
+export const badRequest = (message: string, headers: Headers = {}) =>
+  new HttpError(400, message, headers);
 
-export const notAcceptable = (links: HttpError['links']) =>
-  new HttpError(
-    406,
-    'None of the available documents matches the Accept header. Available:',
-    {},
-    links,
-  );
+export const unauthorized = (message: string, headers: Headers = {}) =>
+  new HttpError(401, message, headers);
+
+export const forbidden = (message: string, headers: Headers = {}) =>
+  new HttpError(403, message, headers);
+
+export const notFound = (message = 'No such resource.', headers: Headers = {}) =>
+  new HttpError(404, message, headers);
+
+/** The methods of this read-only service: the `Allow` of every 405 and of the CORS preflight. */
+export const METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS'];
+export const ALLOW = METHODS.join(', ');
+
+/** 405 with the `Allow` it needs (RFC 9110 §15.5.6): the read-only gate's unless told. */
+export const methodNotAllowed = (
+  allow = ALLOW,
+  message = 'This service is read-only: GET, HEAD and OPTIONS only.',
+) => new HttpError(405, message, { Allow: allow });
+
+/** 406: `links` are the documents that do exist, listed in the body. */
+export const notAcceptable = (
+  message = 'None of the available documents matches the Accept header. Available:',
+  links: HttpError['links'] = [],
+) => new HttpError(406, message, {}, links);
+
+export const preconditionFailed = (message: string, headers: Headers = {}) =>
+  new HttpError(412, message, headers);
+
+export const contentTooLarge = (message: string, headers: Headers = {}) =>
+  new HttpError(413, message, headers);
+
+export const unsupportedMediaType = (message: string, headers: Headers = {}) =>
+  new HttpError(415, message, headers);
+
+export const rangeNotSatisfiable = (message: string, headers: Headers = {}) =>
+  new HttpError(416, message, headers);
+
+/** 429 (RFC 6585 §4): the client may ask again after `retryAfter` seconds. */
+export const tooManyRequests = (retryAfter: number, message: string, headers: Headers = {}) =>
+  new HttpError(429, message, { 'Retry-After': String(retryAfter), ...headers });
+
+/** 499, nginx's "client closed request": nobody reads it, a status for the logs only. */
+export const clientClosedRequest = (message: string) => new HttpError(499, message);
+
+/** 503 (RFC 9110 §15.6.4): the client may ask again after `retryAfter` seconds. */
+export const serviceUnavailable = (
+  retryAfter: number,
+  message: string,
+  headers: Headers = {},
+  cause?: Error,
+) => new HttpError(503, message, { 'Retry-After': String(retryAfter), ...headers }, [], cause);
+
+/** 505 (RFC 9110 §15.6.6). */
+export const httpVersionNotSupported = (message: string, headers: Headers = {}) =>
+  new HttpError(505, message, headers);
 
 /**
  * 406 for a document whose format cannot carry the description (RDF/XML: a predicate with no XML
@@ -85,25 +156,16 @@ export const cannotWrite = (
     cause,
   );
 
-/** The methods of this read-only service: the `Allow` of every 405 and of the CORS preflight. */
-export const METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS'];
-export const ALLOW = METHODS.join(', ');
-
-export const methodNotAllowed = () =>
-  new HttpError(405, 'This service is read-only: GET, HEAD and OPTIONS only.', { Allow: ALLOW });
-
 /** RFC 9112 §3.2: a server answers 400 to an HTTP/1.1 request without exactly one Host field. */
 export const noHost = () =>
-  new HttpError(400, 'An HTTP/1.1 request carries a Host header (RFC 9112 §3.2).');
+  badRequest('An HTTP/1.1 request carries a Host header (RFC 9112 §3.2).');
 
 /**
  * 503 when the renders of uncached documents are at their bound (src/renderQueue.ts): the client
  * may retry in a second (RFC 9110 §10.2.3); cached documents are still answered meanwhile.
  */
 export const busy = () =>
-  new HttpError(503, 'The service is busy rendering other documents; try again in a second.', {
-    'Retry-After': '1',
-  });
+  serviceUnavailable(1, 'The service is busy rendering other documents; try again in a second.');
 
 /**
  * 503 when the remote store did not answer a document's query by its deadline (it is down, or
@@ -111,13 +173,122 @@ export const busy = () =>
  * The cause is logged as a warning, not as a failure of the service.
  */
 export const storeDown = (cause: Error) =>
-  new HttpError(
-    503,
+  serviceUnavailable(
+    5,
     'The store that holds the data does not answer now; try again shortly.',
-    { 'Retry-After': '5' },
-    [],
+    {},
     cause,
   );
 
-export const notReady = () =>
-  new HttpError(503, 'The dataset is not loaded yet.', { 'Retry-After': '5' });
+export const notReady = () => serviceUnavailable(5, 'The dataset is not loaded yet.');
+
+/**
+ * How an error is logged: `silent` (the access log tells it), `info` (nothing failed), `warn`
+ * (what in the data or a store made the answer: its cause), `error` (a failure nobody foresaw).
+ */
+export type LogLevel = 'silent' | 'info' | 'warn' | 'error';
+
+/** An error's answer, and how it is logged (`note`: the log line's message, else the answer's). */
+export interface Answer {
+  readonly http: HttpError;
+  readonly level: LogLevel;
+  readonly note?: string;
+}
+
+/** What the table's answers read from the settings. */
+export type AnswerContext = Pick<Config, 'sparql'>;
+
+interface Row<E extends Error> {
+  readonly error: abstract new (...args: never[]) => E;
+  readonly answer: (error: E, context: AnswerContext) => HttpError;
+  readonly level?: LogLevel;
+  readonly note?: string;
+}
+
+const row = <E extends Error>(
+  error: Row<E>['error'],
+  answer: Row<E>['answer'],
+  level?: LogLevel,
+  note?: string,
+): Row<Error> => ({ error, answer, level, note }) as unknown as Row<Error>;
+
+/** A refusal of the moment, which no cache should keep. */
+export const NO_STORE = { 'Cache-Control': 'no-store' };
+
+/** The domain's errors and their answers: the one table from an error to a status. */
+const TABLE: readonly Row<Error>[] = [
+  // The process is stopping and closed the store's thread under a request in flight (its client
+  // is gone by then, or the grace period is over): nothing failed.
+  row(
+    StoreClosed,
+    () => serviceUnavailable(5, 'The service is stopping.'),
+    'info',
+    'request abandoned: stopping',
+  ),
+  // Overload is no failure of the request: 503 with Retry-After, and the access log tells it.
+  row(RendersBusy, busy),
+  // The remote store is down or slow: the document cannot be made now, and will be again once
+  // the store answers (the client's next try, or the cache's).
+  row(StoreUnavailable, storeDown),
+  row(StoreTimeout, storeDown),
+  // The search index of the version served is not built yet, or built again after its thread failed.
+  row(SearchUnavailable, (e) => serviceUnavailable(5, e.message)),
+  // The search queue is full: the client's own share (429) or everyone's (503).
+  row(SearchBusy, (e) =>
+    e.perClient
+      ? tooManyRequests(1, e.message, NO_STORE)
+      : serviceUnavailable(1, e.message, NO_STORE),
+  ),
+  // A question dropped because its client left: nobody reads the answer, the log says 499.
+  row(ClientGone, () => clientClosedRequest('The client went away.')),
+  // A staff query's failures (src/http/sparql/endpoint.ts logs each with its outcome).
+  row(QueryTimeout, (e, { sparql }) =>
+    serviceUnavailable(
+      Math.ceil(sparql.timeoutMs / 1000),
+      e.message || `The query ran longer than ${sparql.timeoutMs} ms and was stopped.`,
+    ),
+  ),
+  row(StaffUnavailable, (e) => serviceUnavailable(e.retryAfter, e.message)),
+  row(CannotWrite, (e) =>
+    notAcceptable(
+      `${e.message}. Ask for another format: ${GRAPH_FORMATS.filter((f) => f.kind !== 'rdf')
+        .map((f) => f.mediaType)
+        .join(', ')}.`,
+    ),
+  ),
+  row(QueryAbandoned, (e) => clientClosedRequest(e.message)),
+  row(QueryRefused, (e) => new HttpError(e.status, e.message)),
+  row(NoFormatAccepted, (e) =>
+    notAcceptable(
+      undefined,
+      RESULT_FORMATS[e.form].map((f) => ({ href: f.mediaType, label: f.label, type: f.mediaType })),
+    ),
+  ),
+  row(QueryFailed, (e) => badRequest(`The store cannot run this query: ${e.message}`)),
+];
+
+function isClientError(error: unknown): error is { status: number } {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}
+
+/**
+ * The answer to `error`: an HttpError as it is (a warning when it names a cause), a domain error
+ * by the table, a client error of a library (its `status`) as a bare 4xx, anything else 500.
+ */
+export function answerOf(error: unknown, context: AnswerContext): Answer {
+  if (error instanceof HttpError)
+    return { http: error, level: error.cause instanceof Error ? 'warn' : 'silent' };
+  for (const { error: type, answer, level, note } of TABLE)
+    if (error instanceof type) {
+      const http = answer(error, context);
+      return {
+        http,
+        level: level ?? (http.cause instanceof Error ? 'warn' : 'silent'),
+        ...(note === undefined ? {} : { note }),
+      };
+    }
+  if (isClientError(error))
+    return { http: new HttpError(error.status, 'Bad request.'), level: 'silent' };
+  return { http: new HttpError(500, 'Internal error.'), level: 'error' };
+}

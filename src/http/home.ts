@@ -3,7 +3,7 @@
 // an address, and the ways in for machines (VoID, dumps, sitemap, reconciliation).
 import type { RequestHandler } from 'express';
 import { CONTEXT_PATH } from '../rdf/context';
-import { DIRECTORY_PATH, RESOURCE_PATH } from '../rdf/iris';
+import { RESOURCE_PATH } from '../rdf/iris';
 import type { Dataset, Institution } from '../store/dataset';
 import type { SearchEntry } from '../search/entry';
 import { escapeHtml } from '../serving/page';
@@ -16,6 +16,7 @@ import {
   type PageLanguage,
 } from '../serving/html/language';
 import { TEXT } from '../serving/html/text';
+import { institutionPage } from './institutionPage';
 import { pageHeaders } from './pageHeaders';
 import { made, sendMade, type Made } from './respond';
 
@@ -60,11 +61,7 @@ function homePage(
 ): string {
   const { lang } = language;
   const t = TEXT[lang];
-  const page = (isil: string) =>
-    keepLanguage(
-      deps.config.isilDirectoryUrl === '' ? `${DIRECTORY_PATH}${isil}` : `${RESOURCE_PATH}${isil}`,
-      language,
-    );
+  const page = (isil: string) => keepLanguage(institutionPage(deps.config, isil), language);
   const place = shown?.place ?? '';
   const exampleHtml = shown
     ? `<p>${t.example}: <a href="${escapeHtml(page(shown.isil))}" lang="de">${escapeHtml(shown.name)}</a> (ISIL <code>${escapeHtml(shown.isil)}</code>${place ? `, <span lang="de">${escapeHtml(place)}</span>` : ''}) · <a href="${escapeHtml(RESOURCE_PATH + shown.isil)}">URI</a></p>`

@@ -2,7 +2,15 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Metrics } from '../metrics';
 import type { Logger } from '../log';
-import { ALLOW, HttpError, METHODS, methodNotAllowed, noHost } from './errors';
+import { NO_ROUTE, ownMethods, routeFor, type Route } from './route';
+import {
+  ALLOW,
+  badRequest,
+  httpVersionNotSupported,
+  METHODS,
+  methodNotAllowed,
+  noHost,
+} from './errors';
 
 /**
  * HTTP contract §6: on every response, errors and redirects included. A browser script reads only
@@ -36,14 +44,16 @@ const SAFE_METHODS = new Set(METHODS);
 
 /** RFC 9112 §3.2: a request with more than one Host field line is answered 400, any version. */
 const twoHosts = () =>
-  new HttpError(400, 'A request carries one Host header, not several (RFC 9112 §3.2).');
+  badRequest('A request carries one Host header, not several (RFC 9112 §3.2).');
 
 /**
  * RFC 9110 §15.6.6: a version Node's parser takes but this server does not speak (`HTTP/2.0`
  * sent as text, `HTTP/0.9`): 505, and the connection closed (nothing else can be read on it).
  */
 export const versionNotSupported = () =>
-  new HttpError(505, 'This server speaks HTTP/1.1 and HTTP/1.0 only.', { Connection: 'close' });
+  httpVersionNotSupported('This server speaks HTTP/1.1 and HTTP/1.0 only.', {
+    Connection: 'close',
+  });
 
 /**
  * Whether the request has more than one Host field line. Node keeps the first and drops the
@@ -63,13 +73,13 @@ function severalHosts(raw: readonly string[]): boolean {
 const GIVEN_ID = /^[\w.:-]{1,64}$/;
 
 /**
- * The first middleware: request id and access log, a version other than HTTP/1.x refused (505), an
- * HTTP/1.1 request without Host or any with two refused (400), then the read-only gate, where
- * anything but GET, HEAD and OPTIONS is 405 and OPTIONS is a CORS preflight (204), except below
- * `ownMethods` (the SPARQL endpoint's path, reconciliation's), whose handlers answer methods
- * themselves.
+ * The first middleware: request id and access log (and the metrics, by the label of the route of
+ * `routes` that answers the path), a version other than HTTP/1.x refused (505), an HTTP/1.1
+ * request without Host or any with two refused (400), then the read-only gate, where anything but
+ * GET, HEAD and OPTIONS is 405 and OPTIONS is a CORS preflight (204), except on the routes that
+ * answer methods of their own (the SPARQL endpoint, reconciliation).
  */
-export function requestGate(logger: Logger, ownMethods: readonly string[] = [], metrics?: Metrics) {
+export function requestGate(logger: Logger, routes: readonly Route[], metrics?: Metrics) {
   let sequence = 0;
   const prefix = process.pid.toString(36);
   return (req: Request, res: Response, next: NextFunction): void => {
@@ -88,7 +98,8 @@ export function requestGate(logger: Logger, ownMethods: readonly string[] = [], 
       res.once('finish', () => {
         const seconds = Number(process.hrtime.bigint() - started) / 1e9;
         const path = req.originalUrl.split('?', 1)[0]!;
-        metrics.request(path, res.statusCode, seconds, socket.bytesWritten - written);
+        const label = routeFor(routes, path)?.label ?? NO_ROUTE;
+        metrics.request(label, res.statusCode, seconds, socket.bytesWritten - written);
       });
     }
     if (logger.isLevelEnabled('info')) {
@@ -112,11 +123,10 @@ export function requestGate(logger: Logger, ownMethods: readonly string[] = [], 
     if (severalHosts(req.rawHeaders)) return next(twoHosts());
     // The SPARQL endpoint and reconciliation take POST, and answer their own 405 and preflight:
     // only looked at for what the gate would refuse or preflight, so that a GET pays nothing.
-    if (
-      (req.method === 'OPTIONS' || !SAFE_METHODS.has(req.method)) &&
-      ownMethods.some((own) => req.path === own || req.path.startsWith(`${own}/`))
-    )
-      return next();
+    if (req.method === 'OPTIONS' || !SAFE_METHODS.has(req.method)) {
+      const route = routeFor(routes, req.path);
+      if (route && ownMethods(route)) return next();
+    }
     if (!SAFE_METHODS.has(req.method)) return next(methodNotAllowed());
     if (req.method === 'OPTIONS') {
       res.writeHead(204, { ...commonHeaders(res), ...PREFLIGHT });

@@ -5,7 +5,7 @@
 // is typed; `preview?id=` is a small page for OpenRefine's pop-up; `view` is the institution's
 // page. JSONP (`callback=`) for the clients that still ask for it.
 import type { Request, RequestHandler, Response } from 'express';
-import { DIRECTORY_PATH, RESOURCE_PATH } from '../rdf/iris';
+import { RESOURCE_PATH } from '../rdf/iris';
 import {
   ORGANIZATION,
   PROPERTIES,
@@ -26,7 +26,16 @@ import {
   searching,
   type RouteDeps,
 } from './deps';
-import { HttpError } from './errors';
+import {
+  badRequest,
+  methodNotAllowed,
+  NO_STORE,
+  notFound,
+  serviceUnavailable,
+  tooManyRequests,
+  unsupportedMediaType,
+} from './errors';
+import { institutionPage } from './institutionPage';
 import { CORS, commonHeaders } from './middleware';
 import { pageHeaders } from './pageHeaders';
 import { ICON_LINK } from '../serving/html/layout';
@@ -44,8 +53,6 @@ const SMALL_BATCH = 10;
 const MAX_BIG_BATCHES = 4;
 const CALLBACK = /^[A-Za-z_$][\w$.]{0,63}$/;
 
-const bad = (message: string) => new HttpError(400, message, { 'Cache-Control': 'no-store' });
-
 /** The JSON answer, or JSONP when a well-formed `callback` is named. */
 function sendJson(
   req: Request,
@@ -56,7 +63,8 @@ function sendJson(
   extra: Record<string, string> = {},
 ): void {
   const callback = params.get('callback');
-  if (callback !== null && !CALLBACK.test(callback)) throw bad('callback is a JavaScript name.');
+  if (callback !== null && !CALLBACK.test(callback))
+    throw badRequest('callback is a JavaScript name.');
   const json = JSON.stringify(value);
   const body = callback === null ? `${json}\n` : `/**/${callback}(${json});\n`;
   res.writeHead(200, {
@@ -72,10 +80,7 @@ function sendJson(
 }
 
 function viewUrl(deps: RouteDeps): string {
-  const base = deps.config.baseIri;
-  return deps.config.isilDirectoryUrl === ''
-    ? `${base}${DIRECTORY_PATH}{{id}}`
-    : `${deps.config.isilDirectoryUrl}${DIRECTORY_PATH}{{id}}`;
+  return institutionPage(deps.config, '{{id}}', { direct: true, absolute: true });
 }
 
 export function manifest(deps: RouteDeps) {
@@ -106,31 +111,32 @@ export function parseQueries(text: string): Map<string, ReconcileQuery> {
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw bad('queries is not JSON.');
+    throw badRequest('queries is not JSON.');
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
-    throw bad('queries is a JSON object of queries by key ({"q0": {"query": "..."}}).');
+    throw badRequest('queries is a JSON object of queries by key ({"q0": {"query": "..."}}).');
   const entries = Object.entries(parsed as Record<string, unknown>);
-  if (entries.length > MAX_QUERIES) throw bad(`A batch holds at most ${MAX_QUERIES} queries.`);
+  if (entries.length > MAX_QUERIES)
+    throw badRequest(`A batch holds at most ${MAX_QUERIES} queries.`);
   const queries = new Map<string, ReconcileQuery>();
   for (const [key, value] of entries) {
-    if (!value || typeof value !== 'object') throw bad(`Query ${key} is not an object.`);
+    if (!value || typeof value !== 'object') throw badRequest(`Query ${key} is not an object.`);
     const q = value as Record<string, unknown>;
     const query = q.query ?? '';
     if (typeof query !== 'string' || query.length > MAX_QUERY)
-      throw bad(`Query ${key}: query is a string of at most ${MAX_QUERY} characters.`);
+      throw badRequest(`Query ${key}: query is a string of at most ${MAX_QUERY} characters.`);
     if (
       q.limit !== undefined &&
       (typeof q.limit !== 'number' || !Number.isInteger(q.limit) || q.limit < 1)
     )
-      throw bad(`Query ${key}: limit is a whole number from 1.`);
+      throw badRequest(`Query ${key}: limit is a whole number from 1.`);
     const type = q.type;
     if (
       type !== undefined &&
       typeof type !== 'string' &&
       !(Array.isArray(type) && type.every((t) => typeof t === 'string'))
     )
-      throw bad(`Query ${key}: type is a type id or a list of them.`);
+      throw badRequest(`Query ${key}: type is a type id or a list of them.`);
     const properties = q.properties;
     if (
       properties !== undefined &&
@@ -140,7 +146,7 @@ export function parseQueries(text: string): Map<string, ReconcileQuery> {
           (p) => p && typeof p === 'object' && typeof (p as { pid?: unknown }).pid === 'string',
         ))
     )
-      throw bad(`Query ${key}: properties is a list of {"pid": ..., "v": ...}.`);
+      throw badRequest(`Query ${key}: properties is a list of {"pid": ..., "v": ...}.`);
     queries.set(key, {
       query,
       ...(type !== undefined ? { type: type as string | string[] } : {}),
@@ -156,8 +162,7 @@ async function queriesOf(req: Request, params: URLSearchParams): Promise<string 
   if (req.method !== 'POST') return params.get('queries') ?? undefined;
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded')
-    throw new HttpError(
-      415,
+    throw unsupportedMediaType(
       'Reconciliation queries are POSTed as a form (application/x-www-form-urlencoded) with queries=<JSON>.',
     );
   const body = (await requestBody(req, MAX_BODY)).toString('utf8');
@@ -165,7 +170,7 @@ async function queriesOf(req: Request, params: URLSearchParams): Promise<string 
 }
 
 function preview(deps: RouteDeps, entry: SearchEntry | undefined, id: string): string {
-  if (!entry) throw new HttpError(404, `No institution has the ISIL ${id}.`);
+  if (!entry) throw notFound(`No institution has the ISIL ${id}.`);
   const place = [entry.postcodes[0], entry.cities[0]].filter(Boolean).join(' ');
   const page = viewUrl(deps).replace('{{id}}', encodeURIComponent(entry.isil));
   return `<!DOCTYPE html><html lang="de"><head><meta charset="utf-8"><title>${escapeHtml(entry.name)}</title><link rel="stylesheet" href="/assets/preview.css">${ICON_LINK}</head><body>
@@ -190,9 +195,6 @@ function preflight(res: Response): void {
 /** The answers of a batch by the client's keys: an object without prototype, for `__proto__`. */
 type Results = Record<string, { result: readonly Candidate[] }>;
 
-const busy = (status: 429 | 503, message: string) =>
-  new HttpError(status, message, { 'Retry-After': '1', 'Cache-Control': 'no-store' });
-
 /**
  * The batches being answered. The index's thread answers a query in a few milliseconds, a batch of
  * 100 in a good part of a second: a batch asks one query at a time, in its client's turn in the
@@ -211,9 +213,17 @@ class Batches {
   ): Promise<{ version: string; results: Results }> {
     const isBig = queries.size > SMALL_BATCH;
     if (isBig && this.big.has(asker.client))
-      throw busy(429, 'Your previous batch is still being answered; send the next once it is.');
+      throw tooManyRequests(
+        1,
+        'Your previous batch is still being answered; send the next once it is.',
+        NO_STORE,
+      );
     if (isBig && this.big.size >= MAX_BIG_BATCHES)
-      throw busy(503, 'Reconciliation is busy with other batches; try again shortly.');
+      throw serviceUnavailable(
+        1,
+        'Reconciliation is busy with other batches; try again shortly.',
+        NO_STORE,
+      );
     if (isBig) this.big.add(asker.client);
     try {
       const results = Object.create(null) as Results;
@@ -238,12 +248,9 @@ export function reconciliation(deps: RouteDeps): RequestHandler {
     if (req.method === 'OPTIONS') return preflight(res);
     const below = pathBelow(req);
     if (req.method !== 'GET' && req.method !== 'HEAD' && !(req.method === 'POST' && below === ''))
-      throw new HttpError(
-        405,
+      throw methodNotAllowed(
+        below === '' ? METHODS : 'GET, HEAD, OPTIONS',
         `Reconciliation answers ${below === '' ? METHODS : 'GET, HEAD, OPTIONS'}.`,
-        {
-          Allow: below === '' ? METHODS : 'GET, HEAD, OPTIONS',
-        },
       );
     const params = queryOf(req);
     switch (below) {
@@ -256,7 +263,8 @@ export function reconciliation(deps: RouteDeps): RequestHandler {
       }
       case 'suggest/entity': {
         const prefix = params.get('prefix') ?? '';
-        if (prefix.length > MAX_QUERY) throw bad(`prefix is at most ${MAX_QUERY} characters.`);
+        if (prefix.length > MAX_QUERY)
+          throw badRequest(`prefix is at most ${MAX_QUERY} characters.`);
         const asker = askerOf(req);
         const found = await searching(deps.service, (index) => index.suggest(prefix, 10, asker));
         const result = found.value.map((e) => ({
@@ -282,7 +290,7 @@ export function reconciliation(deps: RouteDeps): RequestHandler {
       }
       case 'preview': {
         const id = params.get('id');
-        if (!id || id.length > 64) throw bad('preview takes the ISIL as id=.');
+        if (!id || id.length > 64) throw badRequest('preview takes the ISIL as id=.');
         const asker = askerOf(req);
         const found = await searching(deps.service, (index) => index.entry(id, asker));
         const body = preview(deps, found.value, id);
@@ -297,10 +305,7 @@ export function reconciliation(deps: RouteDeps): RequestHandler {
         return;
       }
       default:
-        throw new HttpError(
-          404,
-          `Nothing is published at ${RECONCILE_PATH}/${below.slice(0, 64)}.`,
-        );
+        throw notFound(`Nothing is published at ${RECONCILE_PATH}/${below.slice(0, 64)}.`);
     }
   };
 }

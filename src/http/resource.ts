@@ -21,7 +21,7 @@ export const seeOtherHeaders = (cacheControl: string) =>
 /** 303 to the negotiated document of `isil`, or 406 listing them all. */
 export function seeOther(req: Request, res: Response, isil: Isil, headers: RedirectHeaders): void {
   const format = negotiate(req.headers.accept);
-  if (!format) throw notAcceptable(documentLinks(isil));
+  if (!format) throw notAcceptable(undefined, documentLinks(isil));
   redirect(res, 303, documentPath(isil, format.ext), headers);
 }
 

@@ -8,9 +8,7 @@ import type { Logger } from '../log';
 import { escapeHtml } from '../serving/page';
 import { negotiate } from './negotiate';
 import { notModified } from './conditional';
-import { RendersBusy } from '../serving/renderQueue';
-import { StoreClosed, StoreTimeout, StoreUnavailable } from '../store/store';
-import { busy, Gone, HttpError, storeDown } from './errors';
+import { answerOf, Gone, type AnswerContext } from './errors';
 import { queryOf } from './deps';
 import { pageLanguage } from '../serving/html/language';
 import { withdrawnPage } from '../serving/html/withdrawnPage';
@@ -116,42 +114,23 @@ export function redirect(
   res.end();
 }
 
-function isClientError(error: unknown): boolean {
-  const status = (error as { status?: unknown } | null)?.status;
-  return typeof status === 'number' && status >= 400 && status < 500;
-}
-
 /**
- * The one place where errors become responses: a short HTML page for browsers, plain text
- * otherwise; no stack trace or internal path leaves the process.
+ * The one place where errors become responses, by `answerOf`'s table (errors.ts): an HTML page
+ * when negotiation picks HTML (no Accept, the full wildcard, an HTML type), plain text for an RDF
+ * type or a type no document matches; no stack trace or internal path leaves the process.
  */
-export function errorHandler(logger: Logger) {
+export function errorHandler(logger: Logger, context: AnswerContext) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
-    // The process is stopping and closed the store's thread under a request in flight (its
-    // client is gone by then, or the grace period is over): nothing failed.
-    if (error instanceof StoreClosed) {
-      logger.info({ url: req.originalUrl.slice(0, 512) }, 'request abandoned: stopping');
-      error = new HttpError(503, 'The service is stopping.', { 'Retry-After': '5' });
-    }
-    // Overload is no failure of the request: 503 with Retry-After, and the access log tells it.
-    if (error instanceof RendersBusy) error = busy();
-    // The remote store is down or slow: the document cannot be made now, and will be again once
-    // the store answers (the client's next try, or the cache's).
-    if (error instanceof StoreUnavailable || error instanceof StoreTimeout)
-      error = storeDown(error);
-    const http = error instanceof HttpError ? error : undefined;
-    const status =
-      http?.status ?? (isClientError(error) ? (error as { status: number }).status : 500);
-    if (!http && status >= 500)
-      logger.error({ err: error, url: req.originalUrl.slice(0, 512) }, 'request failed');
-    else if (http?.cause instanceof Error)
-      logger.warn({ err: http.cause, url: req.originalUrl.slice(0, 512) }, http.message);
+    const { http, level, note } = answerOf(error, context);
+    const url = req.originalUrl.slice(0, 512);
+    if (level === 'info') logger.info({ url }, note ?? http.message);
+    else if (level === 'warn') logger.warn({ err: http.cause, url }, note ?? http.message);
+    else if (level === 'error') logger.error({ err: error, url }, note ?? 'request failed');
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    const message = http?.message ?? (status >= 500 ? 'Internal error.' : 'Bad request.');
-    const links = http?.links ?? [];
+    const { status, message, links } = http;
     let body: string;
     let type: string;
     if (http instanceof Gone && negotiate(req.headers.accept)?.name === 'html') {
@@ -177,7 +156,7 @@ export function errorHandler(logger: Logger) {
       'Content-Type': type,
       'Content-Length': String(Buffer.byteLength(body)),
       Vary: http instanceof Gone ? 'Accept, Accept-Language' : 'Accept',
-      ...http?.headers,
+      ...http.headers,
     };
     headers['Cache-Control'] ??=
       status === 404 || status === 406 ? 'public, max-age=60' : 'no-store';

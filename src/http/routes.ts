@@ -1,7 +1,7 @@
-// The route table: every path the service answers, with its named handler and the section of
-// docs/http-contract.md it implements. The handlers are made from their dependencies (`RouteDeps`),
-// here, once; none holds state between requests.
-import type { RequestHandler } from 'express';
+// The route table: every path the service answers, with its named handler, the section of
+// docs/http-contract.md it implements, the methods it answers and the label its requests are counted
+// under. The app mounts it, the method gate and the metrics read it (`routeFor`). The handlers are
+// made from their dependencies (`RouteDeps`), here, once; none holds state between requests.
 import { CONTEXT_PATH } from '../rdf/context';
 import { DATA_PATH, DIRECTORY_PATH, RESOURCE_PATH } from '../rdf/iris';
 import { data } from './data';
@@ -13,22 +13,45 @@ import { page } from './page';
 import { context, shapes, SHAPES_PATH } from './published';
 import { resource } from './resource';
 import { SPARQL_PATH, sparqlElsewhere, sparqlEndpoint } from './sparql/endpoint';
+import { METHODS } from './errors';
+import type { Route } from './route';
+import { servesPages } from './institutionPage';
 import { assetFiles } from './assets';
 import { search, SEARCH_PATH, suggest, SUGGEST_PATH } from './search';
 import { RECONCILE_PATH, reconciliation } from './reconcile';
-import { discovery, SITEMAP_PATH, SITEMAPS_PATH, VOID_PATH } from './discovery';
+import {
+  robots,
+  sitemap,
+  SITEMAP_PATH,
+  sitemaps,
+  SITEMAPS_PATH,
+  voidDescription,
+  VOID_PATH,
+} from './discovery';
 import { dumps, DUMPS_PATH } from './dumps';
 
-export interface Route {
-  /** `prefix`: the path and everything below it, the handler seeing the rest raw (an ISIL may
-   * hold `/`); `exact`: the path alone. GET and HEAD either way (the gate refuses the rest), but
-   * for the SPARQL endpoint, which answers its own methods. */
-  readonly match: 'prefix' | 'exact';
-  readonly path: string;
-  readonly handler: RequestHandler;
-  /** Where docs/http-contract.md (or the manual) says what it answers. */
-  readonly contract: string;
-}
+/** The methods of the routes that take a POST (the SPARQL endpoint, reconciliation). */
+const WITH_POST: readonly string[] = ['GET', 'HEAD', 'POST', 'OPTIONS'];
+
+type Entry = Omit<Route, 'methods'> & { readonly methods?: readonly string[] };
+const read = (entry: Entry): Route => ({ methods: METHODS, ...entry });
+
+const probes = (deps: RouteDeps): Route[] => [
+  read({
+    match: 'exact',
+    path: '/healthz',
+    handler: healthz,
+    contract: 'docs/operations.md',
+    label: 'healthz',
+  }),
+  read({
+    match: 'exact',
+    path: '/readyz',
+    handler: readyz(deps),
+    contract: 'docs/operations.md',
+    label: 'readyz',
+  }),
+];
 
 /** The staff listener's table (SPARQL_LISTEN): the endpoint and the probes, nothing public. */
 export function staffRouteTable(deps: RouteDeps & { staff: StaffDeps }): readonly Route[] {
@@ -38,55 +61,89 @@ export function staffRouteTable(deps: RouteDeps & { staff: StaffDeps }): readonl
       path: `${SPARQL_PATH}/`,
       handler: sparqlEndpoint(deps.staff),
       contract: 'docs/sparql.md',
+      label: 'sparql',
+      methods: WITH_POST,
     },
-    { match: 'exact', path: '/healthz', handler: healthz, contract: 'docs/operations.md' },
-    { match: 'exact', path: '/readyz', handler: readyz(deps), contract: 'docs/operations.md' },
+    ...probes(deps),
   ];
 }
 
 export function routeTable(deps: RouteDeps): readonly Route[] {
-  const found = discovery(deps);
-  const routes: Route[] = [
-    { match: 'prefix', path: DATA_PATH, handler: data(deps), contract: '§3, §4, §5' },
-    { match: 'prefix', path: RESOURCE_PATH, handler: resource(deps), contract: '§2, §5' },
-    { match: 'exact', path: CONTEXT_PATH, handler: context(deps), contract: '§3' },
-    { match: 'exact', path: SHAPES_PATH, handler: shapes(deps), contract: 'docs/data.md' },
-    { match: 'exact', path: '/healthz', handler: healthz, contract: 'docs/operations.md' },
-    { match: 'exact', path: '/readyz', handler: readyz(deps), contract: 'docs/operations.md' },
-    { match: 'exact', path: '/', handler: home(deps), contract: '§1' },
-    { match: 'exact', path: SEARCH_PATH, handler: search(deps), contract: 'docs/search.md' },
-    { match: 'exact', path: SUGGEST_PATH, handler: suggest(deps), contract: 'docs/search.md' },
-    { match: 'prefix', path: '/assets/', handler: assetFiles(), contract: 'docs/search.md' },
-    { match: 'exact', path: VOID_PATH, handler: found.void, contract: 'docs/discovery.md' },
-    { match: 'prefix', path: DUMPS_PATH, handler: dumps(deps), contract: 'docs/discovery.md' },
-    { match: 'exact', path: '/robots.txt', handler: found.robots, contract: 'docs/discovery.md' },
-    { match: 'exact', path: SITEMAP_PATH, handler: found.sitemap, contract: 'docs/discovery.md' },
+  const discovery = { contract: 'docs/discovery.md', label: 'discovery' } as const;
+  const searching = { contract: 'docs/search.md' } as const;
+  const entries: Entry[] = [
     {
       match: 'prefix',
-      path: SITEMAPS_PATH,
-      handler: found.sitemaps,
-      contract: 'docs/discovery.md',
+      path: DATA_PATH,
+      handler: data(deps),
+      contract: '§3, §4, §5',
+      label: 'data',
     },
+    {
+      match: 'prefix',
+      path: RESOURCE_PATH,
+      handler: resource(deps),
+      contract: '§2, §5',
+      label: 'resource',
+    },
+    // The agency's directory serves the pages unless none is configured: then this service does.
+    ...(servesPages(deps.config)
+      ? [
+          {
+            match: 'prefix',
+            path: DIRECTORY_PATH,
+            handler: page(deps),
+            contract: '§4',
+            label: 'isil',
+          } as const,
+        ]
+      : []),
+    {
+      match: 'exact',
+      path: CONTEXT_PATH,
+      handler: context(deps),
+      contract: '§3',
+      label: 'context',
+    },
+    {
+      match: 'exact',
+      path: SHAPES_PATH,
+      handler: shapes(deps),
+      contract: 'docs/data.md',
+      label: 'shapes',
+    },
+    ...probes(deps),
+    { match: 'exact', path: '/', handler: home(deps), contract: '§1', label: 'home' },
+    { match: 'exact', path: SEARCH_PATH, handler: search(deps), ...searching, label: 'search' },
+    { match: 'exact', path: SUGGEST_PATH, handler: suggest(deps), ...searching, label: 'suggest' },
+    { match: 'prefix', path: '/assets/', handler: assetFiles(), ...searching, label: 'assets' },
+    { match: 'exact', path: VOID_PATH, handler: voidDescription(deps), ...discovery },
+    {
+      match: 'prefix',
+      path: DUMPS_PATH,
+      handler: dumps(deps),
+      contract: 'docs/discovery.md',
+      label: 'dumps',
+    },
+    { match: 'exact', path: '/robots.txt', handler: robots(deps), ...discovery },
+    { match: 'exact', path: SITEMAP_PATH, handler: sitemap(deps), ...discovery },
+    { match: 'prefix', path: SITEMAPS_PATH, handler: sitemaps(deps), ...discovery },
     {
       match: 'prefix',
       path: `${RECONCILE_PATH}/`,
       handler: reconciliation(deps),
-      contract: 'docs/search.md',
+      ...searching,
+      label: 'reconcile',
+      methods: WITH_POST,
     },
     {
       match: 'prefix',
       path: `${SPARQL_PATH}/`,
       handler: deps.staff ? sparqlEndpoint(deps.staff) : sparqlElsewhere(deps.config),
       contract: 'docs/sparql.md',
+      label: 'sparql',
+      methods: WITH_POST,
     },
   ];
-  // The agency's directory serves the pages unless none is configured: then this service does.
-  if (deps.config.isilDirectoryUrl === '')
-    routes.splice(2, 0, {
-      match: 'prefix',
-      path: DIRECTORY_PATH,
-      handler: page(deps),
-      contract: '§4',
-    });
-  return routes;
+  return entries.map(read);
 }

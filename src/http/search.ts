@@ -2,12 +2,13 @@
 // `GET /search/suggest` (JSON), over the index of the dataset version served (src/search/). Until
 // the first index is built both answer 503 with Retry-After; a bad parameter is 400 saying which.
 import type { Request, RequestHandler, Response } from 'express';
-import { DIRECTORY_PATH, RESOURCE_PATH } from '../rdf/iris';
+import { RESOURCE_PATH } from '../rdf/iris';
 import type { InstitutionType, SearchEntry } from '../search/entry';
 import type { SearchAnswer, SearchRequest } from '../search/searchIndex';
 import { negotiateAmong } from '../util/accept';
 import { askerOf, cacheControl, DATASET_VERSION, queryOf, searching, type RouteDeps } from './deps';
-import { HttpError } from './errors';
+import { badRequest, notAcceptable } from './errors';
+import { institutionPage } from './institutionPage';
 import { pageLanguage } from '../serving/html/language';
 import { searchPage } from './html/searchPage';
 import { pageHeaders } from './pageHeaders';
@@ -24,8 +25,6 @@ const MAX_CSV_SIZE = 10_000;
 const MAX_OFFSET = 100_000;
 const MAX_RADIUS_KM = 2_000;
 const TYPES: readonly string[] = ['library', 'archive', 'museum', 'other', 'unknown'];
-
-const badRequest = (message: string) => new HttpError(400, message);
 
 type Output = 'html' | 'json' | 'csv';
 const OFFERS = [
@@ -135,18 +134,11 @@ export function searchRequest(
   };
 }
 
-/** Where a hit's page is: this service's page, or the resource URI (which 303s to it). */
-export function pageOf(deps: RouteDeps, isil: string): string {
-  return deps.config.isilDirectoryUrl === ''
-    ? `${DIRECTORY_PATH}${isil}`
-    : `${RESOURCE_PATH}${isil}`;
-}
-
 function hitJson(deps: RouteDeps, entry: SearchEntry, extra: Record<string, unknown> = {}) {
   return {
     isil: entry.isil,
     uri: `${deps.config.baseIri}${RESOURCE_PATH}${entry.isil}`,
-    page: pageOf(deps, entry.isil),
+    page: institutionPage(deps.config, entry.isil),
     name: entry.name,
     ...(entry.otherNames.length ? { otherNames: entry.otherNames } : {}),
     ...(entry.sigel ? { sigel: entry.sigel } : {}),
@@ -212,10 +204,7 @@ export function search(deps: RouteDeps): RequestHandler {
       output = format;
     } else output = negotiateAmong(req.headers.accept, OFFERS)?.name;
     if (!output)
-      throw new HttpError(
-        406,
-        'Search answers in HTML, JSON (application/json) or CSV (text/csv).',
-      );
+      throw notAcceptable('Search answers in HTML, JSON (application/json) or CSV (text/csv).');
     const request = searchRequest(params, output);
     const asker = askerOf(req);
     // Made in the index's thread: up to 10,000 rows, too many to copy and write here.

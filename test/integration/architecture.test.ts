@@ -1,6 +1,6 @@
 // The architecture's rules are lint rules (eslint.config.mjs): a wrong arrow between the layers, an
 // adapter known above the store port, src/ reaching into loader/, a file over 400 lines or a
-// function over 80 fail `npm run lint`. Each rule is tried here on a file it must refuse and on
+// function over 80, an HttpError made outside src/http/errors.ts fail `npm run lint`. Each rule is tried here on a file it must refuse and on
 // one it must let through, so that a rule that quietly stops matching fails this test.
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -88,6 +88,18 @@ describe('the architecture, as lint rules', function () {
     const long = Array.from({ length: 401 }, (_, i) => `export const v${i} = ${i};`).join('\n');
     assert.ok((await broken('src/rdf/long.ts', `${long}\n`)).includes('max-lines'));
     assert.ok((await broken('loader/long.ts', `${long}\n`)).includes('max-lines'));
+  });
+
+  it('refuses an HttpError made anywhere but src/http/errors.ts', async () => {
+    const code = (from: string) =>
+      `import { HttpError } from '${from}';\nexport const e = () => new HttpError(400, 'x');\n`;
+    assert.ok(
+      (await broken('src/http/search2.ts', code('./errors'))).includes('no-restricted-syntax'),
+    );
+    assert.ok(
+      (await broken('src/http/sparql/x2.ts', code('../errors'))).includes('no-restricted-syntax'),
+    );
+    assert.deepEqual(await broken('src/http/errors.ts', code('./errors')), []);
   });
 
   it('refuses a function over 80 lines', async () => {

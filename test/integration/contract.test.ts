@@ -382,19 +382,19 @@ for (const adapter of ADAPTERS)
           .set('Accept', 'text/turtle');
         assert.equal(res.headers['content-type'], 'text/plain;charset=utf-8');
       });
-      it('error bodies: HTML without Accept and for */*, as the README says', async () => {
-        for (const accept of [undefined, '*/*']) {
-          const req = request(app).get('/resource/organisations/DE-2');
-          const res = await (accept ? req.set('Accept', accept) : req);
-          assert.equal(res.headers['content-type'], 'text/html;charset=utf-8', String(accept));
-        }
-      });
-      it('error bodies: plain text for an Accept no document type matches', async () => {
-        const res = await request(app)
-          .get('/resource/organisations/DE-2')
-          .set('Accept', 'image/png');
-        assert.equal(res.headers['content-type'], 'text/plain;charset=utf-8');
-      });
+      for (const [accept, type] of <[string | undefined, string][]>[
+        [undefined, 'text/html'],
+        ['*/*', 'text/html'],
+        ['application/xhtml+xml', 'text/html'],
+        ['application/ld+json', 'text/plain'],
+        ['application/n-triples', 'text/plain'],
+        ['image/png', 'text/plain'],
+      ])
+        it(`an error body for Accept: ${accept ?? '(none)'} is ${type}`, async () => {
+          const asked = request(app).get('/resource/organisations/DE-2');
+          const res = await (accept === undefined ? asked : asked.set('Accept', accept));
+          assert.equal(res.headers['content-type'], `${type};charset=utf-8`);
+        });
     });
 
     describe('§3 caching and content coding', () => {

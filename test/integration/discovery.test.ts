@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import request from 'supertest';
 import { SaxesParser } from 'saxes';
 import express, { type Express } from 'express';
-import { discovery } from '../../src/http/discovery';
+import { sitemap, sitemaps } from '../../src/http/discovery';
 import type { Service } from '../../src/serving/service';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
 import { BASE, buildApp, parseTurtle, needsThirdParty } from '../support';
@@ -108,14 +108,14 @@ describe('discovery: VoID, robots.txt, sitemap', () => {
   });
 
   it('splits a longer list into several files, every institution in exactly one', async () => {
-    const found = discovery({ service, config: service.config }, 5000);
+    const deps = { service, config: service.config };
     const small = express();
     small.use((_req, res, next) => {
       res.locals.requestId = 'test';
       next();
     });
-    small.get('/sitemap.xml', found.sitemap);
-    small.use('/sitemaps', found.sitemaps);
+    small.get('/sitemap.xml', sitemap(deps, 5000));
+    small.use('/sitemaps', sitemaps(deps, 5000));
     const index = await request(small).get('/sitemap.xml').expect(200);
     const files = elements(index.text, 'loc');
     const count = service.current!.dataset.institutionCount;

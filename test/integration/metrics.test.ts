@@ -6,7 +6,6 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { routeOf } from '../../src/metrics';
 import { PROJECT_ROOT } from '../../src/util/paths';
 import { basic, testUsers } from '../staffSupport';
 import { onLogLines, serverEnv, needsThirdParty } from '../support';
@@ -22,22 +21,6 @@ function sample(text: string, name: string, labels = ''): number | undefined {
 describe('/metrics', function () {
   before(needsThirdParty);
   this.timeout(120_000);
-
-  it('counts routes by a handful of labels, whatever the path', () => {
-    assert.equal(routeOf('/resource/organisations/DE-1a'), 'resource');
-    assert.equal(routeOf('/data/organisations/DE-1a.ttl'), 'data');
-    assert.equal(routeOf('/isil/DE-1a'), 'isil');
-    assert.equal(routeOf('/sparql'), 'sparql');
-    assert.equal(routeOf('/readyz'), 'readyz');
-    assert.equal(routeOf('/'), 'home');
-    assert.equal(routeOf('/search'), 'search');
-    assert.equal(routeOf('/search/suggest'), 'suggest');
-    assert.equal(routeOf('/reconcile/suggest/entity'), 'reconcile');
-    assert.equal(routeOf('/sitemaps/1.xml'), 'discovery');
-    assert.equal(routeOf('/search/x'), 'other');
-    assert.equal(routeOf(`/${'x'.repeat(5000)}`), 'other');
-    assert.equal(routeOf('http://example.org/data/x'), 'other');
-  });
 
   it('refuses METRICS_LISTEN that is malformed or the public port', () => {
     for (const extra of <Record<string, string>[]>[

@@ -3,7 +3,8 @@
 import type { SearchAnswer } from '../../search/searchIndex';
 import { escapeHtml } from '../../serving/page';
 import type { RouteDeps } from '../deps';
-import { pageOf, SEARCH_PATH, type ParsedSearch } from '../search';
+import { institutionPage } from '../institutionPage';
+import { SEARCH_PATH, type ParsedSearch } from '../search';
 import { layout } from '../../serving/html/layout';
 import { humanNumber, keepLanguage, type PageLanguage } from '../../serving/html/language';
 import { TEXT } from '../../serving/html/text';
@@ -55,7 +56,7 @@ export function searchPage(
         ...(entry.type ? [t.types[entry.type]] : []),
         ...(distanceKm !== undefined ? [t.distance(distanceKm.toFixed(1))] : []),
       ];
-      return `<li><a href="${escapeHtml(keepLanguage(pageOf(deps, entry.isil), language))}" lang="de">${escapeHtml(entry.name)}</a><div class="meta">${meta.join(' · ')}</div></li>`;
+      return `<li><a href="${escapeHtml(keepLanguage(institutionPage(deps.config, entry.isil), language))}" lang="de">${escapeHtml(entry.name)}</a><div class="meta">${meta.join(' · ')}</div></li>`;
     })
     .join('\n');
   const pages = Math.max(1, Math.ceil(answer.total / request.size));

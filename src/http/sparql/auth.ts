@@ -8,7 +8,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type { Request } from 'express';
-import { HttpError } from '../errors';
+import { serviceUnavailable, tooManyRequests, unauthorized as status401 } from '../errors';
 import { loadUsers, NOBODY, readUsers, ScryptBusy, verify, type Hash } from './users';
 
 export const REALM = 'ISIL staff SPARQL endpoint';
@@ -37,14 +37,10 @@ export interface AuthLog {
 const QUIET: AuthLog = { error: () => undefined, warn: () => undefined };
 
 const tooMany = (seconds: number, why: string) =>
-  new HttpError(429, `${why}: try again in ${seconds} s.`, {
-    'Retry-After': String(seconds),
-    'Cache-Control': 'no-store',
-  });
+  tooManyRequests(seconds, `${why}: try again in ${seconds} s.`, { 'Cache-Control': 'no-store' });
 
 export const unauthorized = (why: string) =>
-  new HttpError(
-    401,
+  status401(
     `${why} This endpoint is for the agency's staff: HTTP Basic authentication with a user of the credentials file (docs/sparql.md).`,
     {
       'WWW-Authenticate': `Basic realm="${REALM}", charset="UTF-8"`,
@@ -150,8 +146,7 @@ export class StaffAuth {
     const checked = verify(password, hash ?? NOBODY)
       .catch((error: unknown) => {
         if (error instanceof ScryptBusy)
-          throw new HttpError(503, 'Too many logins are being checked: try again in 1 s.', {
-            'Retry-After': '1',
+          throw serviceUnavailable(1, 'Too many logins are being checked: try again in 1 s.', {
             'Cache-Control': 'no-store',
           });
         throw error;

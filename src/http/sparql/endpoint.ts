@@ -10,22 +10,23 @@ import { formatByName, FORMATS, type RdfFormatName } from '../../rdf/formats';
 import { serialize } from '../../rdf/serialize';
 import type { Service } from '../../serving/service';
 import {
-  CannotWrite,
-  GRAPH_FORMATS,
-  NoFormatAccepted,
   QueryAbandoned,
-  QueryFailed,
   QueryTimeout,
-  RESULT_FORMATS,
-  StaffUnavailable,
   type StaffAnswer,
   type StaffQuery,
   type StaffStore,
 } from '../../store/staff';
-import { QueryRefused } from '../../store/staffQuery';
 import { CONTEXT_PATH } from '../../rdf/context';
 import { DATASET_VERSION } from '../deps';
-import { HttpError, notAcceptable } from '../errors';
+import {
+  answerOf,
+  badRequest,
+  methodNotAllowed,
+  notAcceptable,
+  notFound,
+  tooManyRequests,
+  type HttpError,
+} from '../errors';
 import { commonHeaders } from '../middleware';
 import { negotiateAmong } from '../negotiate';
 import type { StaffAuth } from './auth';
@@ -99,13 +100,10 @@ const hashOf = (text: string) =>
 /** A graph IRI of `default-graph-uri`/`named-graph-uri`: absolute, and nothing a query could not hold. */
 function graphIris(values: readonly string[], name: string): readonly string[] {
   if (values.length > MAX_GRAPHS)
-    throw new HttpError(400, `At most ${MAX_GRAPHS} ${name} parameters, not ${values.length}.`);
+    throw badRequest(`At most ${MAX_GRAPHS} ${name} parameters, not ${values.length}.`);
   for (const value of values)
     if (!/^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>"{}|^`\\]*$/.test(value))
-      throw new HttpError(
-        400,
-        `${name} must be an absolute IRI: ${JSON.stringify(value.slice(0, 200))}`,
-      );
+      throw badRequest(`${name} must be an absolute IRI: ${JSON.stringify(value.slice(0, 200))}`);
   return values;
 }
 
@@ -162,18 +160,19 @@ class StaffEndpoint {
       return;
     }
     if (!['GET', 'HEAD', 'POST'].includes(req.method))
-      throw new HttpError(405, `The SPARQL endpoint answers ${SPARQL_METHODS}; it is read-only.`, {
-        Allow: SPARQL_METHODS,
-      });
+      throw methodNotAllowed(
+        SPARQL_METHODS,
+        `The SPARQL endpoint answers ${SPARQL_METHODS}; it is read-only.`,
+      );
     if (below.startsWith('/editor/')) {
       if (req.method === 'POST')
-        throw new HttpError(405, 'The editor files are read with GET.', { Allow: 'GET, HEAD' });
+        throw methodNotAllowed('GET, HEAD', 'The editor files are read with GET.');
       await this.deps.auth.user(req);
       this.asset(req, res, below.slice('/editor/'.length));
       return;
     }
     if (below !== '/' && below !== '')
-      throw new HttpError(404, `Nothing is published at ${SPARQL_PATH}${below.slice(0, 128)}.`);
+      throw notFound(`Nothing is published at ${SPARQL_PATH}${below.slice(0, 128)}.`);
     const target = req.originalUrl;
     const search = new URLSearchParams(target.slice(target.indexOf('?') + 1 || target.length));
     if (req.method !== 'POST' && !search.has('query') && !search.has('update'))
@@ -188,6 +187,7 @@ class StaffEndpoint {
     const offer = negotiateAmong(req.headers.accept, offers);
     if (!offer)
       throw notAcceptable(
+        undefined,
         offers.map((f) => ({ href: SPARQL_PATH, label: f.label, type: f.mediaType })),
       );
     if (offer.name !== 'html') return this.description(req, res, offer.name as RdfFormatName);
@@ -231,7 +231,7 @@ class StaffEndpoint {
   }
 
   private asset(req: Request, res: Response, name: string): void {
-    if (!(name in EDITOR_ASSETS)) throw new HttpError(404, 'No such file of the editor.');
+    if (!(name in EDITOR_ASSETS)) throw notFound('No such file of the editor.');
     const key = name as AssetName;
     let file = this.assets.get(key);
     if (!file) this.assets.set(key, (file = editorAsset(key)));
@@ -280,8 +280,7 @@ class StaffEndpoint {
       const request = await readProtocol(req, this.deps.config.sparql.maxBodyBytes);
       text = request.query ?? '';
       if (request.query === undefined)
-        throw new HttpError(
-          400,
+        throw badRequest(
           'No query: send it as the query parameter (GET or form POST) or as an application/sparql-query body.',
         );
       const answer = await this.ask(
@@ -300,9 +299,9 @@ class StaffEndpoint {
       sendAnswer(res, answer, req.method === 'HEAD', this.deps.config);
       log(answer.cut ? `cut at ${answer.cut}` : 'answered', 200, answer.rows);
     } catch (error) {
-      const http = httpErrorOf(error, this.deps.config.sparql.timeoutMs);
-      log(http === undefined ? 'failed' : outcomeOf(error, http), http?.status ?? 500);
-      throw http ?? error;
+      const { http, level } = answerOf(error, this.deps.config);
+      log(level === 'error' ? 'failed' : outcomeOf(error, http), http.status);
+      throw level === 'error' ? error : http;
     }
   }
 
@@ -315,10 +314,9 @@ class StaffEndpoint {
     const { perUser } = this.deps.config.sparql;
     const running = this.inFlight.get(user) ?? 0;
     if (running >= perUser)
-      throw new HttpError(
-        429,
+      throw tooManyRequests(
+        1,
         `You have ${running} queries running or waiting, the most one user may (SPARQL_PER_USER); send the next when one has answered.`,
-        { 'Retry-After': '1' },
       );
     this.inFlight.set(user, running + 1);
     const gone = new AbortController();
@@ -344,40 +342,6 @@ class StaffEndpoint {
   }
 }
 
-/** The HTTP answer to a failed query, or undefined for a failure nobody foresaw (a 500). */
-function httpErrorOf(error: unknown, timeoutMs: number): HttpError | undefined {
-  if (error instanceof HttpError) return error;
-  if (error instanceof QueryTimeout)
-    return new HttpError(
-      503,
-      error.message || `The query ran longer than ${timeoutMs} ms and was stopped.`,
-      { 'Retry-After': String(Math.ceil(timeoutMs / 1000)) },
-    );
-  if (error instanceof StaffUnavailable)
-    return new HttpError(503, error.message, { 'Retry-After': String(error.retryAfter) });
-  if (error instanceof CannotWrite)
-    return new HttpError(
-      406,
-      `${error.message}. Ask for another format: ${GRAPH_FORMATS.filter((f) => f.kind !== 'rdf')
-        .map((f) => f.mediaType)
-        .join(', ')}.`,
-    );
-  // Nobody reads the answer: a status for the log only.
-  if (error instanceof QueryAbandoned) return new HttpError(499, error.message);
-  if (error instanceof QueryRefused) return new HttpError(error.status, error.message);
-  if (error instanceof NoFormatAccepted)
-    return notAcceptable(
-      RESULT_FORMATS[error.form].map((f) => ({
-        href: f.mediaType,
-        label: f.label,
-        type: f.mediaType,
-      })),
-    );
-  if (error instanceof QueryFailed)
-    return new HttpError(400, `The store cannot run this query: ${error.message}`);
-  return undefined;
-}
-
 /** `/sparql` when the endpoint is off, or on a listener of its own: 404 saying so. */
 export function sparqlElsewhere(config: Config): RequestHandler {
   const message =
@@ -385,6 +349,6 @@ export function sparqlElsewhere(config: Config): RequestHandler {
       ? 'The staff SPARQL endpoint is off. To turn it on, make a credentials file (npm run sparql-user -- add NAME, with SPARQL_USERS naming the file) and start the service with SPARQL_USERS set (docs/sparql.md).'
       : 'The staff SPARQL endpoint is not on this listener (SPARQL_LISTEN gives it one of its own).';
   return function sparqlOff() {
-    throw new HttpError(404, message);
+    throw notFound(message);
   };
 }

@@ -2,7 +2,7 @@
 // body of a POST, with the dataset it names. What does not follow the protocol is answered here,
 // before anything is parsed or run: 400, 403 (an update), 405, 413, 415.
 import type { Request } from 'express';
-import { HttpError } from '../errors';
+import { badRequest, forbidden, unsupportedMediaType } from '../errors';
 import { requestBody } from '../body';
 import { READ_ONLY } from '../../store/staffQuery';
 
@@ -19,15 +19,14 @@ const FORM = 'application/x-www-form-urlencoded';
 const QUERY = 'application/sparql-query';
 const UPDATE = 'application/sparql-update';
 
-const readOnly = () => new HttpError(403, READ_ONLY, { 'Cache-Control': 'no-store' });
-const bad = (message: string) => new HttpError(400, message, { 'Cache-Control': 'no-store' });
+const readOnly = () => forbidden(READ_ONLY, { 'Cache-Control': 'no-store' });
 
 /** UTF-8 text, or 400: the protocol has the query in UTF-8 and nothing else. */
 function utf8(bytes: Buffer, what: string): string {
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
-    throw bad(`The ${what} is not UTF-8: the SPARQL Protocol sends queries in UTF-8 only.`);
+    throw badRequest(`The ${what} is not UTF-8: the SPARQL Protocol sends queries in UTF-8 only.`);
   }
 }
 
@@ -48,18 +47,20 @@ function contentType(header: string | undefined): { type: string; charset?: stri
 function parameters(text: string): URLSearchParams {
   // URLSearchParams decodes a malformed %-escape as it stands, and bytes that are not UTF-8 as
   // U+FFFD: the text is checked for both first, so that a mangled query is refused, never run.
-  if (/%(?![0-9A-Fa-f]{2})/.test(text)) throw bad('A parameter has a malformed %-escape.');
+  if (/%(?![0-9A-Fa-f]{2})/.test(text)) throw badRequest('A parameter has a malformed %-escape.');
   try {
     decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {
-    throw bad('A parameter is not UTF-8 once %-decoded: the SPARQL Protocol uses UTF-8 only.');
+    throw badRequest(
+      'A parameter is not UTF-8 once %-decoded: the SPARQL Protocol uses UTF-8 only.',
+    );
   }
   return new URLSearchParams(text);
 }
 
 function onlyOne(values: readonly string[], name: string): string | undefined {
   if (values.length > 1)
-    throw bad(
+    throw badRequest(
       `The request has ${values.length} ${name} parameters; the SPARQL Protocol allows one.`,
     );
   return values[0];
@@ -76,18 +77,21 @@ export async function readProtocol(req: Request, maxBody: number): Promise<Proto
     const type = contentType(req.headers['content-type']);
     if (type?.type === UPDATE) throw readOnly();
     if (type?.type !== FORM && type?.type !== QUERY)
-      throw new HttpError(
-        415,
+      throw unsupportedMediaType(
         `A query is POSTed as ${FORM} (query=…) or as ${QUERY}; ${type === undefined ? 'this request has no Content-Type' : `not as ${type.type}`}.`,
         { Accept: `${FORM}, ${QUERY}`, 'Cache-Control': 'no-store' },
       );
     if (type.charset !== undefined && type.charset !== 'utf-8' && type.charset !== 'utf8')
-      throw bad(`The body is ${type.charset}: the SPARQL Protocol sends queries in UTF-8 only.`);
+      throw badRequest(
+        `The body is ${type.charset}: the SPARQL Protocol sends queries in UTF-8 only.`,
+      );
     const bytes = await requestBody(req, maxBody, 'SPARQL_MAX_BODY_BYTES');
     if (type.type === QUERY) direct = utf8(bytes, 'query');
     else inBody = parameters(utf8(bytes, 'form body'));
     if (type.type === QUERY && inUrl.has('query'))
-      throw bad('The query is in the body; the URL must not carry a query parameter as well.');
+      throw badRequest(
+        'The query is in the body; the URL must not carry a query parameter as well.',
+      );
   }
   const all = (name: string) => [...inUrl.getAll(name), ...(inBody?.getAll(name) ?? [])];
   if (all('update').length > 0 || all('using-graph-uri').length > 0) throw readOnly();

@@ -53,7 +53,7 @@ describe('the route table', () => {
       'search',
       'suggest',
       'asset',
-      'void',
+      'voidDescription',
       'dumps',
       'robots',
       'sitemap',
@@ -62,6 +62,32 @@ describe('the route table', () => {
       'sparqlOff',
     ]);
     for (const route of routes) assert.match(route.contract, /^(§\d(, §\d)*|docs\/\w+\.md)$/);
+  });
+
+  it('gives each route the label it is counted under and the methods it answers', () => {
+    assert.deepEqual(
+      table().map((r) => [r.path, r.label, r.methods.join(', ')]),
+      [
+        ['/data/organisations/', 'data', 'GET, HEAD, OPTIONS'],
+        ['/resource/organisations/', 'resource', 'GET, HEAD, OPTIONS'],
+        ['/isil/', 'isil', 'GET, HEAD, OPTIONS'],
+        ['/context.jsonld', 'context', 'GET, HEAD, OPTIONS'],
+        ['/shapes.ttl', 'shapes', 'GET, HEAD, OPTIONS'],
+        ['/healthz', 'healthz', 'GET, HEAD, OPTIONS'],
+        ['/readyz', 'readyz', 'GET, HEAD, OPTIONS'],
+        ['/', 'home', 'GET, HEAD, OPTIONS'],
+        ['/search', 'search', 'GET, HEAD, OPTIONS'],
+        ['/search/suggest', 'suggest', 'GET, HEAD, OPTIONS'],
+        ['/assets/', 'assets', 'GET, HEAD, OPTIONS'],
+        ['/.well-known/void', 'discovery', 'GET, HEAD, OPTIONS'],
+        ['/dumps/', 'dumps', 'GET, HEAD, OPTIONS'],
+        ['/robots.txt', 'discovery', 'GET, HEAD, OPTIONS'],
+        ['/sitemap.xml', 'discovery', 'GET, HEAD, OPTIONS'],
+        ['/sitemaps/', 'discovery', 'GET, HEAD, OPTIONS'],
+        ['/reconcile/', 'reconcile', 'GET, HEAD, POST, OPTIONS'],
+        ['/sparql/', 'sparql', 'GET, HEAD, POST, OPTIONS'],
+      ],
+    );
   });
 
   it('has the staff listener answer the endpoint and the probes, nothing public', () => {
