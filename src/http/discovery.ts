@@ -7,7 +7,7 @@ import { Writer, DataFactory } from 'n3';
 import { RESOURCE_PATH } from '../rdf/iris';
 import { CC0, GND, PREFIXES, WIKIDATA } from '../rdf/namespaces';
 import type { Dataset, Institution } from '../store/dataset';
-import { escapeHtml } from '../serving/page';
+import { escapeHtml } from '../serving/html/escape';
 import { cacheControl, currentDocuments, DATASET_VERSION, pathBelow, type RouteDeps } from './deps';
 import { notFound } from './errors';
 import { institutionPage } from './institutionPage';

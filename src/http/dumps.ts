@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import type { Request, RequestHandler, Response } from 'express';
 import { preconditionFailed, rangeApplies } from './conditional';
 import type { DumpSet, DumpState } from '../serving/dumps';
-import { escapeHtml } from '../serving/page';
+import { escapeHtml } from '../serving/html/escape';
 import { negotiateAmong } from '../util/accept';
 import { pathBelow, queryOf, type RouteDeps } from './deps';
 import {

@@ -6,7 +6,7 @@ import { CONTEXT_PATH } from '../rdf/context';
 import { RESOURCE_PATH } from '../rdf/iris';
 import type { Dataset, Institution } from '../store/dataset';
 import type { SearchEntry } from '../search/entry';
-import { escapeHtml } from '../serving/page';
+import { escapeHtml } from '../serving/html/escape';
 import { cacheControl, currentDocuments, DATASET_VERSION, queryOf, type RouteDeps } from './deps';
 import { layout } from '../serving/html/layout';
 import {

@@ -14,7 +14,7 @@ import {
   type ReconcileQuery,
 } from '../search/reconcile';
 import type { SearchEntry } from '../search/entry';
-import { escapeHtml } from '../serving/page';
+import { escapeHtml } from '../serving/html/escape';
 import { requestBody } from './body';
 import type { Asker } from '../search/searchQueue';
 import {

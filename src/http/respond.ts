@@ -5,7 +5,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Format } from '../rdf/formats';
 import type { Answer, Encoding, Representation } from '../serving/representation';
 import type { Logger } from '../log';
-import { escapeHtml } from '../serving/page';
+import { escapeHtml } from '../serving/html/escape';
 import { negotiate } from './negotiate';
 import { notModified } from './conditional';
 import { answerOf, Gone, type AnswerContext } from './errors';

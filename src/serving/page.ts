@@ -11,28 +11,10 @@ import { Graph, mainFirst } from './html/graph';
 import { schemaOrg } from './html/schemaOrg';
 import { layout } from './html/layout';
 import { DE, ELSEWHERE, KINDS, PAGE } from './html/pageWords';
+import { escapeHtml, escapeMarkup } from './html/escape';
 import { humanDate, keepLanguage, type PageLanguage } from './html/language';
 
 const { foaf, v, dbp, dc, dcterms, geo, schema, gbv, rdf, rdfs, wdrs } = PREFIXES;
-
-/** The five markup characters as character references. */
-function escapeMarkup(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/**
- * Characters an HTML document must not hold, even as references (HTML §13.2.2.5 and §13.2.5.80:
- * controls other than ASCII white space, and the noncharacters U+FFFE and U+FFFF).
- */
-const NOT_IN_HTML = /[\u0000-\u0008\u000B\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF]/g;
-
-/**
- * Text for people: NFC (the agency's data is often NFD), escaped; a character HTML cannot hold
- * is shown as U+FFFD (the RDF documents carry it as it is).
- */
-export function escapeHtml(text: string): string {
-  return escapeMarkup(text.normalize('NFC').replace(NOT_IN_HTML, '\uFFFD'));
-}
 
 /** JSON inside <script>: `<` escaped so that no `</script>` or `<!--` can end or bend the element. */
 function scriptJson(json: string): string {

@@ -1,7 +1,7 @@
 // The search page for people: the results with their place and kind, facets as links
 // that narrow the search (and a link that widens it again), paging, and the same search as CSV.
 import type { SearchAnswer } from '../../search/searchIndex';
-import { escapeHtml } from '../../serving/page';
+import { escapeHtml } from '../../serving/html/escape';
 import type { RouteDeps } from '../deps';
 import { institutionPage } from '../institutionPage';
 import { SEARCH_PATH, type ParsedSearch } from '../search';

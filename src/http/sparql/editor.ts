@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { QUERY_DIR } from '../../util/paths';
-import { escapeHtml } from '../../serving/page';
+import { escapeHtml } from '../../serving/html/escape';
 import { ICON_LINK } from '../../serving/html/layout';
 
 export const EDITOR_ASSETS = {

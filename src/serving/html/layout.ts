@@ -3,7 +3,7 @@
 // (/assets/site.css), readable on a phone and in print. Values from the data are escaped by the
 // caller (escapeHtml); everything here is the service's own text.
 import { CC0 } from '../../rdf/namespaces';
-import { escapeHtml } from '../page';
+import { escapeHtml } from './escape';
 import { keepLanguage, type PageLanguage } from './language';
 import { TEXT } from './text';
 

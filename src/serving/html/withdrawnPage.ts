@@ -2,7 +2,7 @@
 // German or English, what the institution was, that its ISIL was withdrawn, the successor the data
 // names and why it is not followed, and when the record last changed.
 import type { Withdrawn } from '../../store/dataset';
-import { escapeHtml } from '../page';
+import { escapeHtml } from './escape';
 import { layout } from './layout';
 import { humanDate, keepLanguage, type PageLanguage } from './language';
 
