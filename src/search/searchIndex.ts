@@ -1,5 +1,5 @@
-// The search index of one dataset version, in MiniSearch (chosen by a measurement:
-// test/bench/searchLibraries.ts, docs/search.md). Names, other names, ISIL, Sigel, city and
+// The search index of one dataset version, in MiniSearch (chosen by a measurement,
+// docs/search.md). Names, other names, ISIL, Sigel, city and
 // postcode are folded the German way (src/search/fold.ts); words are matched by prefix and with
 // small typos, identifiers and postcodes by prefix (src/search/codes.ts keeps them, out of
 // MiniSearch). Results are ranked by BM25 (a name and an identifier count most, then other names,
