@@ -91,6 +91,9 @@ export const notFound = (message = 'No such resource.', headers: Headers = {}) =
 /** The methods of this read-only service: the `Allow` of every 405 and of the CORS preflight. */
 export const METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS'];
 export const ALLOW = METHODS.join(', ');
+/** The methods of the routes that take a POST (the SPARQL endpoint, reconciliation). */
+export const METHODS_WITH_POST: readonly string[] = ['GET', 'HEAD', 'POST', 'OPTIONS'];
+export const ALLOW_WITH_POST = METHODS_WITH_POST.join(', ');
 
 /** 405 with the `Allow` it needs (RFC 9110 §15.5.6): the read-only gate's unless told. */
 export const methodNotAllowed = (

@@ -27,6 +27,8 @@ import {
   type RouteDeps,
 } from './deps';
 import {
+  ALLOW,
+  ALLOW_WITH_POST,
   badRequest,
   methodNotAllowed,
   NO_STORE,
@@ -42,7 +44,6 @@ import { ICON_LINK } from '../serving/html/layout';
 
 export const RECONCILE_PATH = '/reconcile';
 
-const METHODS = 'GET, HEAD, POST, OPTIONS';
 const MAX_BODY = 1024 * 1024;
 /** Queries in one batch at most (OpenRefine sends 10 by default). */
 const MAX_QUERIES = 100;
@@ -184,10 +185,10 @@ function preflight(res: Response): void {
   res.writeHead(204, {
     ...commonHeaders(res),
     ...CORS,
-    'Access-Control-Allow-Methods': METHODS,
+    'Access-Control-Allow-Methods': ALLOW_WITH_POST,
     'Access-Control-Allow-Headers': 'Accept, Content-Type',
     'Access-Control-Max-Age': '86400',
-    Allow: METHODS,
+    Allow: ALLOW_WITH_POST,
   });
   res.end();
 }
@@ -249,8 +250,8 @@ export function reconciliation(deps: RouteDeps): RequestHandler {
     const below = pathBelow(req);
     if (req.method !== 'GET' && req.method !== 'HEAD' && !(req.method === 'POST' && below === ''))
       throw methodNotAllowed(
-        below === '' ? METHODS : 'GET, HEAD, OPTIONS',
-        `Reconciliation answers ${below === '' ? METHODS : 'GET, HEAD, OPTIONS'}.`,
+        below === '' ? ALLOW_WITH_POST : ALLOW,
+        `Reconciliation answers ${below === '' ? ALLOW_WITH_POST : ALLOW}.`,
       );
     const params = queryOf(req);
     switch (below) {

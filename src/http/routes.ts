@@ -13,7 +13,7 @@ import { page } from './page';
 import { context, shapes, SHAPES_PATH } from './published';
 import { resource } from './resource';
 import { SPARQL_PATH, sparqlElsewhere, sparqlEndpoint } from './sparql/endpoint';
-import { METHODS } from './errors';
+import { METHODS, METHODS_WITH_POST } from './errors';
 import type { Route } from './route';
 import { servesPages } from './institutionPage';
 import { assetFiles } from './assets';
@@ -29,9 +29,6 @@ import {
   VOID_PATH,
 } from './discovery';
 import { dumps, DUMPS_PATH } from './dumps';
-
-/** The methods of the routes that take a POST (the SPARQL endpoint, reconciliation). */
-const WITH_POST: readonly string[] = ['GET', 'HEAD', 'POST', 'OPTIONS'];
 
 type Entry = Omit<Route, 'methods'> & { readonly methods?: readonly string[] };
 const read = (entry: Entry): Route => ({ methods: METHODS, ...entry });
@@ -62,7 +59,7 @@ export function staffRouteTable(deps: RouteDeps & { staff: StaffDeps }): readonl
       handler: sparqlEndpoint(deps.staff),
       contract: 'docs/sparql.md',
       label: 'sparql',
-      methods: WITH_POST,
+      methods: METHODS_WITH_POST,
     },
     ...probes(deps),
   ];
@@ -134,7 +131,7 @@ export function routeTable(deps: RouteDeps): readonly Route[] {
       handler: reconciliation(deps),
       ...searching,
       label: 'reconcile',
-      methods: WITH_POST,
+      methods: METHODS_WITH_POST,
     },
     {
       match: 'prefix',
@@ -142,7 +139,7 @@ export function routeTable(deps: RouteDeps): readonly Route[] {
       handler: deps.staff ? sparqlEndpoint(deps.staff) : sparqlElsewhere(deps.config),
       contract: 'docs/sparql.md',
       label: 'sparql',
-      methods: WITH_POST,
+      methods: METHODS_WITH_POST,
     },
   ];
   return entries.map(read);

@@ -2,11 +2,12 @@
 // body of a POST, with the dataset it names. What does not follow the protocol is answered here,
 // before anything is parsed or run: 400, 403 (an update), 405, 413, 415.
 import type { Request } from 'express';
-import { badRequest, forbidden, unsupportedMediaType } from '../errors';
+import { ALLOW_WITH_POST, badRequest, forbidden, unsupportedMediaType } from '../errors';
 import { requestBody } from '../body';
 import { READ_ONLY } from '../../store/staffQuery';
 
-export const SPARQL_METHODS = 'GET, HEAD, POST, OPTIONS';
+/** What the endpoint answers: its route's methods (routes.ts), as an `Allow` value. */
+export const SPARQL_METHODS = ALLOW_WITH_POST;
 
 /** A protocol request: the query (undefined when none was sent) and the dataset it names. */
 export interface ProtocolRequest {
