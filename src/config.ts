@@ -10,7 +10,7 @@ import { fileDefect } from './util/files';
 import { BUNDLED_DATASET, bundledPresent, DEMONSTRATION_DATASET } from './util/bundled';
 import { openFilesLimit } from './util/openFiles';
 import { PROJECT_ROOT } from './util/paths';
-import { THIRD_PARTY_DIR, thirdPartyDir } from './util/thirdParty';
+import { FETCH_COMMAND, THIRD_PARTY_DIR, thirdPartyDir } from './util/thirdParty';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -322,20 +322,32 @@ export interface DatasetLoad extends LoadRequest {
 
 /**
  * What the server loads, at start and on SIGHUP: the snapshot at DATASET, or the bundled dataset
- * when DATASET is not set and its default path holds no snapshot. One function for every place
- * that asks (the settings' check at start, the first load, every reload). Throws a ConfigError naming DATASET when it is set and cannot be served, or,
- * on reload (`servedSnapshot`: the data served came from a snapshot), when the snapshot is gone:
- * the bundled data never silently replaces an operator's.
+ * when DATASET is not set and its default path holds no snapshot (the demonstration dataset while
+ * the bundled files are missing). One function for every place that asks (the settings' check at
+ * start, the first load, every reload). Throws a ConfigError when DATASET is set and cannot be
+ * served, or, on reload (`served`: what the data served was loaded from), when what was served is
+ * gone: the bundled data never silently replaces an operator's snapshot, nor the demonstration
+ * data the real bundled data.
  */
-export function datasetLoad(config: Config, servedSnapshot = false): DatasetLoad {
+export function datasetLoad(config: Config, served?: DatasetLoad): DatasetLoad {
   const options = { baseIri: config.baseIri };
   // A remote store serves the version the loader marked current there: DATASET is not read.
   if (config.store.kind === 'remote')
     return { sources: [config.store.endpoint], options, snapshot: false, remote: true };
-  if (!somethingAt(config.dataset) && !config.datasetGiven && !servedSnapshot)
-    return bundledPresent()
-      ? { sources: config.bundledDataset, options, snapshot: false }
-      : { sources: [config.demonstrationDataset], options, snapshot: false, demonstration: true };
+  if (!somethingAt(config.dataset) && !config.datasetGiven && !served?.snapshot) {
+    if (bundledPresent()) return { sources: config.bundledDataset, options, snapshot: false };
+    if (served && !served.demonstration)
+      throw new ConfigError(
+        THIRD_PARTY_DIR,
+        `the bundled dataset's files are missing or changed in data/third-party/ (${FETCH_COMMAND} fetches them): the real data served is not replaced by the demonstration data`,
+      );
+    return {
+      sources: [config.demonstrationDataset],
+      options,
+      snapshot: false,
+      demonstration: true,
+    };
+  }
   const defect = datasetDefect(config.dataset);
   if (defect !== undefined) throw new ConfigError('DATASET', defect);
   return { sources: [config.dataset], options, snapshot: true };

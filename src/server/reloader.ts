@@ -34,8 +34,9 @@ export class Reloader {
   private running: Promise<void> | undefined;
   private again = false;
   private started = false;
-  /** Whether the data served came from the snapshot at DATASET: then a reload never falls back. */
-  private servedSnapshot = false;
+  /** What the data served was loaded from: a reload never falls back from a snapshot to the
+   * bundled data, nor from the bundled data to the demonstration data. */
+  private servedLoad: DatasetLoad | undefined;
 
   constructor(
     private readonly service: Service,
@@ -119,7 +120,7 @@ export class Reloader {
   /** The first load: whatever stops it is the caller's, since the process has nothing to serve. */
   private async loadFirst(): Promise<void> {
     const started = Date.now();
-    const load = datasetLoad(this.service.config, this.servedSnapshot);
+    const load = datasetLoad(this.service.config);
     const dataset = await this.open(load, undefined, 'load');
     if (!dataset) return;
     if (dataset.institutionCount === 0) {
@@ -140,12 +141,12 @@ export class Reloader {
     // an empty file. The bundled data is never loaded in place of a snapshot that was served.
     let load: DatasetLoad;
     try {
-      load = datasetLoad(config, this.servedSnapshot);
+      load = datasetLoad(config, this.servedLoad);
     } catch (error) {
       // Whatever went wrong looking at DATASET, a reload is refused, never a crash.
       const reason =
         error instanceof ConfigError
-          ? error.message.replace(/^DATASET: /, '')
+          ? error.message.replace(/^(DATASET|THIRD_PARTY_DIR): /, '')
           : `${config.dataset} cannot be read: ${(error as Error).message}`;
       this.refuse([config.dataset], reason, serving, started);
       return;
@@ -210,7 +211,7 @@ export class Reloader {
     const { service, logger } = this;
     for (const w of dataset.warnings) logger.warn({ kind: w.kind, subject: w.subject }, w.message);
     service.use(dataset, load.demonstration === true);
-    this.servedSnapshot = load.snapshot;
+    this.servedLoad = load;
     this.served(load, dataset.version);
     logger.info(
       {

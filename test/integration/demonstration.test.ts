@@ -103,4 +103,14 @@ describe('a fresh clone without the third-party files', function () {
     const page = await (await fetch(`${base}/?lang=en`)).text();
     assert.doesNotMatch(page, /class="notice"/);
   });
+
+  it('keeps the real data when a file goes missing again: the reload is refused, never the demonstration', async () => {
+    fs.rmSync(path.join(root, 'data', 'third-party', BUNDLED_NAMES[0]!));
+    child.kill('SIGHUP');
+    const refused = await waitFor((line) => line.msg === 'reload refused');
+    assert.match(String(refused.reason), /bundled dataset's files are missing/);
+    const ready = (await (await fetch(`${base}/readyz`)).json()) as Record<string, unknown>;
+    assert.equal(ready.institutions, 18_672);
+    assert.equal(ready.demonstration, undefined);
+  });
 });
