@@ -34,9 +34,8 @@ interface Run {
   stderr: string;
 }
 
-const REAL = REAL_DATA;
-const DAT = path.join(REAL, 'isil-directory_pica-plain_8-records.dat');
-const PPXML = path.join(REAL, 'isil-directory_picaplus-xml_2013_9-records.xml');
+const DAT = path.join(REAL_DATA, 'isil-directory_pica-plain_8-records.dat');
+const PPXML = path.join(REAL_DATA, 'isil-directory_picaplus-xml_2013_9-records.xml');
 /** The lines of the real .dat file, each with its newline. */
 const DAT_LINES = (() => {
   const bytes = readWhenThere(DAT);
@@ -358,8 +357,8 @@ describe('loader', () => {
 
   it('reads PICA+, PicaPlus-XML and both lists by extension, and reports what it did', () => {
     const run = load(snapshot, [
-      path.join(REAL, 'lobid-organisations_isil-sigel-name_2023-11.tsv'),
-      path.join(REAL, 'isil-redirects_lobid-resources.tsv'),
+      path.join(REAL_DATA, 'lobid-organisations_isil-sigel-name_2023-11.tsv'),
+      path.join(REAL_DATA, 'isil-redirects_lobid-resources.tsv'),
       PPXML,
       DAT,
     ]);

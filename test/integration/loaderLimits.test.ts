@@ -41,7 +41,6 @@ const TYPE =
   '<http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://xmlns.com/foaf/0.1/Organization>';
 const NAME = '<http://xmlns.com/foaf/0.1/name>';
 const NEXT = '<http://example.org/next>';
-const REAL = REAL_DATA;
 
 interface Run {
   status: number | null;
@@ -229,7 +228,7 @@ describe('loader limits', () => {
     it('is refused when every ISIL it holds is withdrawn (the redirect list alone)', () => {
       placeSnapshot();
       assertRefused(
-        load(snapshot, [path.join(REAL, 'isil-redirects_lobid-resources.tsv')]),
+        load(snapshot, [path.join(REAL_DATA, 'isil-redirects_lobid-resources.tsv')]),
         /redirects_lobid-resources\.tsv: holds no institution to serve \([\d,]+ triples, 417 withdrawn ISILs, [\d,]+ warnings\); --allow-empty/,
       );
       assertUnchanged();

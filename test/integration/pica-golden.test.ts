@@ -12,10 +12,9 @@ import { PREFIXES } from '../../src/rdf/namespaces';
 import { parseRdfXml, BASE, DE_1A_RDF, distinct, REAL_DATA, needsThirdParty } from '../support';
 
 const { rdf, foaf, v, geo } = PREFIXES;
-const REAL = REAL_DATA;
-const DAT = path.join(REAL, 'isil-directory_pica-plain_8-records.dat');
-const XML = path.join(REAL, 'isil-directory_picaplus-xml_2013_9-records.xml');
-const LOBID = path.join(REAL, 'lobid-organisations_jsonld-bulk_same-8-records.jsonl');
+const DAT = path.join(REAL_DATA, 'isil-directory_pica-plain_8-records.dat');
+const XML = path.join(REAL_DATA, 'isil-directory_picaplus-xml_2013_9-records.xml');
+const LOBID = path.join(REAL_DATA, 'lobid-organisations_jsonld-bulk_same-8-records.jsonl');
 const R = `${BASE}/resource/organisations/DE-1a`;
 const D = `${BASE}/data/organisations/DE-1a`;
 

@@ -31,11 +31,10 @@ import {
   needsThirdParty,
 } from '../support';
 
-const REAL = REAL_DATA;
-const DAT = path.join(REAL, 'isil-directory_pica-plain_8-records.dat');
-const PPXML = path.join(REAL, 'isil-directory_picaplus-xml_2013_9-records.xml');
-const NAMES = path.join(REAL, 'lobid-organisations_isil-sigel-name_2023-11.tsv');
-const REDIRECTS = path.join(REAL, 'isil-redirects_lobid-resources.tsv');
+const DAT = path.join(REAL_DATA, 'isil-directory_pica-plain_8-records.dat');
+const PPXML = path.join(REAL_DATA, 'isil-directory_picaplus-xml_2013_9-records.xml');
+const NAMES = path.join(REAL_DATA, 'lobid-organisations_isil-sigel-name_2023-11.tsv');
+const REDIRECTS = path.join(REAL_DATA, 'isil-redirects_lobid-resources.tsv');
 const OWL_DEPRECATED = 'http://www.w3.org/2002/07/owl#deprecated';
 const REPLACED_BY = 'http://purl.org/dc/terms/isReplacedBy';
 const FOAF_NAME = 'http://xmlns.com/foaf/0.1/name';
