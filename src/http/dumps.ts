@@ -127,9 +127,11 @@ export function dumps(deps: RouteDeps): RequestHandler {
       Digest: `sha-256=${Buffer.from(found.file.sha256, 'hex').toString('base64')}`,
     };
     res.set({ ...commonHeaders(res), ...own });
+    // The path is one the dumps made, not the request's: a DUMPS_DIR below a dot folder
+    // (`~/.local/…`) is served ('deny' looks at every part of the absolute path).
     res.sendFile(
       found.path,
-      { etag: false, lastModified: true, acceptRanges: true, dotfiles: 'deny' },
+      { etag: false, lastModified: true, acceptRanges: true, dotfiles: 'allow' },
       (error: (Error & { status?: number; headers?: Record<string, string> }) | undefined) => {
         if (!error || res.headersSent) return;
         // The error is answered as every other, with a short body: none of the file's headers.

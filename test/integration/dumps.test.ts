@@ -271,6 +271,26 @@ function generatedDataset(dir: string, count: number): string {
   return file;
 }
 
+describe('a DUMPS_DIR below a folder whose name starts with a dot', function () {
+  this.timeout(60_000);
+  it('serves its dumps (a name is looked up among the dumps made, never read from the path)', async () => {
+    const dir = tempDir();
+    try {
+      const { app, service } = await buildApp([generatedDataset(dir, 5)], {
+        DUMPS_DIR: path.join(dir, '.local', 'dumps'),
+      });
+      await service.dumps.ensure();
+      const file = service.dumps.list()[0]!.files[0]!;
+      const res = await request(app).get(`/dumps/${file.name}`).buffer(true).parse(binary);
+      assert.equal(res.status, 200);
+      assert.equal(res.body.length, file.bytes);
+      service.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a dump asked for with preconditions and ranges (RFC 9110 §13)', function () {
   this.timeout(60_000);
   let app: Express;
