@@ -46,6 +46,11 @@ const SAFE_METHODS = new Set(METHODS);
 const twoHosts = () =>
   badRequest('A request carries one Host header, not several (RFC 9112 §3.2).');
 
+/** A Host value: an IP literal or a reg-name, and an optional port (RFC 9112 §3.2, RFC 3986 §3.2.2). */
+const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[\w.~!$&'()*+,;=%-]*)(?::\d*)?$/;
+const badHost = () =>
+  badRequest('The Host header names no host (RFC 9112 §3.2): a name or address, and a port.');
+
 /**
  * RFC 9110 §15.6.6: a version Node's parser takes but this server does not speak (`HTTP/2.0`
  * sent as text, `HTTP/0.9`): 505, and the connection closed (nothing else can be read on it).
@@ -121,6 +126,7 @@ export function requestGate(logger: Logger, routes: readonly Route[], metrics?: 
     if (req.httpVersionMajor !== 1) return next(versionNotSupported());
     if (req.httpVersionMinor === 1 && req.headers.host === undefined) return next(noHost());
     if (severalHosts(req.rawHeaders)) return next(twoHosts());
+    if (req.headers.host !== undefined && !HOST.test(req.headers.host)) return next(badHost());
     // The SPARQL endpoint and reconciliation take POST, and answer their own 405 and preflight:
     // only looked at for what the gate would refuse or preflight, so that a GET pays nothing.
     if (req.method === 'OPTIONS' || !SAFE_METHODS.has(req.method)) {

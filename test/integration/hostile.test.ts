@@ -461,6 +461,17 @@ const ROWS: Row[] = [
     status: 400,
   },
   {
+    name: 'a Host value that is no host (a space, a slash): 400 (RFC 9112 §3.2)',
+    raw: `GET ${TTL} HTTP/1.1\r\nHost: a b/c\r\nConnection: close\r\n\r\n`,
+    status: 400,
+    check: (a) => assert.match(a.body, /Host/),
+  },
+  {
+    name: 'a Host of an IPv6 literal with a port is answered',
+    raw: `GET ${TTL} HTTP/1.1\r\nHost: [::1]:8080\r\nConnection: close\r\n\r\n`,
+    status: 200,
+  },
+  {
     name: 'one Host header among headers of four characters is answered',
     raw: get(TTL, { Date: 'Tue, 01 Dec 2026 00:00:00 GMT', From: 'a@example.org', Via: '1.1 p' }),
     status: 200,
