@@ -148,6 +148,9 @@ export function parseQueries(text: string): Map<string, ReconcileQuery> {
         ))
     )
       throw badRequest(`Query ${key}: properties is a list of {"pid": ..., "v": ...}.`);
+    // The API's schema: a query string, or a property or more to match by.
+    if (q.query === undefined && !(Array.isArray(properties) && properties.length > 0))
+      throw badRequest(`Query ${key} has neither a query nor properties.`);
     queries.set(key, {
       query,
       ...(type !== undefined ? { type: type as string | string[] } : {}),

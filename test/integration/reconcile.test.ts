@@ -140,6 +140,8 @@ describe('reconciliation (W3C Reconciliation API 0.2)', function () {
       '{"q0": 5}',
       '{"q0": {"query": 7}}',
       '{"q0": {"query": "a", "limit": 0}}',
+      '{"q0": {"polluted": 1}}',
+      '{"q0": {"properties": []}}',
       JSON.stringify(
         Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`q${i}`, { query: 'a' }])),
       ),
