@@ -7,7 +7,7 @@ import { defaultMaxConnections, OWN_FILES } from './server/connectionCap';
 import { listenOf, sparqlConfig, type Listen, type SparqlConfig } from './sparqlConfig';
 import { storeConfig, type StoreConfig } from './storeConfig';
 import { fileDefect } from './util/files';
-import { BUNDLED_DATASET, bundledPresent, DEMONSTRATION_DATASET } from './util/bundled';
+import { BUNDLED_DATASET, bundledMissing, DEMONSTRATION_DATASET } from './util/bundled';
 import { openFilesLimit } from './util/openFiles';
 import { PROJECT_ROOT } from './util/paths';
 import { FETCH_COMMAND, THIRD_PARTY_DIR, thirdPartyDir } from './util/thirdParty';
@@ -335,11 +335,12 @@ export function datasetLoad(config: Config, served?: DatasetLoad): DatasetLoad {
   if (config.store.kind === 'remote')
     return { sources: [config.store.endpoint], options, snapshot: false, remote: true };
   if (!somethingAt(config.dataset) && !config.datasetGiven && !served?.snapshot) {
-    if (bundledPresent()) return { sources: config.bundledDataset, options, snapshot: false };
+    const missing = bundledMissing();
+    if (missing.length === 0) return { sources: config.bundledDataset, options, snapshot: false };
     if (served && !served.demonstration)
       throw new ConfigError(
         THIRD_PARTY_DIR,
-        `the bundled dataset's files are missing or changed in data/third-party/ (${FETCH_COMMAND} fetches them): the real data served is not replaced by the demonstration data`,
+        `the bundled dataset's files are missing or changed in data/third-party/ (${missing.join(', ')}; ${FETCH_COMMAND} fetches them): the real data served is not replaced by the demonstration data`,
       );
     return {
       sources: [config.demonstrationDataset],

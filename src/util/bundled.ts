@@ -22,8 +22,9 @@ export const BUNDLED_NAMES: readonly string[] = [
 /** The bundled dataset's files where `npm run fetch-data` puts them. */
 export const BUNDLED_DATASET: readonly string[] = BUNDLED_NAMES.map(thirdPartyPath);
 
-/** Whether every file of the bundled dataset is there, intact. */
-export const bundledPresent = (): boolean => BUNDLED_NAMES.every((name) => thirdPartyIntact(name));
+/** The files of the bundled dataset that are not there intact (missing, or not their SHA-256). */
+export const bundledMissing = (): string[] =>
+  BUNDLED_NAMES.filter((name) => !thirdPartyIntact(name));
 
 /**
  * Where the demonstration dataset is written when the bundled files are missing and cannot be

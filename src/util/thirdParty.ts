@@ -115,19 +115,23 @@ async function fetchOne(
   const { name } = file;
   const into = options.into ?? THIRD_PARTY_FOLDER;
   if (thirdPartyIntact(name, into)) return { name, outcome: 'present' };
+  // A copy there that is not the manifest's is said too: a failure names both.
+  const changed = fs.existsSync(path.join(into, name))
+    ? `${path.join(into, name)} is not the file of the manifest, and `
+    : '';
   const from = options.from ? path.join(options.from, name) : file.url;
   let bytes: Buffer;
   try {
     bytes = options.from ? await fs.promises.readFile(from) : await download(file.url, deadline);
   } catch (error) {
-    return { name, outcome: 'failed', reason: `${from}: ${reasonOf(error)}` };
+    return { name, outcome: 'failed', reason: `${changed}${from}: ${reasonOf(error)}` };
   }
   const digest = sha256(bytes);
   if (bytes.length !== file.size || digest !== file.sha256)
     return {
       name,
       outcome: 'failed',
-      reason: `${from}: not the file of the manifest (sha256 ${digest}, ${bytes.length} bytes; expected ${file.sha256}, ${file.size} bytes): refused`,
+      reason: `${changed}${from}: not the file of the manifest (sha256 ${digest}, ${bytes.length} bytes; expected ${file.sha256}, ${file.size} bytes): refused`,
     };
   const target = path.join(into, name);
   const partial = `${target}.tmp-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;

@@ -109,6 +109,7 @@ describe('a fresh clone without the third-party files', function () {
     child.kill('SIGHUP');
     const refused = await waitFor((line) => line.msg === 'reload refused');
     assert.match(String(refused.reason), /bundled dataset's files are missing/);
+    assert.ok(String(refused.reason).includes(BUNDLED_NAMES[0]!), 'the reason names the file');
     const ready = (await (await fetch(`${base}/readyz`)).json()) as Record<string, unknown>;
     assert.equal(ready.institutions, 18_672);
     assert.equal(ready.demonstration, undefined);

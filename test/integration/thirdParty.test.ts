@@ -148,6 +148,16 @@ describe('third-party files', () => {
       assert.equal((await fetchThirdParty({ names: [name], from, into }))[0]?.outcome, 'fetched');
       assert.ok(thirdPartyIntact(name, into));
     });
+    it('says so when a copy is there but changed, and cannot be had again', async () => {
+      fs.mkdirSync(path.dirname(path.join(into, name)), { recursive: true });
+      fs.writeFileSync(path.join(into, name), 'edited');
+      const [outcome] = await fetchThirdParty({ names: [name], from, into });
+      assert.equal(outcome?.outcome, 'failed');
+      assert.match(
+        outcome.outcome === 'failed' ? outcome.reason : '',
+        /is not the file of the manifest, and .*no such file/,
+      );
+    });
     it('as a command: keeps a file there intact over a bad copy; an unknown name or folder, exit 2', () => {
       put(name, 'not the redirect list\n');
       const run = (args: string[]) =>
