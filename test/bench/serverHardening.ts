@@ -38,7 +38,7 @@ function giveUp(port: number, query: string, afterMs: number): Promise<void> {
   });
 }
 
-/** Item 3: bob's ASK, one after the other, while alice gives up two runaway queries in a loop. */
+/** A staff client giving up: bob's ASK, one after the other, while alice gives up two runaway queries in a loop. */
 async function staffGiveUps(): Promise<void> {
   const users = await usersFile({ alice: 'a-pass-word', bob: 'b-pass-word' });
   const server = await startServerProcess({
@@ -87,7 +87,7 @@ async function staffGiveUps(): Promise<void> {
       if (l.msg === 'sparql query' && l.user === 'alice')
         outcomes[String(l.outcome)] = (outcomes[String(l.outcome)] ?? 0) + 1;
     console.log(
-      `item 3, 12 s of give-ups (FIN after 200 ms, SPARQL_TIMEOUT_MS=10000): bob's ASKs ${asks.length}, ` +
+      `staff give-ups, 12 s (FIN after 200 ms, SPARQL_TIMEOUT_MS=10000): bob's ASKs ${asks.length}, ` +
         `statuses ${JSON.stringify(statuses)}, p50 ${quantile(ms, 0.5).toFixed(1)} ms, ` +
         `max ${Math.max(...ms).toFixed(0)} ms; alice's outcomes ${JSON.stringify(outcomes)}`,
     );
@@ -115,7 +115,7 @@ function rawGet(port: number, path: string): Promise<boolean> {
 }
 
 /**
- * Item 6: new clients' GETs while idle connections are held up to the open-files limit; with
+ * Connections: new clients' GETs while idle connections are held up to the open-files limit; with
  * `reconnect`, each held connection the server closes is opened again 10 ms later.
  */
 async function idleHold(reconnect: boolean): Promise<void> {
@@ -145,7 +145,7 @@ async function idleHold(reconnect: boolean): Promise<void> {
     }
     const ok = results.filter((r) => r.ok);
     console.log(
-      `item 6, ${openFiles * 2} idle connections ${reconnect ? 'held and opened again when closed' : 'opened once and held'} against ulimit -n ${openFiles}: ` +
+      `connections, ${openFiles * 2} idle connections ${reconnect ? 'held and opened again when closed' : 'opened once and held'} against ulimit -n ${openFiles}: ` +
         `new clients answered ${ok.length}/${results.length}, ` +
         `p50 of those ${quantile(
           ok.map((r) => r.ms),

@@ -119,7 +119,7 @@ async function main(): Promise<void> {
       idle.push((await probe()).ms);
       await sleep(PROBE_EVERY_MS);
     }
-    // Item 9: the credentials file grown to 303 MB (sparse), then a login while the bystander probes.
+    // The credentials file grown to 303 MB (sparse), then a login while the bystander probes.
     await sleep(1100);
     const rssBefore = rssOf(child.pid!);
     fs.truncateSync(users, 303 * 1024 * 1024);
