@@ -6,6 +6,8 @@ import type { SelectBinding } from './bindings';
 import type { LinksHeld } from './links';
 import { institutionIriFor, type CheckedIri } from './queries';
 import { TimeSlicer } from '../util/timeSlice';
+import { NO_HISTORY } from '../history/memory';
+import type { History } from '../history/model';
 
 export interface Institution {
   readonly isil: Isil;
@@ -250,6 +252,11 @@ export class Dataset<S extends DescriptionSource = DescriptionSource> {
   /** Counted once: it is shown after the store may have been freed by a reload. */
   readonly tripleCount: number;
   readonly loadedAt = new Date();
+  /**
+   * The history this version ends (docs/history.md): set by the adapter that opened it before it
+   * is served; none until then.
+   */
+  history: History = NO_HISTORY;
 
   /** The rows of `queries/institutions.rq` in the order the index takes them, read in slices. */
   static async indexRows(store: IndexedSource): Promise<SelectBinding[]> {
@@ -353,6 +360,12 @@ export class Dataset<S extends DescriptionSource = DescriptionSource> {
   /** The live institutions. */
   institutions(): IterableIterator<Institution> {
     return this.live.values();
+  }
+
+  /** The withdrawn institutions. */
+  *withdrawnInstitutions(): IterableIterator<Withdrawn> {
+    for (const lookup of this.byIsil.values())
+      if (lookup.kind === 'withdrawn') yield lookup.withdrawn;
   }
 
   /**

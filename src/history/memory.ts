@@ -1,0 +1,59 @@
+// A history held in memory: its events in order, indexed by ISIL, and the descriptions of its
+// mementos read through a function (the file log reads them from disk, the derived history of a
+// version without a log from the store that serves it).
+import { isMemento, type History, type HistoryEvent, type VersionInfo } from './model';
+
+const NONE: readonly HistoryEvent[] = Object.freeze([]);
+
+export class MemoryHistory implements History {
+  private readonly byIsil = new Map<string, HistoryEvent[]>();
+  private readonly mementosOf = new Map<string, HistoryEvent[]>();
+
+  constructor(
+    readonly versions: readonly VersionInfo[],
+    /** Every event, in order of version time, then ISIL. */
+    private readonly list: readonly HistoryEvent[],
+    private readonly read: (event: HistoryEvent) => Promise<string>,
+  ) {
+    for (const event of list) {
+      const events = this.byIsil.get(event.isil);
+      if (events) events.push(event);
+      else this.byIsil.set(event.isil, [event]);
+      if (!isMemento(event)) continue;
+      const mementos = this.mementosOf.get(event.isil);
+      if (mementos) mementos.push(event);
+      else this.mementosOf.set(event.isil, [event]);
+    }
+  }
+
+  get size(): number {
+    return this.list.length;
+  }
+
+  events(isil: string): readonly HistoryEvent[] {
+    return this.byIsil.get(isil) ?? NONE;
+  }
+
+  mementos(isil: string): readonly HistoryEvent[] {
+    return this.mementosOf.get(isil) ?? NONE;
+  }
+
+  lastChange(isil: string): number | undefined {
+    return this.byIsil.get(isil)?.at(-1)?.time;
+  }
+
+  description(event: HistoryEvent): Promise<string> {
+    if (!isMemento(event))
+      return Promise.reject(new Error(`a ${event.kind} event of ${event.isil} has no description`));
+    return this.read(event);
+  }
+
+  *all(after = 0): Iterable<HistoryEvent> {
+    for (let i = Math.max(0, after); i < this.list.length; i++) yield this.list[i]!;
+  }
+}
+
+/** The history of a store that keeps none (HISTORY_DIR=''): no version, no event. */
+export const NO_HISTORY: History = new MemoryHistory([], [], () =>
+  Promise.reject(new Error('no history is kept')),
+);
