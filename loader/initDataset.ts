@@ -5,23 +5,25 @@
 // initialised before: the server then refuses to start.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../src/config';
+import { ConfigError, loadConfig, type Config } from '../src/config';
+import { dataTime } from '../src/history/derived';
+import { commitVersion } from '../src/load/commitVersion';
 import { BUNDLED_DATASET } from '../src/util/bundled';
-import { LoadError, loadSources, writeSnapshot } from '../src/load/loadSources';
+import { LoadError, loadSources, type WrittenSnapshot } from '../src/load/loadSources';
 
 /** The file beside the snapshot that says the volume was initialised once. */
 export const INITIALISED = '.isil-ld-initialised';
 
 export async function main(): Promise<number> {
-  let target: string;
-  let baseIri: string;
+  let config: Config;
   try {
-    ({ dataset: target, baseIri } = loadConfig());
+    config = loadConfig();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`configuration error: ${error.message}\n`);
     return 2;
   }
+  const { dataset: target, baseIri } = config;
   if (fs.lstatSync(target, { throwIfNoEntry: false }) !== undefined) {
     process.stdout.write(`${target} exists: left as it is\n`);
     return 0;
@@ -37,11 +39,18 @@ export async function main(): Promise<number> {
   }
   try {
     const loaded = await loadSources(BUNDLED_DATASET, { baseIri });
-    const written = writeSnapshot(loaded, target);
-    loaded.dataset.free();
+    let written: WrittenSnapshot | undefined;
+    try {
+      // Its version's time is its data's, as a server serving the bundled sources shows it.
+      ({ written } = await commitVersion(loaded, config, {
+        time: dataTime(loaded.dataset, loaded.dataset.loadedAt),
+      }));
+    } finally {
+      loaded.dataset.free();
+    }
     fs.writeFileSync(marker, `${new Date().toISOString()} ${target}\n`);
     process.stdout.write(
-      `${target}: the bundled dataset's snapshot written (${loaded.report.institutions} institutions, ${written.bytes} bytes, version ${written.version})\n`,
+      `${target}: the bundled dataset's snapshot written (${loaded.report.institutions} institutions, ${written?.bytes ?? 0} bytes, version ${loaded.dataset.version})\n`,
     );
     return 0;
   } catch (error) {

@@ -9,12 +9,13 @@ import {
   LoadError,
   loadSources,
   NoInstitutionError,
-  writeSnapshot,
   type LoadReport,
   type SourceFormat,
   type WrittenSnapshot,
 } from '../src/load/loadSources';
 import { ShapesError } from '../src/load/validator';
+import { HistoryError } from '../src/history/log';
+import { commitVersion, type CommitStep, type Committed } from '../src/load/commitVersion';
 import { Progress, progressMode } from './progress';
 import { intoRemote, remoteVia } from './remoteCommand';
 
@@ -42,7 +43,12 @@ Progress goes to stderr: a bar on a terminal, a line every 10 s otherwise; --qui
 export function failure(error: unknown, remote = false): string {
   if (error instanceof NoInstitutionError)
     return `${error.message}; --allow-empty writes such a snapshot all the same`;
-  if (error instanceof LoadError || error instanceof ConfigError || error instanceof ShapesError)
+  if (
+    error instanceof LoadError ||
+    error instanceof ConfigError ||
+    error instanceof ShapesError ||
+    error instanceof HistoryError
+  )
     return error.message;
   if (!(error instanceof Error)) return String(error);
   const code = (error as NodeJS.ErrnoException).code;
@@ -61,6 +67,34 @@ export function failure(error: unknown, remote = false): string {
 /** What the load made of the report's data, for its last line. */
 function snapshotOf(target: string, written: WrittenSnapshot): string {
   return `snapshot ${target} (${written.bytes} bytes, version ${written.version})`;
+}
+
+/** The snapshot written and what the change log gained, for the report's last line. */
+function outcomeOf(target: string, committed: Committed): string {
+  const snapshot = committed.written
+    ? snapshotOf(target, committed.written)
+    : `snapshot ${target} unchanged (version ${committed.version})`;
+  if (committed.changes === undefined) return `${snapshot}; no change log (HISTORY_DIR='')`;
+  if (committed.unchanged) return `${snapshot}; the change log ends with this version already`;
+  const kinds = new Map<string, number>();
+  for (const c of committed.changes) kinds.set(c.kind, (kinds.get(c.kind) ?? 0) + 1);
+  const counts = ['created', 'updated', 'withdrawn', 'deleted']
+    .map((kind) => `${kinds.get(kind) ?? 0} ${kind}`)
+    .join(', ');
+  const when = new Date((committed.time ?? 0) * 1000).toISOString().replace('.000', '');
+  const dropped = committed.dropped > 0 ? `; ${committed.dropped} old versions dropped` : '';
+  return `${snapshot}; change log: version at ${when}, ${counts}${dropped}`;
+}
+
+/**
+ * A test's hook (ISIL_LD_CRASH_AT=append|before-rename|after-rename|retention): the loader is
+ * killed at that step of going live, as a crash or `kill -9` would stop it.
+ */
+function crashAt(step: string | undefined): ((at: CommitStep) => void) | undefined {
+  if (!step) return undefined;
+  return (at) => {
+    if (at === step) process.kill(process.pid, 'SIGKILL');
+  };
 }
 
 /** The report, one item a line, tab-separated: the first column says what the line is. */
@@ -220,9 +254,15 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`${refused}\n`);
       return 1;
     }
-    const written = writeSnapshot(loaded, config.dataset);
-    dataset.free();
-    printReport(report, snapshotOf(config.dataset, written));
+    let committed: Committed;
+    try {
+      committed = await commitVersion(loaded, config, {
+        at: crashAt(process.env.ISIL_LD_CRASH_AT),
+      });
+    } finally {
+      dataset.free();
+    }
+    printReport(report, outcomeOf(config.dataset, committed));
     return 0;
   } catch (error) {
     progress.end(false);

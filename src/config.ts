@@ -65,6 +65,13 @@ export interface Config {
   readonly metricsListen: Listen | undefined;
   /** Where the dumps of each dataset version are written (DUMPS_DIR); empty: none are made. */
   readonly dumpsDir: string;
+  /**
+   * Where the change log of the embedded store's versions lives (HISTORY_DIR, docs/history.md):
+   * by default the folder of DATASET; empty: no history is kept.
+   */
+  readonly historyDir: string;
+  /** How many versions the change log keeps (HISTORY_KEEP_VERSIONS); 0: every one. */
+  readonly historyKeepVersions: number;
   /** The map's tile URL template (MAP_TILES, `{z}/{x}/{y}`); empty: no tiles, the marker alone. */
   readonly mapTiles: string;
   /** The attribution the tiles' licence asks for (MAP_ATTRIBUTION). */
@@ -146,6 +153,18 @@ function dumpsDir(env: Env): string {
   return dir;
 }
 
+/** HISTORY_DIR: a folder (made when the loader first writes it), by default DATASET's; '' for none. */
+function historyDir(env: Env, dataset: string): string {
+  if (env.HISTORY_DIR === '') return '';
+  const dir = path.resolve(env.HISTORY_DIR || path.dirname(dataset));
+  if (fs.existsSync(dir) && !isFolder(dir))
+    throw new ConfigError(
+      'HISTORY_DIR',
+      `expected a folder for the change log, got the file ${JSON.stringify(dir)} (HISTORY_DIR='' keeps no history)`,
+    );
+  return dir;
+}
+
 /** MAP_TILES: an http(s) URL template with {z}, {x} and {y}, or empty (no tiles). */
 function mapTiles(env: Env): string {
   const raw = env.MAP_TILES ?? 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
@@ -218,6 +237,8 @@ export function loadConfig(env: Env = process.env): Config {
     store: storeConfig(env, integer, httpUrl, (name, message) => new ConfigError(name, message)),
     metricsListen: metricsListen(env, port),
     dumpsDir: dumpsDir(env),
+    historyDir: historyDir(env, dataset),
+    historyKeepVersions: integer(env, 'HISTORY_KEEP_VERSIONS', 0, 0, 1_000_000),
     mapTiles: mapTiles(env),
     mapAttribution: (env.MAP_ATTRIBUTION ?? '© OpenStreetMap contributors').slice(0, 300),
   });

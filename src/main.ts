@@ -69,15 +69,19 @@ function main(): void {
   boundHeapGrowth(config);
   const logger = createLogger(config.logLevel);
   const auth = staffAuth(config, logger);
-  const { store, staff, follow } = adaptersFor(config, logger);
+  const { store, staff, follow, history } = adaptersFor(config, logger);
   const parts = auth && staff && { staff, auth, examples: loadExamples() };
   const { server, service, staffServer } = startServer(config, logger, {
     storeHealth: () => store.health(),
     staff: parts,
   });
   // Each version served is loaded by the staff workers too, after the public side serves it.
-  const reloader = new Reloader(service, logger, store, (load, version) =>
-    staff?.serve(load, version),
+  const reloader = new Reloader(
+    service,
+    logger,
+    store,
+    (load, version) => staff?.serve(load, version),
+    history,
   );
   const failed = (what: string) => (error: Error) => {
     logger.fatal({ err: error }, `the ${what} could not listen`);

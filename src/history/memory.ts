@@ -14,6 +14,7 @@ export class MemoryHistory implements History {
     /** Every event, in order of version time, then ISIL. */
     private readonly list: readonly HistoryEvent[],
     private readonly read: (event: HistoryEvent) => Promise<string>,
+    private readonly onClose?: () => void,
   ) {
     for (const event of list) {
       const events = this.byIsil.get(event.isil);
@@ -46,6 +47,10 @@ export class MemoryHistory implements History {
     if (!isMemento(event))
       return Promise.reject(new Error(`a ${event.kind} event of ${event.isil} has no description`));
     return this.read(event);
+  }
+
+  close(): void {
+    this.onClose?.();
   }
 
   *all(after = 0): Iterable<HistoryEvent> {

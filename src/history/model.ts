@@ -138,6 +138,8 @@ export interface History {
   all(after?: number): Iterable<HistoryEvent>;
   /** How many events the history holds. */
   readonly size: number;
+  /** Releases what the history holds open (its log file); reading descriptions fails after. */
+  close(): void;
 }
 
 /** An HTTP-date (IMF-fixdate) of a time in seconds. */

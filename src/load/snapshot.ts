@@ -82,6 +82,8 @@ export interface Trailer {
   /** The hash of the index query the rows were read with, when they were written. */
   readonly query: unknown;
   readonly rows: unknown;
+  /** The version of the change log the snapshot went live with, when one was kept. */
+  readonly history: { readonly version: string; readonly time: number } | undefined;
 }
 
 /** The base a snapshot's first line (`snapshotHeader`) names, if the file starts with one. */
@@ -185,7 +187,16 @@ export function readTrailer(file: string, fd: number, baseIri: string): Trailer 
     withdrawn: count('withdrawn'),
     query: fields.query,
     rows: fields.rows,
+    history: pointerOf(fields.history),
   };
+}
+
+/** A trailer's `history`, when it names a version and a time. */
+function pointerOf(value: unknown): { version: string; time: number } | undefined {
+  const { version, time } = (value ?? {}) as { version?: unknown; time?: unknown };
+  return typeof version === 'string' && typeof time === 'number' && Number.isSafeInteger(time)
+    ? { version, time }
+    : undefined;
 }
 
 /** Why a snapshot whose last line is no trailer is refused: cut off, or lines appended. */
@@ -293,6 +304,15 @@ export interface WrittenSnapshot {
 export function writeSnapshot(
   { dataset, rows }: Pick<Loaded, 'dataset' | 'rows'>,
   target: string,
+  {
+    history,
+    beforeRename,
+  }: {
+    /** The version of the change log the snapshot goes live with (src/history/log.ts). */
+    readonly history?: { readonly version: string; readonly time: number };
+    /** A test's hook, called once the file is whole and before it is renamed into place. */
+    readonly beforeRename?: () => void;
+  } = {},
 ): WrittenSnapshot {
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const temporary = `${target}.tmp-${process.pid}`;
@@ -344,12 +364,14 @@ export function writeSnapshot(
         institutions: dataset.institutionCount,
         withdrawn: dataset.withdrawnCount,
         ...(keepRows ? { query: queryHash(dataset.store), rows } : {}),
+        ...(history ? { history: { version: history.version, time: history.time } } : {}),
       });
       write(fd, `${INDEX_LINE}${trailer}\n`);
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
     }
+    beforeRename?.();
     fs.renameSync(temporary, target);
   } catch (error) {
     fs.rmSync(temporary, { force: true });

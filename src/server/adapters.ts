@@ -2,7 +2,11 @@
 // from the settings (STORE, SPARQL_USERS), and how a replica follows a store others load. Above
 // this file, the process, the server and the app see the ports alone (src/store/store.ts,
 // src/store/staff.ts); the lint refuses an adapter's import anywhere else above the port.
-import type { Config } from '../config';
+import type { Config, DatasetLoad } from '../config';
+import { embeddedHistory } from '../embedded/history';
+import { dataTime, derivedHistory } from '../history/derived';
+import type { History } from '../history/model';
+import type { Dataset } from '../store/dataset';
 import type { LoadRequest } from '../load/loadSources';
 import type { Logger } from '../log';
 import { StaffPool } from '../embedded/staffPool';
@@ -22,6 +26,8 @@ export interface Adapters {
    * of its own. Does nothing for a store no one else loads. Returns what stops it.
    */
   follow(served: () => string | undefined, reload: () => void): () => void;
+  /** The history a version opened is served with (docs/history.md). */
+  history(load: DatasetLoad, dataset: Dataset): Promise<History>;
 }
 
 /**
@@ -51,7 +57,13 @@ export function adaptersFor(config: Config, logger: Logger): Adapters {
           timeoutMs: sparql.timeoutMs,
         })
       : undefined;
-    return { store, staff, follow: (served, reload) => poll(store, settings, served, reload) };
+    return {
+      store,
+      staff,
+      follow: (served, reload) => poll(store, settings, served, reload),
+      history: (_load, dataset) =>
+        Promise.resolve(derivedHistory(dataset, dataTime(dataset, dataset.loadedAt))),
+    };
   }
   // Without the thread of the store being served nothing uncached can be answered, so its end is
   // the process's (a supervisor starts it again). The thread of a store a reload replaced is
@@ -67,7 +79,12 @@ export function adaptersFor(config: Config, logger: Logger): Adapters {
         replaced: (version, why) => logger.warn({ version, why }, 'a SPARQL worker was replaced'),
       })
     : undefined;
-  return { store, staff, follow: () => () => undefined };
+  return {
+    store,
+    staff,
+    follow: () => () => undefined,
+    history: (load, dataset) => embeddedHistory(config, load, dataset, logger),
+  };
 }
 
 /** Every STORE_POLL_SECONDS (none when 0), the version the store marks current against the served. */

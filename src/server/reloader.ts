@@ -6,6 +6,7 @@ import { LoadError } from '../load/loadError';
 import type { LoadRequest } from '../load/loadSources';
 import { NoVersion, StoreClosed, StoreTimeout, StoreUnavailable, type Store } from '../store/store';
 import type { Dataset } from '../store/dataset';
+import type { History } from '../history/model';
 
 /** Why a version with no institution to serve is not served. */
 const emptyReason = (sources: readonly string[], dataset: Dataset): string =>
@@ -44,6 +45,8 @@ export class Reloader {
     private readonly store: Store<LoadRequest>,
     /** Hears of each version served, with what it was loaded from (the staff pool loads it too). */
     private readonly served: (load: DatasetLoad, version: string) => void = () => undefined,
+    /** The history each version opened is served with (Adapters.history); none by default. */
+    private readonly history?: (load: DatasetLoad, dataset: Dataset) => Promise<History>,
   ) {}
 
   /**
@@ -187,13 +190,19 @@ export class Reloader {
    * closed the store: the load was abandoned, nothing failed.
    */
   private async open(
-    { sources, options }: DatasetLoad,
+    load: DatasetLoad,
     serving: string | undefined,
     what: 'load' | 'reload',
   ): Promise<Dataset | undefined> {
+    const { sources, options } = load;
+    let dataset: Dataset | undefined;
     try {
-      return (await this.store.open({ sources, options })).dataset;
+      dataset = (await this.store.open({ sources, options })).dataset;
+      if (this.history) dataset.history = await this.history(load, dataset);
+      return dataset;
     } catch (error) {
+      // A history refused (a log made for another base) refuses the version, as its data would.
+      dataset?.free();
       if (!(error instanceof StoreClosed)) throw error;
       this.logger.info({ serving }, `${what} abandoned: stopping`);
       return undefined;

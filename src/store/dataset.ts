@@ -396,5 +396,6 @@ export class Dataset<S extends DescriptionSource = DescriptionSource> {
 
   free(): void {
     this.store.free();
+    this.history.close();
   }
 }

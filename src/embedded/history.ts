@@ -1,0 +1,97 @@
+// The history an embedded version is served with (docs/history.md): the change log in HISTORY_DIR
+// up to the version the snapshot names, read as it is. A snapshot that is not the log's last
+// version (an older file restored in place) gets its difference appended as a new version at its
+// own time: history never runs backwards. Without a log (the bundled sources, HISTORY_DIR='', a
+// snapshot written without one) the version is a history of its own: one version, every ISIL
+// created at its time.
+import type { Config, DatasetLoad } from '../config';
+import { dataTime, derivedHistory } from '../history/derived';
+import {
+  committed,
+  fileHistory,
+  HistoryError,
+  LOG_FILE,
+  readLog,
+  statesAfter,
+} from '../history/log';
+import { LogWriter } from '../history/logWriter';
+import { diff, versionTime, type History } from '../history/model';
+import { statesOf } from '../history/states';
+import { snapshotPointer } from '../load/commitVersion';
+import { LoadError } from '../load/loadError';
+import type { Logger } from '../log';
+import type { Dataset } from '../store/dataset';
+import path from 'node:path';
+
+/**
+ * The history of `dataset`, opened from `load`. A log made for another base is refused as its
+ * snapshot would be (a LoadError naming it); a log that cannot be written when it must be is
+ * warned about, and the version served with a history of its own.
+ */
+export async function embeddedHistory(
+  config: Pick<Config, 'historyDir' | 'baseIri' | 'dataset'>,
+  load: DatasetLoad,
+  dataset: Dataset,
+  logger?: Logger,
+): Promise<History> {
+  const own = (time?: number) =>
+    derivedHistory(dataset, time ?? dataTime(dataset, dataset.loadedAt));
+  if (!load.snapshot) return own();
+  const pointer = snapshotPointer(config.dataset, config.baseIri);
+  if (config.historyDir === '') return own(pointer?.time);
+  const file = path.join(config.historyDir, LOG_FILE);
+  try {
+    const contents = readLog(file);
+    if (contents === undefined || contents.versions.length === 0) return own(pointer?.time);
+    const log = committed(contents, pointer);
+    const last = log.versions.at(-1);
+    if (last?.version === dataset.version) return fileHistory(log, config.baseIri);
+    return await restored(config, dataset, logger);
+  } catch (error) {
+    if (error instanceof HistoryError)
+      throw new LoadError(file, undefined, undefined, error.message);
+    logger?.warn(
+      { err: error, file },
+      'the change log cannot be read or written: the version is served with a history of its own',
+    );
+    return own(pointer?.time);
+  }
+}
+
+/**
+ * A snapshot the log does not end with: its difference from the log's last version is appended
+ * and committed at once (the snapshot is in place), then the log is read as for any version.
+ */
+async function restored(
+  config: Pick<Config, 'historyDir' | 'baseIri' | 'dataset'>,
+  dataset: Dataset,
+  logger: Logger | undefined,
+): Promise<History> {
+  const writer = new LogWriter(config.historyDir, config.baseIri);
+  writer.acquire();
+  try {
+    const pointer = snapshotPointer(config.dataset, config.baseIri);
+    const log = writer.prepare(pointer);
+    const last = log.versions.at(-1);
+    if (last?.version !== dataset.version) {
+      const { states, descriptions } = await statesOf(dataset);
+      const now = { version: dataset.version, time: versionTime(new Date(), last?.time) };
+      const changes = diff(last ? statesAfter(log.versions) : undefined, states);
+      writer.append({
+        ...now,
+        changes,
+        description: (isil) => descriptions.get(isil) ?? '',
+        institutions: dataset.institutionCount,
+        withdrawn: dataset.withdrawnCount,
+      });
+      writer.commit(now);
+      logger?.info(
+        { version: now.version, events: changes.length, previous: last?.version },
+        "the snapshot is not the change log's last version (restored?): its difference is logged as a new version",
+      );
+    }
+    return fileHistory(writer.prepare(pointer), config.baseIri);
+  } finally {
+    writer.release();
+  }
+}

@@ -1,0 +1,273 @@
+// The change log of the embedded store's versions (docs/history.md): `history.jsonl` in HISTORY_DIR,
+// one JSON object a line, appended to by the loader and read by the server.
+//
+//   {"history":1,"base":"<BASE_IRI>"}                              the header, first line
+//   {"v":"<version>","t":<seconds>,"e":"created","isil":"…","hash":"…","nt":"…"}   an event
+//   {"version":"<version>","time":<seconds>,"institutions":N,"withdrawn":N,"events":N}
+//                                                                   ends a version's events
+//   {"commit":"<version>","time":<seconds>}                        the version went live
+//
+// The snapshot's rename is the commit point: a version is part of the history once the snapshot
+// that names it in its trailer (`history`) is in place, or once its commit line follows it (written
+// after the rename). Lines of a version neither names (a loader killed before its rename) are
+// ignored by readers and cut off by the next writer; a line cut short (killed mid-write) too.
+// Every event carries its version and time: retention drops old versions whole but keeps each
+// ISIL's latest event (what it serves now, or its tombstone), which then stands before the first
+// version kept.
+import fs from 'node:fs';
+import { otherScheme } from '../rdf/iris';
+import { MemoryHistory } from './memory';
+import {
+  type EventKind,
+  type History,
+  type HistoryEvent,
+  type InstitutionState,
+  type VersionInfo,
+} from './model';
+
+export const LOG_FILE = 'history.jsonl';
+const KINDS: ReadonlySet<string> = new Set(['created', 'updated', 'withdrawn', 'deleted']);
+
+/** A change log that cannot be read or written as it is: said in one line, naming the file. */
+export class HistoryError extends Error {
+  override name = 'HistoryError';
+}
+
+/** An event of the log, with where its line is (its description is read from there). */
+export interface LoggedEvent extends HistoryEvent {
+  readonly at: number;
+  readonly length: number;
+}
+
+/** The events of one version as the log holds them, and where its lines end. */
+export interface LoggedVersion extends VersionInfo {
+  readonly institutions: number;
+  readonly withdrawn: number;
+  /** The events before its version line (its own, and after retention those carried). */
+  readonly events: readonly LoggedEvent[];
+  /** Whether its commit line follows it. */
+  readonly committed: boolean;
+  /** The byte after its version line, or after its commit line when that follows. */
+  readonly end: number;
+}
+
+/** What a log file holds: its base and its complete versions, in order. */
+export interface LogContents {
+  readonly file: string;
+  readonly base: string;
+  readonly versions: readonly LoggedVersion[];
+  /** The byte after the header. */
+  readonly headerEnd: number;
+}
+
+/** The history the log holds for a snapshot, and what of the file is committed. */
+export interface Committed {
+  readonly contents: LogContents;
+  /** The versions that are history: every one up to the last committed. */
+  readonly versions: readonly LoggedVersion[];
+  /** The byte after the last committed version (the header's end when none is). */
+  readonly end: number;
+}
+
+/** The place of a version in the log, as a snapshot's trailer names it. */
+export type Pointer = VersionInfo;
+
+/** Reads the log at `file`; undefined when there is none. Throws a HistoryError when it is not one. */
+export function readLog(file: string): LogContents | undefined {
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  const refuse = (reason: string) => new HistoryError(`${file}: ${reason}`);
+  const headerEnd = bytes.indexOf(0x0a);
+  if (headerEnd === -1) {
+    // A header cut short: the log was never more than begun.
+    if (bytes.length === 0 || !bytes.toString('utf8').startsWith('{"history":'))
+      throw refuse('not a change log (no header line)');
+    return { file, base: '', versions: [], headerEnd: 0 };
+  }
+  let header: { history?: unknown; base?: unknown };
+  try {
+    header = JSON.parse(bytes.toString('utf8', 0, headerEnd)) as typeof header;
+  } catch {
+    throw refuse('not a change log (its first line is not its header)');
+  }
+  if (header.history !== 1 || typeof header.base !== 'string')
+    throw refuse(
+      `not a change log this service reads (header ${bytes.toString('utf8', 0, Math.min(headerEnd, 120))})`,
+    );
+  const versions: LoggedVersion[] = [];
+  let events: LoggedEvent[] = [];
+  let start = headerEnd + 1;
+  for (let end = bytes.indexOf(0x0a, start); end !== -1; end = bytes.indexOf(0x0a, start)) {
+    const line = bytes.toString('utf8', start, end);
+    const at = start;
+    start = end + 1;
+    const lineNumber = () => `line ${versions.length + events.length + 2}`;
+    if (line.startsWith('{"v":')) {
+      events.push(parseEvent(line, at, end - at, () => refuse(`${lineNumber()} is not an event`)));
+    } else if (line.startsWith('{"version":')) {
+      const v = parseJson(line) as Partial<LoggedVersion> | undefined;
+      if (typeof v?.version !== 'string' || typeof v.time !== 'number')
+        throw refuse(`${lineNumber()} is not a version line`);
+      versions.push({
+        version: v.version,
+        time: v.time,
+        institutions: Number(v.institutions ?? 0),
+        withdrawn: Number(v.withdrawn ?? 0),
+        events,
+        committed: false,
+        end: start,
+      });
+      events = [];
+    } else if (line.startsWith('{"commit":')) {
+      const c = parseJson(line) as { commit?: unknown; time?: unknown } | undefined;
+      const last = versions.at(-1);
+      if (last && events.length === 0 && c?.commit === last.version && c.time === last.time)
+        versions[versions.length - 1] = { ...last, committed: true, end: start };
+    } else {
+      throw refuse(`${lineNumber()} is not a line of a change log`);
+    }
+  }
+  // Events after the last version line, and a last line without its newline, belong to a version
+  // that was never completed: not part of the log.
+  return { file, base: header.base, versions, headerEnd: headerEnd + 1 };
+}
+
+function parseJson(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An event line, read without its description (`nt`, last on the line): a start reads every event
+ * of the log, and the descriptions only when a memento is asked for.
+ */
+function parseEvent(
+  line: string,
+  at: number,
+  length: number,
+  refuse: () => HistoryError,
+): LoggedEvent {
+  const cut = line.indexOf(',"nt":"');
+  const fields = parseJson(cut === -1 ? line : `${line.slice(0, cut)}}`) as
+    | { v?: unknown; t?: unknown; e?: unknown; isil?: unknown; hash?: unknown; succ?: unknown }
+    | undefined;
+  if (
+    typeof fields?.v !== 'string' ||
+    typeof fields.t !== 'number' ||
+    typeof fields.e !== 'string' ||
+    !KINDS.has(fields.e) ||
+    typeof fields.isil !== 'string'
+  )
+    throw refuse();
+  const kind = fields.e as EventKind;
+  if ((kind === 'created' || kind === 'updated') && (cut === -1 || typeof fields.hash !== 'string'))
+    throw refuse();
+  return {
+    kind,
+    isil: fields.isil,
+    version: fields.v,
+    time: fields.t,
+    ...(typeof fields.hash === 'string' ? { hash: fields.hash } : {}),
+    ...(Array.isArray(fields.succ) ? { successors: fields.succ.map(String) } : {}),
+    at,
+    length,
+  };
+}
+
+/**
+ * The history of `contents` for a snapshot that names `pointer` (none: a snapshot written without
+ * a log): every version up to the last one committed, by its commit line or by the pointer.
+ */
+export function committed(contents: LogContents, pointer: Pointer | undefined): Committed {
+  let last = -1;
+  contents.versions.forEach((v, i) => {
+    if (v.committed || (pointer && v.version === pointer.version && v.time === pointer.time))
+      last = i;
+  });
+  const versions = contents.versions.slice(0, last + 1);
+  return { contents, versions, end: versions.at(-1)?.end ?? contents.headerEnd };
+}
+
+/** Whether the log was written for `baseIri`, or for its http/https twin (read rewritten). */
+export function checkBase(contents: LogContents, baseIri: string): 'same' | 'twin' {
+  if (contents.base === baseIri || contents.base === '') return 'same';
+  if (contents.base === otherScheme(baseIri)) return 'twin';
+  throw new HistoryError(
+    `${contents.file}: the change log was made for ${contents.base}, not for BASE_IRI ${baseIri} (set HISTORY_DIR to another folder, or BASE_IRI to its base)`,
+  );
+}
+
+/** Each ISIL's state after the versions given: its latest event says it. */
+export function statesAfter(versions: readonly LoggedVersion[]): Map<string, InstitutionState> {
+  const latest = new Map<string, LoggedEvent>();
+  for (const v of versions) for (const e of v.events) latest.set(e.isil, e);
+  const states = new Map<string, InstitutionState>();
+  for (const e of [...latest.values()].sort(byTimeThenIsil)) {
+    if (e.kind === 'deleted') continue;
+    states.set(
+      e.isil,
+      e.kind === 'withdrawn'
+        ? {
+            isil: e.isil,
+            status: 'withdrawn',
+            hash: '',
+            ...(e.successors ? { successors: e.successors } : {}),
+          }
+        : { isil: e.isil, status: 'live', hash: e.hash ?? '' },
+    );
+  }
+  return states;
+}
+
+export function byTimeThenIsil(a: HistoryEvent, b: HistoryEvent): number {
+  if (a.time !== b.time) return a.time - b.time;
+  return a.isil < b.isil ? -1 : a.isil > b.isil ? 1 : 0;
+}
+
+/** Reads the description line of an event from an open log. */
+function readLine(fd: number, event: LoggedEvent): string {
+  const bytes = Buffer.allocUnsafe(event.length);
+  const read = fs.readSync(fd, bytes, 0, event.length, event.at);
+  const line = JSON.parse(bytes.toString('utf8', 0, read)) as { nt?: unknown };
+  if (typeof line.nt !== 'string')
+    throw new Error(`the change log holds no description for ${event.isil} at ${event.time}`);
+  return line.nt;
+}
+
+/**
+ * The history a log holds for a snapshot, read by a server: every event of the committed versions,
+ * descriptions read from the file when a memento is asked for. The file stays open for them (a
+ * retention that replaces it leaves this one readable) until `close`.
+ */
+export function fileHistory(committedLog: Committed, baseIri: string): History {
+  const { contents } = committedLog;
+  const twin = checkBase(contents, baseIri) === 'twin';
+  const fd = fs.openSync(contents.file, 'r');
+  const events: LoggedEvent[] = [];
+  for (const v of committedLog.versions) events.push(...v.events);
+  events.sort(byTimeThenIsil);
+  const from = `<${contents.base}/`;
+  const to = `<${baseIri}/`;
+  const history = new MemoryHistory(
+    committedLog.versions.map(({ version, time }) => ({ version, time })),
+    events,
+    (event) => {
+      try {
+        const nt = readLine(fd, event as LoggedEvent);
+        return Promise.resolve(twin ? nt.replaceAll(from, to) : nt);
+      } catch (error) {
+        return Promise.reject(error as Error);
+      }
+    },
+    () => fs.closeSync(fd),
+  );
+  return history;
+}

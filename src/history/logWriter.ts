@@ -1,0 +1,219 @@
+// Writes the change log (src/history/log.ts says its form): one writer at a time, each version
+// appended and flushed before the snapshot that names it is renamed into place, its commit line
+// after; retention rewrites the file whole, renamed over it.
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  byTimeThenIsil,
+  checkBase,
+  committed,
+  HistoryError,
+  LOG_FILE,
+  readLog,
+  type Committed,
+  type LoggedEvent,
+  type Pointer,
+} from './log';
+import { isMemento, type Change, type HistoryEvent, type VersionInfo } from './model';
+
+const LOCK_FILE = 'history.lock';
+
+/** What a new version adds to the log. */
+export interface NewVersion {
+  readonly version: string;
+  readonly time: number;
+  readonly changes: readonly Change[];
+  /** The canonical description of each ISIL created or updated. */
+  readonly description: (isil: string) => string;
+  readonly institutions: number;
+  readonly withdrawn: number;
+}
+
+/**
+ * Writes the change log of one folder, one writer at a time (`history.lock`, made exclusively; one
+ * left by a process no longer running is taken over).
+ */
+export class LogWriter {
+  readonly file: string;
+  private readonly lock: string;
+  private held = false;
+
+  constructor(
+    readonly dir: string,
+    readonly baseIri: string,
+  ) {
+    this.file = path.join(dir, LOG_FILE);
+    this.lock = path.join(dir, LOCK_FILE);
+  }
+
+  /** Takes the folder's lock; throws a HistoryError when a running process holds it. */
+  acquire(): void {
+    fs.mkdirSync(this.dir, { recursive: true });
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const fd = fs.openSync(this.lock, 'wx');
+        fs.writeSync(fd, `${process.pid}\n`);
+        fs.closeSync(fd);
+        this.held = true;
+        return;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        const pid = Number(fs.readFileSync(this.lock, 'utf8').trim());
+        if (Number.isInteger(pid) && pid > 0 && isRunning(pid))
+          throw new HistoryError(
+            `${this.dir}: the change log is being written by process ${pid} (${LOCK_FILE}); try again when it is done`,
+          );
+        fs.rmSync(this.lock, { force: true });
+      }
+    }
+    throw new HistoryError(`${this.dir}: could not take ${LOCK_FILE}`);
+  }
+
+  release(): void {
+    if (!this.held) return;
+    this.held = false;
+    fs.rmSync(this.lock, { force: true });
+  }
+
+  /**
+   * The log's history for the snapshot that names `pointer`, with the lines of versions never
+   * committed cut off, and the log rewritten for this base when it was made for its http/https
+   * twin. A folder without a log gets one (its header).
+   */
+  prepare(pointer: Pointer | undefined): Committed {
+    let contents = readLog(this.file);
+    if (contents === undefined || (contents.versions.length === 0 && contents.headerEnd === 0)) {
+      writeWhole(this.file, `${JSON.stringify({ history: 1, base: this.baseIri })}\n`);
+      contents = readLog(this.file)!;
+    }
+    if (checkBase(contents, this.baseIri) === 'twin') {
+      const text = fs.readFileSync(this.file, 'utf8');
+      const from = `<${contents.base}/`;
+      const rewritten = text
+        .split('\n')
+        .map((line, i) =>
+          i === 0
+            ? JSON.stringify({ history: 1, base: this.baseIri })
+            : line.replaceAll(from, `<${this.baseIri}/`),
+        )
+        .join('\n');
+      writeWhole(this.file, rewritten);
+      contents = readLog(this.file)!;
+    }
+    const result = committed(contents, pointer);
+    if (fs.statSync(this.file).size > result.end) fs.truncateSync(this.file, result.end);
+    return result;
+  }
+
+  /** Appends a version's events and its version line, flushed to disk; not committed yet. */
+  append(next: NewVersion): void {
+    const lines: string[] = [];
+    for (const change of next.changes) {
+      const line: Record<string, unknown> = {
+        v: next.version,
+        t: next.time,
+        e: change.kind,
+        isil: change.isil,
+      };
+      if (change.successors) line.succ = change.successors;
+      if (isMemento(change as HistoryEvent)) {
+        line.hash = change.hash;
+        line.nt = next.description(change.isil);
+      }
+      lines.push(JSON.stringify(line));
+    }
+    lines.push(
+      JSON.stringify({
+        version: next.version,
+        time: next.time,
+        institutions: next.institutions,
+        withdrawn: next.withdrawn,
+        events: next.changes.length,
+      }),
+    );
+    appendSynced(this.file, `${lines.join('\n')}\n`);
+  }
+
+  /** Marks the version appended last as live (after the snapshot that names it is in place). */
+  commit(version: VersionInfo): void {
+    appendSynced(this.file, `${JSON.stringify({ commit: version.version, time: version.time })}\n`);
+  }
+
+  /**
+   * Keeps the newest `keep` committed versions (0: all): older versions are dropped whole, oldest
+   * first, but each ISIL's latest event among them is kept (what it serves now, or its tombstone),
+   * before the first version kept. Written to a temporary file and renamed over the log.
+   * `beforeRename` is a test's hook.
+   */
+  retain(keep: number, beforeRename?: () => void): number {
+    if (keep <= 0) return 0;
+    const contents = readLog(this.file);
+    if (!contents) return 0;
+    const { versions } = committed(contents, undefined);
+    // Versions past the last commit line are not touched: they are the snapshot's, not yet marked.
+    const droppable = versions.length - keep;
+    if (droppable <= 0) return 0;
+    const dropped = versions.slice(0, droppable);
+    const kept = contents.versions.slice(droppable);
+    const later = new Set<string>();
+    for (const v of kept) for (const e of v.events) later.add(e.isil);
+    const carried = new Map<string, LoggedEvent>();
+    for (const v of dropped)
+      for (const e of v.events) if (!later.has(e.isil)) carried.set(e.isil, e);
+    const bytes = fs.readFileSync(this.file);
+    const line = (at: number, length: number) => bytes.subarray(at, at + length + 1);
+    const parts: Buffer[] = [bytes.subarray(0, contents.headerEnd)];
+    for (const e of [...carried.values()].sort(byTimeThenIsil)) parts.push(line(e.at, e.length));
+    parts.push(bytes.subarray(dropped.at(-1)!.end));
+    const temporary = `${this.file}.tmp-${process.pid}`;
+    try {
+      const fd = fs.openSync(temporary, 'w');
+      try {
+        for (const part of parts) fs.writeSync(fd, part);
+        fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+      beforeRename?.();
+      fs.renameSync(temporary, this.file);
+    } catch (error) {
+      fs.rmSync(temporary, { force: true });
+      throw error;
+    }
+    return dropped.length;
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function appendSynced(file: string, text: string): void {
+  const fd = fs.openSync(file, 'a');
+  try {
+    fs.writeSync(fd, text);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Writes `text` as the whole file: to a temporary file, flushed, renamed over it. */
+function writeWhole(file: string, text: string): void {
+  const temporary = `${file}.tmp-${process.pid}`;
+  try {
+    fs.writeFileSync(temporary, text);
+    const fd = fs.openSync(temporary, 'r+');
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    fs.renameSync(temporary, file);
+  } catch (error) {
+    fs.rmSync(temporary, { force: true });
+    throw error;
+  }
+}

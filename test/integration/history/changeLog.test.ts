@@ -1,0 +1,225 @@
+// The change log of the embedded store (docs/history.md): written by the loader's commit step,
+// read by the server, never losing an event to a killed writer, kept within its retention, and
+// continued (never rewound) by a restored older snapshot.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { generate } from '../../../src/load/generated';
+import { loadSources } from '../../../src/load/loadSources';
+import { commitVersion, snapshotPointer, type CommitStep } from '../../../src/load/commitVersion';
+import { committed, LOG_FILE, readLog, statesAfter } from '../../../src/history/log';
+import { embeddedHistory } from '../../../src/embedded/history';
+import { PROJECT_ROOT } from '../../../src/util/paths';
+
+const BASE = 'https://ld.example.org';
+
+/** Fifty generated institutions as N-Triples, one per block. */
+function institutions(count = 50): string[] {
+  return [...generate({ count, seed: 7, base: BASE })];
+}
+
+function write(dir: string, name: string, blocks: readonly string[]): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, blocks.join(''));
+  return file;
+}
+
+const isilOf = (block: string) => /organisations\/([^>]+)>/.exec(block)![1]!;
+
+describe('the change log', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let target: { dataset: string; baseIri: string; historyDir: string; historyKeepVersions: number };
+  const v1 = institutions();
+  // v2: the third institution's name changes, the fifth is gone, a new one comes.
+  const v2 = v1
+    .map((b, i) => (i === 2 ? b.replace('(synthetisch)"', '(synthetisch) (renamed)"') : b))
+    .filter((_, i) => i !== 4)
+    .concat(institutions(51).slice(50));
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'history-'));
+    target = {
+      dataset: path.join(dir, 'dataset.nq'),
+      baseIri: BASE,
+      historyDir: path.join(dir, 'history'),
+      historyKeepVersions: 0,
+    };
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  async function commit(blocks: readonly string[], name: string, step?: (s: CommitStep) => void) {
+    const loaded = await loadSources([write(dir, name, blocks)], { baseIri: BASE });
+    try {
+      return await commitVersion(loaded, target, { at: step });
+    } finally {
+      loaded.dataset.free();
+    }
+  }
+
+  const logOf = () => {
+    const contents = readLog(path.join(target.historyDir, LOG_FILE))!;
+    return committed(contents, snapshotPointer(target.dataset, BASE));
+  };
+
+  it('makes every ISIL created in the first version, and only the differences after', async () => {
+    const first = await commit(v1, 'v1.nt');
+    assert.equal(first.changes?.length, 50);
+    assert.ok(first.changes.every((c) => c.kind === 'created' && c.hash));
+    const second = await commit(v2, 'v2.nt');
+    const kinds = Object.fromEntries(second.changes!.map((c) => [c.isil, c.kind]));
+    assert.deepEqual(kinds, {
+      [isilOf(v1[2]!)]: 'updated',
+      [isilOf(v1[4]!)]: 'deleted',
+      [isilOf(v2.at(-1)!)]: 'created',
+    });
+    assert.ok(second.time! > first.time!, 'a later version has a later time');
+    const log = logOf();
+    assert.deepEqual(
+      log.versions.map((v) => v.version),
+      [first.version, second.version],
+    );
+    const states = statesAfter(log.versions);
+    assert.equal(states.size, 50);
+    assert.equal(states.has(isilOf(v1[4]!)), false);
+  });
+
+  it('adds nothing for the same sources again', async () => {
+    await commit(v1, 'v1.nt');
+    const again = await commit(v1, 'v1.nt');
+    assert.equal(again.unchanged, true);
+    assert.equal(logOf().versions.length, 1);
+  });
+
+  it('serves the log up to the version its snapshot names, descriptions read back from it', async () => {
+    await commit(v1, 'v1.nt');
+    await commit(v2, 'v2.nt');
+    const loaded = await loadSources([target.dataset], { baseIri: BASE });
+    try {
+      const history = await embeddedHistory(
+        { ...target },
+        { sources: [target.dataset], options: { baseIri: BASE }, snapshot: true },
+        loaded.dataset,
+      );
+      const renamed = isilOf(v1[2]!);
+      const mementos = history.mementos(renamed);
+      assert.equal(mementos.length, 2);
+      const then = await history.description(mementos[0]!);
+      const now = await history.description(mementos[1]!);
+      assert.ok(!then.includes('(renamed)'));
+      assert.ok(now.includes('(renamed)'));
+      assert.deepEqual(
+        history.events(isilOf(v1[4]!)).map((e) => e.kind),
+        ['created', 'deleted'],
+      );
+      history.close();
+    } finally {
+      loaded.dataset.free();
+    }
+  });
+
+  it('refuses a log made for another base', async () => {
+    await commit(v1, 'v1.nt');
+    const other = { ...target, baseIri: 'https://other.example.org' };
+    const loaded = await loadSources([write(dir, 'o.nt', v1)], { baseIri: BASE });
+    try {
+      await assert.rejects(commitVersion(loaded, other), /made for https:\/\/ld\.example\.org/);
+    } finally {
+      loaded.dataset.free();
+    }
+  });
+
+  it("keeps the newest versions and each ISIL's latest event past them", async () => {
+    await commit(v1, 'v1.nt');
+    await commit(v2, 'v2.nt');
+    const v3 = v2.map((b, i) => (i === 0 ? b.replace('(synthetisch)"', '(synthetisch) (3)"') : b));
+    target.historyKeepVersions = 1;
+    const third = await commit(v3, 'v3.nt');
+    assert.equal(third.dropped, 2);
+    const log = logOf();
+    assert.deepEqual(
+      log.versions.map((v) => v.version),
+      [third.version],
+    );
+    const states = statesAfter(log.versions);
+    // The current state of every ISIL survives, and the deleted one's tombstone.
+    assert.equal(states.size, 50);
+    const events = log.versions.flatMap((v) => v.events);
+    assert.ok(events.some((e) => e.isil === isilOf(v1[4]!) && e.kind === 'deleted'));
+    assert.equal(events.filter((e) => e.isil === isilOf(v1[2]!)).length, 1);
+  });
+
+  it('continues the history for a restored older snapshot, never rewinding it', async () => {
+    await commit(v1, 'v1.nt');
+    const old = fs.readFileSync(target.dataset);
+    const second = await commit(v2, 'v2.nt');
+    fs.writeFileSync(target.dataset, old);
+    const loaded = await loadSources([target.dataset], { baseIri: BASE });
+    try {
+      const history = await embeddedHistory(
+        { ...target },
+        { sources: [target.dataset], options: { baseIri: BASE }, snapshot: true },
+        loaded.dataset,
+      );
+      assert.equal(history.versions.length, 3);
+      assert.equal(history.versions.at(-1)!.version, loaded.dataset.version);
+      assert.ok(history.versions.at(-1)!.time > second.time!);
+      assert.deepEqual(
+        history.events(isilOf(v1[4]!)).map((e) => e.kind),
+        ['created', 'deleted', 'created'],
+      );
+      history.close();
+    } finally {
+      loaded.dataset.free();
+    }
+  });
+
+  describe('a loader killed at each step', () => {
+    const steps: CommitStep[] = ['append', 'before-rename', 'after-rename', 'retention'];
+    for (const step of steps)
+      it(`at ${step}: the old version with its log, or the new one with its events`, async () => {
+        const first = await commit(v1, 'v1.nt');
+        const source = write(dir, 'v2.nt', v2);
+        const run = spawnSync(
+          process.execPath,
+          [
+            '--import',
+            'tsx',
+            path.join(PROJECT_ROOT, 'loader', 'load.ts'),
+            '--quiet',
+            '--skip-validation',
+            source,
+          ],
+          {
+            env: {
+              ...process.env,
+              BASE_IRI: BASE,
+              DATASET: target.dataset,
+              HISTORY_DIR: target.historyDir,
+              HISTORY_KEEP_VERSIONS: step === 'retention' ? '1' : '0',
+              ISIL_LD_CRASH_AT: step,
+            },
+            encoding: 'utf8',
+          },
+        );
+        assert.equal(run.signal, 'SIGKILL', run.stderr);
+        const pointer = snapshotPointer(target.dataset, BASE)!;
+        const log = logOf();
+        const last = log.versions.at(-1)!;
+        assert.equal(last.version, pointer.version, "the log ends with the snapshot's version");
+        if (step === 'append' || step === 'before-rename') {
+          assert.equal(pointer.version, first.version);
+          assert.equal(log.versions.length, 1);
+        } else {
+          assert.notEqual(pointer.version, first.version);
+          assert.equal(last.events.length, 3, 'the new version keeps its events');
+        }
+        // The next load goes on from there, with the new version's events.
+        const next = await commit(v2, 'v2.nt');
+        assert.equal(statesAfter(logOf().versions).size, 50);
+        assert.ok(next.unchanged || next.changes!.length === 3);
+      });
+  });
+});
