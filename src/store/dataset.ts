@@ -252,10 +252,7 @@ export class Dataset<S extends DescriptionSource = DescriptionSource> {
   /** Counted once: it is shown after the store may have been freed by a reload. */
   readonly tripleCount: number;
   readonly loadedAt = new Date();
-  /**
-   * The history this version ends (docs/history.md): set by the adapter that opened it before it
-   * is served; none until then.
-   */
+  /** The history this version ends (docs/history.md), set by the adapter that opened it. */
   history: History = NO_HISTORY;
 
   /** The rows of `queries/institutions.rq` in the order the index takes them, read in slices. */
@@ -369,12 +366,6 @@ export class Dataset<S extends DescriptionSource = DescriptionSource> {
   }
 
   /**
-   * The triples the service publishes for the institution (CONSTRUCT queries/describe.rq). The
-   * query is run, or queued for the store's thread, before this returns: a store freed afterwards
-   * (a reload's swap) still answers it. Throws at once, not through the promise, when the store
-   * was freed before.
-   */
-  /**
    * The description of the live institution `isil` as the store answers it (N-Triples), unread:
    * for work done in another thread (the dumps).
    */
@@ -382,6 +373,12 @@ export class Dataset<S extends DescriptionSource = DescriptionSource> {
     return Promise.resolve(this.store.describe(institutionIriFor(this.baseIri, isil)));
   }
 
+  /**
+   * The triples the service publishes for the institution (CONSTRUCT queries/describe.rq). The
+   * query is run, or queued for the store's thread, before this returns: a store freed afterwards
+   * (a reload's swap) still answers it. Throws at once, not through the promise, when the store
+   * was freed before.
+   */
   describe(institution: Institution): Promise<Description> {
     const { iri } = institution;
     const text = this.store.describe(institutionIriFor(this.baseIri, institution.isil));
