@@ -26,7 +26,12 @@ const OFFERS = [
   { name: 'json' as const, mediaType: 'application/json', aliases: [] },
 ];
 
-const LABEL = { nt: 'N-Triples (gzip)', jsonl: 'JSON-LD lines (gzip)', csv: 'CSV' } as const;
+const LABEL = {
+  nt: 'N-Triples (gzip)',
+  jsonl: 'JSON-LD lines (gzip)',
+  csv: 'CSV',
+  history: 'History, JSON lines (gzip)',
+} as const;
 
 function listing(sets: readonly DumpSet[], base: string) {
   return sets.map((set) => ({

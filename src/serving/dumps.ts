@@ -7,13 +7,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Dataset } from '../store/dataset';
 import { WorkerClient } from '../threads/client';
+import { Writing } from './dumpWriting';
+import { isMemento } from '../history/model';
 import { moduleIn } from '../threads/workerRequire';
 import type { DumpAnswer, DumpRequest } from './dumpsWorker';
 
 /** Institutions handed to the dumps' thread at once: described together, written in turn. */
 const BATCH = 50;
 
-export type DumpFormat = 'nt' | 'jsonl' | 'csv';
+export type DumpFormat = 'nt' | 'jsonl' | 'csv' | 'history';
 
 export interface DumpFile {
   readonly name: string;
@@ -36,13 +38,15 @@ const FORMATS: readonly { format: DumpFormat; suffix: string; mediaType: string 
   { format: 'nt', suffix: '.nt.gz', mediaType: 'application/n-triples' },
   { format: 'jsonl', suffix: '.jsonld-lines.gz', mediaType: 'application/x-ndjson' },
   { format: 'csv', suffix: '.csv', mediaType: 'text/csv;charset=utf-8;header=present' },
+  { format: 'history', suffix: '.history.jsonl.gz', mediaType: 'application/x-ndjson' },
 ];
 
 /** How long after failed dumps a request for the list may start them again. */
 const RETRY_MS = 60_000;
 
 /** A dump's file name: dated, with its version (`isil-ld_2026-11-25_b842b4abb6d9.nt.gz`). */
-const NAME = /^isil-ld_(\d{4}-\d{2}-\d{2})_([0-9a-f]{6,64})\.(nt\.gz|jsonld-lines\.gz|csv)$/;
+const NAME =
+  /^isil-ld_(\d{4}-\d{2}-\d{2})_([0-9a-f]{6,64})\.(nt\.gz|jsonld-lines\.gz|csv|history\.jsonl\.gz)$/;
 const SIDECAR = /^isil-ld_(\d{4}-\d{2}-\d{2})_([0-9a-f]{6,64})\.json$/;
 
 /** How many versions' dumps are kept, when they are made, and whom they tell how it went. */
@@ -172,11 +176,8 @@ export class Dumps {
   private async make(dataset: Dataset): Promise<DumpSet | undefined> {
     const created = new Date();
     const stem = `isil-ld_${created.toISOString().slice(0, 10)}_${dataset.version}`;
-    const paths = FORMATS.map((f) => path.join(this.dir, stem + f.suffix)) as [
-      string,
-      string,
-      string,
-    ];
+    const [nt, jsonl, csv, history] = FORMATS.map((f) => path.join(this.dir, stem + f.suffix));
+    const paths: [string, string, string] = [nt!, jsonl!, csv!];
     const thread = new WorkerClient<DumpRequest, DumpAnswer>(moduleIn(__dirname, 'dumpsWorker'), {
       name: "the dumps' thread",
     });
@@ -198,8 +199,9 @@ export class Dumps {
       const { files: written } = (await thread.ask({ kind: 'close' })) as {
         files: { bytes: number; sha256: string }[];
       };
+      written.push(await writeHistory(dataset, history!));
       const files: DumpFile[] = written.map(({ bytes, sha256 }, i) => ({
-        name: path.basename(paths[i]!),
+        name: path.basename([...paths, history!][i]!),
         format: FORMATS[i]!.format,
         mediaType: FORMATS[i]!.mediaType,
         bytes,
@@ -230,9 +232,41 @@ export class Dumps {
   private prune(): void {
     for (const old of this.sets.slice(this.keep)) {
       for (const f of old.files) fs.rmSync(path.join(this.dir, f.name), { force: true });
-      const stem = old.files[0]!.name.replace(/\.(nt\.gz|jsonld-lines\.gz|csv)$/, '');
+      const stem = old.files[0]!.name.replace(
+        /\.(nt\.gz|jsonld-lines\.gz|csv|history\.jsonl\.gz)$/,
+        '',
+      );
       fs.rmSync(path.join(this.dir, `${stem}.json`), { force: true });
     }
     this.sets = this.sets.slice(0, this.keep);
+  }
+}
+
+/**
+ * The version's history as JSON lines (gzip, docs/history.md): every event, oldest first, with
+ * its time in ISO 8601 and, for a creation or an update, the description served from then on.
+ */
+async function writeHistory(
+  dataset: Dataset,
+  file: string,
+): Promise<{ bytes: number; sha256: string }> {
+  const out = new Writing(file, true);
+  try {
+    for (const event of dataset.history.all()) {
+      const line = {
+        version: event.version,
+        time: new Date(event.time * 1000).toISOString().replace('.000Z', 'Z'),
+        event: event.kind,
+        isil: event.isil,
+        ...(event.hash ? { hash: event.hash } : {}),
+        ...(event.successors ? { successors: event.successors } : {}),
+        ...(isMemento(event) ? { description: await dataset.history.description(event) } : {}),
+      };
+      await out.write(`${JSON.stringify(line)}\n`);
+    }
+    return await out.close();
+  } catch (error) {
+    out.abandon();
+    throw error;
   }
 }

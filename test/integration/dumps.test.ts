@@ -69,7 +69,7 @@ describe('dumps', function () {
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it("lists the version's three files with size and SHA-256, and serves each as listed", async () => {
+  it("lists the version's four files with size and SHA-256, and serves each as listed", async () => {
     const list = await request(app).get('/dumps/').set('Accept', 'application/json').expect(200);
     const [set] = list.body.dumps;
     const dataset = service.current!.dataset;
@@ -77,7 +77,7 @@ describe('dumps', function () {
     assert.equal(set.institutions, dataset.institutionCount);
     assert.deepEqual(
       set.files.map((f: { format: string }) => f.format),
-      ['nt', 'jsonl', 'csv'],
+      ['nt', 'jsonl', 'csv', 'history'],
     );
     for (const file of set.files) {
       assert.match(file.name, new RegExp(`^isil-ld_\\d{4}-\\d{2}-\\d{2}_${dataset.version}\\.`));
@@ -98,6 +98,26 @@ describe('dumps', function () {
     );
     const html = await request(app).get('/dumps/?lang=en').expect(200);
     assert.match(html.text, /SHA-256 <code>[0-9a-f]{64}<\/code>/);
+  });
+
+  it("holds the version's history: every event, with the description a creation serves", async () => {
+    const { history } = service.current!.dataset;
+    const file = fs.readdirSync(dir).find((f) => f.endsWith('.history.jsonl.gz'))!;
+    const lines = zlib
+      .gunzipSync(fs.readFileSync(path.join(dir, file)))
+      .toString('utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { event: string; isil: string; description?: string });
+    assert.equal(lines.length, history.size);
+    for (const line of lines.slice(0, 50)) {
+      assert.equal(
+        line.event === 'created' || line.event === 'updated',
+        line.description !== undefined,
+      );
+      if (line.description)
+        assert.match(line.description, new RegExp(`organisations/${line.isil}>`));
+    }
   });
 
   it('holds every description, each with blank nodes of its own, as the documents give it', async () => {
