@@ -45,7 +45,12 @@ export async function embeddedHistory(
     if (contents === undefined || contents.versions.length === 0) return own(pointer?.time);
     const log = committed(contents, pointer);
     const last = log.versions.at(-1);
-    if (last?.version === dataset.version) return fileHistory(log, config.baseIri);
+    // The log ends with the snapshot's version (by the name its trailer gives, or its content's).
+    if (
+      last !== undefined &&
+      (last.version === pointer?.version || last.version === dataset.version)
+    )
+      return fileHistory(log, config.baseIri);
     return await restored(config, dataset, logger);
   } catch (error) {
     if (error instanceof HistoryError)
