@@ -96,6 +96,14 @@ export default tseslint.config(
     'store/ imports only rdf/ below it.',
     [{ regex: '^\\./(oxigraph|remote)(/|$)', message: 'The port knows no adapter.' }],
   ),
+  // history/: the registry's past (docs/history.md), read by serving/ and http/, written by load/
+  // and embedded/; it reads versions through the store port and serves nothing.
+  layer(
+    ['src/history/**/*.ts'],
+    ['http', 'serving', 'search', 'load', 'embedded', 'server'],
+    'history/ is below serving/ and load/: it knows the store port and rdf/ only.',
+    [ADAPTER],
+  ),
   layer(
     ['src/load/**/*.ts'],
     ['http', 'serving', 'search', 'embedded', 'server'],

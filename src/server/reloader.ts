@@ -198,7 +198,9 @@ export class Reloader {
     let dataset: Dataset | undefined;
     try {
       dataset = (await this.store.open({ sources, options })).dataset;
-      if (this.history) dataset.history = await this.history(load, dataset);
+      // Only a version that will be served gets its history: a refused one adds no event.
+      if (this.history && dataset.institutionCount > 0)
+        dataset.history = await this.history(load, dataset);
       return dataset;
     } catch (error) {
       // A history refused (a log made for another base) refuses the version, as its data would.

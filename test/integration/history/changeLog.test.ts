@@ -12,6 +12,12 @@ import { commitVersion, snapshotPointer, type CommitStep } from '../../../src/lo
 import { committed, LOG_FILE, readLog, statesAfter } from '../../../src/history/log';
 import { embeddedHistory } from '../../../src/embedded/history';
 import { PROJECT_ROOT } from '../../../src/util/paths';
+import { inProcessStore } from '../../../src/embedded/inProcessStore';
+import { createLogger } from '../../../src/log';
+import { Reloader } from '../../../src/server/reloader';
+import { Service } from '../../../src/serving/service';
+import { testConfig } from '../../support';
+import { HISTORY_BASE, registryVersions, writeHistory } from '../../support/history';
 
 const BASE = 'https://ld.example.org';
 
@@ -221,5 +227,45 @@ describe('the change log', function () {
         assert.equal(statesAfter(logOf().versions).size, 50);
         assert.ok(next.unchanged || next.changes!.length === 3);
       });
+  });
+});
+
+describe('reloads and the change log', function () {
+  this.timeout(120_000);
+  it('a reload picks up the new events with the new version; a refused one adds none', async () => {
+    const fixture = await writeHistory(registryVersions().slice(0, 2));
+    const config = testConfig({
+      BASE_IRI: HISTORY_BASE,
+      DATASET: fixture.dataset,
+      HISTORY_DIR: fixture.historyDir,
+    });
+    const service = new Service(config);
+    const logger = createLogger('silent');
+    const reloader = new Reloader(service, logger, inProcessStore, undefined, (load, dataset) =>
+      embeddedHistory(config, load, dataset),
+    );
+    try {
+      await reloader.start();
+      assert.equal(service.current!.dataset.history.versions.length, 2);
+      // The next version goes live: the reload serves it with its events.
+      const next = registryVersions()[2]!;
+      const source = path.join(fixture.dir, 'v3.nt');
+      fs.writeFileSync(source, next);
+      const loaded = await loadSources([source], { baseIri: HISTORY_BASE });
+      await commitVersion(loaded, config).finally(() => loaded.dataset.free());
+      await reloader.reload();
+      const { history } = service.current!.dataset;
+      assert.equal(history.versions.length, 3);
+      const log = fs.readFileSync(path.join(fixture.historyDir, LOG_FILE));
+      // A snapshot that cannot be served: refused, and the log is as it was.
+      fs.writeFileSync(fixture.dataset, 'not a snapshot\n');
+      await reloader.reload();
+      assert.equal(service.lastReload?.outcome, 'refused');
+      assert.equal(service.current!.dataset.history.versions.length, 3);
+      assert.deepEqual(fs.readFileSync(path.join(fixture.historyDir, LOG_FILE)), log);
+    } finally {
+      service.close();
+      fs.rmSync(fixture.dir, { recursive: true, force: true });
+    }
   });
 });
