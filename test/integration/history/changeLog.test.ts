@@ -9,7 +9,7 @@ import path from 'node:path';
 import { generate } from '../../../src/load/generated';
 import { loadSources } from '../../../src/load/loadSources';
 import { commitVersion, snapshotPointer, type CommitStep } from '../../../src/load/commitVersion';
-import { committed, LOG_FILE, readLog, statesAfter } from '../../../src/history/log';
+import { committed, fileHistory, LOG_FILE, readLog, statesAfter } from '../../../src/history/log';
 import { embeddedHistory } from '../../../src/embedded/history';
 import { PROJECT_ROOT } from '../../../src/util/paths';
 import { inProcessStore } from '../../../src/embedded/inProcessStore';
@@ -135,6 +135,31 @@ describe('the change log', function () {
     } finally {
       loaded.dataset.free();
     }
+  });
+
+  it('reads a log made for the http:// twin of the base rewritten, and rewrites it on the next load', async () => {
+    const twin = { ...target, baseIri: 'http://ld.example.org' };
+    const http = v1.map((b) => b.replaceAll(`<${BASE}/`, '<http://ld.example.org/'));
+    const loaded = await loadSources([write(dir, 'h.nt', http)], { baseIri: twin.baseIri });
+    await commitVersion(loaded, twin).finally(() => loaded.dataset.free());
+    // Read under https: the descriptions read from the log carry the served base.
+    const history = fileHistory(
+      committed(readLog(path.join(target.historyDir, LOG_FILE))!, undefined),
+      BASE,
+    );
+    const [memento] = history.mementos(isilOf(v1[0]!));
+    const text = await history.description(memento!);
+    assert.ok(text.includes(`<${BASE}/resource/organisations/`));
+    assert.ok(!text.includes('<http://ld.example.org/'));
+    history.close();
+    await commit(v2, 'v2.nt');
+    const contents = readLog(path.join(target.historyDir, LOG_FILE))!;
+    assert.equal(contents.base, BASE);
+    assert.ok(
+      !fs
+        .readFileSync(path.join(target.historyDir, LOG_FILE), 'utf8')
+        .includes('http://ld.example.org/'),
+    );
   });
 
   it("keeps the newest versions and each ISIL's latest event past them", async () => {
