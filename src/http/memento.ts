@@ -31,7 +31,8 @@ import { servesPages } from './institutionPage';
 import { isilFromPath } from './lookup';
 import { commonHeaders } from './middleware';
 import { pageHeaders } from './pageHeaders';
-import { documentAnswer, made, sendDocument, sendMade } from './respond';
+import { documentAnswer, sendDocument } from './respond';
+import { ownBuffer, Representation } from '../serving/representation';
 import { documentLinks } from './resource';
 import { LINK_FORMAT, timemapLink } from './timeLinks';
 
@@ -180,32 +181,44 @@ function timemapJson(original: Original, mementos: readonly HistoryEvent[], base
 export function timemap({ service, config }: RouteDeps): RequestHandler {
   const pages = servesPages(config);
   const cache = cacheControl(config);
+  const answers = new Map(
+    [LINK_FORMAT, JSON_TYPE].map((type) => [
+      type,
+      documentAnswer(
+        {
+          'Content-Type': type === JSON_TYPE ? JSON_TYPE : `${LINK_FORMAT};charset=utf-8`,
+          'Cache-Control': cache,
+        },
+        // The format chooses no more than the Vary, given here: the body follows Accept.
+        formatByName('nt'),
+        'Accept, Accept-Encoding',
+      ),
+    ]),
+  );
   return function timemap(req, res) {
-    const history = currentDocuments(service).dataset.history;
+    const documents = currentDocuments(service);
     const original = originalOf(pathBelow(req), pages);
-    const mementos = mementosOf(history, original.isil);
+    const mementos = mementosOf(documents.dataset.history, original.isil);
     // No Accept, or a wildcard: the TimeMap's own format.
-    const type = req.headers.accept ? accepts(req).type([LINK_FORMAT, JSON_TYPE]) : LINK_FORMAT;
+    const type = req.headers.accept
+      ? (accepts(req).type([LINK_FORMAT, JSON_TYPE]) as string | false)
+      : LINK_FORMAT;
     if (type === false)
       throw notAcceptable(undefined, [
         { href: timemapPath(original.path), label: 'TimeMap', type: LINK_FORMAT },
         { href: timemapPath(original.path), label: 'TimeMap (JSON)', type: JSON_TYPE },
       ]);
-    const body =
-      type === JSON_TYPE
-        ? timemapJson(original, mementos, config.baseIri)
-        : linkFormat(original, mementos, config.baseIri);
-    sendMade(
-      req,
-      res,
-      made(body),
-      {
-        'Content-Type': type === JSON_TYPE ? JSON_TYPE : `${LINK_FORMAT};charset=utf-8`,
-        Vary: 'Accept',
-        'Cache-Control': cache,
-      },
-      new Date(mementos.at(-1)!.time * 1000),
-    );
+    // Made once per version (the documents of a version are dropped with it), then cached.
+    const timemap = documents.made(`${type}\u0000${original.path}`, () => {
+      const body =
+        type === JSON_TYPE
+          ? timemapJson(original, mementos, config.baseIri)
+          : linkFormat(original, mementos, config.baseIri);
+      const modified = new Date(mementos.at(-1)!.time * 1000);
+      const bytes = ownBuffer(Buffer.from(body, 'utf8'));
+      return new Representation(bytes, modified, answers.get(type)!, type);
+    });
+    sendDocument(req, res, timemap);
   };
 }
 

@@ -229,6 +229,23 @@ export class Documents {
     );
   }
 
+  /**
+   * A representation made from what is in memory rather than rendered from a description (a
+   * TimeMap, made from the history): cached by `key` beside the documents, made now when it is not.
+   */
+  made(key: string, make: () => Representation): Representation {
+    const full = `\u0000${key}`;
+    const cached = this.cache.get(full);
+    if (cached) {
+      this.stats.hits++;
+      return cached;
+    }
+    this.stats.misses++;
+    const representation = make();
+    this.cache.set(full, representation);
+    return representation;
+  }
+
   /** The cached representation of `key`, the render of it under way, or a render started now. */
   private through(key: string, make: () => Promise<Representation>): Promise<Representation> {
     const cached = this.cache.get(key);

@@ -377,7 +377,7 @@ for (const adapter of ADAPTERS)
           .set('Accept', 'application/json');
         assert.equal(json.status, 200);
         assert.match(json.headers['content-type']!, /^application\/json/);
-        assert.equal(json.headers.vary, 'Accept');
+        assert.equal(json.headers.vary, 'Accept, Accept-Encoding');
         const body = json.body as {
           original_uri: string;
           timegate_uri: string;
@@ -397,6 +397,21 @@ for (const adapter of ADAPTERS)
         ]);
         assert.deepEqual(body.mementos.first, body.mementos.list[0]);
         assert.deepEqual(body.mementos.last, body.mementos.list[1]);
+      });
+      it('answers 304 to its ETag, each format its own', async () => {
+        const again = await request(app)
+          .get(`/timemap${original}`)
+          .set('If-None-Match', res.headers.etag!);
+        assert.equal(again.status, 304);
+        const json = await request(app)
+          .get(`/timemap${original}`)
+          .set('Accept', 'application/json')
+          .set('If-None-Match', res.headers.etag!);
+        assert.equal(json.status, 200);
+      });
+      it('406 for an Accept it cannot meet', async () => {
+        const none = await request(app).get(`/timemap${original}`).set('Accept', 'image/png');
+        assert.equal(none.status, 406);
       });
       it('an unchanged institution has one memento, first and last', async () => {
         const one = await request(app)
