@@ -115,9 +115,11 @@ export function timegate({ service, config }: RouteDeps): RequestHandler {
       );
     const mementos = mementosOf(history, original.isil);
     const chosen = selectMemento(mementos, datetime)!;
+    const query = req.originalUrl.indexOf('?');
     res.writeHead(302, {
       ...commonHeaders(res),
-      Location: mementoOf(original, chosen),
+      // The query is kept: a page's `lang` chooses the memento's language as the page's.
+      Location: `${mementoOf(original, chosen)}${query >= 0 ? req.originalUrl.slice(query) : ''}`,
       Vary: 'accept-datetime',
       Link: [
         `<${original.path}>; rel="original"`,

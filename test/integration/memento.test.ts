@@ -250,6 +250,10 @@ for (const adapter of ADAPTERS)
         const res = await request(app).get('/timegate/isil/DE-Mt1');
         assert.equal(res.headers.location, mementoPath(T2, '/isil/DE-Mt1'));
       });
+      it('keeps the query: the page’s language', async () => {
+        const res = await request(app).get('/timegate/isil/DE-Mt1?lang=en');
+        assert.equal(res.headers.location, `${mementoPath(T2, '/isil/DE-Mt1')}?lang=en`);
+      });
       it('404 for an ISIL the history never knew', async () => {
         const res = await request(app).get('/timegate/data/organisations/DE-Nope.ttl');
         assert.equal(res.status, 404);
