@@ -6,7 +6,9 @@
 # credentials. A reload reaches it by revalidation: each document is fresh for a second, then asked
 # for again with its ETag; a 304 keeps the stored copy (a replica switched to a version where the
 # record did not change answers 304), a 200 replaces it. So no stale version is served a second
-# after every replica has switched, and no purge has to find every cache.
+# after every replica has switched, and no purge has to find every cache. Mementos
+# (/memento/…, docs/history.md) never change: they are kept for their year, as they say. A request
+# with Accept-Datetime is passed to the replicas rather than stored as one more variant per date.
 vcl 4.1;
 
 backend balancer {
@@ -22,6 +24,9 @@ sub vcl_recv {
   if (req.http.Authorization || req.url ~ "^/(sparql|readyz|healthz|metrics)") {
     return (pass);
   }
+  if (req.http.Accept-Datetime) {
+    return (pass);
+  }
   return (hash);
 }
 
@@ -31,7 +36,12 @@ sub vcl_backend_response {
     set beresp.ttl = 120s;
     return (deliver);
   }
-  if (beresp.status == 200 || beresp.status == 301 || beresp.status == 303 || beresp.status == 410) {
+  if (beresp.status == 200 && bereq.url ~ "^/memento/") {
+    set beresp.ttl = 365d;
+    return (deliver);
+  }
+  # A TimeGate's 302 leads to the latest memento: it changes with the version, as documents do.
+  if (beresp.status == 200 || beresp.status == 301 || beresp.status == 302 || beresp.status == 303 || beresp.status == 410) {
     set beresp.ttl = 1s;
     set beresp.grace = 0s;
     set beresp.keep = 1h;

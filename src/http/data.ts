@@ -12,18 +12,22 @@ import type { Answer } from '../serving/representation';
 import type { Institution } from '../store/dataset';
 import { cacheControl, currentDocuments, DATASET_VERSION, pathBelow, type RouteDeps } from './deps';
 import { cannotWrite, notFound } from './errors';
-import { institutionPage } from './institutionPage';
+import { institutionPage, servesPages } from './institutionPage';
 import { findOrGone, isilFromPath, type Place } from './lookup';
 import { negotiate } from './negotiate';
 import { documentAnswer, redirect, RedirectHeaders, sendDocument } from './respond';
 import { documentLinks, seeOther, seeOtherHeaders } from './resource';
+import { originalPath, timeLinks } from './timeLinks';
 
-/** The `Link` header of a document: the licence, and every other format as alternate. */
+/**
+ * The `Link` header of a document: the licence, every other format as alternate, and its TimeGate
+ * and TimeMap (RFC 7089: the document, or the page, is an original resource).
+ */
 export function linkHeader(isil: string, self: Format): string {
   const alternates = FORMATS.filter((f) => f !== self).map(
     (f) => `<${documentPath(isil, f.ext)}>; rel="alternate"; type="${f.mediaType}"`,
   );
-  return [`<${CC0}>; rel="license"`, ...alternates].join(', ');
+  return [`<${CC0}>; rel="license"`, ...alternates, timeLinks(originalPath(isil, self))].join(', ');
 }
 
 /** How a document of `documents`' dataset is answered: its headers, made once per render. */
@@ -87,7 +91,7 @@ export function data({ service, config }: RouteDeps): RequestHandler {
       const accepted = () => negotiate(req.headers.accept);
       const found = findOrGone(req, res, documents, path, bare, accepted);
       if (found instanceof Promise) return found;
-      return seeOther(req, res, found.isil, seeOtherDocument);
+      return seeOther(req, res, found.isil, seeOtherDocument, servesPages(config));
     }
     const format = formatByExtension(path.slice(dot + 1));
     if (!format) {

@@ -294,9 +294,10 @@ export function sitemaps(deps: RouteDeps, size = SITEMAP_SIZE): RequestHandler {
     let part = parts.get(n);
     if (part?.version !== dataset.version) {
       const urls = list[n - 1]!.map((institution) => {
-        const lastmod = institution.modified
-          ? `<lastmod>${institution.modified.toISOString()}</lastmod>`
-          : '';
+        // When the institution last changed, as its page's Last-Modified says (docs/history.md).
+        const changed = dataset.history.lastChange(institution.isil);
+        const modified = changed === undefined ? institution.modified : new Date(changed * 1000);
+        const lastmod = modified ? `<lastmod>${modified.toISOString()}</lastmod>` : '';
         return `<url><loc>${escapeHtml(pageUrl(deps, institution))}</loc>${lastmod}</url>`;
       }).join('\n');
       part = {

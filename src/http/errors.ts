@@ -75,6 +75,17 @@ export class Gone extends HttpError {
 export const gone = (withdrawn: Withdrawn, headers: Readonly<Record<string, string>> = {}) =>
   new Gone(withdrawn, headers);
 
+/**
+ * 410 for an ISIL the history knows and the version served lacks (deleted, or gone from the
+ * withdrawn list): its past stays readable, through the TimeMap its `Link` names.
+ */
+export const noLongerServed = (isil: string, headers: Headers = {}) =>
+  new HttpError(
+    410,
+    `The ISIL ${isil} is no longer in this dataset; its past versions are listed by its TimeMap.`,
+    headers,
+  );
+
 /** The status helpers, in the order of their codes: each answer says why in `message`. */
 export const badRequest = (message: string, headers: Headers = {}) =>
   new HttpError(400, message, headers);

@@ -10,7 +10,10 @@ import type { Documents } from '../serving/documents';
 import type { Answer } from '../serving/representation';
 import type { Institution } from '../store/dataset';
 import { DATASET_VERSION } from './deps';
-import { gone, Gone, movedPermanently, notWellFormed, unknownIsil } from './errors';
+import { gone, Gone, movedPermanently, noLongerServed, notWellFormed, unknownIsil } from './errors';
+import { DIRECTORY_PATH, DATA_PATH, documentPath } from '../rdf/iris';
+import { formatByExtension } from '../rdf/formats';
+import { timemapLink } from './timeLinks';
 import { CORS } from './middleware';
 import { sendDocument } from './respond';
 
@@ -39,6 +42,16 @@ export interface Place {
 }
 
 /**
+ * The document whose TimeMap an answer about `isil` at `at` links: the page or the RDF document the
+ * path names, else (the 303 resources, the `.html` redirect) the Turtle document.
+ */
+function pastOf(at: Place, isil: Isil): string {
+  if (at.prefix === DIRECTORY_PATH) return `${DIRECTORY_PATH}${isil}`;
+  const format = at.prefix === DATA_PATH ? formatByExtension(at.suffix.slice(1)) : undefined;
+  return documentPath(isil, format && format.name !== 'html' ? format.ext : 'ttl');
+}
+
+/**
  * The institution `text` names, or the answer for an ISIL that is not a plain hit, thrown. A 301
  * goes to the place's URL with the canonical ISIL (or the successor's), and the request's query.
  */
@@ -50,10 +63,17 @@ export function find(req: Request, documents: Documents, text: string, at: Place
   const isil = hit ? (text as Isil) : isilFromPath(text);
   const found = hit ?? documents.dataset.lookup(isil);
   if (found.kind === 'found') return found.institution;
-  const moved = (to: Isil, why: string) => {
+  const { history } = documents.dataset;
+  // An ISIL with a past links its TimeMap (RFC 7089) from the answers that say it moved or went.
+  const past = (of: Isil): Record<string, string> =>
+    history.mementos(of).length > 0 ? { Link: timemapLink(pastOf(at, of)) } : {};
+  const moved = (to: Isil, why: string, from?: Isil) => {
     const query = req.originalUrl.indexOf('?');
     const location = `${at.prefix}${to}${at.suffix}${query >= 0 ? req.originalUrl.slice(query) : ''}`;
-    return movedPermanently(location, why, { 'Cache-Control': at.cacheControl });
+    return movedPermanently(location, why, {
+      'Cache-Control': at.cacheControl,
+      ...(from === undefined ? {} : past(from)),
+    });
   };
   if (found.kind === 'other-case')
     throw moved(found.isil, `The canonical spelling of this ISIL is ${found.isil}.`);
@@ -61,10 +81,16 @@ export function find(req: Request, documents: Documents, text: string, at: Place
     const { withdrawn } = found;
     if (withdrawn.successor.kind === 'live') {
       const successor = withdrawn.successor.institution.isil;
-      throw moved(successor, `The ISIL ${withdrawn.isil} was withdrawn; ${successor} replaces it.`);
+      throw moved(
+        successor,
+        `The ISIL ${withdrawn.isil} was withdrawn; ${successor} replaces it.`,
+        withdrawn.isil,
+      );
     }
-    throw gone(withdrawn, { 'Cache-Control': at.cacheControl });
+    throw gone(withdrawn, { 'Cache-Control': at.cacheControl, ...past(withdrawn.isil) });
   }
+  if (history.events(isil).length > 0)
+    throw noLongerServed(isil, { 'Cache-Control': at.cacheControl, ...past(isil) });
   throw unknownIsil(isil);
 }
 
@@ -124,9 +150,12 @@ const goneAnswer = (documents: Documents, error: Gone, format: Format): Answer =
     ...CORS,
     'Content-Type': format.contentType,
     'Content-Length': String(document.body.length),
-    Link: `<${CC0}>; rel="license"`,
     Vary: 'Accept',
     [DATASET_VERSION]: documents.dataset.version,
     ...error.headers,
+    // The licence, and the TimeMap where the ISIL has a past.
+    Link: [`<${CC0}>; rel="license"`, ...(error.headers.Link ? [error.headers.Link] : [])].join(
+      ', ',
+    ),
   }),
 });

@@ -2,37 +2,55 @@
 // the format `Accept` chooses, or 406 listing every document; §5 for ISILs that are no plain hit.
 import type { Request, RequestHandler, Response } from 'express';
 import { FORMATS } from '../rdf/formats';
-import { documentPath, RESOURCE_PATH } from '../rdf/iris';
+import { documentPath, RESOURCE_PATH, timegatePath } from '../rdf/iris';
 import type { Isil } from '../rdf/isil';
 import { cacheControl, currentDocuments, pathBelow, type RouteDeps } from './deps';
 import { notAcceptable } from './errors';
 import { findOrGone } from './lookup';
 import { negotiate } from './negotiate';
 import { redirect, RedirectHeaders } from './respond';
+import { servesPages } from './institutionPage';
+import { originalPath } from './timeLinks';
 
 /** The institution's documents, for the body of a 406. */
 export const documentLinks = (isil: Isil) =>
   FORMATS.map((f) => ({ href: documentPath(isil, f.ext), label: f.label, type: f.mediaType }));
 
-/** The headers of a 303 to documents cached for `cacheControl`: made once by each route. */
+/**
+ * The headers of a 303 to documents cached for `cacheControl`: made once by each route. The
+ * answer depends on `Accept-Datetime` too (a request with one is sent to a TimeGate).
+ */
 export const seeOtherHeaders = (cacheControl: string) =>
-  new RedirectHeaders({ Vary: 'Accept', 'Cache-Control': cacheControl });
+  new RedirectHeaders({ Vary: 'Accept, Accept-Datetime', 'Cache-Control': cacheControl });
 
-/** 303 to the negotiated document of `isil`, or 406 listing them all. */
-export function seeOther(req: Request, res: Response, isil: Isil, headers: RedirectHeaders): void {
+/**
+ * 303 to the negotiated document of `isil`, or 406 listing them all. With `Accept-Datetime`, an
+ * intermediate resource (RFC 7089 §4.5.3): 303 to the TimeGate of that document (of the page,
+ * where this service serves them: `pages`), never a memento itself.
+ */
+export function seeOther(
+  req: Request,
+  res: Response,
+  isil: Isil,
+  headers: RedirectHeaders,
+  pages: boolean,
+): void {
   const format = negotiate(req.headers.accept);
   if (!format) throw notAcceptable(undefined, documentLinks(isil));
-  redirect(res, 303, documentPath(isil, format.ext), headers);
+  const document = documentPath(isil, format.ext);
+  const past = req.headers['accept-datetime'] !== undefined && (format.name !== 'html' || pages);
+  redirect(res, 303, past ? timegatePath(originalPath(isil, format)) : document, headers);
 }
 
 export function resource({ service, config }: RouteDeps): RequestHandler {
   const at = { prefix: RESOURCE_PATH, suffix: '', cacheControl: cacheControl(config) };
   const headers = seeOtherHeaders(at.cacheControl);
+  const pages = servesPages(config);
   return function resource(req, res) {
     const documents = currentDocuments(service);
     const accepted = () => negotiate(req.headers.accept);
     const found = findOrGone(req, res, documents, pathBelow(req), at, accepted);
     if (found instanceof Promise) return found;
-    seeOther(req, res, found.isil, headers);
+    seeOther(req, res, found.isil, headers, pages);
   };
 }

@@ -20,15 +20,19 @@ import { pageHeaders } from './pageHeaders';
  * The 200 of a document: `own` headers (type, links, caching), then its validators, CORS and its
  * length, in that order. Made once per document, when it is rendered.
  */
-export function documentAnswer(own: Readonly<Record<string, string>>, format: Format): Answer {
+export function documentAnswer(
+  own: Readonly<Record<string, string>>,
+  format: Format,
+  // A page's words follow Accept-Language; the RDF documents' do not.
+  vary = format.name === 'html' ? 'Accept-Encoding, Accept-Language' : 'Accept-Encoding',
+): Answer {
   return {
     status: 200,
     headers: (document) => ({
       ...own,
       ETag: document.etag,
       'Last-Modified': document.lastModified.toUTCString(),
-      // A page's words follow Accept-Language; the RDF documents' do not.
-      Vary: format.name === 'html' ? 'Accept-Encoding, Accept-Language' : 'Accept-Encoding',
+      Vary: vary,
       ...CORS,
       'Content-Length': String(document.body.length),
     }),

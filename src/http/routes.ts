@@ -29,6 +29,8 @@ import {
   VOID_PATH,
 } from './discovery';
 import { dumps, DUMPS_PATH } from './dumps';
+import { memento, timegate, timemap } from './memento';
+import { MEMENTO_PATH, TIMEGATE_PATH, TIMEMAP_PATH } from '../rdf/iris';
 
 type Entry = Omit<Route, 'methods'> & { readonly methods?: readonly string[] };
 const read = (entry: Entry): Route => ({ methods: METHODS, ...entry });
@@ -49,6 +51,24 @@ const probes = (deps: RouteDeps): Route[] => [
     label: 'readyz',
   }),
 ];
+
+/** Memento (RFC 7089, docs/history.md): each document's TimeGate, TimeMap and mementos. */
+const past = (deps: RouteDeps): Route[] =>
+  (
+    [
+      [TIMEGATE_PATH, timegate, 'timegate'],
+      [TIMEMAP_PATH, timemap, 'timemap'],
+      [MEMENTO_PATH, memento, 'memento'],
+    ] as const
+  ).map(([path, handler, label]) =>
+    read({
+      match: 'prefix',
+      path: `${path}/`,
+      handler: handler(deps),
+      contract: 'docs/history.md',
+      label,
+    }),
+  );
 
 /** The staff listener's table (SPARQL_LISTEN): the endpoint and the probes, nothing public. */
 export function staffRouteTable(deps: RouteDeps & { staff: StaffDeps }): readonly Route[] {
@@ -95,6 +115,7 @@ export function routeTable(deps: RouteDeps): readonly Route[] {
           } as const,
         ]
       : []),
+    ...past(deps),
     {
       match: 'exact',
       path: CONTEXT_PATH,

@@ -68,3 +68,18 @@ export function otherScheme(baseIri: string): string {
     ? `http://${baseIri.slice(8)}`
     : `https://${baseIri.slice(7)}`;
 }
+
+/**
+ * Memento (RFC 7089): the TimeGate, TimeMap and mementos of an original document (`original`: its
+ * path, `/data/organisations/DE-1a.ttl` or `/isil/DE-1a`), each under a prefix of its own
+ * (docs/history.md, "How a client asks for the past").
+ */
+export const TIMEGATE_PATH = '/timegate';
+export const TIMEMAP_PATH = '/timemap';
+export const MEMENTO_PATH = '/memento';
+
+export const timegatePath = (original: string): string => `${TIMEGATE_PATH}${original}`;
+export const timemapPath = (original: string): string => `${TIMEMAP_PATH}${original}`;
+/** `timestamp`: the memento's datetime as 14 digits, YYYYMMDDhhmmss (UTC). */
+export const mementoPath = (timestamp: string, original: string): string =>
+  `${MEMENTO_PATH}/${timestamp}${original}`;

@@ -9,6 +9,14 @@ import { renderPage } from './page';
 import type { PageLanguage } from './html/language';
 import { RenderQueue } from './renderQueue';
 import { ownBuffer, Representation, type Answer, type Holder } from './representation';
+import type { HistoryEvent } from '../history/model';
+import { timestamp14 } from '../history/model';
+import { readDescription } from '../history/text';
+import { institutionIri, mementoPath, DIRECTORY_PATH } from '../rdf/iris';
+import type { Isil } from '../rdf/isil';
+
+/** The path of an institution's page on this service (the original of its HTML mementos). */
+const pagePath = (isil: string) => `${DIRECTORY_PATH}${isil}`;
 
 /**
  * What an entry costs the process beside its bytes: the entry, its key, the Representation with
@@ -189,7 +197,57 @@ export class Documents {
     answer: Answer,
     language?: PageLanguage,
   ): Promise<Representation> {
-    const key = keyOf(institution, format, language);
+    return this.through(keyOf(institution, format, language), () =>
+      this.render(institution, format, answer, language),
+    );
+  }
+
+  /** A memento's document (`event`: the change that made it), cached: made by `mementoOf`'s key. */
+  cachedMemento(
+    event: HistoryEvent,
+    format: FormatName,
+    language?: PageLanguage,
+  ): Representation | undefined {
+    const hit = this.cache.get(mementoKey(event, format, language));
+    if (hit) this.stats.hits++;
+    return hit;
+  }
+
+  /**
+   * The document of a memento (RFC 7089): what the history keeps of the institution as `event`
+   * left it, written by the same serializers (a page with today's template, saying which date it
+   * shows), cached and rendered as current documents are.
+   */
+  memento(
+    event: HistoryEvent,
+    format: FormatName,
+    answer: Answer,
+    language?: PageLanguage,
+  ): Promise<Representation> {
+    return this.through(mementoKey(event, format, language), () =>
+      this.renderMemento(event, format, answer, language),
+    );
+  }
+
+  /**
+   * A representation made from what is in memory rather than rendered from a description (a
+   * TimeMap, made from the history): cached by `key` beside the documents, made now when it is not.
+   */
+  made(key: string, make: () => Representation): Representation {
+    const full = `\u0000${key}`;
+    const cached = this.cache.get(full);
+    if (cached) {
+      this.stats.hits++;
+      return cached;
+    }
+    this.stats.misses++;
+    const representation = make();
+    this.cache.set(full, representation);
+    return representation;
+  }
+
+  /** The cached representation of `key`, the render of it under way, or a render started now. */
+  private through(key: string, make: () => Promise<Representation>): Promise<Representation> {
     const cached = this.cache.get(key);
     if (cached) {
       this.stats.hits++;
@@ -199,20 +257,18 @@ export class Documents {
     if (under) return under;
     this.stats.misses++;
     this.pending++;
-    const render = this.queue
-      .run(() => this.render(institution, format, answer, language))
-      .then(
-        (representation) => {
-          this.settled(key);
-          this.cache.set(key, representation);
-          return representation;
-        },
-        (error: unknown) => {
-          this.settled(key);
-          if (error instanceof SerializationError) this.unwritable.set(key, error);
-          throw error;
-        },
-      );
+    const render = this.queue.run(make).then(
+      (representation) => {
+        this.settled(key);
+        this.cache.set(key, representation);
+        return representation;
+      },
+      (error: unknown) => {
+        this.settled(key);
+        if (error instanceof SerializationError) this.unwritable.set(key, error);
+        throw error;
+      },
+    );
     this.rendering.set(key, render);
     return render;
   }
@@ -242,32 +298,68 @@ export class Documents {
     const asked = this.stats.onStoreQuery ? performance.now() : 0;
     const description = await this.dataset.describe(institution);
     this.stats.onStoreQuery?.((performance.now() - asked) / 1000);
-    let text: string;
-    if (format === 'html') {
-      const jsonld = await serialize(description, 'jsonld', this.contextUrl);
-      text = renderPage(description, institution, jsonld, {
-        ...this.page,
-        language,
-        predecessors: this.dataset
-          .predecessors(institution.isil)
-          .map((w) => ({ isil: w.isil, name: w.name })),
-      });
-    } else {
-      text = await serialize(description, format, this.contextUrl);
-    }
+    const text = await this.write(description, institution, format, language);
     const body = ownBuffer(Buffer.from(text, 'utf8'));
     const modified = lastModified(this.dataset, institution, description);
     return new Representation(body, modified, answer, format);
   }
+
+  private async renderMemento(
+    event: HistoryEvent,
+    format: FormatName,
+    answer: Answer,
+    language: PageLanguage = { lang: 'de', explicit: false },
+  ): Promise<Representation> {
+    const isil = event.isil as Isil;
+    const iri = institutionIri(this.dataset.baseIri, isil);
+    const description = readDescription(iri, await this.dataset.history.description(event));
+    const institution: Institution = { isil, iri, name: undefined, modified: undefined };
+    const text = await this.write(description, institution, format, language, event.time);
+    const body = ownBuffer(Buffer.from(text, 'utf8'));
+    return new Representation(body, new Date(event.time * 1000), answer, format);
+  }
+
+  /** The description in `format`; a page lists the institution's versions (`asOf`: a memento's). */
+  private async write(
+    description: Description,
+    institution: Institution,
+    format: FormatName,
+    language: PageLanguage,
+    asOf?: number,
+  ): Promise<string> {
+    if (format !== 'html') return serialize(description, format, this.contextUrl);
+    const jsonld = await serialize(description, 'jsonld', this.contextUrl);
+    const page = pagePath(institution.isil);
+    return renderPage(description, institution, jsonld, {
+      ...this.page,
+      language,
+      predecessors: this.dataset
+        .predecessors(institution.isil)
+        .map((w) => ({ isil: w.isil, name: w.name })),
+      versions: this.dataset.history.mementos(institution.isil).map((m) => ({
+        time: m.time,
+        href: mementoPath(timestamp14(m.time), page),
+      })),
+      ...(asOf === undefined ? {} : { asOf: { time: asOf, current: page } }),
+    });
+  }
 }
 
+/** A memento's key: its datetime beside the format, so that no current document's key is one. */
+const mementoKey = (event: HistoryEvent, format: FormatName, language?: PageLanguage) =>
+  `${format}${language ? `${language.lang}${language.explicit ? '!' : ''}` : ''}@${event.time}\u0000${event.isil}`;
+
 /**
- * When a document last changed: when its record did (its description's `dcterms:modified`, else
+ * When a document last changed: when the history says the institution last did; without one, when its record did (its description's `dcterms:modified`, else
  * the index's, else when the dataset was loaded), or when the links served beside it were made, if
  * that is later (and not after the load). Every document of a version with links takes their date:
  * a link added to an institution without one changes its document too.
  */
 function lastModified(dataset: Dataset, institution: Institution, description: Description): Date {
+  // The time of the institution's last event, where the history knows it: a new load of the same
+  // record keeps it (docs/history.md). Never after the load (RFC 9110 §8.8.2.1).
+  const changed = dataset.history.lastChange(institution.isil);
+  if (changed !== undefined) return new Date(Math.min(changed * 1000, dataset.loadedAt.getTime()));
   const record = description.modified ?? institution.modified ?? dataset.loadedAt;
   // A links file named for a date still to come (a careless name) dates them no later than the
   // load: HTTP forbids a Last-Modified after the answer's own date (RFC 9110 §8.8.2.1).

@@ -64,6 +64,32 @@ export interface PageOptions {
   readonly predecessors: readonly { readonly isil: string; readonly name: string | undefined }[];
   /** The base of the service's IRIs: an object IRI under it is another institution, linked. */
   readonly baseIri: string;
+  /** The institution's versions (its mementos, oldest first): their time and page. */
+  readonly versions?: readonly { readonly time: number; readonly href: string }[];
+  /** A memento's page: the time it shows the record as of, and the current page. */
+  readonly asOf?: { readonly time: number; readonly current: string };
+}
+
+/** The page's list of versions, newest first, the one shown marked. */
+function versions(options: PageOptions): string {
+  const { lang } = options.language;
+  return list(
+    [...(options.versions ?? [])].reverse().map((v) => {
+      const date = escapeHtml(humanDate(new Date(v.time * 1000), lang));
+      const at = new Date(v.time * 1000).toISOString().replace('.000', '');
+      return v.time === options.asOf?.time
+        ? `<time datetime="${at}">${date}</time>`
+        : `<a href="${escapeHtml(keepLanguage(v.href, options.language))}"><time datetime="${at}">${date}</time></a>`;
+    }),
+  );
+}
+
+/** What a memento's page says first: the date it shows the record as of, and where it is now. */
+function asOfNote(options: PageOptions): string {
+  if (!options.asOf) return '';
+  const t = PAGE[options.language.lang];
+  const date = humanDate(new Date(options.asOf.time * 1000), options.language.lang);
+  return `<p class="memento">${t.asOf} ${escapeHtml(date)}. <a href="${escapeHtml(keepLanguage(options.asOf.current, options.language))}">${t.current}</a>.</p>\n`;
 }
 
 function addresses(g: Graph, r: string, t: typeof DE): string {
@@ -305,10 +331,10 @@ export function renderPage(
     `<script type="application/ld+json">\n${scriptJson(jsonld.trim())}\n</script>`,
     `<script type="application/ld+json">\n${scriptJson(JSON.stringify(schemaOrg(g, r)))}\n</script>`,
   ].join('\n');
-  const body = `<h1${langOf(nameTerm)}>${escapeHtml(name)}</h1>
+  const body = `${asOfNote(options)}<h1${langOf(nameTerm)}>${escapeHtml(name)}</h1>
 ${others.length ? `<p class="other-names">${t.otherNames}: ${others.join(' · ')}</p>` : ''}
 ${facts(g, r, institution, options)}
-${notes ? section(t.about, notes) : ''}${section(t.addresses, addresses(g, r, t))}${section(t.location, where)}${section(t.hours, hours(g, r))}${section(t.contact, contact(g, r, t))}${section(t.web, webLinks(g, r, t))}${section(t.related, related)}${section(t.linksOut, out)}${section(t.data, formats)}
+${notes ? section(t.about, notes) : ''}${section(t.addresses, addresses(g, r, t))}${section(t.location, where)}${section(t.hours, hours(g, r))}${section(t.contact, contact(g, r, t))}${section(t.web, webLinks(g, r, t))}${section(t.related, related)}${section(t.linksOut, out)}${section(t.data, formats)}${section(t.versions, versions(options))}
 <p class="record">${modifiedDate && !Number.isNaN(modifiedDate.getTime()) ? `${t.modified} ${humanDate(modifiedDate, lang)}. ` : ''}${t.licence} ${license === CC0 || !license ? `<a rel="license" href="${CC0}">CC0 1.0 Universal</a>` : link(license)}.</p>`;
   return layout({
     language: options.language,

@@ -177,6 +177,32 @@ const runs = ADAPTERS.includes('remote') && (topologyInstalled() || process.env.
     });
   }
 
+  describe('Memento through the cache', () => {
+    const memento = async () => {
+      const gate = await get(`${topology.cache}/timegate/data/organisations/DE-1a.ttl`);
+      assert.equal(gate.status, 302);
+      return `${topology.cache}${gate.headers.get('location')!}`;
+    };
+
+    it('keeps a memento past a second: it is immutable', async () => {
+      const url = await memento();
+      assert.equal((await get(url)).status, 200);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const again = await get(url);
+      assert.equal(again.headers.get('x-cache'), 'hit');
+      assert.match(again.headers.get('cache-control')!, /immutable/);
+    });
+
+    it('passes a request with Accept-Datetime to the replicas', async () => {
+      const gate = `${topology.cache}/timegate/data/organisations/DE-1a.ttl`;
+      const date = { 'Accept-Datetime': 'Tue, 20 Mar 2001 20:35:00 GMT' };
+      assert.equal((await get(gate, date)).status, 302);
+      const again = await get(gate, date);
+      assert.equal(again.status, 302);
+      assert.equal(again.headers.get('x-cache'), 'miss');
+    });
+  });
+
   // In a describe of its own: mocha runs a suite's own tests before those of its inner suites.
   describe('a reload', () => {
     it('reaches the cache: a second after every replica switched, the new version is served', async () => {

@@ -1,0 +1,293 @@
+// Memento (RFC 7089, docs/history.md): each document's TimeGate (`/timegate/<document>`, 302 to the
+// memento a datetime selects), TimeMap (`/timemap/<document>`, link-format or JSON) and mementos
+// (`/memento/<YYYYMMDDhhmmss>/<document>`, the document as that version served it, immutable),
+// read from the history of the dataset served, wherever that history is kept.
+import accepts from 'accepts';
+import type { Request, RequestHandler, Response } from 'express';
+import {
+  httpDate,
+  parseHttpDate,
+  parseTimestamp14,
+  selectMemento,
+  timestamp14,
+  type History,
+  type HistoryEvent,
+} from '../history/model';
+import { formatByExtension, formatByName, type Format } from '../rdf/formats';
+import {
+  DATA_PATH,
+  DIRECTORY_PATH,
+  documentPath,
+  mementoPath,
+  timegatePath,
+  timemapPath,
+} from '../rdf/iris';
+import type { Isil } from '../rdf/isil';
+import { SerializationError } from '../rdf/rdfxml';
+import { pageLanguage } from '../serving/html/language';
+import { cacheControl, currentDocuments, pathBelow, queryOf, type RouteDeps } from './deps';
+import { badRequest, cannotWrite, notAcceptable, notFound, unknownIsil } from './errors';
+import { servesPages } from './institutionPage';
+import { isilFromPath } from './lookup';
+import { commonHeaders } from './middleware';
+import { pageHeaders } from './pageHeaders';
+import { documentAnswer, sendDocument } from './respond';
+import { ownBuffer, Representation } from '../serving/representation';
+import { documentLinks } from './resource';
+import { LINK_FORMAT, timemapLink } from './timeLinks';
+
+const JSON_TYPE = 'application/json';
+
+/** A memento never changes: caches keep it for a year without asking again (RFC 8246). */
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** An original resource (RFC 7089's URI-R): a document of an institution, or its page. */
+export interface Original {
+  readonly isil: Isil;
+  readonly format: Format;
+  /** Its path: `/data/organisations/DE-1a.ttl`, `/isil/DE-1a`. */
+  readonly path: string;
+}
+
+/**
+ * The original resource a path below `/timegate/`, `/timemap/` or `/memento/<datetime>/` names:
+ * an RDF document, or a page where this service serves them.
+ */
+function originalOf(rest: string, pages: boolean): Original {
+  const data = DATA_PATH.slice(1);
+  if (rest.startsWith(data)) {
+    const name = rest.slice(data.length);
+    const dot = name.lastIndexOf('.');
+    const format = dot < 0 ? undefined : formatByExtension(name.slice(dot + 1));
+    if (format === undefined || format.name === 'html')
+      throw notFound(
+        'The documents with a past are /data/organisations/<isil>.rdf, .ttl, .jsonld and .nt' +
+          (pages ? ', and the pages /isil/<isil>.' : '.'),
+      );
+    const isil = isilFromPath(name.slice(0, dot));
+    return { isil, format, path: documentPath(isil, format.ext) };
+  }
+  const page = DIRECTORY_PATH.slice(1);
+  if (pages && rest.startsWith(page)) {
+    const isil = isilFromPath(rest.slice(page.length));
+    return { isil, format: formatByName('html'), path: `${DIRECTORY_PATH}${isil}` };
+  }
+  throw notFound('No such original resource: a document or page of an institution follows.');
+}
+
+/** The mementos of the ISIL (oldest first), or 404: never known, or no description kept. */
+function mementosOf(history: History, isil: Isil): readonly HistoryEvent[] {
+  const mementos = history.mementos(isil);
+  if (mementos.length > 0) return mementos;
+  if (history.events(isil).length === 0) throw unknownIsil(isil);
+  throw notFound(`The history keeps no description of ${isil} to serve.`);
+}
+
+const mementoOf = (original: Original, event: HistoryEvent) =>
+  mementoPath(timestamp14(event.time), original.path);
+
+/** `first memento`, `last memento` (both on one link when there is one memento). */
+function firstAndLast(original: Original, mementos: readonly HistoryEvent[], base = ''): string[] {
+  const first = mementos[0]!;
+  const last = mementos.at(-1)!;
+  const link = (event: HistoryEvent, rel: string) =>
+    `<${base}${mementoOf(original, event)}>; rel="${rel}"; datetime="${httpDate(event.time)}"`;
+  return first === last
+    ? [link(first, 'first last memento')]
+    : [link(first, 'first memento'), link(last, 'last memento')];
+}
+
+/**
+ * `GET /timegate/<document>`: 302 to the memento `Accept-Datetime` selects (the latest at or
+ * before it, the first before the first, the latest without one); 400 for a malformed one.
+ */
+export function timegate({ service, config }: RouteDeps): RequestHandler {
+  const pages = servesPages(config);
+  const cache = cacheControl(config);
+  return function timegate(req, res) {
+    const history = currentDocuments(service).dataset.history;
+    const original = originalOf(pathBelow(req), pages);
+    const asked = req.get('accept-datetime');
+    const datetime = asked === undefined ? undefined : parseHttpDate(asked);
+    if (asked !== undefined && datetime === undefined)
+      throw badRequest(
+        'Accept-Datetime is an HTTP-date (RFC 7089 §2.1.1), e.g. Tue, 20 Mar 2001 20:35:00 GMT.',
+      );
+    const mementos = mementosOf(history, original.isil);
+    const chosen = selectMemento(mementos, datetime)!;
+    const query = req.originalUrl.indexOf('?');
+    res.writeHead(302, {
+      ...commonHeaders(res),
+      // The query is kept: a page's `lang` chooses the memento's language as the page's.
+      Location: `${mementoOf(original, chosen)}${query >= 0 ? req.originalUrl.slice(query) : ''}`,
+      Vary: 'accept-datetime',
+      Link: [
+        `<${original.path}>; rel="original"`,
+        timemapLink(original.path),
+        ...firstAndLast(original, mementos),
+      ].join(', '),
+      'Cache-Control': cache,
+      'Content-Length': '0',
+    });
+    res.end();
+  };
+}
+
+/** The TimeMap in link-format (RFC 6690), every URI absolute under `base`. */
+function linkFormat(original: Original, mementos: readonly HistoryEvent[], base: string): string {
+  const first = mementos[0]!;
+  const last = mementos.at(-1)!;
+  const lines = [
+    `<${base}${original.path}>;rel="original"`,
+    `<${base}${timemapPath(original.path)}>;rel="self";type="${LINK_FORMAT}";from="${httpDate(first.time)}";until="${httpDate(last.time)}"`,
+    `<${base}${timegatePath(original.path)}>;rel="timegate"`,
+    ...mementos.map((event) => {
+      const rel =
+        mementos.length === 1
+          ? 'first last memento'
+          : event === first
+            ? 'first memento'
+            : event === last
+              ? 'last memento'
+              : 'memento';
+      return `<${base}${mementoOf(original, event)}>;rel="${rel}";datetime="${httpDate(event.time)}"`;
+    }),
+  ];
+  return `${lines.join(',\n')}\n`;
+}
+
+/** The TimeMap in the JSON shape Memento aggregators use. */
+function timemapJson(original: Original, mementos: readonly HistoryEvent[], base: string): string {
+  const item = (event: HistoryEvent) => ({
+    datetime: new Date(event.time * 1000).toISOString().replace('.000Z', 'Z'),
+    uri: `${base}${mementoOf(original, event)}`,
+  });
+  const timemap = `${base}${timemapPath(original.path)}`;
+  return `${JSON.stringify(
+    {
+      original_uri: `${base}${original.path}`,
+      timegate_uri: `${base}${timegatePath(original.path)}`,
+      timemap_uri: { link_format: timemap, json_format: timemap },
+      mementos: {
+        first: item(mementos[0]!),
+        last: item(mementos.at(-1)!),
+        list: mementos.map(item),
+      },
+    },
+    null,
+    2,
+  )}\n`;
+}
+
+/** `GET /timemap/<document>`: every memento of the document, link-format or JSON by `Accept`. */
+export function timemap({ service, config }: RouteDeps): RequestHandler {
+  const pages = servesPages(config);
+  const cache = cacheControl(config);
+  const answers = new Map(
+    [LINK_FORMAT, JSON_TYPE].map((type) => [
+      type,
+      documentAnswer(
+        {
+          'Content-Type': type === JSON_TYPE ? JSON_TYPE : `${LINK_FORMAT};charset=utf-8`,
+          'Cache-Control': cache,
+        },
+        // The format chooses no more than the Vary, given here: the body follows Accept.
+        formatByName('nt'),
+        'Accept, Accept-Encoding',
+      ),
+    ]),
+  );
+  return function timemap(req, res) {
+    const documents = currentDocuments(service);
+    const original = originalOf(pathBelow(req), pages);
+    const mementos = mementosOf(documents.dataset.history, original.isil);
+    // No Accept, or a wildcard: the TimeMap's own format.
+    const type = req.headers.accept
+      ? (accepts(req).type([LINK_FORMAT, JSON_TYPE]) as string | false)
+      : LINK_FORMAT;
+    if (type === false)
+      throw notAcceptable(undefined, [
+        { href: timemapPath(original.path), label: 'TimeMap', type: LINK_FORMAT },
+        { href: timemapPath(original.path), label: 'TimeMap (JSON)', type: JSON_TYPE },
+      ]);
+    // Made once per version (the documents of a version are dropped with it), then cached.
+    const timemap = documents.made(`${type}\u0000${original.path}`, () => {
+      const body =
+        type === JSON_TYPE
+          ? timemapJson(original, mementos, config.baseIri)
+          : linkFormat(original, mementos, config.baseIri);
+      const modified = new Date(mementos.at(-1)!.time * 1000);
+      const bytes = ownBuffer(Buffer.from(body, 'utf8'));
+      return new Representation(bytes, modified, answers.get(type)!, type);
+    });
+    sendDocument(req, res, timemap);
+  };
+}
+
+/** A memento's own headers: what a current document of its format says, and that it is past. */
+function mementoHeaders(
+  original: Original,
+  event: HistoryEvent,
+  page: Readonly<Record<string, string>>,
+  lang: string,
+): Record<string, string> {
+  const { format, isil } = original;
+  return {
+    'Content-Type': format.contentType,
+    ...(format.name === 'html'
+      ? { 'Content-Language': lang, ...page }
+      : {
+          'Content-Disposition': `inline; filename="${isil.replace(/[/:]/g, '_')}_${timestamp14(event.time)}.${format.ext}"`,
+        }),
+    'Memento-Datetime': httpDate(event.time),
+    Link: [
+      `<${original.path}>; rel="original"`,
+      `<${timegatePath(original.path)}>; rel="timegate"`,
+      timemapLink(original.path),
+    ].join(', '),
+    'Cache-Control': IMMUTABLE,
+  };
+}
+
+/**
+ * `GET /memento/<YYYYMMDDhhmmss>/<document>`: the document as the version of that time served it
+ * (200 whatever `Accept-Datetime` says: a memento does not negotiate), cached as documents are.
+ */
+export function memento({ service, config }: RouteDeps): RequestHandler {
+  const pages = servesPages(config);
+  const page = pageHeaders(config);
+  return function memento(req: Request, res: Response): Promise<void> | void {
+    const documents = currentDocuments(service);
+    const rest = pathBelow(req);
+    const slash = rest.indexOf('/');
+    const time = slash < 0 ? undefined : parseTimestamp14(rest.slice(0, slash));
+    if (time === undefined)
+      throw notFound('A memento is /memento/<YYYYMMDDhhmmss>/<document>, its time in UTC.');
+    const original = originalOf(rest.slice(slash + 1), pages);
+    const mementos = mementosOf(documents.dataset.history, original.isil);
+    const event = mementos.find((m) => m.time === time);
+    if (!event)
+      throw notFound(`No memento of ${original.path} has that time: its TimeMap lists them.`, {
+        Link: timemapLink(original.path),
+      });
+    const { format } = original;
+    const language =
+      format.name === 'html'
+        ? pageLanguage(queryOf(req), req.headers['accept-language'])
+        : undefined;
+    const cached = documents.cachedMemento(event, format.name, language);
+    if (cached) return sendDocument(req, res, cached);
+    const answer = documentAnswer(
+      mementoHeaders(original, event, page, language?.lang ?? ''),
+      format,
+    );
+    return documents.memento(event, format.name, answer, language).then(
+      (document) => sendDocument(req, res, document),
+      (error: unknown) => {
+        if (!(error instanceof SerializationError)) throw error;
+        const others = documentLinks(original.isil).filter((l) => l.type !== format.mediaType);
+        throw cannotWrite(format.label, error.message, others, error);
+      },
+    );
+  };
+}
