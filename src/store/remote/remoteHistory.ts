@@ -176,7 +176,7 @@ export function eventTriples(step: HistoryStep, changes: readonly Change[]): str
   const integer = (n: number) => `"${n}"^^<${XSD_INTEGER}>`;
   const lines: string[] = [];
   for (const change of changes) {
-    const e = `<urn:isil-ld:event:${step.time}:${change.isil}>`;
+    const e = `<urn:isil-ld:event:${step.time}:${encodeURIComponent(change.isil)}>`;
     lines.push(
       `${e} <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <${H.event}> .`,
       `${e} <${H.kind}> ${JSON.stringify(change.kind)} .`,

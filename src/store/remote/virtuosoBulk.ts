@@ -121,8 +121,18 @@ export class VirtuosoBulkTransport implements Transport {
     if (graphs.size === 0) return;
     const file = path.join(this.settings.dir, `isil-ld-history-${process.pid}-${Date.now()}.nq`);
     const out: string[] = [];
-    for (const [graph, triples] of graphs)
-      for (const t of triples) out.push(`${t.slice(0, -2)} <${graph}> .\n`);
+    let n = 0;
+    for (const [graph, triples] of graphs) {
+      // A blank node's label names one node in the whole file: each graph gets labels of its own.
+      const own = `_:g${++n}_`;
+      for (const t of triples)
+        out.push(
+          `${t
+            .slice(0, -2)
+            .replace(/^_:/, own)
+            .replace(/ _:(\S+)$/, ` ${own}$1`)} <${graph}> .\n`,
+        );
+    }
     fs.writeFileSync(file, out.join(''), { mode: 0o644 });
     this.loadFile(file);
   }
