@@ -244,6 +244,23 @@ function graphOf(ntriples: string): Quad[] {
     });
 
     describe('a rollback, then prune', () => {
+      /** The events graph a write killed before the registry's leaves, at a later time. */
+      const killed = `${HISTORY_PREFIX}4000000000`;
+
+      it('ignores the events of a version the registry never listed', async () => {
+        const e = '<urn:isil-ld:event:4000000000:X>';
+        const h = 'urn:isil-ld:history#';
+        virtuoso.isql(
+          `SPARQL INSERT DATA { GRAPH <${killed}> { ${e} <${h}time> 4000000000 . ${e} <${h}isil> "${isilOf(v1[0]!)}" . ${e} <${h}kind> "deleted" . ${e} <${h}version> "${second.version}" } };`,
+        );
+        const replica = await remoteHistory(client, second.version, BASE);
+        assert.equal(replica!.size, COUNT + 3);
+        assert.deepEqual(
+          replica!.events(isilOf(v1[0]!)).map((e) => e.kind),
+          ['created'],
+        );
+      });
+
       it('appends a rollback as a new version at its own time', async () => {
         const { transport, client: own } = transportOf(graphStore);
         try {
@@ -272,6 +289,10 @@ function graphOf(ntriples: string): Quad[] {
           replica!.mementos(isilOf(v1[2]!))[0]!.hash,
         );
         assert.equal((await descriptions()).length, COUNT + 2, 'no description written again');
+        assert.ok(
+          !(await graphsStartingWith(client, HISTORY_PREFIX)).includes(killed),
+          'the events a killed write left are dropped',
+        );
       });
 
       it('prunes only the graphs nothing references', async () => {
