@@ -1,8 +1,9 @@
 // Loading into a remote store (`npm run load -- --remote …`, docs/scaling.md): the version is
 // written beside the live one and published in one write, so a failed or killed load leaves the
-// live version as it was. A snapshot is streamed straight from its file, a piece at a time (no
-// embedded copy, so the embedded store's input limit does not apply); other sources are loaded by
-// the usual path into a snapshot first, whose version every replica then shows.
+// live version as it was. A snapshot is streamed straight from its file, a piece at a time; other
+// sources are loaded by the usual path into a snapshot first, whose version every replica then
+// shows. Either way the load's states and canonical descriptions are taken from an embedded copy,
+// for the version's place in the history (docs/history.md).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,6 +18,8 @@ import {
   type LoadReport,
 } from '../src/load/loadSources';
 import { CHUNK_MARK, readTrailer, SNAPSHOT_START, VERSION_LENGTH } from '../src/load/snapshot';
+import { statesOf, type DatasetStates } from '../src/history/states';
+import type { Loaded } from '../src/load/report';
 import { GraphStoreTransport } from '../src/store/remote/graphStore';
 import { SparqlClient } from '../src/store/remote/sparqlClient';
 import { VirtuosoBulkTransport } from '../src/store/remote/virtuosoBulk';
@@ -159,6 +162,7 @@ export async function loadRemote(
       : undefined;
   let temporary: string | undefined;
   let report: LoadReport | undefined;
+  let states: DatasetStates;
   if (!snapshot) {
     temporary = fs.mkdtempSync(path.join(os.tmpdir(), 'isil-ld-remote-'));
     snapshot = path.join(temporary, 'dataset.nq');
@@ -167,9 +171,17 @@ export async function loadRemote(
       report = loaded.report;
       accept(report);
       writeSnapshot(loaded, snapshot);
+      states = await historyOf(loaded);
     } catch (error) {
       fs.rmSync(temporary, { recursive: true, force: true });
       throw error;
+    } finally {
+      loaded.dataset.free();
+    }
+  } else {
+    const loaded = await loadSources([snapshot], options);
+    try {
+      states = await historyOf(loaded);
     } finally {
       loaded.dataset.free();
     }
@@ -184,6 +196,11 @@ export async function loadRemote(
       snapshotPieces(snapshot),
       { version, baseIri: config.baseIri, sources: sources.join(', ') },
       (quads) => options.onProgress?.('transfer', quads, total, 'quads'),
+      {
+        client,
+        states: states.states,
+        description: (isil) => states.descriptions.get(isil),
+      },
     );
     return { ...written, snapshotMs, report };
   } finally {
@@ -191,6 +208,11 @@ export async function loadRemote(
     client.close();
     if (temporary) fs.rmSync(temporary, { recursive: true, force: true });
   }
+}
+
+/** Every ISIL's state and canonical description in `loaded`: what its history keeps. */
+function historyOf(loaded: Loaded): Promise<DatasetStates> {
+  return statesOf(loaded.dataset);
 }
 
 /** The quads a snapshot's trailer counts. */

@@ -89,11 +89,15 @@ export async function intoRemote(
   );
   printed(written.report);
   const where = via.kind === 'graph-store' ? via.url : `Virtuoso's bulk loader (${via.dir})`;
+  const { history } = written;
+  const logged = history?.step
+    ? `; history: ${history.changes.length} events, ${history.descriptionsWritten} descriptions written`
+    : '';
   process.stdout.write(
     written.unchanged
-      ? `version ${written.version} is in ${store.endpoint} already: marked current\n`
+      ? `version ${written.version} is in ${store.endpoint} already: marked current${logged}\n`
       : `loaded version ${written.version} into ${store.endpoint} through ${where}: ${written.quads} quads; ` +
-          `snapshot ${written.snapshotMs} ms, reading ${written.readMs} ms, transfer ${written.transferMs} ms; ` +
+          `snapshot ${written.snapshotMs} ms, reading ${written.readMs} ms, transfer ${written.transferMs} ms${logged}; ` +
           `marked current (replicas switch on their next reload)\n`,
   );
   return 0;

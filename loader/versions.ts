@@ -1,13 +1,23 @@
 // Command line: `npm run versions -- [list | use VERSION | prune --replicas URL,…]` manages the
 // dataset versions of a remote store (STORE=remote, docs/scaling.md). `list` shows them, the
 // current one marked; `use` marks another listed version current (a rollback: replicas switch on
-// their next reload); `prune` drops every version but the current one, and the graphs killed loads
+// their next reload), its difference from the current one added to the history as a new version at
+// its own time; `prune` drops every version but the current one, and the graphs killed loads
 // left, once every replica named serves the current version (a replica still on an old version
-// would lose its data).
+// would lose its data). The history stays whole: its events, and every description they name.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../src/config';
-import { listVersions } from '../src/store/remote/registry';
-import type { VersionEntry } from '../src/store/remote/layout';
+import { diff, versionTime } from '../src/history/model';
+import { listTimeline, listVersions } from '../src/store/remote/registry';
+import { eventsGraph, hashGraph, type VersionEntry } from '../src/store/remote/layout';
+import {
+  eventTriples,
+  historyGraphs,
+  readStoredHistory,
+  statesAfterEvents,
+  unlistedEvents,
+} from '../src/store/remote/remoteHistory';
+import type { SparqlClient } from '../src/store/remote/sparqlClient';
 import type { Transport } from '../src/store/remote/versionWriter';
 import { transportOf } from './remote';
 import { remoteVia } from './remoteCommand';
@@ -37,9 +47,70 @@ async function servedBy(replicas: readonly string[]): Promise<Map<string, string
   return served;
 }
 
-/** Drops every version but the current one, once every replica serves it; returns the exit code. */
-async function prune(
+/**
+ * Marks `chosen` current. When the history knows it, the difference from the history's last version
+ * to it is added as a new version at its own time (never before the last one's): a rollback is a
+ * change like any other, and history never runs backwards.
+ */
+export async function useVersion(
   transport: Transport,
+  client: SparqlClient,
+  chosen: VersionEntry,
+  now = new Date(),
+): Promise<{ events: number | undefined }> {
+  const { entries } = await listVersions(client);
+  const { timeline, events } = await readStoredHistory(client);
+  const last = timeline.at(-1);
+  let at = -1;
+  timeline.forEach((step, i) => {
+    if (step.version === chosen.version) at = i;
+  });
+  if (last === undefined || at === -1 || last.version === chosen.version) {
+    // A version the history never had (loaded before the store kept history) is only marked.
+    await transport.writeRegistry(entries, chosen.version, timeline);
+    return { events: last?.version === chosen.version ? 0 : undefined };
+  }
+  const until = timeline[at]!.time;
+  const target = statesAfterEvents(events.filter((e) => e.time <= until));
+  const changes = diff(statesAfterEvents(events), target);
+  let institutions = 0;
+  for (const state of target.values()) if (state.status === 'live') institutions++;
+  const step = {
+    version: chosen.version,
+    time: versionTime(now, last.time),
+    institutions,
+    withdrawn: target.size - institutions,
+    events: changes.length,
+  };
+  const stale = await unlistedEvents(client, last.time);
+  if (stale.length > 0) await transport.dropGraphs(stale);
+  // Every description the changes name is in the store already: an earlier event named it.
+  if (changes.length > 0)
+    await transport.writeGraphs(new Map([[eventsGraph(step.time), eventTriples(step, changes)]]));
+  await transport.writeRegistry(entries, chosen.version, [...timeline, step]);
+  return { events: changes.length };
+}
+
+/**
+ * The history's graphs nothing references: description graphs no event of a listed version names,
+ * events graphs of versions never listed (killed loads).
+ */
+export async function unreferenced(client: SparqlClient): Promise<string[]> {
+  const { timeline, events } = await readStoredHistory(client);
+  const listed = new Set(timeline.map((step) => eventsGraph(step.time) as string));
+  const named = new Set<string>();
+  for (const e of events) if (e.hash) named.add(hashGraph(e.hash));
+  const stored = await historyGraphs(client);
+  return [
+    ...stored.descriptions.filter((g) => !named.has(g)),
+    ...stored.events.filter((g) => !listed.has(g)),
+  ];
+}
+
+/** Drops every version but the current one, once every replica serves it; returns the exit code. */
+export async function prune(
+  transport: Transport,
+  client: SparqlClient,
   current: VersionEntry | undefined,
   list: string | undefined,
 ): Promise<number> {
@@ -61,11 +132,15 @@ async function prune(
     process.stderr.write('nothing pruned: reload those replicas first (SIGHUP)\n');
     return 1;
   }
-  // The registry first: a version is unlisted before its graphs go.
-  await transport.writeRegistry([current], current.version);
+  // The registry first: a version is unlisted before its graphs go. The history's versions stay.
+  await transport.writeRegistry([current], current.version, await listTimeline(client));
   const dropped = (await transport.stored()).filter((v) => v !== current.version);
   for (const version of dropped) await transport.drop(version);
-  process.stdout.write(`pruned ${dropped.length} versions; ${current.version} is kept\n`);
+  const history = await unreferenced(client);
+  await transport.dropGraphs(history);
+  process.stdout.write(
+    `pruned ${dropped.length} versions and ${history.length} history graphs nothing references; ${current.version} is kept\n`,
+  );
   return 0;
 }
 
@@ -119,13 +194,13 @@ export async function main(argv: readonly string[]): Promise<number> {
           );
           return 1;
         }
-        await transport.writeRegistry(entries, chosen.version);
+        const { events } = await useVersion(transport, client, chosen);
         process.stdout.write(
-          `version ${chosen.version} is current: replicas switch on their next reload\n`,
+          `version ${chosen.version} is current${events === undefined ? ' (the history does not know it: none added)' : `, ${events} events added to the history`}: replicas switch on their next reload\n`,
         );
         return 0;
       }
-      if (command === 'prune') return await prune(transport, current, args.values.replicas);
+      if (command === 'prune') return await prune(transport, client, current, args.values.replicas);
       process.stderr.write(`unknown command ${JSON.stringify(command)}\n${USAGE}\n`);
       return 2;
     } finally {

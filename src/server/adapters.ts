@@ -11,6 +11,7 @@ import type { LoadRequest } from '../load/loadSources';
 import type { Logger } from '../log';
 import { StaffPool } from '../embedded/staffPool';
 import { StoreThread } from '../embedded/storeThread';
+import { remoteHistory } from '../store/remote/remoteHistory';
 import { SparqlStore } from '../store/remote/sparqlStore';
 import { RemoteStaff } from '../store/remote/staffRemote';
 import type { StaffStore } from '../store/staff';
@@ -61,8 +62,11 @@ export function adaptersFor(config: Config, logger: Logger): Adapters {
       store,
       staff,
       follow: (served, reload) => poll(store, settings, served, reload),
-      history: (_load, dataset) =>
-        Promise.resolve(derivedHistory(dataset, dataTime(dataset, dataset.loadedAt))),
+      // The history the store keeps, up to the version opened; one the history never named (loaded
+      // before the store kept history) is a history of its own.
+      history: async (_load, dataset) =>
+        (await remoteHistory(store.client, dataset.version, config.baseIri)) ??
+        derivedHistory(dataset, dataTime(dataset, dataset.loadedAt)),
     };
   }
   // Without the thread of the store being served nothing uncached can be answered, so its end is

@@ -7,7 +7,13 @@
 import http from 'node:http';
 import https from 'node:https';
 import { graphsOf, listVersions, registryWith, storedVersions } from './registry';
-import { REGISTRY, registryTriples, versionGraph, type VersionEntry } from './layout';
+import {
+  REGISTRY,
+  registryTriples,
+  versionGraph,
+  type HistoryStep,
+  type VersionEntry,
+} from './layout';
 import { basicAuthorization, keepAliveAgent, type SparqlClient } from './sparqlClient';
 import type { Transport } from './versionWriter';
 
@@ -94,13 +100,28 @@ export class GraphStoreTransport implements Transport {
     if (this.failure) throw this.failure;
   }
 
-  async publish(entry: VersionEntry): Promise<void> {
-    const body = await registryWith(this.client, entry);
+  async publish(entry: VersionEntry, step?: HistoryStep): Promise<void> {
+    const body = await registryWith(this.client, entry, step);
     await this.request('PUT', REGISTRY, body);
   }
 
-  async writeRegistry(entries: readonly VersionEntry[], current: string): Promise<void> {
-    await this.request('PUT', REGISTRY, registryTriples(entries, current));
+  async writeRegistry(
+    entries: readonly VersionEntry[],
+    current: string,
+    timeline: readonly HistoryStep[],
+  ): Promise<void> {
+    await this.request('PUT', REGISTRY, registryTriples(entries, current, timeline));
+  }
+
+  async writeGraphs(graphs: ReadonlyMap<string, readonly string[]>): Promise<void> {
+    for (const [graph, triples] of graphs)
+      await this.queue(() => this.request('PUT', graph, `${triples.join('\n')}\n`));
+    await this.finish();
+  }
+
+  async dropGraphs(graphs: readonly string[]): Promise<void> {
+    for (const graph of graphs) await this.queue(() => this.request('DELETE', graph));
+    await this.finish();
   }
 
   async stored(): Promise<string[]> {

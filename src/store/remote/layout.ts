@@ -10,6 +10,16 @@
 //                                            embedded store is <description> itself)
 //   urn:isil-ld:version:<v>:<base>/data/links  the version's links to the same institutions
 //                                            elsewhere, when a links source was loaded
+//   urn:isil-ld:history:<t>                  the events of the history's version at time <t>
+//                                            (seconds): one resource an event
+//   urn:isil-ld:description:<hash>           a description the history keeps (canonical, with
+//                                            its links), named by its content hash: written
+//                                            once, shared by every event of that hash
+//
+// The history's versions (each a dataset version and its time) are listed in the registry too,
+// `<urn:isil-ld:history:<t>>` each: the registry's write that marks a version current is the one
+// that adds it to the history, so events of a version never listed (a killed load) are ignored by
+// readers and dropped by the next load.
 //
 // A version is listed in the registry only once all its graphs are written: a load that fails or
 // is killed leaves graphs nobody reads, which the next load of those bytes replaces and `prune`
@@ -21,7 +31,7 @@ import type { CheckedIri } from '../queries';
 export const REGISTRY = 'urn:isil-ld:versions';
 /** `<registry> <current> <version graph>`: the version replicas serve on their next reload. */
 export const CURRENT = 'urn:isil-ld:current';
-const VERSION_PREFIX = 'urn:isil-ld:version:';
+export const VERSION_PREFIX = 'urn:isil-ld:version:';
 const VOID = 'http://rdfs.org/ns/void#';
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
@@ -64,11 +74,90 @@ export interface VersionEntry {
   readonly sources: string;
 }
 
-const literal = (text: string) => JSON.stringify(text);
+/** The prefix of every events graph of the history. */
+export const HISTORY_PREFIX = 'urn:isil-ld:history:';
+/** The prefix of every description graph of the history. */
+export const DESCRIPTION_PREFIX = 'urn:isil-ld:description:';
+/** The properties of the history's versions and events. */
+export const HISTORY_TERMS = {
+  step: 'urn:isil-ld:history#Version',
+  event: 'urn:isil-ld:history#Event',
+  version: 'urn:isil-ld:history#version',
+  time: 'urn:isil-ld:history#time',
+  institutions: 'urn:isil-ld:history#institutions',
+  withdrawn: 'urn:isil-ld:history#withdrawn',
+  events: 'urn:isil-ld:history#events',
+  kind: 'urn:isil-ld:history#kind',
+  isil: 'urn:isil-ld:history#isil',
+  hash: 'urn:isil-ld:history#hash',
+  successors: 'urn:isil-ld:history#successors',
+} as const;
 
-/** The registry graph as N-Triples: `entries` listed, `current` marked. */
-export function registryTriples(entries: readonly VersionEntry[], current: string): string {
-  const lines: string[] = [];
+const HASH = /^[0-9a-f]{32}$/;
+
+/** The graph of the description whose content hash is `hash` (32 hex digits). */
+export function hashGraph(hash: string): CheckedIri {
+  if (!HASH.test(hash)) throw new Error(`not a description's hash: ${JSON.stringify(hash)}`);
+  return `${DESCRIPTION_PREFIX}${hash}` as CheckedIri;
+}
+
+/** The hash of a description graph's name, else undefined. */
+export function hashOfGraph(graph: string): string | undefined {
+  const hash = graph.slice(DESCRIPTION_PREFIX.length);
+  return graph.startsWith(DESCRIPTION_PREFIX) && HASH.test(hash) ? hash : undefined;
+}
+
+/** The graph of the events of the history's version at `time` (its name in the registry too). */
+export function eventsGraph(time: number): CheckedIri {
+  if (!Number.isSafeInteger(time)) throw new Error(`not a version's time: ${time}`);
+  return `${HISTORY_PREFIX}${time}` as CheckedIri;
+}
+
+/** The time of an events graph's name, else undefined. */
+export function timeOfGraph(graph: string): number | undefined {
+  const time = graph.slice(HISTORY_PREFIX.length);
+  return graph.startsWith(HISTORY_PREFIX) && /^-?\d+$/.test(time) ? Number(time) : undefined;
+}
+
+/** A version of the history as the registry lists it: the dataset version, its time, its counts. */
+export interface HistoryStep {
+  readonly version: string;
+  /** Seconds since the epoch, UTC; strictly after the previous step's. */
+  readonly time: number;
+  readonly institutions: number;
+  readonly withdrawn: number;
+  readonly events: number;
+}
+
+const literal = (text: string) => JSON.stringify(text);
+const integer = (n: number) => `"${n}"^^<${XSD}integer>`;
+
+/** The registry's lines of the history's versions. */
+function timelineTriples(timeline: readonly HistoryStep[]): string[] {
+  const h = HISTORY_TERMS;
+  return timeline.flatMap((step) => {
+    const s = `<${eventsGraph(step.time)}>`;
+    return [
+      `${s} <${PREFIXES.rdf}type> <${h.step}> .`,
+      `${s} <${h.version}> ${literal(checkedVersion(step.version))} .`,
+      `${s} <${h.time}> ${integer(step.time)} .`,
+      `${s} <${h.institutions}> ${integer(step.institutions)} .`,
+      `${s} <${h.withdrawn}> ${integer(step.withdrawn)} .`,
+      `${s} <${h.events}> ${integer(step.events)} .`,
+    ];
+  });
+}
+
+/**
+ * The registry graph as N-Triples: `entries` listed, `current` marked, and the history's versions
+ * (`timeline`, kept whole whatever versions are listed: a pruned version stays in the history).
+ */
+export function registryTriples(
+  entries: readonly VersionEntry[],
+  current: string,
+  timeline: readonly HistoryStep[] = [],
+): string {
+  const lines: string[] = timelineTriples(timeline);
   for (const e of entries) {
     const s = `<${versionGraph(e.version)}>`;
     lines.push(
@@ -82,6 +171,47 @@ export function registryTriples(entries: readonly VersionEntry[], current: strin
   }
   lines.push(`<${REGISTRY}> <${CURRENT}> <${versionGraph(current)}> .`);
   return `${lines.join('\n')}\n`;
+}
+
+/** Steps of the history read at once: under the rows a store gives and sorts in one answer. */
+export const PAGE = 10_000;
+
+/**
+ * The query of the history's versions after `time` (none: from the first), oldest first, a page
+ * at most: a store may cap an answer's rows without saying so, so the reader asks again after the
+ * last step it got until a page comes back empty.
+ */
+export function timelineQuery(after: number | undefined): string {
+  const h = HISTORY_TERMS;
+  return `SELECT ?version ?time ?institutions ?withdrawn ?events
+FROM <${REGISTRY}>
+WHERE {
+  ?step a <${h.step}> ; <${h.version}> ?version ; <${h.time}> ?time ;
+     <${h.institutions}> ?institutions ; <${h.withdrawn}> ?withdrawn ; <${h.events}> ?events .
+  ${after === undefined ? '' : `FILTER(?time > ${after})`}
+}
+ORDER BY ?time
+LIMIT ${PAGE}`;
+}
+
+/** The history's versions of a page of `timelineQuery` (SPARQL JSON bindings). */
+export function readTimeline(
+  bindings: readonly Record<string, { value: string } | undefined>[],
+): HistoryStep[] {
+  const steps: HistoryStep[] = [];
+  for (const b of bindings) {
+    const version = b.version?.value ?? '';
+    const time = Number(b.time?.value);
+    if (!VERSION.test(version) || !Number.isSafeInteger(time)) continue;
+    steps.push({
+      version,
+      time,
+      institutions: Number(b.institutions?.value ?? 0),
+      withdrawn: Number(b.withdrawn?.value ?? 0),
+      events: Number(b.events?.value ?? 0),
+    });
+  }
+  return steps;
 }
 
 /** The query that reads the registry: every version, the current one marked. */

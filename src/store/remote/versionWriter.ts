@@ -4,7 +4,9 @@
 // Graph Store Protocol (every store has it: Virtuoso, Fuseki, GraphDB, Oxigraph server), and
 // Virtuoso's bulk loader (graphStore.ts, virtuosoBulk.ts). Both take N-Quads in pieces that no
 // blank node spans (a snapshot's chunks), so a blank node is never split between two requests.
-import { descriptionGraph, versionGraph, type VersionEntry } from './layout';
+import { descriptionGraph, versionGraph, type HistoryStep, type VersionEntry } from './layout';
+import { writeHistoryVersion, type Appended, type NextVersion } from './remoteHistory';
+import type { SparqlClient } from './sparqlClient';
 
 /** One N-Quads line split into its triple (`… .`) and its graph IRI, when it has one. */
 export interface Quad {
@@ -48,12 +50,23 @@ export interface Transport {
   write(graphs: ReadonlyMap<string, readonly string[]>, all: readonly string[]): Promise<void>;
   /** Finishes writing (the bulk loader loads here); throws when the store refused any of it. */
   finish(): Promise<void>;
-  /** Lists `entry` in the registry and marks it current: the one write that publishes it. */
-  publish(entry: VersionEntry): Promise<void>;
-  /** Makes the registry list `entries` alone, `current` marked, in one write. */
-  writeRegistry(entries: readonly VersionEntry[], current: string): Promise<void>;
+  /**
+   * Lists `entry` in the registry and marks it current, with `step` added to the history's
+   * versions when given: the one write that publishes it.
+   */
+  publish(entry: VersionEntry, step?: HistoryStep): Promise<void>;
+  /** Makes the registry list `entries` alone, `current` marked, and `timeline`, in one write. */
+  writeRegistry(
+    entries: readonly VersionEntry[],
+    current: string,
+    timeline: readonly HistoryStep[],
+  ): Promise<void>;
+  /** Writes each graph whole, graphs the store lacks: the history's. */
+  writeGraphs(graphs: ReadonlyMap<string, readonly string[]>): Promise<void>;
   /** Drops every graph of `version` (the registry must no longer list it). */
   drop(version: string): Promise<void>;
+  /** Drops the graphs named (the history's graphs nothing references). */
+  dropGraphs(graphs: readonly string[]): Promise<void>;
   /** The versions whose graphs are in the store, listed in the registry or not (a killed load's). */
   stored(): Promise<string[]>;
   close(): Promise<void>;
@@ -67,26 +80,50 @@ export interface Written {
   readonly transferMs: number;
   /** Whether the store held the version already, so nothing was written. */
   readonly unchanged: boolean;
+  /** What the history gained (nothing when it ended with this version already). */
+  readonly history?: Appended;
+}
+
+/** The version's states and descriptions, for its place in the history (remoteHistory.ts). */
+export interface HistoryInput extends Omit<NextVersion, 'version'> {
+  /** The client that reads the history already stored. */
+  readonly client: SparqlClient;
 }
 
 /**
  * Writes `pieces` (each a list of N-Quads lines no blank node spans) as `version` through
  * `transport`, and publishes it. Description graphs are renamed into the version's
  * (`<version graph>:<description IRI>`); every triple also goes into the version's own graph.
+ * With `history`, the version's events and the descriptions the store lacks are written too, and
+ * the same registry write adds it to the history (unless the history ends with it already).
  */
 export async function writeVersion(
   transport: Transport,
   pieces: AsyncIterable<readonly string[]>,
   entry: Omit<VersionEntry, 'triples' | 'created'>,
   progress?: (quads: number) => void,
+  history?: HistoryInput,
 ): Promise<Written> {
   const { version } = entry;
   const started = Date.now();
+  const appendHistory = (): Promise<Appended | undefined> =>
+    history
+      ? writeHistoryVersion(transport, history.client, { ...history, version })
+      : Promise.resolve(undefined);
   const held = await transport.held(version);
   if (held) {
-    // The same bytes again: the version is there, and marking it current is the whole load.
-    await transport.publish(held);
-    return { version, quads: 0, readMs: 0, transferMs: Date.now() - started, unchanged: true };
+    // The same bytes again: the version is there, and marking it current is the whole load (with
+    // its place in the history when an older version was loaded again).
+    const appended = await appendHistory();
+    await transport.publish(held, appended?.step);
+    return {
+      version,
+      quads: 0,
+      readMs: 0,
+      transferMs: Date.now() - started,
+      unchanged: true,
+      ...(appended ? { history: appended } : {}),
+    };
   }
   versionGraph(version); // refuses a malformed version before anything is written
   await transport.begin(version);
@@ -112,7 +149,11 @@ export async function writeVersion(
   }
   const before = Date.now();
   await transport.finish();
-  await transport.publish({ ...entry, triples: quads, created: new Date().toISOString() });
+  const appended = await appendHistory();
+  await transport.publish(
+    { ...entry, triples: quads, created: new Date().toISOString() },
+    appended?.step,
+  );
   transferMs += Date.now() - before;
   return {
     version,
@@ -120,5 +161,6 @@ export async function writeVersion(
     readMs: Date.now() - started - transferMs,
     transferMs,
     unchanged: false,
+    ...(appended ? { history: appended } : {}),
   };
 }

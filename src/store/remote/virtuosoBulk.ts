@@ -8,7 +8,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { canonicalNTriples } from './canonical';
 import { listVersions, registryWith, storedVersions } from './registry';
-import { REGISTRY, registryTriples, versionGraph, type VersionEntry } from './layout';
+import {
+  REGISTRY,
+  registryTriples,
+  versionGraph,
+  type HistoryStep,
+  type VersionEntry,
+} from './layout';
 import type { SparqlClient } from './sparqlClient';
 import type { Transport } from './versionWriter';
 
@@ -54,7 +60,7 @@ export class VirtuosoBulkTransport implements Transport {
     this.all = versionGraph(version);
     // What an earlier load of the same bytes left, killed before it was published: dropped whole.
     const left = this.isql(`SPARQL ASK WHERE { GRAPH <${this.all}> { ?s ?p ?o } }`);
-    if (/^\s*1\s*$/m.test(left)) this.dropGraphs(version);
+    if (/^\s*1\s*$/m.test(left)) this.dropVersion(version);
     this.file = path.join(this.settings.dir, `isil-ld-${version}-${process.pid}.nq`);
     this.fd = fs.openSync(this.file, 'w', 0o644);
   }
@@ -75,9 +81,14 @@ export class VirtuosoBulkTransport implements Transport {
     if (this.fd === undefined || this.file === undefined) throw new Error('finish before begin');
     fs.closeSync(this.fd);
     this.fd = undefined;
+    this.loadFile(this.file);
+  }
+
+  /** Loads `file` (N-Quads, in the bulk folder) with the bulk loader and removes it. */
+  private loadFile(file: string): void {
     const { dir } = this.settings;
-    const name = path.basename(this.file);
-    const full = sqlText(this.file);
+    const name = path.basename(file);
+    const full = sqlText(file);
     try {
       this.isql(
         `DELETE FROM DB.DBA.load_list WHERE ll_file = '${full}'; ld_dir('${sqlText(dir)}', '${sqlText(name)}', 'urn:isil-ld:unused'); rdf_loader_run(); checkpoint;`,
@@ -86,19 +97,57 @@ export class VirtuosoBulkTransport implements Transport {
         `SELECT ll_error FROM DB.DBA.load_list WHERE ll_file = '${full}' AND ll_error IS NOT NULL;`,
       );
       if (/^\s*\d+ Rows\./m.test(errors) && !/^\s*0 Rows\./m.test(errors))
-        throw new BulkLoadError(`Virtuoso's bulk loader refused ${this.file}: ${errors.trim()}`);
+        throw new BulkLoadError(`Virtuoso's bulk loader refused ${file}: ${errors.trim()}`);
     } finally {
-      fs.rmSync(this.file, { force: true });
+      fs.rmSync(file, { force: true });
       this.isql(`DELETE FROM DB.DBA.load_list WHERE ll_file = '${full}';`);
     }
   }
 
-  async publish(entry: VersionEntry): Promise<void> {
-    await this.replaceRegistry(await registryWith(this.client, entry));
+  async publish(entry: VersionEntry, step?: HistoryStep): Promise<void> {
+    await this.replaceRegistry(await registryWith(this.client, entry, step));
   }
 
-  async writeRegistry(entries: readonly VersionEntry[], current: string): Promise<void> {
-    await this.replaceRegistry(registryTriples(entries, current));
+  async writeRegistry(
+    entries: readonly VersionEntry[],
+    current: string,
+    timeline: readonly HistoryStep[],
+  ): Promise<void> {
+    await this.replaceRegistry(registryTriples(entries, current, timeline));
+  }
+
+  /** The graphs, which the store lacks, loaded from one file. */
+  async writeGraphs(graphs: ReadonlyMap<string, readonly string[]>): Promise<void> {
+    if (graphs.size === 0) return;
+    const file = path.join(this.settings.dir, `isil-ld-history-${process.pid}-${Date.now()}.nq`);
+    const out: string[] = [];
+    let n = 0;
+    for (const [graph, triples] of graphs) {
+      // A blank node's label names one node in the whole file: each graph gets labels of its own.
+      const own = `_:g${++n}_`;
+      for (const t of triples)
+        out.push(
+          `${t
+            .slice(0, -2)
+            .replace(/^_:/, own)
+            .replace(/ _:(\S+)$/, ` ${own}$1`)} <${graph}> .\n`,
+        );
+    }
+    fs.writeFileSync(file, out.join(''), { mode: 0o644 });
+    this.loadFile(file);
+  }
+
+  /** Drops the graphs named, a few hundred in one isql statement. */
+  async dropGraphs(graphs: readonly string[]): Promise<void> {
+    for (let i = 0; i < graphs.length; i += 500) {
+      const values = graphs
+        .slice(i, i + 500)
+        .map((g) => `<${g}>`)
+        .join(' ');
+      this.isql(
+        `SPARQL DEFINE sql:log-enable 3 DELETE { GRAPH ?g { ?s ?p ?o } } WHERE { VALUES ?g { ${values} } GRAPH ?g { ?s ?p ?o } };`,
+      );
+    }
   }
 
   /**
@@ -128,7 +177,7 @@ export class VirtuosoBulkTransport implements Transport {
   }
 
   async drop(version: string): Promise<void> {
-    this.dropGraphs(version);
+    this.dropVersion(version);
   }
 
   async close(): Promise<void> {
@@ -137,7 +186,7 @@ export class VirtuosoBulkTransport implements Transport {
   }
 
   /** Drops every graph of `version`: its own and each description's. */
-  dropGraphs(version: string): void {
+  dropVersion(version: string): void {
     const prefix = versionGraph(version);
     this.isql(
       `SPARQL DEFINE sql:log-enable 3 DELETE { GRAPH ?g { ?s ?p ?o } } WHERE { GRAPH ?g { ?s ?p ?o } FILTER(STRSTARTS(STR(?g), "${prefix}")) };`,
