@@ -78,7 +78,8 @@ export function isSnapshot(file: string): boolean {
 
 /**
  * Checks a snapshot whole before anything is written: its trailer must be there and name the sha256
- * of every byte before it. Returns its version (what a server loading the file would show).
+ * of every byte before it. Returns its version (its trailer's: what a server loading the file
+ * shows).
  */
 export function checkSnapshot(file: string, baseIri: string): string {
   const fd = fs.openSync(file, 'r');
@@ -112,7 +113,9 @@ export function checkSnapshot(file: string, baseIri: string): string {
         undefined,
         `the snapshot was written for another base than ${baseIri}`,
       );
-    return all.digest('hex').slice(0, VERSION_LENGTH);
+    // The version the loader named in the trailer, as a server loading the file shows it; one of
+    // an older loader's snapshot is named after its bytes.
+    return trailer.version ?? all.digest('hex').slice(0, VERSION_LENGTH);
   } finally {
     fs.closeSync(fd);
   }

@@ -100,7 +100,8 @@ export async function loadSources(
         `holds no institution to serve (${figure(size)} triples, ${figure(dataset.withdrawnCount)} withdrawn ISILs, ${figure(dataset.warnings.length)} warnings)`,
       );
     const defects = await load.validated(dataset);
-    const alone = files.length === 1 && load.placedFrom.length === 0 && !placed && !combined;
+    // A snapshot of this base read alone: placing its default graph again moves nothing.
+    const alone = files.length === 1 && load.placedFrom.length === 0 && !combined;
     const trailer = alone ? load.snapshot?.trailer : undefined;
     const read = await versionHistory(dataset, { sha256: load.hash.digest(), trailer }, options);
     dataset.version = read.history.version;
