@@ -86,11 +86,13 @@ export async function canonicalDataset(
       if (q.s.startsWith('_:')) anchors.set(q.s, `${prefix}${labelled[k]!.s.slice(2)}`);
       if (q.o.startsWith('_:')) anchors.set(q.o, `${prefix}${labelled[k]!.o.slice(2)}`);
     });
-    for (const t of orderedDescription(iri, labelled).triples)
-      out.push(`${local(t.s, prefix)} ${t.p} ${local(t.o, prefix)} ${graph} .`);
-    const text = writeTriples(
-      orderedDescription(iri, [...labelled, ...(sameAs.get(`<${iri}>`) ?? [])]).triples,
-    );
+    // Ordered once, with the links: the graph's own lines are those but the links it lacks.
+    const links = linksBeyond(own, sameAs.get(`<${iri}>`));
+    const { triples } = orderedDescription(iri, links ? [...labelled, ...links] : labelled);
+    for (const t of triples)
+      if (!links?.includes(t))
+        out.push(`${local(t.s, prefix)} ${t.p} ${local(t.o, prefix)} ${graph} .`);
+    const text = writeTriples(triples);
     descriptions.set(isil, text);
     states.set(isil, stateOf(isil, iri, live, text, baseIri));
     await slicer.pause();
@@ -121,6 +123,18 @@ export async function canonicalDataset(
     history: { states, descriptions, rest: restHash, version: versionOf(states, restHash) },
     lines: out,
   };
+}
+
+/** The institution's links its graph does not state itself, if any. */
+function linksBeyond(
+  own: readonly TextQuad[],
+  links: readonly Triple[] | undefined,
+): Triple[] | undefined {
+  if (links === undefined) return undefined;
+  const stated = new Set<string>();
+  for (const q of own) if (q.p === SAME_AS) stated.add(`${q.s} ${q.o}`);
+  const beyond = links.filter((t) => !stated.has(`${t.s} ${t.o}`));
+  return beyond.length > 0 ? beyond : undefined;
 }
 
 /** A description's label made unique to it in the snapshot: `_:b3` → `_:d17b3`. */

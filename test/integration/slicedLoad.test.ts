@@ -273,7 +273,15 @@ describe('loading in time slices', () => {
       }
       const text = fs.readFileSync(target, 'utf8');
       const trailer = JSON.parse(text.slice(text.lastIndexOf('\n# index ') + 9)) as object;
-      assert.deepEqual(Object.keys(trailer), ['sha256', 'triples', 'institutions', 'withdrawn']);
+      assert.deepEqual(Object.keys(trailer), [
+        'sha256',
+        'triples',
+        'institutions',
+        'withdrawn',
+        'version',
+        'rest',
+        'states',
+      ]);
       const { rows, queried } = await load(text);
       assert.deepEqual(rows, queried);
     });
