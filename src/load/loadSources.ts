@@ -70,9 +70,12 @@ export async function loadSources(
     // A triple two descriptions share is placed in both graphs: one quad more. Every triple of
     // the RDF sources passes here once: their literals are checked on the way.
     const placedFrom = load.placedFrom.length > 0 ? load.placedFrom.join(', ') : from;
-    const placed = load.store.placeDescriptions(options.baseIri, (line) =>
-      checkLiteral(placedFrom, line),
-    );
+    // A snapshot of this base read alone was placed before it was written: placed again, its
+    // default graph would be loaded anew, cut from the descriptions' blank nodes it continues.
+    const ownSnapshot = files.length === 1 && load.snapshot && load.placedFrom.length === 0;
+    const placed =
+      !ownSnapshot &&
+      load.store.placeDescriptions(options.baseIri, (line) => checkLiteral(placedFrom, line));
     // One source's descriptions are whole once placed, unless its records cross; several sources
     // may state triples about a node that another's description links to.
     const combined = files.length > 1 || load.crossings.crossed;
@@ -100,9 +103,7 @@ export async function loadSources(
         `holds no institution to serve (${figure(size)} triples, ${figure(dataset.withdrawnCount)} withdrawn ISILs, ${figure(dataset.warnings.length)} warnings)`,
       );
     const defects = await load.validated(dataset);
-    // A snapshot of this base read alone: placing its default graph again moves nothing.
-    const alone = files.length === 1 && load.placedFrom.length === 0 && !combined;
-    const trailer = alone ? load.snapshot?.trailer : undefined;
+    const trailer = ownSnapshot && !combined ? load.snapshot?.trailer : undefined;
     const read = await versionHistory(dataset, { sha256: load.hash.digest(), trailer }, options);
     dataset.version = read.history.version;
     return { dataset, rows, ...read, report: reportOf(load, dataset, size, defects, linksPlaced) };

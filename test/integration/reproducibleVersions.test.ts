@@ -16,7 +16,7 @@ const ORG = `${BASE}/resource/organisations`;
 const V = 'http://www.w3.org/2006/vcard/ns#';
 const FOAF = 'http://xmlns.com/foaf/0.1/';
 
-/** An institution with a nested tie (equal children of different blank parents) and a blank chain below its last level. */
+/** An institution with a nested tie (equal children of different blank parents) and blank chains. */
 const TIED = [
   `<${ORG}/DE-Tie1> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <${FOAF}Organization> .`,
   `<${ORG}/DE-Tie1> <${FOAF}name> "Tie" .`,
@@ -28,8 +28,11 @@ const TIED = [
   `_:p2 <${V}locality> "Berlin" .`,
   `_:p2 <${V}geo> _:c2 .`,
   `_:c2 <${V}note> "checked" .`,
-  // Triples no description holds: a chain of alike blank nodes in the default graph.
+  // Triples no description holds: a chain of alike blank nodes in the default graph, and one
+  // that goes on below the last level a description holds (MAX_BLANK_NODE_DEPTH).
   ...Array.from({ length: 20 }, (_, i) => `_:x${i} <http://example.org/next> _:x${i + 1} .`),
+  `<${ORG}/DE-Tie1> <http://example.org/next> _:y0 .`,
+  ...Array.from({ length: 30 }, (_, i) => `_:y${i} <http://example.org/next> _:y${i + 1} .`),
 ].join('\n');
 
 function trailerOf(file: string): Trailer {
