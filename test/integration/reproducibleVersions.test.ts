@@ -10,7 +10,8 @@ import { checkSnapshot } from '../../loader/remote';
 import { LoadError, loadSources, writeSnapshot, type Loaded } from '../../src/load/loadSources';
 import { readTrailer, type Trailer } from '../../src/load/snapshot';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
-import { BASE, needsThirdParty, tempDir } from '../support';
+import { datasetLoad } from '../../src/config';
+import { BASE, needsThirdParty, tempDir, testConfig } from '../support';
 
 const ORG = `${BASE}/resource/organisations`;
 const V = 'http://www.w3.org/2006/vcard/ns#';
@@ -167,42 +168,60 @@ describe('reproducible versions', () => {
 
   describe('the bundled sources', function () {
     this.timeout(180_000);
-    let cache: string;
-    let first: Loaded;
+    const config = testConfig();
+    let served: Loaded;
     let snapshot: string;
+    let written: string;
     before(async function () {
       needsThirdParty.call(this);
-      cache = path.join(dir, 'cache');
-      first = await loadSources([...BUNDLED_DATASET], { baseIri: BASE, statesCache: cache });
+      // What a server with DATASET unset loads, and what `npm run load` writes of the same files.
+      const request = datasetLoad(config);
+      assert.deepEqual(request.sources, [...BUNDLED_DATASET]);
+      served = await loadSources(request.sources, request.options);
+      const loaded = await loadSources([...BUNDLED_DATASET], { baseIri: config.baseIri });
       snapshot = path.join(dir, 'bundled.nq');
-      writeSnapshot(first, snapshot);
+      written = writeSnapshot(loaded, snapshot).version;
+      loaded.dataset.free();
     });
-    after(() => first?.dataset.free());
+    after(() => served?.dataset.free());
 
-    it('have the version of the snapshot written from them', () =>
-      assert.equal(trailerOf(snapshot).version, first.dataset.version));
-    it('have it as a server loading that snapshot shows it', async () => {
-      const served = await loadSources([snapshot], { baseIri: BASE, reuseStates: true });
-      assert.equal(served.dataset.version, first.dataset.version);
-      served.dataset.free();
+    it('are served with the version of the snapshot `npm run load` writes of them', () =>
+      assert.equal(served.dataset.version, written));
+    it('name it in that snapshot’s trailer, which a server loading it shows', async () => {
+      assert.equal(trailerOf(snapshot).version, written);
+      const again = await loadSources(
+        [snapshot],
+        datasetLoad(testConfig({ DATASET: snapshot })).options,
+      );
+      assert.equal(again.dataset.version, written);
+      again.dataset.free();
     });
-    it('are canonicalised once: a second start reads their states from the cache', async () => {
-      const [file] = fs.readdirSync(cache);
-      assert.match(file!, /^states-[0-9a-f]{32}\.json$/);
-      const again = await loadSources([...BUNDLED_DATASET], { baseIri: BASE, statesCache: cache });
-      assert.equal(again.dataset.version, first.dataset.version);
+    it('name the successors of withdrawn ISILs in their states', () =>
+      assert.ok(
+        [...served.history.states.values()].some(
+          (state) => state.status === 'withdrawn' && (state.successors?.length ?? 0) > 0,
+        ),
+      ));
+    it('are canonicalised once: a later start reads their states from the cache', async () => {
+      const request = datasetLoad(config);
+      const again = await loadSources(request.sources, request.options);
+      assert.equal(again.dataset.version, written);
       assert.equal(again.canonical, undefined, 'not read canonically');
-      assert.deepEqual(again.history.states, first.history.states);
+      assert.deepEqual(again.history.states, served.history.states);
       again.dataset.free();
     });
     it('ignore a broken cache, and write it again', async () => {
-      const file = path.join(cache, fs.readdirSync(cache)[0]!);
+      const files = fs.readdirSync(config.statesCache);
+      assert.equal(files.length, 1);
+      assert.match(files[0]!, /^states-[0-9a-f]{32}\.json$/);
+      const file = path.join(config.statesCache, files[0]!);
       fs.writeFileSync(file, '{"version": "broken');
-      const again = await loadSources([...BUNDLED_DATASET], { baseIri: BASE, statesCache: cache });
-      assert.equal(again.dataset.version, first.dataset.version);
+      const request = datasetLoad(config);
+      const again = await loadSources(request.sources, request.options);
+      assert.equal(again.dataset.version, written);
       assert.ok(again.canonical !== undefined, 'read canonically');
       again.dataset.free();
-      assert.equal(JSON.parse(fs.readFileSync(file, 'utf8')).version, first.dataset.version);
+      assert.equal(JSON.parse(fs.readFileSync(file, 'utf8')).version, written);
     });
   });
 });
