@@ -70,7 +70,8 @@ export async function canonicalDataset(
   const anchors = new Map<string, string>();
   const slicer = new TimeSlicer();
   for (const [n, { isil, iri, live }] of subjects.entries()) {
-    if (n % 1000 === 0) onProgress?.('canonicalising', n, subjects.length, 'institutions');
+    // Told every thousand institutions, as records are: a small load shows no such phase.
+    if (n % 1000 === 0 && n > 0) onProgress?.('canonicalising', n, subjects.length, 'institutions');
     const graph = `<${descriptionIri(baseIri, isil as Isil)}>`;
     const own = graphs.get(graph) ?? [];
     graphs.delete(graph);
@@ -97,7 +98,8 @@ export async function canonicalDataset(
     states.set(isil, stateOf(isil, iri, live, text, baseIri));
     await slicer.pause();
   }
-  onProgress?.('canonicalising', subjects.length, subjects.length, 'institutions');
+  if (subjects.length > 1000)
+    onProgress?.('canonicalising', subjects.length, subjects.length, 'institutions');
   // What no description holds, labelled together (a blank node may be in several graphs), the
   // links graph's lines first.
   const rest = [...graphs.values()].flat();
