@@ -103,6 +103,13 @@ describe('reproducible versions', () => {
         served.dataset.free();
       }
     });
+    it('keep the change log’s pointer in the trailer when given one', () => {
+      const file = path.join(dir, 'dataset-pointer.nq');
+      const history = { version: loads[0]!.dataset.version, time: 1_700_000_000 };
+      writeSnapshot(loads[0]!, file, history);
+      assert.deepEqual(trailerOf(file).history, history);
+      assert.equal(trailerOf(snapshots[0]!).history, undefined);
+    });
     it('give the remote loader the same version name', () =>
       assert.equal(checkSnapshot(snapshots[0]!, BASE), loads[0]!.dataset.version));
   });
