@@ -6,8 +6,16 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
+import {
+  canonicalDescription,
+  compactStates,
+  HASH_LENGTH,
+  institutionHash,
+  versionOf,
+} from '../src/history/canonical';
+import type { InstitutionState } from '../src/history/model';
 import { CHUNK_MARK, INDEX_LINE, SNAPSHOT_CHUNK_BYTES, snapshotHeader } from '../src/load/snapshot';
-import { DATA_PATH } from '../src/rdf/iris';
+import { DATA_PATH, RESOURCE_PATH } from '../src/rdf/iris';
 import { generate, type GenerateOptions } from '../src/load/generated';
 import { PREFIXES } from '../src/rdf/namespaces';
 import { Progress, progressMode } from './progress';
@@ -17,23 +25,35 @@ export { generate, generatePica, type GenerateOptions };
 export { prng } from '../src/load/synthetic';
 
 const { rdf, foaf } = PREFIXES;
+const XSD_STRING = '"^^<http://www.w3.org/2001/XMLSchema#string>';
 
 /**
  * The N-Quads of a snapshot of `generate`'s institutions, in pieces: each institution's triples in
  * the graph of its description (as the loader places them: every triple of a generated institution
  * is its own, its blank nodes', its document's or its web pages'), a chunk mark after every
  * SNAPSHOT_CHUNK_BYTES or more at an institution's end (no blank node spans two institutions), then
- * the trailer with the sha256 of every byte before it and the counts a load checks. The trailer
- * has no index rows: a server that loads it queries its store for them.
+ * the trailer with the sha256 of every byte before it, the counts a load checks, and the version
+ * with every institution's state, as the loader makes them of the same N-Triples (each record is
+ * its institution's whole description). The trailer has no index rows: a server that loads it
+ * queries its store for them.
  */
 export function* generateSnapshot(options: GenerateOptions): Generator<string> {
   const hash = crypto.createHash('sha256');
   let triples = 0;
   let piece = snapshotHeader(options.base);
   let institutions = 0;
+  const states = new Map<string, InstitutionState>();
   for (const institution of generate(options)) {
     institutions++;
-    const graph = `<${options.base}${DATA_PATH}${/organisations\/([^>]+)>/.exec(institution)![1]}>`;
+    const isil = /organisations\/([^>]+)>/.exec(institution)![1]!;
+    const graph = `<${options.base}${DATA_PATH}${isil}>`;
+    const iri = `${options.base}${RESOURCE_PATH}${isil}`;
+    states.set(isil, {
+      isil,
+      status: 'live',
+      // The store writes an xsd:string literal as a plain one: so is it hashed.
+      hash: institutionHash(canonicalDescription(iri, institution.replaceAll(XSD_STRING, '"'))),
+    });
     for (const line of institution.split('\n')) {
       if (line === '') continue;
       piece += `${line.slice(0, -1)}${graph} .\n`;
@@ -49,7 +69,17 @@ export function* generateSnapshot(options: GenerateOptions): Generator<string> {
   if (!piece.endsWith(CHUNK_MARK)) piece += CHUNK_MARK;
   hash.update(piece);
   yield piece;
-  const trailer = { sha256: hash.digest('hex'), triples, institutions, withdrawn: 0 };
+  // Nothing outside the descriptions: the rest is empty.
+  const rest = crypto.createHash('sha256').update('').digest('hex').slice(0, HASH_LENGTH);
+  const trailer = {
+    sha256: hash.digest('hex'),
+    triples,
+    institutions,
+    withdrawn: 0,
+    version: versionOf(states, rest),
+    rest,
+    states: compactStates(states),
+  };
   yield `${INDEX_LINE}${JSON.stringify(trailer)}\n`;
 }
 

@@ -137,8 +137,7 @@ function printReport(report: LoadReport, outcome: string): void {
   const validation = report.validated
     ? `${report.defective} institutions with defects`
     : 'not validated';
-  // The outcome names the snapshot's version, as a server that loads it shows it; the sources'
-  // hash (report.version) is no version anyone sees.
+  // The outcome names the snapshot's version, as a server that loads it shows it (the report's).
   out.write(
     `loaded ${report.files.length} files: ${report.institutions} institutions, ` +
       `${report.triples} triples, ${report.warnings.length} warnings; ` +

@@ -81,7 +81,8 @@ export function isSnapshot(file: string): boolean {
 
 /**
  * Checks a snapshot whole before anything is written: its trailer must be there and name the sha256
- * of every byte before it. Returns its version (what a server loading the file would show).
+ * of every byte before it. Returns its version (its trailer's: what a server loading the file
+ * shows).
  */
 export function checkSnapshot(file: string, baseIri: string): string {
   const fd = fs.openSync(file, 'r');
@@ -115,7 +116,9 @@ export function checkSnapshot(file: string, baseIri: string): string {
         undefined,
         `the snapshot was written for another base than ${baseIri}`,
       );
-    return all.digest('hex').slice(0, VERSION_LENGTH);
+    // The version the loader named in the trailer, as a server loading the file shows it; one of
+    // an older loader's snapshot is named after its bytes.
+    return trailer.version ?? all.digest('hex').slice(0, VERSION_LENGTH);
   } finally {
     fs.closeSync(fd);
   }
@@ -212,7 +215,10 @@ export async function loadRemote(
 
 /** Every ISIL's state and canonical description in `loaded`: what its history keeps. */
 function historyOf(loaded: Loaded): Promise<DatasetStates> {
-  return statesOf(loaded.dataset);
+  // A load reads them canonically; one that took its states from a trailer or cache reads again.
+  return loaded.history.descriptions.size > 0
+    ? Promise.resolve(loaded.history)
+    : statesOf(loaded.dataset);
 }
 
 /** The quads a snapshot's trailer counts. */

@@ -7,7 +7,12 @@ import { defaultMaxConnections, OWN_FILES } from './server/connectionCap';
 import { listenOf, sparqlConfig, type Listen, type SparqlConfig } from './sparqlConfig';
 import { storeConfig, type StoreConfig } from './storeConfig';
 import { fileDefect } from './util/files';
-import { BUNDLED_DATASET, bundledMissing, DEMONSTRATION_DATASET } from './util/bundled';
+import {
+  BUNDLED_DATASET,
+  bundledMissing,
+  DEMONSTRATION_DATASET,
+  STATES_CACHE,
+} from './util/bundled';
 import { openFilesLimit } from './util/openFiles';
 import { PROJECT_ROOT } from './util/paths';
 import { FETCH_COMMAND, THIRD_PARTY_DIR, thirdPartyDir } from './util/thirdParty';
@@ -30,6 +35,11 @@ export interface Config {
   readonly bundledDataset: readonly string[];
   /** What is served instead when the bundled files are missing: generated, and labelled so. */
   readonly demonstrationDataset: string;
+  /**
+   * Where the version and states of the bundled (or demonstration) sources are cached by their
+   * bytes, so that a start serving them costs no canonicalisation.
+   */
+  readonly statesCache: string;
   /** A folder holding the third-party files by name (THIRD_PARTY_DIR), else their origins. */
   readonly thirdPartyDir: string | undefined;
   /** Absolute URL of the ISIL directory (no trailing slash), or '' for this service. */
@@ -222,6 +232,7 @@ export function loadConfig(env: Env = process.env): Config {
     datasetGiven: Boolean(env.DATASET),
     bundledDataset: BUNDLED_DATASET,
     demonstrationDataset: DEMONSTRATION_DATASET,
+    statesCache: STATES_CACHE,
     thirdPartyDir: thirdPartyFolder(env.THIRD_PARTY_DIR),
     isilDirectoryUrl: directory === '' ? '' : httpUrl('ISIL_DIRECTORY_URL', directory),
     logLevel,
@@ -352,12 +363,15 @@ export interface DatasetLoad extends LoadRequest {
  */
 export function datasetLoad(config: Config, served?: DatasetLoad): DatasetLoad {
   const options = { baseIri: config.baseIri };
+  // The snapshot's trailer, or the cache of the bundled sources, gives the version and states.
+  const cached = { ...options, statesCache: config.statesCache };
   // A remote store serves the version the loader marked current there: DATASET is not read.
   if (config.store.kind === 'remote')
     return { sources: [config.store.endpoint], options, snapshot: false, remote: true };
   if (!somethingAt(config.dataset) && !config.datasetGiven && !served?.snapshot) {
     const missing = bundledMissing();
-    if (missing.length === 0) return { sources: config.bundledDataset, options, snapshot: false };
+    if (missing.length === 0)
+      return { sources: config.bundledDataset, options: cached, snapshot: false };
     if (served && !served.demonstration)
       throw new ConfigError(
         THIRD_PARTY_DIR,
@@ -365,12 +379,12 @@ export function datasetLoad(config: Config, served?: DatasetLoad): DatasetLoad {
       );
     return {
       sources: [config.demonstrationDataset],
-      options,
+      options: cached,
       snapshot: false,
       demonstration: true,
     };
   }
   const defect = datasetDefect(config.dataset);
   if (defect !== undefined) throw new ConfigError('DATASET', defect);
-  return { sources: [config.dataset], options, snapshot: true };
+  return { sources: [config.dataset], options: { ...options, reuseStates: true }, snapshot: true };
 }

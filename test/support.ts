@@ -73,8 +73,10 @@ process.once('exit', () => fs.rmSync(TEST_DUMPS, { recursive: true, force: true 
  * bundled dataset, as `npm start` does on a fresh clone (a DATASET that is set must exist).
  */
 export function testConfig(env: Record<string, string> = {}): Config {
-  // Dumps, when a test asks for them, go to a folder of the run's own.
-  return loadConfig({ LOG_LEVEL: 'silent', DUMPS_DIR: TEST_DUMPS, ...env });
+  // Dumps, when a test asks for them, go to a folder of the run's own; so do the bundled
+  // sources' cached states.
+  const config = loadConfig({ LOG_LEVEL: 'silent', DUMPS_DIR: TEST_DUMPS, ...env });
+  return Object.freeze({ ...config, statesCache: path.join(TEST_DUMPS, 'states') });
 }
 
 /** The store adapters the shared suites run against (the contract, withdrawn ISILs, staff). */

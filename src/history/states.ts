@@ -1,45 +1,33 @@
 // What a served dataset says about each ISIL, read back from its store: the states a change log
-// compares, and the canonical descriptions its events keep. The loader has them from the load
-// itself; this reads them from a dataset that came without (a restored snapshot).
-import crypto from 'node:crypto';
-import type { Dataset } from '../store/dataset';
+// compares, and the canonical descriptions its events keep. A load has them already
+// (`Loaded.history`); this reads them from a dataset that came without (a restored snapshot served
+// with a change log that does not end with it), one description at a time.
+import type { Dataset, Institution } from '../store/dataset';
+import { canonicalDescription, stateOf } from './canonical';
 import type { InstitutionState } from './model';
 import { writeTriples } from './text';
 
-/** The content hash of a canonical description with its links: 32 hex digits of its sha256. */
-export function hashOf(canonical: string): string {
-  return crypto.createHash('sha256').update(canonical).digest('hex').slice(0, 32);
-}
-
 export interface DatasetStates {
-  readonly states: Map<string, InstitutionState>;
-  /** The canonical description of each live ISIL. */
-  readonly descriptions: Map<string, string>;
+  readonly states: ReadonlyMap<string, InstitutionState>;
+  /** The canonical description of each ISIL with its links. */
+  readonly descriptions: ReadonlyMap<string, string>;
 }
 
-/** The states of every ISIL of `dataset`, described one by one. */
+/** The states of every ISIL of `dataset`, live and withdrawn, described one by one. */
 export async function statesOf(dataset: Dataset): Promise<DatasetStates> {
   const states = new Map<string, InstitutionState>();
   const descriptions = new Map<string, string>();
-  for (const institution of dataset.institutions()) {
-    const text = writeTriples((await dataset.describe(institution)).triples);
+  const read = async (institution: Institution, live: boolean) => {
+    const description = await dataset.describe(institution);
+    const text = canonicalDescription(institution.iri, writeTriples(description.triples));
     descriptions.set(institution.isil, text);
-    states.set(institution.isil, { isil: institution.isil, status: 'live', hash: hashOf(text) });
-  }
-  for (const withdrawn of dataset.withdrawnInstitutions()) {
-    const { successor } = withdrawn;
-    const named =
-      successor.kind === 'live'
-        ? successor.institution.isil
-        : successor.kind === 'none'
-          ? undefined
-          : successor.named;
-    states.set(withdrawn.isil, {
-      isil: withdrawn.isil,
-      status: 'withdrawn',
-      hash: '',
-      ...(named !== undefined ? { successors: [named] } : {}),
-    });
-  }
+    states.set(
+      institution.isil,
+      stateOf(institution.isil, institution.iri, live, text, dataset.baseIri),
+    );
+  };
+  for (const institution of dataset.institutions()) await read(institution, true);
+  for (const { isil, iri, name, modified } of dataset.withdrawnInstitutions())
+    await read({ isil, iri, name, modified }, false);
   return { states, descriptions };
 }

@@ -102,7 +102,9 @@ export async function commitVersion(
       time: options.time ?? versionTime(options.now ?? new Date(), last?.time),
     };
     if (last !== undefined && now.time <= last.time) now.time = last.time + 1;
-    const { states: next, descriptions } = states ?? (await statesOf(dataset));
+    // The load's own states (no second reading), unless it took them from a trailer or cache.
+    const own = loaded.history.descriptions.size > 0 ? loaded.history : undefined;
+    const { states: next, descriptions } = states ?? own ?? (await statesOf(dataset));
     const changes = diff(last === undefined ? undefined : statesAfter(log.versions), next);
     writer.append({
       ...now,

@@ -25,7 +25,7 @@ import { outweighs, weigh, type Entry } from './weights';
 /** One load: the store being filled, what is known of each ISIL, and the report's tallies. */
 export class Load {
   readonly store = new DatasetStore();
-  /** Every byte read, in order: the dataset's version. */
+  /** Every byte read, in order: what the states cache knows sources by (`LoadOptions.statesCache`). */
   readonly hash = new VersionHash();
   /** The bytes of every source together, for progress: set before they are read. */
   inputBytes = 0;

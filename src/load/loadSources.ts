@@ -18,10 +18,11 @@ import { readerOf, type SourceFormat } from './readers';
 import { readsRecords, type RecordReader } from './readers/reader';
 import { figure, hashFile } from './reading';
 import type { Loaded, LoadOptions, LoadReport } from './report';
-import { checkInstitutions, isStringTooLong, VERSION_LENGTH } from './snapshot';
+import { checkInstitutions, isStringTooLong } from './snapshot';
 import { expandSources } from './sources';
 import { Validator, type Defect } from './validator';
 import { tally } from './validationQueue';
+import { versionHistory } from './versionHistory';
 
 /** Re-exported: the loading API the server, the command line and the tests use. */
 export { LoadError, NoInstitutionError };
@@ -34,8 +35,10 @@ export {
   MAX_SNAPSHOT_BYTES,
   snapshotHeader,
   writeSnapshot,
+  type SnapshotHistory,
   type WrittenSnapshot,
 } from './snapshot';
+export type { CanonicalDataset, VersionHistory } from './canonicalDataset';
 
 /**
  * Loads every source into a new store, resolves ISILs held by several sources, rewrites `http://`
@@ -64,13 +67,15 @@ export async function loadSources(
         undefined,
         `holds no institution to serve: none of its ${figure(size)} triples makes a foaf:Organization of an IRI under ${options.baseIri}${RESOURCE_PATH}`,
       );
-    const version = load.hash.digest().slice(0, VERSION_LENGTH);
     // A triple two descriptions share is placed in both graphs: one quad more. Every triple of
     // the RDF sources passes here once: their literals are checked on the way.
     const placedFrom = load.placedFrom.length > 0 ? load.placedFrom.join(', ') : from;
-    const placed = load.store.placeDescriptions(options.baseIri, (line) =>
-      checkLiteral(placedFrom, line),
-    );
+    // A snapshot of this base read alone was placed before it was written: placed again, its
+    // default graph would be loaded anew, cut from the descriptions' blank nodes it continues.
+    const ownSnapshot = files.length === 1 && load.snapshot && load.placedFrom.length === 0;
+    const placed =
+      !ownSnapshot &&
+      load.store.placeDescriptions(options.baseIri, (line) => checkLiteral(placedFrom, line));
     // One source's descriptions are whole once placed, unless its records cross; several sources
     // may state triples about a node that another's description links to.
     const combined = files.length > 1 || load.crossings.crossed;
@@ -87,7 +92,7 @@ export async function loadSources(
       load.links.size > 0 ? load.links.place(load.store, options.baseIri, rows) : undefined;
     if (linksPlaced) size = load.store.size;
     const links = load.store.readLinks(options.baseIri);
-    const dataset = await Dataset.fromRows(load.store, options.baseIri, version, rows, links);
+    const dataset = await Dataset.fromRows(load.store, options.baseIri, '', rows, links);
     if (load.snapshot && files.length === 1)
       checkInstitutions(load.snapshot.file, load.snapshot.trailer, dataset);
     if (options.requireInstitutions && dataset.institutionCount === 0)
@@ -98,7 +103,10 @@ export async function loadSources(
         `holds no institution to serve (${figure(size)} triples, ${figure(dataset.withdrawnCount)} withdrawn ISILs, ${figure(dataset.warnings.length)} warnings)`,
       );
     const defects = await load.validated(dataset);
-    return { dataset, rows, report: reportOf(load, dataset, size, defects, linksPlaced) };
+    const trailer = ownSnapshot && !combined ? load.snapshot?.trailer : undefined;
+    const read = await versionHistory(dataset, { sha256: load.hash.digest(), trailer }, options);
+    dataset.version = read.history.version;
+    return { dataset, rows, ...read, report: reportOf(load, dataset, size, defects, linksPlaced) };
   } catch (error) {
     load.store.free();
     if (isStringTooLong(error))

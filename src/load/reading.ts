@@ -5,7 +5,7 @@ import fs from 'node:fs';
 /** Input is handed to the store in batches of about this size, with a turn of the event loop between. */
 export const CHUNK_BYTES = 1 << 20;
 
-/** What bytes are fed to as they are read: the version's hash, and a snapshot's own. */
+/** What bytes are fed to as they are read: the sources' hash, and a snapshot's own. */
 export interface Hasher {
   update(bytes: Buffer): void;
 }

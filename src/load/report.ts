@@ -3,6 +3,7 @@
 import type { Dataset, DataWarning } from '../store/dataset';
 import type { SelectBinding } from '../store/bindings';
 import type { DatasetStore } from '../store/oxigraph/datasetStore';
+import type { CanonicalDataset, VersionHistory } from './canonicalDataset';
 import type { SourceFormat } from './readers';
 import type { Defect, DefectClass } from './validator';
 
@@ -80,6 +81,13 @@ export interface Loaded {
   readonly report: LoadReport;
   /** The rows the dataset was indexed from, for a copy of the index in another thread. */
   readonly rows: readonly SelectBinding[];
+  /** Every ISIL's state and canonical description, the rest's hash and the version they make. */
+  readonly history: VersionHistory;
+  /**
+   * The snapshot's lines in canonical order (`writeSnapshot` writes them), unless the states were
+   * taken from a snapshot's trailer or the states cache (`reuseStates`, `statesCache`).
+   */
+  readonly canonical?: CanonicalDataset;
 }
 
 /** A version to load: the source files, and how to read them. */
@@ -106,6 +114,18 @@ export interface LoadOptions {
    * it unless given --allow-empty.
    */
   readonly requireInstitutions?: boolean;
+  /**
+   * Takes the version and every ISIL's state from the trailer of a snapshot loaded alone, when it
+   * has them, instead of reading the store canonically (the server: a start costs no
+   * canonicalisation). `Loaded.history.descriptions` is then empty, and the load is not written.
+   */
+  readonly reuseStates?: boolean;
+  /**
+   * A folder where the version and states of sources are kept, by the sha256 of their bytes (the
+   * bundled dataset's): read instead of canonicalising when there, written when not. A cache file
+   * that cannot be read or written is ignored.
+   */
+  readonly statesCache?: string;
   /** Told how far each phase of the load is (the command line draws it; loader/progress.ts). */
   readonly onProgress?: OnProgress;
 }

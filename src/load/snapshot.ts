@@ -10,7 +10,9 @@ import { DatasetStore, type SelectBinding } from '../store/oxigraph/datasetStore
 import { LoadError } from './loadError';
 import type { Loaded } from './loadSources';
 import { chunks, figure, mib } from './reading';
-import { CHUNK_MARK, chunkedNQuads } from './snapshotPieces';
+import { compactStates, readCompactStates, VERSION_LENGTH } from '../history/canonical';
+import type { InstitutionState } from '../history/model';
+import { CHUNK_MARK, orderedPieces } from './snapshotPieces';
 
 export { CHUNK_MARK, chunkedNQuads, SNAPSHOT_CHUNK_BYTES } from './snapshotPieces';
 
@@ -21,8 +23,7 @@ export { CHUNK_MARK, chunkedNQuads, SNAPSHOT_CHUNK_BYTES } from './snapshotPiece
  */
 export const MAX_SNAPSHOT_BYTES = 512 * 1024 * 1024;
 
-/** Hex digits of the sha256 of the bytes loaded that make a dataset's version. */
-export const VERSION_LENGTH = 12;
+export { VERSION_LENGTH };
 
 /**
  * The start of a snapshot's last line, its trailer (see `writeSnapshot`): JSON with the sha256 of
@@ -82,8 +83,18 @@ export interface Trailer {
   /** The hash of the index query the rows were read with, when they were written. */
   readonly query: unknown;
   readonly rows: unknown;
-  /** The version of the change log the snapshot went live with, when one was kept. */
-  readonly history: { readonly version: string; readonly time: number } | undefined;
+  /** The version, every ISIL's state and the rest's hash (`canonicalDataset`), when written. */
+  readonly version?: string;
+  readonly states?: ReadonlyMap<string, InstitutionState>;
+  readonly rest?: string;
+  /** The change log's version and time this snapshot commits, when a log was written with it. */
+  readonly history?: SnapshotHistory;
+}
+
+/** What a snapshot's trailer says of the change log it commits (docs/history.md). */
+export interface SnapshotHistory {
+  readonly version: string;
+  readonly time: number;
 }
 
 /** The base a snapshot's first line (`snapshotHeader`) names, if the file starts with one. */
@@ -187,16 +198,29 @@ export function readTrailer(file: string, fd: number, baseIri: string): Trailer 
     withdrawn: count('withdrawn'),
     query: fields.query,
     rows: fields.rows,
-    history: pointerOf(fields.history),
+    ...versionFields(fields),
   };
 }
 
-/** A trailer's `history`, when it names a version and a time. */
-function pointerOf(value: unknown): { version: string; time: number } | undefined {
-  const { version, time } = (value ?? {}) as { version?: unknown; time?: unknown };
-  return typeof version === 'string' && typeof time === 'number' && Number.isSafeInteger(time)
-    ? { version, time }
-    : undefined;
+/**
+ * The version, states and rest of a trailer when all three are there and well-formed (a snapshot
+ * of an older loader has none: its load canonicalises), and the change log's pointer.
+ */
+function versionFields(
+  fields: Record<string, unknown>,
+): Pick<Trailer, 'version' | 'states' | 'rest' | 'history'> {
+  const { version, rest, history } = fields;
+  const pointer =
+    typeof history === 'object' &&
+    history !== null &&
+    typeof (history as SnapshotHistory).version === 'string' &&
+    Number.isSafeInteger((history as SnapshotHistory).time)
+      ? { history: history as SnapshotHistory }
+      : {};
+  const states = readCompactStates(fields.states);
+  if (typeof version !== 'string' || typeof rest !== 'string' || states === undefined)
+    return pointer;
+  return { version, states, rest, ...pointer };
 }
 
 /** Why a snapshot whose last line is no trailer is refused: cut off, or lines appended. */
@@ -296,28 +320,32 @@ export interface WrittenSnapshot {
 }
 
 /**
- * Writes the store as an N-Quads snapshot: to a temporary file beside the target, flushed to disk,
- * then renamed over it, so a reader sees the old snapshot or the new one, never a part. Its last
- * line is its trailer (INDEX_LINE), always: a snapshot that does not end with it is not whole. One
- * larger than a load reads (MAX_SNAPSHOT_BYTES) is not written.
+ * Writes the loaded dataset as an N-Quads snapshot, canonically (docs/loading.md, "The snapshot's
+ * order"): the same sources in the same order give the same bytes. To a temporary file beside the
+ * target, flushed to disk, then renamed over it, so a reader sees the old snapshot or the new one,
+ * never a part. Its last line is its trailer (INDEX_LINE), always: a snapshot that does not end
+ * with it is not whole; it names the version, every ISIL's state and the rest's hash, and
+ * `history` (the change log's version and time this snapshot commits) when given. One larger than
+ * a load reads (MAX_SNAPSHOT_BYTES) is not written.
  */
 export function writeSnapshot(
-  { dataset, rows }: Pick<Loaded, 'dataset' | 'rows'>,
+  { dataset, rows, canonical }: Pick<Loaded, 'dataset' | 'rows' | 'canonical'>,
   target: string,
   {
     history,
     beforeRename,
   }: {
     /** The version of the change log the snapshot goes live with (src/history/log.ts). */
-    readonly history?: { readonly version: string; readonly time: number };
+    readonly history?: SnapshotHistory;
     /** A test's hook, called once the file is whole and before it is renamed into place. */
     readonly beforeRename?: () => void;
   } = {},
 ): WrittenSnapshot {
+  if (canonical === undefined)
+    throw new Error('a load that took its states from a trailer or the cache is not written again');
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const temporary = `${target}.tmp-${process.pid}`;
   let bytes = 0;
-  // The version is the hash of the bytes a load reads (see `Load.hash`): these, once renamed.
   const hash = crypto.createHash('sha256');
   const write = (fd: number, text: string) => {
     const buffer = Buffer.from(text);
@@ -331,24 +359,13 @@ export function writeSnapshot(
         `the snapshot comes to more than ${mib(MAX_SNAPSHOT_BYTES)}, the most a load reads (MAX_SNAPSHOT_BYTES; docs/loading.md): no server could load it`,
       );
   };
+  const { version, states, rest } = canonical.history;
   try {
     const fd = fs.openSync(temporary, 'w');
     try {
       write(fd, snapshotHeader(dataset.baseIri));
-      let nquads: string;
-      try {
-        nquads = dataset.store.dump();
-      } catch (error) {
-        if (!isStringTooLong(error)) throw error;
-        throw new LoadError(
-          target,
-          undefined,
-          undefined,
-          `the dataset is too large to write as a snapshot (${(error as Error).message})`,
-        );
-      }
       let ended = false;
-      for (const piece of chunkedNQuads(nquads)) {
+      for (const piece of orderedPieces(canonical.lines)) {
         write(fd, piece);
         ended = piece.endsWith(CHUNK_MARK);
       }
@@ -363,8 +380,11 @@ export function writeSnapshot(
         triples: dataset.store.size,
         institutions: dataset.institutionCount,
         withdrawn: dataset.withdrawnCount,
+        version,
+        rest,
+        ...(history ? { history } : {}),
         ...(keepRows ? { query: queryHash(dataset.store), rows } : {}),
-        ...(history ? { history: { version: history.version, time: history.time } } : {}),
+        states: compactStates(states),
       });
       write(fd, `${INDEX_LINE}${trailer}\n`);
       fs.fsyncSync(fd);
@@ -377,5 +397,5 @@ export function writeSnapshot(
     fs.rmSync(temporary, { force: true });
     throw error;
   }
-  return { bytes, version: hash.digest('hex').slice(0, VERSION_LENGTH) };
+  return { bytes, version };
 }

@@ -119,3 +119,30 @@ export function* chunkedNQuads(nquads: string): Generator<string> {
   }
   if (piece.length > 0) yield piece.join('');
 }
+
+/**
+ * Lines in their order, in pieces of about SNAPSHOT_CHUNK_BYTES each ended by a chunk mark, put
+ * only where no blank-node label of the lines before appears after: the canonical snapshot's
+ * order is kept (a description's labels are its own, so a mark may follow any description).
+ */
+export function* orderedPieces(lines: readonly string[]): Generator<string> {
+  const last = new Map<string, number>();
+  lines.forEach((line, n) => {
+    for (const label of labelsOf(`${line} `)) last.set(label, n);
+  });
+  let piece: string[] = [];
+  let size = 0;
+  /** The last line a label seen so far appears on. */
+  let open = -1;
+  for (const [n, line] of lines.entries()) {
+    piece.push(line, '\n');
+    size += line.length + 1;
+    for (const label of labelsOf(`${line} `)) open = Math.max(open, last.get(label)!);
+    if (size < SNAPSHOT_CHUNK_BYTES || open > n) continue;
+    piece.push(CHUNK_MARK);
+    yield piece.join('');
+    piece = [];
+    size = 0;
+  }
+  if (piece.length > 0) yield piece.join('');
+}

@@ -1,8 +1,12 @@
-// An institution's description: the store's N-Triples read as term text, blank nodes labelled from
-// their content (stable across loads), triples deduplicated and ordered; RDF/JS quads on demand.
+// An institution's description: the store's N-Triples read as term text, blank nodes labelled
+// canonically (src/rdf/blankNodeLabels.ts: stable across loads), triples deduplicated and ordered;
+// RDF/JS quads on demand.
 import { DataFactory, type NamedNode, type Quad, type Quad_Object, type Quad_Subject } from 'n3';
 import { decodeTerm, lexicalForm, splitWrittenNTriples, type Triple } from './ntriples';
+import { labelBlankNodes } from './blankNodeLabels';
 import { PREFIXES, RDF_TYPE } from './namespaces';
+
+export { CanonicalLimit, labelBlankNodes, MAX_CANONICAL_WORK } from './blankNodeLabels';
 
 const MODIFIED = `<${PREFIXES.dcterms}modified>`;
 const DESCRIBED_BY = `<${PREFIXES.wdrs}describedby>`;
@@ -46,74 +50,6 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-/**
- * Renames blank nodes after what they say (their triples, recursively, and the triples that point
- * at them), so that the same stored record yields the same bytes after every load: the nodes are
- * sorted by that content and numbered in turn. Blank nodes with identical content are
- * interchangeable, so the order among them does not matter.
- */
-export function labelBlankNodes(triples: readonly Triple[]): Triple[] {
-  const outgoing = new Map<string, Triple[]>();
-  const incoming = new Map<string, string[]>();
-  for (const t of triples) {
-    if (isBlank(t.s)) push(outgoing, t.s, t);
-    if (isBlank(t.o)) push(incoming, t.o, `${isBlank(t.s) ? '_' : t.s} ${t.p}`);
-  }
-  if (outgoing.size === 0 && incoming.size === 0) return triples.slice();
-
-  const nodes: { id: string; content: string }[] = [];
-  const path: string[] = [];
-  for (const id of outgoing.keys())
-    nodes.push({ id, content: content(id, outgoing, incoming, path) });
-  for (const id of incoming.keys())
-    if (!outgoing.has(id)) nodes.push({ id, content: content(id, outgoing, incoming, path) });
-  nodes.sort(byContent);
-  const labels = new Map<string, string>();
-  for (let i = 0; i < nodes.length; i++) labels.set(nodes[i]!.id, `_:b${i}`);
-  const labelled: Triple[] = [];
-  for (const t of triples)
-    labelled.push(
-      isBlank(t.s) || isBlank(t.o)
-        ? { s: labels.get(t.s) ?? t.s, p: t.p, o: labels.get(t.o) ?? t.o }
-        : t,
-    );
-  return labelled;
-}
-
-// The helpers below are module functions rather than closures made per call: the hot path runs
-// under tsx, which wraps every closure it creates in a naming call.
-
-/** What a blank node says: its own triples (nested blank nodes in brackets), then who points at it. */
-function content(
-  id: string,
-  outgoing: ReadonlyMap<string, readonly Triple[]>,
-  incoming: ReadonlyMap<string, string[]>,
-  path: string[],
-): string {
-  return `${signature(id, outgoing, path)}|${(incoming.get(id) ?? []).sort().join(';')}`;
-}
-
-/** A blank node's triples, nested blank nodes followed; `path` holds the nodes above (cycles). */
-function signature(
-  id: string,
-  outgoing: ReadonlyMap<string, readonly Triple[]>,
-  path: string[],
-): string {
-  if (path.includes(id)) return '(cycle)';
-  const list = outgoing.get(id);
-  if (!list) return '';
-  path.push(id);
-  const parts: string[] = [];
-  for (const t of list)
-    parts.push(isBlank(t.o) ? `${t.p} [${signature(t.o, outgoing, path)}]` : `${t.p} ${t.o}`);
-  path.pop();
-  return parts.sort().join(';');
-}
-
-function byContent(a: { content: string }, b: { content: string }): number {
-  return a.content < b.content ? -1 : a.content > b.content ? 1 : 0;
-}
-
 /** Within a subject: `rdf:type` first, then by predicate, then by object. */
 function byPredicateObject(a: Triple, b: Triple): number {
   const aType = a.p === TYPE;
@@ -128,10 +64,15 @@ function byPredicateObject(a: Triple, b: Triple): number {
  * nodes, blank nodes; each subject's triples side by side.
  */
 export function toDescription(subject: string, ntriples: string): Description {
+  return orderedDescription(subject, labelBlankNodes(splitWrittenNTriples(ntriples), subject));
+}
+
+/** The description of triples whose blank nodes are labelled already, deduplicated and ordered. */
+export function orderedDescription(subject: string, labelled: readonly Triple[]): Description {
   const self = `<${subject}>`;
   const bySubject = new Map<string, Triple[]>();
   let describedBy: string | undefined;
-  for (const t of labelBlankNodes(splitWrittenNTriples(ntriples))) {
+  for (const t of labelled) {
     push(bySubject, t.s, t);
     if (t.s === self && t.p === DESCRIBED_BY) describedBy = t.o;
   }

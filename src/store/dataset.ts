@@ -284,8 +284,8 @@ export class Dataset<S extends DescriptionSource = DescriptionSource> {
   constructor(
     readonly store: S,
     readonly baseIri: string,
-    /** A short hash of the loaded bytes: changes exactly when the data does. */
-    readonly version: string,
+    /** Its name (src/history/canonical.ts `versionOf`), set by the loader once it is read. */
+    public version: string,
     /** Built already (by `load`), its rows all added; by default, from the one index query. */
     index?: DatasetIndex,
     /**

@@ -33,3 +33,9 @@ export const bundledMissing = (): string[] =>
 export const DEMONSTRATION_DATASET = path.join(PROJECT_ROOT, 'data', 'demonstration.nt');
 /** How many institutions it has. */
 export const DEMONSTRATION_COUNT = 500;
+
+/**
+ * Where the bundled sources' version and states are cached, by the sha256 of their bytes: computed
+ * at the first start that serves them, read at every later one (a start costs no canonicalisation).
+ */
+export const STATES_CACHE = path.join(PROJECT_ROOT, 'node_modules', '.cache', 'isil-ld');

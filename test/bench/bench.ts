@@ -473,6 +473,15 @@ async function main(): Promise<void> {
   log(reconciled.stdout.trim());
   if (reconciled.status !== 0) log(`reconcile.ts failed: ${reconciled.stderr.trim()}`);
 
+  // What reading a load canonically costs (reproducible versions), per description.
+  const canonical = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', path.join('test', 'bench', 'canonical.ts')],
+    { cwd: PROJECT_ROOT, encoding: 'utf8' },
+  );
+  log(canonical.stdout.trim());
+  if (canonical.status !== 0) log(`canonical.ts failed: ${canonical.stderr.trim()}`);
+
   // The loader's limits: the loader's memory on 200 MB inputs, and a 100,000-level blank-node chain.
   const limits = await loaderLimits();
   for (const { label, value } of limits) log(`${label}: ${value}`);
