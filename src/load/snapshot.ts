@@ -331,15 +331,8 @@ export interface WrittenSnapshot {
 export function writeSnapshot(
   { dataset, rows, canonical }: Pick<Loaded, 'dataset' | 'rows' | 'canonical'>,
   target: string,
-  {
-    history,
-    beforeRename,
-  }: {
-    /** The version of the change log the snapshot goes live with (src/history/log.ts). */
-    readonly history?: SnapshotHistory;
-    /** A test's hook, called once the file is whole and before it is renamed into place. */
-    readonly beforeRename?: () => void;
-  } = {},
+  // `history`: the change log's version it goes live with; `beforeRename`: a test's hook.
+  { history, beforeRename }: { history?: SnapshotHistory; beforeRename?: () => void } = {},
 ): WrittenSnapshot {
   if (canonical === undefined)
     throw new Error('a load that took its states from a trailer or the cache is not written again');
