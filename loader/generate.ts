@@ -3,15 +3,14 @@
 // agency's source records in normalized PICA+, shaped like the real ones, or as a snapshot (the
 // loader's output) of the same N-Triples, written as it is generated: a million institutions (31
 // million triples, more than the embedded store holds) go into a remote store this way.
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { CHUNK_MARK, INDEX_LINE, SNAPSHOT_CHUNK_BYTES, snapshotHeader } from '../src/load/snapshot';
-import { DATA_PATH } from '../src/rdf/iris';
 import { generate, type GenerateOptions } from '../src/load/generated';
 import { PREFIXES } from '../src/rdf/namespaces';
 import { Progress, progressMode } from './progress';
 import { generatePica } from './generatePica';
+import { generatedSnapshot } from './generatedSnapshot';
+import { HISTORY_COUNT, historyCommand, type HistoryArgs } from './historyCommand';
 
 export { generate, generatePica, type GenerateOptions };
 export { prng } from '../src/load/synthetic';
@@ -19,42 +18,23 @@ export { prng } from '../src/load/synthetic';
 const { rdf, foaf } = PREFIXES;
 
 /**
- * The N-Quads of a snapshot of `generate`'s institutions, in pieces: each institution's triples in
- * the graph of its description (as the loader places them: every triple of a generated institution
- * is its own, its blank nodes', its document's or its web pages'), a chunk mark after every
- * SNAPSHOT_CHUNK_BYTES or more at an institution's end (no blank node spans two institutions), then
- * the trailer with the sha256 of every byte before it and the counts a load checks. The trailer
- * has no index rows: a server that loads it queries its store for them.
+ * The N-Quads of a snapshot of `generate`'s institutions, in pieces (`generatedSnapshot`): every
+ * institution is live, and the trailer has the counts a load checks.
  */
-export function* generateSnapshot(options: GenerateOptions): Generator<string> {
-  const hash = crypto.createHash('sha256');
-  let triples = 0;
-  let piece = snapshotHeader(options.base);
-  let institutions = 0;
-  for (const institution of generate(options)) {
-    institutions++;
-    const graph = `<${options.base}${DATA_PATH}${/organisations\/([^>]+)>/.exec(institution)![1]}>`;
-    for (const line of institution.split('\n')) {
-      if (line === '') continue;
-      piece += `${line.slice(0, -1)}${graph} .\n`;
-      triples++;
-    }
-    if (piece.length >= SNAPSHOT_CHUNK_BYTES) {
-      piece += CHUNK_MARK;
-      hash.update(piece);
-      yield piece;
-      piece = '';
-    }
-  }
-  if (!piece.endsWith(CHUNK_MARK)) piece += CHUNK_MARK;
-  hash.update(piece);
-  yield piece;
-  const trailer = { sha256: hash.digest('hex'), triples, institutions, withdrawn: 0 };
-  yield `${INDEX_LINE}${JSON.stringify(trailer)}\n`;
+export function generateSnapshot(options: GenerateOptions): Generator<string> {
+  return generatedSnapshot(generate(options), options.base, (institutions) => ({
+    institutions,
+    withdrawn: 0,
+  }));
 }
 
-const USAGE =
-  'usage: npm run generate -- --count N --out FILE [--seed S] [--format nt|pica|snapshot] [--base IRI] [--quiet]';
+const USAGE = `usage: npm run generate -- --count N --out FILE [--seed S] [--format nt|pica|snapshot] [--base IRI] [--quiet]
+       npm run generate -- --history V [--change SHARE] [--count N] [--out FILE] [--history-dir DIR]
+                           [--sources-dir DIR] [--next FILE] [--seed S] [--base IRI] [--quiet]
+--history V writes V versions of the generated institutions (--count, default ${HISTORY_COUNT}), each
+after the first changing --change of them (default 0.01): the change log in --history-dir (or
+$HISTORY_DIR, or the snapshot's folder) and the last version's snapshot at --out (or $DATASET);
+--sources-dir DIR also writes each version's N-Triples there, --next FILE those of one more version.`;
 
 /** Writes the institutions to `out` in `format`, showing progress; returns the lines written. */
 function writeInstitutions(
@@ -115,7 +95,7 @@ export function main(argv: readonly string[]): number {
     base?: string;
     format?: string;
     quiet?: boolean;
-  };
+  } & HistoryArgs;
   try {
     values = parseArgs({
       args: [...argv],
@@ -126,12 +106,18 @@ export function main(argv: readonly string[]): number {
         base: { type: 'string' },
         format: { type: 'string' },
         quiet: { type: 'boolean' },
+        history: { type: 'string' },
+        change: { type: 'string' },
+        'history-dir': { type: 'string' },
+        'sources-dir': { type: 'string' },
+        next: { type: 'string' },
       },
     }).values;
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
     return 2;
   }
+  if (values.history !== undefined) return historyCommand(values, USAGE);
   const count = Number(values.count);
   const seed = Number(values.seed ?? 1);
   const base = (values.base ?? 'https://ld.zdb-services.de').replace(/\/+$/, '');
