@@ -134,3 +134,49 @@ describe('the generated history against the loader', function () {
       /holds a change log already/,
     ));
 });
+
+describe('npm run generate -- --history', function () {
+  this.timeout(60_000);
+  let dir: string;
+  before(() => (dir = tempDir()));
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const generateCommand = (args: readonly string[], env: Record<string, string> = {}) =>
+    spawnSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(PROJECT_ROOT, 'loader', 'generate.ts'), '--quiet', ...args],
+      { env: { ...process.env, ...env }, encoding: 'utf8' },
+    );
+
+  it('writes the log beside the snapshot and says what it wrote', () => {
+    const run = generateCommand(['--history', '4', '--change', '0.2', '--count', '30'], {
+      DATASET: path.join(dir, 'dataset.nq'),
+      HISTORY_DIR: '',
+    });
+    assert.equal(run.status, 2, 'HISTORY_DIR empty: no log to write');
+    const written = generateCommand(['--history', '4', '--change', '0.2', '--count', '30'], {
+      DATASET: path.join(dir, 'dataset.nq'),
+    });
+    assert.equal(written.status, 0, written.stderr);
+    assert.match(written.stderr, /a history of 4 versions, seed 1, in [\d.]+ s: \d+ events \(/);
+    const log = readLog(path.join(dir, LOG_FILE))!;
+    assert.equal(log.versions.length, 4);
+    assert.equal(
+      trailerOf(path.join(dir, 'dataset.nq')).history?.version,
+      log.versions[3]!.version,
+    );
+  });
+
+  it('refuses a share outside 0 to 1', () => {
+    const run = generateCommand([
+      '--history',
+      '2',
+      '--change',
+      '2',
+      '--out',
+      path.join(dir, 'x.nq'),
+    ]);
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /^--change/);
+  });
+});
