@@ -7,11 +7,13 @@
 // cache off (CACHE_MAX_BYTES=0). Prints each rate and the cached memento's against the cached
 // current document's (goal ≥ 0.8×). Alone:
 //   npx tsx test/bench/historyHttp.ts [--main dist/src/main.js] [--seconds 5] [--turns 3]
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { readLog } from '../../src/history/log';
 import { isMemento, timestamp14 } from '../../src/history/model';
-import { startServerProcess } from '../support/serverProcess';
+import { PROJECT_ROOT } from '../../src/util/paths';
+import { freePort } from '../servers/topology';
 import { AS_DEPLOYED, driveAutocannon, type Result, type Target } from './drivers';
 import {
   budgetRow,
@@ -37,6 +39,8 @@ const BUDGET_MINUTES = 6;
 /** Institutions asked for: every one's documents, mementos and TimeMaps fit in the cache. */
 const SAMPLE = 500;
 const GOAL = 0.8;
+const MAIN = path.join(PROJECT_ROOT, 'src', 'main.ts');
+const READY_MS = 300_000;
 const log = (text: string) => process.stdout.write(`${text}\n`);
 
 interface Targets {
@@ -86,31 +90,61 @@ async function byTurns(
   return results;
 }
 
-/** A server over a fresh copy of the fixture, its cache bound `cacheMaxBytes`. */
+/** A server over a fresh copy of the fixture, its cache bound `cacheMaxBytes`, logging warnings only. */
 async function serve(fixture: Fixture, cacheMaxBytes: number, targets: Targets) {
   const copy = copyFixture(fixture, path.join(HISTORY_BENCH_DIR, `http-${cacheMaxBytes}`));
-  const server = await startServerProcess({
+  const port = await freePort();
+  const command = values.main ? [values.main] : ['--import', 'tsx', MAIN];
+  const child = spawn(process.execPath, command, {
+    cwd: PROJECT_ROOT,
     env: {
+      ...process.env,
       ...AS_DEPLOYED,
-      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      // The access log (info) would cost every request a line: the bench's servers log warnings.
+      LOG_LEVEL: 'warn',
+      DUMPS_DIR: '',
       BASE_IRI: fixture.base,
       DATASET: copy.snapshot,
       HISTORY_DIR: copy.historyDir,
       CACHE_MAX_BYTES: String(cacheMaxBytes),
     },
-    ...(values.main ? { command: [process.execPath, values.main] } : {}),
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const base = `http://127.0.0.1:${server.port}`;
-  // Every path answers 200 before it is measured: the Memento routes are there, the memento found.
-  for (const t of [targets.documents[0]!, targets.mementos[0]!, targets.timemaps[0]!]) {
-    const status = (await fetch(`${base}${t.path}`)).status;
-    if (status !== 200) throw new Error(`${t.path}: ${status}, not 200`);
-  }
+  const exit = new Promise((resolve) => child.once('exit', resolve));
   const stop = async () => {
-    server.child.kill('SIGTERM');
-    await server.exit;
+    child.kill('SIGTERM');
+    await exit;
   };
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await ready(`${base}/readyz`, child);
+    // Every kind of path answers 200 before it is measured: the Memento routes are there.
+    for (const t of [targets.documents[0]!, targets.mementos[0]!, targets.timemaps[0]!]) {
+      const status = (await fetch(`${base}${t.path}`)).status;
+      if (status !== 200) throw new Error(`${t.path}: ${status}, not 200`);
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
   return { base, stop };
+}
+
+/** Waits until `/readyz` answers 200 (a loaded machine takes its time), or the server exits. */
+async function ready(url: string, child: ChildProcess): Promise<void> {
+  const until = Date.now() + READY_MS;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode})`);
+    const status = await fetch(url).then(
+      (r) => r.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${url} not ready within ${READY_MS / 1000} s`);
 }
 
 /** Each case's median rate and p99, and the rows of the table. */

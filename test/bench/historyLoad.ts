@@ -80,10 +80,11 @@ function main(): void {
     // By turns, the order mirrored each turn: the machine drifts over a run.
     const order = turn % 2 === 1 ? [true, false] : [false, true];
     for (const logged of order) {
-      const { ms, outcome } = loadOnce(fixture, logged);
+      const { ms, cpuMs, outcome } = loadOnce(fixture, logged);
       (logged ? withLog : without).push(ms);
+      (logged ? cpu.withLog : cpu.without).push(cpuMs);
       log(
-        `  turn ${turn}, ${logged ? 'with the log' : "HISTORY_DIR=''"}: ${seconds(ms)} (${outcome})`,
+        `  turn ${turn}, ${logged ? 'with the log' : "HISTORY_DIR=''"}: ${seconds(ms)}, CPU ${seconds(cpuMs)} (${outcome})`,
       );
     }
   }
