@@ -3,23 +3,22 @@
 // agency's source records in normalized PICA+, shaped like the real ones, or as a snapshot (the
 // loader's output) of the same N-Triples, written as it is generated: a million institutions (31
 // million triples, more than the embedded store holds) go into a remote store this way.
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
   canonicalDescription,
   compactStates,
-  HASH_LENGTH,
   institutionHash,
   versionOf,
 } from '../src/history/canonical';
 import type { InstitutionState } from '../src/history/model';
-import { CHUNK_MARK, INDEX_LINE, SNAPSHOT_CHUNK_BYTES, snapshotHeader } from '../src/load/snapshot';
-import { DATA_PATH, RESOURCE_PATH } from '../src/rdf/iris';
+import { RESOURCE_PATH } from '../src/rdf/iris';
 import { generate, type GenerateOptions } from '../src/load/generated';
 import { PREFIXES } from '../src/rdf/namespaces';
 import { Progress, progressMode } from './progress';
 import { generatePica } from './generatePica';
+import { generatedSnapshot } from './generatedSnapshot';
+import { HISTORY_COUNT, historyCommand, type HistoryArgs } from './historyCommand';
 
 export { generate, generatePica, type GenerateOptions };
 export { prng } from '../src/load/synthetic';
@@ -28,63 +27,43 @@ const { rdf, foaf } = PREFIXES;
 const XSD_STRING = '"^^<http://www.w3.org/2001/XMLSchema#string>';
 
 /**
- * The N-Quads of a snapshot of `generate`'s institutions, in pieces: each institution's triples in
- * the graph of its description (as the loader places them: every triple of a generated institution
- * is its own, its blank nodes', its document's or its web pages'), a chunk mark after every
- * SNAPSHOT_CHUNK_BYTES or more at an institution's end (no blank node spans two institutions), then
- * the trailer with the sha256 of every byte before it, the counts a load checks, and the version
- * with every institution's state, as the loader makes them of the same N-Triples (each record is
- * its institution's whole description). The trailer has no index rows: a server that loads it
- * queries its store for them.
+ * The N-Quads of a snapshot of `generate`'s institutions, in pieces (`generatedSnapshot`): every
+ * institution is live, and the trailer has the counts a load checks, and the version with every
+ * institution's state, as the loader makes them of the same N-Triples (each record is its
+ * institution's whole description).
  */
-export function* generateSnapshot(options: GenerateOptions): Generator<string> {
-  const hash = crypto.createHash('sha256');
-  let triples = 0;
-  let piece = snapshotHeader(options.base);
-  let institutions = 0;
+export function generateSnapshot(options: GenerateOptions): Generator<string> {
   const states = new Map<string, InstitutionState>();
-  for (const institution of generate(options)) {
-    institutions++;
-    const isil = /organisations\/([^>]+)>/.exec(institution)![1]!;
-    const graph = `<${options.base}${DATA_PATH}${isil}>`;
-    const iri = `${options.base}${RESOURCE_PATH}${isil}`;
-    states.set(isil, {
-      isil,
-      status: 'live',
+  function* stated(): Generator<string> {
+    for (const institution of generate(options)) {
+      const isil = /organisations\/([^>]+)>/.exec(institution)![1]!;
+      const iri = `${options.base}${RESOURCE_PATH}${isil}`;
       // The store writes an xsd:string literal as a plain one: so is it hashed.
-      hash: institutionHash(canonicalDescription(iri, institution.replaceAll(XSD_STRING, '"'))),
-    });
-    for (const line of institution.split('\n')) {
-      if (line === '') continue;
-      piece += `${line.slice(0, -1)}${graph} .\n`;
-      triples++;
-    }
-    if (piece.length >= SNAPSHOT_CHUNK_BYTES) {
-      piece += CHUNK_MARK;
-      hash.update(piece);
-      yield piece;
-      piece = '';
+      const text = canonicalDescription(iri, institution.replaceAll(XSD_STRING, '"'));
+      states.set(isil, { isil, status: 'live', hash: institutionHash(text) });
+      yield institution;
     }
   }
-  if (!piece.endsWith(CHUNK_MARK)) piece += CHUNK_MARK;
-  hash.update(piece);
-  yield piece;
-  // Nothing outside the descriptions: the rest is empty.
-  const rest = crypto.createHash('sha256').update('').digest('hex').slice(0, HASH_LENGTH);
-  const trailer = {
-    sha256: hash.digest('hex'),
-    triples,
-    institutions,
-    withdrawn: 0,
-    version: versionOf(states, rest),
-    rest,
-    states: compactStates(states),
-  };
-  yield `${INDEX_LINE}${JSON.stringify(trailer)}\n`;
+  return generatedSnapshot(stated(), options.base, (institutions) => {
+    // Nothing outside the descriptions: the rest is empty.
+    const rest = institutionHash('');
+    return {
+      institutions,
+      withdrawn: 0,
+      version: versionOf(states, rest),
+      rest,
+      states: compactStates(states),
+    };
+  });
 }
 
-const USAGE =
-  'usage: npm run generate -- --count N --out FILE [--seed S] [--format nt|pica|snapshot] [--base IRI] [--quiet]';
+const USAGE = `usage: npm run generate -- --count N --out FILE [--seed S] [--format nt|pica|snapshot] [--base IRI] [--quiet]
+       npm run generate -- --history V [--change SHARE] [--count N] [--out FILE] [--history-dir DIR]
+                           [--sources-dir DIR] [--next FILE] [--seed S] [--base IRI] [--quiet]
+--history V writes V versions of the generated institutions (--count, default ${HISTORY_COUNT}), each
+after the first changing --change of them (default 0.01): the change log in --history-dir (or
+$HISTORY_DIR, or the snapshot's folder) and the last version's snapshot at --out (or $DATASET);
+--sources-dir DIR also writes each version's N-Triples there, --next FILE those of one more version.`;
 
 /** Writes the institutions to `out` in `format`, showing progress; returns the lines written. */
 function writeInstitutions(
@@ -145,7 +124,7 @@ export function main(argv: readonly string[]): number {
     base?: string;
     format?: string;
     quiet?: boolean;
-  };
+  } & HistoryArgs;
   try {
     values = parseArgs({
       args: [...argv],
@@ -156,12 +135,18 @@ export function main(argv: readonly string[]): number {
         base: { type: 'string' },
         format: { type: 'string' },
         quiet: { type: 'boolean' },
+        history: { type: 'string' },
+        change: { type: 'string' },
+        'history-dir': { type: 'string' },
+        'sources-dir': { type: 'string' },
+        next: { type: 'string' },
       },
     }).values;
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
     return 2;
   }
+  if (values.history !== undefined) return historyCommand(values, USAGE);
   const count = Number(values.count);
   const seed = Number(values.seed ?? 1);
   const base = (values.base ?? 'https://ld.zdb-services.de').replace(/\/+$/, '');

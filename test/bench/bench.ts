@@ -1,7 +1,8 @@
 // The benchmark (a script, not a test): generates and loads 17,000 institutions, starts the real
 // server, drives it per case at 50 connections with random ISILs, and prints each case's figures
 // beside two baselines measured in the same run on the same machine; then the steps of later
-// issues, each a script of its own (reload.ts, staffLoad.ts, scaleOut.ts, loaderLimits.ts).
+// issues, each a script of its own (reload.ts, staffLoad.ts, scaleOut.ts, loaderLimits.ts,
+// historyLog.ts, historyLoad.ts, historyHttp.ts).
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -482,6 +483,29 @@ async function main(): Promise<void> {
   log(canonical.stdout.trim());
   if (canonical.status !== 0) log(`canonical.ts failed: ${canonical.stderr.trim()}`);
 
+  // The history: a 100-version history of the bench's institutions generated (historyFixture.ts),
+  // the load of one more version with its change log and without, the log's size on disk, and
+  // TimeMaps and mementos over HTTP; each a script of its own, with its time budget.
+  const historyRows: string[] = [];
+  for (const [script, extra] of [
+    ['historyLog.ts', []],
+    ['historyLoad.ts', ['--loader', path.join(DIST, 'loader', 'load.js')]],
+    ['historyHttp.ts', ['--main', path.join(DIST, 'src', 'main.js')]],
+  ] as const) {
+    const step = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', path.join('test', 'bench', script), ...extra],
+      { cwd: PROJECT_ROOT, encoding: 'utf8' },
+    );
+    log(step.stdout.trim());
+    if (step.status !== 0) log(`${script} failed: ${step.stderr.trim()}`);
+    historyRows.push(
+      ...step.stdout
+        .split('\n')
+        .filter((line) => line.startsWith('| ') && !line.includes('| figure |')),
+    );
+  }
+
   // The loader's limits: the loader's memory on 200 MB inputs, and a 100,000-level blank-node chain.
   const limits = await loaderLimits();
   for (const { label, value } of limits) log(`${label}: ${value}`);
@@ -580,6 +604,11 @@ async function main(): Promise<void> {
   for (const row of scaleRows) {
     const cells = row.split(' | ');
     const status = cells.at(-1)!.replace(/ \|$/, '').trim();
+    if (status === 'PASS' || status === 'MISS') verdict(status === 'PASS');
+    log(row);
+  }
+  for (const row of historyRows) {
+    const status = row.split(' | ').at(-1)!.replace(/ \|$/, '').trim();
     if (status === 'PASS' || status === 'MISS') verdict(status === 'PASS');
     log(row);
   }
