@@ -29,6 +29,7 @@ import {
   VOID_PATH,
 } from './discovery';
 import { dumps, DUMPS_PATH } from './dumps';
+import { oai, OAI_PATH, OAI_ROUTE } from './oai';
 
 type Entry = Omit<Route, 'methods'> & { readonly methods?: readonly string[] };
 const read = (entry: Entry): Route => ({ methods: METHODS, ...entry });
@@ -133,6 +134,7 @@ export function routeTable(deps: RouteDeps): readonly Route[] {
       label: 'reconcile',
       methods: METHODS_WITH_POST,
     },
+    { match: 'prefix', path: `${OAI_PATH}/`, handler: oai(deps), ...OAI_ROUTE }, // OAI-PMH
     {
       match: 'prefix',
       path: `${SPARQL_PATH}/`,
