@@ -5,6 +5,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { answerOai, type OaiSettings } from '../oai/answer';
 import { repositoryIdentifier } from '../oai/identifiers';
+import { KINDS_RETRY_AFTER, KindsPending } from '../oai/lists';
 import { requestBody } from './body';
 import { currentDocuments, DATASET_VERSION, pathBelow, queryOf, type RouteDeps } from './deps';
 import {
@@ -12,6 +13,7 @@ import {
   METHODS_WITH_POST,
   methodNotAllowed,
   notFound,
+  serviceUnavailable,
   unsupportedMediaType,
 } from './errors';
 import { commonHeaders, CORS } from './middleware';
@@ -76,6 +78,10 @@ export function oai(deps: RouteDeps): RequestHandler {
       settings,
       dataset,
       now: Math.floor(Date.now() / 1000),
+    }).catch((error: unknown) => {
+      if (error instanceof KindsPending)
+        throw serviceUnavailable(KINDS_RETRY_AFTER, error.message, { 'Cache-Control': 'no-store' });
+      throw error;
     });
     res.writeHead(200, {
       ...commonHeaders(res),
