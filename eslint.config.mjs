@@ -121,6 +121,12 @@ export default tseslint.config(
     [ADAPTER],
   ),
   layer(['src/serving/**/*.ts'], ['http', 'load', 'server'], 'serving/ is below http/.', [ADAPTER]),
+  layer(
+    ['src/oai/**/*.ts'],
+    ['http', 'serving', 'load', 'embedded', 'server'],
+    'oai/ answers OAI-PMH from the dataset and its history, below http/.',
+    [ADAPTER],
+  ),
   layer(['src/http/**/*.ts'], ['load', 'server'], 'http/ is below the process (src/server/).', [
     ADAPTER,
   ]),

@@ -7,6 +7,7 @@ import { defaultMaxConnections, OWN_FILES } from './server/connectionCap';
 import { listenOf, sparqlConfig, type Listen, type SparqlConfig } from './sparqlConfig';
 import { storeConfig, type StoreConfig } from './storeConfig';
 import { fileDefect } from './util/files';
+import { repositoryIdentifier } from './oai/identifiers';
 import {
   BUNDLED_DATASET,
   bundledMissing,
@@ -82,6 +83,8 @@ export interface Config {
   readonly historyDir: string;
   /** How many versions the change log keeps (HISTORY_KEEP_VERSIONS); 0: every one. */
   readonly historyKeepVersions: number;
+  /** The `adminEmail` of the OAI-PMH provider's Identify (OAI_ADMIN_EMAIL, docs/history.md). */
+  readonly oaiAdminEmail: string;
   /** The map's tile URL template (MAP_TILES, `{z}/{x}/{y}`); empty: no tiles, the marker alone. */
   readonly mapTiles: string;
   /** The attribution the tiles' licence asks for (MAP_ATTRIBUTION). */
@@ -175,6 +178,20 @@ function historyDir(env: Env, dataset: string): string {
   return dir;
 }
 
+/**
+ * OAI_ADMIN_EMAIL: an address of the form OAI-PMH.xsd's `emailType` asks (`\S+@(\S+\.)+\S+`); by
+ * default `webmaster@` the repository identifier (the host of BASE_IRI).
+ */
+function oaiAdminEmail(env: Env, baseIri: string): string {
+  const value = env.OAI_ADMIN_EMAIL || `webmaster@${repositoryIdentifier(baseIri)}`;
+  if (!/^[^\s@]+@([^\s@.]+\.)+[^\s@.]+$/.test(value) || value.length > 254)
+    throw new ConfigError(
+      'OAI_ADMIN_EMAIL',
+      `expected an e-mail address (name@host.domain), got ${JSON.stringify(value)}`,
+    );
+  return value;
+}
+
 /** MAP_TILES: an http(s) URL template with {z}, {x} and {y}, or empty (no tiles). */
 function mapTiles(env: Env): string {
   const raw = env.MAP_TILES ?? 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
@@ -224,10 +241,11 @@ export function loadConfig(env: Env = process.env): Config {
     );
   }
   const port = integer(env, 'PORT', 8080, 0, 65535);
+  const baseIri = httpUrl('BASE_IRI', env.BASE_IRI || 'https://ld.zdb-services.de');
   return Object.freeze({
     port,
     host,
-    baseIri: httpUrl('BASE_IRI', env.BASE_IRI || 'https://ld.zdb-services.de'),
+    baseIri,
     dataset,
     datasetGiven: Boolean(env.DATASET),
     bundledDataset: BUNDLED_DATASET,
@@ -250,6 +268,7 @@ export function loadConfig(env: Env = process.env): Config {
     dumpsDir: dumpsDir(env),
     historyDir: historyDir(env, dataset),
     historyKeepVersions: integer(env, 'HISTORY_KEEP_VERSIONS', 0, 0, 1_000_000),
+    oaiAdminEmail: oaiAdminEmail(env, baseIri),
     mapTiles: mapTiles(env),
     mapAttribution: (env.MAP_ATTRIBUTION ?? '© OpenStreetMap contributors').slice(0, 300),
   });

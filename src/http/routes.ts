@@ -31,6 +31,7 @@ import {
 import { dumps, DUMPS_PATH } from './dumps';
 import { memento, timegate, timemap } from './memento';
 import { MEMENTO_PATH, TIMEGATE_PATH, TIMEMAP_PATH } from '../rdf/iris';
+import { oai, OAI_PATH, OAI_ROUTE } from './oai';
 
 type Entry = Omit<Route, 'methods'> & { readonly methods?: readonly string[] };
 const read = (entry: Entry): Route => ({ methods: METHODS, ...entry });
@@ -154,6 +155,7 @@ export function routeTable(deps: RouteDeps): readonly Route[] {
       label: 'reconcile',
       methods: METHODS_WITH_POST,
     },
+    { match: 'prefix', path: `${OAI_PATH}/`, handler: oai(deps), ...OAI_ROUTE }, // OAI-PMH
     {
       match: 'prefix',
       path: `${SPARQL_PATH}/`,

@@ -13,6 +13,8 @@ export type InstitutionType = 'library' | 'archive' | 'museum' | 'other';
 
 export interface SearchEntry {
   readonly isil: string;
+  /** The institution's URI. */
+  readonly iri: string;
   readonly name: string;
   /** Short and other names (the Sigel is an identifier, below). */
   readonly otherNames: readonly string[];
@@ -24,6 +26,8 @@ export interface SearchEntry {
   readonly country: string;
   readonly lat: number | undefined;
   readonly lon: number | undefined;
+  /** When its record last changed (`dcterms:modified` of its description), as `YYYY-MM-DD`. */
+  readonly modified: string | undefined;
 }
 
 /** The class IRIs a description may type an institution with, and the kind each one means. */
@@ -76,6 +80,7 @@ export function searchEntry(isil: string, description: Description): SearchEntry
     (/^DE-MUS-/i.test(isil) ? 'museum' : undefined);
   return {
     isil,
+    iri: r,
     name: names[0] ?? isil,
     otherNames: unique([
       ...names.slice(1),
@@ -93,5 +98,6 @@ export function searchEntry(isil: string, description: Description): SearchEntry
     country: isil.split('-')[0]!.toUpperCase(),
     lat: lat !== undefined && lon !== undefined ? lat : undefined,
     lon: lat !== undefined && lon !== undefined ? lon : undefined,
+    modified: description.modified?.toISOString().slice(0, 10),
   };
 }

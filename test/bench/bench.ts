@@ -3,6 +3,7 @@
 // beside two baselines measured in the same run on the same machine; then the steps of later
 // issues, each a script of its own (reload.ts, staffLoad.ts, scaleOut.ts, loaderLimits.ts,
 // historyLog.ts, historyLoad.ts, historyHttp.ts).
+// oaiHarvest.ts).
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -505,6 +506,14 @@ async function main(): Promise<void> {
         .filter((line) => line.startsWith('| ') && !line.includes('| figure |')),
     );
   }
+  // OAI-PMH: a full and an incremental harvest by oai_pmh, and the server's memory meanwhile.
+  const oaiStep = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', path.join('test', 'bench', 'oaiHarvest.ts')],
+    { cwd: PROJECT_ROOT, encoding: 'utf8' },
+  );
+  log(oaiStep.stdout.trim());
+  if (oaiStep.status !== 0) log(`oaiHarvest.ts failed: ${oaiStep.stderr.trim()}`);
 
   // The loader's limits: the loader's memory on 200 MB inputs, and a 100,000-level blank-node chain.
   const limits = await loaderLimits();

@@ -101,6 +101,7 @@ function generated(names: readonly SearchEntry[], count: number): SearchEntry[] 
   const next = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff);
   return Array.from({ length: count }, (_, i) => ({
     isil: `DE-G${i}`,
+    iri: `https://ld.zdb-services.de/resource/organisations/DE-G${i}`,
     name: Array.from(
       { length: 2 + (next() % 4) },
       () => vocabulary[next() % vocabulary.length],
@@ -113,6 +114,7 @@ function generated(names: readonly SearchEntry[], count: number): SearchEntry[] 
     country: 'DE',
     lat: 47 + (next() % 8000) / 1000,
     lon: 6 + (next() % 9000) / 1000,
+    modified: undefined,
   }));
 }
 

@@ -4,6 +4,7 @@ import type { SearchEntry } from '../../src/search/entry';
 export function entry(isil: string, name: string, more: Partial<SearchEntry> = {}): SearchEntry {
   return {
     isil,
+    iri: `https://ld.zdb-services.de/resource/organisations/${isil}`,
     name,
     otherNames: [],
     sigel: undefined,
@@ -13,6 +14,7 @@ export function entry(isil: string, name: string, more: Partial<SearchEntry> = {
     country: isil.split('-')[0]!,
     lat: undefined,
     lon: undefined,
+    modified: undefined,
     ...more,
   };
 }

@@ -21,6 +21,7 @@ describe('loadConfig defaults', () => {
     ['KEEP_ALIVE_TIMEOUT_MS', config.keepAliveTimeoutMs, 5_000],
     ['SHUTDOWN_GRACE_MS', config.shutdownGraceMs, 10_000],
     ['HEAP_GROWING_PERCENT', config.heapGrowingPercent, 100],
+    ['OAI_ADMIN_EMAIL', config.oaiAdminEmail, 'webmaster@ld.zdb-services.de'],
     ['the bundled dataset', config.bundledDataset, BUNDLED_DATASET],
   ];
   for (const [name, actual, expected] of rows)
@@ -57,6 +58,9 @@ describe('loadConfig refuses bad values, naming the variable', () => {
     ['ISIL_DIRECTORY_URL', 'example.org'],
     ['ISIL_DIRECTORY_URL', 'javascript:alert(1)'],
     ['HOST', 'local host'],
+    ['OAI_ADMIN_EMAIL', 'nobody'],
+    ['OAI_ADMIN_EMAIL', 'a@localhost'],
+    ['OAI_ADMIN_EMAIL', 'a b@example.org'],
     // A folder holding the third-party files: a file or a missing path is refused at once.
     ['THIRD_PARTY_DIR', '/nonexistent/shared'],
     ['THIRD_PARTY_DIR', __filename],
@@ -225,4 +229,17 @@ describe('MAX_CONNECTIONS', () => {
     ));
   it('takes a value within it', () =>
     assert.equal(maxConnections({ MAX_CONNECTIONS: '256' }, 512), 256));
+});
+
+describe('OAI_ADMIN_EMAIL', () => {
+  it('is taken as given', () =>
+    assert.equal(
+      loadConfig({ OAI_ADMIN_EMAIL: 'isil@example.org' }).oaiAdminEmail,
+      'isil@example.org',
+    ));
+  it('defaults to an address the schema accepts on a development BASE_IRI', () =>
+    assert.equal(
+      loadConfig({ BASE_IRI: 'http://localhost:8080' }).oaiAdminEmail,
+      'webmaster@localhost.invalid',
+    ));
 });

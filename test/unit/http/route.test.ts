@@ -31,6 +31,7 @@ describe('the route answering a path', () => {
       ['/assets/search.css', 'assets'],
       ['/reconcile', 'reconcile'],
       ['/reconcile/suggest/entity', 'reconcile'],
+      ['/oai', 'oai'],
       ['/.well-known/void', 'discovery'],
       ['/robots.txt', 'discovery'],
       ['/sitemap.xml', 'discovery'],
@@ -50,13 +51,14 @@ describe('the route answering a path', () => {
     assert.equal(labelOf('/isil/DE-1a', routes), NO_ROUTE);
   });
 
-  it('lets every method through only to the SPARQL endpoint and reconciliation', () => {
+  it('lets every method through only to the SPARQL endpoint, reconciliation and OAI-PMH', () => {
     assert.deepEqual(
       table()
         .filter(ownMethods)
         .map((r) => [r.path, r.methods.join(', ')]),
       [
         ['/reconcile/', 'GET, HEAD, POST, OPTIONS'],
+        ['/oai/', 'GET, HEAD, POST, OPTIONS'],
         ['/sparql/', 'GET, HEAD, POST, OPTIONS'],
       ],
     );

@@ -36,6 +36,7 @@ describe('the route table', () => {
         ['exact', '/sitemap.xml'],
         ['prefix', '/sitemaps/'],
         ['prefix', '/reconcile/'],
+        ['prefix', '/oai/'],
         ['prefix', '/sparql/'],
       ],
     );
@@ -65,6 +66,7 @@ describe('the route table', () => {
       'sitemap',
       'sitemaps',
       'reconciliation',
+      'oai',
       'sparqlOff',
     ]);
     for (const route of routes) assert.match(route.contract, /^(§\d(, §\d)*|docs\/\w+\.md)$/);
@@ -94,6 +96,7 @@ describe('the route table', () => {
         ['/sitemap.xml', 'discovery', 'GET, HEAD, OPTIONS'],
         ['/sitemaps/', 'discovery', 'GET, HEAD, OPTIONS'],
         ['/reconcile/', 'reconcile', 'GET, HEAD, POST, OPTIONS'],
+        ['/oai/', 'oai', 'GET, HEAD, POST, OPTIONS'],
         ['/sparql/', 'sparql', 'GET, HEAD, POST, OPTIONS'],
       ],
     );

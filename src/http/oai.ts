@@ -1,0 +1,96 @@
+// The OAI-PMH 2.0 provider (docs/history.md, "Harvesting by OAI-PMH"): a request's arguments read
+// from a GET's query or a form POST's body, answered by src/oai/answer.ts from the dataset served
+// and its history. Every protocol error is an OAI-PMH answer (200, `<error code="…">`); HTTP
+// errors are left for what is not a request of the protocol (a POST that is not a form, too large).
+import type { Request, RequestHandler, Response } from 'express';
+import { answerOai, type OaiSettings } from '../oai/answer';
+import { repositoryIdentifier } from '../oai/identifiers';
+import { KINDS_RETRY_AFTER, KindsPending } from '../oai/lists';
+import { requestBody } from './body';
+import { currentDocuments, DATASET_VERSION, pathBelow, queryOf, type RouteDeps } from './deps';
+import {
+  ALLOW_WITH_POST,
+  METHODS_WITH_POST,
+  methodNotAllowed,
+  notFound,
+  serviceUnavailable,
+  unsupportedMediaType,
+} from './errors';
+import { commonHeaders, CORS } from './middleware';
+
+export const OAI_PATH = '/oai';
+
+/** The provider's entry in the route table: GET and form POST (§3.1.1), its manual, its label. */
+export const OAI_ROUTE = {
+  contract: 'docs/history.md',
+  label: 'oai',
+  methods: METHODS_WITH_POST,
+} as const;
+
+/** Largest form a POST may send: the longest request of the protocol is well below it. */
+const MAX_BODY = 16 * 1024;
+
+/** The settings of the provider, from the service's. */
+export function oaiSettings(deps: RouteDeps): OaiSettings {
+  const repository = repositoryIdentifier(deps.config.baseIri);
+  return {
+    baseUrl: `${deps.config.baseIri}${OAI_PATH}`,
+    repositoryName: `ISIL Linked Data (${repository})`,
+    repository,
+    adminEmail: deps.config.oaiAdminEmail,
+  };
+}
+
+/** The arguments, in the order sent: a GET's query, a POST's form (§3.1.1). */
+async function argumentsOf(req: Request): Promise<[string, string][]> {
+  if (req.method !== 'POST') return [...queryOf(req)];
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded')
+    throw unsupportedMediaType(
+      'OAI-PMH requests are POSTed as a form (application/x-www-form-urlencoded).',
+    );
+  return [...new URLSearchParams((await requestBody(req, MAX_BODY)).toString('utf8'))];
+}
+
+/** The CORS preflight: a browser's page may POST a request as a form. */
+function preflight(res: Response): void {
+  res.writeHead(204, {
+    ...commonHeaders(res),
+    ...CORS,
+    'Access-Control-Allow-Methods': ALLOW_WITH_POST,
+    'Access-Control-Allow-Headers': 'Accept, Content-Type',
+    'Access-Control-Max-Age': '86400',
+    Allow: ALLOW_WITH_POST,
+  });
+  res.end();
+}
+
+export function oai(deps: RouteDeps): RequestHandler {
+  const settings = oaiSettings(deps);
+  return async function oai(req, res) {
+    if (req.method === 'OPTIONS') return preflight(res);
+    if (pathBelow(req) !== '') throw notFound();
+    if (!['GET', 'HEAD', 'POST'].includes(req.method))
+      throw methodNotAllowed(ALLOW_WITH_POST, `The OAI-PMH provider answers ${ALLOW_WITH_POST}.`);
+    const pairs = await argumentsOf(req);
+    const { dataset } = currentDocuments(deps.service);
+    const body = await answerOai(pairs, {
+      settings,
+      dataset,
+      now: Math.floor(Date.now() / 1000),
+    }).catch((error: unknown) => {
+      if (error instanceof KindsPending)
+        throw serviceUnavailable(KINDS_RETRY_AFTER, error.message, { 'Cache-Control': 'no-store' });
+      throw error;
+    });
+    res.writeHead(200, {
+      ...commonHeaders(res),
+      'Content-Type': 'text/xml;charset=utf-8',
+      'Content-Length': String(Buffer.byteLength(body)),
+      // Every answer states its own time (responseDate): none is reused.
+      'Cache-Control': 'no-store',
+      [DATASET_VERSION]: dataset.version,
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  };
+}

@@ -1,0 +1,257 @@
+// The OAI-PMH provider's refusals and hostile input: every error condition of the protocol, each
+// answer valid against the schemas; resumption tokens malformed, edited, expired, past the end, of
+// another list or of another history; GET and form POST alike; the HTTP methods.
+import assert from 'node:assert/strict';
+import request from 'supertest';
+import type { Express } from 'express';
+import {
+  historyApp,
+  registryVersions,
+  VERSION_TIMES,
+  writeHistory,
+  type HistoryFixture,
+} from '../../support/history';
+import { needsThirdParty } from '../../support';
+import { needsXmllint, oaiSchemaErrors } from '../../support/oaiSchema';
+import { readOai } from '../../support/oaiXml';
+import { ask, COUNT, id, ODD, ODD_BLOCK, oaiFixture, stamp } from '../../support/oaiApp';
+import { decodeToken, encodeToken } from '../../../src/oai/token';
+
+describe('OAI-PMH provider (/oai): errors and hostile input', function () {
+  this.timeout(180_000);
+  let fixture: HistoryFixture;
+  let app: Express;
+  let base: string[];
+  /** The first token of the whole ListRecords list, and the page it answers. */
+  let token: string;
+  let second: string[];
+
+  const codes = async (query: string) => (await ask(app, query)).errors.map((e) => e.code);
+
+  before(async function () {
+    needsThirdParty.call(this);
+    needsXmllint.call(this);
+    ({ fixture, base } = await oaiFixture());
+    ({ app } = await historyApp(fixture));
+    token = (await ask(app, 'verb=ListRecords&metadataPrefix=oai_dc')).token!.value;
+    second = (
+      await ask(app, `verb=ListRecords&resumptionToken=${encodeURIComponent(token)}`)
+    ).headers.map((h) => h.identifier);
+  });
+
+  const cases: [string, string, string][] = [
+    ['no verb', '', 'badVerb'],
+    ['an unknown verb', 'verb=Harvest', 'badVerb'],
+    ['a repeated verb', 'verb=Identify&verb=Identify', 'badVerb'],
+    ['an argument Identify does not take', 'verb=Identify&set=country:DE', 'badArgument'],
+    ['a missing metadataPrefix', 'verb=ListRecords', 'badArgument'],
+    [
+      'a repeated argument',
+      'verb=ListRecords&metadataPrefix=oai_dc&metadataPrefix=rdf',
+      'badArgument',
+    ],
+    ['GetRecord without identifier', 'verb=GetRecord&metadataPrefix=oai_dc', 'badArgument'],
+    ['a malformed from', 'verb=ListRecords&metadataPrefix=oai_dc&from=yesterday', 'badArgument'],
+    [
+      'a day that does not exist',
+      'verb=ListRecords&metadataPrefix=oai_dc&from=2025-02-30',
+      'badArgument',
+    ],
+    ['a huge year', 'verb=ListRecords&metadataPrefix=oai_dc&until=99999-01-01', 'badArgument'],
+    [
+      'a finer granularity',
+      'verb=ListRecords&metadataPrefix=oai_dc&from=2025-03-01T12:00:00.000Z',
+      'badArgument',
+    ],
+    [
+      'a time without Z',
+      'verb=ListRecords&metadataPrefix=oai_dc&from=2025-03-01T12:00:00',
+      'badArgument',
+    ],
+    [
+      'from after until',
+      'verb=ListRecords&metadataPrefix=oai_dc&from=2025-03-05&until=2025-03-01',
+      'badArgument',
+    ],
+    [
+      'two granularities',
+      'verb=ListRecords&metadataPrefix=oai_dc&from=2025-03-01&until=2025-03-05T00:00:00Z',
+      'badArgument',
+    ],
+    [
+      'a set that is not a setSpec',
+      'verb=ListRecords&metadataPrefix=oai_dc&set=a%20b',
+      'badArgument',
+    ],
+    [
+      'a token with other arguments',
+      'verb=ListRecords&metadataPrefix=oai_dc&resumptionToken=x',
+      'badArgument',
+    ],
+    ['an argument too long', `verb=ListRecords&resumptionToken=${'a'.repeat(5000)}`, 'badArgument'],
+    ['an unknown format', 'verb=ListRecords&metadataPrefix=marc21', 'cannotDisseminateFormat'],
+    [
+      'an unknown identifier',
+      `verb=GetRecord&metadataPrefix=oai_dc&identifier=${id('DE-Nope')}`,
+      'idDoesNotExist',
+    ],
+    [
+      'an identifier that is no URI',
+      'verb=GetRecord&metadataPrefix=oai_dc&identifier=DE-1',
+      'badArgument',
+    ],
+    [
+      'nothing after until',
+      'verb=ListIdentifiers&metadataPrefix=oai_dc&until=2000-01-01',
+      'noRecordsMatch',
+    ],
+    ['a malformed token', 'verb=ListRecords&resumptionToken=garbage', 'badResumptionToken'],
+  ];
+  for (const [what, query, code] of cases)
+    it(`${code}: ${what}`, async () => assert.deepEqual(await codes(query), [code]));
+
+  it('badVerb and badArgument name no argument in the request element', async () => {
+    for (const query of ['verb=Harvest', 'verb=ListRecords&from=x'])
+      assert.deepEqual((await ask(app, query)).request, {});
+  });
+  it('other errors name the request’s arguments', async () => {
+    const answer = await ask(app, 'verb=ListRecords&metadataPrefix=marc21');
+    assert.deepEqual(answer.request, { verb: 'ListRecords', metadataPrefix: 'marc21' });
+  });
+  it('several errors at once', async () =>
+    assert.deepEqual(await codes('verb=ListRecords&metadataPrefix=%25&set=%25'), [
+      'badArgument',
+      'badArgument',
+    ]));
+  it('text XML cannot hold in an argument is answered, the answer well-formed', async () => {
+    const answer = await ask(
+      app,
+      `verb=GetRecord&metadataPrefix=oai_dc&identifier=oai:x:%01%3C%26`,
+    );
+    assert.deepEqual(
+      answer.errors.map((e) => e.code),
+      ['badArgument'],
+    );
+  });
+
+  describe('resumption tokens', () => {
+    const resume = (t: string, verb = 'ListRecords') =>
+      codes(`verb=${verb}&resumptionToken=${encodeURIComponent(t)}`);
+    it('a token answers the next part', () => assert.equal(second.length > 0, true));
+    it('a token answers the same part again', async () => {
+      const again = await ask(app, `verb=ListRecords&resumptionToken=${encodeURIComponent(token)}`);
+      assert.deepEqual(
+        again.headers.map((h) => h.identifier),
+        second,
+      );
+    });
+    it('after a reload of the same version, the same part', async () => {
+      const { app: reloaded } = await historyApp(fixture);
+      const again = await ask(
+        reloaded,
+        `verb=ListRecords&resumptionToken=${encodeURIComponent(token)}`,
+      );
+      assert.deepEqual(
+        again.headers.map((h) => h.identifier),
+        second,
+      );
+    });
+    it('a token of another list is refused (ListIdentifiers)', async () =>
+      assert.deepEqual(await resume(token, 'ListIdentifiers'), ['badResumptionToken']));
+    it('an edited token is refused', async () => {
+      const edited = `${token.slice(0, 10)}${token[10] === 'A' ? 'B' : 'A'}${token.slice(11)}`;
+      assert.deepEqual(await resume(edited), ['badResumptionToken']);
+    });
+    it('a token cut short is refused', async () =>
+      assert.deepEqual(await resume(token.slice(0, -3)), ['badResumptionToken']));
+    it('an expired token is refused', async () => {
+      const expired = encodeToken({ ...decodeToken(token)!, expires: VERSION_TIMES[0]! });
+      assert.deepEqual(await resume(expired), ['badResumptionToken']);
+    });
+    it('a token past the end is refused', async () => {
+      const past = encodeToken({ ...decodeToken(token)!, cursor: 1_000_000 });
+      assert.deepEqual(await resume(past), ['badResumptionToken']);
+    });
+    it('a token naming an invalid list is refused', async () => {
+      const invalid = encodeToken({ ...decodeToken(token)!, from: 'yesterday' });
+      assert.deepEqual(await resume(invalid), ['badResumptionToken']);
+    });
+    it('a token of another history (a version served since) is refused', async () => {
+      // The same first four versions, and a fifth that adds an institution: another version.
+      const versions = registryVersions(COUNT).map((v) => v + ODD_BLOCK);
+      versions[4] += ODD_BLOCK.replaceAll(ODD, 'DE-Odd2');
+      const later = await writeHistory(versions);
+      const { app: other } = await historyApp(later);
+      assert.deepEqual(
+        (
+          await ask(other, `verb=ListRecords&resumptionToken=${encodeURIComponent(token)}`)
+        ).errors.map((e) => e.code),
+        ['badResumptionToken'],
+      );
+    });
+    it('a deep-paging flood: every request answered, none with another list', async () => {
+      const t = encodeURIComponent(token);
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, () =>
+          request(app).get(`/oai?verb=ListRecords&resumptionToken=${t}`),
+        ),
+      );
+      for (const res of answers) {
+        assert.equal(res.status, 200);
+        assert.deepEqual(
+          readOai(res.text).headers.map((h) => h.identifier),
+          second,
+        );
+      }
+    });
+  });
+
+  describe('HTTP', () => {
+    it('a form POST answers as the GET', async () => {
+      const query = `verb=GetRecord&metadataPrefix=oai_dc&identifier=${id(base[1]!)}`;
+      const get = await request(app).get(`/oai?${query}`);
+      const post = await request(app).post('/oai').type('form').send(query);
+      assert.equal(post.status, 200);
+      assert.equal(oaiSchemaErrors(post.text), '');
+      const strip = (xml: string) => xml.replace(/<responseDate>[^<]*<\/responseDate>/, '');
+      assert.equal(strip(post.text), strip(get.text));
+    });
+    it('a POST errors as the GET', async () => {
+      const post = await request(app).post('/oai').type('form').send('verb=Nope');
+      assert.deepEqual(
+        readOai(post.text).errors.map((e) => e.code),
+        ['badVerb'],
+      );
+    });
+    it('a POST that is not a form: 415', async () => {
+      const post = await request(app).post('/oai').type('json').send('{"verb":"Identify"}');
+      assert.equal(post.status, 415);
+    });
+    it('HEAD: the headers, no body', async () => {
+      const head = await request(app).head('/oai?verb=Identify');
+      assert.equal(head.status, 200);
+      assert.match(head.headers['content-type']!, /^text\/xml/);
+    });
+    it('another method: 405 with Allow', async () => {
+      const put = await request(app).put('/oai?verb=Identify');
+      assert.equal(put.status, 405);
+      assert.equal(put.headers.allow, 'GET, HEAD, POST, OPTIONS');
+    });
+    it('OPTIONS: a CORS preflight that allows POST', async () => {
+      const options = await request(app).options('/oai');
+      assert.equal(options.status, 204);
+      assert.match(options.headers['access-control-allow-methods']!, /POST/);
+    });
+    it('CORS on answers', async () => {
+      const res = await request(app).get('/oai?verb=Identify');
+      assert.equal(res.headers['access-control-allow-origin'], '*');
+    });
+    it('below /oai: 404', async () => assert.equal((await request(app).get('/oai/x')).status, 404));
+    it('the time of a datestamp is the version’s', async () =>
+      assert.equal(
+        (await ask(app, `verb=GetRecord&metadataPrefix=oai_dc&identifier=${id(base[1]!)}`))
+          .headers[0]!.datestamp,
+        stamp(VERSION_TIMES[0]!),
+      ));
+  });
+});
