@@ -7,7 +7,7 @@ import { defaultMaxConnections, OWN_FILES } from './server/connectionCap';
 import { listenOf, sparqlConfig, type Listen, type SparqlConfig } from './sparqlConfig';
 import { storeConfig, type StoreConfig } from './storeConfig';
 import { fileDefect } from './util/files';
-import { repositoryIdentifier } from './oai/identifiers';
+import { historyConfig, type HistoryConfig } from './historyConfig';
 import {
   BUNDLED_DATASET,
   bundledMissing,
@@ -20,7 +20,7 @@ import { FETCH_COMMAND, THIRD_PARTY_DIR, thirdPartyDir } from './util/thirdParty
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
-export interface Config {
+export interface Config extends HistoryConfig {
   readonly port: number;
   readonly host: string;
   /** Base of every minted IRI, without a trailing slash (`https://ld.zdb-services.de`). */
@@ -76,15 +76,6 @@ export interface Config {
   readonly metricsListen: Listen | undefined;
   /** Where the dumps of each dataset version are written (DUMPS_DIR); empty: none are made. */
   readonly dumpsDir: string;
-  /**
-   * Where the change log of the embedded store's versions lives (HISTORY_DIR, docs/history.md):
-   * by default the folder of DATASET; empty: no history is kept.
-   */
-  readonly historyDir: string;
-  /** How many versions the change log keeps (HISTORY_KEEP_VERSIONS); 0: every one. */
-  readonly historyKeepVersions: number;
-  /** The `adminEmail` of the OAI-PMH provider's Identify (OAI_ADMIN_EMAIL, docs/history.md). */
-  readonly oaiAdminEmail: string;
   /** The map's tile URL template (MAP_TILES, `{z}/{x}/{y}`); empty: no tiles, the marker alone. */
   readonly mapTiles: string;
   /** The attribution the tiles' licence asks for (MAP_ATTRIBUTION). */
@@ -166,32 +157,6 @@ function dumpsDir(env: Env): string {
   return dir;
 }
 
-/** HISTORY_DIR: a folder (made when the loader first writes it), by default DATASET's; '' for none. */
-function historyDir(env: Env, dataset: string): string {
-  if (env.HISTORY_DIR === '') return '';
-  const dir = path.resolve(env.HISTORY_DIR || path.dirname(dataset));
-  if (fs.existsSync(dir) && !isFolder(dir))
-    throw new ConfigError(
-      'HISTORY_DIR',
-      `expected a folder for the change log, got the file ${JSON.stringify(dir)} (HISTORY_DIR='' keeps no history)`,
-    );
-  return dir;
-}
-
-/**
- * OAI_ADMIN_EMAIL: an address of the form OAI-PMH.xsd's `emailType` asks (`\S+@(\S+\.)+\S+`); by
- * default `webmaster@` the repository identifier (the host of BASE_IRI).
- */
-function oaiAdminEmail(env: Env, baseIri: string): string {
-  const value = env.OAI_ADMIN_EMAIL || `webmaster@${repositoryIdentifier(baseIri)}`;
-  if (!/^[^\s@]+@([^\s@.]+\.)+[^\s@.]+$/.test(value) || value.length > 254)
-    throw new ConfigError(
-      'OAI_ADMIN_EMAIL',
-      `expected an e-mail address (name@host.domain), got ${JSON.stringify(value)}`,
-    );
-  return value;
-}
-
 /** MAP_TILES: an http(s) URL template with {z}, {x} and {y}, or empty (no tiles). */
 function mapTiles(env: Env): string {
   const raw = env.MAP_TILES ?? 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
@@ -266,9 +231,12 @@ export function loadConfig(env: Env = process.env): Config {
     store: storeConfig(env, integer, httpUrl, (name, message) => new ConfigError(name, message)),
     metricsListen: metricsListen(env, port),
     dumpsDir: dumpsDir(env),
-    historyDir: historyDir(env, dataset),
-    historyKeepVersions: integer(env, 'HISTORY_KEEP_VERSIONS', 0, 0, 1_000_000),
-    oaiAdminEmail: oaiAdminEmail(env, baseIri),
+    ...historyConfig(
+      env,
+      { dataset, baseIri },
+      integer,
+      (name, message) => new ConfigError(name, message),
+    ),
     mapTiles: mapTiles(env),
     mapAttribution: (env.MAP_ATTRIBUTION ?? '© OpenStreetMap contributors').slice(0, 300),
   });

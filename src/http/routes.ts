@@ -117,6 +117,7 @@ export function routeTable(deps: RouteDeps): readonly Route[] {
         ]
       : []),
     ...past(deps),
+    read({ match: 'prefix', path: `${OAI_PATH}/`, handler: oai(deps), ...OAI_ROUTE }), // OAI-PMH
     {
       match: 'exact',
       path: CONTEXT_PATH,
@@ -137,13 +138,7 @@ export function routeTable(deps: RouteDeps): readonly Route[] {
     { match: 'exact', path: SUGGEST_PATH, handler: suggest(deps), ...searching, label: 'suggest' },
     { match: 'prefix', path: '/assets/', handler: assetFiles(), ...searching, label: 'assets' },
     { match: 'exact', path: VOID_PATH, handler: voidDescription(deps), ...discovery },
-    {
-      match: 'prefix',
-      path: DUMPS_PATH,
-      handler: dumps(deps),
-      contract: 'docs/discovery.md',
-      label: 'dumps',
-    },
+    { match: 'prefix', path: DUMPS_PATH, handler: dumps(deps), ...discovery, label: 'dumps' },
     { match: 'exact', path: '/robots.txt', handler: robots(deps), ...discovery },
     { match: 'exact', path: SITEMAP_PATH, handler: sitemap(deps), ...discovery },
     { match: 'prefix', path: SITEMAPS_PATH, handler: sitemaps(deps), ...discovery },
@@ -155,7 +150,6 @@ export function routeTable(deps: RouteDeps): readonly Route[] {
       label: 'reconcile',
       methods: METHODS_WITH_POST,
     },
-    { match: 'prefix', path: `${OAI_PATH}/`, handler: oai(deps), ...OAI_ROUTE }, // OAI-PMH
     {
       match: 'prefix',
       path: `${SPARQL_PATH}/`,
