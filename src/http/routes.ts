@@ -74,6 +74,7 @@ const past = (deps: RouteDeps): Route[] =>
 /** The staff listener's table (SPARQL_LISTEN): the endpoint and the probes, nothing public. */
 export function staffRouteTable(deps: RouteDeps & { staff: StaffDeps }): readonly Route[] {
   return [
+    { match: 'prefix', path: `${OAI_PATH}/`, handler: oai(deps), ...OAI_ROUTE }, // OAI-PMH
     {
       match: 'prefix',
       path: `${SPARQL_PATH}/`,
@@ -89,6 +90,7 @@ export function staffRouteTable(deps: RouteDeps & { staff: StaffDeps }): readonl
 export function routeTable(deps: RouteDeps): readonly Route[] {
   const discovery = { contract: 'docs/discovery.md', label: 'discovery' } as const;
   const searching = { contract: 'docs/search.md' } as const;
+  const model = { contract: 'docs/data.md' } as const;
   const entries: Entry[] = [
     {
       match: 'prefix',
@@ -117,7 +119,6 @@ export function routeTable(deps: RouteDeps): readonly Route[] {
         ]
       : []),
     ...past(deps),
-    read({ match: 'prefix', path: `${OAI_PATH}/`, handler: oai(deps), ...OAI_ROUTE }), // OAI-PMH
     {
       match: 'exact',
       path: CONTEXT_PATH,
@@ -125,13 +126,7 @@ export function routeTable(deps: RouteDeps): readonly Route[] {
       contract: '§3',
       label: 'context',
     },
-    {
-      match: 'exact',
-      path: SHAPES_PATH,
-      handler: shapes(deps),
-      contract: 'docs/data.md',
-      label: 'shapes',
-    },
+    { match: 'exact', path: SHAPES_PATH, handler: shapes(deps), ...model, label: 'shapes' },
     ...probes(deps),
     { match: 'exact', path: '/', handler: home(deps), contract: '§1', label: 'home' },
     { match: 'exact', path: SEARCH_PATH, handler: search(deps), ...searching, label: 'search' },
@@ -150,6 +145,7 @@ export function routeTable(deps: RouteDeps): readonly Route[] {
       label: 'reconcile',
       methods: METHODS_WITH_POST,
     },
+    { match: 'prefix', path: `${OAI_PATH}/`, handler: oai(deps), ...OAI_ROUTE }, // OAI-PMH
     {
       match: 'prefix',
       path: `${SPARQL_PATH}/`,
