@@ -74,7 +74,6 @@ const past = (deps: RouteDeps): Route[] =>
 /** The staff listener's table (SPARQL_LISTEN): the endpoint and the probes, nothing public. */
 export function staffRouteTable(deps: RouteDeps & { staff: StaffDeps }): readonly Route[] {
   return [
-    { match: 'prefix', path: `${OAI_PATH}/`, handler: oai(deps), ...OAI_ROUTE }, // OAI-PMH
     {
       match: 'prefix',
       path: `${SPARQL_PATH}/`,
