@@ -16,6 +16,8 @@ export type Request =
 export interface LoadedReply {
   readonly report: LoadReport;
   readonly rows: readonly string[];
+  /** Every ISIL's state (`compactStates`), as JSON: the version's history is derived with them. */
+  readonly states: string;
 }
 
 /** A load answers what it loaded; a describe, the description's N-Triples. */

@@ -8,6 +8,7 @@
 // answered its last query: terminating releases its WebAssembly memory at once, and no query of
 // the new store waits behind the old one's free.
 import type { LoadOptions, LoadReport, LoadRequest } from '../load/loadSources';
+import { readCompactStates } from '../history/canonical';
 import { Dataset, type DescriptionSource } from '../store/dataset';
 import type { LinksHeld } from '../store/links';
 import { StoreClosed, type Opened, type Store, type StoreHealth } from '../store/store';
@@ -162,15 +163,15 @@ export class StoreThread implements Store<LoadRequest> {
         rows.push(...(JSON.parse(piece) as SelectBinding[]));
         await slicer.pause();
       }
-      return {
-        dataset: await Dataset.fromRows(
-          store,
-          options.baseIri,
-          report.version,
-          rows,
-          linksOf(report),
-        ),
-      };
+      const dataset = await Dataset.fromRows(
+        store,
+        options.baseIri,
+        report.version,
+        rows,
+        linksOf(report),
+      );
+      dataset.states = readCompactStates(JSON.parse(reply.states));
+      return { dataset };
     } catch (error) {
       store.free();
       throw error;

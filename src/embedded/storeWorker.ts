@@ -1,6 +1,7 @@
 // A store's own thread (see storeThread.ts): it loads one dataset with the loader's code, keeps
 // its store and runs the describe queries, answering describes between the slices of the load. It
 // is never asked to free the store: the HTTP thread terminates it instead.
+import { compactStates } from '../history/canonical';
 import { loadSources } from '../load/loadSources';
 import { serve } from '../threads/serve';
 import type { DatasetStore } from '../store/oxigraph/datasetStore';
@@ -22,7 +23,11 @@ async function load({ sources, options }: Extract<Request, { op: 'load' }>): Pro
   const pieces: string[] = [];
   for (let at = 0; at < rows.length; at += ROWS_PER_PIECE)
     pieces.push(JSON.stringify(rows.slice(at, at + ROWS_PER_PIECE)));
-  return { report, rows: pieces };
+  return {
+    report,
+    rows: pieces,
+    states: JSON.stringify(compactStates(dataset.states ?? new Map())),
+  };
 }
 
 function describe(iri: string): string {

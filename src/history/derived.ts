@@ -30,7 +30,7 @@ export function dataTime(dataset: Dataset, fallback: Date): number {
 export function derivedHistory(
   dataset: Dataset,
   time: number,
-  states?: ReadonlyMap<string, InstitutionState>,
+  states: ReadonlyMap<string, InstitutionState> | undefined = dataset.states,
 ): History {
   const { version } = dataset;
   const events: HistoryEvent[] = [];

@@ -106,6 +106,7 @@ export async function loadSources(
     const trailer = ownSnapshot && !combined ? load.snapshot?.trailer : undefined;
     const read = await versionHistory(dataset, { sha256: load.hash.digest(), trailer }, options);
     dataset.version = read.history.version;
+    dataset.states = read.history.states;
     return { dataset, rows, ...read, report: reportOf(load, dataset, size, defects, linksPlaced) };
   } catch (error) {
     load.store.free();

@@ -7,7 +7,7 @@ import type { LinksHeld } from './links';
 import { institutionIriFor, type CheckedIri } from './queries';
 import { TimeSlicer } from '../util/timeSlice';
 import { NO_HISTORY } from '../history/memory';
-import type { History } from '../history/model';
+import type { History, InstitutionState } from '../history/model';
 
 export interface Institution {
   readonly isil: Isil;
@@ -254,6 +254,8 @@ export class Dataset<S extends DescriptionSource = DescriptionSource> {
   readonly loadedAt = new Date();
   /** The history this version ends (docs/history.md), set by the adapter that opened it. */
   history: History = NO_HISTORY;
+  /** Every ISIL's state, when the load made them (the version's own history is derived with them). */
+  states: ReadonlyMap<string, InstitutionState> | undefined;
 
   /** The rows of `queries/institutions.rq` in the order the index takes them, read in slices. */
   static async indexRows(store: IndexedSource): Promise<SelectBinding[]> {

@@ -108,7 +108,11 @@ describe('dumps', function () {
       .toString('utf8')
       .split('\n')
       .filter(Boolean)
-      .map((line) => JSON.parse(line) as { event: string; isil: string; description?: string });
+      .map(
+        (line) =>
+          JSON.parse(line) as { event: string; isil: string; hash?: string; description?: string },
+      );
+    assert.ok(lines.length > 0);
     assert.equal(lines.length, history.size);
     for (const line of lines.slice(0, 50)) {
       assert.equal(
