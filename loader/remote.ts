@@ -157,6 +157,8 @@ export async function loadRemote(
   config: Pick<Config, 'baseIri'>,
   target: RemoteTarget,
   accept: (report: LoadReport) => void = () => {},
+  /** The version's time when not now (a test's fixed history). */
+  now?: Date,
 ): Promise<Written & { snapshotMs: number; report: LoadReport | undefined }> {
   const started = Date.now();
   let snapshot =
@@ -203,6 +205,7 @@ export async function loadRemote(
         client,
         states: states.states,
         description: (isil) => states.descriptions.get(isil),
+        ...(now ? { now } : {}),
       },
     );
     return { ...written, snapshotMs, report };

@@ -21,7 +21,10 @@ import { generate } from '../../src/load/generated';
 import { commitVersion, type Committed } from '../../src/load/commitVersion';
 import { PREFIXES } from '../../src/rdf/namespaces';
 import { Service } from '../../src/serving/service';
-import { tempDir, testConfig } from '../support';
+import { tempDir, testConfig, type Adapter } from '../support';
+import { loadRemote } from '../../loader/remote';
+import { adaptersFor } from '../../src/server/adapters';
+import { bulkTarget, startVirtuoso, type Virtuoso } from '../servers/virtuoso';
 /** A version of a test history: the sources it is loaded from, and its time (seconds, UTC). */
 export interface TestVersion {
   readonly version: string;
@@ -196,6 +199,8 @@ export interface HistoryFixture {
   readonly historyDir: string;
   /** What each version's commit made. */
   readonly committed: readonly Committed[];
+  /** Each version's N-Triples file. */
+  readonly sources: readonly string[];
 }
 
 /** The versions written one after another, as `npm run load` writes them, at VERSION_TIMES. */
@@ -205,9 +210,11 @@ export async function writeHistory(versions = registryVersions()): Promise<Histo
   const historyDir = path.join(dir, 'history');
   const target = { dataset, baseIri: HISTORY_BASE, historyDir, historyKeepVersions: 0 };
   const committed: Committed[] = [];
+  const sources: string[] = [];
   for (const [i, text] of versions.entries()) {
     const source = path.join(dir, `v${i + 1}.nt`);
     fs.writeFileSync(source, text);
+    sources.push(source);
     const loaded = await loadSources([source], { baseIri: HISTORY_BASE });
     try {
       committed.push(
@@ -217,11 +224,48 @@ export async function writeHistory(versions = registryVersions()): Promise<Histo
       loaded.dataset.free();
     }
   }
-  return { dir, dataset, historyDir, committed };
+  return { dir, dataset, historyDir, committed, sources };
 }
 
-/** The app serving the fixture's last version with its history, as the server would. */
-export async function historyApp(fixture: HistoryFixture, env: Record<string, string> = {}) {
+/** The Virtuoso each fixture's versions were loaded into, for the remote adapter: one a fixture. */
+const remotes = new WeakMap<HistoryFixture, Promise<Virtuoso>>();
+
+/**
+ * The fixture's versions loaded into a Virtuoso of their own, one after another, as `npm run load`
+ * with STORE=remote writes them (through the bulk loader), at the fixture's times.
+ */
+export function remoteHistory(fixture: HistoryFixture): Promise<Virtuoso> {
+  let virtuoso = remotes.get(fixture);
+  if (!virtuoso) {
+    virtuoso = (async () => {
+      const server = await startVirtuoso(60_000, 30);
+      const config = { baseIri: HISTORY_BASE };
+      for (const [i, file] of fixture.sources.entries())
+        await loadRemote(
+          [file],
+          config,
+          config,
+          bulkTarget(server),
+          undefined,
+          new Date(fixture.committed[i]!.time! * 1000),
+        );
+      return server;
+    })();
+    remotes.set(fixture, virtuoso);
+  }
+  return virtuoso;
+}
+
+/**
+ * The app serving the fixture's last version with its history, as the server would: from its
+ * snapshot and change log (embedded), or from a Virtuoso holding its versions (remote).
+ */
+export async function historyApp(
+  fixture: HistoryFixture,
+  env: Record<string, string> = {},
+  adapter: Adapter = 'embedded',
+) {
+  if (adapter === 'remote') return remoteApp(fixture, env);
   const config = testConfig({
     BASE_IRI: HISTORY_BASE,
     DATASET: fixture.dataset,
@@ -235,6 +279,29 @@ export async function historyApp(fixture: HistoryFixture, env: Record<string, st
     dataset,
   );
   const service = new Service(config);
+  service.use(dataset);
+  const app = createApp({ service, logger: createLogger('silent') });
+  return { app, service, config, dataset };
+}
+
+async function remoteApp(fixture: HistoryFixture, env: Record<string, string>) {
+  const virtuoso = await remoteHistory(fixture);
+  const config = testConfig({
+    BASE_IRI: HISTORY_BASE,
+    STORE: 'remote',
+    SPARQL_ENDPOINT: virtuoso.endpoint,
+    ...env,
+  });
+  const adapters = adaptersFor(config, createLogger('silent'));
+  const load = {
+    sources: [virtuoso.endpoint],
+    options: { baseIri: HISTORY_BASE },
+    snapshot: false,
+    remote: true,
+  };
+  const { dataset } = await adapters.store.open(load);
+  dataset.history = await adapters.history(load, dataset);
+  const service = new Service(config, { storeHealth: () => adapters.store.health() });
   service.use(dataset);
   const app = createApp({ service, logger: createLogger('silent') });
   return { app, service, config, dataset };

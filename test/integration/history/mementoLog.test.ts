@@ -13,59 +13,62 @@ import {
   isilOf,
   parseLinkFormat,
   registryVersions,
-  VERSION_TIMES,
   writeHistory,
   type HistoryFixture,
 } from '../../support/history';
+import { ADAPTERS } from '../../support';
 
-describe('Memento over the change log', function () {
-  this.timeout(120_000);
-  let fixture: HistoryFixture;
-  let app: Express;
-  const versions = registryVersions();
-  before(async () => {
-    fixture = await writeHistory(versions);
-    ({ app } = await historyApp(fixture));
-  });
-  after(() => fs.rmSync(fixture.dir, { recursive: true, force: true }));
+for (const adapter of ADAPTERS)
+  describe(`Memento over the history the loader writes (${adapter})`, function () {
+    this.timeout(120_000);
+    let fixture: HistoryFixture;
+    let app: Express;
+    const versions = registryVersions();
+    before(async () => {
+      fixture = await writeHistory(versions);
+      ({ app } = await historyApp(fixture, {}, adapter));
+    });
+    after(() => fs.rmSync(fixture.dir, { recursive: true, force: true }));
 
-  it('lists one memento for each version that changed an institution, at its time', async () => {
-    // The third institution: created in 1, renamed in 2 and 4, renamed back by the rollback in 5.
-    const renamed =
-      /organisations\/(DE-[^>]+)> <http:\/\/xmlns.com\/foaf\/0.1\/name> "[^"]*\(umbenannt\)"/.exec(
-        versions[1]!,
-      )![1]!;
-    const res = await request(app)
-      .get(`/timemap/data/organisations/${renamed}.ttl`)
-      .expect(200)
-      .expect('Content-Type', /application\/link-format/);
-    const mementos = parseLinkFormat(res.text).filter((l) =>
-      l.attributes.rel!.split(' ').includes('memento'),
-    );
-    assert.deepEqual(
-      mementos.map((m) => m.attributes.datetime),
-      [0, 1, 3, 4].map((i) => httpDate(VERSION_TIMES[i]!)),
-    );
-    const then = await request(app)
-      .get(`/memento/${timestamp14(VERSION_TIMES[1]!)}/data/organisations/${renamed}.nt`)
-      .expect(200);
-    assert.match(then.text, /\(umbenannt\)"/);
-    assert.equal(then.headers['memento-datetime'], httpDate(VERSION_TIMES[1]!));
-    const first = await request(app)
-      .get(`/timegate/data/organisations/${renamed}.nt`)
-      .set('Accept-Datetime', httpDate(VERSION_TIMES[0]! + 3600))
-      .expect(302);
-    assert.equal(
-      first.headers.location?.replace(/^https?:\/\/[^/]+/, ''),
-      `/memento/${timestamp14(VERSION_TIMES[0]!)}/data/organisations/${renamed}.nt`,
-    );
-  });
+    it('lists one memento for each version that changed an institution, at its time', async () => {
+      // The third institution: created in 1, renamed in 2 and 4, renamed back by the rollback in 5.
+      const renamed =
+        /organisations\/(DE-[^>]+)> <http:\/\/xmlns.com\/foaf\/0.1\/name> "[^"]*\(umbenannt\)"/.exec(
+          versions[1]!,
+        )![1]!;
+      const res = await request(app)
+        .get(`/timemap/data/organisations/${renamed}.ttl`)
+        .expect(200)
+        .expect('Content-Type', /application\/link-format/);
+      const mementos = parseLinkFormat(res.text).filter((l) =>
+        l.attributes.rel!.split(' ').includes('memento'),
+      );
+      assert.deepEqual(
+        mementos.map((m) => m.attributes.datetime),
+        [0, 1, 3, 4].map((i) => httpDate(fixture.committed[i]!.time!)),
+      );
+      const then = await request(app)
+        .get(
+          `/memento/${timestamp14(fixture.committed[1]!.time!)}/data/organisations/${renamed}.nt`,
+        )
+        .expect(200);
+      assert.match(then.text, /\(umbenannt\)"/);
+      assert.equal(then.headers['memento-datetime'], httpDate(fixture.committed[1]!.time!));
+      const first = await request(app)
+        .get(`/timegate/data/organisations/${renamed}.nt`)
+        .set('Accept-Datetime', httpDate(fixture.committed[0]!.time! + 3600))
+        .expect(302);
+      assert.equal(
+        first.headers.location?.replace(/^https?:\/\/[^/]+/, ''),
+        `/memento/${timestamp14(fixture.committed[0]!.time!)}/data/organisations/${renamed}.nt`,
+      );
+    });
 
-  it('answers 410 with the TimeMap for an ISIL a later version deleted', async () => {
-    // The fifth generated institution, deleted in the second version.
-    const deleted = isilOf([...generate({ count: 41, seed: 11, base: HISTORY_BASE })][4]!);
-    const res = await request(app).get(`/data/organisations/${deleted}.ttl`);
-    assert.equal(res.status, 410);
-    assert.match(res.headers.link ?? '', /rel="timemap"/);
+    it('answers 410 with the TimeMap for an ISIL a later version deleted', async () => {
+      // The fifth generated institution, deleted in the second version.
+      const deleted = isilOf([...generate({ count: 41, seed: 11, base: HISTORY_BASE })][4]!);
+      const res = await request(app).get(`/data/organisations/${deleted}.ttl`);
+      assert.equal(res.status, 410);
+      assert.match(res.headers.link ?? '', /rel="timemap"/);
+    });
   });
-});
