@@ -33,6 +33,7 @@ export interface Context {
 
 /** A constraint failed: the value its result names, its default message and the message's arguments. */
 export type Fail = (
+  at: Context,
   value: Term | undefined,
   message?: string,
   args?: Record<string, string>,
@@ -62,26 +63,26 @@ export class CompiledShape {
 
   constructor(readonly term: Term) {}
 
+  /** Reports a failure of one of the shape's constraints at `at`, when `at` has a report. */
+  private readonly fail: Fail = (at, value, message, args = {}) => {
+    if (!at.results) return;
+    const said = this.messages.length > 0 ? this.messages : message ? [message] : [];
+    at.results.push({
+      shape: shapeKey(this.term),
+      focus: at.focus.value,
+      value: value?.value,
+      message: said.map((m) => resolved(m, args)),
+    });
+  };
+
   /** Whether the shape holds at `at`, each failure reported when `at.results` is a report. */
   validate(at: Context): boolean {
     if (at.data.quads.length === 0) return true;
     let holds = true;
-    const failAt =
-      (ctx: Context): Fail =>
-      (value, message, args = {}) => {
-        holds = false;
-        const said = this.messages.length > 0 ? this.messages : message ? [message] : [];
-        at.results?.push({
-          shape: shapeKey(this.term),
-          focus: ctx.focus.value,
-          value: value?.value,
-          message: said.map((m) => resolved(m, args)),
-        });
-      };
+    const fail = this.fail;
     const nested = at.results === undefined;
     if (!this.path) {
       const node = at.value ?? at.focus;
-      const fail = failAt(at);
       for (const c of this.constraints) {
         if (c.kind !== 'property' && !c.check(at, node, fail, [])) holds = false;
         if (!holds && nested) return false;
@@ -89,15 +90,13 @@ export class CompiledShape {
       return holds;
     }
     const values = distinct(followPath(at.data, at.focus, this.path));
-    const fail = failAt(at);
     for (const c of this.constraints)
       if (c.kind === 'property' && !c.check(at, at.focus, fail, values)) holds = false;
     for (const value of values) {
-      const ctx = { ...at, value };
-      const failHere = failAt(ctx);
+      const ctx: Context = { data: at.data, focus: at.focus, value, results: at.results };
       for (const c of this.constraints) {
         if (!holds && nested) return false;
-        if (c.kind === 'generic' && !c.check(ctx, value, failHere, values)) holds = false;
+        if (c.kind === 'generic' && !c.check(ctx, value, fail, values)) holds = false;
       }
     }
     return holds;

@@ -7,7 +7,7 @@ import { DataFactory, Parser, Store, type Quad, type Term } from 'n3';
 import type { Validator as Engine } from 'shacl-engine';
 import { literalDefect, predicateDefect } from '../rdf/rdfxml';
 import { serve } from '../threads/serve';
-import { RDF_XML_SHAPE } from './shapes';
+import { RDF_XML_SHAPE, ShapesError } from './shapes';
 import { compileShapes, type WireResult } from './compiledShapes';
 
 export type { WireResult } from './compiledShapes';
@@ -103,7 +103,13 @@ class Graph {
 
 async function startEngine({ shapes, engine }: ShaclWorkerData): Promise<Checker> {
   const parsed = new Parser({ format: 'N-Triples', blankNodePrefix: '' }).parse(shapes);
-  if (engine === 'compiled') return compileShapes(parsed);
+  // Shapes using what is not compiled are run by shacl-engine: slower, the same results.
+  if (engine === 'compiled')
+    try {
+      return compileShapes(parsed);
+    } catch (error) {
+      if (!(error instanceof ShapesError)) throw error;
+    }
   const { Validator } = await import('shacl-engine');
   const factory = {
     ...DataFactory,

@@ -49,7 +49,7 @@ export const COMPONENTS = new Map<string, Compile>([
           kind: 'property',
           check: (at, _n, fail, values) =>
             values.length <= n ||
-            (fail(at.value, 'More than {$maxCount} values', { maxCount: String(n) }), false),
+            (fail(at, at.value, 'More than {$maxCount} values', { maxCount: String(n) }), false),
         },
       ];
     },
@@ -63,7 +63,7 @@ export const COMPONENTS = new Map<string, Compile>([
           kind: 'property',
           check: (at, _n, fail, values) =>
             values.length >= n ||
-            (fail(at.value, 'Less than {$minCount} values', { minCount: String(n) }), false),
+            (fail(at, at.value, 'Less than {$minCount} values', { minCount: String(n) }), false),
         },
       ];
     },
@@ -79,7 +79,7 @@ export const COMPONENTS = new Map<string, Compile>([
         {
           kind: 'generic',
           check: (at, node, fail) =>
-            shapes.every((s) => holdsAt(s, at, node)) || (fail(node), false),
+            shapes.every((s) => holdsAt(s, at, node)) || (fail(at, node), false),
         },
       ];
     },
@@ -95,7 +95,7 @@ export const COMPONENTS = new Map<string, Compile>([
         {
           kind: 'generic',
           check: (at, node, fail) =>
-            shapes.some((s) => holdsAt(s, at, node)) || (fail(node), false),
+            shapes.some((s) => holdsAt(s, at, node)) || (fail(at, node), false),
         },
       ];
     },
@@ -111,7 +111,7 @@ export const COMPONENTS = new Map<string, Compile>([
         {
           kind: 'generic',
           check: (at, node, fail) =>
-            shapes.filter((s) => holdsAt(s, at, node)).length === 1 || (fail(node), false),
+            shapes.filter((s) => holdsAt(s, at, node)).length === 1 || (fail(at, node), false),
         },
       ];
     },
@@ -126,7 +126,7 @@ export const COMPONENTS = new Map<string, Compile>([
           kind: 'generic',
           check: (at, node, fail) =>
             !holdsAt(shape, at, node) ||
-            (fail(node, 'Value does have shape {$not}', { not: nt(term) }), false),
+            (fail(at, node, 'Value does have shape {$not}', { not: nt(term) }), false),
         },
       ];
     },
@@ -140,7 +140,7 @@ export const COMPONENTS = new Map<string, Compile>([
           kind: 'generic',
           check: (at, node, fail) =>
             holdsAt(shape, at, node) ||
-            (fail(node, 'Value does not have shape {$node}', { node: nt(term) }), false),
+            (fail(at, node, 'Value does not have shape {$node}', { node: nt(term) }), false),
         };
       }),
   ],
@@ -166,13 +166,14 @@ export const COMPONENTS = new Map<string, Compile>([
         {
           kind: 'node',
           check: (at, node, fail) =>
-            key(node) === key(value) || (fail(at.value, 'Value must be {$hasValue}', args), false),
+            key(node) === key(value) ||
+            (fail(at, at.value, 'Value must be {$hasValue}', args), false),
         },
         {
           kind: 'property',
           check: (at, _n, fail, values) =>
             values.some((v) => key(v) === key(value)) ||
-            (fail(at.value, 'Missing expected value {$hasValue}', args), false),
+            (fail(at, at.value, 'Missing expected value {$hasValue}', args), false),
         },
       ];
     },
@@ -190,8 +191,8 @@ export const COMPONENTS = new Map<string, Compile>([
       return [
         {
           kind: 'generic',
-          check: (_at, node, fail) =>
-            keys.has(key(node)) || (fail(node, 'Value is not in {$in}', args), false),
+          check: (at, node, fail) =>
+            keys.has(key(node)) || (fail(at, node, 'Value is not in {$in}', args), false),
         },
       ];
     },
@@ -203,9 +204,11 @@ export const COMPONENTS = new Map<string, Compile>([
       return [
         {
           kind: 'generic',
-          check: (_at, node, fail) =>
+          check: (at, node, fail) =>
             (node.termType !== 'BlankNode' && node.value.length <= n) ||
-            (fail(node, 'Value has more than {$maxLength} characters', { maxLength: String(n) }),
+            (fail(at, node, 'Value has more than {$maxLength} characters', {
+              maxLength: String(n),
+            }),
             false),
         },
       ];
@@ -218,9 +221,11 @@ export const COMPONENTS = new Map<string, Compile>([
       return [
         {
           kind: 'generic',
-          check: (_at, node, fail) =>
+          check: (at, node, fail) =>
             (node.termType !== 'BlankNode' && node.value.length >= n) ||
-            (fail(node, 'Value has less than {$minLength} characters', { minLength: String(n) }),
+            (fail(at, node, 'Value has less than {$minLength} characters', {
+              minLength: String(n),
+            }),
             false),
         },
       ];
@@ -236,9 +241,9 @@ export const COMPONENTS = new Map<string, Compile>([
       return [
         {
           kind: 'generic',
-          check: (_at, node, fail) =>
+          check: (at, node, fail) =>
             regex.test(node.value) ||
-            (fail(node, 'Value does not match pattern "{$pattern}"', args), false),
+            (fail(at, node, 'Value does not match pattern "{$pattern}"', args), false),
         },
       ];
     },
@@ -251,7 +256,7 @@ export const COMPONENTS = new Map<string, Compile>([
         return {
           kind: 'generic',
           check: (at, node, fail) =>
-            at.data.typesOf(node).some((type) => classes.has(key(type))) || (fail(node), false),
+            at.data.typesOf(node).some((type) => classes.has(key(type))) || (fail(at, node), false),
         };
       }),
   ],
@@ -266,11 +271,11 @@ export const COMPONENTS = new Map<string, Compile>([
       return [
         {
           kind: 'generic',
-          check: (_at, node, fail) =>
+          check: (at, node, fail) =>
             (node.termType === 'Literal' &&
               node.datatype.value === datatype.value &&
               (lexical?.(node.value) ?? true)) ||
-            (fail(node, 'Value does not have datatype {$datatype}', args), false),
+            (fail(at, node, 'Value does not have datatype {$datatype}', args), false),
         },
       ];
     },
@@ -284,9 +289,9 @@ export const COMPONENTS = new Map<string, Compile>([
       return [
         {
           kind: 'generic',
-          check: (_at, node, fail) =>
+          check: (at, node, fail) =>
             kinds.includes(node.termType) ||
-            (fail(node, 'Value does not have node kind {$nodeKind}', args), false),
+            (fail(at, node, 'Value does not have node kind {$nodeKind}', args), false),
         },
       ];
     },
@@ -315,6 +320,7 @@ function qualified(c: Compiler, t: Term): Constraint[] {
         let holds = true;
         if (max && count > parseInt(max.value)) {
           fail(
+            at,
             at.value,
             'More than {$qualifiedMaxCount} values have shape {$qualifiedValueShape}',
             args('qualifiedMaxCount', max.value),
@@ -323,6 +329,7 @@ function qualified(c: Compiler, t: Term): Constraint[] {
         }
         if (min && count < parseInt(min.value)) {
           fail(
+            at,
             at.value,
             'Less than {$qualifiedMinCount} values have shape {$qualifiedValueShape}',
             args('qualifiedMinCount', min.value),

@@ -6,11 +6,11 @@ import type { Quad, Term } from 'n3';
 const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
-/** A term as a map key: its kind and value, a literal's language and datatype too. */
-export const key = (t: Term): string =>
-  t.termType === 'Literal'
-    ? `Literal:${t.value}@${t.language}^${t.datatype.value}`
-    : `${t.termType}:${t.value}`;
+/**
+ * A term as a map key: n3's id, which tells the kinds of term apart (`_:` a blank node, `"` a
+ * literal with its language or datatype) and is kept on the term, not computed.
+ */
+export const key = (t: Term): string => t.id;
 
 /** The key the validator maps a shape to its defect class by (src/load/shapes.ts). */
 export const shapeKey = (t: Term): string => `${t.termType}:${t.value}`;
@@ -24,13 +24,15 @@ export function push<T>(map: Map<string, T[]>, at: string, item: T): void {
 
 /** The terms without repeats, each at its first place. */
 export function distinct(terms: readonly Term[]): Term[] {
+  if (terms.length < 2) return terms as Term[];
   const seen = new Set<string>();
-  return terms.filter((t) => {
-    const k = key(t);
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
+  const kept: Term[] = [];
+  for (const t of terms)
+    if (!seen.has(t.id)) {
+      seen.add(t.id);
+      kept.push(t);
+    }
+  return kept;
 }
 
 const ESCAPES: Readonly<Record<string, string>> = {
@@ -75,15 +77,19 @@ export interface Step {
 export class Data {
   private readonly out = new Map<string, Quad[]>();
   private incoming: Map<string, Quad[]> | undefined;
+  private readonly types = new Map<string, Term[]>();
 
   constructor(readonly quads: readonly Quad[]) {
-    for (const q of quads) push(this.out, key(q.subject), q);
+    for (const q of quads) {
+      push(this.out, q.subject.id, q);
+      if (q.predicate.id === RDF_TYPE) push(this.types, q.object.id, q.subject);
+    }
   }
 
   objects(subject: Term, predicate: string): Term[] {
     const found: Term[] = [];
-    for (const q of this.out.get(key(subject)) ?? [])
-      if (q.predicate.value === predicate) found.push(q.object);
+    const quads = this.out.get(subject.id);
+    if (quads) for (const q of quads) if (q.predicate.id === predicate) found.push(q.object);
     return found;
   }
 
@@ -99,10 +105,8 @@ export class Data {
   }
 
   /** The nodes typed with the class of key `classKey`, in the triples' order. */
-  typed(classKey: string): Term[] {
-    return this.quads
-      .filter((q) => q.predicate.value === RDF_TYPE && key(q.object) === classKey)
-      .map((q) => q.subject);
+  typed(classKey: string): readonly Term[] {
+    return this.types.get(classKey) ?? [];
   }
 
   typesOf(node: Term): Term[] {
@@ -113,9 +117,12 @@ export class Data {
 /** The nodes `path` reaches from `focus`, in the order the engine finds them, repeats included. */
 export function followPath(data: Data, focus: Term, path: readonly Step[]): Term[] {
   let nodes: Term[] = [focus];
-  for (const step of path)
-    nodes = nodes.flatMap((n) =>
-      step.predicates.flatMap((p) => (step.inverse ? data.subjects(n, p) : data.objects(n, p))),
-    );
+  for (const step of path) {
+    const next: Term[] = [];
+    for (const n of nodes)
+      for (const p of step.predicates)
+        next.push(...(step.inverse ? data.subjects(n, p) : data.objects(n, p)));
+    nodes = next;
+  }
   return nodes;
 }

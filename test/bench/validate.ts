@@ -1,5 +1,5 @@
 // Measures the validator (a script, not a test): every institution of the bench's generated set
-// checked against the shapes in batches of 200 on a pool of workers, as the loader does, with the
+// checked against the shapes on a pool of workers, sent as the loader sends them, with the
 // compiled shapes and with shacl-engine, by turns; prints the CPU time of the process (every thread:
 // the figure to trust on a shared machine) per institution of each, and their ratio. With `--load`,
 // also `npm run load` of the same institutions validating and with `--skip-validation`, by turns.
@@ -10,6 +10,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { generate } from '../../loader/generate';
+import { ValidationQueue } from '../../src/load/validationQueue';
 import { Validator, type Institution } from '../../src/load/validator';
 import type { ShaclEngine } from '../../src/load/shaclWorker';
 import { PROJECT_ROOT } from '../../src/util/paths';
@@ -28,7 +29,6 @@ const { values } = parseArgs({
 const COUNT = Number(values.count);
 const TURNS = Number(values.turns);
 const WORKERS = values.workers === undefined ? undefined : Number(values.workers);
-const BATCH = 200;
 const WORK = path.join(PROJECT_ROOT, '.bench', 'validate');
 const BASE = 'https://ld.zdb-services.de';
 
@@ -47,12 +47,13 @@ async function turn(engine: ShaclEngine, institutions: readonly Institution[]) {
   try {
     const cpu = process.cpuUsage();
     const started = performance.now();
-    const batches: Institution[][] = [];
-    for (let i = 0; i < institutions.length; i += BATCH)
-      batches.push(institutions.slice(i, i + BATCH));
+    // As the loader sends them: batches of 200, a bounded number in the workers' hands.
+    const queue = new ValidationQueue(validator);
     let defects = 0;
-    for (const found of await Promise.all(batches.map((b) => validator.validate(b))))
-      for (const list of found) defects += list.length;
+    for (const institution of institutions)
+      await queue.check(institution, (found) => (defects += found.length));
+    await queue.send();
+    await queue.inHand(0);
     const wall = performance.now() - started;
     const used = process.cpuUsage(cpu);
     const perInstitution = (ms: number) => (ms * 1000) / institutions.length;

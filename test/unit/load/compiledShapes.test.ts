@@ -2,7 +2,7 @@
 // every fixture (as the loader hands it to the validator: its description from the store) and of
 // the bench's 17,000 generated institutions, the same defects (class, focus node, message with the
 // value) in the same order, which is what the load report shows. Shapes the compiler does not
-// compile are refused, naming what.
+// compile are refused, naming what, and run by shacl-engine.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,9 +13,10 @@ import { loadSources } from '../../../src/load/loadSources';
 import { ShapesError } from '../../../src/load/shapes';
 import { Validator, type Defect, type Institution } from '../../../src/load/validator';
 import { checkedIri } from '../../../src/store/queries';
-import { BASE, FIXTURES } from '../../support';
+import { BASE, FIXTURES, tempDir } from '../../support';
 
 const FOAF_ORGANIZATION = 'http://xmlns.com/foaf/0.1/Organization';
+const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 const FIXTURE_FILES = ['validate', 'test'].flatMap((dir) =>
   fs
     .readdirSync(path.join(FIXTURES, dir))
@@ -92,6 +93,26 @@ describe('the compiled shapes', function () {
     assert.ok(defects > 1000, `the generated set has defects to compare (${defects})`);
     for (const [i, defects] of found.reference.entries())
       assert.deepEqual(found.compiled[i], defects, institutions[i]!.iri);
+  });
+
+  it('leave shapes they do not compile to shacl-engine, with its results', async () => {
+    const shapesFile = path.join(tempDir(), 'closed.ttl');
+    fs.writeFileSync(
+      shapesFile,
+      `@prefix : <#> . @prefix sh: <http://www.w3.org/ns/shacl#> .
+       @prefix rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#> .
+       :Closed sh:targetClass <http://xmlns.com/foaf/0.1/Organization> ; :defect "no-name" ;
+         sh:message "closed" ; sh:closed true ; sh:ignoredProperties ( rdf:type ) .`,
+    );
+    const validator = await Validator.start({ workers: 1, shapesFile });
+    try {
+      const iri = `${BASE}/resource/organisations/DE-X1`;
+      const ntriples = `<${iri}> <${RDF_TYPE}> <${FOAF_ORGANIZATION}> .\n<${iri}> <http://xmlns.com/foaf/0.1/name> "X" .\n`;
+      const [defects] = await validator.validate([{ iri, ntriples }]);
+      assert.deepEqual(defects, [{ defect: 'no-name', focus: iri, message: 'closed: X' }]);
+    } finally {
+      await validator.close();
+    }
   });
 
   it('refuse a shape that uses what they do not compile, naming it', () => {
