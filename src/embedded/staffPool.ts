@@ -180,9 +180,7 @@ export class StaffPool implements StaffStore<LoadRequest> {
   }
 
   /** No generation can answer, nor ever will: each failed to load its version. */
-  private hopeless(): boolean {
-    return this.generations.every((g) => g.failed && !g.answering);
-  }
+  private hopeless = () => this.generations.every((g) => g.failed && !g.answering);
 
   /**
    * Starts the workers the waiting queries need, up to the pool's size: in the newest generation
@@ -193,7 +191,9 @@ export class StaffPool implements StaffStore<LoadRequest> {
     if (this.closed || this.queue.length === 0) return;
     const newest = this.generations.at(-1);
     const generation = newest && !newest.failed ? newest : this.serving();
-    if (!generation || (generation.dump === undefined && generation.lanes.size > 0)) return;
+    // Workers that keep dying before they load are not started for ever (see `drop`).
+    if (!generation || generation.crashes > this.settings.workers * 3) return;
+    if (generation.dump === undefined && generation.lanes.size > 0) return;
     const starting = [...generation.lanes].filter((lane) => lane.state === 'loading').length;
     const wanted = Math.min(
       this.settings.workers - generation.lanes.size,
