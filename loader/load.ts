@@ -23,7 +23,7 @@ const USAGE = `usage: npm run load -- [--format ${FORMAT_NAMES.join('|')}] [--st
 Reads the sources (format by extension unless --format is given), validates every published
 institution against the shapes, and replaces the snapshot at $DATASET with what they hold.
 --strict refuses to write the snapshot when any institution violates the shapes;
---skip-validation leaves the shapes out (SHACL costs a millisecond of CPU an institution);
+--skip-validation leaves the shapes out (SHACL costs about 0.2 ms of CPU an institution);
 --allow-empty writes a snapshot that holds no institution (refused otherwise: a server would not
 serve it);
 --workers N validates in N threads beside the loading one (default: one a core).

@@ -18,6 +18,11 @@ export interface SparqlConfig {
   readonly workers: number;
   /** A query running longer is stopped (its worker terminated) and answered 503. */
   readonly timeoutMs: number;
+  /**
+   * A worker without a query for this long ends, and its copy of the data with it; the next query
+   * starts one from the version's dump.
+   */
+  readonly idleSeconds: number;
   /** A worker whose WebAssembly and other external memory passed this is replaced between queries. */
   readonly workerMemoryBytes: number;
   /** The largest request body (a query sent by POST): 413 past it. */
@@ -37,6 +42,7 @@ export interface SparqlConfig {
 export const SPARQL_DEFAULTS = {
   workers: 2,
   timeoutMs: 30_000,
+  idleSeconds: 300,
   workerMemoryMb: 2048,
   maxBodyBytes: 1024 * 1024,
   maxRows: 100_000,
@@ -80,6 +86,7 @@ export function sparqlConfig(env: Env, integer: Integer, fail: Fail): SparqlConf
     listen: env.SPARQL_LISTEN ? listenOf(env.SPARQL_LISTEN, fail) : undefined,
     workers: integer(env, 'SPARQL_WORKERS', d.workers, 1, 64),
     timeoutMs: integer(env, 'SPARQL_TIMEOUT_MS', d.timeoutMs, 100, 3_600_000),
+    idleSeconds: integer(env, 'SPARQL_IDLE_SECONDS', d.idleSeconds, 1, 7 * 24 * 3600),
     workerMemoryBytes:
       integer(env, 'SPARQL_WORKER_MEMORY_MB', d.workerMemoryMb, 64, 65_536) * 1024 ** 2,
     maxBodyBytes: integer(env, 'SPARQL_MAX_BODY_BYTES', d.maxBodyBytes, 1024, 64 * 1024 ** 2),

@@ -1,5 +1,6 @@
 // The parts of the staff pool (staffPool.ts): a worker thread with the query it runs (`QueryWorker`),
-// and the workers of one dataset version with the dump they load from (`Generation`).
+// and the workers of one dataset version with the dump they load from (`Generation`), which outlives
+// them while the version is served: a worker woken after idle time loads it again.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -55,6 +56,8 @@ export class QueryWorker {
   policy: string | undefined;
   /** The query it runs, while busy. */
   job: Job | undefined;
+  /** Ends it when it stays idle for the idle time (SPARQL_IDLE_SECONDS). */
+  private idleTimer: NodeJS.Timeout | undefined;
 
   constructor(
     readonly generation: Generation,
@@ -68,6 +71,27 @@ export class QueryWorker {
       onEnd: (error) => onEnd(this, error),
     });
   }
+
+  /** It runs a query (or is ending): its idle time stops. */
+  busy(): void {
+    clearTimeout(this.idleTimer);
+    this.state = 'busy';
+  }
+
+  /**
+   * It waits for a query: after `seconds` without one it leaves its generation and ends (the
+   * generation keeps its dump, from which the next query starts a worker); undefined: never.
+   */
+  restFor(seconds: number | undefined): void {
+    clearTimeout(this.idleTimer);
+    if (seconds === undefined) return;
+    this.idleTimer = setTimeout(() => {
+      if (this.state !== 'idle' || !this.generation.lanes.delete(this)) return;
+      void this.client.terminate(new Error(`ended: no query for ${seconds} s`));
+    }, seconds * 1000);
+    // An idle worker keeps no process alive (a test's, say) for its idle time.
+    this.idleTimer.unref();
+  }
 }
 
 export class Generation {
@@ -80,14 +104,23 @@ export class Generation {
   dump: number | undefined;
   /** Whether a worker is writing them. */
   dumping = false;
+  /** Whether a worker of it loaded the version once: it can answer, now or once woken. */
+  loaded = false;
 
   constructor(
     readonly number: number,
     readonly version: VersionToLoad,
   ) {}
 
-  get ready(): boolean {
+  /** A worker of it can answer now. */
+  get answering(): boolean {
     for (const lane of this.lanes) if (lane.state !== 'loading') return true;
+    return false;
+  }
+
+  /** Whether a worker of it is loading the version. */
+  get starting(): boolean {
+    for (const lane of this.lanes) if (lane.state === 'loading') return true;
     return false;
   }
 }

@@ -3,7 +3,8 @@
 // A version is a generation of workers. A reload starts a fresh generation; the workers of an
 // older one end once a newer one can answer and they have answered what they were running. A
 // query past the time limit is stopped for real: its worker is terminated (Oxigraph cannot cancel
-// a query) and a fresh one takes its place, as does one whose memory grew past the bound.
+// a query) and a fresh one takes its place, as does one whose memory grew past the bound. A worker
+// idle for the idle time ends; the next query starts one from the version's dump and waits for it.
 import fs from 'node:fs';
 import type { LoadRequest } from '../load/loadSources';
 import { QueryRefused } from '../store/staffQuery';
@@ -25,12 +26,21 @@ import { Generation, QueryWorker, openUnlinked, type Job } from './staffLanes';
 /** What a worker throws on purpose about a query: the worker stays as it was. */
 const REFUSALS = [QueryFailed, CannotWrite, QueryRefused, NoFormatAccepted];
 
+/** No generation can load its version (the sources changed since, say). */
+const unloadable = (failed: Error | undefined) =>
+  new StaffUnavailable(
+    `The endpoint's copy of the data could not be loaded: ${failed?.message}`,
+    60,
+  );
+
 export interface PoolSettings {
   readonly workers: number;
   readonly timeoutMs: number;
   readonly workerMemoryBytes: number;
   /** Queries waiting for a worker, at most. */
   readonly queue: number;
+  /** A worker without a query for this long ends (SPARQL_IDLE_SECONDS); undefined: never. */
+  readonly idleSeconds?: number;
 }
 
 /** What the pool tells the process's log. */
@@ -56,12 +66,19 @@ export class StaffPool implements StaffStore<LoadRequest> {
     const version: VersionToLoad = { sources, options, version: served };
     const newest = this.generations.at(-1);
     // The same bytes again (a reload of an unchanged snapshot): the workers have them already.
-    if (newest?.version.version === version.version && !newest.failed && newest.lanes.size > 0)
+    if (
+      newest?.version.version === version.version &&
+      !newest.failed &&
+      (newest.lanes.size > 0 || newest.loaded)
+    )
       return;
+    // Nobody queried for the idle time and every worker ended: the next query starts one.
+    const asleep =
+      this.generations.some((g) => g.loaded) && this.generations.every((g) => g.lanes.size === 0);
     const generation = new Generation(++this.numbers, version);
     this.generations.push(generation);
     // One worker loads the sources and dumps its store; the others load that dump (see `loaded`).
-    this.start(generation);
+    if (!asleep) this.start(generation);
   }
 
   query(query: StaffQuery, signal?: AbortSignal): Promise<StaffAnswer> {
@@ -70,13 +87,7 @@ export class StaffPool implements StaffStore<LoadRequest> {
     if (this.closed) return Promise.reject(new StaffUnavailable('The service is stopping.', 5));
     if (newest === undefined)
       return Promise.reject(new StaffUnavailable('The dataset is not loaded yet.', 5));
-    if (!this.generations.some((g) => g.ready) && newest.failed)
-      return Promise.reject(
-        new StaffUnavailable(
-          `The endpoint's copy of the data could not be loaded: ${newest.failed.message}`,
-          60,
-        ),
-      );
+    if (this.hopeless()) return Promise.reject(unloadable(newest.failed));
     if (this.queue.length >= this.settings.queue && !this.idleLane())
       return Promise.reject(
         new StaffUnavailable(
@@ -104,6 +115,7 @@ export class StaffPool implements StaffStore<LoadRequest> {
       signal?.addEventListener('abort', () => this.abandon(job), { once: true });
       this.queue.push(job);
       this.dispatch();
+      this.wake();
     });
   }
 
@@ -146,6 +158,7 @@ export class StaffPool implements StaffStore<LoadRequest> {
     }
     const generations = this.generations.splice(0);
     const lanes = generations.flatMap((g) => [...g.lanes]);
+    for (const lane of lanes) lane.busy();
     await Promise.all(lanes.map((lane) => lane.client.terminate(why)));
     for (const generation of generations) {
       generation.lanes.clear();
@@ -157,11 +170,36 @@ export class StaffPool implements StaffStore<LoadRequest> {
     return Math.max(1, Math.ceil(this.settings.timeoutMs / 1000));
   }
 
-  /** The newest generation that can answer. */
+  /** The newest generation that can answer, now or once a worker of it is woken from its dump. */
   private serving(): Generation | undefined {
-    for (let i = this.generations.length - 1; i >= 0; i--)
-      if (this.generations[i]!.ready) return this.generations[i];
+    for (let i = this.generations.length - 1; i >= 0; i--) {
+      const generation = this.generations[i]!;
+      if (generation.answering || (generation.loaded && !generation.failed)) return generation;
+    }
     return undefined;
+  }
+
+  /** No generation can answer, nor ever will: each failed to load its version. */
+  private hopeless = () => this.generations.every((g) => g.failed && !g.answering);
+
+  /**
+   * Starts the workers the waiting queries need, up to the pool's size: in the newest generation
+   * (the version served), else the one that serves. Without its dump yet, a generation loads the
+   * sources in one worker only; the rest start from the dump it writes (see `loaded`).
+   */
+  private wake(): void {
+    if (this.closed || this.queue.length === 0) return;
+    const newest = this.generations.at(-1);
+    const generation = newest && !newest.failed ? newest : this.serving();
+    // Workers that keep dying before they load are not started for ever (see `drop`).
+    if (!generation || generation.crashes > this.settings.workers * 3) return;
+    if (generation.dump === undefined && generation.lanes.size > 0) return;
+    const starting = [...generation.lanes].filter((lane) => lane.state === 'loading').length;
+    const wanted = Math.min(
+      this.settings.workers - generation.lanes.size,
+      this.queue.length - starting,
+    );
+    for (let i = 0; i < wanted; i++) this.start(generation);
   }
 
   private idleLane(): QueryWorker | undefined {
@@ -182,7 +220,7 @@ export class StaffPool implements StaffStore<LoadRequest> {
   }
 
   private run(lane: QueryWorker, job: Job): void {
-    lane.state = 'busy';
+    lane.busy();
     lane.job = job;
     job.lane = lane;
     const { timeoutMs } = this.settings;
@@ -238,8 +276,11 @@ export class StaffPool implements StaffStore<LoadRequest> {
     }
     lane.state = 'idle';
     lane.job = undefined;
+    lane.generation.loaded = true;
+    lane.restFor(this.settings.idleSeconds);
     this.retireOld();
     this.dispatch();
+    this.wake();
   }
 
   private start(generation: Generation): void {
@@ -303,9 +344,13 @@ export class StaffPool implements StaffStore<LoadRequest> {
     this.done(lane, false);
   }
 
-  /** Closes the dump of a generation that has no worker left: the kernel frees its blocks. */
+  /**
+   * Closes the dump of a generation that has no worker left and is no longer served (a served one
+   * keeps it for the workers woken after idle time): the kernel frees its blocks.
+   */
   private forget(generation: Generation): void {
     if (generation.lanes.size > 0 || generation.dump === undefined) return;
+    if (this.generations.includes(generation)) return;
     fs.closeSync(generation.dump);
     generation.dump = undefined;
   }
@@ -342,15 +387,11 @@ export class StaffPool implements StaffStore<LoadRequest> {
     }
   }
 
-  /** Queued queries fail at once when no generation can ever answer them. */
+  /** Queued queries fail at once when no generation can ever answer them; else workers wake. */
   private failQueuedIfHopeless(): void {
-    if (this.serving()) return;
     const newest = this.generations.at(-1);
-    if (!newest?.failed || newest.lanes.size > 0) return;
-    const why = new StaffUnavailable(
-      `The endpoint's copy of the data could not be loaded: ${newest.failed.message}`,
-      60,
-    );
+    if (!newest?.failed || !this.hopeless()) return this.wake();
+    const why = unloadable(newest.failed);
     for (const job of this.queue.splice(0)) {
       clearTimeout(job.waiting);
       job.reject(why);

@@ -1,30 +1,33 @@
 // A SHACL engine's own thread (see validator.ts): it parses the shapes once, then checks the
-// batches it is sent, each institution as a graph of its own. The engine's API is asynchronous (it
-// allows SPARQL-based constraints, which these shapes do not use).
+// batches it is sent, each institution as a graph of its own, with the shapes compiled into direct
+// checks (compiledShapes.ts) or with shacl-engine, the reference they are held equal to. The
+// engine's API is asynchronous (it allows SPARQL-based constraints, which these shapes do not use).
 import { workerData } from 'node:worker_threads';
 import { DataFactory, Parser, Store, type Quad, type Term } from 'n3';
 import type { Validator as Engine } from 'shacl-engine';
 import { literalDefect, predicateDefect } from '../rdf/rdfxml';
 import { serve } from '../threads/serve';
-import { RDF_XML_SHAPE } from './shapes';
+import { RDF_XML_SHAPE, ShapesError } from './shapes';
+import { compileShapes, type WireResult } from './compiledShapes';
 
-/** A result as the engine's thread sends it: the key of the shape that produced it, and values. */
-export interface WireResult {
-  readonly shape: string;
-  readonly focus: string;
-  readonly value: string | undefined;
-  readonly message: readonly string[];
-}
+export type { WireResult } from './compiledShapes';
+
+/** What checks an institution: the compiled shapes, or shacl-engine (the reference). */
+export type ShaclEngine = 'compiled' | 'shacl-engine';
 
 /** `start` answers once the shapes are parsed; `check`, the results of each institution. */
 export type ShaclRequest =
   { readonly op: 'start' } | { readonly op: 'check'; readonly institutions: readonly string[] };
 export type ShaclReply = readonly (readonly WireResult[])[];
 
-/** What the engine's thread is started with: the shapes as N-Triples (see readShapes). */
+/** What the engine's thread is started with: the shapes as N-Triples (see readShapes), and the engine. */
 export interface ShaclWorkerData {
   readonly shapes: string;
+  readonly engine: ShaclEngine;
 }
+
+/** An institution's results, by either engine. */
+type Checker = (quads: Quad[]) => Promise<readonly WireResult[]> | readonly WireResult[];
 
 /** The error of the institution at `index` of a batch: the asking side names it by its IRI. */
 class InstitutionError extends Error {
@@ -98,17 +101,33 @@ class Graph {
   }
 }
 
-async function startEngine({ shapes }: ShaclWorkerData): Promise<Engine> {
+async function startEngine({ shapes, engine }: ShaclWorkerData): Promise<Checker> {
+  const parsed = new Parser({ format: 'N-Triples', blankNodePrefix: '' }).parse(shapes);
+  // Shapes using what is not compiled are run by shacl-engine: slower, the same results.
+  if (engine === 'compiled')
+    try {
+      return compileShapes(parsed);
+    } catch (error) {
+      if (!(error instanceof ShapesError)) throw error;
+    }
   const { Validator } = await import('shacl-engine');
   const factory = {
     ...DataFactory,
     dataset: (quads?: Iterable<Quad>) => new Store(quads ? [...quads] : undefined),
   };
-  const parsed = new Parser({ format: 'N-Triples', blankNodePrefix: '' }).parse(shapes);
-  return new Validator(new Store(parsed), { factory });
+  const validator: Engine = new Validator(new Store(parsed), { factory });
+  return async (quads) => {
+    const report = await validator.validate({ dataset: new Graph(quads) });
+    return report.results.map((r) => ({
+      shape: key(r.shape.ptr.term),
+      focus: r.focusNode.term.value,
+      value: r.value?.term ? r.value.term.value : undefined,
+      message: r.message.map((m) => m.value),
+    }));
+  };
 }
 
-async function check(engine: Engine, ntriples: string, index: number): Promise<WireResult[]> {
+async function check(checker: Checker, ntriples: string, index: number): Promise<WireResult[]> {
   let quads: Quad[];
   try {
     quads = new Parser({ format: 'N-Triples' }).parse(ntriples);
@@ -116,14 +135,7 @@ async function check(engine: Engine, ntriples: string, index: number): Promise<W
     throw new InstitutionError(index, `not N-Triples: ${(error as Error).message}`);
   }
   try {
-    const report = await engine.validate({ dataset: new Graph(quads) });
-    const results: WireResult[] = report.results.map((r) => ({
-      shape: key(r.shape.ptr.term),
-      focus: r.focusNode.term.value,
-      value: r.value?.term ? r.value.term.value : undefined,
-      message: r.message.map((m) => m.value),
-    }));
-    return results.concat(rdfXmlResults(quads));
+    return (await checker(quads)).concat(rdfXmlResults(quads));
   } catch (error) {
     throw new InstitutionError(index, (error as Error).stack ?? String(error));
   }

@@ -437,6 +437,37 @@ async function main(): Promise<void> {
   const churnP99 = Number(/public p99 with \/ without: ([\d.]+)/.exec(churn.stdout)?.[1] ?? NaN);
   const churnRps = Number(/public req\/s with \/ without: ([\d.]+)/.exec(churn.stdout)?.[1] ?? NaN);
 
+  // Idle staff workers: the RSS after the warm phase with the endpoint on and its workers ended for
+  // idleness, against the endpoint off; the first query after idle time over 20 cold starts.
+  const idle = spawnSync(
+    process.execPath,
+    [
+      ...['--import', 'tsx', path.join('test', 'bench', 'staffIdle.ts'), '--snapshot', snapshot],
+      ...['--main', path.join(DIST, 'src', 'main.js')],
+    ],
+    { cwd: PROJECT_ROOT, encoding: 'utf8' },
+  );
+  log(idle.stdout.trim());
+  if (idle.status !== 0) log(`staff idle failed: ${idle.stderr.trim()}`);
+  const [idleOn, idleOff, coldGenerated, coldBundled] = (
+    /staff idle: figures (\d+) (\d+) ([\d.]+) ([\d.]+)/.exec(idle.stdout)?.slice(1) ?? []
+  ).map(Number);
+
+  // Validation: CPU an institution with the compiled shapes and with shacl-engine, by turns, and
+  // the load validating against --skip-validation.
+  const validation = spawnSync(
+    process.execPath,
+    [
+      ...['--import', 'tsx', path.join('test', 'bench', 'validate.ts'), '--count', String(COUNT)],
+      ...['--load', '--loader', path.join(DIST, 'loader', 'load.js')],
+    ],
+    { cwd: PROJECT_ROOT, encoding: 'utf8' },
+  );
+  log(validation.stdout.trim());
+  if (validation.status !== 0) log(`validation step failed: ${validation.stderr.trim()}`);
+  const validationCpu = /validate: CPU an institution, [^:]+: (.*)/.exec(validation.stdout)?.[1];
+  const validationLoad = /validate: npm run load, [^:]+: (.*)/.exec(validation.stdout)?.[1];
+
   // Scale-out. Loading into Virtuoso, uncached documents through it against its own
   // rate, and cached documents through one process, replicas behind nginx and Varnish in front.
   const scale = spawnSync(
@@ -610,6 +641,14 @@ async function main(): Promise<void> {
   log(
     `| staff load, SPARQL_TIMEOUT_MS 5 s (workers replaced during the turns): p99 and req/s with / without | ${churnP99.toFixed(2)}×, ${churnRps.toFixed(2)}× | | |`,
   );
+  log(
+    `| staff endpoint on, its workers ended for idleness: process RSS after the warm phase (endpoint off: ${idleOff} MB) | ${idleOn} MB | ≤ 700 MB | ${verdict(idleOn! <= 700)} |`,
+  );
+  log(
+    `| first staff query after idle time, p99 of 20 cold starts: bundled data / generated set | ${coldBundled} s / ${coldGenerated} s | ≤ 3 s / ≤ 5 s | ${verdict(coldBundled! <= 3 && coldGenerated! <= 5)} |`,
+  );
+  log(`| validation CPU an institution, shacl-engine / compiled shapes | ${validationCpu} | | |`);
+  log(`| npm run load validating / --skip-validation | ${validationLoad} | | |`);
   for (const row of scaleRows) {
     const cells = row.split(' | ');
     const status = cells.at(-1)!.replace(/ \|$/, '').trim();

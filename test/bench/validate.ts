@@ -1,74 +1,126 @@
-// Measures the validator: every institution of a generated N-Triples file checked against the
-// shapes, in batches of 200 on a pool of workers, as the loader does. Prints µs per institution
-// and the total, in wall-clock time and in CPU time of the process, every thread (the figure to
-// trust on a shared machine).
-//   npm run generate -- --count 17000 --out /tmp/gen.nt --seed 1
-//   npx tsx test/bench/validate.ts /tmp/gen.nt [workers]   (default: one a core)
+// Measures the validator (a script, not a test): every institution of the bench's generated set
+// checked against the shapes on a pool of workers, sent as the loader sends them, with the
+// compiled shapes and with shacl-engine, by turns; prints the CPU time of the process (every thread:
+// the figure to trust on a shared machine) per institution of each, and their ratio. With `--load`,
+// also `npm run load` of the same institutions validating and with `--skip-validation`, by turns.
+// `npm run bench` runs it; alone: `npx tsx test/bench/validate.ts [--count N] [--turns N] [--load]`.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { DEFECT_CLASSES, Validator, type DefectClass } from '../../src/load/validator';
+import { parseArgs } from 'node:util';
+import { generate } from '../../loader/generate';
+import { ValidationQueue } from '../../src/load/validationQueue';
+import { Validator, type Institution } from '../../src/load/validator';
+import type { ShaclEngine } from '../../src/load/shaclWorker';
+import { PROJECT_ROOT } from '../../src/util/paths';
 
-const INSTITUTION = /^<([^>]*\/resource\/organisations\/[^>]*)> /;
+const { values } = parseArgs({
+  options: {
+    count: { type: 'string', default: '17000' },
+    turns: { type: 'string', default: '3' },
+    workers: { type: 'string' },
+    /** Also time `npm run load` validating and with --skip-validation. */
+    load: { type: 'boolean', default: false },
+    /** The loader's entry: the compiled one `npm run bench` builds, or the sources through tsx. */
+    loader: { type: 'string' },
+  },
+});
+const COUNT = Number(values.count);
+const TURNS = Number(values.turns);
+const WORKERS = values.workers === undefined ? undefined : Number(values.workers);
+const WORK = path.join(PROJECT_ROOT, '.bench', 'validate');
+const BASE = 'https://ld.zdb-services.de';
 
-/**
- * The generator writes each institution's triples contiguously, its own first: a line whose
- * subject is another institution's IRI starts the next one.
- */
-function institutions(text: string): { iri: string; ntriples: string }[] {
-  const groups: { iri: string; ntriples: string }[] = [];
-  let iri = '';
-  let lines: string[] = [];
-  for (const line of text.split('\n')) {
-    if (line === '') continue;
-    const subject = INSTITUTION.exec(line)?.[1];
-    if (subject !== undefined && subject !== iri) {
-      if (lines.length > 0) groups.push({ iri, ntriples: lines.join('\n') });
-      iri = subject;
-      lines = [];
-    }
-    lines.push(line);
+const log = (text: string) => process.stdout.write(`${text}\n`);
+const median = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/** One engine over every institution: µs of CPU (every thread of the process) and of wall time each. */
+async function turn(engine: ShaclEngine, institutions: readonly Institution[]) {
+  const validator = await Validator.start({
+    engine,
+    ...(WORKERS === undefined ? {} : { workers: WORKERS }),
+  });
+  try {
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    // As the loader sends them: batches of 200, a bounded number in the workers' hands.
+    const queue = new ValidationQueue(validator);
+    let defects = 0;
+    for (const institution of institutions)
+      await queue.check(institution, (found) => (defects += found.length));
+    await queue.send();
+    await queue.inHand(0);
+    const wall = performance.now() - started;
+    const used = process.cpuUsage(cpu);
+    const perInstitution = (ms: number) => (ms * 1000) / institutions.length;
+    return {
+      cpuUs: perInstitution((used.user + used.system) / 1000),
+      wallUs: perInstitution(wall),
+      defects,
+    };
+  } finally {
+    await validator.close();
   }
-  if (lines.length > 0) groups.push({ iri, ntriples: lines.join('\n') });
-  return groups;
 }
 
-const BATCH = 200;
-
-const [file, workerArg] = process.argv.slice(2);
-const workers = workerArg === undefined ? undefined : Number(workerArg);
-if (!file || (workers !== undefined && !(Number.isInteger(workers) && workers > 0))) {
-  process.stderr.write('usage: npx tsx test/bench/validate.ts FILE.nt [workers]\n');
-  process.exit(2);
+/** `npm run load` of `file`, with `extra` arguments: its wall time in ms. */
+function load(file: string, extra: readonly string[]): number {
+  const entry = values.loader
+    ? [values.loader]
+    : ['--import', 'tsx', path.join(PROJECT_ROOT, 'loader', 'load.ts')];
+  const started = performance.now();
+  const run = spawnSync(process.execPath, [...entry, '--quiet', ...extra, file], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, DATASET: path.join(WORK, 'dataset.nq'), HISTORY_DIR: '' },
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`load failed: ${run.stderr}`);
+  return performance.now() - started;
 }
-async function main(file: string, workers: number | undefined): Promise<void> {
-  const groups = institutions(fs.readFileSync(file, 'utf8'));
-  let start = performance.now();
-  const validator = await Validator.start(workers === undefined ? {} : { workers });
-  const setup = performance.now() - start;
 
-  const counts = new Map<DefectClass, number>(DEFECT_CLASSES.map((c) => [c, 0]));
-  const cpu = process.cpuUsage();
-  start = performance.now();
-  const batches: (typeof groups)[] = [];
-  for (let i = 0; i < groups.length; i += BATCH) batches.push(groups.slice(i, i + BATCH));
-  // Every batch at once: the workers queue them, and the file is in memory anyway.
-  for (const found of await Promise.all(batches.map((b) => validator.validate(b))))
-    for (const defects of found)
-      for (const { defect } of defects) counts.set(defect, counts.get(defect)! + 1);
-  const total = performance.now() - start;
-  const cpuMs = process.cpuUsage(cpu).user / 1000;
-  await validator.close();
-
-  process.stdout.write(
-    `${validator.workers} workers started, shapes parsed, in ${setup.toFixed(0)} ms\n` +
-      `${groups.length} institutions validated in ${(total / 1000).toFixed(2)} s ` +
-      `(${((total * 1000) / groups.length).toFixed(0)} µs each), ` +
-      `CPU ${(cpuMs / 1000).toFixed(2)} s (${((cpuMs * 1000) / groups.length).toFixed(0)} µs each)\n` +
-      [...counts].map(([c, n]) => `  ${c}: ${n}\n`).join(''),
+async function main(): Promise<void> {
+  const institutions: Institution[] = [];
+  for (const text of generate({ count: COUNT, seed: 1, base: BASE }))
+    institutions.push({ iri: /^<([^>]+)>/.exec(text)![1]!, ntriples: text });
+  const engines: ShaclEngine[] = ['shacl-engine', 'compiled'];
+  const runs = new Map<ShaclEngine, { cpuUs: number; wallUs: number; defects: number }[]>(
+    engines.map((e) => [e, []]),
+  );
+  for (let t = 1; t <= TURNS; t++)
+    for (const engine of engines) {
+      const result = await turn(engine, institutions);
+      runs.get(engine)!.push(result);
+      log(
+        `validate: turn ${t}, ${engine}: CPU ${result.cpuUs.toFixed(0)} µs, wall ${result.wallUs.toFixed(0)} µs an institution (${result.defects} defects)`,
+      );
+    }
+  const cpu = (e: ShaclEngine) => median(runs.get(e)!.map((r) => r.cpuUs));
+  log(
+    `validate: CPU an institution, shacl-engine / compiled: ${cpu('shacl-engine').toFixed(0)} / ${cpu('compiled').toFixed(0)} µs = ${(cpu('shacl-engine') / cpu('compiled')).toFixed(1)}× (medians of ${TURNS} turns, ${COUNT} institutions)`,
+  );
+  if (!values.load) return;
+  fs.mkdirSync(WORK, { recursive: true });
+  const file = path.join(WORK, 'generated.nt');
+  fs.writeFileSync(file, institutions.map((i) => i.ntriples).join(''));
+  const validating: number[] = [];
+  const skipping: number[] = [];
+  for (let t = 1; t <= TURNS; t++) {
+    validating.push(load(file, []));
+    skipping.push(load(file, ['--skip-validation']));
+    log(
+      `validate: turn ${t}, npm run load: validating ${(validating.at(-1)! / 1000).toFixed(1)} s, --skip-validation ${(skipping.at(-1)! / 1000).toFixed(1)} s`,
+    );
+  }
+  log(
+    `validate: npm run load, validating / --skip-validation: ${(median(validating) / 1000).toFixed(1)} / ${(median(skipping) / 1000).toFixed(1)} s = ${(median(validating) / median(skipping)).toFixed(2)}× (medians of ${TURNS} turns, ${COUNT} institutions)`,
   );
 }
 
-main(file, workers).catch((error: unknown) => {
+main().catch((error: unknown) => {
   process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
   process.exitCode = 1;
 });

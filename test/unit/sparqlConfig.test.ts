@@ -16,6 +16,7 @@ describe('the SPARQL settings', () => {
     assert.equal(sparql.listen, undefined);
     assert.equal(sparql.workers, 2);
     assert.equal(sparql.timeoutMs, 30_000);
+    assert.equal(sparql.idleSeconds, 300);
     assert.equal(sparql.maxRows, SPARQL_DEFAULTS.maxRows);
     assert.equal(sparql.maxResultBytes, SPARQL_DEFAULTS.maxResultBytes);
     assert.equal(sparql.maxBodyBytes, SPARQL_DEFAULTS.maxBodyBytes);
@@ -44,6 +45,8 @@ describe('the SPARQL settings', () => {
       ['SPARQL_WORKERS', '0'],
       ['SPARQL_WORKERS', 'two'],
       ['SPARQL_TIMEOUT_MS', '10'],
+      ['SPARQL_IDLE_SECONDS', '0'],
+      ['SPARQL_IDLE_SECONDS', 'soon'],
       ['SPARQL_MAX_ROWS', '0'],
       ['SPARQL_WORKER_MEMORY_MB', '1'],
     ] as const) {
