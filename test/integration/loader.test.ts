@@ -54,7 +54,9 @@ function load(dataset: string, args: string[], env: Record<string, string> = {})
     ['--import', 'tsx', path.join(PROJECT_ROOT, 'loader', 'load.ts'), ...args],
     {
       cwd: PROJECT_ROOT,
-      env: { ...process.env, DATASET: dataset, LOG_LEVEL: 'silent', ...env },
+      // The change log has tests of its own (test/integration/history/): these snapshots, several
+      // to a folder, keep none unless a test asks.
+      env: { ...process.env, DATASET: dataset, LOG_LEVEL: 'silent', HISTORY_DIR: '', ...env },
       encoding: 'utf8',
       timeout: 60_000,
     },
