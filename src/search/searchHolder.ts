@@ -172,11 +172,7 @@ export class SearchHolder {
   }
 
   search(request: SearchRequest, asker: Asker = SERVICE): Promise<Searched<SearchAnswer>> {
-    return this.ask(
-      asker,
-      { kind: 'search', request },
-      (r) => (r as { answer: SearchAnswer }).answer,
-    );
+    return this.ask(asker, { kind: 'search', request }, part<SearchAnswer>('answer'));
   }
 
   /**
@@ -223,6 +219,11 @@ export class SearchHolder {
     );
   }
 
+  /** The entries of `isils`, `null` for one the index does not hold (reconciliation's extend). */
+  entries(isils: readonly string[], asker = SERVICE): Promise<Searched<(SearchEntry | null)[]>> {
+    return this.ask(asker, { kind: 'entries', isils }, part<(SearchEntry | null)[]>('found'));
+  }
+
   /** An institution with a place and coordinates, to show as an example. */
   example(asker: Asker = SERVICE): Promise<Searched<SearchEntry | undefined>> {
     return this.ask(
@@ -237,11 +238,7 @@ export class SearchHolder {
     query: ReconcileQuery,
     asker: Asker = SERVICE,
   ): Promise<Searched<readonly Candidate[]>> {
-    return this.ask(
-      asker,
-      { kind: 'reconcile', query },
-      (r) => (r as { candidates: readonly Candidate[] }).candidates,
-    );
+    return this.ask(asker, { kind: 'reconcile', query }, part<readonly Candidate[]>('candidates'));
   }
 
   /** Ends the index's thread; search is unavailable from now on. */

@@ -27,6 +27,7 @@ export type SearchAsk =
   | { readonly kind: 'exportEnd'; readonly id: number }
   | { readonly kind: 'suggest'; readonly q: string; readonly limit: number }
   | { readonly kind: 'entry'; readonly isil: string }
+  | { readonly kind: 'entries'; readonly isils: readonly string[] }
   | { readonly kind: 'example' }
   | { readonly kind: 'reconcile'; readonly query: ReconcileQuery };
 
@@ -37,6 +38,7 @@ export type SearchReply =
   | { readonly version: string; readonly csv: MadeCsv }
   | { readonly version: string; readonly entries: readonly SearchEntry[] }
   | { readonly version: string; readonly entry: SearchEntry | null }
+  | { readonly version: string; readonly found: readonly (SearchEntry | null)[] }
   | { readonly version: string; readonly candidates: readonly Candidate[] }
   | { readonly version: string; readonly started: ExportStarted }
   | { readonly version: string; readonly chunk: ExportChunk }
@@ -109,6 +111,10 @@ serve<SearchAsk, SearchReply>(async (ask) => {
     case 'entry': {
       const index = ready();
       return { version: index.version, entry: index.entry(ask.isil) ?? null };
+    }
+    case 'entries': {
+      const index = ready();
+      return { version: index.version, found: ask.isils.map((isil) => index.entry(isil) ?? null) };
     }
     case 'example': {
       // An institution to show on the home page: the first with a place and coordinates.
