@@ -1,7 +1,8 @@
 // The benchmark (a script, not a test): generates and loads 17,000 institutions, starts the real
 // server, drives it per case at 50 connections with random ISILs, and prints each case's figures
 // beside two baselines measured in the same run on the same machine; then the steps of later
-// issues, each a script of its own (reload.ts, staffLoad.ts, scaleOut.ts, loaderLimits.ts).
+// issues, each a script of its own (reload.ts, staffLoad.ts, scaleOut.ts, loaderLimits.ts,
+// searchMachines.ts).
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -472,6 +473,15 @@ async function main(): Promise<void> {
   );
   log(reconciled.stdout.trim());
   if (reconciled.status !== 0) log(`reconcile.ts failed: ${reconciled.stderr.trim()}`);
+  // Search for machines: fielded queries against plain ones, the bulk exports' time, bytes and RSS
+  // (bundled and 100,000 generated institutions), and reconciliation's extend.
+  const machines = spawnSync(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', path.join('test', 'bench', 'searchMachines.ts')],
+    { cwd: PROJECT_ROOT, encoding: 'utf8' },
+  );
+  log(machines.stdout.trim());
+  if (machines.status !== 0) log(`searchMachines.ts failed: ${machines.stderr.trim()}`);
 
   // The loader's limits: the loader's memory on 200 MB inputs, and a 100,000-level blank-node chain.
   const limits = await loaderLimits();

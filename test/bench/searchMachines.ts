@@ -1,0 +1,223 @@
+// The search-for-machines step of `npm run bench`. In process, on the bundled 18,672
+// institutions: fielded queries (parsed, then searched) against plain queries made of the same
+// names, p50 and p99. Over HTTP, the real server: the GeoJSON and JSON Lines exports of every
+// institution, of the bundled set and of 100,000 generated ones (a snapshot written by
+// `generate --format snapshot`, loaded by the server): time, bytes, and the server's RSS before and
+// at its peak during the export; then `extend` of 100 ISILs × 10 properties.
+// Run alone: `node --expose-gc --import tsx test/bench/searchMachines.ts [--count 100000]`.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadSources } from '../../src/load/loadSources';
+import type { SearchEntry } from '../../src/search/entry';
+import { words } from '../../src/search/fold';
+import { parseQuery } from '../../src/search/query';
+import { readEntries } from '../../src/search/readEntries';
+import { SearchIndex } from '../../src/search/searchIndex';
+import { BUNDLED_DATASET } from '../../src/util/bundled';
+import { PROJECT_ROOT } from '../../src/util/paths';
+import { BASE } from '../support';
+import { AS_DEPLOYED, thirdPartyForBench } from './drivers';
+import { rssOf } from './hardening';
+
+const { values } = parseArgs({ options: { count: { type: 'string', default: '100000' } } });
+const COUNT = Number(values.count);
+const WORK = path.join(PROJECT_ROOT, '.bench', 'search-machines');
+
+const pct = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
+const µs = (times: readonly number[]) =>
+  `p50 ${pct(times, 50).toFixed(0)} µs, p99 ${pct(times, 99).toFixed(0)} µs`;
+
+/** Each query's time in µs, sorted, after a warm-up of the first 200. */
+function timeEach(queries: readonly string[], run: (q: string) => unknown): number[] {
+  for (const q of queries.slice(0, 200)) run(q);
+  return queries
+    .map((q) => {
+      const t = performance.now();
+      run(q);
+      return (performance.now() - t) * 1000;
+    })
+    .sort((a, b) => a - b);
+}
+
+/**
+ * 1,000 pairs of queries from the names: the plain one (two words of a name), and the same words
+ * fielded four ways in turn: `name:"a b"`, `name:a AND b`, `name:a type:library`, `(a OR b) -type:museum`.
+ */
+function queryPairs(entries: readonly SearchEntry[]): { plain: string[]; fielded: string[] } {
+  const plain: string[] = [];
+  const fielded: string[] = [];
+  for (let i = 0; plain.length < 1000; i++) {
+    const w = words(entries[(i * 7919) % entries.length]!.name).filter((x) => x.length > 2);
+    if (w.length < 2) continue;
+    const [a, b] = w as [string, string];
+    plain.push(`${a} ${b}`);
+    const shapes = [
+      `name:"${a} ${b}"`,
+      `name:${a} AND ${b}`,
+      `name:${a} type:library`,
+      `(${a} OR ${b}) -type:museum`,
+    ];
+    fielded.push(shapes[i % shapes.length]!);
+  }
+  return { plain, fielded };
+}
+
+async function fieldedAgainstPlain(): Promise<void> {
+  const { dataset } = await loadSources([...BUNDLED_DATASET], { baseIri: BASE });
+  const entries: SearchEntry[] = [];
+  await readEntries(dataset, (batch) => void entries.push(...batch));
+  const index = await SearchIndex.build(dataset.version, entries);
+  dataset.free();
+  const { plain, fielded } = queryPairs(entries);
+  const plainTimes = timeEach(plain, (q) => index.search({ q, limit: 20 }));
+  const fieldedTimes = timeEach(fielded, (q) => {
+    const parsed = parseQuery(q);
+    return index.search({ q, ...(parsed ? { fielded: parsed } : {}), limit: 20 });
+  });
+  console.log(
+    `fielded queries, the index's own time with parsing, 1,000 over the bundled ${index.size} institutions: ${µs(fieldedTimes)}; the same words as plain queries: ${µs(plainTimes)}; p50 ${(pct(fieldedTimes, 50) / pct(plainTimes, 50)).toFixed(2)}×, p99 ${(pct(fieldedTimes, 99) / pct(plainTimes, 99)).toFixed(2)}× the plain`,
+  );
+}
+
+function server(port: number, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', path.join('src', 'main.ts')], {
+    cwd: PROJECT_ROOT,
+    env: {
+      ...process.env,
+      ...AS_DEPLOYED,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DUMPS_DIR: '',
+      HISTORY_DIR: '',
+      ...env,
+    },
+    stdio: 'ignore',
+  });
+}
+
+async function searchReady(base: string, minutes: number): Promise<void> {
+  const until = Date.now() + minutes * 60_000;
+  while (Date.now() < until) {
+    try {
+      const res = await fetch(`${base}/readyz`);
+      if (res.ok && ((await res.json()) as { search?: string }).search === 'ready') return;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${base}: search not ready after ${minutes} minutes`);
+}
+
+/** One export read whole: its time, bytes and the server's RSS before and at its peak. */
+async function exported(base: string, pid: number, format: string, gzip = false) {
+  global.gc?.();
+  const before = rssOf(pid);
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 20);
+  const started = performance.now();
+  const res = await fetch(`${base}/search?format=${format}`, {
+    headers: { 'Accept-Encoding': gzip ? 'gzip' : 'identity' },
+  });
+  let bytes = 0;
+  let lines = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    bytes += chunk.length;
+    if (!gzip) for (const byte of chunk) if (byte === 10) lines++;
+  }
+  const ms = performance.now() - started;
+  clearInterval(sampler);
+  peak = Math.max(peak, rssOf(pid));
+  return `${format}${gzip ? ' (gzip)' : ''}: ${(ms / 1000).toFixed(2)} s, ${(bytes / 1e6).toFixed(1)} MB${gzip ? '' : `, ${lines.toLocaleString('en')} lines`}, RSS ${before} MB before, ${peak} MB at its peak`;
+}
+
+async function exportsOf(
+  label: string,
+  env: Record<string, string>,
+  port: number,
+  extend: boolean,
+) {
+  const child = server(port, env);
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await searchReady(base, 15);
+    const figures = [];
+    for (const [format, gzip] of [
+      ['jsonl', false],
+      ['jsonl', true],
+      ['geojson', false],
+    ] as const)
+      figures.push(await exported(base, child.pid!, format, gzip));
+    console.log(`export of ${label}: ${figures.join('; ')}`);
+    if (extend) await extendFigure(base);
+  } finally {
+    child.kill('SIGKILL');
+  }
+}
+
+/** `extend` of 100 ISILs × 10 properties, as OpenRefine POSTs it, 20 times: the median. */
+async function extendFigure(base: string): Promise<void> {
+  const res = await fetch(`${base}/search?format=jsonl&fields=isil&q=bibliothek`);
+  const ids = (await res.text())
+    .split('\n')
+    .filter(Boolean)
+    .slice(0, 100)
+    .map((l) => (JSON.parse(l) as { isil: string }).isil);
+  const properties = ['isil', 'name', 'city', 'postcode', 'street', 'coordinates', 'homepage']
+    .concat(['type', 'wikidata', 'gnd'])
+    .map((id) => ({ id }));
+  const body = new URLSearchParams({ extend: JSON.stringify({ ids, properties }) }).toString();
+  const times: number[] = [];
+  for (let i = 0; i < 21; i++) {
+    const started = performance.now();
+    const answer = await fetch(`${base}/reconcile`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body,
+    });
+    await answer.text();
+    if (i > 0) times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  console.log(
+    `extend of ${ids.length} ISILs × ${properties.length} properties over HTTP: median ${pct(times, 50).toFixed(1)} ms, worst ${times.at(-1)!.toFixed(1)} ms (20 runs)`,
+  );
+}
+
+export async function searchMachinesBench(): Promise<void> {
+  await fieldedAgainstPlain();
+  const port = 19000 + (process.pid % 1000);
+  await exportsOf('the bundled 18,672 institutions', { DATASET: '' }, port, true);
+  if (COUNT > 0) {
+    fs.mkdirSync(WORK, { recursive: true });
+    const snapshot = path.join(WORK, `generated-${COUNT}.nq`);
+    if (!fs.existsSync(snapshot)) {
+      const made = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', path.join('loader', 'generate.ts')].concat([
+          '--count',
+          String(COUNT),
+          '--format',
+          'snapshot',
+          '--out',
+          snapshot,
+          '--quiet',
+        ]),
+        { cwd: PROJECT_ROOT, encoding: 'utf8' },
+      );
+      if (made.status !== 0) throw new Error(`generate failed: ${made.stderr}`);
+    }
+    await exportsOf(
+      `${COUNT.toLocaleString('en')} generated institutions`,
+      { DATASET: snapshot },
+      port + 1,
+      false,
+    );
+  }
+}
+
+if (require.main === module) void thirdPartyForBench().then(searchMachinesBench);
