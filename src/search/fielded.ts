@@ -129,19 +129,37 @@ function filtered(lookup: Lookup, keep: Keep): Found {
   return out;
 }
 
+/** A filter term (`type:`, `country:`, or NOT one) as a test of an entry, else undefined. */
+function filterOf(node: QueryNode): Keep | undefined {
+  if (node.kind === 'not') {
+    const inner = filterOf(node.operand);
+    return inner && ((e) => !inner(e));
+  }
+  if (node.kind !== 'term') return undefined;
+  if (node.field === 'type') return (e) => (e.type ?? 'unknown') === node.text;
+  if (node.field === 'country') return (e) => e.country === node.text.toUpperCase();
+  return undefined;
+}
+
 function evaluate(lookup: Lookup, node: QueryNode, keep: Keep): Found {
   switch (node.kind) {
     case 'term':
       return term(lookup, node, keep);
-    case 'and':
+    case 'and': {
+      // A filter beside a term narrows what the term finds: no map of every entry it keeps.
+      const right = filterOf(node.right);
+      const left = right ? undefined : filterOf(node.left);
+      const filter = right ?? left;
+      if (filter)
+        return evaluate(lookup, right ? node.left : node.right, (e) => keep(e) && filter(e));
       // `a -b`: what a finds, without what b finds (b is not looked up over everything).
       if (node.right.kind === 'not') {
-        const left = evaluate(lookup, node.left, keep);
-        const right = evaluate(lookup, node.right.operand, keep);
-        for (const id of right.keys()) left.delete(id);
-        return left;
+        const found = evaluate(lookup, node.left, keep);
+        for (const id of evaluate(lookup, node.right.operand, keep).keys()) found.delete(id);
+        return found;
       }
       return intersect([evaluate(lookup, node.left, keep), evaluate(lookup, node.right, keep)]);
+    }
     case 'or': {
       const out = evaluate(lookup, node.left, keep);
       for (const [id, score] of evaluate(lookup, node.right, keep))

@@ -209,7 +209,10 @@ export function parseQuery(q: string): FieldedQuery | undefined {
   return { node, operators };
 }
 
-/** The terms of `node`, each once, joined by OR: the fallback of a query without operators. */
+/**
+ * The fallback of a query without operators: its terms joined by OR, as a plain query falls back
+ * to any of its words; a `type:` or `country:` stays a filter, as the parameters are.
+ */
 export function anyTerm(node: QueryNode): QueryNode {
   const terms: QueryNode[] = [];
   const walk = (n: QueryNode): void => {
@@ -221,7 +224,12 @@ export function anyTerm(node: QueryNode): QueryNode {
     }
   };
   walk(node);
-  return terms.reduce((left, right) => ({ kind: 'or', left, right }));
+  const isFilter = (t: QueryNode) =>
+    t.kind === 'term' && (t.field === 'type' || t.field === 'country');
+  const words = terms.filter((t) => !isFilter(t));
+  if (words.length === 0) return node;
+  const any = words.reduce((left, right) => ({ kind: 'or', left, right }));
+  return terms.filter(isFilter).reduce((left, right) => ({ kind: 'and', left, right }), any);
 }
 
 /** The fielded form of a facet: what a person could have typed instead of clicking it. */

@@ -7,6 +7,7 @@
 // Run alone: `node --expose-gc --import tsx test/bench/searchMachines.ts [--count 100000]`.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadSources } from '../../src/load/loadSources';
@@ -120,12 +121,19 @@ async function exported(base: string, pid: number, format: string, gzip = false)
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid))), 20);
   const started = performance.now();
-  const res = await fetch(`${base}/search?format=${format}`, {
-    headers: { 'Accept-Encoding': gzip ? 'gzip' : 'identity' },
-  });
+  // node:http, not fetch, which would count the bytes after undoing the gzip.
+  const res = await new Promise<http.IncomingMessage>((resolve, reject) =>
+    http
+      .get(
+        `${base}/search?format=${format}`,
+        { headers: { 'Accept-Encoding': gzip ? 'gzip' : 'identity' } },
+        resolve,
+      )
+      .on('error', reject),
+  );
   let bytes = 0;
   let lines = 0;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+  for await (const chunk of res as AsyncIterable<Buffer>) {
     bytes += chunk.length;
     if (!gzip) for (const byte of chunk) if (byte === 10) lines++;
   }

@@ -1,7 +1,7 @@
 // Fielded queries (src/search/query.ts): what people typed before stays plain text, the grammar
 // becomes a tree, and a malformed query says what is wrong and where.
 import assert from 'node:assert/strict';
-import { parseQuery, QuerySyntaxError, type QueryNode } from '../../../src/search/query';
+import { anyTerm, parseQuery, QuerySyntaxError, type QueryNode } from '../../../src/search/query';
 import { fieldedForm } from '../../../src/http/html/searchPage';
 
 const term = (text: string, field?: string, phrase = false): QueryNode =>
@@ -85,4 +85,13 @@ describe('fielded queries', () => {
     assert.equal(fieldedForm('a OR b', new URLSearchParams('country=DE')), '(a OR b) country:DE');
     assert.equal(fieldedForm('Museum', new URLSearchParams('q=Museum')), undefined);
   });
+});
+
+describe("a fielded query's fallback", () => {
+  it('joins the terms by OR and keeps type: and country: as filters', () =>
+    assert.deepEqual(anyTerm(parseQuery('name:Kunst Raum type:museum')!.node), {
+      kind: 'and',
+      left: { kind: 'or', left: term('Kunst', 'name'), right: term('Raum') },
+      right: term('museum', 'type'),
+    }));
 });
