@@ -1,6 +1,6 @@
 // The search-for-machines step of `npm run bench`. In process, on the bundled 18,672
-// institutions: fielded queries (parsed, then searched) against plain queries made of the same
-// names, p50 and p99. Over HTTP, the real server: the GeoJSON and JSON Lines exports of every
+// institutions: fielded queries of four shapes (parsed, then searched) against plain queries of
+// the same two words of a name, p50 and p99. Over HTTP, the real server: the GeoJSON and JSON Lines exports of every
 // institution, of the bundled set and of 100,000 generated ones (a snapshot written by
 // `generate --format snapshot`, loaded by the server): time, bytes, and the server's RSS before and
 // at its peak during the export; then `extend` of 100 ISILs × 10 properties. A snapshot larger than
@@ -47,27 +47,22 @@ function timeEach(queries: readonly string[], run: (q: string) => unknown): numb
     .sort((a, b) => a - b);
 }
 
-/**
- * 1,000 pairs of queries from the names: the plain one (two words of a name), and the same words
- * fielded four ways in turn: `name:"a b"`, `name:a AND b`, `name:a type:library`, `(a OR b) -type:museum`.
- */
-function queryPairs(entries: readonly SearchEntry[]): { plain: string[]; fielded: string[] } {
-  const plain: string[] = [];
-  const fielded: string[] = [];
-  for (let i = 0; plain.length < 1000; i++) {
+/** The fielded shapes measured, each made of two words `a`, `b` of a name. */
+const SHAPES: readonly [string, (a: string, b: string) => string][] = [
+  ['name:"a b"', (a, b) => `name:"${a} ${b}"`],
+  ['name:a AND b', (a, b) => `name:${a} AND ${b}`],
+  ['name:a type:library', (a) => `name:${a} type:library`],
+  ['(a OR b) -type:museum', (a, b) => `(${a} OR ${b}) -type:museum`],
+];
+
+/** 1,000 pairs of words from the names (three letters or more), the same for every shape. */
+function wordPairs(entries: readonly SearchEntry[]): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (let i = 0; pairs.length < 1000; i++) {
     const w = words(entries[(i * 7919) % entries.length]!.name).filter((x) => x.length > 2);
-    if (w.length < 2) continue;
-    const [a, b] = w as [string, string];
-    plain.push(`${a} ${b}`);
-    const shapes = [
-      `name:"${a} ${b}"`,
-      `name:${a} AND ${b}`,
-      `name:${a} type:library`,
-      `(${a} OR ${b}) -type:museum`,
-    ];
-    fielded.push(shapes[i % shapes.length]!);
+    if (w.length >= 2) pairs.push([w[0]!, w[1]!]);
   }
-  return { plain, fielded };
+  return pairs;
 }
 
 async function fieldedAgainstPlain(): Promise<void> {
@@ -76,14 +71,23 @@ async function fieldedAgainstPlain(): Promise<void> {
   await readEntries(dataset, (batch) => void entries.push(...batch));
   const index = await SearchIndex.build(dataset.version, entries);
   dataset.free();
-  const { plain, fielded } = queryPairs(entries);
-  const plainTimes = timeEach(plain, (q) => index.search({ q, limit: 20 }));
-  const fieldedTimes = timeEach(fielded, (q) => {
-    const parsed = parseQuery(q);
-    return index.search({ q, ...(parsed ? { fielded: parsed } : {}), limit: 20 });
+  const pairs = wordPairs(entries);
+  const plain = timeEach(
+    pairs.map(([a, b]) => `${a} ${b}`),
+    (q) => index.search({ q, limit: 20 }),
+  );
+  const shapes = SHAPES.map(([label, make]) => {
+    const times = timeEach(
+      pairs.map(([a, b]) => make(a, b)),
+      (q) => {
+        const parsed = parseQuery(q);
+        return index.search({ q, ...(parsed ? { fielded: parsed } : {}), limit: 20 });
+      },
+    );
+    return `${label} ${µs(times)} (p50 ${(pct(times, 50) / pct(plain, 50)).toFixed(2)}×, p99 ${(pct(times, 99) / pct(plain, 99)).toFixed(2)}×)`;
   });
   console.log(
-    `fielded queries, the index's own time with parsing, 1,000 over the bundled ${index.size} institutions: ${µs(fieldedTimes)}; the same words as plain queries: ${µs(plainTimes)}; p50 ${(pct(fieldedTimes, 50) / pct(plainTimes, 50)).toFixed(2)}×, p99 ${(pct(fieldedTimes, 99) / pct(plainTimes, 99)).toFixed(2)}× the plain`,
+    `fielded queries, the index's own time with parsing, 1,000 word pairs of the bundled ${index.size} institutions' names: plain "a b" ${µs(plain)}; ${shapes.join('; ')}`,
   );
 }
 
