@@ -78,11 +78,11 @@ export async function searchExport(
       NO_STORE,
     );
   slots.running++;
-  const { asker, format } = asked;
+  // The asker (its abort signal) stays here: only plain data crosses to the index's thread.
+  const { asker, format, request, fields } = asked;
   let open: number | undefined;
   try {
-    const spec = { ...asked, context: fieldContext(deps.config) };
-    delete (spec as { asker?: Asker }).asker;
+    const spec = { request, format, fields, context: fieldContext(deps.config) };
     const started = await searching(deps.service, (s) => s.exportStart(spec, asker));
     open = started.value.id;
     const gzip = accepts(req).encoding(['gzip', 'identity']) === 'gzip';
