@@ -3,7 +3,8 @@
 // queries come as `queries=<JSON>` by GET or form POST and get candidates with scores and `match`
 // (src/search/reconcile.ts); `suggest/entity`, `suggest/type` and `suggest/property` complete what
 // is typed; `preview?id=` is a small page for OpenRefine's pop-up; `view` is the institution's
-// page. JSONP (`callback=`) for the clients that still ask for it.
+// page. The data extension (src/http/reconcileExtend.ts): `extend=<JSON>` by GET or form POST, and
+// the property proposals at `properties`. JSONP (`callback=`) for the clients that still ask for it.
 import type { Request, RequestHandler, Response } from 'express';
 import { RESOURCE_PATH } from '../rdf/iris';
 import {
@@ -41,6 +42,7 @@ import { institutionPage } from './institutionPage';
 import { CORS, commonHeaders } from './middleware';
 import { pageHeaders } from './pageHeaders';
 import { ICON_LINK } from '../serving/html/layout';
+import { extend, extendManifest, parseExtend, proposals, PROPERTIES_PATH } from './reconcileExtend';
 
 export const RECONCILE_PATH = '/reconcile';
 
@@ -100,6 +102,7 @@ export function manifest(deps: RouteDeps) {
       type: { service_url: service, service_path: '/suggest/type' },
       property: { service_url: service, service_path: '/suggest/property' },
     },
+    extend: extendManifest(service),
   };
 }
 
@@ -161,16 +164,16 @@ export function parseQueries(text: string): Map<string, ReconcileQuery> {
   return queries;
 }
 
-/** The `queries` of a GET, or of a form POST's body. */
-async function queriesOf(req: Request, params: URLSearchParams): Promise<string | undefined> {
-  if (req.method !== 'POST') return params.get('queries') ?? undefined;
+/** The `queries` and `extend` of a GET, or of a form POST's body. */
+async function formOf(req: Request, params: URLSearchParams): Promise<URLSearchParams> {
+  if (req.method !== 'POST') return params;
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded')
     throw unsupportedMediaType(
       'Reconciliation queries are POSTed as a form (application/x-www-form-urlencoded) with queries=<JSON>.',
     );
   const body = (await requestBody(req, MAX_BODY)).toString('utf8');
-  return new URLSearchParams(body).get('queries') ?? undefined;
+  return new URLSearchParams(body);
 }
 
 function preview(deps: RouteDeps, entry: SearchEntry | undefined, id: string): string {
@@ -259,7 +262,15 @@ export function reconciliation(deps: RouteDeps): RequestHandler {
     const params = queryOf(req);
     switch (below) {
       case '': {
-        const text = await queriesOf(req, params);
+        const form = await formOf(req, params);
+        const extendText = form.get('extend');
+        if (extendText !== null) {
+          const service = `${deps.config.baseIri}${RECONCILE_PATH}`;
+          const query = parseExtend(extendText);
+          const { version, answer } = await extend(deps, query, service, askerOf(req));
+          return sendJson(req, res, deps, answer, params, { [DATASET_VERSION]: version });
+        }
+        const text = form.get('queries') ?? undefined;
         if (text === undefined) return sendJson(req, res, deps, manifest(deps), params);
         const queries = parseQueries(text);
         const { version, results } = await batches.run(deps, queries, askerOf(req));
@@ -292,6 +303,8 @@ export function reconciliation(deps: RouteDeps): RequestHandler {
         ).map(({ id, name }) => ({ id, name }));
         return sendJson(req, res, deps, { result }, params);
       }
+      case PROPERTIES_PATH:
+        return sendJson(req, res, deps, proposals(params), params);
       case 'preview': {
         const id = params.get('id');
         if (!id || id.length > 64) throw badRequest('preview takes the ISIL as id=.');

@@ -1,9 +1,13 @@
-// Search, `GET /search` (HTML, JSON or CSV: negotiated, or named by `format=`), and autocomplete,
-// `GET /search/suggest` (JSON), over the index of the dataset version served (src/search/). Until
-// the first index is built both answer 503 with Retry-After; a bad parameter is 400 saying which.
+// Search, `GET /search` (HTML, JSON, CSV, GeoJSON or JSON Lines: negotiated, or named by
+// `format=`), and autocomplete, `GET /search/suggest` (JSON), over the index of the dataset version
+// served (src/search/). Until the first index is built both answer 503 with Retry-After; a bad
+// parameter, or a fielded query that cannot be read, is 400 saying which and where.
 import type { Request, RequestHandler, Response } from 'express';
 import { RESOURCE_PATH } from '../rdf/iris';
 import type { InstitutionType, SearchEntry } from '../search/entry';
+import { CSV_FIELDS, FIELD_NAMES, isField, type FieldName } from '../search/fields';
+import { parseQuery, QuerySyntaxError } from '../search/query';
+import { ExportSlots, fieldContext, searchExport } from './searchExport';
 import type { SearchAnswer, SearchRequest } from '../search/searchIndex';
 import { negotiateAmong } from '../util/accept';
 import { askerOf, cacheControl, DATASET_VERSION, queryOf, searching, type RouteDeps } from './deps';
@@ -26,17 +30,42 @@ const MAX_OFFSET = 100_000;
 const MAX_RADIUS_KM = 2_000;
 const TYPES: readonly string[] = ['library', 'archive', 'museum', 'other', 'unknown'];
 
-type Output = 'html' | 'json' | 'csv';
+type Output = 'html' | 'json' | 'csv' | 'geojson' | 'jsonl';
+const OUTPUTS: readonly Output[] = ['html', 'json', 'csv', 'geojson', 'jsonl'];
 const OFFERS = [
   { name: 'html' as const, mediaType: 'text/html', aliases: ['application/xhtml+xml'] },
   { name: 'json' as const, mediaType: 'application/json', aliases: [] },
   { name: 'csv' as const, mediaType: 'text/csv', aliases: [] },
+  { name: 'geojson' as const, mediaType: 'application/geo+json', aliases: [] },
+  { name: 'jsonl' as const, mediaType: 'application/x-ndjson', aliases: ['application/jsonl'] },
 ];
 const CONTENT_TYPE: Readonly<Record<Output, string>> = {
   html: 'text/html;charset=utf-8',
   json: 'application/json;charset=utf-8',
   csv: 'text/csv;charset=utf-8;header=present',
+  geojson: 'application/geo+json',
+  jsonl: 'application/x-ndjson',
 };
+
+/** The `fields=` of a CSV or JSON Lines: known fields, each once, in the order given. */
+export function fieldList(
+  params: URLSearchParams,
+  output: Output,
+  fallback: readonly FieldName[],
+): readonly FieldName[] {
+  const text = one(params, 'fields');
+  if (text === undefined) return fallback;
+  if (output !== 'csv' && output !== 'jsonl')
+    throw badRequest('fields applies to format=csv and format=jsonl.');
+  const names = text.split(',').map((n) => n.trim());
+  const unknown = names.filter((n) => !isField(n));
+  if (unknown.length || names.length === 0)
+    throw badRequest(
+      `fields names ${unknown.length ? `unknown fields (${unknown.slice(0, 5).join(', ')})` : 'none'}; the fields are ${FIELD_NAMES.join(', ')}.`,
+    );
+  if (new Set(names).size !== names.length) throw badRequest('fields names a field twice.');
+  return names as FieldName[];
+}
 
 function one(params: URLSearchParams, name: string): string | undefined {
   const all = params.getAll(name);
@@ -78,6 +107,7 @@ export function searchRequest(
 ): SearchRequest & { page: number; size: number } {
   const q = one(params, 'q') ?? '';
   if (q.length > MAX_QUERY) throw badRequest(`q is at most ${MAX_QUERY} characters.`);
+  const fielded = parseQuery(q);
   const type = one(params, 'type');
   if (type !== undefined && !TYPES.includes(type))
     throw badRequest(`type is one of ${TYPES.join(', ')}.`);
@@ -121,6 +151,7 @@ export function searchRequest(
   const page = integer(one(params, 'page'), 'page', 1, Math.floor(MAX_OFFSET / size) + 1, 1);
   return {
     q,
+    ...(fielded ? { fielded } : {}),
     ...(city !== undefined ? { city } : {}),
     ...(country !== undefined ? { country } : {}),
     ...(type !== undefined ? { type: type as InstitutionType | 'unknown' } : {}),
@@ -159,14 +190,22 @@ function send(
   body: Made,
   version: string,
   extra: Record<string, string> = {},
+  status = 200,
 ): void {
-  sendMade(req, res, body, {
-    'Content-Type': type,
-    'Cache-Control': cacheControl(deps.config),
-    Vary: 'Accept, Accept-Language',
-    [DATASET_VERSION]: version,
-    ...extra,
-  });
+  sendMade(
+    req,
+    res,
+    body,
+    {
+      'Content-Type': type,
+      'Cache-Control': cacheControl(deps.config),
+      Vary: 'Accept, Accept-Language',
+      [DATASET_VERSION]: version,
+      ...extra,
+    },
+    undefined,
+    status,
+  );
 }
 
 function searchJson(
@@ -194,23 +233,35 @@ function searchJson(
 }
 
 export function search(deps: RouteDeps): RequestHandler {
+  const slots = new ExportSlots();
   return async function search(req, res) {
     const params = queryOf(req);
     const format = one(params, 'format');
     let output: Output | undefined;
     if (format !== undefined) {
-      if (format !== 'html' && format !== 'json' && format !== 'csv')
-        throw badRequest('format is html, json or csv.');
-      output = format;
+      if (!OUTPUTS.includes(format as Output)) throw badRequest(`format is ${OUTPUTS.join(', ')}.`);
+      output = format as Output;
     } else output = negotiateAmong(req.headers.accept, OFFERS)?.name;
     if (!output)
-      throw notAcceptable('Search answers in HTML, JSON (application/json) or CSV (text/csv).');
-    const request = searchRequest(params, output);
+      throw notAcceptable(
+        'Search answers in HTML, JSON (application/json), CSV (text/csv), GeoJSON (application/geo+json) or JSON Lines (application/x-ndjson).',
+      );
+    let request: ParsedSearch;
+    try {
+      request = searchRequest(params, output);
+    } catch (error) {
+      if (!(error instanceof QuerySyntaxError)) throw error;
+      if (output !== 'html') throw badRequest(error.message);
+      return queryErrorPage(req, res, deps, params, error);
+    }
     const asker = askerOf(req);
+    const fields = fieldList(params, output, output === 'csv' ? CSV_FIELDS : FIELD_NAMES);
+    if (output === 'geojson' || output === 'jsonl')
+      return searchExport(req, res, deps, slots, { request, format: output, fields, asker });
     // Made in the index's thread: up to 10,000 rows, too many to copy and write here.
     if (output === 'csv') {
       const { version, value } = await searching(deps.service, (index) =>
-        index.csv(request, deps.config.baseIri, asker),
+        index.csv(request, { context: fieldContext(deps.config), fields }, asker),
       );
       return send(req, res, deps, CONTENT_TYPE.csv, value, version, {
         'Content-Disposition': 'inline; filename="isil-search.csv"',
@@ -242,6 +293,27 @@ export function search(deps: RouteDeps): RequestHandler {
       },
     );
   };
+}
+
+/**
+ * A query that cannot be read, on the page: 400, the query kept in the box and the error shown,
+ * rather than a bare error page.
+ */
+async function queryErrorPage(
+  req: Request,
+  res: Response,
+  deps: RouteDeps,
+  params: URLSearchParams,
+  error: QuerySyntaxError,
+): Promise<void> {
+  const { version } = await searching(deps.service, (index) => index.built());
+  const language = pageLanguage(params, req.headers['accept-language']);
+  const q = params.get('q') ?? '';
+  const request = { q, page: 1, size: PAGE_SIZE, offset: 0, limit: PAGE_SIZE };
+  const empty = { total: 0, hits: [], facets: { city: [], country: [], type: [] } };
+  const page = searchPage(deps, params, request, empty, language, error.message);
+  const headers = { 'Content-Language': language.lang, ...pageHeaders(deps.config) };
+  send(req, res, deps, CONTENT_TYPE.html, made(page), version, headers, 400);
 }
 
 /** Autocomplete answers kept per index, the most recently asked: people type the same prefixes. */

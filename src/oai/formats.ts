@@ -46,7 +46,7 @@ export function oaiDc(e: SearchEntry, datestamp: string): string {
     element('dc:identifier', e.iri),
     ...(e.type ? [element('dc:type', e.type)] : []),
     ...e.cities.map((c) => element('dc:coverage', c)),
-    element('dc:date', e.modified ?? datestamp.slice(0, 10)),
+    element('dc:date', (e.modified ?? datestamp).slice(0, 10)),
   ];
   return (
     '<oai_dc:dc xmlns:oai_dc="http://www.openarchives.org/OAI/2.0/oai_dc/" xmlns:dc="http://purl.org/dc/elements/1.1/">' +

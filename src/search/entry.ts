@@ -1,12 +1,13 @@
 // What the search knows of an institution, read from its published description: the
-// names, the identifiers, the places and the coordinates. Made the same way for every adapter (it
-// reads descriptions through the store port), for every dataset version.
+// names, the identifiers, the places, the coordinates, the ways to reach it and its links. Made the
+// same way for every adapter (it reads descriptions through the store port), for every dataset
+// version. src/search/fields.ts lists what of it is published as fields.
 import type { Quad, Term } from 'n3';
 import type { Description } from '../rdf/description';
 import { LIBTYPES } from '../rdf/libtype';
-import { PREFIXES, RDF_TYPE } from '../rdf/namespaces';
+import { GND, PREFIXES, RDF_TYPE, WIKIDATA } from '../rdf/namespaces';
 
-const { foaf, v, dbp, geo, schema, dc, gbv } = PREFIXES;
+const { foaf, v, dbp, geo, schema, dc, gbv, owl, rdf } = PREFIXES;
 
 /** The kinds of institution the search facets and the pages tell apart. */
 export type InstitutionType = 'library' | 'archive' | 'museum' | 'other';
@@ -26,8 +27,18 @@ export interface SearchEntry {
   readonly country: string;
   readonly lat: number | undefined;
   readonly lon: number | undefined;
-  /** When its record last changed (`dcterms:modified` of its description), as `YYYY-MM-DD`. */
-  readonly modified: string | undefined;
+  /** The street address of the first address that has one. */
+  readonly street?: string | undefined;
+  readonly homepage?: string | undefined;
+  /** The first e-mail address, without `mailto:`. */
+  readonly email?: string | undefined;
+  /** The first voice number (the preferred one first). */
+  readonly phone?: string | undefined;
+  /** The Wikidata item (`Q…`) and the GND record (its id) the links name. */
+  readonly wikidata?: string | undefined;
+  readonly gnd?: string | undefined;
+  /** When the record last changed (`dcterms:modified` of its description), ISO 8601 in UTC. */
+  readonly modified?: string | undefined;
 }
 
 /** The class IRIs a description may type an institution with, and the kind each one means. */
@@ -54,6 +65,51 @@ function coordinate(term: Term | undefined, limit: number): number | undefined {
   if (!term) return undefined;
   const value = Number(term.value.trim().replace(',', '.'));
   return Number.isFinite(value) && Math.abs(value) <= limit ? value : undefined;
+}
+
+/** The first link of `quads`' subject `r` into `space`, as the id after it. */
+function linked(quads: readonly Quad[], r: string, space: string): string | undefined {
+  const iri = objects(quads, r, `${owl}sameAs`).find((t) => t.value.startsWith(space));
+  return iri?.value.slice(space.length) || undefined;
+}
+
+/** The voice numbers of `r`, the preferred one first. */
+function voice(quads: readonly Quad[], r: string): string | undefined {
+  const voices = objects(quads, r, `${v}tel`).filter((tel) => {
+    const types = objects(quads, tel, RDF_TYPE).map((t) => t.value);
+    return !types.includes(`${v}Fax`);
+  });
+  const preferred = voices.find((tel) =>
+    objects(quads, tel, RDF_TYPE).some((t) => t.value === `${v}Pref`),
+  );
+  const tel = preferred ?? voices[0];
+  return tel && objects(quads, tel, `${rdf}value`)[0]?.value;
+}
+
+/** How to reach the institution and where it is linked: the entry's fields beyond the search's. */
+function reach(description: Description, adrs: readonly Term[]) {
+  const quads = description.quads;
+  const r = description.subject;
+  const street = adrs
+    .flatMap((a) => objects(quads, a, `${v}street-address`))
+    .map((t) => t.value.normalize('NFC'))[0];
+  const email = objects(quads, r, `${v}email`)[0]?.value.replace(/^mailto:/i, '');
+  return {
+    street,
+    homepage: objects(quads, r, `${foaf}homepage`)[0]?.value,
+    email,
+    phone: voice(quads, r),
+    wikidata: linked(quads, r, WIKIDATA),
+    gnd: linked(quads, r, GND),
+    modified: description.modified?.toISOString(),
+  };
+}
+
+/** Only the keys whose value is defined: an entry without them is smaller to hold and to send. */
+function defined<T extends object>(values: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(values).filter(([, v]) => v !== undefined),
+  ) as Partial<T>;
 }
 
 /** The search entry of the institution `isil`, from its description. */
@@ -98,6 +154,6 @@ export function searchEntry(isil: string, description: Description): SearchEntry
     country: isil.split('-')[0]!.toUpperCase(),
     lat: lat !== undefined && lon !== undefined ? lat : undefined,
     lon: lat !== undefined && lon !== undefined ? lon : undefined,
-    modified: description.modified?.toISOString().slice(0, 10),
+    ...defined(reach(description, adrs)),
   };
 }

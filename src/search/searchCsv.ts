@@ -1,15 +1,15 @@
-// The CSV of search hits (`/search?format=csv`) and of the dumps, one row an institution: made in
-// the search index's thread for a search, since an export of 10,000 rows took the serving thread
-// some 55 ms to copy back and write.
+// The CSV of search hits (`/search?format=csv`) and of the dumps, one row an institution, its
+// columns fields of src/search/fields.ts: made in the search index's thread for a search, since an
+// export of 10,000 rows took the serving thread some 55 ms to copy back and write.
 import { createHash } from 'node:crypto';
-import { RESOURCE_PATH } from '../rdf/iris';
 import type { SearchEntry } from './entry';
+import { CSV_FIELDS, fieldValue, type FieldContext, type FieldName } from './fields';
 
 /** A CSV field (RFC 4180), a leading formula character made inert for spreadsheets. */
-export function csvField(value: string | number | undefined): string {
+export function csvField(value: string | number | readonly string[] | undefined): string {
   if (value === undefined) return '';
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  let text = typeof value === 'object' ? value.join(' | ') : String(value);
+  if (typeof value !== 'number' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
@@ -19,22 +19,35 @@ export interface MadeCsv {
   readonly etag: string;
 }
 
-export const CSV_HEAD = ['isil', 'name', 'sigel', 'postcode', 'city', 'type', 'lat', 'lon', 'uri'];
+/** The dumps' header: the default columns. */
+export const CSV_HEAD: readonly string[] = CSV_FIELDS;
 
-/** One institution's row, without its line end; `uri` is its resource URI. */
+/** One institution's row of the columns `fields`, without its line end. */
+export function csvLine(
+  e: SearchEntry,
+  fields: readonly FieldName[],
+  context: FieldContext,
+): string {
+  return fields.map((name) => csvField(fieldValue(e, name, context))).join(',');
+}
+
+/** One institution's row of the default columns, without its line end; `uri` is its resource URI. */
 export function csvRow(e: SearchEntry, uri: string): string {
-  return [e.isil, e.name, e.sigel, e.postcodes[0], e.cities[0], e.type, e.lat, e.lon, uri]
-    .map(csvField)
-    .join(',');
+  const before = CSV_FIELDS.filter((name) => name !== 'uri');
+  return `${csvLine(e, before, { baseIri: '', pagePattern: '' })},${csvField(uri)}`;
 }
 
 /**
- * The CSV of `entries` (the header first) in UTF-8, with a strong ETag of its bytes: bytes, so that
- * the thread that sends them neither measures nor encodes the text.
+ * The CSV of `entries` (the header first) in UTF-8, columns `fields`, with a strong ETag of its
+ * bytes: bytes, so that the thread that sends them neither measures nor encodes the text.
  */
-export function searchCsv(entries: Iterable<SearchEntry>, baseIri: string): MadeCsv {
-  const lines = [CSV_HEAD.join(',')];
-  for (const e of entries) lines.push(csvRow(e, `${baseIri}${RESOURCE_PATH}${e.isil}`));
+export function searchCsv(
+  entries: Iterable<SearchEntry>,
+  context: FieldContext,
+  fields: readonly FieldName[] = CSV_FIELDS,
+): MadeCsv {
+  const lines = [fields.join(',')];
+  for (const e of entries) lines.push(csvLine(e, fields, context));
   const body = Buffer.from(`${lines.join('\r\n')}\r\n`);
   return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
 }

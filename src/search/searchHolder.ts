@@ -18,8 +18,17 @@ import { readEntries } from './readEntries';
 import type { SearchEntry } from './entry';
 import type { SearchAnswer, SearchRequest } from './searchIndex';
 import type { MadeCsv } from './searchCsv';
+import type { ExportChunk, ExportSpec, ExportStarted } from './exports';
+import type { FieldContext, FieldName } from './fields';
 import { SearchQueue, type Asker } from './searchQueue';
 import type { SearchAsk, SearchReply } from './searchWorker';
+
+/** A CSV's columns: which fields, and where URIs and pages are. */
+type Columns = { readonly context: FieldContext; readonly fields: readonly FieldName[] };
+const part =
+  <T>(key: string) =>
+  (reply: SearchReply): T =>
+    (reply as unknown as Record<string, T>)[key]!;
 
 /** How long after a failed build the next search may start another. */
 const RETRY_MS = 30_000;
@@ -163,19 +172,30 @@ export class SearchHolder {
   }
 
   search(request: SearchRequest, asker: Asker = SERVICE): Promise<Searched<SearchAnswer>> {
-    return this.ask(
-      asker,
-      { kind: 'search', request },
-      (r) => (r as { answer: SearchAnswer }).answer,
-    );
+    return this.ask(asker, { kind: 'search', request }, part<SearchAnswer>('answer'));
   }
 
   /**
    * A search's hits as CSV, made in the index's thread with its ETag: a large answer (10,000
    * rows) is neither copied to the serving thread row by row nor written there.
    */
-  csv(request: SearchRequest, baseIri: string, asker: Asker = SERVICE): Promise<Searched<MadeCsv>> {
-    return this.ask(asker, { kind: 'csv', request, baseIri }, (r) => (r as { csv: MadeCsv }).csv);
+  csv(request: SearchRequest, columns: Columns, asker = SERVICE): Promise<Searched<MadeCsv>> {
+    return this.ask(asker, { kind: 'csv', request, ...columns }, part<MadeCsv>('csv'));
+  }
+
+  /** Starts a bulk export (src/search/exports.ts), read a chunk at a time with `exportNext`. */
+  exportStart(spec: ExportSpec, asker: Asker = SERVICE): Promise<Searched<ExportStarted>> {
+    return this.ask(asker, { kind: 'exportStart', spec }, part<ExportStarted>('started'));
+  }
+
+  exportNext(id: number, asker: Asker = SERVICE): Promise<Searched<ExportChunk>> {
+    return this.ask(asker, { kind: 'exportNext', id }, part<ExportChunk>('chunk'));
+  }
+
+  /** Ends an export before its last chunk; nothing when the thread is gone. */
+  async exportEnd(id: number): Promise<void> {
+    const thread = this.thread;
+    if (thread?.alive) await thread.ask({ kind: 'exportEnd', id }).catch(() => undefined);
   }
 
   /** Up to `limit` institutions for what is being typed, best first. */
@@ -199,6 +219,11 @@ export class SearchHolder {
     );
   }
 
+  /** The entries of `isils`, `null` for one the index does not hold (reconciliation's extend). */
+  entries(isils: readonly string[], asker = SERVICE): Promise<Searched<(SearchEntry | null)[]>> {
+    return this.ask(asker, { kind: 'entries', isils }, part<(SearchEntry | null)[]>('found'));
+  }
+
   /** An institution with a place and coordinates, to show as an example. */
   example(asker: Asker = SERVICE): Promise<Searched<SearchEntry | undefined>> {
     return this.ask(
@@ -213,11 +238,7 @@ export class SearchHolder {
     query: ReconcileQuery,
     asker: Asker = SERVICE,
   ): Promise<Searched<readonly Candidate[]>> {
-    return this.ask(
-      asker,
-      { kind: 'reconcile', query },
-      (r) => (r as { candidates: readonly Candidate[] }).candidates,
-    );
+    return this.ask(asker, { kind: 'reconcile', query }, part<readonly Candidate[]>('candidates'));
   }
 
   /** Ends the index's thread; search is unavailable from now on. */

@@ -8,9 +8,14 @@
 import MiniSearch, { type SearchOptions } from 'minisearch';
 import { Codes, identifierCodes } from './codes';
 import { Completion } from './completion';
-import { fold, words } from './fold';
+import { words } from './fold';
 import type { InstitutionType, SearchEntry } from './entry';
 import { MAX_QUERY_WORDS, townsNamed } from './likeness';
+import { fieldedSearch, type Found, type Lookup } from './fielded';
+import { distanceKm, keeper, type GeoPoint } from './filters';
+
+export { distanceKm, type GeoPoint };
+import type { FieldedQuery } from './query';
 
 type Field = 'name' | 'other' | 'place';
 const FIELDS: readonly Field[] = ['name', 'other', 'place'];
@@ -27,14 +32,11 @@ function fieldWords(entry: SearchEntry, field: Field): string[] {
   }
 }
 
-export interface GeoPoint {
-  readonly lat: number;
-  readonly lon: number;
-}
-
 export interface SearchRequest {
   /** What was typed; empty: every institution (filtered). */
   readonly q: string;
+  /** `q` as a fielded query (src/search/query.ts), when it uses the grammar. */
+  readonly fielded?: FieldedQuery;
   readonly city?: string;
   readonly country?: string;
   /** A kind, or `unknown`: those whose data names none. */
@@ -68,17 +70,6 @@ export interface SearchAnswer {
     readonly country: readonly FacetCount[];
     readonly type: readonly FacetCount[];
   };
-}
-
-/** Great-circle distance in km (haversine, mean Earth radius). */
-export function distanceKm(a: GeoPoint, b: GeoPoint): number {
-  const rad = Math.PI / 180;
-  const dLat = (b.lat - a.lat) * rad;
-  const dLon = (b.lon - a.lon) * rad;
-  const h =
-    Math.sin(dLat / 2) ** 2 +
-    Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLon / 2) ** 2;
-  return 2 * 6371.0088 * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
 /** Typo tolerance: none for short words, one edit from five letters, two from ten. */
@@ -216,7 +207,37 @@ export class SearchIndex {
         else results[i]!.score += top;
       }
     }
-    return results.sort((a, b) => b.score - a.score);
+    return results.sort((a, b) => this.ranked(a, b));
+  }
+
+  /** Best first; of two as good, the smaller ISIL. */
+  private ranked(a: { id: number; score: number }, b: { id: number; score: number }): number {
+    const isilA = this.entries[a.id]!.isil;
+    const isilB = this.entries[b.id]!.isil;
+    return b.score - a.score || (isilA < isilB ? -1 : isilA > isilB ? 1 : 0);
+  }
+
+  /** What a fielded query reads of the index (src/search/fielded.ts). */
+  private lookup(): Lookup {
+    const toMap = (found: readonly { id: number; score: number }[]): Found =>
+      new Map(found.map((r) => [r.id, r.score]));
+    return {
+      entries: this.entries,
+      any: (text, keep) => toMap(this.matching(text, true, keep)),
+      word: (word, fields, keep) =>
+        toMap(
+          this.mini
+            .search(word, { fields: [...fields], filter: (r) => keep(this.entries[Number(r.id)]!) })
+            .map((r) => ({ id: Number(r.id), score: r.score })),
+        ),
+      code: (index, code, keep) => {
+        const found: Found = new Map();
+        if (index === 'identifiers') this.identifiers.score(code, IDENTIFIER_BOOST, found);
+        else this.postcodes.score(code, POSTCODE_BOOST, found);
+        for (const id of found.keys()) if (!keep(this.entries[id]!)) found.delete(id);
+        return found;
+      },
+    };
   }
 
   /** The index of `entries`, built a chunk at a time so the event loop keeps turning. */
@@ -249,32 +270,23 @@ export class SearchIndex {
     return i === undefined ? undefined : this.entries[i];
   }
 
-  search(request: SearchRequest): SearchAnswer {
-    const { near, bbox } = request;
-    const city = request.city === undefined ? undefined : fold(request.city);
-    const country = request.country?.toUpperCase();
-    const keep = (e: SearchEntry): boolean => {
-      if (city !== undefined && !e.cities.some((c) => fold(c) === city)) return false;
-      if (country !== undefined && e.country !== country) return false;
-      if (request.type !== undefined && (e.type ?? 'unknown') !== request.type) return false;
-      if (bbox) {
-        const [w, s, east, n] = bbox;
-        if (e.lat === undefined || e.lon === undefined) return false;
-        if (e.lat < s || e.lat > n) return false;
-        if (w <= east ? e.lon < w || e.lon > east : e.lon < w && e.lon > east) return false;
-      }
-      if (near) {
-        if (e.lat === undefined || e.lon === undefined) return false;
-        if (distanceKm(near, { lat: e.lat, lon: e.lon }) > near.radiusKm) return false;
-      }
-      return true;
-    };
+  /** Every match of `request`, in ranking order (ties by ISIL), with its distance. */
+  private rank(request: SearchRequest): Hit[] {
+    const { near } = request;
+    const keep = keeper(request);
     const q = request.q.trim();
     let found: { id: number; score: number }[];
-    if (words(q).length === 0) {
+    if (request.fielded) {
+      found = [...fieldedSearch(this.lookup(), request.fielded, keep)]
+        .map(([id, score]) => ({ id, score }))
+        .sort((a, b) => this.ranked(a, b));
+    } else if (words(q).length === 0) {
       found = this.entries.flatMap((e, id) => (keep(e) ? [{ id, score: 0 }] : []));
       if (!near)
-        found.sort((a, b) => byName.compare(this.entries[a.id]!.name, this.entries[b.id]!.name));
+        found.sort(
+          (a, b) =>
+            byName.compare(this.entries[a.id]!.name, this.entries[b.id]!.name) || this.ranked(a, b),
+        );
     } else {
       // Every word first; when no institution has them all, any of them, best first.
       found = this.matching(q, true, keep);
@@ -290,15 +302,25 @@ export class SearchIndex {
     });
     if (near && (request.sort === 'distance' || words(q).length === 0))
       withDistance.sort((a, b) => (a.distanceKm ?? Infinity) - (b.distanceKm ?? Infinity));
+    return withDistance;
+  }
+
+  /** Every match of `request`, in ranking order: what a bulk export walks (src/search/exports.ts). */
+  matches(request: SearchRequest): readonly SearchEntry[] {
+    return this.rank(request).map((h) => h.entry);
+  }
+
+  search(request: SearchRequest): SearchAnswer {
+    const ranked = this.rank(request);
     const offset = Math.max(0, request.offset ?? 0);
     const limit = Math.max(0, request.limit ?? 20);
     return {
-      total: withDistance.length,
-      hits: withDistance.slice(offset, offset + limit),
+      total: ranked.length,
+      hits: ranked.slice(offset, offset + limit),
       facets: {
-        city: countBy(withDistance.flatMap((h) => h.entry.cities.slice(0, 1))),
-        country: countBy(withDistance.map((h) => h.entry.country)),
-        type: countBy(withDistance.map((h) => h.entry.type ?? 'unknown')),
+        city: countBy(ranked.flatMap((h) => h.entry.cities.slice(0, 1))),
+        country: countBy(ranked.map((h) => h.entry.country)),
+        type: countBy(ranked.map((h) => h.entry.type ?? 'unknown')),
       },
     };
   }

@@ -8,15 +8,26 @@ import type { SearchEntry } from './entry';
 import { reconcile, type Candidate, type ReconcileQuery } from './reconcile';
 import { searchCsv, type MadeCsv } from './searchCsv';
 import { SearchIndex, type SearchAnswer, type SearchRequest } from './searchIndex';
+import { Exports, type ExportChunk, type ExportSpec, type ExportStarted } from './exports';
+import type { FieldContext, FieldName } from './fields';
 
 export type SearchAsk =
   | { readonly kind: 'begin'; readonly version: string }
   | { readonly kind: 'add'; readonly version: string; readonly entries: readonly SearchEntry[] }
   | { readonly kind: 'finish'; readonly version: string }
   | { readonly kind: 'search'; readonly request: SearchRequest }
-  | { readonly kind: 'csv'; readonly request: SearchRequest; readonly baseIri: string }
+  | {
+      readonly kind: 'csv';
+      readonly request: SearchRequest;
+      readonly context: FieldContext;
+      readonly fields: readonly FieldName[];
+    }
+  | { readonly kind: 'exportStart'; readonly spec: ExportSpec }
+  | { readonly kind: 'exportNext'; readonly id: number }
+  | { readonly kind: 'exportEnd'; readonly id: number }
   | { readonly kind: 'suggest'; readonly q: string; readonly limit: number }
   | { readonly kind: 'entry'; readonly isil: string }
+  | { readonly kind: 'entries'; readonly isils: readonly string[] }
   | { readonly kind: 'example' }
   | { readonly kind: 'reconcile'; readonly query: ReconcileQuery };
 
@@ -27,13 +38,18 @@ export type SearchReply =
   | { readonly version: string; readonly csv: MadeCsv }
   | { readonly version: string; readonly entries: readonly SearchEntry[] }
   | { readonly version: string; readonly entry: SearchEntry | null }
+  | { readonly version: string; readonly found: readonly (SearchEntry | null)[] }
   | { readonly version: string; readonly candidates: readonly Candidate[] }
+  | { readonly version: string; readonly started: ExportStarted }
+  | { readonly version: string; readonly chunk: ExportChunk }
   | null;
 
 /** The index answering now. */
 let current: SearchIndex | undefined;
 /** The entries of the version being indexed. */
 let next: { version: string; entries: SearchEntry[] } | undefined;
+/** The bulk exports under way, each in the version it started in. */
+const exports = new Exports();
 
 function ready(): SearchIndex {
   if (!current) throw new Error('the search index is not built yet');
@@ -72,10 +88,22 @@ serve<SearchAsk, SearchReply>(async (ask) => {
         version: index.version,
         csv: searchCsv(
           hits.map((h) => h.entry),
-          ask.baseIri,
+          ask.context,
+          ask.fields,
         ),
       };
     }
+    case 'exportStart': {
+      const started = exports.start(ready(), ask.spec);
+      return { version: started.version, started };
+    }
+    case 'exportNext': {
+      const chunk = exports.next(ask.id);
+      return { version: chunk.version, chunk };
+    }
+    case 'exportEnd':
+      exports.end(ask.id);
+      return null;
     case 'suggest': {
       const index = ready();
       return { version: index.version, entries: index.suggest(ask.q, ask.limit) };
@@ -83,6 +111,10 @@ serve<SearchAsk, SearchReply>(async (ask) => {
     case 'entry': {
       const index = ready();
       return { version: index.version, entry: index.entry(ask.isil) ?? null };
+    }
+    case 'entries': {
+      const index = ready();
+      return { version: index.version, found: ask.isils.map((isil) => index.entry(isil) ?? null) };
     }
     case 'example': {
       // An institution to show on the home page: the first with a place and coordinates.

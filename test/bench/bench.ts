@@ -1,9 +1,9 @@
 // The benchmark (a script, not a test): generates and loads 17,000 institutions, starts the real
 // server, drives it per case at 50 connections with random ISILs, and prints each case's figures
-// beside two baselines measured in the same run on the same machine; then the steps of later
-// issues, each a script of its own (reload.ts, staffLoad.ts, scaleOut.ts, loaderLimits.ts,
-// historyLog.ts, historyLoad.ts, historyHttp.ts).
-// oaiHarvest.ts).
+// beside two baselines measured in the same run on the same machine; then further steps, each a
+// script of its own (reload.ts, staffLoad.ts, scaleOut.ts, loaderLimits.ts, canonical.ts,
+// historyLog.ts, historyLoad.ts, historyHttp.ts, oaiHarvest.ts, staffIdle.ts, validate.ts,
+// searchMachines.ts).
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -505,6 +505,15 @@ async function main(): Promise<void> {
   );
   log(reconciled.stdout.trim());
   if (reconciled.status !== 0) log(`reconcile.ts failed: ${reconciled.stderr.trim()}`);
+  // Search for machines: fielded queries against plain ones, the bulk exports' time, bytes and RSS
+  // (bundled and 100,000 generated institutions), and reconciliation's extend.
+  const machines = spawnSync(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', path.join('test', 'bench', 'searchMachines.ts')],
+    { cwd: PROJECT_ROOT, encoding: 'utf8' },
+  );
+  log(machines.stdout.trim());
+  if (machines.status !== 0) log(`searchMachines.ts failed: ${machines.stderr.trim()}`);
 
   // What reading a load canonically costs (reproducible versions), per description.
   const canonical = spawnSync(

@@ -162,6 +162,34 @@ for (const adapter of ADAPTERS)
       }
     });
 
+    it('answers fielded queries over the bundled data, and what was typed before as before', async () => {
+      await service.search.ensure();
+      const json = async (q: string) =>
+        (
+          await request(app)
+            .get(`/search?format=json&q=${encodeURIComponent(q)}`)
+            .expect(200)
+        ).body;
+      assert.equal((await json('isil:DE-1a')).hits[0].isil, 'DE-1a');
+      assert.equal((await json('sigel:"Lün 3"')).hits[0].isil, 'DE-Luen3');
+      const berlin = await json('name:Staatsbibliothek AND city:Berlin');
+      assert.ok(berlin.hits.some((h: { isil: string }) => h.isil === 'DE-1a'));
+      assert.ok(berlin.hits.every((h: { city?: string }) => h.city === 'Berlin'));
+      const museums = await json('isil:DE-MUS -type:museum');
+      assert.ok(
+        museums.hits.every(
+          (h: { isil: string; type?: string }) =>
+            h.isil.startsWith('DE-MUS-') && h.type !== 'museum',
+        ),
+      );
+      const all = await json('isil:DE-MUS');
+      assert.ok(all.total > 1000 && all.total > museums.total);
+      // A word before a colon that names no field is text, as it was.
+      const kunst = await json('Kunst: Raum');
+      const plain = await json('Kunst Raum');
+      assert.deepEqual(kunst.hits, plain.hits);
+    });
+
     it('keeps those near a point nearest first, or inside a box', async () => {
       await service.search.ensure();
       const near = await request(app)

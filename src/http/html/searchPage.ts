@@ -1,5 +1,7 @@
 // The search page for people: the results with their place and kind, facets as links
-// that narrow the search (and a link that widens it again), paging, and the same search as CSV.
+// that narrow the search (and a link that widens it again), the chosen facets as the fielded query
+// that says the same (so a person learns the syntax), paging, and the same search as CSV. A query
+// that cannot be read is shown with its error, the query kept in the box.
 import type { SearchAnswer } from '../../search/searchIndex';
 import { escapeHtml } from '../../serving/html/escape';
 import type { RouteDeps } from '../deps';
@@ -8,6 +10,48 @@ import { SEARCH_PATH, type ParsedSearch } from '../search';
 import { layout } from '../../serving/html/layout';
 import { humanNumber, keepLanguage, type PageLanguage } from '../../serving/html/language';
 import { TEXT } from '../../serving/html/text';
+import { fieldedFacet, usesSyntax } from '../../search/query';
+
+const FACETS = ['type', 'country', 'city'] as const;
+
+/** The chosen facets written into the query: `q city:Bonn`, or undefined when none is chosen. */
+export function fieldedForm(q: string, params: URLSearchParams): string | undefined {
+  const chosen = FACETS.flatMap((name) => {
+    const value = params.get(name);
+    return value ? [fieldedFacet(name, value)] : [];
+  });
+  if (chosen.length === 0) return undefined;
+  const typed = q.trim();
+  const head = typed && usesSyntax(typed) ? `(${typed})` : typed;
+  return [head, ...chosen].filter(Boolean).join(' ');
+}
+
+const NO_FACETS = { city: undefined, country: undefined, type: undefined };
+
+/** The line that shows the chosen facets as a fielded query, linked to that search. */
+const asQueryLine = (label: string, fielded: string, href: string) =>
+  `<p class="fielded">${label}: <a href="${escapeHtml(href)}"><code>${escapeHtml(fielded)}</code></a></p>`;
+
+/** The hits, each with its identifiers, place, kind and distance. */
+function hitList(deps: RouteDeps, answer: SearchAnswer, language: PageLanguage): string {
+  const t = TEXT[language.lang];
+  return answer.hits
+    .map(({ entry, distanceKm }) => {
+      const meta = [
+        `ISIL ${escapeHtml(entry.isil)}`,
+        ...(entry.sigel ? [`Sigel ${escapeHtml(entry.sigel)}`] : []),
+        ...(entry.cities.length
+          ? [
+              `<span lang="de">${escapeHtml([entry.postcodes[0], entry.cities[0]].filter(Boolean).join(' '))}</span>`,
+            ]
+          : []),
+        ...(entry.type ? [t.types[entry.type]] : []),
+        ...(distanceKm !== undefined ? [t.distance(distanceKm.toFixed(1))] : []),
+      ];
+      return `<li><a href="${escapeHtml(keepLanguage(institutionPage(deps.config, entry.isil), language))}" lang="de">${escapeHtml(entry.name)}</a><div class="meta">${meta.join(' · ')}</div></li>`;
+    })
+    .join('\n');
+}
 
 export function searchPage(
   deps: RouteDeps,
@@ -15,6 +59,7 @@ export function searchPage(
   request: ParsedSearch,
   answer: SearchAnswer,
   language: PageLanguage,
+  error?: string,
 ): string {
   const { lang } = language;
   const t = TEXT[lang];
@@ -43,30 +88,23 @@ export function searchPage(
         );
     return items.length ? `<section><h2>${title}</h2><ul>${items.join('')}</ul></section>` : '';
   };
-  const hits = answer.hits
-    .map(({ entry, distanceKm }) => {
-      const meta = [
-        `ISIL ${escapeHtml(entry.isil)}`,
-        ...(entry.sigel ? [`Sigel ${escapeHtml(entry.sigel)}`] : []),
-        ...(entry.cities.length
-          ? [
-              `<span lang="de">${escapeHtml([entry.postcodes[0], entry.cities[0]].filter(Boolean).join(' '))}</span>`,
-            ]
-          : []),
-        ...(entry.type ? [t.types[entry.type]] : []),
-        ...(distanceKm !== undefined ? [t.distance(distanceKm.toFixed(1))] : []),
-      ];
-      return `<li><a href="${escapeHtml(keepLanguage(institutionPage(deps.config, entry.isil), language))}" lang="de">${escapeHtml(entry.name)}</a><div class="meta">${meta.join(' · ')}</div></li>`;
-    })
-    .join('\n');
+  const hits = hitList(deps, answer, language);
   const pages = Math.max(1, Math.ceil(answer.total / request.size));
   const pager =
     pages > 1
       ? `<nav class="pager" aria-label="${t.page(request.page, pages)}">${request.page > 1 ? `<a rel="prev" href="${escapeHtml(withParams({ page: String(request.page - 1) }))}">${t.previous}</a>` : ''}<span>${t.page(request.page, pages)}</span>${request.page < pages ? `<a rel="next" href="${escapeHtml(withParams({ page: String(request.page + 1) }))}">${t.next}</a>` : ''}</nav>`
       : '';
   const csv = withParams({ format: 'csv' }, false);
+  const fielded = fieldedForm(request.q, params);
+  const asQuery = fielded
+    ? asQueryLine(t.asQuery, fielded, withParams({ q: fielded, ...NO_FACETS }))
+    : '';
+  const status = error
+    ? `<p class="error" role="alert">${escapeHtml(t.queryError(error))}</p>`
+    : `<p>${t.results(humanNumber(answer.total, lang))} · <a href="${escapeHtml(csv)}" type="text/csv">${t.download}</a></p>`;
   const body = `<h1>${t.search}${request.q ? `: <q lang="de">${escapeHtml(request.q)}</q>` : ''}</h1>
-<p>${t.results(humanNumber(answer.total, lang))} · <a href="${escapeHtml(csv)}" type="text/csv">${t.download}</a></p>
+${status}
+${asQuery}
 <div class="layout">
 <aside class="facets" aria-label="${t.filters}">
 ${facet(t.type, 'type', (v) => t.types[v as keyof typeof t.types] ?? v)}

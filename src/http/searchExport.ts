@@ -1,0 +1,134 @@
+// Bulk answers of `/search`: every match as JSON Lines (`format=jsonl`) or as a GeoJSON
+// FeatureCollection (`format=geojson`), streamed as the client reads them, a chunk at a time from
+// the index's thread (src/search/exports.ts), in the dataset version the export started in, gzip
+// when asked. At most `MAX_EXPORTS` run at once; past them, 503 with Retry-After.
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import { createGzip } from 'node:zlib';
+import accepts from 'accepts';
+import type { Request, Response } from 'express';
+import type { ExportFormat } from '../search/exports';
+import type { FieldContext, FieldName } from '../search/fields';
+import type { Config } from '../config';
+import type { SearchRequest } from '../search/searchIndex';
+import type { Asker } from '../search/searchQueue';
+import { notModified } from './conditional';
+import { cacheControl, DATASET_VERSION, queryOf, searching, type RouteDeps } from './deps';
+import { NO_STORE, serviceUnavailable } from './errors';
+import { institutionPage } from './institutionPage';
+import { commonHeaders } from './middleware';
+
+const CONTENT_TYPE: Readonly<Record<ExportFormat, string>> = {
+  geojson: 'application/geo+json',
+  jsonl: 'application/x-ndjson',
+};
+
+/** Where the fields module finds an institution's URI and page (src/search/fields.ts). */
+export function fieldContext(config: Config): FieldContext {
+  return {
+    baseIri: config.baseIri,
+    pagePattern: institutionPage(config, '{isil}', { absolute: true }),
+  };
+}
+
+/** Bulk exports answered at once: each holds its matches and a version's index. */
+export const MAX_EXPORTS = 4;
+
+/** The exports running, counted across the requests of one route table. */
+export class ExportSlots {
+  running = 0;
+}
+
+export interface ExportAsked {
+  readonly request: SearchRequest;
+  readonly format: ExportFormat;
+  readonly fields: readonly FieldName[];
+  readonly asker: Asker;
+}
+
+/** A validator of what the answer is made of: the version, the query and the content coding. */
+function etagOf(version: string, params: URLSearchParams, format: string, coding: string): string {
+  const query = [...params]
+    .filter(([k]) => k !== 'lang')
+    .map(([k, v]) => `${k}=${v}`)
+    .sort()
+    .join('&');
+  const hash = createHash('sha256').update(`${version}\0${format}\0${query}\0${coding}`);
+  return `W/"${hash.digest('base64url').slice(0, 27)}"`;
+}
+
+/** Writes `text`, waiting while the client reads slower than the index writes. */
+async function write(out: Writable, text: string, signal: AbortSignal | undefined): Promise<void> {
+  if (text === '' || out.write(text)) return;
+  await once(out, 'drain', signal ? { signal } : {});
+}
+
+export async function searchExport(
+  req: Request,
+  res: Response,
+  deps: RouteDeps,
+  slots: ExportSlots,
+  asked: ExportAsked,
+): Promise<void> {
+  if (slots.running >= MAX_EXPORTS)
+    throw serviceUnavailable(
+      5,
+      `At most ${MAX_EXPORTS} bulk exports run at once; try again shortly.`,
+      NO_STORE,
+    );
+  slots.running++;
+  // The asker (its abort signal) stays here: only plain data crosses to the index's thread.
+  const { asker, format, request, fields } = asked;
+  let open: number | undefined;
+  try {
+    const spec = { request, format, fields, context: fieldContext(deps.config) };
+    const started = await searching(deps.service, (s) => s.exportStart(spec, asker));
+    open = started.value.id;
+    const gzip = accepts(req).encoding(['gzip', 'identity']) === 'gzip';
+    const etag = etagOf(started.version, queryOf(req), format, gzip ? 'gzip' : 'identity');
+    const headers = {
+      ...commonHeaders(res),
+      'Content-Type': CONTENT_TYPE[format],
+      'Cache-Control': cacheControl(deps.config),
+      Vary: 'Accept, Accept-Encoding',
+      [DATASET_VERSION]: started.version,
+      ETag: etag,
+      'Content-Disposition': `inline; filename="isil-search.${format}"`,
+    };
+    if (notModified({ 'if-none-match': req.headers['if-none-match'] }, [etag], new Date(0))) {
+      res.writeHead(304, headers);
+      res.end();
+      return;
+    }
+    res.writeHead(200, { ...headers, ...(gzip ? { 'Content-Encoding': 'gzip' } : {}) });
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    const out: Writable = gzip ? createGzip() : res;
+    if (gzip) out.pipe(res);
+    if (format === 'geojson')
+      await write(
+        out,
+        `{"type":"FeatureCollection","total":${started.value.total},"withoutCoordinates":${started.value.withoutCoordinates},"features":[\n`,
+        asker.signal,
+      );
+    for (;;) {
+      const id: number = open;
+      const { value: chunk } = await searching(deps.service, (s) => s.exportNext(id, asker));
+      await write(out, chunk.text, asker.signal);
+      if (chunk.done) break;
+    }
+    open = undefined;
+    if (format === 'geojson') await write(out, '\n]}\n', asker.signal);
+    out.end();
+  } catch (error) {
+    // Once the answer has begun, an error can only cut it short: the client sees it unfinished.
+    if (!res.headersSent) throw error;
+    res.destroy(error as Error);
+  } finally {
+    slots.running--;
+    if (open !== undefined) void deps.service.search.exportEnd(open);
+  }
+}
