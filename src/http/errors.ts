@@ -75,6 +75,9 @@ export class Gone extends HttpError {
 export const gone = (withdrawn: Withdrawn, headers: Readonly<Record<string, string>> = {}) =>
   new Gone(withdrawn, headers);
 
+/** 410 for something else that was there and is no more (a page of the change feed retention dropped). */
+export const removed = (message: string) => new HttpError(410, message);
+
 /** The status helpers, in the order of their codes: each answer says why in `message`. */
 export const badRequest = (message: string, headers: Headers = {}) =>
   new HttpError(400, message, headers);
