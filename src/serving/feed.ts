@@ -202,6 +202,9 @@ async function payload(
   ];
 }
 
+/** Members rendered between two turns of the event loop. */
+const YIELD_EVERY = 50;
+
 /** A page: the stream's members on it, their activities and payloads, and its next page. */
 export async function pageStatements(
   history: History,
@@ -216,6 +219,9 @@ export async function pageStatements(
   if (next) out.push(...relations(node, next));
   const payloads: Statement[] = [];
   for (const [i, event] of page.events.entries()) {
+    // A page's render lets the event loop turn now and then: other requests, cached pages among
+    // them, are answered meanwhile, and those that find the renders full wait in their queue.
+    if (i > 0 && i % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
     const activity = activityIri(event);
     const institution = iri(institutionIri(baseIri, event.isil as Isil));
     out.push(
