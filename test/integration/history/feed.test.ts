@@ -377,6 +377,33 @@ for (const [adapter, feedApp] of FEED_APPS)
       });
     });
 
+    describe('discovery', () => {
+      it('is linked by VoID as an ldes:EventStream', async () => {
+        const res = await get(served.app, '/.well-known/void', 'text/turtle');
+        const quads = new Parser({ baseIRI: `${HISTORY_BASE}/` }).parse(res.text);
+        const stream = `${HISTORY_BASE}/feed#stream`;
+        assert.ok(
+          quads.some((q) => q.predicate.value.endsWith('#seeAlso') && q.object.value === stream),
+        );
+        assert.deepEqual(
+          objects(quads, stream, RDF_TYPE).map((o) => o.value),
+          [`${LDES}EventStream`],
+        );
+      });
+      it('is linked by the home page', async () => {
+        assert.match(
+          (await get(served.app, '/', 'text/html')).text,
+          /<a href="\/feed" type="application\/trig">/,
+        );
+      });
+      it('is linked by every institution’s page', async () => {
+        const isil = [...served.history.all()].reverse().find((e) => e.kind === 'created')!.isil;
+        const page = await get(served.app, `/isil/${isil}`, 'text/html');
+        assert.equal(page.status, 200);
+        assert.match(page.text, /<a href="\/feed" type="application\/trig">/);
+      });
+    });
+
     describe('hostile requests', () => {
       const notPages = [
         '/feed/x',

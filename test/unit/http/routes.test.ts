@@ -34,6 +34,7 @@ describe('the route table', () => {
         ['prefix', '/sitemaps/'],
         ['prefix', '/reconcile/'],
         ['prefix', '/sparql/'],
+        ['prefix', '/feed/'],
       ],
     );
   });
@@ -60,6 +61,7 @@ describe('the route table', () => {
       'sitemaps',
       'reconciliation',
       'sparqlOff',
+      'feed',
     ]);
     for (const route of routes) assert.match(route.contract, /^(§\d(, §\d)*|docs\/\w+\.md)$/);
   });
@@ -86,6 +88,7 @@ describe('the route table', () => {
         ['/sitemaps/', 'discovery', 'GET, HEAD, OPTIONS'],
         ['/reconcile/', 'reconcile', 'GET, HEAD, POST, OPTIONS'],
         ['/sparql/', 'sparql', 'GET, HEAD, POST, OPTIONS'],
+        ['/feed/', 'feed', 'GET, HEAD, OPTIONS'],
       ],
     );
   });
