@@ -9,7 +9,7 @@
 import { timestamp14, type History, type HistoryEvent } from '../history/model';
 
 /** Members a page holds at most (docs/history.md). */
-export const FEED_PAGE_SIZE = 500;
+export const FEED_PAGE_SIZE = 250;
 
 /** One page of the feed: its members and the bounds of their times. */
 export interface FeedPage {

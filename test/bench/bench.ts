@@ -1,7 +1,8 @@
 // The benchmark (a script, not a test): generates and loads 17,000 institutions, starts the real
 // server, drives it per case at 50 connections with random ISILs, and prints each case's figures
 // beside two baselines measured in the same run on the same machine; then the steps of later
-// issues, each a script of its own (reload.ts, staffLoad.ts, scaleOut.ts, loaderLimits.ts).
+// issues, each a script of its own (reload.ts, staffLoad.ts, scaleOut.ts, loaderLimits.ts,
+// feed.ts).
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -472,6 +473,18 @@ async function main(): Promise<void> {
   );
   log(reconciled.stdout.trim());
   if (reconciled.status !== 0) log(`reconcile.ts failed: ${reconciled.stderr.trim()}`);
+
+  // The change feed: its pages per second uncached and cached, a replay by the reference client.
+  const feedStep = spawnSync(
+    process.execPath,
+    [
+      ...['--import', 'tsx', path.join('test', 'bench', 'feed.ts'), '--count', String(COUNT)],
+      ...['--duration', String(DURATION), '--connections', String(CONNECTIONS)],
+    ],
+    { cwd: PROJECT_ROOT, encoding: 'utf8' },
+  );
+  log(feedStep.stdout.trim());
+  if (feedStep.status !== 0) log(`feed step failed: ${feedStep.stderr.trim()}`);
 
   // The loader's limits: the loader's memory on 200 MB inputs, and a 100,000-level blank-node chain.
   const limits = await loaderLimits();
