@@ -3,18 +3,19 @@
 // and cached (one page at 50 connections), and a replay of the whole feed by the reference client's
 // command line: its time, members per second, and the memory of both processes.
 //
-// The history is five versions of `--count` generated institutions written by the loader's commit
-// step (test/support/history.ts: created, updated, deleted, withdrawn, a rollback); `--dataset` and
-// `--history-dir` serve a history made elsewhere instead.
+// The history is 100 versions of `--count` generated institutions, 1% changed in each, by the
+// generator where it has `--history`, else five versions written by the loader's commit step
+// (test/support/history.ts); `--dataset` and `--history-dir` serve a history made elsewhere.
 // Run alone: `node --import tsx test/bench/feed.ts [--count 17000] [--duration 10]`.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { PROJECT_ROOT } from '../../src/util/paths';
 import { HISTORY_BASE, registryVersions, writeHistory } from '../support/history';
-import { serverEnv } from '../support';
+import { serverEnv, tempDir } from '../support';
 import { MAIN } from '../support/serverProcess';
 import { rssOf } from './hardening';
 
@@ -151,16 +152,39 @@ function replay(url: string): Promise<{ ms: number; members: number; peakRss: nu
   });
 }
 
+/**
+ * The history served: 100 versions, 1% of the institutions changed in each, by the generator
+ * (`npm run generate -- --history 100 --change 0.01`) where it has `--history`; else five versions
+ * written by the loader's commit step (test/support/history.ts).
+ */
+async function makeHistory(): Promise<{ dataset: string; historyDir: string }> {
+  const generator = path.join(PROJECT_ROOT, 'loader', 'generate.ts');
+  if (!fs.readFileSync(generator, 'utf8').includes("history: { type: 'string' }"))
+    return writeHistory(registryVersions(COUNT));
+  const dir = tempDir();
+  const dataset = path.join(dir, 'dataset.nq');
+  const historyDir = path.join(dir, 'history');
+  const generated = spawnSync(
+    process.execPath,
+    [
+      ...['--import', 'tsx', generator, '--history', '100', '--change', '0.01'],
+      ...['--count', String(COUNT), '--out', dataset, '--history-dir', historyDir, '--quiet'],
+    ],
+    { cwd: PROJECT_ROOT, encoding: 'utf8' },
+  );
+  if (generated.status !== 0) throw new Error(`generate --history failed: ${generated.stderr}`);
+  return { dataset, historyDir };
+}
+
 async function main(): Promise<void> {
   let dataset = values.dataset;
   let historyDir = values['history-dir'];
+  let described = `the history given, ${historyDir}`;
   if (!dataset || !historyDir) {
     const made = Date.now();
-    const fixture = await writeHistory(registryVersions(COUNT));
-    ({ dataset, historyDir } = fixture);
-    log(
-      `feed: a history of 5 versions of ${COUNT} institutions written in ${((Date.now() - made) / 1000).toFixed(0)} s`,
-    );
+    ({ dataset, historyDir } = await makeHistory());
+    described = `${COUNT} generated institutions`;
+    log(`feed: ${described}, its history written in ${((Date.now() - made) / 1000).toFixed(0)} s`);
   }
   const server = await startServer({
     DATASET: dataset,
@@ -200,7 +224,8 @@ async function main(): Promise<void> {
 
     const per = (n: number, ms: number) => Math.round((n * 1000) / ms);
     const statuses = [...uncached.statuses].map(([s, n]) => `${n} × ${s}`).join(', ');
-    log(`| feed (${paths.length} pages, ${COUNT} institutions, 5 versions) | value | target | |`);
+    const versions = new Set(paths.map((p) => p.split('/')[2])).size;
+    log(`| feed (${paths.length} pages, ${versions} versions; ${described}) | value | target | |`);
     log(
       `| feed pages/s uncached (2 at a time, ${statuses}; p99) | ${per(uncached.requests, DURATION * 1000)} (${uncached.p99.toFixed(0)} ms) | | |`,
     );
