@@ -37,8 +37,14 @@ const CLI = path.join(PROJECT_ROOT, 'node_modules', 'ldes-client', 'dist', 'bin'
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const started = Date.now();
+/** The replay under way: when it started and the members the client has said it got. */
+const replaying = { started: 0, members: 0 };
 const budget = setTimeout(() => {
-  log(`| feed step | over its budget of ${BUDGET_MS / 60_000} minutes: stopped | | |`);
+  const seconds = (Date.now() - replaying.started) / 1000;
+  const partial = replaying.started
+    ? `; the replay had ${replaying.members} members after ${seconds.toFixed(0)} s (${Math.round(replaying.members / seconds)}/s)`
+    : '';
+  log(`| feed step | over its budget of ${BUDGET_MS / 60_000} minutes: stopped${partial} | | |`);
   process.exit(1);
 }, BUDGET_MS);
 budget.unref();
@@ -126,13 +132,21 @@ async function drive(
 function replay(url: string): Promise<{ ms: number; members: number; peakRss: number }> {
   return new Promise((resolve, reject) => {
     const t = Date.now();
+    replaying.started = t;
     const child = spawn(process.execPath, [CLI, '-q', url], {
       env: { ...process.env, LOG_LEVEL: 'verbose' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    process.once('exit', () => child.kill('SIGKILL'));
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const read = (chunk: Buffer) => {
+      // Its verbose log says every hundredth member ("Got member number N"); the rest is dropped.
+      const text = chunk.toString();
+      for (const m of text.matchAll(/Got member number (\d+)/g)) replaying.members = Number(m[1]);
+      output = (output + text).slice(-4000);
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
     let peakRss = 0;
     const poll = setInterval(() => {
       try {
@@ -213,15 +227,6 @@ async function main(): Promise<void> {
       headers: { accept: 'application/trig' },
     });
 
-    const before = rssOf(server.child.pid!);
-    let peakServer = before;
-    const poll = setInterval(
-      () => (peakServer = Math.max(peakServer, rssOf(server.child.pid!))),
-      100,
-    );
-    const client = await replay(`${origin}/feed`);
-    clearInterval(poll);
-
     const per = (n: number, ms: number) => Math.round((n * 1000) / ms);
     const statuses = [...uncached.statuses].map(([s, n]) => `${n} × ${s}`).join(', ');
     const versions = new Set(paths.map((p) => p.split('/')[2])).size;
@@ -232,6 +237,15 @@ async function main(): Promise<void> {
     log(
       `| feed pages/s cached (${CONNECTIONS} connections, ${cached.non2xx} not 200; p99) | ${Math.round(cached.requests.average)} (${cached.latency.p99} ms) | | |`,
     );
+    const before = rssOf(server.child.pid!);
+    let peakServer = before;
+    const poll = setInterval(
+      () => (peakServer = Math.max(peakServer, rssOf(server.child.pid!))),
+      100,
+    );
+    const client = await replay(`${origin}/feed`);
+    clearInterval(poll);
+
     log(
       `| ldes-client replay of the whole feed: time, members/s | ${(client.ms / 1000).toFixed(1)} s, ${per(client.members, client.ms)} (${client.members} members) | | |`,
     );
