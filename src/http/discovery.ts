@@ -5,6 +5,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { Writer, DataFactory } from 'n3';
 import { RESOURCE_PATH } from '../rdf/iris';
+import { FEED_PATH, LDES } from '../serving/feed';
 import { CC0, GND, PREFIXES, WIKIDATA } from '../rdf/namespaces';
 import type { Dataset, Institution } from '../store/dataset';
 import { escapeHtml } from '../serving/html/escape';
@@ -129,6 +130,9 @@ export function voidTurtle(deps: RouteDeps, dataset: Dataset, dumps: readonly st
     quad(ds, iri(`${VOID}rootResource`), iri(`${base}/`)),
     quad(ds, iri(`${VOID}uriLookupEndpoint`), iri(`${base}/search?q=`)),
     ...dumps.map((url) => quad(ds, iri(`${VOID}dataDump`), iri(url))),
+    // The change feed: its stream, an LDES, whose changes make each version from the one before.
+    quad(ds, iri(`${PREFIXES.rdfs}seeAlso`), iri(`${base}${FEED_PATH}#stream`)),
+    quad(iri(`${base}${FEED_PATH}#stream`), iri(`${rdf}type`), iri(`${LDES}EventStream`)),
     ...['foaf', 'v', 'dcterms', 'dc', 'geo', 'schema', 'owl', 'gbv'].map((p) =>
       quad(ds, iri(`${VOID}vocabulary`), iri(PREFIXES[p as keyof typeof PREFIXES])),
     ),

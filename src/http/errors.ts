@@ -86,6 +86,9 @@ export const noLongerServed = (isil: string, headers: Headers = {}) =>
     headers,
   );
 
+/** 410 for something else that was there and is no more (a page of the change feed retention dropped). */
+export const removed = (message: string) => new HttpError(410, message);
+
 /** The status helpers, in the order of their codes: each answer says why in `message`. */
 export const badRequest = (message: string, headers: Headers = {}) =>
   new HttpError(400, message, headers);

@@ -1,6 +1,7 @@
 // The home page, `GET /`: in German or English (`lang`, else Accept-Language), the
 // lookup box with autocomplete, what the service is, its counts, an example institution that has
 // an address, and the ways in for machines (VoID, dumps, sitemap, reconciliation).
+import { FEED_PATH } from '../serving/feed';
 import type { RequestHandler } from 'express';
 import { CONTEXT_PATH } from '../rdf/context';
 import { RESOURCE_PATH } from '../rdf/iris';
@@ -85,6 +86,7 @@ ${exampleHtml}
 <li><a href="/.well-known/void" type="text/turtle">${t.void}</a></li>
 <li><a href="/dumps/">${t.dumps}</a></li>
 <li><a href="/sitemap.xml">${t.sitemap}</a></li>
+<li><a href="${FEED_PATH}" type="application/trig">${t.feed}</a></li>
 <li><a href="/reconcile">${t.reconcile}</a></li>
 <li>JSON-LD context: <a href="${CONTEXT_PATH}">${CONTEXT_PATH}</a></li>
 </ul>`;

@@ -32,6 +32,7 @@ import { dumps, DUMPS_PATH } from './dumps';
 import { memento, timegate, timemap } from './memento';
 import { MEMENTO_PATH, TIMEGATE_PATH, TIMEMAP_PATH } from '../rdf/iris';
 import { oai, OAI_PATH, OAI_ROUTE } from './oai';
+import { feed, FEED_PATH } from './feed';
 
 type Entry = Omit<Route, 'methods'> & { readonly methods?: readonly string[] };
 const read = (entry: Entry): Route => ({ methods: METHODS, ...entry });
@@ -85,6 +86,17 @@ export function staffRouteTable(deps: RouteDeps & { staff: StaffDeps }): readonl
     ...probes(deps),
   ];
 }
+
+// The change feed (docs/history.md, "Following the change feed"): its root and its pages.
+const feedRoutes = (deps: RouteDeps): Entry[] => [
+  {
+    match: 'prefix',
+    path: `${FEED_PATH}/`,
+    handler: feed(deps),
+    contract: 'docs/history.md',
+    label: 'feed',
+  },
+];
 
 export function routeTable(deps: RouteDeps): readonly Route[] {
   const discovery = { contract: 'docs/discovery.md', label: 'discovery' } as const;
@@ -154,5 +166,5 @@ export function routeTable(deps: RouteDeps): readonly Route[] {
       methods: METHODS_WITH_POST,
     },
   ];
-  return entries.map(read);
+  return [...entries, ...feedRoutes(deps)].map(read);
 }

@@ -1,5 +1,7 @@
 // The institution's HTML page for people: the same triples as the RDF documents, laid out to read,
 // every value from the data escaped.
+import { FEED_PATH } from './feed';
+import { TEXT } from './html/text';
 import type { Term } from 'n3';
 import type { Institution } from '../store/dataset';
 import type { Description } from '../rdf/description';
@@ -309,12 +311,13 @@ export function renderPage(
     .objects(r, `${dc}description`)
     .map((d) => `<p${langOf(d)}>${escapeHtml(d.value)}</p>`)
     .join('');
-  const formats = list(
-    RDF_FORMATS.map(
+  const formats = list([
+    ...RDF_FORMATS.map(
       (f) =>
         `<a href="${escapeHtml(documentPath(institution.isil, f.ext))}" type="${f.mediaType}">${f.label}</a>`,
     ),
-  );
+    `<a href="${FEED_PATH}" type="application/trig">${TEXT[lang].feed}</a>`,
+  ]);
   const describedBy = g.first(r, `${wdrs}describedby`);
   const modified = describedBy ? g.first(describedBy, `${dcterms}modified`) : undefined;
   const modifiedDate = modified ? new Date(`${modified.slice(0, 19)}Z`) : undefined;

@@ -85,6 +85,8 @@ function formatQuality(ranges: readonly Range[], format: Offer): number {
 export interface Offer {
   readonly mediaType: string;
   readonly aliases: readonly string[];
+  /** The server's own quality of the offer (1 if unsaid), which the client's q is multiplied by. */
+  readonly qs?: number;
 }
 
 /**
@@ -101,7 +103,7 @@ export function negotiateAmong<T extends Offer>(
   let chosen: T | undefined;
   let chosenQ = 0;
   for (const offer of offers) {
-    const q = formatQuality(ranges, offer);
+    const q = formatQuality(ranges, offer) * (offer.qs ?? 1);
     if (q > chosenQ) {
       chosen = offer;
       chosenQ = q;

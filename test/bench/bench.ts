@@ -3,7 +3,7 @@
 // beside two baselines measured in the same run on the same machine; then further steps, each a
 // script of its own (reload.ts, staffLoad.ts, scaleOut.ts, loaderLimits.ts, canonical.ts,
 // historyLog.ts, historyLoad.ts, historyHttp.ts, oaiHarvest.ts, staffIdle.ts, validate.ts,
-// searchMachines.ts).
+// searchMachines.ts, feed.ts).
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -554,6 +554,18 @@ async function main(): Promise<void> {
   );
   log(oaiStep.stdout.trim());
   if (oaiStep.status !== 0) log(`oaiHarvest.ts failed: ${oaiStep.stderr.trim()}`);
+
+  // The change feed: its pages per second uncached and cached, a replay by the reference client.
+  const feedStep = spawnSync(
+    process.execPath,
+    [
+      ...['--import', 'tsx', path.join('test', 'bench', 'feed.ts'), '--count', String(COUNT)],
+      ...['--duration', String(DURATION), '--connections', String(CONNECTIONS)],
+    ],
+    { cwd: PROJECT_ROOT, encoding: 'utf8' },
+  );
+  log(feedStep.stdout.trim());
+  if (feedStep.status !== 0) log(`feed step failed: ${feedStep.stderr.trim()}`);
 
   // The loader's limits: the loader's memory on 200 MB inputs, and a 100,000-level blank-node chain.
   const limits = await loaderLimits();

@@ -203,12 +203,18 @@ export interface HistoryFixture {
   readonly sources: readonly string[];
 }
 
-/** The versions written one after another, as `npm run load` writes them, at VERSION_TIMES. */
-export async function writeHistory(versions = registryVersions()): Promise<HistoryFixture> {
+/**
+ * The versions written one after another, as `npm run load` writes them, at VERSION_TIMES; the log
+ * keeps `keepVersions` versions (0: all).
+ */
+export async function writeHistory(
+  versions = registryVersions(),
+  keepVersions = 0,
+): Promise<HistoryFixture> {
   const dir = tempDir();
   const dataset = path.join(dir, 'dataset.nq');
   const historyDir = path.join(dir, 'history');
-  const target = { dataset, baseIri: HISTORY_BASE, historyDir, historyKeepVersions: 0 };
+  const target = { dataset, baseIri: HISTORY_BASE, historyDir, historyKeepVersions: keepVersions };
   const committed: Committed[] = [];
   const sources: string[] = [];
   for (const [i, text] of versions.entries()) {

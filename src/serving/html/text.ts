@@ -46,6 +46,7 @@ const de = {
   void: 'VoID-Beschreibung',
   reconcile: 'Abgleichsdienst (Reconciliation API)',
   sitemap: 'Sitemap',
+  feed: 'Änderungen als Linked Data Event Stream',
 } as const;
 
 type Text = {
@@ -101,6 +102,7 @@ const en: Text = {
   void: 'VoID description',
   reconcile: 'Reconciliation service',
   sitemap: 'Sitemap',
+  feed: 'Changes as a Linked Data Event Stream',
 };
 
 export const TEXT: Readonly<Record<Language, Text>> = { de, en };

@@ -38,6 +38,7 @@ describe('the route table', () => {
         ['prefix', '/reconcile/'],
         ['prefix', '/oai/'],
         ['prefix', '/sparql/'],
+        ['prefix', '/feed/'],
       ],
     );
   });
@@ -68,6 +69,7 @@ describe('the route table', () => {
       'reconciliation',
       'oai',
       'sparqlOff',
+      'feed',
     ]);
     for (const route of routes) assert.match(route.contract, /^(§\d(, §\d)*|docs\/\w+\.md)$/);
   });
@@ -98,6 +100,7 @@ describe('the route table', () => {
         ['/reconcile/', 'reconcile', 'GET, HEAD, POST, OPTIONS'],
         ['/oai/', 'oai', 'GET, HEAD, POST, OPTIONS'],
         ['/sparql/', 'sparql', 'GET, HEAD, POST, OPTIONS'],
+        ['/feed/', 'feed', 'GET, HEAD, OPTIONS'],
       ],
     );
   });

@@ -1,0 +1,341 @@
+// The change feed's documents (docs/history.md, "Following the change feed"): the stream with its
+// root node, and each page with its members, as statements, written in TriG, Turtle, N-Quads,
+// N-Triples or JSON-LD. A Linked Data Event Stream (LDES 1.0 on TREE) in the cultural-heritage
+// profile: each member an Activity Streams activity whose payload, the description it left, is a
+// named graph named after it.
+//
+// What the feed mints (the stream, its pages, the activities) is named relative to where the feed
+// is read (`/feed…`), so that every replica serves the same bytes and a client follows the pages
+// on the host it asked; N-Triples and N-Quads, which allow no relative IRI, name them under the
+// origin the request named. What the data names (the institutions) keeps its IRIs.
+import { isMemento, timestamp14, type History, type HistoryEvent } from '../history/model';
+import { institutionIri } from '../rdf/iris';
+import type { Isil } from '../rdf/isil';
+import { PREFIXES } from '../rdf/namespaces';
+import { decodeTerm, lines, splitLine } from '../rdf/ntriples';
+import { isImmutable, type FeedLayout, type FeedPage } from './feedLayout';
+
+export const FEED_PATH = '/feed';
+
+export const LDES = 'https://w3id.org/ldes#';
+export const TREE = 'https://w3id.org/tree#';
+export const AS = 'https://www.w3.org/ns/activitystreams#';
+export const LDES_SPECIFICATION = 'https://w3id.org/ldes/specification';
+
+const { rdf, xsd, owl, dcterms } = PREFIXES;
+
+/** The stream's IRI, relative to the feed's host. */
+export const STREAM = `<${FEED_PATH}#stream>`;
+
+/** One statement: N-Triples terms (an IRI of the feed may be relative), and its graph if named. */
+export type Statement = readonly [s: string, p: string, o: string, g?: string];
+
+/** The formats a feed document is written in, in the server's order of preference. */
+export type FeedFormatName = 'trig' | 'jsonld' | 'ttl' | 'nq' | 'nt';
+
+export interface FeedFormat {
+  readonly name: FeedFormatName;
+  readonly mediaType: string;
+  readonly aliases: readonly string[];
+  readonly contentType: string;
+  readonly qs: number;
+}
+
+/**
+ * TriG first: the format that holds the payloads as named graphs and names the pages relative to
+ * where they are read. N-Quads and N-Triples must name them absolute: the server weighs them at 0.9,
+ * so that a client preferring N-Quads a little (the reference client asks N-Quads at 1, TriG at
+ * 0.95) gets TriG, and one asking for them alone gets them.
+ */
+export const FEED_FORMATS: readonly FeedFormat[] = [
+  {
+    name: 'trig',
+    qs: 1,
+    mediaType: 'application/trig',
+    aliases: [],
+    contentType: 'application/trig;charset=UTF-8',
+  },
+  {
+    name: 'jsonld',
+    qs: 1,
+    mediaType: 'application/ld+json',
+    aliases: ['application/json'],
+    contentType: 'application/ld+json',
+  },
+  {
+    name: 'ttl',
+    qs: 1,
+    mediaType: 'text/turtle',
+    aliases: ['application/x-turtle'],
+    contentType: 'text/turtle;charset=UTF-8',
+  },
+  {
+    name: 'nq',
+    qs: 0.9,
+    mediaType: 'application/n-quads',
+    aliases: [],
+    contentType: 'application/n-quads;charset=UTF-8',
+  },
+  {
+    name: 'nt',
+    qs: 0.9,
+    mediaType: 'application/n-triples',
+    aliases: ['text/plain'],
+    contentType: 'application/n-triples;charset=UTF-8',
+  },
+];
+
+const iri = (value: string) => `<${value}>`;
+const TYPE = iri(`${rdf}type`);
+const dateTime = (seconds: number) =>
+  `"${new Date(seconds * 1000).toISOString().replace('.000Z', 'Z')}"^^<${xsd}dateTime>`;
+const integer = (n: number) => `"${n}"^^<${xsd}integer>`;
+const TRUE = `"true"^^<${xsd}boolean>`;
+
+/** The path of a page. */
+export const pagePath = (page: FeedPage) => `${FEED_PATH}/${page.id}`;
+
+/** An event's activity: named after its version's time and its ISIL, whatever page holds it. */
+export const activityIri = (event: HistoryEvent) =>
+  `<${FEED_PATH}/${timestamp14(event.time)}#${event.isil}>`;
+
+const ACTIVITY: Record<HistoryEvent['kind'], string> = {
+  created: iri(`${AS}Create`),
+  updated: iri(`${AS}Update`),
+  withdrawn: iri(`${AS}Delete`),
+  deleted: iri(`${AS}Delete`),
+};
+
+/** What the stream states about itself, on the root. */
+export interface StreamSettings {
+  readonly baseIri: string;
+  /** Seconds between two looks at the root that can find something new (`ldes:pollingInterval`). */
+  readonly pollingInterval: number;
+  /** HISTORY_KEEP_VERSIONS: 0 keeps every version (no policy stated). */
+  readonly keepVersions: number;
+}
+
+/** The relations from `from` to `page`: its members' times are ≥ its lower and < its upper bound. */
+function relations(from: string, page: FeedPage): Statement[] {
+  const node = `<${pagePath(page)}>`;
+  const out: Statement[] = [];
+  for (const [kind, value] of [
+    ['GreaterThanOrEqualTo', page.lower],
+    ['LessThan', page.upper],
+  ] as const) {
+    const relation = `_:${kind === 'LessThan' ? 'lt' : 'ge'}${page.index}`;
+    out.push(
+      [from, iri(`${TREE}relation`), relation],
+      [relation, TYPE, iri(`${TREE}${kind}Relation`)],
+      [relation, iri(`${TREE}path`), iri(`${AS}published`)],
+      [relation, iri(`${TREE}value`), dateTime(value)],
+      [relation, iri(`${TREE}node`), node],
+    );
+  }
+  return out;
+}
+
+/** The root: the stream, its settings and its one view, a node that links every page. */
+export function rootStatements(layout: FeedLayout, settings: StreamSettings): Statement[] {
+  const root = `<${FEED_PATH}>`;
+  const out: Statement[] = [
+    [STREAM, TYPE, iri(`${LDES}EventStream`)],
+    [STREAM, TYPE, iri(`${TREE}Collection`)],
+    [STREAM, iri(`${dcterms}conformsTo`), iri(LDES_SPECIFICATION)],
+    [STREAM, iri(`${dcterms}title`), '"Changes to the ISIL registry"@en'],
+    [STREAM, iri(`${LDES}timestampPath`), iri(`${AS}published`)],
+    [STREAM, iri(`${LDES}versionOfPath`), iri(`${AS}object`)],
+    [STREAM, iri(`${LDES}pollingInterval`), integer(settings.pollingInterval)],
+    [STREAM, iri(`${TREE}view`), root],
+    [root, TYPE, iri(`${TREE}Node`)],
+  ];
+  if (settings.keepVersions > 0) {
+    // The log keeps its last versions whole and, of older ones, each ISIL's latest event: the
+    // latest version of every member is kept (ldes:LatestVersionSubset of 1).
+    out.push(
+      [STREAM, iri(`${LDES}retentionPolicy`), '_:retention'],
+      ['_:retention', TYPE, iri(`${LDES}LatestVersionSubset`)],
+      ['_:retention', iri(`${LDES}amount`), integer(1)],
+      [
+        '_:retention',
+        iri(`${PREFIXES.rdfs}comment`),
+        `"Every version of the last ${settings.keepVersions} versions of the registry is kept too."@en`,
+      ],
+    );
+  }
+  for (const page of layout.pages) out.push(...relations(root, page));
+  return out;
+}
+
+/** Blank-node labels made the member's own: one page holds many descriptions labelled alike. */
+function own(term: string, member: number): string {
+  return term.charCodeAt(0) === 95 ? `_:m${member}${term.slice(2)}` : term;
+}
+
+/** The payload of an event: the description it left, a withdrawal record, or none (deleted). */
+async function payload(
+  history: History,
+  event: HistoryEvent,
+  baseIri: string,
+  member: number,
+  graph: string,
+): Promise<Statement[]> {
+  const institution = iri(institutionIri(baseIri, event.isil as Isil));
+  if (isMemento(event)) {
+    const out: Statement[] = [];
+    for (const text of lines(await history.description(event))) {
+      const line = splitLine(text);
+      if (!line) throw new Error(`the description of ${event.isil} holds a line not N-Triples`);
+      out.push([own(line.s, member), line.p, own(line.o, member), graph]);
+    }
+    return out;
+  }
+  if (event.kind === 'deleted') return [];
+  return [
+    [institution, iri(`${owl}deprecated`), TRUE, graph],
+    ...(event.successors ?? []).map((successor): Statement => [
+      institution,
+      iri(`${dcterms}isReplacedBy`),
+      iri(institutionIri(baseIri, successor as Isil)),
+      graph,
+    ]),
+  ];
+}
+
+/** Members rendered between two turns of the event loop. */
+const YIELD_EVERY = 50;
+
+/** A page: the stream's members on it, their activities and payloads, and its next page. */
+export async function pageStatements(
+  history: History,
+  layout: FeedLayout,
+  page: FeedPage,
+  baseIri: string,
+): Promise<Statement[]> {
+  const node = `<${pagePath(page)}>`;
+  const out: Statement[] = [[node, TYPE, iri(`${TREE}Node`)]];
+  if (isImmutable(layout, page)) out.push([node, iri(`${LDES}immutable`), TRUE]);
+  const next = layout.pages[page.index + 1];
+  if (next) out.push(...relations(node, next));
+  const payloads: Statement[] = [];
+  for (const [i, event] of page.events.entries()) {
+    // A page's render lets the event loop turn now and then: other requests, cached pages among
+    // them, are answered meanwhile, and those that find the renders full wait in their queue.
+    if (i > 0 && i % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+    const activity = activityIri(event);
+    const institution = iri(institutionIri(baseIri, event.isil as Isil));
+    out.push(
+      [STREAM, iri(`${TREE}member`), activity],
+      [activity, TYPE, ACTIVITY[event.kind]],
+      [activity, iri(`${AS}object`), institution],
+      [activity, iri(`${AS}published`), dateTime(event.time)],
+    );
+    payloads.push(...(await payload(history, event, baseIri, i, activity)));
+  }
+  return out.concat(payloads);
+}
+
+/** A relative IRI of the feed made absolute under `origin` (N-Triples and N-Quads want those). */
+const absolute = (term: string, origin: string) =>
+  term.startsWith('</') ? `<${origin}${term.slice(1)}` : term;
+
+/**
+ * The statements written in `format`; `origin` (scheme and authority) makes the feed's own IRIs
+ * absolute where the format has no relative ones.
+ */
+export function writeFeed(
+  statements: readonly Statement[],
+  format: FeedFormatName,
+  origin: string,
+): string {
+  switch (format) {
+    case 'jsonld':
+      return toJsonLd(statements);
+    case 'nq':
+    case 'nt': {
+      let text = '';
+      for (const [s, p, o, g] of statements)
+        text += `${absolute(s, origin)} ${p} ${absolute(o, origin)}${g && format === 'nq' ? ` ${absolute(g, origin)}` : ''} .\n`;
+      return text;
+    }
+    case 'ttl': {
+      // Turtle has no named graphs: the payloads' triples stand beside the activities.
+      let text = '';
+      for (const [s, p, o] of statements) text += `${s} ${p} ${o} .\n`;
+      return text;
+    }
+    case 'trig': {
+      let text = '';
+      const graphs = new Map<string, string>();
+      for (const [s, p, o, g] of statements) {
+        if (!g) text += `${s} ${p} ${o} .\n`;
+        else graphs.set(g, `${graphs.get(g) ?? ''}  ${s} ${p} ${o} .\n`);
+      }
+      for (const [g, body] of graphs) text += `${g} {\n${body}}\n`;
+      return text;
+    }
+  }
+}
+
+/** The inline context: the prefixes of the feed's own terms (clients may have no network). */
+const CONTEXT: Readonly<Record<string, string>> = {
+  ldes: LDES,
+  tree: TREE,
+  as: AS,
+  dcterms,
+  xsd,
+  owl,
+};
+
+const COMPACT = Object.entries(CONTEXT);
+
+/** `value` as a compact IRI when one of the context's prefixes names it. */
+function compact(value: string): string {
+  for (const [prefix, namespace] of COMPACT) {
+    if (!value.startsWith(namespace)) continue;
+    const local = value.slice(namespace.length);
+    if (/^[A-Za-z][\w-]*$/.test(local)) return `${prefix}:${local}`;
+  }
+  return value;
+}
+
+type JsonNode = Record<string, unknown> & { '@id': string };
+
+function jsonValue(term: string): Record<string, string> {
+  const t = decodeTerm(term);
+  if (t.termType === 'NamedNode') return { '@id': t.value };
+  if (t.termType === 'BlankNode') return { '@id': `_:${t.value}` };
+  if (t.termType !== 'Literal') throw new Error(`not an object term: ${term}`);
+  if (t.language) return { '@value': t.value, '@language': t.language };
+  if (t.datatype.value === `${xsd}string`) return { '@value': t.value };
+  return { '@value': t.value, '@type': compact(t.datatype.value) };
+}
+
+/** JSON-LD with its context inline: a node per subject, each payload as its activity's `@graph`. */
+function toJsonLd(statements: readonly Statement[]): string {
+  const graphs = new Map<string, Map<string, JsonNode>>();
+  for (const [s, p, o, g = ''] of statements) {
+    let nodes = graphs.get(g);
+    if (!nodes) graphs.set(g, (nodes = new Map()));
+    const id = (jsonValue(s)['@id'] ?? s) as string;
+    let node = nodes.get(id);
+    if (!node) nodes.set(id, (node = { '@id': id }));
+    const predicate = decodeTerm(p).value;
+    const [key, value] =
+      predicate === `${rdf}type`
+        ? ['@type', compact(decodeTerm(o).value)]
+        : [compact(predicate), jsonValue(o)];
+    const values = node[key] as unknown[] | undefined;
+    if (values) values.push(value);
+    else node[key] = [value];
+  }
+  const top = graphs.get('') ?? new Map<string, JsonNode>();
+  for (const [g, nodes] of graphs) {
+    if (g === '') continue;
+    const id = (jsonValue(g)['@id'] ?? g) as string;
+    let holder = top.get(id);
+    if (!holder) top.set(id, (holder = { '@id': id }));
+    holder['@graph'] = [...nodes.values()];
+  }
+  return `${JSON.stringify({ '@context': CONTEXT, '@graph': [...top.values()] })}\n`;
+}

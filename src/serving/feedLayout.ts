@@ -1,0 +1,113 @@
+// The pages of the change feed (docs/history.md, "Following the change feed"), a function of the
+// history alone: every replica that serves the same log cuts it into the same pages.
+//
+// A version's events (one time, ISIL order) are cut into pages of FEED_PAGE_SIZE members, named
+// `<YYYYMMDDhhmmss>/<n>` after the version's time: a page never holds two versions, so the pages of
+// a version stay the same whatever came before them or is kept of it. Retention drops old versions
+// whole and carries each ISIL's latest event over; those carried events stand before the first
+// version kept, in pages `<first kept>/before/<n>`, and the pages of versions dropped are gone.
+import { timestamp14, type History, type HistoryEvent } from '../history/model';
+
+/** Members a page holds at most (docs/history.md). */
+export const FEED_PAGE_SIZE = 250;
+
+/** One page of the feed: its members and the bounds of their times. */
+export interface FeedPage {
+  /** Its path below `/feed/`: `20250301120000/1`, or `20250301120000/before/1`. */
+  readonly id: string;
+  /** Its members, in order of time, then ISIL. */
+  readonly events: readonly HistoryEvent[];
+  /** Every member's time is at or after `lower` and before `upper` (seconds). */
+  readonly lower: number;
+  readonly upper: number;
+  /** Its place in the feed's order (0: the oldest page). */
+  readonly index: number;
+}
+
+export interface FeedLayout {
+  /** The pages, oldest first; the last one is the newest (it gains a relation with a new version). */
+  readonly pages: readonly FeedPage[];
+  /** The time of the first version kept: a page of an earlier version was dropped by retention. */
+  readonly firstKept: number | undefined;
+  /** The time of the newest version. */
+  readonly newest: number | undefined;
+  readonly byId: ReadonlyMap<string, FeedPage>;
+}
+
+/** A page asked for: found, dropped by retention (410), or not a page of this feed (404). */
+export type PageLookup =
+  | { readonly kind: 'page'; readonly page: FeedPage }
+  | { readonly kind: 'gone' }
+  | { readonly kind: 'none' };
+
+const PAGE_ID = /^(\d{14})\/(?:before\/)?[1-9]\d{0,8}$/;
+
+/** Cuts `events` (one run of the order) into pages of at most `size`, numbered from 1. */
+function cut(
+  events: readonly HistoryEvent[],
+  size: number,
+  prefix: string,
+  upper: (chunk: readonly HistoryEvent[]) => number,
+  pages: FeedPage[],
+): void {
+  for (let at = 0, n = 1; at < events.length; at += size, n++) {
+    const chunk = events.slice(at, at + size);
+    pages.push({
+      id: `${prefix}/${n}`,
+      events: chunk,
+      lower: chunk[0]!.time,
+      upper: upper(chunk),
+      index: pages.length,
+    });
+  }
+}
+
+/** The feed's pages of `history`, `size` members a page at most. */
+export function feedLayout(history: History, size = FEED_PAGE_SIZE): FeedLayout {
+  const firstKept = history.versions[0]?.time;
+  const newest = history.versions.at(-1)?.time;
+  const carried: HistoryEvent[] = [];
+  const byTime = new Map<number, HistoryEvent[]>();
+  for (const event of history.all()) {
+    if (firstKept !== undefined && event.time < firstKept) {
+      carried.push(event);
+      continue;
+    }
+    const same = byTime.get(event.time);
+    if (same) same.push(event);
+    else byTime.set(event.time, [event]);
+  }
+  const pages: FeedPage[] = [];
+  if (firstKept !== undefined)
+    cut(carried, size, `${timestamp14(firstKept)}/before`, (c) => c.at(-1)!.time + 1, pages);
+  for (const [time, events] of [...byTime].sort((a, b) => a[0] - b[0]))
+    cut(events, size, timestamp14(time), () => time + 1, pages);
+  return { pages, firstKept, newest, byId: new Map(pages.map((p) => [p.id, p])) };
+}
+
+/** The page of `layout` named `id` (the path below `/feed/`), or why there is none. */
+export function findPage(layout: FeedLayout, id: string): PageLookup {
+  const m = PAGE_ID.exec(id);
+  if (!m) return { kind: 'none' };
+  const page = layout.byId.get(id);
+  if (page) return { kind: 'page', page };
+  const time = Date.UTC(
+    Number(m[1]!.slice(0, 4)),
+    Number(m[1]!.slice(4, 6)) - 1,
+    Number(m[1]!.slice(6, 8)),
+    Number(m[1]!.slice(8, 10)),
+    Number(m[1]!.slice(10, 12)),
+    Number(m[1]!.slice(12, 14)),
+  );
+  // A page of a version before the first kept (or of the events carried to an earlier one).
+  const dropped =
+    layout.firstKept !== undefined &&
+    timestamp14(time / 1000) === m[1] &&
+    time / 1000 < layout.firstKept;
+  return dropped ? { kind: 'gone' } : { kind: 'none' };
+}
+
+/** Whether a page will never change: every page but the newest, which gains the next's relation. */
+export function isImmutable(layout: FeedLayout, page: FeedPage): boolean {
+  return page.index < layout.pages.length - 1;
+}

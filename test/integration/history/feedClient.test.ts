@@ -1,0 +1,215 @@
+// The reference client agrees (docs/history.md, "Following the change feed"): `ldes-client`, the
+// reference implementation of LDES, replays the change feed of a registry with a past, as a
+// library over the app and once as the command line over a real server process.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import http from 'node:http';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Parser, type Quad } from 'n3';
+import request from 'supertest';
+import type { Express } from 'express';
+import type { History } from '../../../src/history/model';
+import { PROJECT_ROOT } from '../../../src/util/paths';
+import { asTriples, sameGraph } from '../../support';
+import { startServerProcess, type ServerProcess } from '../../support/serverProcess';
+import {
+  HISTORY_BASE,
+  historyApp,
+  VERSION_TIMES,
+  writeHistory,
+  type HistoryFixture,
+} from '../../support/history';
+
+const AS = 'https://www.w3.org/ns/activitystreams#';
+const CLI = path.join(PROJECT_ROOT, 'node_modules', 'ldes-client', 'dist', 'bin', 'cli.js');
+
+/** What the client emits of a member: its IRI, time, type, what it is a version of, its quads. */
+interface Member {
+  readonly id: string;
+  readonly timestamp: number;
+  readonly type: string | undefined;
+  readonly isVersionOf: string | undefined;
+  readonly quads: readonly Quad[];
+}
+
+/** The options of `intoConfig` these tests use. */
+interface Options {
+  readonly materialize?: boolean;
+  readonly lastVersionOnly?: boolean;
+  readonly after?: Date;
+}
+
+/** Every member the reference client emits, replaying the stream at `url` once. */
+async function replay(url: string, options: Options = {}): Promise<Member[]> {
+  // ldes-client is ES modules only (its CommonJS build does not load).
+  const { replicateLDES, intoConfig } = await import('ldes-client');
+  const client = replicateLDES(intoConfig({ url, ...options }), 'none');
+  const reader = client.stream().getReader();
+  const members: Member[] = [];
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    members.push({
+      id: value.id.value,
+      timestamp: (value.timestamp as Date).getTime() / 1000,
+      type: value.type?.value,
+      isVersionOf: value.isVersionOf,
+      quads: value.quads as Quad[],
+    });
+  }
+  return members;
+}
+
+const institution = (isil: string) => `${HISTORY_BASE}/resource/organisations/${isil}`;
+
+/** The app serving a fixture with its history: one function, so that each adapter is one call. */
+type FeedApp = (fixture: HistoryFixture) => Promise<{ app: Express; history: History }>;
+const FEED_APPS: readonly [string, FeedApp][] = [
+  [
+    'embedded',
+    async (fixture) => {
+      const { app, dataset } = await historyApp(fixture);
+      return { app, history: dataset.history };
+    },
+  ],
+];
+
+for (const [adapter, feedApp] of FEED_APPS)
+  describe(`The reference client replays the change feed (${adapter})`, function () {
+    this.timeout(120_000);
+    let server: http.Server;
+    let url: string;
+    let app: Express;
+    let history: History;
+    const logLevel = process.env.LOG_LEVEL;
+
+    before(async () => {
+      // The client's logger reads LOG_LEVEL when it is made: its progress is not the tests'.
+      process.env.LOG_LEVEL = 'error';
+      ({ app, history } = await feedApp(await writeHistory()));
+      server = http.createServer(app);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      url = `http://127.0.0.1:${(server.address() as { port: number }).port}/feed`;
+    });
+    after(() => {
+      server.close();
+      if (logLevel === undefined) delete process.env.LOG_LEVEL;
+      else process.env.LOG_LEVEL = logLevel;
+    });
+
+    const eventKeys = (events: Iterable<{ isil: string; time: number; kind: string }>) =>
+      [...events]
+        .map((e) => {
+          const type = { created: 'Create', updated: 'Update' }[e.kind] ?? 'Delete';
+          return `${institution(e.isil)} ${e.time} ${AS}${type}`;
+        })
+        .sort();
+    const memberKeys = (members: readonly Member[]) =>
+      members.map((m) => `${m.isVersionOf} ${m.timestamp} ${m.type}`).sort();
+
+    it('gets every event of the history once, of its kind, at its time', async () => {
+      const members = await replay(url);
+      assert.deepEqual(memberKeys(members), eventKeys(history.all()));
+    });
+
+    describe('materialized, the last version only', () => {
+      let members: Member[];
+      before(async () => {
+        members = await replay(url, { materialize: true, lastVersionOnly: true });
+      });
+
+      it('gets, but for deletions, exactly the live institutions of the current version', async () => {
+        const live = [...history.all()]
+          .reduce((latest, e) => latest.set(e.isil, e.kind), new Map<string, string>())
+          .entries();
+        const expected = [...live]
+          .filter(([, kind]) => kind === 'created' || kind === 'updated')
+          .map(([isil]) => institution(isil))
+          .sort();
+        const got = members
+          .filter((m) => m.type !== `${AS}Delete`)
+          .map((m) => m.id)
+          .sort();
+        assert.deepEqual(got, expected);
+      });
+
+      it('gets each one’s payload as its current document', async () => {
+        for (const member of members.filter((m) => m.type !== `${AS}Delete`)) {
+          const isil = member.id.slice(member.id.lastIndexOf('/') + 1);
+          const doc = await request(app)
+            .get(`/data/organisations/${isil}.nt`)
+            .set('Host', new URL(HISTORY_BASE).host);
+          assert.equal(doc.status, 200, isil);
+          const payload = member.quads.filter((q) => q.graph.termType === 'NamedNode');
+          const current = new Parser({ format: 'N-Triples' }).parse(doc.text);
+          assert.ok(sameGraph(asTriples(payload), current), `payload of ${isil}`);
+        }
+      });
+
+      it('gets the deletions of the withdrawn and deleted ISILs', () => {
+        const deleted = [...history.all()]
+          .reduce((latest, e) => latest.set(e.isil, e.kind), new Map<string, string>())
+          .entries();
+        const expected = [...deleted]
+          .filter(([, kind]) => kind === 'withdrawn' || kind === 'deleted')
+          .map(([isil]) => institution(isil))
+          .sort();
+        const got = members
+          .filter((m) => m.type === `${AS}Delete`)
+          .map((m) => m.id)
+          .sort();
+        assert.deepEqual(got, expected);
+      });
+    });
+
+    for (const day of [0, 2, 3])
+      it(`gets exactly the events after a version's time (--after, exclusive; version ${day + 1})`, async () => {
+        const after = VERSION_TIMES[day]!;
+        const members = await replay(url, { after: new Date(after * 1000) });
+        assert.deepEqual(
+          memberKeys(members),
+          eventKeys([...history.all()].filter((e) => e.time > after)),
+        );
+      });
+  });
+
+describe('The reference client’s command line against a server process', function () {
+  this.timeout(180_000);
+  let server: ServerProcess;
+  let history: History;
+  before(async () => {
+    const fixture = await writeHistory();
+    history = (await historyApp(fixture)).dataset.history;
+    server = await startServerProcess({
+      env: {
+        DATASET: fixture.dataset,
+        HISTORY_DIR: fixture.historyDir,
+        BASE_IRI: HISTORY_BASE,
+      },
+    });
+  });
+  after(() => server?.child.kill());
+
+  it('replays the whole stream materialized, the live institutions not deleted', async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [CLI, '--materialize', '--last-version-only', `http://127.0.0.1:${server.port}/feed`],
+      { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, LOG_LEVEL: 'error' } },
+    );
+    const quads = new Parser({ format: 'N-Quads' }).parse(stdout);
+    const types = new Map<string, string[]>();
+    for (const q of quads)
+      if (q.graph.termType === 'DefaultGraph' && q.predicate.value.endsWith('#type'))
+        types.set(q.subject.value, [...(types.get(q.subject.value) ?? []), q.object.value]);
+    const live = [...types].filter(([, t]) => !t.includes(`${AS}Delete`)).map(([iri]) => iri);
+    const latest = [...history.all()].reduce(
+      (m, e) => m.set(e.isil, e.kind),
+      new Map<string, string>(),
+    );
+    const expected = [...latest]
+      .filter(([, kind]) => kind === 'created' || kind === 'updated')
+      .map(([isil]) => institution(isil));
+    assert.deepEqual(live.sort(), expected.sort());
+  });
+});
