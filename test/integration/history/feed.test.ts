@@ -10,7 +10,7 @@ import type { History, HistoryEvent } from '../../../src/history/model';
 import { parseNTriples } from '../../../src/rdf/ntriples';
 import { FEED_PAGE_SIZE } from '../../../src/serving/feedLayout';
 import { FEED_RENDERS_IN_FLIGHT, FEED_RENDERS_WAITING } from '../../../src/serving/feedPages';
-import { asTriples, parseJsonLd, sameGraph } from '../../support';
+import { asTriples, parseJsonLd, sameGraph, ADAPTERS } from '../../support';
 import {
   HISTORY_BASE,
   historyApp,
@@ -46,6 +46,17 @@ const FEED_APPS: readonly [string, FeedApp][] = [
       return { app, history: dataset.history };
     },
   ],
+  ...(ADAPTERS.includes('remote')
+    ? [
+        [
+          'remote',
+          async (fixture: HistoryFixture, env?: Record<string, string>) => {
+            const { app, dataset } = await historyApp(fixture, env ?? {}, 'remote');
+            return { app, history: dataset.history };
+          },
+        ] as [string, FeedApp],
+      ]
+    : []),
 ];
 
 const get = (app: Express, path: string, accept = 'application/trig') =>

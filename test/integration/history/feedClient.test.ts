@@ -11,7 +11,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import type { History } from '../../../src/history/model';
 import { PROJECT_ROOT } from '../../../src/util/paths';
-import { asTriples, sameGraph } from '../../support';
+import { asTriples, sameGraph, ADAPTERS } from '../../support';
 import { startServerProcess, type ServerProcess } from '../../support/serverProcess';
 import {
   HISTORY_BASE,
@@ -73,6 +73,17 @@ const FEED_APPS: readonly [string, FeedApp][] = [
       return { app, history: dataset.history };
     },
   ],
+  ...(ADAPTERS.includes('remote')
+    ? [
+        [
+          'remote',
+          async (fixture: HistoryFixture, env?: Record<string, string>) => {
+            const { app, dataset } = await historyApp(fixture, env ?? {}, 'remote');
+            return { app, history: dataset.history };
+          },
+        ] as [string, FeedApp],
+      ]
+    : []),
 ];
 
 for (const [adapter, feedApp] of FEED_APPS)
