@@ -36,6 +36,8 @@ export function historyConfig(
 function historyDir(env: Env, dataset: string, fail: Fail): string {
   if (env.HISTORY_DIR === '') return '';
   const dir = path.resolve(env.HISTORY_DIR || path.dirname(dataset));
+  // DATASET's own folder is DATASET's to refuse (a path through a file): said for it, not here.
+  if (!env.HISTORY_DIR) return dir;
   if (fs.existsSync(dir) && !isFolder(dir))
     throw fail(
       'HISTORY_DIR',

@@ -55,7 +55,7 @@ function load(dataset: string, args: string[]): Run {
     ['--import', 'tsx', path.join(PROJECT_ROOT, 'loader', 'load.ts'), ...args],
     {
       cwd: PROJECT_ROOT,
-      env: { ...process.env, DATASET: dataset, LOG_LEVEL: 'silent' },
+      env: { ...process.env, DATASET: dataset, LOG_LEVEL: 'silent', HISTORY_DIR: '' },
       encoding: 'utf8',
       timeout: 60_000,
     },

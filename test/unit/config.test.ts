@@ -81,6 +81,10 @@ describe('loadConfig refuses bad values, naming the variable', () => {
     ['DATASET', 'fixtures'],
     ['DATASET', '.'],
     ['DUMPS_DIR', 'package.json'],
+    ['HISTORY_DIR', 'package.json'],
+    ['HISTORY_KEEP_VERSIONS', '-1'],
+    ['HISTORY_KEEP_VERSIONS', 'all'],
+    ['OAI_ADMIN_EMAIL', 'webmaster'],
     ['MAP_TILES', 'tiles.example.org/{z}/{x}/{y}.png'],
     ['MAP_TILES', 'https://tiles.example.org/{z}/{x}.png'],
     ['MAP_TILES', 'https://tiles.example.org/"><script>/{z}/{x}/{y}'],
@@ -194,6 +198,13 @@ describe('loadConfig accepts and normalises', () => {
   ];
   rows.push(
     ['DUMPS_DIR empty: no dumps', { DUMPS_DIR: '' }, 'dumpsDir', ''],
+    ['HISTORY_DIR empty: no change log', { HISTORY_DIR: '' }, 'historyDir', ''],
+    [
+      'HISTORY_DIR by default: the folder of DATASET',
+      { DATASET: 'snap/dataset.nq' },
+      'historyDir',
+      path.resolve('snap'),
+    ],
     ['MAP_TILES empty: no tiles', { MAP_TILES: '' }, 'mapTiles', ''],
   );
   for (const [name, env, key, expected] of rows)
