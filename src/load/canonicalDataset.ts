@@ -143,7 +143,6 @@ function local(term: string, prefix: string): string {
   return term.startsWith('_:') ? `${prefix}${term.slice(2)}` : term;
 }
 
-
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (list) list.push(value);
