@@ -7,14 +7,13 @@
 // would lose its data). The history stays whole: its events, and every description they name.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../src/config';
-import { diff, versionTime } from '../src/history/model';
+import { diff, statesAfterEvents, versionTime } from '../src/history/model';
 import { listTimeline, listVersions } from '../src/store/remote/registry';
 import { eventsGraph, hashGraph, type VersionEntry } from '../src/store/remote/layout';
 import {
   eventTriples,
   historyGraphs,
   readStoredHistory,
-  statesAfterEvents,
   unlistedEvents,
 } from '../src/store/remote/remoteHistory';
 import type { SparqlClient } from '../src/store/remote/sparqlClient';

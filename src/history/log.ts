@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import { otherScheme } from '../rdf/iris';
 import { MemoryHistory } from './memory';
 import {
+  statesAfterEvents,
   type EventKind,
   type History,
   type HistoryEvent,
@@ -205,26 +206,9 @@ export function checkBase(contents: LogContents, baseIri: string): 'same' | 'twi
   );
 }
 
-/** Each ISIL's state after the versions given: its latest event says it. */
+/** Each ISIL's state after the versions given (their events in the order of time). */
 export function statesAfter(versions: readonly LoggedVersion[]): Map<string, InstitutionState> {
-  const latest = new Map<string, LoggedEvent>();
-  for (const v of versions) for (const e of v.events) latest.set(e.isil, e);
-  const states = new Map<string, InstitutionState>();
-  for (const e of [...latest.values()].sort(byTimeThenIsil)) {
-    if (e.kind === 'deleted') continue;
-    states.set(
-      e.isil,
-      e.kind === 'withdrawn'
-        ? {
-            isil: e.isil,
-            status: 'withdrawn',
-            hash: '',
-            ...(e.successors ? { successors: e.successors } : {}),
-          }
-        : { isil: e.isil, status: 'live', hash: e.hash ?? '' },
-    );
-  }
-  return states;
+  return statesAfterEvents(versions.flatMap((v) => v.events).sort(byTimeThenIsil));
 }
 
 export function byTimeThenIsil(a: HistoryEvent, b: HistoryEvent): number {

@@ -82,6 +82,28 @@ export function diff(
   return changes.sort((a, b) => (a.isil < b.isil ? -1 : a.isil > b.isil ? 1 : 0));
 }
 
+/** Each ISIL's state after `events` (in order): its latest event says it; a deletion, none. */
+export function statesAfterEvents(events: Iterable<HistoryEvent>): Map<string, InstitutionState> {
+  const latest = new Map<string, HistoryEvent>();
+  for (const e of events) latest.set(e.isil, e);
+  const states = new Map<string, InstitutionState>();
+  for (const e of latest.values()) {
+    if (e.kind === 'deleted') continue;
+    states.set(
+      e.isil,
+      e.kind === 'withdrawn'
+        ? {
+            isil: e.isil,
+            status: 'withdrawn',
+            hash: '',
+            ...(e.successors ? { successors: e.successors } : {}),
+          }
+        : { isil: e.isil, status: 'live', hash: e.hash ?? '' },
+    );
+  }
+  return states;
+}
+
 /**
  * A new version's time: `now` in whole seconds, strictly after the previous version's (a second
  * later when the clock says otherwise), so that no two versions share a time and history never

@@ -7,6 +7,7 @@
 import { MemoryHistory } from '../../history/memory';
 import {
   diff,
+  statesAfterEvents,
   versionTime,
   type Change,
   type EventKind,
@@ -111,28 +112,6 @@ LIMIT ${PAGE}`;
 export async function readStoredHistory(client: SparqlClient): Promise<StoredHistory> {
   const timeline = await listTimeline(client);
   return { timeline, events: timeline.length === 0 ? [] : await readEvents(client, timeline) };
-}
-
-/** Each ISIL's state after `events` (in order): its latest event says it. */
-export function statesAfterEvents(events: Iterable<HistoryEvent>): Map<string, InstitutionState> {
-  const latest = new Map<string, HistoryEvent>();
-  for (const e of events) latest.set(e.isil, e);
-  const states = new Map<string, InstitutionState>();
-  for (const e of latest.values()) {
-    if (e.kind === 'deleted') continue;
-    states.set(
-      e.isil,
-      e.kind === 'withdrawn'
-        ? {
-            isil: e.isil,
-            status: 'withdrawn',
-            hash: '',
-            ...(e.successors ? { successors: e.successors } : {}),
-          }
-        : { isil: e.isil, status: 'live', hash: e.hash ?? '' },
-    );
-  }
-  return states;
 }
 
 /** The hashes among `hashes` whose description graphs the store holds. */

@@ -12,7 +12,8 @@ import {
   timeOfGraph,
   type HistoryStep,
 } from '../../../../src/store/remote/layout';
-import { eventTriples, statesAfterEvents } from '../../../../src/store/remote/remoteHistory';
+import { statesAfterEvents } from '../../../../src/history/model';
+import { eventTriples } from '../../../../src/store/remote/remoteHistory';
 
 const HASH = '0123456789abcdef0123456789abcdef';
 const step: HistoryStep = {
