@@ -21,7 +21,8 @@ import { generate } from '../../src/load/generated';
 import { commitVersion, type Committed } from '../../src/load/commitVersion';
 import { PREFIXES } from '../../src/rdf/namespaces';
 import { Service } from '../../src/serving/service';
-import { tempDir, testConfig, type Adapter } from '../support';
+import { ADAPTERS, tempDir, testConfig, type Adapter } from '../support';
+import type { Express } from 'express';
 import { loadRemote } from '../../loader/remote';
 import { adaptersFor } from '../../src/server/adapters';
 import { bulkTarget, startVirtuoso, type Virtuoso } from '../servers/virtuoso';
@@ -312,3 +313,18 @@ async function remoteApp(fixture: HistoryFixture, env: Record<string, string>) {
   const app = createApp({ service, logger: createLogger('silent') });
   return { app, service, config, dataset };
 }
+
+/** An app over a fixture's history, and that history: one function an adapter. */
+export type HistoryServed = (
+  fixture: HistoryFixture,
+  env?: Record<string, string>,
+) => Promise<{ app: Express; history: History }>;
+
+/** `historyApp` on each adapter the run has (ADAPTERS), named. */
+export const HISTORY_APPS: readonly [Adapter, HistoryServed][] = ADAPTERS.map((adapter) => [
+  adapter,
+  async (fixture, env = {}) => {
+    const { app, dataset } = await historyApp(fixture, env, adapter);
+    return { app, history: dataset.history };
+  },
+]);

@@ -10,14 +10,14 @@ import type { History, HistoryEvent } from '../../../src/history/model';
 import { parseNTriples } from '../../../src/rdf/ntriples';
 import { FEED_PAGE_SIZE } from '../../../src/serving/feedLayout';
 import { FEED_RENDERS_IN_FLIGHT, FEED_RENDERS_WAITING } from '../../../src/serving/feedPages';
-import { asTriples, parseJsonLd, sameGraph, ADAPTERS } from '../../support';
+import { asTriples, parseJsonLd, sameGraph } from '../../support';
 import {
   HISTORY_BASE,
-  historyApp,
   registryVersions,
   VERSION_TIMES,
   writeHistory,
   type HistoryFixture,
+  HISTORY_APPS,
 } from '../../support/history';
 
 const LDES = 'https://w3id.org/ldes#';
@@ -38,26 +38,7 @@ interface FeedServed {
   readonly app: Express;
   readonly history: History;
 }
-const FEED_APPS: readonly [string, FeedApp][] = [
-  [
-    'embedded',
-    async (fixture, env) => {
-      const { app, dataset } = await historyApp(fixture, env);
-      return { app, history: dataset.history };
-    },
-  ],
-  ...(ADAPTERS.includes('remote')
-    ? [
-        [
-          'remote',
-          async (fixture: HistoryFixture, env?: Record<string, string>) => {
-            const { app, dataset } = await historyApp(fixture, env ?? {}, 'remote');
-            return { app, history: dataset.history };
-          },
-        ] as [string, FeedApp],
-      ]
-    : []),
-];
+const FEED_APPS: readonly [string, FeedApp][] = HISTORY_APPS;
 
 const get = (app: Express, path: string, accept = 'application/trig') =>
   request(app).get(path).set('Host', HOST).set('Accept', accept);

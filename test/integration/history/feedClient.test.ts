@@ -11,7 +11,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import type { History } from '../../../src/history/model';
 import { PROJECT_ROOT } from '../../../src/util/paths';
-import { asTriples, sameGraph, ADAPTERS } from '../../support';
+import { asTriples, sameGraph } from '../../support';
 import { startServerProcess, type ServerProcess } from '../../support/serverProcess';
 import {
   HISTORY_BASE,
@@ -19,6 +19,7 @@ import {
   VERSION_TIMES,
   writeHistory,
   type HistoryFixture,
+  HISTORY_APPS,
 } from '../../support/history';
 
 const AS = 'https://www.w3.org/ns/activitystreams#';
@@ -65,26 +66,7 @@ const institution = (isil: string) => `${HISTORY_BASE}/resource/organisations/${
 
 /** The app serving a fixture with its history: one function, so that each adapter is one call. */
 type FeedApp = (fixture: HistoryFixture) => Promise<{ app: Express; history: History }>;
-const FEED_APPS: readonly [string, FeedApp][] = [
-  [
-    'embedded',
-    async (fixture) => {
-      const { app, dataset } = await historyApp(fixture);
-      return { app, history: dataset.history };
-    },
-  ],
-  ...(ADAPTERS.includes('remote')
-    ? [
-        [
-          'remote',
-          async (fixture: HistoryFixture, env?: Record<string, string>) => {
-            const { app, dataset } = await historyApp(fixture, env ?? {}, 'remote');
-            return { app, history: dataset.history };
-          },
-        ] as [string, FeedApp],
-      ]
-    : []),
-];
+const FEED_APPS: readonly [string, FeedApp][] = HISTORY_APPS;
 
 for (const [adapter, feedApp] of FEED_APPS)
   describe(`The reference client replays the change feed (${adapter})`, function () {
