@@ -13,7 +13,7 @@ import { institutionIri } from '../rdf/iris';
 import type { Isil } from '../rdf/isil';
 import { PREFIXES } from '../rdf/namespaces';
 import { decodeTerm, lines, splitLine } from '../rdf/ntriples';
-import { isImmutable, type FeedLayout, type FeedPage } from './feedLayout';
+import { isImmutable, nextInRun, type FeedLayout, type FeedPage } from './feedLayout';
 
 export const FEED_PATH = '/feed';
 
@@ -115,13 +115,16 @@ export interface StreamSettings {
   readonly keepVersions: number;
 }
 
-/** The relations from `from` to `page`: its members' times are ≥ its lower and < its upper bound. */
+/**
+ * The relations from `from` to `page`: the times of the members reachable through it (it and the
+ * rest of its run) are ≥ its lower bound and < its run's upper bound.
+ */
 function relations(from: string, page: FeedPage): Statement[] {
   const node = `<${pagePath(page)}>`;
   const out: Statement[] = [];
   for (const [kind, value] of [
     ['GreaterThanOrEqualTo', page.lower],
-    ['LessThan', page.upper],
+    ['LessThan', page.reach],
   ] as const) {
     const relation = `_:${kind === 'LessThan' ? 'lt' : 'ge'}${page.index}`;
     out.push(
@@ -135,7 +138,7 @@ function relations(from: string, page: FeedPage): Statement[] {
   return out;
 }
 
-/** The root: the stream, its settings and its one view, a node that links every page. */
+/** The root: the stream, its settings and its one view, a node that links the first page of each run. */
 export function rootStatements(layout: FeedLayout, settings: StreamSettings): Statement[] {
   const root = `<${FEED_PATH}>`;
   const out: Statement[] = [
@@ -163,7 +166,7 @@ export function rootStatements(layout: FeedLayout, settings: StreamSettings): St
       ],
     );
   }
-  for (const page of layout.pages) out.push(...relations(root, page));
+  for (const page of layout.pages) if (page.first) out.push(...relations(root, page));
   return out;
 }
 
@@ -215,7 +218,7 @@ export async function pageStatements(
   const node = `<${pagePath(page)}>`;
   const out: Statement[] = [[node, TYPE, iri(`${TREE}Node`)]];
   if (isImmutable(layout, page)) out.push([node, iri(`${LDES}immutable`), TRUE]);
-  const next = layout.pages[page.index + 1];
+  const next = nextInRun(layout, page);
   if (next) out.push(...relations(node, next));
   const payloads: Statement[] = [];
   for (const [i, event] of page.events.entries()) {

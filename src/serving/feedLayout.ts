@@ -6,6 +6,11 @@
 // a version stay the same whatever came before them or is kept of it. Retention drops old versions
 // whole and carries each ISIL's latest event over; those carried events stand before the first
 // version kept, in pages `<first kept>/before/<n>`, and the pages of versions dropped are gone.
+//
+// The pages of one run (a version, or the carried events) form a chain the root enters at its first
+// page: every page is linked from one node only, so a client that follows every relation at once
+// (the reference client does) fetches each page once, and each relation's bounds hold for every
+// member reachable through it, as TREE means them.
 import { timestamp14, type History, type HistoryEvent } from '../history/model';
 
 /** Members a page holds at most (docs/history.md). */
@@ -22,6 +27,12 @@ export interface FeedPage {
   readonly upper: number;
   /** Its place in the feed's order (0: the oldest page). */
   readonly index: number;
+  /** Whether it starts its run: the root links it; any other page is linked by the one before. */
+  readonly first: boolean;
+  /** Every member reachable from it (it and the rest of its run) is before `reach` (seconds). */
+  readonly reach: number;
+  /** When its members were all made: its version's time (the first kept, for carried events). */
+  readonly made: number;
 }
 
 export interface FeedLayout {
@@ -47,17 +58,22 @@ function cut(
   events: readonly HistoryEvent[],
   size: number,
   prefix: string,
-  upper: (chunk: readonly HistoryEvent[]) => number,
+  made: number,
   pages: FeedPage[],
 ): void {
+  // A version's pages share its bounds; carried pages are bounded by their own events' times.
+  const reach = events.at(-1)!.time + 1;
   for (let at = 0, n = 1; at < events.length; at += size, n++) {
     const chunk = events.slice(at, at + size);
     pages.push({
       id: `${prefix}/${n}`,
       events: chunk,
       lower: chunk[0]!.time,
-      upper: upper(chunk),
+      upper: chunk.at(-1)!.time + 1,
       index: pages.length,
+      first: n === 1,
+      reach,
+      made,
     });
   }
 }
@@ -78,10 +94,10 @@ export function feedLayout(history: History, size = FEED_PAGE_SIZE): FeedLayout 
     else byTime.set(event.time, [event]);
   }
   const pages: FeedPage[] = [];
-  if (firstKept !== undefined)
-    cut(carried, size, `${timestamp14(firstKept)}/before`, (c) => c.at(-1)!.time + 1, pages);
+  if (firstKept !== undefined && carried.length > 0)
+    cut(carried, size, `${timestamp14(firstKept)}/before`, firstKept, pages);
   for (const [time, events] of [...byTime].sort((a, b) => a[0] - b[0]))
-    cut(events, size, timestamp14(time), () => time + 1, pages);
+    cut(events, size, timestamp14(time), time, pages);
   return { pages, firstKept, newest, byId: new Map(pages.map((p) => [p.id, p])) };
 }
 
@@ -107,7 +123,17 @@ export function findPage(layout: FeedLayout, id: string): PageLookup {
   return dropped ? { kind: 'gone' } : { kind: 'none' };
 }
 
-/** Whether a page will never change: every page but the newest, which gains the next's relation. */
+/** The page `page` links: the next of its run, if any. */
+export function nextInRun(layout: FeedLayout, page: FeedPage): FeedPage | undefined {
+  const next = layout.pages[page.index + 1];
+  return next && !next.first ? next : undefined;
+}
+
+/**
+ * Whether a page is served as never changing: every page but the newest, the feed's head that
+ * clients poll (no page changes once its version is written, but the head is where a client
+ * following the feed looks, and a short cache there costs nothing).
+ */
 export function isImmutable(layout: FeedLayout, page: FeedPage): boolean {
   return page.index < layout.pages.length - 1;
 }

@@ -116,9 +116,7 @@ export class FeedPages {
     if (!page) throw new Error(`no page ${id} in the feed`);
     const statements = await pageStatements(history, layout, page, this.settings.baseIri);
     const immutable = isImmutable(layout, page);
-    // A page changed last when its next page came (its relation to it), the newest with its version.
-    const changed = immutable ? layout.pages[page.index + 1]!.lower : newest;
-    return this.answer(writeFeed(statements, format.name, origin), format, immutable, changed);
+    return this.answer(writeFeed(statements, format.name, origin), format, immutable, page.made);
   }
 
   private answer(

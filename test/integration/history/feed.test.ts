@@ -57,6 +57,47 @@ function linked(quads: readonly Quad[], node: string): string[] {
   return [...new Set(pages)];
 }
 
+/** A page of a crawl: its answer, its quads, and the nodes that link it. */
+interface Crawled {
+  readonly res: request.Response;
+  readonly quads: Quad[];
+  readonly from: string[];
+}
+
+/** Every page reachable from the root, following each node's relations, in the order found. */
+async function crawl(app: Express, rootQuads: readonly Quad[]): Promise<Map<string, Crawled>> {
+  const found = new Map<string, Crawled>();
+  const queue: [string, string][] = linked(rootQuads, `${ORIGIN}/feed`).map((p) => [p, '/feed']);
+  for (let at = 0; at < queue.length; at++) {
+    const [page, from] = queue[at]!;
+    const path = new URL(page).pathname;
+    const seen = found.get(path);
+    if (seen) {
+      seen.from.push(from);
+      continue;
+    }
+    const res = await get(app, path);
+    assert.equal(res.status, 200, path);
+    const quads = parse(res.text, 'application/trig', path);
+    found.set(path, { res, quads, from: [from] });
+    for (const next of linked(quads, `${ORIGIN}${path}`)) queue.push([next, path]);
+  }
+  return found;
+}
+
+/** The bounds the relations from `node` to `target` state, as seconds: [≥, <]. */
+function bounds(quads: readonly Quad[], node: string, target: string): [number, number] {
+  const out: [number, number] = [-Infinity, Infinity];
+  for (const r of objects(quads, node, `${TREE}relation`)) {
+    if (objects(quads, r.value, `${TREE}node`)[0]?.value !== target) continue;
+    const type = objects(quads, r.value, RDF_TYPE)[0]!.value;
+    const time = Date.parse(objects(quads, r.value, `${TREE}value`)[0]!.value) / 1000;
+    if (type === `${TREE}GreaterThanOrEqualToRelation`) out[0] = time;
+    else if (type === `${TREE}LessThanRelation`) out[1] = time;
+  }
+  return out;
+}
+
 const kindOf: Record<HistoryEvent['kind'], string> = {
   created: `${AS}Create`,
   updated: `${AS}Update`,
@@ -74,17 +115,14 @@ for (const [adapter, feedApp] of FEED_APPS)
     let rootQuads: Quad[];
     let pagePaths: string[];
     /** Each page's answer and quads, by path. */
-    const pages = new Map<string, { res: request.Response; quads: Quad[] }>();
+    const pages = new Map<string, Crawled>();
 
     before(async () => {
       served = await feedApp(await writeHistory());
       root = await get(served.app, '/feed');
       rootQuads = parse(root.text, 'application/trig', '/feed');
-      pagePaths = linked(rootQuads, `${ORIGIN}/feed`).map((p) => new URL(p).pathname);
-      for (const path of pagePaths) {
-        const res = await get(served.app, path);
-        pages.set(path, { res, quads: parse(res.text, 'application/trig', path) });
-      }
+      for (const [path, page] of await crawl(served.app, rootQuads)) pages.set(path, page);
+      pagePaths = [...pages.keys()];
     });
 
     let every: Quad[] | undefined;
@@ -256,12 +294,8 @@ for (const [adapter, feedApp] of FEED_APPS)
     });
 
     describe('the pages', () => {
-      it('link the next page, bounded as the root links it', () => {
-        for (const [i, path] of pagePaths.entries())
-          assert.deepEqual(
-            linked(pages.get(path)!.quads, `${ORIGIN}${path}`).map((p) => new URL(p).pathname),
-            pagePaths.slice(i + 1, i + 2),
-          );
+      it('are each linked from one node, the root (one page a version here)', () => {
+        for (const [path, page] of pages) assert.deepEqual(page.from, ['/feed'], path);
       });
       it('are immutable when full: every page but the newest', () => {
         for (const path of pagePaths.slice(0, -1)) {
@@ -466,6 +500,53 @@ describe('The change feed under a flood', function () {
   });
 });
 
+describe('The change feed of a version over several pages', function () {
+  this.timeout(120_000);
+  let served: FeedServed;
+  let root: Quad[];
+  let pages: Map<string, Crawled>;
+  const first = `/feed/${iso(VERSION_TIMES[0]!).replace(/[-:TZ]/g, '')}`;
+  before(async () => {
+    // The first version has 3 full pages and 10 members on a fourth.
+    served = await FEED_APPS[0]![1](await writeHistory(registryVersions(3 * FEED_PAGE_SIZE + 10)));
+    root = parse((await get(served.app, '/feed')).text, 'application/trig', '/feed');
+    pages = await crawl(served.app, root);
+  });
+
+  it('chains the version’s pages: the root links the first, each page the next', () => {
+    const chain = [...pages].filter(([path]) => path.startsWith(`${first}/`));
+    assert.deepEqual(
+      chain.map(([path, page]) => [path, page.from]),
+      [
+        [`${first}/1`, ['/feed']],
+        [`${first}/2`, [`${first}/1`]],
+        [`${first}/3`, [`${first}/2`]],
+        [`${first}/4`, [`${first}/3`]],
+      ],
+    );
+  });
+  it('links every page from one node only, so that a client following all at once gets each once', () => {
+    for (const [path, page] of pages) assert.equal(page.from.length, 1, path);
+  });
+  it('bounds every relation by the times of all members reachable through it', () => {
+    const reachable = (path: string): number[] => {
+      const page = pages.get(path)!;
+      const own = page.quads
+        .filter((q) => q.predicate.value === `${AS}published`)
+        .map((q) => Date.parse(q.object.value) / 1000);
+      const next = linked(page.quads, `${ORIGIN}${path}`).map((p) => new URL(p).pathname);
+      return [...own, ...next.flatMap(reachable)];
+    };
+    for (const [path, page] of pages) {
+      const from = page.from[0]!;
+      const quads = from === '/feed' ? root : pages.get(from)!.quads;
+      const [lower, upper] = bounds(quads, `${ORIGIN}${from}`, `${ORIGIN}${path}`);
+      assert.ok(Number.isFinite(lower) && Number.isFinite(upper), `${from} → ${path}`);
+      for (const time of reachable(path)) assert.ok(lower <= time && time < upper, path);
+    }
+  });
+});
+
 describe('The change feed of a log with retention', function () {
   this.timeout(120_000);
   const first = VERSION_TIMES[3]!;
@@ -478,11 +559,7 @@ describe('The change feed of a log with retention', function () {
       HISTORY_KEEP_VERSIONS: '2',
     });
     root = parse((await get(served.app, '/feed')).text, 'application/trig', '/feed');
-    quads = [];
-    for (const page of linked(root, `${ORIGIN}/feed`)) {
-      const path = new URL(page).pathname;
-      quads.push(...parse((await get(served.app, path)).text, 'application/trig', path));
-    }
+    quads = [...(await crawl(served.app, root)).values()].flatMap((p) => p.quads);
   });
 
   it('states its retention policy: the latest version of each member', () => {

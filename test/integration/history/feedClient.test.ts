@@ -20,7 +20,9 @@ import {
   writeHistory,
   type HistoryFixture,
   HISTORY_APPS,
+  registryVersions,
 } from '../../support/history';
+import { FEED_PAGE_SIZE } from '../../../src/serving/feedLayout';
 
 const AS = 'https://www.w3.org/ns/activitystreams#';
 const CLI = path.join(PROJECT_ROOT, 'node_modules', 'ldes-client', 'dist', 'bin', 'cli.js');
@@ -166,6 +168,47 @@ for (const [adapter, feedApp] of FEED_APPS)
         );
       });
   });
+
+describe('The reference client replays a version over several pages', function () {
+  this.timeout(120_000);
+  let server: http.Server;
+  let url: string;
+  let history: History;
+  const logLevel = process.env.LOG_LEVEL;
+
+  before(async () => {
+    process.env.LOG_LEVEL = 'error';
+    // The first version fills 3 pages and part of a fourth: the client follows the chain.
+    const fixture = await writeHistory(registryVersions(3 * FEED_PAGE_SIZE + 10));
+    let app: Express;
+    ({ app, history } = await HISTORY_APPS[0]![1](fixture));
+    server = http.createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as { port: number }).port}/feed`;
+  });
+  after(() => {
+    server.close();
+    if (logLevel === undefined) delete process.env.LOG_LEVEL;
+    else process.env.LOG_LEVEL = logLevel;
+  });
+
+  it('gets every event once', async () => {
+    const members = await replay(url);
+    assert.equal(members.length, history.size);
+    assert.equal(new Set(members.map((m) => m.id)).size, history.size);
+  });
+  it('gets exactly the events after the first version (--after)', async () => {
+    const after = VERSION_TIMES[0]!;
+    const members = await replay(url, { after: new Date(after * 1000) });
+    assert.deepEqual(
+      members.map((m) => `${m.isVersionOf} ${m.timestamp}`).sort(),
+      [...history.all()]
+        .filter((e) => e.time > after)
+        .map((e) => `${institution(e.isil)} ${e.time}`)
+        .sort(),
+    );
+  });
+});
 
 describe('The reference client’s command line against a server process', function () {
   this.timeout(180_000);

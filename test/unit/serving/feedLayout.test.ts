@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { MemoryHistory } from '../../../src/history/memory';
 import type { HistoryEvent, VersionInfo } from '../../../src/history/model';
-import { feedLayout, findPage, isImmutable } from '../../../src/serving/feedLayout';
+import { feedLayout, findPage, isImmutable, nextInRun } from '../../../src/serving/feedLayout';
 
 const DAY = 86_400;
 const T0 = Date.UTC(2025, 2, 1, 12) / 1000;
@@ -54,6 +54,32 @@ describe('feedLayout', () => {
   it('holds every event once, in order of time then ISIL', () => {
     const events = layout.pages.flatMap((p) => p.events);
     assert.deepEqual(events, [...historyOf([7, 2, 3]).all()]);
+  });
+
+  it('chains the pages of each version, each linked from one node: the root, or the page before', () => {
+    assert.deepEqual(
+      layout.pages.map((p) => [p.id, p.first, nextInRun(layout, p)?.id]),
+      [
+        ['20250301120000/1', true, '20250301120000/2'],
+        ['20250301120000/2', false, '20250301120000/3'],
+        ['20250301120000/3', false, undefined],
+        ['20250302120000/1', true, undefined],
+        ['20250303120000/1', true, undefined],
+      ],
+    );
+  });
+
+  it('chains the carried events apart, bounded by the last of them', () => {
+    const retained = feedLayout(historyOf([7, 2, 3, 1], 2), 3);
+    const before = retained.pages.filter((p) => p.id.includes('before'));
+    const last = before.at(-1)!.events.at(-1)!.time;
+    assert.deepEqual(
+      before.map((p) => [p.first, p.reach, p.made, nextInRun(retained, p)?.id]),
+      [
+        [true, last + 1, T0 + 2 * DAY, '20250303120000/before/2'],
+        [false, last + 1, T0 + 2 * DAY, undefined],
+      ],
+    );
   });
 
   it('makes every page but the newest immutable', () => {
