@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { workerData } from 'node:worker_threads';
-import { loadSources } from '../load/loadSources';
+import { loadServed } from '../load/servedSnapshot';
 import { serve } from '../threads/serve';
 import { NoFormatAccepted, QueryFailed, RESULT_FORMATS, type StaffQuery } from '../store/staff';
 import { checkQuery } from '../store/staffQuery';
@@ -68,7 +68,7 @@ async function load(): Promise<Loaded> {
     store = dumped;
     return { op: 'load', triples: dumped.size, memory: memory(), priority, policy };
   }
-  const { dataset, report } = await loadSources(version.sources, version.options);
+  const { dataset, report } = await loadServed(version.sources, version.options);
   if (report.version !== version.version) {
     dataset.store.free();
     throw new Error(

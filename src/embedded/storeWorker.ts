@@ -2,7 +2,7 @@
 // its store and runs the describe queries, answering describes between the slices of the load. It
 // is never asked to free the store: the HTTP thread terminates it instead.
 import { compactStates } from '../history/canonical';
-import { loadSources } from '../load/loadSources';
+import { loadServed } from '../load/servedSnapshot';
 import { serve } from '../threads/serve';
 import type { DatasetStore } from '../store/oxigraph/datasetStore';
 import { checkedIri } from '../store/queries';
@@ -18,7 +18,7 @@ let loading = false;
 async function load({ sources, options }: Extract<Request, { op: 'load' }>): Promise<LoadedReply> {
   if (loading || store) throw new Error('a store thread loads one dataset only');
   loading = true;
-  const { dataset, report, rows } = await loadSources(sources, options);
+  const { dataset, report, rows } = await loadServed(sources, options);
   store = dataset.store;
   const pieces: string[] = [];
   for (let at = 0; at < rows.length; at += ROWS_PER_PIECE)
