@@ -2,8 +2,8 @@
 // server, drives it per case at 50 connections with random ISILs, and prints each case's figures
 // beside two baselines measured in the same run on the same machine; then further steps, each a
 // script of its own (reload.ts, staffLoad.ts, scaleOut.ts, loaderLimits.ts, canonical.ts,
-// historyLog.ts, historyLoad.ts, historyHttp.ts, oaiHarvest.ts, staffIdle.ts, validate.ts,
-// searchMachines.ts, feed.ts).
+// historyLog.ts, historyLoad.ts, historyHttp.ts, oaiHarvest.ts, staffIdle.ts, startTime.ts,
+// validate.ts, searchMachines.ts, feed.ts).
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -453,6 +453,17 @@ async function main(): Promise<void> {
     /staff idle: figures (\d+) (\d+) ([\d.]+) ([\d.]+)/.exec(idle.stdout)?.slice(1) ?? []
   ).map(Number);
 
+  // Start time: `npm start` to the first 200 of /readyz on the bundled data, the kept snapshot
+  // against the sources, by turns (median of 5 each).
+  const startStep = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', path.join('test', 'bench', 'startTime.ts')],
+    { cwd: PROJECT_ROOT, encoding: 'utf8' },
+  );
+  log(startStep.stdout.trim());
+  if (startStep.status !== 0) log(`startTime.ts failed: ${startStep.stderr.trim()}`);
+  const startRows = startStep.stdout.split('\n').filter((line) => line.startsWith('| '));
+
   // Validation: CPU an institution with the compiled shapes and with shacl-engine, by turns, and
   // the load validating against --skip-validation.
   const validation = spawnSync(
@@ -676,7 +687,7 @@ async function main(): Promise<void> {
     if (status === 'PASS' || status === 'MISS') verdict(status === 'PASS');
     log(row);
   }
-  for (const row of historyRows) {
+  for (const row of [...startRows, ...historyRows]) {
     const status = row.split(' | ').at(-1)!.replace(/ \|$/, '').trim();
     if (status === 'PASS' || status === 'MISS') verdict(status === 'PASS');
     log(row);
