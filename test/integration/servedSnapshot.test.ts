@@ -42,6 +42,7 @@ describe('The served sources’ snapshot', function () {
       assert.equal(again.dataset.version, first.dataset.version);
       assert.equal(again.dataset.institutionCount, first.dataset.institutionCount);
       assert.equal(again.dataset.withdrawnCount, first.dataset.withdrawnCount);
+      assert.equal(again.report.triples, first.report.triples);
       assert.deepEqual(again.rows, first.rows);
       assert.deepEqual(
         again.dataset.warnings.map((w) => w.message),
