@@ -1,24 +1,12 @@
 // The process entry: reads the settings, starts the store and, when SPARQL_USERS is set, the staff
-// endpoint's store, both chosen from the settings (src/server/adapters.ts); listens, loads the
-// dataset, and hands the signals to the lifecycle (src/server/).
+// endpoint's store, both chosen from the settings (src/server/adapters.ts), and sends the first
+// load ahead; then the HTTP side (src/server/serve.ts) listens, serves the dataset once loaded,
+// and hands the signals to the lifecycle. Its modules load while the store's thread loads.
 import v8 from 'node:v8';
-import { ConfigError, datasetLoad, loadConfig, type Config } from './config';
-import { StaffAuth } from './http/sparql/auth';
-import { loadExamples } from './http/sparql/editor';
-import { UsersFileError } from './http/sparql/users';
-import { createLogger, type Logger } from './log';
-import { prepareBundled } from './server/bundled';
-import { handleSignals } from './server/lifecycle';
-import { metricsServer } from './metrics';
+import { ConfigError, datasetLoad, loadConfig, type Config, type DatasetLoad } from './config';
+import { createLogger } from './log';
 import { adaptersFor } from './server/adapters';
-import { startServer } from './server/listen';
-import { Reloader } from './server/reloader';
-
-/** One line and exit 2: the settings are wrong. */
-function configurationError(message: string): never {
-  process.stderr.write(`configuration error: ${message}\n`);
-  process.exit(2);
-}
+import { configurationError } from './server/configurationError';
 
 /** The settings, or one line and exit 2 when they are wrong (a DATASET that cannot be served too). */
 function settings(): Config {
@@ -30,22 +18,6 @@ function settings(): Config {
     return config;
   } catch (error) {
     if (error instanceof ConfigError) configurationError(error.message);
-    throw error;
-  }
-}
-
-/** The staff logins when SPARQL_USERS is set: a credentials file that cannot be read stops the start. */
-function staffAuth(config: Config, logger: Logger): StaffAuth | undefined {
-  const { sparql } = config;
-  if (sparql.users === undefined) return undefined;
-  try {
-    const fields = { users: sparql.users };
-    return new StaffAuth(sparql.users, sparql.maxFailures, {
-      error: (message) => logger.error(fields, message),
-      warn: (message) => logger.warn(fields, message),
-    });
-  } catch (error) {
-    if (error instanceof UsersFileError) configurationError(`SPARQL_USERS: ${error.message}`);
     throw error;
   }
 }
@@ -64,82 +36,26 @@ function boundHeapGrowth(config: Config): void {
     v8.setFlagsFromString(`--heap-growing-percent=${config.heapGrowingPercent}`);
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const config = settings();
   boundHeapGrowth(config);
   const logger = createLogger(config.logLevel);
-  const auth = staffAuth(config, logger);
-  const { store, staff, follow, history } = adaptersFor(config, logger);
-  const parts = auth && staff && { staff, auth, examples: loadExamples() };
-  const { server, service, staffServer } = startServer(config, logger, {
-    storeHealth: () => store.health(),
-    staff: parts,
-  });
-  // Each version served is loaded by the staff workers too, after the public side serves it.
-  const reloader = new Reloader(
-    service,
-    logger,
-    store,
-    (load, version) => staff?.serve(load, version),
-    history,
-  );
-  const failed = (what: string) => (error: Error) => {
-    logger.fatal({ err: error }, `the ${what} could not listen`);
-    process.exit(1);
-  };
-  // Listen first, so /healthz answers and /readyz says 503 while the dataset loads.
-  server.listen(config.port, config.host, () => {
-    // The pid to signal (SIGHUP, SIGTERM): the server's own, not that of npm or a shell before it.
-    logger.info(
-      { address: server.address(), pid: process.pid, maxConnections: config.maxConnections },
-      'listening',
-    );
-    prepareBundled(config, logger)
-      .then(() => reloader.start())
-      .catch((error: unknown) => {
-        logger.fatal({ err: error }, 'the dataset could not be loaded');
-        process.exit(1);
-      });
-  });
-  server.on('error', failed('server'));
-  const listen = config.sparql.listen;
-  if (staffServer && listen) {
-    staffServer.listen(listen.port, listen.host, () =>
-      logger.info({ address: staffServer.address() }, 'the staff SPARQL endpoint is listening'),
-    );
-    staffServer.on('error', failed('staff SPARQL listener'));
-  }
-  if (parts)
-    logger.info(
-      { users: config.sparql.users, workers: config.sparql.workers },
-      'the staff SPARQL endpoint is on',
-    );
-  const metrics = service.metrics && config.metricsListen && metricsServer(service.metrics);
-  if (metrics && config.metricsListen) {
-    const { port, host } = config.metricsListen;
-    metrics.listen(port, host, () =>
-      logger.info({ address: metrics.address() }, 'the metrics are listening at /metrics'),
-    );
-    metrics.on('error', failed('metrics listener'));
-  }
-  follow(
-    () => service.current?.dataset.version,
-    () => void reloader.reload(),
-  );
-  handleSignals({
-    config,
-    logger,
-    server,
-    service,
-    store,
-    reloader,
-    staffServer,
-    staff,
-    ...(metrics ? { metricsServer: metrics } : {}),
-    // npm gives the script it runs: `npm start` (or `start:dist`) execs the server, which is then
-    // npm's child. Other scripts' children (`npm test`'s servers) inherit the variable too.
-    startedByNpm: /\bsrc\/main\.[jt]s\b/.test(process.env.npm_lifecycle_script ?? ''),
-  });
+  const adapters = adaptersFor(config, logger);
+  // The first load starts now, in the store's thread, while the HTTP side's modules load here.
+  const first = firstLoad(config);
+  if (first) adapters.store.preload?.(first);
+  const { serve } = await import('./server/serve.js');
+  serve(config, logger, adapters);
 }
 
-if (require.main === module) main();
+/**
+ * What the first load will be, when it can start before the server listens: the snapshot at
+ * DATASET, or the bundled files when they are all there (not the demonstration data, which the
+ * start may write first, nor a remote store's version).
+ */
+function firstLoad(config: Config): DatasetLoad | undefined {
+  const load = datasetLoad(config);
+  return load.remote || load.demonstration ? undefined : load;
+}
+
+if (require.main === module) void main();

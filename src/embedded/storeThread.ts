@@ -120,6 +120,8 @@ export class StoreThread implements Store<LoadRequest> {
   private readonly stores = new Map<number, StoreHolder>();
   /** The thread the constructor started, until a load takes it. */
   private spare: StoreHolder | undefined;
+  /** A load sent by `preload`, until an `open` takes it: the request it loads, as a key. */
+  private ahead: { readonly key: string; readonly loading: Loading } | undefined;
   private generations = 0;
   /** Why no more can be loaded or asked: closed, or the thread of a store in use ended; set once. */
   private broken: Error | undefined;
@@ -140,7 +142,12 @@ export class StoreThread implements Store<LoadRequest> {
    */
   open = async ({ sources, options }: LoadRequest): Promise<Opened<StoreInThread>> => {
     if (this.broken) throw this.broken;
-    const loading = this.send(sources, options);
+    const ahead = this.ahead;
+    this.ahead = undefined;
+    const loading =
+      ahead?.key === requestKey({ sources, options }) ? ahead.loading : this.send(sources, options);
+    // A load sent ahead for another request is not served: its thread ends once it has loaded.
+    if (ahead && ahead.loading !== loading) this.free(ahead.loading.generation);
     const { holder, generation } = loading;
     let reply: LoadedReply;
     try {
@@ -177,6 +184,18 @@ export class StoreThread implements Store<LoadRequest> {
       throw error;
     }
   };
+
+  /**
+   * Sends the load of `request` now, to the thread started ahead: the first load then runs while
+   * the rest of the process boots (its HTTP side's modules take about a second), and the `open`
+   * of the same request takes it. Its failure is that `open`'s to report.
+   */
+  preload(request: LoadRequest): void {
+    if (this.broken || this.ahead) return;
+    const loading = this.send(request.sources, request.options);
+    loading.reply.catch(() => undefined);
+    this.ahead = { key: requestKey(request), loading };
+  }
 
   /** The N-Triples of `describe.rq` for `iri` from the store `generation`. */
   async describe(generation: number, iri: CheckedIri): Promise<string> {
@@ -236,6 +255,10 @@ export class StoreThread implements Store<LoadRequest> {
     this.failed(error);
   }
 }
+
+/** A request as a key: the same sources with the same options (functions aside). */
+const requestKey = ({ sources, options }: LoadRequest): string =>
+  JSON.stringify({ sources, options });
 
 /** A load sent to a thread: the store's generation, and the answer to come. */
 interface Loading {

@@ -25,6 +25,11 @@ export interface Store<Request = never> {
    * load's error (a LoadError says what is wrong with the sources) and leaves nothing open.
    */
   open(request: Request): Promise<Opened>;
+  /**
+   * Starts opening `request` ahead of its `open` (the first load, while the process boots): the
+   * `open` of the same request takes what is under way. A store that cannot leaves it to `open`.
+   */
+  preload?(request: Request): void;
   /** Stops the store: whatever is still owed fails with StoreClosed. */
   close(): Promise<void>;
   /** Whether the store answers now, for /readyz; an embedded store always does. */

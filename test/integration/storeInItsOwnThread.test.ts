@@ -316,8 +316,57 @@ describe('the store in its own thread', function () {
     }
   });
 
+  describe('a load sent ahead (the first, while the process boots)', () => {
+    const bundled = () => ({ sources: [...config.bundledDataset], options: { baseIri: BASE } });
+    const sent = (of: StoreThread) => (of as unknown as { generations: number }).generations;
+    let ahead: StoreThread;
+    let ended: Error[];
+    beforeEach(() => {
+      ended = [];
+      ahead = new StoreThread((error) => ended.push(error));
+    });
+    afterEach(() => ahead.close());
+
+    it('is taken by the open of the same request: loaded once', async () => {
+      ahead.preload(bundled());
+      assert.equal(sent(ahead), 1);
+      const { dataset } = await ahead.open(bundled());
+      try {
+        assert.equal(sent(ahead), 1, 'no second load');
+        assert.equal(dataset.store.generation, 1);
+        assert.ok(dataset.institutionCount > 18_000);
+      } finally {
+        dataset.free();
+      }
+    });
+
+    it('is not served to the open of another request, and its thread ends once loaded', async () => {
+      ahead.preload({ sources: [WITHDRAWN], options: { baseIri: BASE } });
+      const exited = exitOf(workerOf(ahead, 1));
+      const { dataset } = await ahead.open(bundled());
+      try {
+        assert.equal(dataset.store.generation, 2);
+        assert.ok(dataset.institutionCount > 18_000);
+        await exited;
+        assert.deepEqual(ended, []);
+      } finally {
+        dataset.free();
+      }
+    });
+
+    it('that fails rejects the open that takes it, with its LoadError', async () => {
+      const broken = path.join(tempDir(), 'broken.nt');
+      fs.writeFileSync(broken, `<${BASE}/a> <${BASE}/b> "open .\n`);
+      const request = { sources: [broken], options: { baseIri: BASE } };
+      ahead.preload(request);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await assert.rejects(ahead.open(request), LoadError);
+      assert.deepEqual(ended, []);
+    });
+  });
+
   it('the HTTP thread does not load Oxigraph or the loader: only the store thread does', () => {
-    // What the entry and the server's module pull in, in a fresh process (neither runs main()).
+    // What the entry and the HTTP side's module pull in, in a fresh process (neither runs main()).
     const run = spawnSync(
       process.execPath,
       [
@@ -325,7 +374,7 @@ describe('the store in its own thread', function () {
         'tsx',
         '-e',
         `require(${JSON.stringify(path.join(PROJECT_ROOT, 'src', 'main.ts'))});
-         require(${JSON.stringify(path.join(PROJECT_ROOT, 'src', 'server', 'listen.ts'))});
+         require(${JSON.stringify(path.join(PROJECT_ROOT, 'src', 'server', 'serve.ts'))});
          console.log(JSON.stringify(Object.keys(require.cache)));`,
       ],
       { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 30_000 },
