@@ -49,7 +49,7 @@ let current: SearchIndex | undefined;
 /** The entries of the version being indexed. */
 let next: { version: string; entries: SearchEntry[] } | undefined;
 /** The bulk exports under way, each in the version it started in. */
-const exports = new Exports();
+const bulkExports = new Exports();
 
 function ready(): SearchIndex {
   if (!current) throw new Error('the search index is not built yet');
@@ -94,15 +94,15 @@ serve<SearchAsk, SearchReply>(async (ask) => {
       };
     }
     case 'exportStart': {
-      const started = exports.start(ready(), ask.spec);
+      const started = bulkExports.start(ready(), ask.spec);
       return { version: started.version, started };
     }
     case 'exportNext': {
-      const chunk = exports.next(ask.id);
+      const chunk = bulkExports.next(ask.id);
       return { version: chunk.version, chunk };
     }
     case 'exportEnd':
-      exports.end(ask.id);
+      bulkExports.end(ask.id);
       return null;
     case 'suggest': {
       const index = ready();
