@@ -10,7 +10,6 @@ import {
   parseTimestamp14,
   selectMemento,
   timestamp14,
-  type History,
   type HistoryEvent,
 } from '../history/model';
 import { formatByExtension, formatByName, type Format } from '../rdf/formats';
@@ -24,9 +23,17 @@ import {
 } from '../rdf/iris';
 import type { Isil } from '../rdf/isil';
 import { SerializationError } from '../rdf/rdfxml';
+import type { Documents } from '../serving/documents';
 import { pageLanguage } from '../serving/html/language';
 import { cacheControl, currentDocuments, pathBelow, queryOf, type RouteDeps } from './deps';
-import { badRequest, cannotWrite, notAcceptable, notFound, unknownIsil } from './errors';
+import {
+  badRequest,
+  cannotWrite,
+  movedPermanently,
+  notAcceptable,
+  notFound,
+  unknownIsil,
+} from './errors';
 import { servesPages } from './institutionPage';
 import { isilFromPath } from './lookup';
 import { commonHeaders } from './middleware';
@@ -75,12 +82,28 @@ function originalOf(rest: string, pages: boolean): Original {
   throw notFound('No such original resource: a document or page of an institution follows.');
 }
 
-/** The mementos of the ISIL (oldest first), or 404: never known, or no description kept. */
-function mementosOf(history: History, isil: Isil): readonly HistoryEvent[] {
+/**
+ * The mementos of the ISIL (oldest first); a 301 to the same URL with its canonical spelling when
+ * it is asked in another case (HTTP contract §5, as every route); else 404: never known, or no
+ * description kept.
+ */
+function mementosOf(req: Request, documents: Documents, isil: Isil): readonly HistoryEvent[] {
+  const { history } = documents.dataset;
   const mementos = history.mementos(isil);
   if (mementos.length > 0) return mementos;
-  if (history.events(isil).length === 0) throw unknownIsil(isil);
-  throw notFound(`The history keeps no description of ${isil} to serve.`);
+  if (history.events(isil).length > 0)
+    throw notFound(`The history keeps no description of ${isil} to serve.`);
+  const found = documents.dataset.lookup(isil);
+  if (found.kind !== 'other-case' || history.events(found.isil).length === 0)
+    throw unknownIsil(isil);
+  // The path names the ISIL once, as it was typed (isilFromPath takes no escapes).
+  const query = req.originalUrl.indexOf('?');
+  const path = query < 0 ? req.originalUrl : req.originalUrl.slice(0, query);
+  const at = path.lastIndexOf(isil);
+  throw movedPermanently(
+    `${path.slice(0, at)}${found.isil}${req.originalUrl.slice(at + isil.length)}`,
+    `The canonical spelling of this ISIL is ${found.isil}.`,
+  );
 }
 
 const mementoOf = (original: Original, event: HistoryEvent) =>
@@ -105,7 +128,7 @@ export function timegate({ service, config }: RouteDeps): RequestHandler {
   const pages = servesPages(config);
   const cache = cacheControl(config);
   return function timegate(req, res) {
-    const history = currentDocuments(service).dataset.history;
+    const documents = currentDocuments(service);
     const original = originalOf(pathBelow(req), pages);
     const asked = req.get('accept-datetime');
     const datetime = asked === undefined ? undefined : parseHttpDate(asked);
@@ -113,7 +136,7 @@ export function timegate({ service, config }: RouteDeps): RequestHandler {
       throw badRequest(
         'Accept-Datetime is an HTTP-date (RFC 7089 §2.1.1), e.g. Tue, 20 Mar 2001 20:35:00 GMT.',
       );
-    const mementos = mementosOf(history, original.isil);
+    const mementos = mementosOf(req, documents, original.isil);
     const chosen = selectMemento(mementos, datetime)!;
     const query = req.originalUrl.indexOf('?');
     res.writeHead(302, {
@@ -200,7 +223,7 @@ export function timemap({ service, config }: RouteDeps): RequestHandler {
   return function timemap(req, res) {
     const documents = currentDocuments(service);
     const original = originalOf(pathBelow(req), pages);
-    const mementos = mementosOf(documents.dataset.history, original.isil);
+    const mementos = mementosOf(req, documents, original.isil);
     // No Accept, or a wildcard: the TimeMap's own format.
     const type = req.headers.accept
       ? (accepts(req).type([LINK_FORMAT, JSON_TYPE]) as string | false)
@@ -264,7 +287,7 @@ export function memento({ service, config }: RouteDeps): RequestHandler {
     if (time === undefined)
       throw notFound('A memento is /memento/<YYYYMMDDhhmmss>/<document>, its time in UTC.');
     const original = originalOf(rest.slice(slash + 1), pages);
-    const mementos = mementosOf(documents.dataset.history, original.isil);
+    const mementos = mementosOf(req, documents, original.isil);
     const event = mementos.find((m) => m.time === time);
     if (!event)
       throw notFound(`No memento of ${original.path} has that time: its TimeMap lists them.`, {

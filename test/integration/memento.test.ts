@@ -260,6 +260,23 @@ for (const adapter of ADAPTERS)
       });
     });
 
+    describe('an ISIL asked in another case', () => {
+      for (const [asked, canonical] of <[string, string][]>[
+        ['/timegate/data/organisations/de-mt1.ttl', '/timegate/data/organisations/DE-Mt1.ttl'],
+        ['/timegate/isil/DE-MT1?lang=en', '/timegate/isil/DE-Mt1?lang=en'],
+        ['/timemap/data/organisations/de-MT1.nt', '/timemap/data/organisations/DE-Mt1.nt'],
+        [
+          `${mementoPath(T1, '/data/organisations/de-mt1.jsonld')}`,
+          `${mementoPath(T1, '/data/organisations/DE-Mt1.jsonld')}`,
+        ],
+      ])
+        it(`301 to its canonical spelling: ${asked}`, async () => {
+          const res = await request(app).get(asked);
+          assert.equal(res.status, 301);
+          assert.equal(res.headers.location, canonical);
+        });
+    });
+
     describe('a memento', () => {
       const original = '/data/organisations/DE-Mt1.ttl';
       let res: request.Response;
