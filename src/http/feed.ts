@@ -49,8 +49,8 @@ export function feed(deps: RouteDeps): RequestHandler {
     }),
   );
   return async function feed(req, res) {
-    const { dataset } = currentDocuments(deps.service);
-    const history = dataset.history;
+    const documents = currentDocuments(deps.service);
+    const history = documents.dataset.history;
     const id = pathBelow(req);
     const found = pages.find(history, id);
     if (found.kind === 'none') throw notFound('No such page of the change feed.');
@@ -66,12 +66,9 @@ export function feed(deps: RouteDeps): RequestHandler {
       );
     let answer;
     try {
-      answer = await pages.get(
-        history,
-        id,
-        format,
-        originOf(req.headers.host, deps.config.baseIri),
-      );
+      // A page of a history derived from the data reads its store: kept until the page is made.
+      const origin = originOf(req.headers.host, deps.config.baseIri);
+      answer = await documents.hold(() => pages.get(history, id, format, origin));
     } catch (error) {
       if (error instanceof RendersBusy)
         throw tooManyRequests(RETRY_AFTER, 'Too many pages of the change feed are being made.');

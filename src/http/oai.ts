@@ -73,16 +73,18 @@ export function oai(deps: RouteDeps): RequestHandler {
     if (!['GET', 'HEAD', 'POST'].includes(req.method))
       throw methodNotAllowed(ALLOW_WITH_POST, `The OAI-PMH provider answers ${ALLOW_WITH_POST}.`);
     const pairs = await argumentsOf(req);
-    const { dataset } = currentDocuments(deps.service);
-    const body = await answerOai(pairs, {
-      settings,
-      dataset,
-      now: Math.floor(Date.now() / 1000),
-    }).catch((error: unknown) => {
-      if (error instanceof KindsPending)
-        throw serviceUnavailable(KINDS_RETRY_AFTER, error.message, { 'Cache-Control': 'no-store' });
-      throw error;
-    });
+    const documents = currentDocuments(deps.service);
+    const { dataset } = documents;
+    // A list reads many descriptions: a reload meanwhile frees the store only once it is written.
+    const body = await documents
+      .hold(() => answerOai(pairs, { settings, dataset, now: Math.floor(Date.now() / 1000) }))
+      .catch((error: unknown) => {
+        if (error instanceof KindsPending)
+          throw serviceUnavailable(KINDS_RETRY_AFTER, error.message, {
+            'Cache-Control': 'no-store',
+          });
+        throw error;
+      });
     res.writeHead(200, {
       ...commonHeaders(res),
       'Content-Type': 'text/xml;charset=utf-8',

@@ -275,6 +275,24 @@ export class Documents {
 
   private settled(key: string): void {
     this.rendering.delete(key);
+    this.release();
+  }
+
+  /**
+   * Runs `work`, which reads this dataset's store outside a render (an OAI-PMH list, a page of the
+   * change feed): the store is not freed before it settles, whatever reload comes meanwhile. Called
+   * in the turn the documents were taken (`currentDocuments`), before a swap can retire them.
+   */
+  async hold<T>(work: () => Promise<T>): Promise<T> {
+    this.pending++;
+    try {
+      return await work();
+    } finally {
+      this.release();
+    }
+  }
+
+  private release(): void {
     if (--this.pending === 0 && this.retired) this.dataset.free();
   }
 

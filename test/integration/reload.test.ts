@@ -135,6 +135,23 @@ describe('reload', () => {
       assert.throws(() => previous.describe(found.institution), /freed/);
     });
 
+    it('work held on the documents (an OAI-PMH list, a feed page) keeps their store past a swap', async () => {
+      const documents = service.current!;
+      const found = documents.dataset.lookup('DE-RT1' as Isil);
+      assert.equal(found.kind, 'found');
+      const next = await loadSources([snapshot], { baseIri: BASE });
+      const held = documents.hold(async () => {
+        service.use(next.dataset);
+        // Past the turn on which the swap retires the previous documents.
+        await new Promise((resolve) => setImmediate(resolve));
+        await new Promise((resolve) => setImmediate(resolve));
+        return documents.dataset.describe(found.institution);
+      });
+      assert.ok((await held).quads.length > 0);
+      // Freed once the held work settled.
+      assert.throws(() => documents.dataset.describe(found.institution), /freed/);
+    });
+
     it('SIGHUPs during a reload are coalesced into one more reload after it', async () => {
       const before = lines.length;
       const reloader = new Reloader(service, logger, inProcessStore);
