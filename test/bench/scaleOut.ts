@@ -1,11 +1,16 @@
 // The scale-out step of the bench (a script, not a test), which `npm run bench` runs on
 // its own generated institutions; alone:
 //   npx tsx test/bench/scaleOut.ts --snapshot S --source N.nt [--main dist/src/main.js]
+//     [--steps loading,gsp,uncached,cached] (the steps run, these by default; gsp, the Graph Store
+//     Protocol's load, takes minutes; `build` adds step 1b)
 // In one run, on one machine (the load generator, the servers and the store share its cores):
 //  1. loading: Virtuoso's own bulk loader (ld_dir + rdf_loader_run through isql) on the generated
 //     N-Triples, against `npm run load` into the remote store from the same file, split into the
 //     loader's own processing and the transfer, through the bulk path and through the Graph Store
 //     Protocol;
+// 1b. (--steps loading,build) the ways Virtuoso could make a version's graph from its description
+//     graphs instead of being sent every triple twice: `INSERT … WHERE` under log_enable(2), and a
+//     graph group, against `ld_dir` of the source, and a query FROM each against FROM the graph;
 //  2. the CONSTRUCT of one institution asked of Virtuoso directly at 1, 4, 20 and 50 connections,
 //     against the service in remote mode with its document cache off at 50 connections;
 //  3. cached documents: the single-process Express ceiling, one service, N replicas behind nginx,
@@ -45,6 +50,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '50' },
     replicas: { type: 'string', default: '3' },
     base: { type: 'string', default: 'https://ld.zdb-services.de' },
+    steps: { type: 'string', default: 'loading,gsp,uncached,cached' },
   },
 });
 if (!values.snapshot || !values.source)
@@ -56,6 +62,7 @@ const WARMUP = Math.max(1, Math.round(DURATION / 5));
 const CONNECTIONS = Number(values.connections);
 const REPLICAS = Number(values.replicas);
 const BASE_IRI = values.base;
+const STEPS = new Set(values.steps.split(','));
 const MAIN = values.main ? [values.main] : ['--import', 'tsx', path.join('src', 'main.ts')];
 const HOST = '127.0.0.1';
 const WORK = path.join(PROJECT_ROOT, '.bench', 'scale');
@@ -185,7 +192,10 @@ function versionQuads(snapshot: string, version: string, out: string): number {
 }
 
 /** Loading: ld_dir against the loader, through both ways into the store. */
-async function loading(virtuoso: Virtuoso, isils: readonly string[]): Promise<string> {
+async function loading(
+  virtuoso: Virtuoso,
+  isils: readonly string[],
+): Promise<{ version: string; ldDirMs: number }> {
   const triples = fs.readFileSync(SOURCE, 'utf8').split('\n').filter(Boolean).length;
   const name = `direct-${path.basename(SOURCE)}`;
   fs.copyFileSync(SOURCE, path.join(virtuoso.dir, name));
@@ -224,22 +234,70 @@ async function loading(virtuoso: Virtuoso, isils: readonly string[]): Promise<st
     log(
       `ld_dir + rdf_loader_run + checkpoint of a version's ${quads} quads, as the loader writes them: ${seconds(sameQuadsMs)}; the loader's transfer / that ${(written.transferMs / sameQuadsMs).toFixed(2)}×`,
     );
-    const gsp: RemoteTarget = {
-      endpoint: other.endpoint,
-      via: { kind: 'graph-store', url: other.openGraphStore() },
-    };
-    started = Date.now();
-    const viaGsp = await loadRemote([SNAPSHOT], options, { baseIri: BASE_IRI }, gsp);
+    let gspTransfer = 'not run';
+    if (STEPS.has('gsp')) {
+      const gsp: RemoteTarget = {
+        endpoint: other.endpoint,
+        via: { kind: 'graph-store', url: other.openGraphStore() },
+      };
+      started = Date.now();
+      const viaGsp = await loadRemote([SNAPSHOT], options, { baseIri: BASE_IRI }, gsp);
+      gspTransfer = seconds(viaGsp.transferMs);
+      log(
+        `npm run load of the snapshot into Virtuoso through the Graph Store Protocol: ${seconds(Date.now() - started)} in all, reading ${seconds(viaGsp.readMs)}, transfer ${gspTransfer}; transfer / ld_dir ${(viaGsp.transferMs / ldDirMs).toFixed(2)}×`,
+      );
+    }
     log(
-      `npm run load of the snapshot into Virtuoso through the Graph Store Protocol: ${seconds(Date.now() - started)} in all, reading ${seconds(viaGsp.readMs)}, transfer ${seconds(viaGsp.transferMs)}; transfer / ld_dir ${(viaGsp.transferMs / ldDirMs).toFixed(2)}×`,
-    );
-    log(
-      `| loading ${triples} triples: ld_dir / loader's processing + transfer (bulk) / transfer (GSP) | ${seconds(ldDirMs)} / ${seconds(written.snapshotMs)} + ${seconds(written.transferMs)} / ${seconds(viaGsp.transferMs)} | transfer ≤ 2× ld_dir | ${written.transferMs <= 2 * ldDirMs ? 'PASS' : 'MISS'} |`,
+      `| loading ${triples} triples: ld_dir / loader's processing + transfer (bulk, history log included) / transfer (GSP) | ${seconds(ldDirMs)} / ${seconds(written.snapshotMs)} + ${seconds(written.transferMs)} (${(written.transferMs / ldDirMs).toFixed(2)}×) / ${gspTransfer} | transfer ≤ 2× ld_dir | ${written.transferMs <= 2 * ldDirMs ? 'PASS' : 'MISS'} |`,
     );
   } finally {
     await other.stop();
   }
-  return written.version;
+  return { version: written.version, ldDirMs };
+}
+
+/** Milliseconds `work` takes. */
+function timed(work: () => unknown): number {
+  const started = Date.now();
+  work();
+  return Date.now() - started;
+}
+
+/**
+ * The version's graph made by Virtuoso from the description graphs `loading` wrote, each way into
+ * a graph of its own beside the version's, then dropped: the copy's time against `ld_dir` of the
+ * source (as many triples), and the index's first query FROM each against FROM the version's graph.
+ */
+function building(virtuoso: Virtuoso, version: string, ldDirMs: number): string[] {
+  const all = versionGraph(version);
+  const copy = 'urn:bench:copy';
+  const group = 'urn:bench:group';
+  const insertMs = timed(() =>
+    virtuoso.isql(
+      `SPARQL DEFINE sql:log-enable 2 INSERT { GRAPH <${copy}> { ?s ?p ?o } } WHERE { GRAPH ?g { ?s ?p ?o } FILTER(STRSTARTS(STR(?g), "${all}:")) }; checkpoint;`,
+    ),
+  );
+  const groupMs = timed(() =>
+    virtuoso.isql(
+      `DB.DBA.RDF_GRAPH_GROUP_CREATE('${group}', 1); SELECT COUNT(DB.DBA.RDF_GRAPH_GROUP_INS('${group}', id_to_iri(G))) FROM (SELECT DISTINCT G FROM DB.DBA.RDF_QUAD) graphs WHERE id_to_iri(G) LIKE '${all}:%';`,
+    ),
+  );
+  const count = (graph: string) =>
+    timed(() =>
+      virtuoso.isql(
+        `SPARQL SELECT (COUNT(DISTINCT ?i) AS ?n) FROM <${graph}> WHERE { ?i a <http://xmlns.com/foaf/0.1/Organization> };`,
+      ),
+    );
+  const [fromGraph, fromCopy, fromGroup] = [count(all), count(copy), count(group)];
+  virtuoso.isql(
+    `DB.DBA.RDF_GRAPH_GROUP_DROP('${group}', 1); SPARQL DEFINE sql:log-enable 3 CLEAR GRAPH <${copy}>; checkpoint;`,
+  );
+  log(
+    `the version's graph made by Virtuoso from its description graphs: INSERT … WHERE ${seconds(insertMs)} (${(insertMs / ldDirMs).toFixed(2)}× ld_dir of the source), graph group ${seconds(groupMs)}; the institutions counted FROM the version's graph ${fromGraph} ms, FROM the copy ${fromCopy} ms, FROM the group ${fromGroup} ms`,
+  );
+  return [
+    `| the version's graph made by Virtuoso: INSERT … WHERE / ld_dir of the source; a query FROM a graph group / FROM the graph | ${(insertMs / ldDirMs).toFixed(2)}×; ${fromGroup} / ${fromGraph} ms | | |`,
+  ];
 }
 
 /** Uncached documents: Virtuoso's own rate, and the service's in remote mode. */
@@ -353,15 +411,19 @@ async function main(): Promise<void> {
     `scale-out: ${hasWrk ? 'wrk' : 'autocannon'}, ${CONNECTIONS} connections, ${DURATION} s a case, ${REPLICAS} replicas`,
   );
   const isils = isilsOf(SOURCE);
-  const virtuoso = await startVirtuoso(120_000, 60, 200_000);
   const table: string[] = [];
-  try {
-    const version = await loading(virtuoso, isils);
-    table.push(await uncached(virtuoso, version, isils));
-  } finally {
-    await virtuoso.stop();
+  if (STEPS.has('loading') || STEPS.has('uncached')) {
+    const virtuoso = await startVirtuoso(120_000, 60, 200_000);
+    try {
+      // The uncached step serves the version the loading step wrote.
+      const { version, ldDirMs } = await loading(virtuoso, isils);
+      if (STEPS.has('build')) table.push(...building(virtuoso, version, ldDirMs));
+      if (STEPS.has('uncached')) table.push(await uncached(virtuoso, version, isils));
+    } finally {
+      await virtuoso.stop();
+    }
   }
-  table.push(...(await cached(isils)));
+  if (STEPS.has('cached')) table.push(...(await cached(isils)));
   log('');
   log('| scale-out | figure | target | |');
   log('|---|---|---|---|');
