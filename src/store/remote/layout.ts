@@ -91,6 +91,8 @@ export const HISTORY_TERMS = {
   isil: 'urn:isil-ld:history#isil',
   hash: 'urn:isil-ld:history#hash',
   successors: 'urn:isil-ld:history#successors',
+  /** A description graph's one triple: the canonical N-Triples of the description, as a string. */
+  text: 'urn:isil-ld:history#text',
 } as const;
 
 const HASH = /^[0-9a-f]{32}$/;
@@ -130,6 +132,16 @@ export interface HistoryStep {
 }
 
 const literal = (text: string) => JSON.stringify(text);
+
+/**
+ * The one line of a description graph of the history: its canonical N-Triples as one string, so that
+ * a description costs the store one quad to load, not one a triple (descriptions are read back
+ * whole, when a memento is asked, never queried).
+ */
+export function descriptionText(hash: string, text: string): string {
+  const graph = hashGraph(hash);
+  return `<${graph}> <${HISTORY_TERMS.text}> ${literal(text)} .`;
+}
 const integer = (n: number) => `"${n}"^^<${XSD}integer>`;
 
 /** The registry's lines of the history's versions. */

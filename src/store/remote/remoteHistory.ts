@@ -22,6 +22,7 @@ import { toDescription } from '../../rdf/description';
 import { canonicalNTriples } from './canonical';
 import {
   DESCRIPTION_PREFIX,
+  descriptionText,
   eventsGraph,
   hashGraph,
   hashOfGraph,
@@ -219,7 +220,7 @@ export async function nextVersion(
     if (present.has(hash)) continue;
     const text = next.description(isil);
     if (text === undefined) throw new Error(`no description of ${isil} to keep in the history`);
-    graphs.set(hashGraph(hash), text.split('\n').filter(Boolean));
+    graphs.set(hashGraph(hash), [descriptionText(hash, text)]);
   }
   const descriptionsWritten = graphs.size;
   if (changes.length > 0) graphs.set(eventsGraph(step.time), eventTriples(step, changes));
@@ -286,18 +287,28 @@ export async function remoteHistory(
   );
 }
 
-/** The canonical description a memento serves, from its hash graph. */
+/**
+ * The canonical description a memento serves, from its hash graph: its one string, or (a graph
+ * written by an earlier version of this service) its triples.
+ */
 export async function readHashDescription(
   client: SparqlClient,
   baseIri: string,
   event: HistoryEvent,
 ): Promise<string> {
   const graph = hashGraph(event.hash ?? '');
-  const { body } = await client.query(
-    `CONSTRUCT { ?s ?p ?o } WHERE { GRAPH <${graph}> { ?s ?p ?o } }`,
-    'application/n-triples',
+  const [row] = await select(
+    client,
+    `SELECT ?text WHERE { GRAPH <${graph}> { <${graph}> <${H.text}> ?text } } LIMIT 1`,
   );
-  const text = canonicalNTriples(body);
+  let text = row?.text?.value;
+  if (text === undefined) {
+    const { body } = await client.query(
+      `CONSTRUCT { ?s ?p ?o } WHERE { GRAPH <${graph}> { ?s ?p ?o } }`,
+      'application/n-triples',
+    );
+    text = canonicalNTriples(body);
+  }
   if (text.trim() === '')
     throw new Error(`the store holds no description ${event.hash ?? ''} of ${event.isil}`);
   return writeTriples(toDescription(institutionIri(baseIri, event.isil as Isil), text).triples);

@@ -20,14 +20,18 @@ import { generate } from '../../../src/load/generated';
 import { loadSources, writeSnapshot } from '../../../src/load/loadSources';
 import { createLogger } from '../../../src/log';
 import { adaptersFor } from '../../../src/server/adapters';
-import { DESCRIPTION_PREFIX, HISTORY_PREFIX } from '../../../src/store/remote/layout';
+import { DESCRIPTION_PREFIX, hashGraph, HISTORY_PREFIX } from '../../../src/store/remote/layout';
 import {
   graphsStartingWith,
   listTimeline,
   listVersions,
   storedVersions,
 } from '../../../src/store/remote/registry';
-import { readStoredHistory, remoteHistory } from '../../../src/store/remote/remoteHistory';
+import {
+  readHashDescription,
+  readStoredHistory,
+  remoteHistory,
+} from '../../../src/store/remote/remoteHistory';
 import { SparqlClient } from '../../../src/store/remote/sparqlClient';
 import { bulkTarget, startVirtuoso, type Virtuoso } from '../../servers/virtuoso';
 import { ADAPTERS, BASE, tempDir, testConfig } from '../../support';
@@ -293,6 +297,38 @@ function graphOf(ntriples: string): Quad[] {
           !(await graphsStartingWith(client, HISTORY_PREFIX)).includes(killed),
           'the events a killed write left are dropped',
         );
+      });
+
+      it('keeps a description as one string, and reads one kept as triples (an older store) alike', async () => {
+        const renamed = isilOf(v1[2]!);
+        const replica = (await remoteHistory(client, second.version, BASE))!;
+        const event = replica.mementos(renamed)[0]!;
+        const graph = hashGraph(event.hash!);
+        const count = async () =>
+          Number(
+            JSON.parse(
+              (
+                await client.query(
+                  `SELECT (COUNT(*) AS ?n) WHERE { GRAPH <${graph}> { ?s ?p ?o } }`,
+                  'application/sparql-results+json',
+                )
+              ).body,
+            ).results.bindings[0].n.value,
+          );
+        assert.equal(await count(), 1, 'one quad a description');
+        const kept = await readHashDescription(client, BASE, event);
+        // The layout before: the description's triples in its graph, written as loads wrote them.
+        const { transport, client: own } = transportOf(bulk);
+        try {
+          await transport.dropGraphs([graph]);
+          await transport.writeGraphs(new Map([[graph, kept.split('\n').filter(Boolean)]]));
+        } finally {
+          await transport.close();
+          own.close();
+        }
+        assert.ok((await count()) > 10);
+        const read = await readHashDescription(client, BASE, event);
+        assert.ok(isomorphic(graphOf(read), graphOf(kept)), read);
       });
 
       it('prunes only the graphs nothing references', async () => {
