@@ -69,14 +69,14 @@ export async function loadSources(
         `holds no institution to serve: none of its ${figure(size)} triples makes a foaf:Organization of an IRI under ${options.baseIri}${RESOURCE_PATH}`,
       );
     // A triple two descriptions share is placed in both graphs: one quad more. Every triple of
-    // the RDF sources passes here once: their literals are checked on the way.
+    // the RDF sources passes here once (or was placed as it was read): its literal is checked.
     options.onPhase?.('descriptions');
     const placedFrom = load.placedFrom.length > 0 ? load.placedFrom.join(', ') : from;
     // A snapshot of this base read alone was placed before it was written: placed again, its
     // default graph would be loaded anew, cut from the descriptions' blank nodes it continues.
     const ownSnapshot = files.length === 1 && load.snapshot && load.placedFrom.length === 0;
     const placed =
-      !ownSnapshot &&
+      !(ownSnapshot || load.placedWhileRead) &&
       load.store.placeDescriptions(options.baseIri, (line) => checkLiteral(placedFrom, line));
     // One source's descriptions are whole once placed, unless its records cross; several sources
     // may state triples about a node that another's description links to.
