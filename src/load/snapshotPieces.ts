@@ -123,26 +123,54 @@ export function* chunkedNQuads(nquads: string): Generator<string> {
 /**
  * Lines in their order, in pieces of about SNAPSHOT_CHUNK_BYTES each ended by a chunk mark, put
  * only where no blank-node label of the lines before appears after: the canonical snapshot's
- * order is kept (a description's labels are its own, so a mark may follow any description).
+ * order is kept. The lines come a batch at a time (a description, then the rest), and each piece
+ * is made bytes as soon as it is whole: the lines are never all held. A description's labels are
+ * its own, but the rest may name some of them again (`later`): no mark is put until those lines
+ * are past.
  */
-export function* orderedPieces(lines: readonly string[]): Generator<string> {
-  const last = new Map<string, number>();
-  lines.forEach((line, n) => {
-    for (const label of labelsOf(`${line} `)) last.set(label, n);
-  });
-  let piece: string[] = [];
-  let size = 0;
-  /** The last line a label seen so far appears on. */
-  let open = -1;
-  for (const [n, line] of lines.entries()) {
-    piece.push(line, '\n');
-    size += line.length + 1;
-    for (const label of labelsOf(`${line} `)) open = Math.max(open, last.get(label)!);
-    if (size < SNAPSHOT_CHUNK_BYTES || open > n) continue;
-    piece.push(CHUNK_MARK);
-    yield piece.join('');
-    piece = [];
-    size = 0;
+export class PieceWriter {
+  readonly pieces: Buffer[] = [];
+  private piece: string[] = [];
+  private size = 0;
+  /** The number of the next line, counted over every batch. */
+  private at = 0;
+  /** The last line a label seen so far appears on, when it is in a batch seen. */
+  private open = -1;
+  /** Labels seen that appear again in a later batch. */
+  private readonly pending = new Set<string>();
+
+  /** Adds a batch of lines; labels in `later` appear again in a batch to come. */
+  add(lines: readonly string[], later?: ReadonlySet<string>): void {
+    const last = new Map<string, number>();
+    lines.forEach((line, n) => {
+      for (const label of labelsOf(`${line} `)) last.set(label, this.at + n);
+    });
+    for (const label of this.pending) {
+      const n = last.get(label);
+      if (n === undefined) continue;
+      this.open = Math.max(this.open, n);
+      this.pending.delete(label);
+    }
+    for (const line of lines) {
+      const n = this.at++;
+      this.piece.push(line, '\n');
+      this.size += line.length + 1;
+      for (const label of labelsOf(`${line} `)) {
+        if (later?.has(label)) this.pending.add(label);
+        else this.open = Math.max(this.open, last.get(label)!);
+      }
+      if (this.size < SNAPSHOT_CHUNK_BYTES || this.open > n || this.pending.size > 0) continue;
+      this.piece.push(CHUNK_MARK);
+      this.pieces.push(Buffer.from(this.piece.join('')));
+      this.piece = [];
+      this.size = 0;
+    }
   }
-  if (piece.length > 0) yield piece.join('');
+
+  /** The pieces, the last one whole or not. */
+  end(): Buffer[] {
+    if (this.piece.length > 0) this.pieces.push(Buffer.from(this.piece.join('')));
+    this.piece = [];
+    return this.pieces;
+  }
 }
