@@ -92,14 +92,25 @@ function* linesOf(fd: number, hash?: Hasher): Generator<string> {
   if (last !== '') yield last;
 }
 
+/** One graph, or several: most nodes are in one, and a set each costs a hundred bytes and more. */
+type Graphs = string | Set<string>;
+
+function addGraph(map: Map<string, Graphs>, node: string, graph: string): void {
+  const graphs = map.get(node);
+  if (graphs === undefined) map.set(node, graph);
+  else if (typeof graphs !== 'string') graphs.add(graph);
+  else if (graphs !== graph) map.set(node, new Set([graphs, graph]));
+}
+
 /** Which graphs each subject's triples go into: the first pass's findings. */
 export class DescriptionPlan {
   private readonly institutions = new Map<string, string>();
   /** Blank nodes each institution or blank node links to. */
   private readonly blanksBelow = new Map<string, string[]>();
   /** The graphs of the institutions that link to a named node with NAMED_LINKS. */
-  private readonly linked = new Map<string, Set<string>>();
-  private readonly blankGraphs = new Map<string, Set<string>>();
+  private readonly linked = new Map<string, Graphs>();
+  /** The graphs of the descriptions a blank node is in. */
+  private readonly blankGraphs = new Map<string, Graphs>();
   private readonly prefix: string;
   private readonly other: string;
 
@@ -118,9 +129,7 @@ export class DescriptionPlan {
       if (below) below.push(o);
       else this.blanksBelow.set(s, [o]);
     } else if (graph !== undefined && o.startsWith('<') && NAMED_LINKS.has(p)) {
-      const graphs = this.linked.get(o);
-      if (graphs) graphs.add(graph);
-      else this.linked.set(o, new Set([graph]));
+      addGraph(this.linked, o, graph);
     }
     return true;
   }
@@ -148,9 +157,7 @@ export class DescriptionPlan {
         for (const blank of blanks) {
           if (seen.has(blank)) continue;
           seen.add(blank);
-          const graphs = this.blankGraphs.get(blank);
-          if (graphs) graphs.add(graph);
-          else this.blankGraphs.set(blank, new Set([graph]));
+          addGraph(this.blankGraphs, blank, graph);
           below.push(...(this.blanksBelow.get(blank) ?? []));
         }
         blanks = below;
@@ -164,9 +171,11 @@ export class DescriptionPlan {
     const graphs: string[] = [];
     const own = subject.startsWith(this.prefix) ? this.institutions.get(subject) : undefined;
     if (own !== undefined) graphs.push(own);
-    for (const graph of this.linked.get(subject) ?? []) if (graph !== own) graphs.push(graph);
-    for (const graph of this.blankGraphs.get(subject) ?? []) graphs.push(graph);
-    return graphs;
+    const linked = this.linked.get(subject) ?? [];
+    for (const graph of typeof linked === 'string' ? [linked] : linked)
+      if (graph !== own) graphs.push(graph);
+    const blank = this.blankGraphs.get(subject) ?? [];
+    return typeof blank === 'string' ? [...graphs, blank] : [...graphs, ...blank];
   }
 }
 
