@@ -43,7 +43,7 @@ export interface CanonicalDataset {
    * pieces that end with a chunk mark where one may go (`PieceWriter`): what `writeSnapshot` writes
    * between its first line and its trailer.
    */
-  readonly pieces: readonly Buffer[];
+  readonly pieces: Iterable<Buffer>;
 }
 
 /**

@@ -124,7 +124,7 @@ describe('placedNTriples: an N-Triples source read into the graphs of its descri
         ntriples,
         (load) => ({
           dump: load.dataset.store.dump(),
-          pieces: Buffer.concat(load.canonical!.pieces).toString(),
+          pieces: Buffer.concat([...load.canonical!.pieces]).toString(),
           version: load.dataset.version,
         }),
         straight,
