@@ -8,7 +8,7 @@ import { chunks, figure } from './reading';
 
 /**
  * The most bytes a load reads from its sources together, snapshots aside: 256 MiB. A load's memory
- * peaks at about 8 bytes an input byte (200 MB of generated institutions in N-Triples: 1.5-1.7 GB,
+ * peaks at about 8 bytes an input byte (200 MB of generated institutions in N-Triples: 1.3-1.7 GB,
  * most of it Oxigraph's WebAssembly memory, which cannot pass 4 GiB; docs/loading.md), and
  * sources in other formats are placed from one string of the store's default graph: 256 MiB stays
  * inside both that and V8's longest string (2^29 - 24 characters, about 512 MiB). The 18,672
