@@ -10,6 +10,7 @@ import {
   loadSources,
   NoInstitutionError,
   type LoadReport,
+  type OnPhase,
   type SourceFormat,
   type WrittenSnapshot,
 } from '../src/load/loadSources';
@@ -201,7 +202,12 @@ function parseCommand(
   return { args, format, workers };
 }
 
-export async function main(argv: readonly string[]): Promise<number> {
+/** What a caller of `main` may watch besides the report (test/bench/loadPhases.ts). */
+export interface LoadHooks {
+  readonly onPhase?: OnPhase;
+}
+
+export async function main(argv: readonly string[], hooks: LoadHooks = {}): Promise<number> {
   const command = parseCommand(argv);
   if (typeof command === 'number') return command;
   const { args, format, workers } = command;
@@ -218,6 +224,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       validate: !args.values['skip-validation'],
       requireInstitutions: !args.values['allow-empty'],
       onProgress: progress.report,
+      ...(hooks.onPhase ? { onPhase: hooks.onPhase } : {}),
       ...(workers ? { validationWorkers: workers } : {}),
       ...(format ? { format } : {}),
     };
@@ -257,10 +264,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     try {
       committed = await commitVersion(loaded, config, {
         at: crashAt(process.env.ISIL_LD_CRASH_AT),
+        ...(hooks.onPhase ? { onPhase: hooks.onPhase } : {}),
       });
     } finally {
       dataset.free();
     }
+    hooks.onPhase?.('end');
     printReport(report, outcomeOf(config.dataset, committed));
     return 0;
   } catch (error) {

@@ -107,31 +107,35 @@ export class LogWriter {
 
   /** Appends a version's events and its version line, flushed to disk; not committed yet. */
   append(next: NewVersion): void {
-    const lines: string[] = [];
-    for (const change of next.changes) {
-      const line: Record<string, unknown> = {
-        v: next.version,
-        t: next.time,
-        e: change.kind,
-        isil: change.isil,
-      };
-      if (change.successors) line.succ = change.successors;
-      if (isMemento(change as HistoryEvent)) {
-        line.hash = change.hash;
-        line.nt = next.description(change.isil);
+    // Written a piece at a time (a first version's events hold every description): no string of
+    // them all. A writer killed half-way leaves lines the next one cuts, as a single write would.
+    const fd = fs.openSync(this.file, 'a');
+    try {
+      let lines: string[] = [];
+      let size = 0;
+      for (const change of next.changes) {
+        const text = eventLine(next, change);
+        lines.push(text);
+        size += text.length;
+        if (size < APPEND_PIECE) continue;
+        fs.writeSync(fd, `${lines.join('\n')}\n`);
+        lines = [];
+        size = 0;
       }
-      lines.push(JSON.stringify(line));
+      lines.push(
+        JSON.stringify({
+          version: next.version,
+          time: next.time,
+          institutions: next.institutions,
+          withdrawn: next.withdrawn,
+          events: next.changes.length,
+        }),
+      );
+      fs.writeSync(fd, `${lines.join('\n')}\n`);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
     }
-    lines.push(
-      JSON.stringify({
-        version: next.version,
-        time: next.time,
-        institutions: next.institutions,
-        withdrawn: next.withdrawn,
-        events: next.changes.length,
-      }),
-    );
-    appendSynced(this.file, `${lines.join('\n')}\n`);
   }
 
   /** Marks the version appended last as live (after the snapshot that names it is in place). */
@@ -192,6 +196,25 @@ function isRunning(pid: number): boolean {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
+
+/** An event of the version `next` as its line of the log. */
+function eventLine(next: NewVersion, change: NewVersion['changes'][number]): string {
+  const line: Record<string, unknown> = {
+    v: next.version,
+    t: next.time,
+    e: change.kind,
+    isil: change.isil,
+  };
+  if (change.successors) line.succ = change.successors;
+  if (isMemento(change as HistoryEvent)) {
+    line.hash = change.hash;
+    line.nt = next.description(change.isil);
+  }
+  return JSON.stringify(line);
+}
+
+/** About how many characters of events `append` writes at once. */
+const APPEND_PIECE = 1 << 20;
 
 function appendSynced(file: string, text: string): void {
   const fd = fs.openSync(file, 'a');

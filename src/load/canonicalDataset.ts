@@ -1,4 +1,4 @@
-// A loaded dataset read canonically, from one dump of its store grouped by graph: each
+// A loaded dataset read canonically, graph by graph: each
 // institution's canonical description with its links and its hash (the history's states), and the
 // snapshot's lines in their canonical order (docs/loading.md, "The snapshot's order").
 import crypto from 'node:crypto';
@@ -16,6 +16,7 @@ import { TimeSlicer } from '../util/timeSlice';
 import { LoadError } from './loadError';
 import type { OnProgress } from './report';
 import { restLines, type TextQuad } from './restLabels';
+import { PieceWriter } from './snapshotPieces';
 
 const SAME_AS = `<${PREFIXES.owl}sameAs>`;
 
@@ -34,46 +35,43 @@ export interface VersionHistory {
   readonly version: string;
 }
 
-/** A dataset read canonically: its history, and its snapshot's quad lines in their order. */
+/** A dataset read canonically: its history, and its snapshot's quads in their order. */
 export interface CanonicalDataset {
   readonly history: VersionHistory;
-  /** N-Quads lines, without their newline: the description graphs, the links graph, the rest. */
-  readonly lines: readonly string[];
+  /**
+   * The snapshot's quads (the description graphs, the links graph, the rest) as UTF-8 N-Quads, in
+   * pieces that end with a chunk mark where one may go (`PieceWriter`): what `writeSnapshot` writes
+   * between its first line and its trailer.
+   */
+  readonly pieces: Iterable<Buffer>;
 }
 
 /**
- * Reads the store of `dataset` once and canonically: the description graphs in ISIL order, each
- * with canonical labels made unique to it (`_:d<n>b<i>` for the n-th), then what no description
- * holds (`restLines`). A description past the work limit is a LoadError naming its ISIL.
+ * Reads the store of `dataset` canonically, graph by graph: what no description holds first (the
+ * default graph, the links graph, other graphs), then each description graph in ISIL order, with
+ * canonical labels made unique to it (`_:d<n>b<i>` for the n-th), its lines made pieces of the
+ * snapshot at once, then the rest (`restLines`). No dump of the whole store is held. A description
+ * past the work limit is a LoadError naming its ISIL.
  */
 export async function canonicalDataset(
   dataset: Dataset<DatasetStore>,
   onProgress?: OnProgress,
 ): Promise<CanonicalDataset> {
-  const { baseIri } = dataset;
-  const graphs = byGraph(dataset.store.dump());
+  const { baseIri, store } = dataset;
   const linksGraph = `<${linksGraphIri(baseIri)}>`;
-  const sameAs = new Map<string, Triple[]>();
-  for (const q of graphs.get(linksGraph) ?? [])
-    if (q.p === SAME_AS) push(sameAs, q.s, { s: q.s, p: q.p, o: q.o });
 
-  const subjects: { isil: string; iri: string; live: boolean }[] = [];
-  for (const i of dataset.institutions()) subjects.push({ isil: i.isil, iri: i.iri, live: true });
-  for (const w of dataset.withdrawnInstitutions())
-    subjects.push({ isil: w.isil, iri: w.iri, live: false });
-  subjects.sort((a, b) => (a.isil < b.isil ? -1 : a.isil > b.isil ? 1 : 0));
+  const subjects = subjectsOf(dataset);
+  const { rest, owner, sameAs, named } = readRest(store, subjects, linksGraph);
 
   const states = new Map<string, InstitutionState>();
   const descriptions = new Map<string, string>();
-  const out: string[] = [];
+  const writer = new PieceWriter();
   const anchors = new Map<string, string>();
   const slicer = new TimeSlicer();
-  for (const [n, { isil, iri, live }] of subjects.entries()) {
+  for (const [n, { isil, iri, live, graph }] of subjects.entries()) {
     // Told every thousand institutions, as records are: a small load shows no such phase.
     if (n % 1000 === 0 && n > 0) onProgress?.('canonicalising', n, subjects.length, 'institutions');
-    const graph = `<${descriptionIri(baseIri, isil as Isil)}>`;
-    const own = graphs.get(graph) ?? [];
-    graphs.delete(graph);
+    const own = named.has(graph) ? quadsOf(store, graph) : [];
     let labelled: Triple[];
     try {
       labelled = labelBlankNodes(own, iri);
@@ -82,16 +80,25 @@ export async function canonicalDataset(
       throw new LoadError(isil, undefined, undefined, error.message);
     }
     const prefix = `_:d${n}`;
+    /** The labels of this description that the rest names again. */
+    const later = new Set<string>();
+    const anchor = (term: string, label: string) => {
+      if (owner.get(term) !== n) return;
+      anchors.set(term, `${prefix}${label.slice(2)}`);
+      later.add(`${prefix}${label.slice(2)}`);
+    };
     own.forEach((q, k) => {
-      if (q.s.startsWith('_:')) anchors.set(q.s, `${prefix}${labelled[k]!.s.slice(2)}`);
-      if (q.o.startsWith('_:')) anchors.set(q.o, `${prefix}${labelled[k]!.o.slice(2)}`);
+      if (q.s.startsWith('_:')) anchor(q.s, labelled[k]!.s);
+      if (q.o.startsWith('_:')) anchor(q.o, labelled[k]!.o);
     });
     // Ordered once, with the links: the graph's own lines are those but the links it lacks.
     const links = linksBeyond(own, sameAs.get(`<${iri}>`));
     const { triples } = orderedDescription(iri, links ? [...labelled, ...links] : labelled);
+    const lines: string[] = [];
     for (const t of triples)
       if (!links?.includes(t))
-        out.push(`${local(t.s, prefix)} ${t.p} ${local(t.o, prefix)} ${graph} .`);
+        lines.push(`${local(t.s, prefix)} ${t.p} ${local(t.o, prefix)} ${graph} .`);
+    writer.add(lines, later);
     const text = writeTriples(triples);
     descriptions.set(isil, text);
     states.set(isil, stateOf(isil, iri, live, text, baseIri));
@@ -101,7 +108,6 @@ export async function canonicalDataset(
     onProgress?.('canonicalising', subjects.length, subjects.length, 'institutions');
   // What no description holds, labelled together (a blank node may be in several graphs), the
   // links graph's lines first.
-  const rest = [...graphs.values()].flat();
   const used = new Map<string, string>();
   for (const q of rest)
     for (const term of [q.s, q.o]) {
@@ -119,11 +125,64 @@ export async function canonicalDataset(
     .update(tail.map((line) => `${line}\n`).join(''))
     .digest('hex')
     .slice(0, HASH_LENGTH);
-  out.push(...tail);
+  writer.add(tail);
   return {
     history: { states, descriptions, rest: restHash, version: versionOf(states, restHash) },
-    lines: out,
+    pieces: writer.end(),
   };
+}
+
+/** A description to read: its institution, and the graph that holds it. */
+interface Subject {
+  readonly isil: string;
+  readonly iri: string;
+  readonly live: boolean;
+  readonly graph: string;
+}
+
+/** Every ISIL of the dataset, live and withdrawn, in ISIL order. */
+function subjectsOf(dataset: Dataset<DatasetStore>): Subject[] {
+  const subjects: Subject[] = [];
+  const graphOf = (isil: string) => `<${descriptionIri(dataset.baseIri, isil as Isil)}>`;
+  for (const i of dataset.institutions())
+    subjects.push({ isil: i.isil, iri: i.iri, live: true, graph: graphOf(i.isil) });
+  for (const w of dataset.withdrawnInstitutions())
+    subjects.push({ isil: w.isil, iri: w.iri, live: false, graph: graphOf(w.isil) });
+  return subjects.sort((a, b) => (a.isil < b.isil ? -1 : a.isil > b.isil ? 1 : 0));
+}
+
+/**
+ * What no description holds, in the order the store lists its graphs, the default graph first;
+ * the description that labels each of its blank nodes that a description holds too (the last, by
+ * number: a blank node in several takes the label the last gives it); the links by institution;
+ * and the store's named graphs.
+ */
+function readRest(
+  store: DatasetStore,
+  subjects: readonly Subject[],
+  linksGraph: string,
+): {
+  rest: TextQuad[];
+  owner: Map<string, number>;
+  sameAs: Map<string, Triple[]>;
+  named: Set<string>;
+} {
+  const named = new Set(store.graphNames());
+  const described = new Set(subjects.map((s) => s.graph));
+  const rest: TextQuad[] = [...quadsOf(store, '')];
+  for (const graph of named) if (!described.has(graph)) rest.push(...quadsOf(store, graph));
+  const blanks = new Set<string>();
+  for (const q of rest) for (const term of [q.s, q.o]) if (term.startsWith('_:')) blanks.add(term);
+  const owner = new Map<string, number>();
+  if (blanks.size > 0)
+    for (const [n, { graph }] of subjects.entries())
+      if (named.has(graph))
+        for (const q of quadsOf(store, graph))
+          for (const term of [q.s, q.o]) if (blanks.has(term)) owner.set(term, n);
+  const sameAs = new Map<string, Triple[]>();
+  for (const q of rest)
+    if (q.g === linksGraph && q.p === SAME_AS) push(sameAs, q.s, { s: q.s, p: q.p, o: q.o });
+  return { rest, owner, sameAs, named };
 }
 
 /** The institution's links its graph does not state itself, if any. */
@@ -149,30 +208,13 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-/** The store's N-Quads (as Oxigraph writes them) by graph: `''` for the default graph. */
-function byGraph(nquads: string): Map<string, TextQuad[]> {
-  const graphs = new Map<string, TextQuad[]>();
-  for (const text of lines(nquads)) {
+/** The quads of one graph of the store (`''`: the default graph), as Oxigraph writes them. */
+function quadsOf(store: DatasetStore, graph: string): TextQuad[] {
+  const quads: TextQuad[] = [];
+  for (const text of lines(store.graphTriples(graph === '' ? undefined : graph.slice(1, -1)))) {
     const line = splitLine(text);
-    if (line === undefined) throw new Error(`not a quad as the store writes them: ${text}`);
-    const end = objectEnd(line.o);
-    const g = line.o.slice(end + 1);
-    push(graphs, g, { s: line.s, p: line.p, o: line.o.slice(0, end), g });
+    if (line === undefined) throw new Error(`not a triple as the store writes them: ${text}`);
+    quads.push({ s: line.s, p: line.p, o: line.o, g: graph });
   }
-  return graphs;
-}
-
-/** Where the object term of `o g` (as `splitLine` leaves them) ends. */
-function objectEnd(text: string): number {
-  const first = text.charCodeAt(0);
-  if (first === 60 /* < */) return text.indexOf('>') + 1;
-  if (first !== 34 /* " */) {
-    const space = text.indexOf(' ');
-    return space === -1 ? text.length : space;
-  }
-  let at = 1;
-  while (at < text.length && text.charCodeAt(at) !== 34) at += text.charCodeAt(at) === 92 ? 2 : 1;
-  const space = text.indexOf(' ', at + 1);
-  // After the closing quote: a language tag or a datatype IRI, neither with a space.
-  return space === -1 ? text.length : space;
+  return quads;
 }

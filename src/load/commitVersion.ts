@@ -8,7 +8,7 @@ import { LogWriter } from '../history/logWriter';
 import { statesAfter, type Pointer } from '../history/log';
 import { diff, versionTime, type Change } from '../history/model';
 import { statesOf, type DatasetStates } from '../history/states';
-import type { Loaded } from './report';
+import type { Loaded, OnPhase } from './report';
 import { readTrailer, writeSnapshot, type WrittenSnapshot } from './snapshot';
 
 /** Where a version is written, and how the log is kept (src/config.ts). */
@@ -28,6 +28,8 @@ export interface CommitOptions {
   readonly now?: Date;
   /** A test's hook, called at each step. */
   readonly at?: (step: CommitStep) => void;
+  /** Told as the change log's phase and the snapshot's start (`LoadOptions.onPhase`). */
+  readonly onPhase?: OnPhase;
 }
 
 /** What went live. */
@@ -70,13 +72,17 @@ export async function commitVersion(
 ): Promise<Committed> {
   const { dataset } = loaded;
   const { version } = dataset;
-  if (target.historyDir === '')
+  const phase = options.onPhase ?? (() => undefined);
+  if (target.historyDir === '') {
+    phase('snapshot');
     return {
       written: writeSnapshot(loaded, target.dataset),
       version,
       unchanged: false,
       dropped: 0,
     };
+  }
+  phase('log');
   const at = options.at ?? (() => undefined);
   const writer = new LogWriter(target.historyDir, target.baseIri);
   writer.acquire();
@@ -88,6 +94,7 @@ export async function commitVersion(
       // The log ends with this version already: the snapshot is written only when the one in place
       // is not it (a restored older file), naming the log's version.
       const current = pointer?.version === version && pointer.time === last.time;
+      phase('snapshot');
       return {
         written: current ? undefined : writeSnapshot(loaded, target.dataset, { history: last }),
         version,
@@ -118,6 +125,7 @@ export async function commitVersion(
       withdrawn: dataset.withdrawnCount,
     });
     at('append');
+    phase('snapshot');
     const written = writeSnapshot(loaded, target.dataset, {
       history: now,
       beforeRename: () => at('before-rename'),

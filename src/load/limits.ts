@@ -8,9 +8,9 @@ import { chunks, figure } from './reading';
 
 /**
  * The most bytes a load reads from its sources together, snapshots aside: 256 MiB. A load's memory
- * peaked at about 14 bytes an input byte (200 MB of generated institutions in N-Triples: 2.8 GB,
- * 2 GB of it Oxigraph's WebAssembly memory, which cannot pass 4 GiB; docs/loading.md), and the
- * snapshot of those 200 MB was 329 MB of N-Quads, made as one string by the store: 256 MiB stays
+ * peaks at about 8 bytes an input byte (200 MB of generated institutions in N-Triples: 1.3-1.7 GB,
+ * most of it Oxigraph's WebAssembly memory, which cannot pass 4 GiB; docs/loading.md), and
+ * sources in other formats are placed from one string of the store's default graph: 256 MiB stays
  * inside both that and V8's longest string (2^29 - 24 characters, about 512 MiB). The 18,672
  * institutions of the ISIL directory make about 100 MB.
  */

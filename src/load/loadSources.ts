@@ -57,6 +57,7 @@ export async function loadSources(
     : undefined;
   const load = new Load(options, files.length > 1, validator);
   try {
+    options.onPhase?.('parse');
     let size = await readFiles(load, files);
     const from = sources.join(', ');
     // Before the costly steps (placing doubles a load's memory): nothing at all to serve.
@@ -68,19 +69,21 @@ export async function loadSources(
         `holds no institution to serve: none of its ${figure(size)} triples makes a foaf:Organization of an IRI under ${options.baseIri}${RESOURCE_PATH}`,
       );
     // A triple two descriptions share is placed in both graphs: one quad more. Every triple of
-    // the RDF sources passes here once: their literals are checked on the way.
+    // the RDF sources passes here once (or was placed as it was read): its literal is checked.
+    options.onPhase?.('descriptions');
     const placedFrom = load.placedFrom.length > 0 ? load.placedFrom.join(', ') : from;
     // A snapshot of this base read alone was placed before it was written: placed again, its
     // default graph would be loaded anew, cut from the descriptions' blank nodes it continues.
     const ownSnapshot = files.length === 1 && load.snapshot && load.placedFrom.length === 0;
     const placed =
-      !ownSnapshot &&
+      !(ownSnapshot || load.placedWhileRead) &&
       load.store.placeDescriptions(options.baseIri, (line) => checkLiteral(placedFrom, line));
     // One source's descriptions are whole once placed, unless its records cross; several sources
     // may state triples about a node that another's description links to.
     const combined = files.length > 1 || load.crossings.crossed;
     if (combined) load.store.completeDescriptions(options.baseIri);
     if (placed || combined) size = load.store.size;
+    options.onPhase?.('index');
     // A snapshot's own index holds when it is the store's only source (not `combined`) and
     // nothing was placed since.
     const rows =
@@ -102,7 +105,9 @@ export async function loadSources(
         undefined,
         `holds no institution to serve (${figure(size)} triples, ${figure(dataset.withdrawnCount)} withdrawn ISILs, ${figure(dataset.warnings.length)} warnings)`,
       );
+    options.onPhase?.('validation');
     const defects = await load.validated(dataset);
+    options.onPhase?.('canonicalisation');
     const trailer = ownSnapshot && !combined ? load.snapshot?.trailer : undefined;
     const read = await versionHistory(dataset, { sha256: load.hash.digest(), trailer }, options);
     dataset.version = read.history.version;

@@ -128,7 +128,29 @@ export interface LoadOptions {
   readonly statesCache?: string;
   /** Told how far each phase of the load is (the command line draws it; loader/progress.ts). */
   readonly onProgress?: OnProgress;
+  /** Told as each phase of the load starts (test/bench/loadPhases.ts times them). */
+  readonly onPhase?: OnPhase;
 }
+
+/**
+ * The phases of a load, in their order: the sources read and parsed (one stream: bytes are parsed
+ * as they are read, and records validated as they come), the triples placed in the graphs of their
+ * descriptions (their literals checked on the way), the index read, the RDF sources' institutions
+ * validated, the dataset read canonically; then, as it goes live (`commitVersion`), the change
+ * log's events, the snapshot written, and the end.
+ */
+export type LoadPhase =
+  | 'parse'
+  | 'descriptions'
+  | 'index'
+  | 'validation'
+  | 'canonicalisation'
+  | 'log'
+  | 'snapshot'
+  | 'end';
+
+/** Told as a phase starts: the one before ends there. */
+export type OnPhase = (phase: LoadPhase) => void;
 
 /** How far a phase is, of how much (when known), counted in `unit`. */
 export type OnProgress = (

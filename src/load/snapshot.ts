@@ -12,14 +12,13 @@ import type { Loaded } from './loadSources';
 import { chunks, figure, mib } from './reading';
 import { compactStates, readCompactStates, VERSION_LENGTH } from '../history/canonical';
 import type { InstitutionState } from '../history/model';
-import { CHUNK_MARK, orderedPieces } from './snapshotPieces';
+import { CHUNK_MARK } from './snapshotPieces';
 
 export { CHUNK_MARK, chunkedNQuads, SNAPSHOT_CHUNK_BYTES } from './snapshotPieces';
 
 /**
- * The largest snapshot a load reads or writes: 512 MiB. It is written from one string of the
- * store's N-Quads, which V8 cannot make longer than 2^29 - 24 characters; a snapshot from sources
- * of MAX_INPUT_BYTES comes to about 450 MB. A load reads it in pieces, with no string of the whole.
+ * The largest snapshot a load reads or writes: 512 MiB, above what sources of MAX_INPUT_BYTES come
+ * to (about 450 MB). It is written and read in pieces, with no string of the whole.
  */
 export const MAX_SNAPSHOT_BYTES = 512 * 1024 * 1024;
 
@@ -340,8 +339,8 @@ export function writeSnapshot(
   const temporary = `${target}.tmp-${process.pid}`;
   let bytes = 0;
   const hash = crypto.createHash('sha256');
-  const write = (fd: number, text: string) => {
-    const buffer = Buffer.from(text);
+  const write = (fd: number, text: string | Buffer) => {
+    const buffer = typeof text === 'string' ? Buffer.from(text) : text;
     hash.update(buffer);
     bytes += fs.writeSync(fd, buffer);
     if (bytes > MAX_SNAPSHOT_BYTES)
@@ -357,10 +356,11 @@ export function writeSnapshot(
     const fd = fs.openSync(temporary, 'w');
     try {
       write(fd, snapshotHeader(dataset.baseIri));
+      const mark = Buffer.from(CHUNK_MARK);
       let ended = false;
-      for (const piece of orderedPieces(canonical.lines)) {
+      for (const piece of canonical.pieces) {
         write(fd, piece);
-        ended = piece.endsWith(CHUNK_MARK);
+        ended = piece.subarray(-mark.length).equals(mark);
       }
       // The trailer is a piece of its own, so that a load finds it whole at the end.
       if (!ended) write(fd, CHUNK_MARK);

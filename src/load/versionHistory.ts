@@ -25,7 +25,7 @@ export interface VersionSources {
   readonly trailer: Trailer | undefined;
 }
 
-/** The version history of the loaded `dataset`, and its canonical lines when it was read for it. */
+/** The version history of the loaded `dataset`, and its snapshot's pieces when it was read for it. */
 export async function versionHistory(
   dataset: Dataset<DatasetStore>,
   sources: VersionSources,

@@ -3,7 +3,7 @@
 // beside two baselines measured in the same run on the same machine; then further steps, each a
 // script of its own (reload.ts, staffLoad.ts, scaleOut.ts, loaderLimits.ts, canonical.ts,
 // historyLog.ts, historyLoad.ts, historyHttp.ts, oaiHarvest.ts, staffIdle.ts, startTime.ts,
-// validate.ts, searchMachines.ts, feed.ts).
+// validate.ts, loadPhases.ts, searchMachines.ts, feed.ts).
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -479,6 +479,20 @@ async function main(): Promise<void> {
   const validationCpu = /validate: CPU an institution, [^:]+: (.*)/.exec(validation.stdout)?.[1];
   const validationLoad = /validate: npm run load, [^:]+: (.*)/.exec(validation.stdout)?.[1];
 
+  // Where a load's time goes: each phase of `npm run load` with its time and memory, beside
+  // Oxigraph's own Store.load() of the same file by turns, and the 201 MB input's peak RSS.
+  const phases = spawnSync(
+    process.execPath,
+    [
+      ...['--import', 'tsx', path.join('test', 'bench', 'loadPhases.ts')],
+      ...['--count', String(COUNT), '--large'],
+    ],
+    { cwd: PROJECT_ROOT, encoding: 'utf8' },
+  );
+  log(phases.stdout.trim());
+  if (phases.status !== 0) log(`load phases failed: ${phases.stderr.trim()}`);
+  const phaseRows = phases.stdout.split('\n').filter((line) => line.startsWith('| npm run load'));
+
   // Scale-out. Loading into Virtuoso, uncached documents through it against its own
   // rate, and cached documents through one process, replicas behind nginx and Varnish in front.
   const scale = spawnSync(
@@ -681,6 +695,11 @@ async function main(): Promise<void> {
   );
   log(`| validation CPU an institution, shacl-engine / compiled shapes | ${validationCpu} | | |`);
   log(`| npm run load validating / --skip-validation | ${validationLoad} | | |`);
+  for (const row of phaseRows) {
+    const status = row.split(' | ').at(-1)!.replace(/ \|$/, '').trim();
+    if (status === 'PASS' || status === 'MISS') verdict(status === 'PASS');
+    log(row);
+  }
   for (const row of scaleRows) {
     const cells = row.split(' | ');
     const status = cells.at(-1)!.replace(/ \|$/, '').trim();

@@ -2,8 +2,8 @@
 // step of `npm run bench`). For 17,000 generated institutions (the bench's dataset) loaded once:
 // a description's blank nodes labelled canonically against labelling by content alone (the
 // baseline, what the labelling did before ties were broken by neighbours), the canonical text with
-// its links and its hash, and a whole load's canonical reading (one store dump grouped by graph,
-// every description, the rest) against one describe query a description, and its share of the
+// its links and its hash, and a whole load's canonical reading (graph by graph: every
+// description, the rest) against one describe query a description, and its share of the
 // load of the same sources.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -83,7 +83,7 @@ async function main(): Promise<void> {
       '',
     );
     row(
-      'a load read canonically: one dump by graph (one describe query a description)',
+      'a load read canonically: graph by graph (one describe query a description)',
       `${Math.round(wholeMs)} ms, ${((wholeMs * 1000) / n).toFixed(1)} µs a description (${Math.round(queriesMs)} ms of queries alone)`,
       `${((wholeMs / loadMs) * 100).toFixed(0)}% of the load's ${Math.round(loadMs)} ms`,
     );

@@ -285,6 +285,29 @@ export class DatasetStore {
     }) as string | boolean;
   }
 
+  /** The store's named graphs, as N-Triples terms (`<iri>`), in the order the store keeps them. */
+  graphNames(): string[] {
+    const listed = this.query('SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }', 'tsv');
+    return listed
+      .split('\n')
+      .slice(1)
+      .filter((term) => term !== '');
+  }
+
+  /**
+   * The triples of one graph as N-Triples (the named graph `iri`, or the default graph): a
+   * dataset is read graph by graph with no string of the whole store (canonicalDataset.ts).
+   */
+  graphTriples(iri?: string): string {
+    const graph = iri === undefined ? oxigraph.defaultGraph() : oxigraph.namedNode(iri);
+    try {
+      return this.live.dump({ format: 'nt', from_graph_name: graph });
+    } finally {
+      // A WASM object like any term: freed now, not by a finalizer.
+      (graph as unknown as { free(): void }).free();
+    }
+  }
+
   /** The whole store as N-Quads: the snapshot format. */
   dump(): string {
     return this.live.dump({ format: 'nq' });
