@@ -5,6 +5,7 @@ import type { Logger } from '../log';
 import { NO_ROUTE, ownMethods, routeFor, type Route } from './route';
 import {
   ALLOW,
+  ALLOW_WITH_POST,
   badRequest,
   httpVersionNotSupported,
   METHODS,
@@ -42,6 +43,21 @@ const PREFLIGHT = {
 } as const;
 
 const SAFE_METHODS = new Set(METHODS);
+
+/**
+ * The CORS preflight of a route that takes a form POST too (OAI-PMH, reconciliation): a browser's
+ * page may POST a request as a form.
+ */
+export function formPostPreflight(res: Response): void {
+  res.writeHead(204, {
+    ...commonHeaders(res),
+    'Access-Control-Allow-Methods': ALLOW_WITH_POST,
+    'Access-Control-Allow-Headers': 'Accept, Content-Type',
+    'Access-Control-Max-Age': '86400',
+    Allow: ALLOW_WITH_POST,
+  });
+  res.end();
+}
 
 /** RFC 9112 §3.2: a request with more than one Host field line is answered 400, any version. */
 const twoHosts = () =>

@@ -2,7 +2,7 @@
 // from a GET's query or a form POST's body, answered by src/oai/answer.ts from the dataset served
 // and its history. Every protocol error is an OAI-PMH answer (200, `<error code="…">`); HTTP
 // errors are left for what is not a request of the protocol (a POST that is not a form, too large).
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { answerOai, type OaiSettings } from '../oai/answer';
 import { repositoryIdentifier } from '../oai/identifiers';
 import { KINDS_RETRY_AFTER, KindsPending } from '../oai/lists';
@@ -16,7 +16,7 @@ import {
   serviceUnavailable,
   unsupportedMediaType,
 } from './errors';
-import { commonHeaders, CORS } from './middleware';
+import { commonHeaders, formPostPreflight } from './middleware';
 
 export const OAI_PATH = '/oai';
 
@@ -52,23 +52,10 @@ async function argumentsOf(req: Request): Promise<[string, string][]> {
   return [...new URLSearchParams((await requestBody(req, MAX_BODY)).toString('utf8'))];
 }
 
-/** The CORS preflight: a browser's page may POST a request as a form. */
-function preflight(res: Response): void {
-  res.writeHead(204, {
-    ...commonHeaders(res),
-    ...CORS,
-    'Access-Control-Allow-Methods': ALLOW_WITH_POST,
-    'Access-Control-Allow-Headers': 'Accept, Content-Type',
-    'Access-Control-Max-Age': '86400',
-    Allow: ALLOW_WITH_POST,
-  });
-  res.end();
-}
-
 export function oai(deps: RouteDeps): RequestHandler {
   const settings = oaiSettings(deps);
   return async function oai(req, res) {
-    if (req.method === 'OPTIONS') return preflight(res);
+    if (req.method === 'OPTIONS') return formPostPreflight(res);
     if (pathBelow(req) !== '') throw notFound();
     if (!['GET', 'HEAD', 'POST'].includes(req.method))
       throw methodNotAllowed(ALLOW_WITH_POST, `The OAI-PMH provider answers ${ALLOW_WITH_POST}.`);

@@ -39,7 +39,7 @@ import {
   unsupportedMediaType,
 } from './errors';
 import { institutionPage } from './institutionPage';
-import { CORS, commonHeaders } from './middleware';
+import { commonHeaders, formPostPreflight } from './middleware';
 import { pageHeaders } from './pageHeaders';
 import { ICON_LINK } from '../serving/html/layout';
 import { extend, extendManifest, parseExtend, proposals, PROPERTIES_PATH } from './reconcileExtend';
@@ -186,19 +186,6 @@ function preview(deps: RouteDeps, entry: SearchEntry | undefined, id: string): s
 `;
 }
 
-/** The CORS preflight: a browser's page may POST queries here (Content-Type: a form). */
-function preflight(res: Response): void {
-  res.writeHead(204, {
-    ...commonHeaders(res),
-    ...CORS,
-    'Access-Control-Allow-Methods': ALLOW_WITH_POST,
-    'Access-Control-Allow-Headers': 'Accept, Content-Type',
-    'Access-Control-Max-Age': '86400',
-    Allow: ALLOW_WITH_POST,
-  });
-  res.end();
-}
-
 /** The answers of a batch by the client's keys: an object without prototype, for `__proto__`. */
 type Results = Record<string, { result: readonly Candidate[] }>;
 
@@ -252,7 +239,7 @@ class Batches {
 export function reconciliation(deps: RouteDeps): RequestHandler {
   const batches = new Batches();
   return async function reconciliation(req, res) {
-    if (req.method === 'OPTIONS') return preflight(res);
+    if (req.method === 'OPTIONS') return formPostPreflight(res);
     const below = pathBelow(req);
     if (req.method !== 'GET' && req.method !== 'HEAD' && !(req.method === 'POST' && below === ''))
       throw methodNotAllowed(
