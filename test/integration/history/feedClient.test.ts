@@ -70,27 +70,36 @@ const institution = (isil: string) => `${HISTORY_BASE}/resource/organisations/${
 type FeedApp = (fixture: HistoryFixture) => Promise<{ app: Express; history: History }>;
 const FEED_APPS: readonly [string, FeedApp][] = HISTORY_APPS;
 
+/**
+ * Serves `app` on a free port for the suite, its feed's URL in `feed.url`; the client's logger,
+ * which reads LOG_LEVEL when it is made, quiet meanwhile (its progress is not the tests').
+ */
+function listening(app: () => Promise<Express>): { url: string } {
+  const feed = { url: '' };
+  let server: http.Server;
+  const logLevel = process.env.LOG_LEVEL;
+  before(async () => {
+    process.env.LOG_LEVEL = 'error';
+    server = http.createServer(await app());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    feed.url = `http://127.0.0.1:${(server.address() as { port: number }).port}/feed`;
+  });
+  after(() => {
+    server?.close();
+    if (logLevel === undefined) delete process.env.LOG_LEVEL;
+    else process.env.LOG_LEVEL = logLevel;
+  });
+  return feed;
+}
+
 for (const [adapter, feedApp] of FEED_APPS)
   describe(`The reference client replays the change feed (${adapter})`, function () {
     this.timeout(120_000);
-    let server: http.Server;
-    let url: string;
     let app: Express;
     let history: History;
-    const logLevel = process.env.LOG_LEVEL;
-
-    before(async () => {
-      // The client's logger reads LOG_LEVEL when it is made: its progress is not the tests'.
-      process.env.LOG_LEVEL = 'error';
+    const feed = listening(async () => {
       ({ app, history } = await feedApp(await writeHistory()));
-      server = http.createServer(app);
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      url = `http://127.0.0.1:${(server.address() as { port: number }).port}/feed`;
-    });
-    after(() => {
-      server.close();
-      if (logLevel === undefined) delete process.env.LOG_LEVEL;
-      else process.env.LOG_LEVEL = logLevel;
+      return app;
     });
 
     const eventKeys = (events: Iterable<{ isil: string; time: number; kind: string }>) =>
@@ -104,14 +113,14 @@ for (const [adapter, feedApp] of FEED_APPS)
       members.map((m) => `${m.isVersionOf} ${m.timestamp} ${m.type}`).sort();
 
     it('gets every event of the history once, of its kind, at its time', async () => {
-      const members = await replay(url);
+      const members = await replay(feed.url);
       assert.deepEqual(memberKeys(members), eventKeys(history.all()));
     });
 
     describe('materialized, the last version only', () => {
       let members: Member[];
       before(async () => {
-        members = await replay(url, { materialize: true, lastVersionOnly: true });
+        members = await replay(feed.url, { materialize: true, lastVersionOnly: true });
       });
 
       it('gets, but for deletions, exactly the live institutions of the current version', async () => {
@@ -161,7 +170,7 @@ for (const [adapter, feedApp] of FEED_APPS)
     for (const day of [0, 2, 3])
       it(`gets exactly the events after a version's time (--after, exclusive; version ${day + 1})`, async () => {
         const after = VERSION_TIMES[day]!;
-        const members = await replay(url, { after: new Date(after * 1000) });
+        const members = await replay(feed.url, { after: new Date(after * 1000) });
         assert.deepEqual(
           memberKeys(members),
           eventKeys([...history.all()].filter((e) => e.time > after)),
@@ -171,35 +180,23 @@ for (const [adapter, feedApp] of FEED_APPS)
 
 describe('The reference client replays a version over several pages', function () {
   this.timeout(120_000);
-  let server: http.Server;
-  let url: string;
   let history: History;
-  const logLevel = process.env.LOG_LEVEL;
-
-  before(async () => {
-    process.env.LOG_LEVEL = 'error';
+  const feed = listening(async () => {
     // The first version fills 3 pages and part of a fourth: the client follows the chain.
     const fixture = await writeHistory(registryVersions(3 * FEED_PAGE_SIZE + 10));
-    let app: Express;
-    ({ app, history } = await HISTORY_APPS[0]![1](fixture));
-    server = http.createServer(app);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as { port: number }).port}/feed`;
-  });
-  after(() => {
-    server.close();
-    if (logLevel === undefined) delete process.env.LOG_LEVEL;
-    else process.env.LOG_LEVEL = logLevel;
+    const served = await HISTORY_APPS[0]![1](fixture);
+    history = served.history;
+    return served.app;
   });
 
   it('gets every event once', async () => {
-    const members = await replay(url);
+    const members = await replay(feed.url);
     assert.equal(members.length, history.size);
     assert.equal(new Set(members.map((m) => m.id)).size, history.size);
   });
   it('gets exactly the events after the first version (--after)', async () => {
     const after = VERSION_TIMES[0]!;
-    const members = await replay(url, { after: new Date(after * 1000) });
+    const members = await replay(feed.url, { after: new Date(after * 1000) });
     assert.deepEqual(
       members.map((m) => `${m.isVersionOf} ${m.timestamp}`).sort(),
       [...history.all()]
