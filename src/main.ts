@@ -54,7 +54,13 @@ async function main(): Promise<void> {
  * start may write first, nor a remote store's version).
  */
 function firstLoad(config: Config): DatasetLoad | undefined {
-  const load = datasetLoad(config);
+  let load: DatasetLoad;
+  try {
+    load = datasetLoad(config);
+  } catch {
+    // DATASET gone since the settings were read: the reloader's first load says so.
+    return undefined;
+  }
   return load.remote || load.demonstration ? undefined : load;
 }
 

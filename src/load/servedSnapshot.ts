@@ -35,7 +35,7 @@ export async function loadServed(
       ? cachedSnapshot(options.statesCache, sources, options)
       : undefined;
   if (!file) return loadSources(sources, options);
-  if (fs.existsSync(file)) {
+  if (isFile(file)) {
     const kept = await fromCache(file, options);
     if (kept) return kept;
   }
@@ -77,8 +77,26 @@ async function fromCache(file: string, options: LoadOptions): Promise<Loaded | u
     // Unreadable, cut or of another layout: read the sources again.
   }
   loaded?.dataset.free();
-  fs.rmSync(file, { force: true });
+  forget(file);
   return undefined;
+}
+
+/** Whether `file` is a regular file: anything else in its place (a folder, a FIFO) is not read. */
+function isFile(file: string): boolean {
+  try {
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Removes a kept snapshot; one that cannot be removed is left (the sources are read anyway). */
+function forget(file: string): void {
+  try {
+    fs.rmSync(file, { force: true });
+  } catch {
+    // A folder in its place, say: left as it is.
+  }
 }
 
 /**
@@ -93,7 +111,7 @@ async function toCache(file: string, loaded: Loaded): Promise<void> {
     writeSnapshot({ ...loaded, canonical }, file);
     for (const other of fs.readdirSync(folder))
       if (/^snapshot-[0-9a-f]{32}\.nq$/.test(other) && other !== path.basename(file))
-        fs.rmSync(path.join(folder, other), { force: true });
+        forget(path.join(folder, other));
   } catch {
     // Not kept: the next start reads the sources again.
   }

@@ -120,4 +120,19 @@ describe('The served sources’ snapshot', function () {
       again.dataset.free();
     }
   });
+
+  it('takes a folder in its place for none, and reads the sources without failing', async () => {
+    (await loadServed(request.sources, request.options)).dataset.free();
+    const file = path.join(folder, kept()[0]!);
+    fs.rmSync(file);
+    fs.mkdirSync(file);
+    const again = await loadServed(request.sources, request.options);
+    try {
+      assert.equal(fromSnapshot(again), false);
+      assert.equal(again.dataset.version, first.dataset.version);
+      assert.ok(fs.statSync(file).isDirectory(), 'left as it is');
+    } finally {
+      again.dataset.free();
+    }
+  });
 });
