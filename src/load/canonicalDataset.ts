@@ -47,6 +47,12 @@ export interface CanonicalDataset {
 }
 
 /**
+ * Sees each description as the canonical reading reads it: its ISIL, and its triples with the
+ * institution's links as N-Triples (what `DatasetStore.describe` answers), made when asked.
+ */
+export type DescriptionCheck = (isil: string, ntriples: () => string) => Promise<void> | void;
+
+/**
  * Reads the store of `dataset` canonically, graph by graph: what no description holds first (the
  * default graph, the links graph, other graphs), then each description graph in ISIL order, with
  * canonical labels made unique to it (`_:d<n>b<i>` for the n-th), its lines made pieces of the
@@ -56,6 +62,7 @@ export interface CanonicalDataset {
 export async function canonicalDataset(
   dataset: Dataset<DatasetStore>,
   onProgress?: OnProgress,
+  check?: DescriptionCheck,
 ): Promise<CanonicalDataset> {
   const { baseIri, store } = dataset;
   const linksGraph = `<${linksGraphIri(baseIri)}>`;
@@ -72,13 +79,7 @@ export async function canonicalDataset(
     // Told every thousand institutions, as records are: a small load shows no such phase.
     if (n % 1000 === 0 && n > 0) onProgress?.('canonicalising', n, subjects.length, 'institutions');
     const own = named.has(graph) ? quadsOf(store, graph) : [];
-    let labelled: Triple[];
-    try {
-      labelled = labelBlankNodes(own, iri);
-    } catch (error) {
-      if (!(error instanceof CanonicalLimit)) throw error;
-      throw new LoadError(isil, undefined, undefined, error.message);
-    }
+    const labels = labelled(own, isil, iri);
     const prefix = `_:d${n}`;
     /** The labels of this description that the rest names again. */
     const later = new Set<string>();
@@ -88,12 +89,14 @@ export async function canonicalDataset(
       later.add(`${prefix}${label.slice(2)}`);
     };
     own.forEach((q, k) => {
-      if (q.s.startsWith('_:')) anchor(q.s, labelled[k]!.s);
-      if (q.o.startsWith('_:')) anchor(q.o, labelled[k]!.o);
+      if (q.s.startsWith('_:')) anchor(q.s, labels[k]!.s);
+      if (q.o.startsWith('_:')) anchor(q.o, labels[k]!.o);
     });
+    const linked = sameAs.get(`<${iri}>`);
+    if (check) await check(isil, () => describedText(own, linked));
     // Ordered once, with the links: the graph's own lines are those but the links it lacks.
-    const links = linksBeyond(own, sameAs.get(`<${iri}>`));
-    const { triples } = orderedDescription(iri, links ? [...labelled, ...links] : labelled);
+    const links = linksBeyond(own, linked);
+    const { triples } = orderedDescription(iri, links ? [...labels, ...links] : labels);
     const lines: string[] = [];
     for (const t of triples)
       if (!links?.includes(t))
@@ -130,6 +133,16 @@ export async function canonicalDataset(
     history: { states, descriptions, rest: restHash, version: versionOf(states, restHash) },
     pieces: writer.end(),
   };
+}
+
+/** A description's triples labelled canonically; past the work limit, a LoadError naming its ISIL. */
+function labelled(own: readonly TextQuad[], isil: string, iri: string): Triple[] {
+  try {
+    return labelBlankNodes(own, iri);
+  } catch (error) {
+    if (!(error instanceof CanonicalLimit)) throw error;
+    throw new LoadError(isil, undefined, undefined, error.message);
+  }
 }
 
 /** A description to read: its institution, and the graph that holds it. */
@@ -195,6 +208,14 @@ function linksBeyond(
   for (const q of own) if (q.p === SAME_AS) stated.add(`${q.s} ${q.o}`);
   const beyond = links.filter((t) => !stated.has(`${t.s} ${t.o}`));
   return beyond.length > 0 ? beyond : undefined;
+}
+
+/** A description's triples and its institution's links as N-Triples, as the store labels them. */
+function describedText(own: readonly TextQuad[], links: readonly Triple[] | undefined): string {
+  let text = '';
+  for (const q of own) text += `${q.s} ${q.p} ${q.o} .\n`;
+  for (const t of links ?? []) text += `${t.s} ${t.p} ${t.o} .\n`;
+  return text;
 }
 
 /** A description's label made unique to it in the snapshot: `_:b3` → `_:d17b3`. */

@@ -10,6 +10,7 @@ import { DatasetStore } from '../store/oxigraph/datasetStore';
 import { removeDescriptions } from '../store/oxigraph/updates';
 import { checkedIri } from '../store/queries';
 import { nextTurn } from '../util/timeSlice';
+import type { DescriptionCheck } from './canonicalDataset';
 import { Crossings } from './crossings';
 import { checkLiterals, MAX_LITERAL_LENGTH } from './limits';
 import { CHUNK_BYTES, VersionHash } from './reading';
@@ -86,6 +87,10 @@ export class Load {
    * in any order; the report lists them in this one). Those of records stay with their entries.
    */
   private readonly rdfDefects: Defect[][] = [];
+  /** The RDF institutions `checkDescriptions` has not checked yet, with their place in the list. */
+  private unvisited: Map<string, number> | undefined;
+  /** How many RDF institutions the shapes check from the store, once `checkDescriptions` counted them. */
+  private rdfTotal: number | undefined;
 
   constructor(
     readonly options: LoadOptions,
@@ -230,17 +235,50 @@ export class Load {
     removeDescriptions(target, losers);
   }
 
+  /** The institutions of RDF sources the shapes check once the store is complete, in the report's order. */
+  private rdfInstitutions(dataset: Dataset<DatasetStore>): string[] {
+    return this.unregistered
+      ? [...dataset.institutions()].map((i) => i.isil as string)
+      : [...this.entries.values()].filter((e) => e.rdf && !e.withdrawn).map((e) => e.isil);
+  }
+
   /**
-   * Validates the institutions of RDF sources from the store (their description), waits for every
-   * answer still owed, and returns the defects: the records' first, then the RDF institutions'.
+   * What checks the descriptions the canonical reading reads anyway (canonicalDataset.ts), those
+   * of RDF institutions: each is then read from the store once, not once more by its own query
+   * (`describe`, about 150 µs an institution). Undefined when the load does not validate.
+   */
+  checkDescriptions(dataset: Dataset<DatasetStore>): DescriptionCheck | undefined {
+    const checks = this.checks;
+    if (!checks) return undefined;
+    const places = new Map(this.rdfInstitutions(dataset).map((isil, i) => [isil, i]));
+    this.unvisited = places;
+    this.rdfTotal = places.size;
+    return async (isil, ntriples) => {
+      const i = places.get(isil);
+      if (i === undefined) return;
+      places.delete(isil);
+      const iri = institutionIri(this.options.baseIri, isil as Isil);
+      await checks.check(
+        { iri, ntriples: ntriples() },
+        (defects) => (this.rdfDefects[i] = defects),
+      );
+    };
+  }
+
+  /**
+   * Validates the institutions of RDF sources from the store (their description) that
+   * `checkDescriptions` did not see (all of them without it), waits for every answer still owed,
+   * and returns the defects: the records' first, then the RDF institutions'.
    */
   async validated(dataset: Dataset<DatasetStore>): Promise<Defect[][]> {
     if (!this.checks) return [];
-    const rdf = this.unregistered
-      ? [...dataset.institutions()].map((i) => i.isil as string)
-      : [...this.entries.values()].filter((e) => e.rdf && !e.withdrawn).map((e) => e.isil);
-    for (const [i, isil] of rdf.entries()) {
-      if (i % 500 === 0) this.options.onProgress?.('validating', i, rdf.length, 'institutions');
+    const rdf =
+      this.unvisited ?? new Map(this.rdfInstitutions(dataset).map((isil, i) => [isil, i]));
+    const total = this.rdfTotal ?? rdf.size;
+    let done = total - rdf.size;
+    for (const [isil, i] of rdf) {
+      if (done++ % 500 === 0)
+        this.options.onProgress?.('validating', done - 1, total, 'institutions');
       const iri = institutionIri(this.options.baseIri, isil as Isil);
       await this.checks.check(
         { iri, ntriples: this.store.describe(checkedIri(iri)) },
@@ -249,12 +287,11 @@ export class Load {
     }
     await this.checks.send();
     await this.checks.inHand(0);
-    if (rdf.length > 0)
-      this.options.onProgress?.('validating', rdf.length, rdf.length, 'institutions');
+    if (total > 0) this.options.onProgress?.('validating', total, total, 'institutions');
     const found: Defect[][] = [];
     for (const entry of this.entries.values())
       if (entry.defects.length > 0) found.push([...entry.defects]);
-    return [...found, ...this.rdfDefects.filter((defects) => defects.length > 0)];
+    return [...found, ...this.rdfDefects.filter((defects) => defects?.length > 0)];
   }
 
   conflictList(): Conflict[] {

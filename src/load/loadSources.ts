@@ -18,7 +18,7 @@ import { readerOf, type SourceFormat } from './readers';
 import { readsRecords, type RecordReader } from './readers/reader';
 import { figure, hashFile } from './reading';
 import type { Loaded, LoadOptions, LoadReport } from './report';
-import { checkInstitutions, isStringTooLong } from './snapshot';
+import { checkInstitutions, isStringTooLong, type Trailer } from './snapshot';
 import { expandSources } from './sources';
 import { Validator, type Defect } from './validator';
 import { tally } from './validationQueue';
@@ -105,11 +105,8 @@ export async function loadSources(
         undefined,
         `holds no institution to serve (${figure(size)} triples, ${figure(dataset.withdrawnCount)} withdrawn ISILs, ${figure(dataset.warnings.length)} warnings)`,
       );
-    options.onPhase?.('validation');
-    const defects = await load.validated(dataset);
-    options.onPhase?.('canonicalisation');
     const trailer = ownSnapshot && !combined ? load.snapshot?.trailer : undefined;
-    const read = await versionHistory(dataset, { sha256: load.hash.digest(), trailer }, options);
+    const { read, defects } = await readCanonically(load, dataset, trailer, options);
     dataset.version = read.history.version;
     dataset.states = read.history.states;
     return { dataset, rows, ...read, report: reportOf(load, dataset, size, defects, linksPlaced) };
@@ -126,6 +123,24 @@ export async function loadSources(
   } finally {
     await validator?.close();
   }
+}
+
+/**
+ * The version's history, and the defects the shapes found. The canonical reading reads every
+ * description: the shapes check those it reads as it goes, and the validation phase those it did
+ * not read (none, unless the history was taken from a trailer or the states cache).
+ */
+async function readCanonically(
+  load: Load,
+  dataset: Dataset<DatasetStore>,
+  trailer: Trailer | undefined,
+  options: LoadOptions,
+) {
+  options.onPhase?.('canonicalisation');
+  const sources = { sha256: load.hash.digest(), trailer };
+  const read = await versionHistory(dataset, sources, options, load.checkDescriptions(dataset));
+  options.onPhase?.('validation');
+  return { read, defects: await load.validated(dataset) };
 }
 
 function reportOf(

@@ -143,8 +143,8 @@ export type LoadPhase =
   | 'parse'
   | 'descriptions'
   | 'index'
-  | 'validation'
   | 'canonicalisation'
+  | 'validation'
   | 'log'
   | 'snapshot'
   | 'end';

@@ -7,7 +7,12 @@ import path from 'node:path';
 import { compactStates, readCompactStates, versionOf } from '../history/canonical';
 import type { Dataset } from '../store/dataset';
 import type { DatasetStore } from '../store/oxigraph/datasetStore';
-import { canonicalDataset, type CanonicalDataset, type VersionHistory } from './canonicalDataset';
+import {
+  canonicalDataset,
+  type CanonicalDataset,
+  type DescriptionCheck,
+  type VersionHistory,
+} from './canonicalDataset';
 import type { LoadOptions } from './report';
 import type { Trailer } from './snapshot';
 
@@ -30,13 +35,14 @@ export async function versionHistory(
   dataset: Dataset<DatasetStore>,
   sources: VersionSources,
   options: LoadOptions,
+  check?: DescriptionCheck,
 ): Promise<{ history: VersionHistory; canonical?: CanonicalDataset }> {
   const kept = options.reuseStates ? fromTrailer(sources.trailer, dataset) : undefined;
   if (kept) return { history: kept };
   const file = options.statesCache && cacheFile(options.statesCache, sources.sha256, dataset);
   const cached = file ? fromCache(file, dataset) : undefined;
   if (cached) return { history: cached };
-  const canonical = await canonicalDataset(dataset, options.onProgress);
+  const canonical = await canonicalDataset(dataset, options.onProgress, check);
   if (file) toCache(file, canonical.history);
   return { history: canonical.history, canonical };
 }

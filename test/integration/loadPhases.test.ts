@@ -42,8 +42,8 @@ describe('the phases of a load (LoadOptions.onPhase)', () => {
       'parse',
       'descriptions',
       'index',
-      'validation',
       'canonicalisation',
+      'validation',
       'log',
       'snapshot',
     ]));
@@ -53,8 +53,8 @@ describe('the phases of a load (LoadOptions.onPhase)', () => {
       'parse',
       'descriptions',
       'index',
-      'validation',
       'canonicalisation',
+      'validation',
       'snapshot',
     ]));
 });

@@ -537,6 +537,33 @@ describe('validate: the shapes of the published model', function () {
         fs.rmSync(dir, { recursive: true, force: true });
       }
     });
+    it('finds the same defects in the descriptions the canonical reading reads as in each read by its own query', async () => {
+      // The first load reads every description canonically, and the shapes check them as it goes;
+      // the second finds the version's states in the cache, reads nothing canonically, and the
+      // shapes read each description from the store by its own query (describe.rq).
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'isil-ld-validate-'));
+      try {
+        const file = path.join(dir, 'generated.nt');
+        fs.writeFileSync(file, [...generate({ count: 400, seed: 12, base: BASE })].join(''));
+        const options = {
+          baseIri: BASE,
+          validate: true,
+          validationWorkers: 2,
+          statesCache: path.join(dir, 'cache'),
+        };
+        const read = await loadSources([file], options);
+        read.dataset.free();
+        const queried = await loadSources([file], options);
+        queried.dataset.free();
+        assert.ok(read.canonical, 'the first load read its descriptions canonically');
+        assert.equal(queried.canonical, undefined, 'the second took its states from the cache');
+        assert.ok(read.report.defective > 10, 'the case has defects to find');
+        assert.deepEqual(queried.report.defects, read.report.defects);
+        assert.equal(queried.report.defective, read.report.defective);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
     it('a closed validator refuses batches with a clear error instead of waiting', async () => {
       const closed = await Validator.start({ workers: 1 });
       await closed.close();
