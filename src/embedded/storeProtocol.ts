@@ -1,8 +1,6 @@
 // What the HTTP thread asks a store's thread (storeThread.ts, storeWorker.ts) and what it answers;
 // the messages themselves are src/threads/'s.
-import { LoadError } from '../load/loadError';
 import type { LoadOptions, LoadReport } from '../load/loadSources';
-import type { Reviver } from '../threads/wire';
 
 /**
  * A thread loads once, then answers describe queries of the store it loaded; it is not asked to
@@ -23,11 +21,5 @@ export interface LoadedReply {
 /** A load answers what it loaded; a describe, the description's N-Triples. */
 export type Reply = LoadedReply | string;
 
-/** A LoadError is a LoadError again on the HTTP thread, with where the file breaks (a subclass
- * arrives as a LoadError that keeps the subclass's name). */
-export const reviveLoadError: Reviver = ({ fields }) => {
-  const { file, line, column, reason } = fields;
-  if (typeof file !== 'string' || typeof reason !== 'string') return undefined;
-  const at = (n: unknown) => (typeof n === 'number' ? n : undefined);
-  return new LoadError(file, at(line), at(column), reason);
-};
+/** A LoadError is a LoadError again on the HTTP thread, with where the file breaks. */
+export { reviveLoadError } from '../load/loadError';

@@ -16,7 +16,16 @@ import { TimeSlicer } from '../util/timeSlice';
 import { LoadError } from './loadError';
 import type { OnProgress } from './report';
 import { restLines, type TextQuad } from './restLabels';
-import { PieceWriter } from './snapshotPieces';
+import { CanonicalThread, type DescribedBatch, type ToDescribe } from './canonicalClient';
+import { inflated, PieceWriter } from './snapshotPieces';
+
+/**
+ * From this many descriptions the reading makes them in a thread of its own (its start, about a
+ * tenth of a second, is then a small part of the reading).
+ */
+const CANONICAL_THREAD_FROM = 2000;
+/** Descriptions sent to that thread in one message. */
+const CANONICAL_BATCH = 200;
 
 const SAME_AS = `<${PREFIXES.owl}sameAs>`;
 
@@ -44,6 +53,8 @@ export interface CanonicalDataset {
    * between its first line and its trailer.
    */
   readonly pieces: Iterable<Buffer>;
+  /** Whether the descriptions were made in a thread of their own (`LoadOptions.canonicalThreadFrom`). */
+  readonly threaded: boolean;
 }
 
 /**
@@ -63,54 +74,60 @@ export async function canonicalDataset(
   dataset: Dataset<DatasetStore>,
   onProgress?: OnProgress,
   check?: DescriptionCheck,
+  options: { readonly threadFrom?: number | undefined } = {},
 ): Promise<CanonicalDataset> {
   const { baseIri, store } = dataset;
   const linksGraph = `<${linksGraphIri(baseIri)}>`;
 
   const subjects = subjectsOf(dataset);
   const { rest, owner, sameAs, named } = readRest(store, subjects, linksGraph);
+  // No blank node of the rest is a description's too (the rest's lines need no label of theirs):
+  // the descriptions can be made in a thread of their own while this one reads the store.
+  if (owner.size === 0 && subjects.length >= (options.threadFrom ?? CANONICAL_THREAD_FROM))
+    return inThread(dataset, subjects, { rest, sameAs, named, linksGraph }, onProgress, check);
 
   const states = new Map<string, InstitutionState>();
   const descriptions = new Map<string, string>();
   const writer = new PieceWriter();
   const anchors = new Map<string, string>();
   const slicer = new TimeSlicer();
-  for (const [n, { isil, iri, live, graph }] of subjects.entries()) {
+  for (const [n, subject] of subjects.entries()) {
     // Told every thousand institutions, as records are: a small load shows no such phase.
     if (n % 1000 === 0 && n > 0) onProgress?.('canonicalising', n, subjects.length, 'institutions');
-    const own = named.has(graph) ? quadsOf(store, graph) : [];
-    const labels = labelled(own, isil, iri);
-    const prefix = `_:d${n}`;
-    /** The labels of this description that the rest names again. */
-    const later = new Set<string>();
-    const anchor = (term: string, label: string) => {
-      if (owner.get(term) !== n) return;
-      anchors.set(term, `${prefix}${label.slice(2)}`);
-      later.add(`${prefix}${label.slice(2)}`);
-    };
-    own.forEach((q, k) => {
-      if (q.s.startsWith('_:')) anchor(q.s, labels[k]!.s);
-      if (q.o.startsWith('_:')) anchor(q.o, labels[k]!.o);
+    const own = named.has(subject.graph) ? quadsOf(store, subject.graph) : [];
+    const linked = sameAs.get(`<${subject.iri}>`);
+    if (check) await check(subject.isil, () => describedText(own, linked));
+    const made = describedCanonically(subject, n, own, linked, baseIri, (term, label) => {
+      if (owner.get(term) !== n) return false;
+      anchors.set(term, label);
+      return true;
     });
-    const linked = sameAs.get(`<${iri}>`);
-    if (check) await check(isil, () => describedText(own, linked));
-    // Ordered once, with the links: the graph's own lines are those but the links it lacks.
-    const links = linksBeyond(own, linked);
-    const { triples } = orderedDescription(iri, links ? [...labels, ...links] : labels);
-    const lines: string[] = [];
-    for (const t of triples)
-      if (!links?.includes(t))
-        lines.push(`${local(t.s, prefix)} ${t.p} ${local(t.o, prefix)} ${graph} .`);
-    writer.add(lines, later);
-    const text = writeTriples(triples);
-    descriptions.set(isil, text);
-    states.set(isil, stateOf(isil, iri, live, text, baseIri));
+    writer.add(made.lines, made.later);
+    descriptions.set(subject.isil, made.text);
+    states.set(subject.isil, made.state);
     await slicer.pause();
   }
   if (subjects.length > 1000)
     onProgress?.('canonicalising', subjects.length, subjects.length, 'institutions');
-  // What no description holds, labelled together (a blank node may be in several graphs), the
-  // links graph's lines first.
+  const { tail, restHash } = restTail(rest, anchors, linksGraph);
+  writer.add(tail);
+  return {
+    history: { states, descriptions, rest: restHash, version: versionOf(states, restHash) },
+    pieces: writer.end(),
+    threaded: false,
+  };
+}
+
+/**
+ * What no description holds, labelled together (a blank node may be in several graphs; those a
+ * description holds too keep the label it gave them, `anchors`), the links graph's lines first;
+ * and the hash of those lines.
+ */
+function restTail(
+  rest: readonly TextQuad[],
+  anchors: ReadonlyMap<string, string>,
+  linksGraph: string,
+): { tail: string[]; restHash: string } {
   const used = new Map<string, string>();
   for (const q of rest)
     for (const term of [q.s, q.o]) {
@@ -128,11 +145,112 @@ export async function canonicalDataset(
     .update(tail.map((line) => `${line}\n`).join(''))
     .digest('hex')
     .slice(0, HASH_LENGTH);
-  writer.add(tail);
-  return {
-    history: { states, descriptions, rest: restHash, version: versionOf(states, restHash) },
-    pieces: writer.end(),
-  };
+  return { tail, restHash };
+}
+
+/** One description made canonical: its snapshot lines, its canonical text with its links, its state. */
+export interface CanonicalDescription {
+  readonly lines: string[];
+  /** Its labels the rest names again (`anchor`): no chunk mark until their lines are past. */
+  readonly later: Set<string>;
+  readonly text: string;
+  readonly state: InstitutionState;
+}
+
+/**
+ * The `n`-th description, its graph's triples `own` (as the store labels them) with the
+ * institution's links `linked`: labelled canonically and made unique to it (`_:d<n>b<i>`),
+ * ordered, hashed. `anchor` is told each of its blank nodes with the label it gets, and says
+ * whether the rest names that node again.
+ */
+export function describedCanonically(
+  { isil, iri, live, graph }: Subject,
+  n: number,
+  own: readonly TextQuad[],
+  linked: readonly Triple[] | undefined,
+  baseIri: string,
+  anchor?: (term: string, label: string) => boolean,
+): CanonicalDescription {
+  const labels = labelled(own, isil, iri);
+  const prefix = `_:d${n}`;
+  const later = new Set<string>();
+  if (anchor)
+    own.forEach((q, k) => {
+      for (const [term, label] of [
+        [q.s, labels[k]!.s],
+        [q.o, labels[k]!.o],
+      ] as const)
+        if (term.startsWith('_:') && anchor(term, `${prefix}${label.slice(2)}`))
+          later.add(`${prefix}${label.slice(2)}`);
+    });
+  // Ordered once, with the links: the graph's own lines are those but the links it lacks.
+  const links = linksBeyond(own, linked);
+  const { triples } = orderedDescription(iri, links ? [...labels, ...links] : labels);
+  const lines: string[] = [];
+  for (const t of triples)
+    if (!links?.includes(t))
+      lines.push(`${local(t.s, prefix)} ${t.p} ${local(t.o, prefix)} ${graph} .`);
+  const text = writeTriples(triples);
+  return { lines, later, text, state: stateOf(isil, iri, live, text, baseIri) };
+}
+
+/**
+ * The descriptions made by a thread of their own (canonicalThread.ts) while this one reads each
+ * graph from the store and checks it: batches of graphs' N-Triples go over, their states and
+ * canonical texts come back, and the thread keeps the snapshot's pieces until the rest's lines
+ * end them. The same bytes as the reading in this thread (test/unit/load/canonicalThread.test.ts).
+ */
+async function inThread(
+  dataset: Dataset<DatasetStore>,
+  subjects: readonly Subject[],
+  read: {
+    rest: readonly TextQuad[];
+    sameAs: ReadonlyMap<string, Triple[]>;
+    named: ReadonlySet<string>;
+    linksGraph: string;
+  },
+  onProgress?: OnProgress,
+  check?: DescriptionCheck,
+): Promise<CanonicalDataset> {
+  const { baseIri, store } = dataset;
+  const thread = new CanonicalThread(baseIri);
+  try {
+    const states = new Map<string, InstitutionState>();
+    const descriptions = new Map<string, string>();
+    const made = (batch: DescribedBatch) => {
+      for (const [isil, text, state] of batch) {
+        descriptions.set(isil, text);
+        states.set(isil, state);
+      }
+    };
+    const slicer = new TimeSlicer();
+    let batch: ToDescribe[] = [];
+    for (const [n, subject] of subjects.entries()) {
+      if (n % 1000 === 0 && n > 0)
+        onProgress?.('canonicalising', n, subjects.length, 'institutions');
+      const text = read.named.has(subject.graph) ? graphText(store, subject.graph) : '';
+      const linked = read.sameAs.get(`<${subject.iri}>`);
+      if (check) await check(subject.isil, () => text + writeTriples(linked ?? []));
+      batch.push({ subject, n, text, ...(linked ? { linked } : {}) });
+      if (batch.length >= CANONICAL_BATCH) {
+        await thread.describe(batch, made);
+        batch = [];
+      }
+      await slicer.pause();
+    }
+    if (batch.length > 0) await thread.describe(batch, made);
+    if (subjects.length > 1000)
+      onProgress?.('canonicalising', subjects.length, subjects.length, 'institutions');
+    const { tail, restHash } = restTail(read.rest, new Map(), read.linksGraph);
+    const blocks = await thread.end(tail);
+    return {
+      history: { states, descriptions, rest: restHash, version: versionOf(states, restHash) },
+      pieces: inflated(blocks),
+      threaded: true,
+    };
+  } finally {
+    await thread.close();
+  }
 }
 
 /** A description's triples labelled canonically; past the work limit, a LoadError naming its ISIL. */
@@ -146,7 +264,7 @@ function labelled(own: readonly TextQuad[], isil: string, iri: string): Triple[]
 }
 
 /** A description to read: its institution, and the graph that holds it. */
-interface Subject {
+export interface Subject {
   readonly isil: string;
   readonly iri: string;
   readonly live: boolean;
@@ -229,12 +347,22 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
+/** The N-Triples of one graph of the store (`''`: the default graph), as Oxigraph writes them. */
+function graphText(store: DatasetStore, graph: string): string {
+  return store.graphTriples(graph === '' ? undefined : graph.slice(1, -1));
+}
+
 /** The quads of one graph of the store (`''`: the default graph), as Oxigraph writes them. */
 function quadsOf(store: DatasetStore, graph: string): TextQuad[] {
+  return quadsIn(graphText(store, graph), graph);
+}
+
+/** The quads of N-Triples `text` as Oxigraph writes them, in `graph`. */
+export function quadsIn(text: string, graph: string): TextQuad[] {
   const quads: TextQuad[] = [];
-  for (const text of lines(store.graphTriples(graph === '' ? undefined : graph.slice(1, -1)))) {
-    const line = splitLine(text);
-    if (line === undefined) throw new Error(`not a triple as the store writes them: ${text}`);
+  for (const written of lines(text)) {
+    const line = splitLine(written);
+    if (line === undefined) throw new Error(`not a triple as the store writes them: ${written}`);
     quads.push({ s: line.s, p: line.p, o: line.o, g: graph });
   }
   return quads;

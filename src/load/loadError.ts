@@ -1,5 +1,6 @@
 // The error of a source file that cannot be loaded, with the line and column where it breaks.
 import fs from 'node:fs';
+import type { Reviver } from '../threads/wire';
 import { chunks } from './reading';
 /** A file that cannot be loaded: where, and why. */
 export class LoadError extends Error {
@@ -13,6 +14,17 @@ export class LoadError extends Error {
     super(`${file}${line !== undefined ? `:${line}:${column ?? 1}` : ''}: ${reason}`);
   }
 }
+
+/**
+ * A LoadError is a LoadError again on the thread that asked for the load, with where the file
+ * breaks (a subclass arrives as a LoadError that keeps the subclass's name).
+ */
+export const reviveLoadError: Reviver = ({ fields }) => {
+  const { file, line, column, reason } = fields;
+  if (typeof file !== 'string' || typeof reason !== 'string') return undefined;
+  const at = (n: unknown) => (typeof n === 'number' ? n : undefined);
+  return new LoadError(file, at(line), at(column), reason);
+};
 
 /**
  * A load whose result holds no institution to serve (`LoadOptions.requireInstitutions`): the

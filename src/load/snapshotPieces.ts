@@ -189,14 +189,23 @@ export class PieceWriter {
 
   /** The pieces' bytes, the last piece whole or not: read a block at a time, as often as asked. */
   end(): Iterable<Buffer> {
+    return inflated(this.endBlocks());
+  }
+
+  /** The pieces, the last whole or not, as the deflated blocks `inflated` reads (for another thread). */
+  endBlocks(): Uint8Array[] {
     if (this.piece.length > 0) this.hold(this.piece.join(''));
     this.piece = [];
     this.deflate();
-    const blocks = this.blocks;
-    return {
-      *[Symbol.iterator]() {
-        for (const block of blocks) yield zlib.inflateRawSync(block);
-      },
-    };
+    return this.blocks;
   }
+}
+
+/** The bytes of deflated blocks (`PieceWriter.endBlocks`), a block at a time, as often as asked. */
+export function inflated(blocks: readonly Uint8Array[]): Iterable<Buffer> {
+  return {
+    *[Symbol.iterator]() {
+      for (const block of blocks) yield zlib.inflateRawSync(block);
+    },
+  };
 }

@@ -42,7 +42,9 @@ export async function versionHistory(
   const file = options.statesCache && cacheFile(options.statesCache, sources.sha256, dataset);
   const cached = file ? fromCache(file, dataset) : undefined;
   if (cached) return { history: cached };
-  const canonical = await canonicalDataset(dataset, options.onProgress, check);
+  const canonical = await canonicalDataset(dataset, options.onProgress, check, {
+    threadFrom: options.canonicalThreadFrom,
+  });
   if (file) toCache(file, canonical.history);
   return { history: canonical.history, canonical };
 }

@@ -1,0 +1,79 @@
+// The asking side of the canonical reading's own thread (canonicalThread.ts): batches of
+// descriptions sent in order, at most two in its hands at once, what it made handed back as each
+// batch is done, and the first failure the load fails with.
+import type { InstitutionState } from '../history/model';
+import type { Triple } from '../rdf/ntriples';
+import { WorkerClient } from '../threads/client';
+import { moduleIn } from '../threads/workerRequire';
+import type { Subject } from './canonicalDataset';
+import { reviveLoadError } from './loadError';
+
+/** One description to make: the `n`-th, its graph's N-Triples as the store wrote them, its links. */
+export interface ToDescribe {
+  readonly subject: Subject;
+  readonly n: number;
+  readonly text: string;
+  readonly linked?: readonly Triple[];
+}
+
+/** What the thread made of a batch: each ISIL's canonical text and state, in the batch's order. */
+export type DescribedBatch = readonly (readonly [string, string, InstitutionState])[];
+
+export type CanonicalRequest =
+  | { readonly op: 'describe'; readonly batch: readonly ToDescribe[] }
+  /** The rest's lines: the snapshot's last; the answer is its pieces, deflated in blocks. */
+  | { readonly op: 'end'; readonly tail: readonly string[] };
+
+export type CanonicalReply = DescribedBatch | Uint8Array[];
+
+const WORKER = moduleIn(__dirname, 'canonicalThread');
+/** Batches in the thread's hands at most: it has the next while it works on one. */
+const IN_HAND = 2;
+
+export class CanonicalThread {
+  private readonly client: WorkerClient<CanonicalRequest, CanonicalReply>;
+  private readonly owed = new Set<Promise<void>>();
+  private failure: unknown;
+
+  constructor(baseIri: string) {
+    this.client = new WorkerClient(WORKER, {
+      name: 'the canonical reading thread',
+      workerData: { baseIri },
+      revive: reviveLoadError,
+    });
+  }
+
+  /** Sends a batch; `made` is told what the thread made of it. Waits while IN_HAND are owed. */
+  async describe(
+    batch: readonly ToDescribe[],
+    made: (done: DescribedBatch) => void,
+  ): Promise<void> {
+    this.fail();
+    const done = this.client.ask({ op: 'describe', batch }).then(
+      (reply) => made(reply as DescribedBatch),
+      (error: unknown) => {
+        this.failure ??= error;
+      },
+    );
+    this.owed.add(done);
+    void done.then(() => this.owed.delete(done));
+    while (this.owed.size >= IN_HAND) await Promise.race(this.owed);
+    this.fail();
+  }
+
+  /** Every batch answered, then the rest's lines: the snapshot's pieces, deflated. */
+  async end(tail: readonly string[]): Promise<Uint8Array[]> {
+    await Promise.all(this.owed);
+    this.fail();
+    return (await this.client.ask({ op: 'end', tail })) as Uint8Array[];
+  }
+
+  async close(): Promise<void> {
+    await this.client.terminate(new Error('the canonical reading is over'));
+  }
+
+  /** Throws the first failure of a batch. */
+  private fail(): void {
+    if (this.failure !== undefined) throw this.failure;
+  }
+}
