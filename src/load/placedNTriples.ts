@@ -130,6 +130,11 @@ export class DescriptionPlan {
   readonly subjectStarts = new Positions();
   readonly subjectEnds = new Positions();
   readonly objectEnds = new Positions();
+  /**
+   * The last line (from 1) each blank-node label is on, when the plan was asked to keep them
+   * (`placedPieces`: the file is then loaded in pieces that no blank node spans).
+   */
+  readonly lastLines: Map<string, number> | undefined;
   private readonly institutions = new Map<string, string>();
   /** Blank nodes each institution or blank node links to. */
   private readonly blanksBelow = new Map<string, string[]>();
@@ -140,7 +145,8 @@ export class DescriptionPlan {
   private readonly prefix: string;
   private readonly other: string;
 
-  constructor(baseIri: string) {
+  constructor(baseIri: string, lastLines = false) {
+    this.lastLines = lastLines ? new Map() : undefined;
     this.prefix = `<${baseIri}${RESOURCE_PATH}`;
     this.other = `<${otherScheme(baseIri)}/`;
   }
@@ -213,14 +219,18 @@ export class DescriptionPlan {
 export function planDescriptions(
   fd: number,
   baseIri: string,
-  hash: Hasher,
+  hash: Hasher | undefined,
   check: (line: Line) => void,
+  lastLines = false,
 ): DescriptionPlan | undefined {
-  const plan = new DescriptionPlan(baseIri);
+  const plan = new DescriptionPlan(baseIri, lastLines);
+  const last = plan.lastLines;
+  let number = 0;
   let vouched = true;
   /** The first refusal `check` made: a file that is not vouched for is refused by the parser first. */
   let refused: unknown;
   for (const text of linesOf(fd, hash)) {
+    number++;
     if (!vouched) continue;
     // A carriage return ends a line for the store's parser: its line numbers would differ. A
     // replacement character may stand for bytes that are not UTF-8: the store's parser refuses them.
@@ -232,6 +242,8 @@ export function planDescriptions(
       continue;
     }
     if (line !== 'unknown') {
+      if (last && line.s.startsWith('_:')) last.set(line.s, number);
+      if (last && line.o.startsWith('_:')) last.set(line.o, number);
       const start = text.indexOf(line.s);
       plan.subjectStarts.push(start);
       plan.subjectEnds.push(start + line.s.length);
@@ -285,4 +297,57 @@ export function* placedQuads(fd: number, plan: DescriptionPlan): Generator<strin
   }
   piece.push(...more);
   if (piece.length > 0) yield `${piece.join('\n')}\n`;
+}
+
+/** A piece of the placed N-Quads, and the file's line its first line is. */
+export interface PlacedPiece {
+  readonly text: Buffer;
+  readonly firstLine: number;
+}
+
+/**
+ * The second pass as pieces of about CHUNK_BYTES that the store may parse one by one (each `load`
+ * labels blank nodes anew): a piece ends only after the last line of every blank node it holds
+ * (`DescriptionPlan.lastLines`), and a triple in several graphs is in the others after the
+ * piece's last line, so that the file's lines keep their numbers from the piece's first.
+ */
+export function* placedPieces(fd: number, plan: DescriptionPlan): Generator<PlacedPiece> {
+  const last = plan.lastLines;
+  if (!last) throw new Error('the plan kept no last lines of its blank nodes');
+  let piece: string[] = [];
+  let more: string[] = [];
+  let size = 0;
+  /** The last line a blank node of the piece is on. */
+  let open = 0;
+  let firstLine = 1;
+  let n = 0;
+  const cut = (): PlacedPiece => {
+    piece.push(...more);
+    const done = { text: Buffer.from(`${piece.join('\n')}\n`), firstLine };
+    piece = [];
+    more = [];
+    size = 0;
+    firstLine = n + 1;
+    return done;
+  };
+  for (const text of linesOf(fd)) {
+    const end = plan.objectEnds.get(n);
+    const start = plan.subjectStarts.get(n);
+    const subjectEnd = plan.subjectEnds.get(n++);
+    let out = text;
+    if (end >= 0) {
+      const [first, ...others] = plan.graphs(text.slice(start, subjectEnd));
+      if (first !== undefined) out = `${text.slice(0, end)} ${first}${text.slice(end)}`;
+      if (others.length > 0 || text.includes('_:')) {
+        const line = splitTriple(text) as Line;
+        for (const term of [line.s, line.o])
+          if (term.startsWith('_:')) open = Math.max(open, last.get(term) ?? n);
+        for (const graph of others) more.push(`${line.s} ${line.p} ${line.o} ${graph} .`);
+      }
+    }
+    piece.push(out);
+    size += out.length + 1;
+    if (size >= CHUNK_BYTES && open <= n) yield cut();
+  }
+  if (piece.length > 0 || more.length > 0) yield cut();
 }

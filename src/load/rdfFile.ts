@@ -11,6 +11,7 @@ import type { Load } from './load';
 import { LoadError, locate } from './loadError';
 import { CHUNK_BYTES, chunks, countLines, readHashed, type Hasher } from './reading';
 import { placedQuads, planDescriptions } from './placedNTriples';
+import { PlacingThread } from './placingClient';
 import { servedContextInline } from './servedContext';
 import {
   checkTrailer,
@@ -21,6 +22,12 @@ import {
   snapshotBase,
   trailerRows,
 } from './snapshot';
+
+/**
+ * From this many bytes a single N-Triples source is planned and placed in a thread of its own
+ * (`placedInThread`): the thread's start, about a tenth of a second, is then a small part.
+ */
+const PLACING_THREAD_FROM = 8 * 1024 * 1024;
 
 /**
  * Loads an RDF file. The first file goes straight into the store; later ones into a store of
@@ -118,12 +125,12 @@ async function readRdf(
         } else if (format === 'nt' && direct && !load.resolving) {
           // The only source: parsed once, into the graphs of its descriptions (a file the plan
           // cannot vouch for is parsed as any other, into the default graph, and placed after).
-          const plan = planDescriptions(fd, baseIri, hash, (line) => checkLiteral(file, line));
-          placed = plan !== undefined;
-          if (plan) {
-            target.load(placedQuads(fd, plan), 'nq', `${baseIri}/`);
-            return { ours, size, placed };
-          }
+          const from = load.options.placingThreadFrom ?? PLACING_THREAD_FROM;
+          placed =
+            fs.fstatSync(fd).size >= from
+              ? await placedInThread(target, file, fd, baseIri, hash)
+              : placedHere(target, file, fd, baseIri, hash);
+          if (placed) return { ours, size, placed };
           input = chunks(fd);
         } else input = chunks(fd, hash, trailer?.start);
         target.load(input, format, `${baseIri}/`);
@@ -146,6 +153,62 @@ async function readRdf(
     fs.closeSync(fd);
   }
   return { ours, size, placed };
+}
+
+/**
+ * Loads the N-Triples file open as `fd` straight into the graphs of its descriptions, planned and
+ * placed in this thread; false (nothing loaded) when the placing cannot vouch for the file.
+ */
+function placedHere(
+  target: DatasetStore,
+  file: string,
+  fd: number,
+  baseIri: string,
+  hash: Hasher,
+): boolean {
+  const plan = planDescriptions(fd, baseIri, hash, (line) => checkLiteral(file, line));
+  if (plan) target.load(placedQuads(fd, plan), 'nq', `${baseIri}/`);
+  return plan !== undefined;
+}
+
+/**
+ * `placedHere` with the planning and placing in a thread of their own (placingThread.ts): this
+ * one hashes the file while that one plans, then loads each placed piece while that one makes the
+ * next. On two cores the store's parse no longer waits for the lines to be split and placed (the
+ * parse of 17,000 institutions: 6.1 against ... s).
+ */
+async function placedInThread(
+  target: DatasetStore,
+  file: string,
+  fd: number,
+  baseIri: string,
+  hash: Hasher,
+): Promise<boolean> {
+  const thread = new PlacingThread(file, baseIri);
+  // Each answer is awaited below, unless an error ends this first: then it is not left unhandled.
+  const handled = <T>(answer: Promise<T>) => (answer.catch(() => undefined), answer);
+  // A request leaves when the event loop next turns (src/threads/client.ts): it turns once before
+  // this thread works on, or the other would wait for that work to end.
+  const sent = () => new Promise((resolve) => setImmediate(resolve));
+  try {
+    const planned = handled(thread.plan());
+    await sent();
+    for (const bytes of chunks(fd, hash)) void bytes;
+    if (!(await planned)) return false;
+    let next = handled(thread.next());
+    for (let piece = await next; piece !== null; piece = await next) {
+      next = handled(thread.next());
+      await sent();
+      try {
+        target.load(piece.text, 'nq', `${baseIri}/`);
+      } catch (error) {
+        throw locate(file, error as Error, piece.firstLine - 1);
+      }
+    }
+    return true;
+  } finally {
+    await thread.close();
+  }
 }
 
 /**

@@ -1,14 +1,17 @@
 // An N-Triples file read straight into the graphs of its descriptions (src/load/placedNTriples.ts):
 // each description as `descriptionQuads` makes it, through the real store; the same dataset and
 // snapshot lines as the store's parser and placing after it give (a file with CRLF line ends is
-// read that way); and the lines this reading does not vouch for.
+// read that way); and the lines this reading does not vouch for. Each case runs planned and placed
+// in the loading thread and in a thread of its own (`LoadOptions.placingThreadFrom`), and a file of
+// several pieces holds blank nodes across them, errors with their lines, and the same dataset.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Parser, type Quad } from 'n3';
 import { isomorphic } from 'rdf-isomorphic';
 import { generate } from '../../../src/load/generated';
-import { loadSources, type Loaded } from '../../../src/load/loadSources';
+import { MAX_LITERAL_LENGTH } from '../../../src/load/limits';
+import { LoadError, loadSources, type Loaded } from '../../../src/load/loadSources';
 import { planDescriptions, splitTriple } from '../../../src/load/placedNTriples';
 import { MAX_BLANK_NODE_DEPTH } from '../../../src/store/descriptions';
 import { BASE, tempDir } from '../../support';
@@ -26,6 +29,8 @@ function quads(nquads: string): Quad[] {
 }
 
 let dir: string;
+/** `LoadOptions.placingThreadFrom` of the loads: 0 plans and places in a thread of their own. */
+let placingThreadFrom: number | undefined;
 before(() => (dir = tempDir()));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -51,7 +56,7 @@ async function loaded<T>(
   const file = path.join(dir, `source-${Math.random().toString(36).slice(2)}.nt`);
   fs.writeFileSync(file, ntriples);
   assert.equal(vouched(file), straight);
-  const load = await loadSources([file], { baseIri: BASE });
+  const load = await loadSources([file], { baseIri: BASE, placingThreadFrom });
   try {
     return use(load);
   } finally {
@@ -65,7 +70,14 @@ async function places(ntriples: string, expected: string): Promise<void> {
   assert.ok(isomorphic(quads(dump), quads(expected)), dump);
 }
 
-describe('placedNTriples: an N-Triples source read into the graphs of its descriptions', () => {
+for (const route of ['in the loading thread', 'in a thread of its own'])
+  describe(`placedNTriples: an N-Triples source read into the graphs of its descriptions, ${route}`, () => {
+    before(() => (placingThreadFrom = route === 'in the loading thread' ? Infinity : 0));
+    after(() => (placingThreadFrom = undefined));
+    cases();
+  });
+
+function cases(): void {
   it('puts an institution its own triples in its graph', () =>
     places(
       `${X} ${P} "a" .\n${X} ${P} <http://example.org/o> .\n`,
@@ -134,6 +146,67 @@ describe('placedNTriples: an N-Triples source read into the graphs of its descri
     assert.ok(isomorphic(quads(once.dump), quads(twice.dump)));
     assert.equal(once.pieces, twice.pieces);
     assert.equal(once.version, twice.version);
+  });
+}
+
+describe('placedNTriples: a file of several pieces, placed in a thread of its own', () => {
+  /** About 2.5 MB of generated institutions: three pieces of CHUNK_BYTES and more. */
+  const generated = () => [...generate({ count: 600, seed: 7, base: BASE })].join('');
+  after(() => (placingThreadFrom = undefined));
+
+  it('gives the dataset, snapshot and version of the loading thread, blank nodes spanning pieces', async () => {
+    // A blank node on the first line and the last, and one two institutions far apart share.
+    const text =
+      `${X} ${P} _:far .\n${X} ${P} _:shared .\n${generated()}` +
+      `${Y} ${P} _:shared .\n_:shared ${P} "shared" .\n_:far ${P} "far" .\n`;
+    assert.ok(text.length > 2 * (1 << 20), 'more than two pieces');
+    const read = async (from: number) => {
+      placingThreadFrom = from;
+      return loaded(text, (load) => ({
+        dump: load.dataset.store.dump(),
+        pieces: Buffer.concat([...load.canonical!.pieces]).toString(),
+        version: load.dataset.version,
+      }));
+    };
+    const here = await read(Infinity);
+    const there = await read(0);
+    // The canonical snapshot's lines: the same dataset, blank nodes matched (an isomorphism test
+    // of 80,000 quads would take half a minute).
+    assert.equal(there.pieces, here.pieces);
+    assert.equal(there.version, here.version);
+    assert.match(there.dump, new RegExp(`^_:\\S+ ${P} "far" ${GX} \\.$`, 'm'));
+    assert.match(there.dump, new RegExp(`^_:\\S+ ${P} "shared" ${GY} \\.$`, 'm'));
+  });
+
+  it('refuses a line the store cannot parse in a later piece with its line in the file', async () => {
+    const lines = generated().split('\n');
+    const at = lines.length - 10;
+    lines[at] = `${X} ${P} <not an absolute IRI> .`;
+    const file = path.join(dir, 'broken.nt');
+    fs.writeFileSync(file, lines.join('\n'));
+    await assert.rejects(
+      loadSources([file], { baseIri: BASE, placingThreadFrom: 0 }),
+      (error: Error) => {
+        assert.ok(error instanceof LoadError, String(error));
+        assert.equal(error.line, at + 1, error.message);
+        return true;
+      },
+    );
+  });
+
+  it('refuses a literal past the limit from the placing thread, as the loading thread does', async () => {
+    const file = path.join(dir, 'long.nt');
+    const long = 'x'.repeat(MAX_LITERAL_LENGTH + 1);
+    fs.writeFileSync(file, `${generated()}${X} ${P} "${long}" .\n`);
+    const refusal = async (from: number) =>
+      loadSources([file], { baseIri: BASE, placingThreadFrom: from }).then(
+        () => assert.fail('loaded'),
+        (error: Error) => error,
+      );
+    const here = await refusal(Infinity);
+    const there = await refusal(0);
+    assert.ok(there instanceof LoadError, String(there));
+    assert.equal(there.message, here.message);
   });
 });
 
