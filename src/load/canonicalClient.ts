@@ -16,15 +16,22 @@ export interface ToDescribe {
   readonly linked?: readonly Triple[];
 }
 
-/** What the thread made of a batch: each ISIL's canonical text and state, in the batch's order. */
-export type DescribedBatch = readonly (readonly [string, string, InstitutionState])[];
+/**
+ * What the thread made of a batch: each ISIL's canonical text and state, in the batch's order, and
+ * the snapshot's pieces it ended meanwhile, for the asking thread to hold (deflated there: this
+ * thread has the longer half of the reading).
+ */
+export interface DescribedBatch {
+  readonly described: readonly (readonly [string, string, InstitutionState])[];
+  readonly pieces: readonly string[];
+}
 
 export type CanonicalRequest =
   | { readonly op: 'describe'; readonly batch: readonly ToDescribe[] }
-  /** The rest's lines: the snapshot's last; the answer is its pieces, deflated in blocks. */
+  /** The rest's lines: the snapshot's last; the answer is the pieces still to hold. */
   | { readonly op: 'end'; readonly tail: readonly string[] };
 
-export type CanonicalReply = DescribedBatch | Uint8Array[];
+export type CanonicalReply = DescribedBatch | readonly string[];
 
 const WORKER = moduleIn(__dirname, 'canonicalThread');
 /** Batches in the thread's hands at most: it has the next while it works on one. */
@@ -61,11 +68,11 @@ export class CanonicalThread {
     this.fail();
   }
 
-  /** Every batch answered, then the rest's lines: the snapshot's pieces, deflated. */
-  async end(tail: readonly string[]): Promise<Uint8Array[]> {
+  /** Every batch answered, then the rest's lines: the snapshot's last pieces. */
+  async end(tail: readonly string[]): Promise<readonly string[]> {
     await Promise.all(this.owed);
     this.fail();
-    return (await this.client.ask({ op: 'end', tail })) as Uint8Array[];
+    return (await this.client.ask({ op: 'end', tail })) as readonly string[];
   }
 
   async close(): Promise<void> {

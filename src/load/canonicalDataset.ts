@@ -17,7 +17,7 @@ import { LoadError } from './loadError';
 import type { OnProgress } from './report';
 import { restLines, type TextQuad } from './restLabels';
 import { CanonicalThread, type DescribedBatch, type ToDescribe } from './canonicalClient';
-import { inflated, PieceWriter } from './snapshotPieces';
+import { DeflatedPieces, PieceWriter } from './snapshotPieces';
 
 /**
  * From this many descriptions the reading makes them in a thread of its own (its start, about a
@@ -196,9 +196,10 @@ export function describedCanonically(
 
 /**
  * The descriptions made by a thread of their own (canonicalThread.ts) while this one reads each
- * graph from the store and checks it: batches of graphs' N-Triples go over, their states and
- * canonical texts come back, and the thread keeps the snapshot's pieces until the rest's lines
- * end them. The same bytes as the reading in this thread (test/unit/load/canonicalThread.test.ts).
+ * graph from the store and checks it: batches of graphs' N-Triples go over; their states, canonical
+ * texts and the snapshot's pieces come back, the pieces to be deflated here (that thread has the
+ * longer half of the work). The same bytes as the reading in this thread
+ * (test/unit/load/canonicalThread.test.ts).
  */
 async function inThread(
   dataset: Dataset<DatasetStore>,
@@ -217,11 +218,13 @@ async function inThread(
   try {
     const states = new Map<string, InstitutionState>();
     const descriptions = new Map<string, string>();
-    const made = (batch: DescribedBatch) => {
-      for (const [isil, text, state] of batch) {
+    const held = new DeflatedPieces();
+    const made = ({ described, pieces }: DescribedBatch) => {
+      for (const [isil, text, state] of described) {
         descriptions.set(isil, text);
         states.set(isil, state);
       }
+      for (const piece of pieces) held.hold(piece);
     };
     const slicer = new TimeSlicer();
     let batch: ToDescribe[] = [];
@@ -242,10 +245,10 @@ async function inThread(
     if (subjects.length > 1000)
       onProgress?.('canonicalising', subjects.length, subjects.length, 'institutions');
     const { tail, restHash } = restTail(read.rest, new Map(), read.linksGraph);
-    const blocks = await thread.end(tail);
+    for (const piece of await thread.end(tail)) held.hold(piece);
     return {
       history: { states, descriptions, rest: restHash, version: versionOf(states, restHash) },
-      pieces: inflated(blocks),
+      pieces: held.end(),
       threaded: true,
     };
   } finally {

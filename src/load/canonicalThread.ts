@@ -1,6 +1,6 @@
 // The canonical reading's own thread (canonicalDataset.ts): it makes each description canonical
 // from its graph's N-Triples, as the reading in the loading thread would, and holds the snapshot's
-// pieces until the rest's lines end them. The loading thread meanwhile reads the next graphs from
+// pieces, which go back with each answer to be held there. The loading thread meanwhile reads the next graphs from
 // the store and checks them: on two cores, the two halves of the reading run side by side.
 import { workerData } from 'node:worker_threads';
 import { serve } from '../threads/serve';
@@ -9,16 +9,27 @@ import type { CanonicalReply, CanonicalRequest } from './canonicalClient';
 import { PieceWriter } from './snapshotPieces';
 
 const { baseIri } = workerData as { baseIri: string };
-const writer = new PieceWriter();
+/** The pieces ended since the last answer: they go with it. */
+let ended: string[] = [];
+const writer = new PieceWriter({ hold: (text) => ended.push(text) });
+
+/** The pieces ended since the last answer, taken. */
+function taken(): string[] {
+  const pieces = ended;
+  ended = [];
+  return pieces;
+}
 
 serve<CanonicalRequest, CanonicalReply>((request) => {
   if (request.op === 'end') {
     writer.add(request.tail);
-    return writer.endBlocks();
+    writer.flush();
+    return taken();
   }
-  return request.batch.map(({ subject, n, text, linked }) => {
+  const described = request.batch.map(({ subject, n, text, linked }) => {
     const made = describedCanonically(subject, n, quadsIn(text, subject.graph), linked, baseIri);
     writer.add(made.lines);
     return [subject.isil, made.text, made.state] as const;
   });
+  return { described, pieces: taken() };
 });

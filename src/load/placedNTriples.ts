@@ -9,42 +9,67 @@ import { MAX_BLANK_NODE_DEPTH, NAMED_LINKS } from '../store/descriptions';
 import { chunks, CHUNK_BYTES, type Hasher } from './reading';
 
 /** What a line holds: nothing (blank, a comment), a triple, or what this reading does not vouch for. */
-type Split = 'nothing' | 'unknown' | (Line & { readonly end: number });
+type Split = 'nothing' | 'unknown' | (Line & { readonly start: number; readonly end: number });
 
-const SPACE = /[ \t]/;
-/** An absolute IRI: a scheme first (RFC 3987). */
-const ABSOLUTE = /^<[A-Za-z][A-Za-z0-9+.-]*:/;
+const SPACE = 0x20;
+const TAB = 0x09;
+const isSpace = (code: number) => code === SPACE || code === TAB;
+
+/** Whether an IRI's text from `at` (after its `<`) to `close` starts with a scheme (RFC 3987). */
+function absolute(line: string, at: number, close: number): boolean {
+  const first = line.charCodeAt(at) | 0x20;
+  if (first < 0x61 || first > 0x7a) return false;
+  for (let i = at + 1; i < close; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 0x3a) return true;
+    const letter = (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
+    const digit = c >= 0x30 && c <= 0x39;
+    if (!letter && !digit && c !== 0x2b && c !== 0x2e && c !== 0x2d) return false;
+  }
+  return false;
+}
 
 /** Where the term starting at `at` ends, or -1 when it is not one this reading vouches for. */
 function termEnd(line: string, at: number, literal: boolean): number {
-  const first = line[at];
-  if (first === '<') {
+  const first = line.charCodeAt(at);
+  if (first === 0x3c /* < */) {
     const close = line.indexOf('>', at);
     // An escape would make the IRI's text another than the store's: not compared here.
     if (close === -1 || line.lastIndexOf('\\', close) > at) return -1;
-    return ABSOLUTE.test(line.slice(at, close + 1)) ? close + 1 : -1;
+    return absolute(line, at + 1, close) ? close + 1 : -1;
   }
-  if (first === '_' && line[at + 1] === ':') {
+  if (first === 0x5f /* _ */ && line.charCodeAt(at + 1) === 0x3a /* : */) {
     let end = at + 2;
-    while (end < line.length && !SPACE.test(line[end]!) && !'<>"'.includes(line[end]!)) end++;
+    for (; end < line.length; end++) {
+      const c = line.charCodeAt(end);
+      if (isSpace(c) || c === 0x3c || c === 0x3e || c === 0x22) break;
+    }
     // A label does not end with a dot: one there ends the statement.
-    while (line[end - 1] === '.') end--;
+    while (line.charCodeAt(end - 1) === 0x2e) end--;
     return end > at + 2 ? end : -1;
   }
-  if (first !== '"' || !literal) return -1;
+  if (first !== 0x22 /* " */ || !literal) return -1;
   let end = at + 1;
-  while (end < line.length && line[end] !== '"') end += line[end] === '\\' ? 2 : 1;
+  for (; end < line.length; end++) {
+    const c = line.charCodeAt(end);
+    if (c === 0x22) break;
+    if (c === 0x5c /* \ */) end++;
+  }
   if (end >= line.length) return -1;
   end++;
-  if (line[end] === '@') {
+  if (line.charCodeAt(end) === 0x40 /* @ */) {
     end++;
-    while (end < line.length && /[A-Za-z0-9-]/.test(line[end]!)) end++;
+    for (; end < line.length; end++) {
+      const c = line.charCodeAt(end);
+      const letter = (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
+      if (!letter && !(c >= 0x30 && c <= 0x39) && c !== 0x2d) break;
+    }
   } else if (line.startsWith('^^', end)) return termEnd(line, end + 2, false);
   return end;
 }
 
 function skipSpace(line: string, at: number): number {
-  while (at < line.length && SPACE.test(line[at]!)) at++;
+  while (at < line.length && isSpace(line.charCodeAt(at))) at++;
   return at;
 }
 
@@ -74,6 +99,7 @@ export function splitTriple(line: string): Split {
     s: line.slice(start, sEnd),
     p: line.slice(pStart, pEnd),
     o: line.slice(oStart, oEnd),
+    start,
     end: oEnd,
   };
 }
@@ -244,9 +270,8 @@ export function planDescriptions(
     if (line !== 'unknown') {
       if (last && line.s.startsWith('_:')) last.set(line.s, number);
       if (last && line.o.startsWith('_:')) last.set(line.o, number);
-      const start = text.indexOf(line.s);
-      plan.subjectStarts.push(start);
-      plan.subjectEnds.push(start + line.s.length);
+      plan.subjectStarts.push(line.start);
+      plan.subjectEnds.push(line.start + line.s.length);
       plan.objectEnds.push(line.end);
     }
     if (line === 'unknown' || !plan.add(line)) vouched = false;

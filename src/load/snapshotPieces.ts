@@ -124,19 +124,49 @@ export function* chunkedNQuads(nquads: string): Generator<string> {
   if (piece.length > 0) yield piece.join('');
 }
 
+/** Where a PieceWriter puts each piece it ends. */
+export interface PieceHolder {
+  hold(text: string): void;
+}
+
 /**
- * Lines in their order, in pieces of about SNAPSHOT_CHUNK_BYTES each ended by a chunk mark, put
- * only where no blank-node label of the lines before appears after: the canonical snapshot's
- * order is kept. The lines come a batch at a time (a description, then the rest), and the pieces
- * are held deflated, a block of about HELD_BLOCK_BYTES at a time: the lines are never all held, and
- * their text only a tenth of its size (the snapshot of 17,000 institutions: 127 MB of text). A
- * description's labels are its own, but the rest may name some of them again (`later`): no mark is
- * put until those lines are past.
+ * Pieces held deflated, a block of about HELD_BLOCK_BYTES at a time: their text only a tenth of
+ * its size (the snapshot of 17,000 institutions: 127 MB of text).
  */
-export class PieceWriter {
+export class DeflatedPieces implements PieceHolder {
   private readonly blocks: Buffer[] = [];
   private block: string[] = [];
   private blockSize = 0;
+
+  hold(text: string): void {
+    this.block.push(text);
+    this.blockSize += text.length;
+    if (this.blockSize >= HELD_BLOCK_BYTES) this.deflate();
+  }
+
+  /** The pieces' bytes: read a block at a time, as often as asked. */
+  end(): Iterable<Buffer> {
+    this.deflate();
+    return inflated(this.blocks);
+  }
+
+  private deflate(): void {
+    if (this.block.length === 0) return;
+    this.blocks.push(zlib.deflateRawSync(this.block.join(''), { level: 1 }));
+    this.block = [];
+    this.blockSize = 0;
+  }
+}
+
+/**
+ * Lines in their order, in pieces of about SNAPSHOT_CHUNK_BYTES each ended by a chunk mark, put
+ * only where no blank-node label of the lines before appears after: the canonical snapshot's
+ * order is kept. The lines come a batch at a time (a description, then the rest), and each piece
+ * goes to `holder` as it ends (held deflated, unless told otherwise): the lines are never all
+ * held. A description's labels are its own, but the rest may name some of them again (`later`):
+ * no mark is put until those lines are past.
+ */
+export class PieceWriter {
   private piece: string[] = [];
   private size = 0;
   /** The number of the next line, counted over every batch. */
@@ -145,6 +175,8 @@ export class PieceWriter {
   private open = -1;
   /** Labels seen that appear again in a later batch. */
   private readonly pending = new Set<string>();
+
+  constructor(private readonly holder: PieceHolder = new DeflatedPieces()) {}
 
   /** Adds a batch of lines; labels in `later` appear again in a batch to come. */
   add(lines: readonly string[], later?: ReadonlySet<string>): void {
@@ -168,40 +200,27 @@ export class PieceWriter {
       }
       if (this.size < SNAPSHOT_CHUNK_BYTES || this.open > n || this.pending.size > 0) continue;
       this.piece.push(CHUNK_MARK);
-      this.hold(this.piece.join(''));
+      this.holder.hold(this.piece.join(''));
       this.piece = [];
       this.size = 0;
     }
   }
 
-  private hold(text: string): void {
-    this.block.push(text);
-    this.blockSize += text.length;
-    if (this.blockSize >= HELD_BLOCK_BYTES) this.deflate();
-  }
-
-  private deflate(): void {
-    if (this.block.length === 0) return;
-    this.blocks.push(zlib.deflateRawSync(this.block.join(''), { level: 1 }));
-    this.block = [];
-    this.blockSize = 0;
-  }
-
-  /** The pieces' bytes, the last piece whole or not: read a block at a time, as often as asked. */
-  end(): Iterable<Buffer> {
-    return inflated(this.endBlocks());
-  }
-
-  /** The pieces, the last whole or not, as the deflated blocks `inflated` reads (for another thread). */
-  endBlocks(): Uint8Array[] {
-    if (this.piece.length > 0) this.hold(this.piece.join(''));
+  /** Hands the last piece, whole or not, to the holder. */
+  flush(): void {
+    if (this.piece.length > 0) this.holder.hold(this.piece.join(''));
     this.piece = [];
-    this.deflate();
-    return this.blocks;
+  }
+
+  /** The pieces' bytes, the last piece whole or not (held deflated): as often as asked. */
+  end(): Iterable<Buffer> {
+    this.flush();
+    if (!(this.holder instanceof DeflatedPieces)) throw new Error('the pieces are held elsewhere');
+    return this.holder.end();
   }
 }
 
-/** The bytes of deflated blocks (`PieceWriter.endBlocks`), a block at a time, as often as asked. */
+/** The bytes of deflated blocks, a block at a time, as often as asked. */
 export function inflated(blocks: readonly Uint8Array[]): Iterable<Buffer> {
   return {
     *[Symbol.iterator]() {
