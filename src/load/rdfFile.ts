@@ -175,7 +175,7 @@ function placedHere(
  * `placedHere` with the planning and placing in a thread of their own (placingThread.ts): this
  * one hashes the file while that one plans, then loads each placed piece while that one makes the
  * next. On two cores the store's parse no longer waits for the lines to be split and placed (the
- * parse of 17,000 institutions: 6.1 against ... s).
+ * parse of 17,000 institutions: 5.3 against 6.1 s).
  */
 async function placedInThread(
   target: DatasetStore,
