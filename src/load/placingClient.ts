@@ -14,10 +14,11 @@ const WORKER = moduleIn(__dirname, 'placingThread');
 export class PlacingThread {
   private readonly client: WorkerClient<PlacingRequest, PlacingReply>;
 
-  constructor(file: string, baseIri: string) {
+  /** `fd`: the file open for reading, which the thread reads at positions and never closes. */
+  constructor(file: string, fd: number, baseIri: string) {
     this.client = new WorkerClient(WORKER, {
       name: 'the placing thread',
-      workerData: { file, baseIri },
+      workerData: { file, fd, baseIri },
       revive: reviveLoadError,
     });
   }

@@ -184,7 +184,7 @@ async function placedInThread(
   baseIri: string,
   hash: Hasher,
 ): Promise<boolean> {
-  const thread = new PlacingThread(file, baseIri);
+  const thread = new PlacingThread(file, fd, baseIri);
   // Each answer is awaited below, unless an error ends this first: then it is not left unhandled.
   const handled = <T>(answer: Promise<T>) => (answer.catch(() => undefined), answer);
   // A request leaves when the event loop next turns (src/threads/client.ts): it turns once before

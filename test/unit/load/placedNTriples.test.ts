@@ -194,6 +194,22 @@ describe('placedNTriples: a file of several pieces, placed in a thread of its ow
     );
   });
 
+  it('leaves no file open when a load placed in its own thread fails', async function () {
+    if (!fs.existsSync('/proc/self/fd')) this.skip();
+    const lines = generated().split('\n');
+    lines[lines.length - 10] = `${X} ${P} <not an absolute IRI> .`;
+    const file = path.join(dir, 'broken-again.nt');
+    fs.writeFileSync(file, lines.join('\n'));
+    const open = () => fs.readdirSync('/proc/self/fd').length;
+    const fail = () =>
+      assert.rejects(loadSources([file], { baseIri: BASE, placingThreadFrom: 0 }), LoadError);
+    // The first thread of a process opens what the runtime keeps for threads from then on.
+    await fail();
+    const before = open();
+    for (let i = 0; i < 3; i++) await fail();
+    assert.equal(open(), before);
+  });
+
   it('refuses a literal past the limit from the placing thread, as the loading thread does', async () => {
     const file = path.join(dir, 'long.nt');
     const long = 'x'.repeat(MAX_LITERAL_LENGTH + 1);
