@@ -6,6 +6,8 @@ import { StringDecoder } from 'node:string_decoder';
 import { descriptionIriOf, otherScheme, RESOURCE_PATH } from '../rdf/iris';
 import type { Line } from '../rdf/ntriples';
 import { MAX_BLANK_NODE_DEPTH, NAMED_LINKS } from '../store/descriptions';
+import { LoadError } from './loadError';
+import { Positions } from './positions';
 import { chunks, CHUNK_BYTES, type Hasher } from './reading';
 
 /** What a line holds: nothing (blank, a comment), a triple, or what this reading does not vouch for. */
@@ -128,34 +130,15 @@ function addGraph(map: Map<string, Graphs>, node: string, graph: string): void {
   else if (graphs !== graph) map.set(node, new Set([graphs, graph]));
 }
 
-/**
- * Numbers a line at a time, in blocks: where the first pass found each line's terms, so that the
- * second does not split every line again (4 bytes a number, against a quarter of the parse).
- */
-class Positions {
-  private static readonly BLOCK = 1 << 16;
-  private readonly blocks: Int32Array[] = [];
-  private count = 0;
-
-  push(value: number): void {
-    const at = this.count % Positions.BLOCK;
-    if (at === 0) this.blocks.push(new Int32Array(Positions.BLOCK));
-    this.blocks.at(-1)![at] = value;
-    this.count++;
-  }
-
-  get(n: number): number {
-    if (n >= this.count) return -1;
-    return this.blocks[Math.floor(n / Positions.BLOCK)]![n % Positions.BLOCK]!;
-  }
-}
-
 /** Which graphs each subject's triples go into: the first pass's findings. */
 export class DescriptionPlan {
   /** Each line's subject start and end, and its object's end: -1 for a line without a triple. */
   readonly subjectStarts = new Positions();
   readonly subjectEnds = new Positions();
   readonly objectEnds = new Positions();
+  /** Each line's length, and how many there were: the second pass checks it reads the same file. */
+  readonly lengths = new Positions();
+  lines = 0;
   /**
    * The last line (from 1) each blank-node label is on, when the plan was asked to keep them
    * (`placedPieces`: the file is then loaded in pieces that no blank node spans).
@@ -258,6 +241,7 @@ export function planDescriptions(
   for (const text of linesOf(fd, hash)) {
     number++;
     if (!vouched) continue;
+    plan.lengths.push(text.length);
     // A carriage return ends a line for the store's parser: its line numbers would differ. A
     // replacement character may stand for bytes that are not UTF-8: the store's parser refuses them.
     const line = /[\r\ufffd]/.test(text) ? 'unknown' : splitTriple(text);
@@ -284,8 +268,24 @@ export function planDescriptions(
   }
   if (!vouched) return undefined;
   if (refused !== undefined) throw refused;
+  plan.lines = number;
   plan.close();
   return plan;
+}
+
+/**
+ * Refuses the `n`-th line (from 0) of the second pass when it is not as long as the first pass
+ * read it, or there was none: the file changed in between (edited in place), and the positions the
+ * plan kept would cut its terms.
+ */
+function checkSame(plan: DescriptionPlan, n: number, text: string | undefined, file: string): void {
+  if (text === undefined ? n === plan.lines : plan.lengths.get(n) === text.length) return;
+  throw new LoadError(
+    file,
+    n + 1,
+    1,
+    'the file changed while it was read (this line is not as the first pass read it): load it again once it is written',
+  );
 }
 
 /**
@@ -293,12 +293,13 @@ export function planDescriptions(
  * CHUNK_BYTES. Every line keeps its number (what the store's parser says of a line is said of the
  * file's): a triple in several graphs is in the first on its line, in the others after the last.
  */
-export function* placedQuads(fd: number, plan: DescriptionPlan): Generator<string> {
+export function* placedQuads(fd: number, plan: DescriptionPlan, file: string): Generator<string> {
   const more: string[] = [];
   let piece: string[] = [];
   let size = 0;
   let n = 0;
   for (const text of linesOf(fd)) {
+    checkSame(plan, n, text, file);
     // Where the first pass found the subject and the object's end (the same file, line by line).
     const end = plan.objectEnds.get(n);
     const start = plan.subjectStarts.get(n);
@@ -320,6 +321,7 @@ export function* placedQuads(fd: number, plan: DescriptionPlan): Generator<strin
       size = 0;
     }
   }
+  checkSame(plan, n, undefined, file);
   piece.push(...more);
   if (piece.length > 0) yield `${piece.join('\n')}\n`;
 }
@@ -336,7 +338,11 @@ export interface PlacedPiece {
  * (`DescriptionPlan.lastLines`), and a triple in several graphs is in the others after the
  * piece's last line, so that the file's lines keep their numbers from the piece's first.
  */
-export function* placedPieces(fd: number, plan: DescriptionPlan): Generator<PlacedPiece> {
+export function* placedPieces(
+  fd: number,
+  plan: DescriptionPlan,
+  file: string,
+): Generator<PlacedPiece> {
   const last = plan.lastLines;
   if (!last) throw new Error('the plan kept no last lines of its blank nodes');
   let piece: string[] = [];
@@ -356,6 +362,7 @@ export function* placedPieces(fd: number, plan: DescriptionPlan): Generator<Plac
     return done;
   };
   for (const text of linesOf(fd)) {
+    checkSame(plan, n, text, file);
     const end = plan.objectEnds.get(n);
     const start = plan.subjectStarts.get(n);
     const subjectEnd = plan.subjectEnds.get(n++);
@@ -374,5 +381,6 @@ export function* placedPieces(fd: number, plan: DescriptionPlan): Generator<Plac
     size += out.length + 1;
     if (size >= CHUNK_BYTES && open <= n) yield cut();
   }
+  checkSame(plan, n, undefined, file);
   if (piece.length > 0 || more.length > 0) yield cut();
 }

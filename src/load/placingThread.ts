@@ -15,7 +15,7 @@ let pieces: Iterator<PlacedPiece> | undefined;
 serve<PlacingRequest, PlacingReply>((request) => {
   if (request.op === 'plan') {
     const plan = planDescriptions(fd, baseIri, undefined, (line) => checkLiteral(file, line), true);
-    if (plan) pieces = placedPieces(fd, plan);
+    if (plan) pieces = placedPieces(fd, plan, file);
     return plan !== undefined;
   }
   const next = pieces?.next();

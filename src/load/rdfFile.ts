@@ -135,7 +135,7 @@ async function readRdf(
         } else input = chunks(fd, hash, trailer?.start);
         target.load(input, format, `${baseIri}/`);
       } catch (error) {
-        if (error instanceof LoadError) throw error;
+        if (error instanceof LoadError || error instanceof PlacingFailed) throw error;
         throw locate(file, error as Error);
       }
     }
@@ -167,8 +167,24 @@ function placedHere(
   hash: Hasher,
 ): boolean {
   const plan = planDescriptions(fd, baseIri, hash, (line) => checkLiteral(file, line));
-  if (plan) target.load(placedQuads(fd, plan), 'nq', `${baseIri}/`);
-  return plan !== undefined;
+  if (!plan) return false;
+  // What the lines throw (a file changed since the plan) reaches the store's caller wrapped in its
+  // own error: it is kept here and thrown as it was.
+  let thrown: unknown;
+  function* lines(): Generator<string> {
+    try {
+      yield* placedQuads(fd, plan!, file);
+    } catch (error) {
+      thrown = error;
+      throw error;
+    }
+  }
+  try {
+    target.load(lines(), 'nq', `${baseIri}/`);
+  } catch (error) {
+    throw thrown ?? error;
+  }
+  return true;
 }
 
 /**
@@ -194,9 +210,9 @@ async function placedInThread(
     const planned = handled(thread.plan());
     await sent();
     for (const bytes of chunks(fd, hash)) void bytes;
-    if (!(await planned)) return false;
+    if (!(await fromThread(planned))) return false;
     let next = handled(thread.next());
-    for (let piece = await next; piece !== null; piece = await next) {
+    for (let piece = await fromThread(next); piece !== null; piece = await fromThread(next)) {
       next = handled(thread.next());
       await sent();
       try {
@@ -208,6 +224,23 @@ async function placedInThread(
     return true;
   } finally {
     await thread.close();
+  }
+}
+
+/** A failure of the placing thread itself, not of the file it reads: not placed in the file. */
+export class PlacingFailed extends Error {
+  override name = 'PlacingFailed';
+}
+
+/** The thread's answer; what it throws that is not a LoadError is its own failure. */
+async function fromThread<T>(answer: Promise<T>): Promise<T> {
+  try {
+    return await answer;
+  } catch (error) {
+    if (error instanceof LoadError) throw error;
+    throw new PlacingFailed(`the placing thread failed: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }
 

@@ -12,7 +12,12 @@ import { isomorphic } from 'rdf-isomorphic';
 import { generate } from '../../../src/load/generated';
 import { MAX_LITERAL_LENGTH } from '../../../src/load/limits';
 import { LoadError, loadSources, type Loaded } from '../../../src/load/loadSources';
-import { planDescriptions, splitTriple } from '../../../src/load/placedNTriples';
+import {
+  placedPieces,
+  placedQuads,
+  planDescriptions,
+  splitTriple,
+} from '../../../src/load/placedNTriples';
 import { MAX_BLANK_NODE_DEPTH } from '../../../src/store/descriptions';
 import { BASE, tempDir } from '../../support';
 
@@ -224,6 +229,31 @@ describe('placedNTriples: a file of several pieces, placed in a thread of its ow
     assert.ok(there instanceof LoadError, String(there));
     assert.equal(there.message, here.message);
   });
+});
+
+describe('placedNTriples: a file that changes between the two passes', () => {
+  for (const pass of ['placedQuads', 'placedPieces'] as const)
+    it(`is refused by ${pass} with the first line not as planned, not loaded with cut terms`, () => {
+      const file = path.join(dir, `changing-${pass}.nt`);
+      fs.writeFileSync(file, `${X} ${P} "a" .\n${X} ${P} "x" .\n`);
+      const fd = fs.openSync(file, 'r');
+      try {
+        const plan = planDescriptions(fd, BASE, undefined, () => undefined, true)!;
+        // Edited in place: the second line grows, as an editor saving over it would make it.
+        fs.writeFileSync(file, `${X} ${P} "a" .\n${X} ${P} "xyz" .\n`);
+        const second =
+          pass === 'placedQuads' ? placedQuads(fd, plan, file) : placedPieces(fd, plan, file);
+        assert.throws(
+          () => [...second],
+          (error: unknown) =>
+            error instanceof LoadError &&
+            error.line === 2 &&
+            /changed while it was read/.test(error.message),
+        );
+      } finally {
+        fs.closeSync(fd);
+      }
+    });
 });
 
 describe('placedNTriples: what the store parser reads instead', () => {
