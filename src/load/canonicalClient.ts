@@ -56,8 +56,15 @@ export class CanonicalThread {
     made: (done: DescribedBatch) => void,
   ): Promise<void> {
     this.fail();
+    // Never rejects: what fails (the thread, or `made` here) is kept, and thrown by the next call.
     const done = this.client.ask({ op: 'describe', batch }).then(
-      (reply) => made(reply as DescribedBatch),
+      (reply) => {
+        try {
+          made(reply as DescribedBatch);
+        } catch (error) {
+          this.failure ??= error;
+        }
+      },
       (error: unknown) => {
         this.failure ??= error;
       },

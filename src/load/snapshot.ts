@@ -305,9 +305,12 @@ function startsWithText(buffer: Buffer, text: string): boolean {
 
 /** Whether `error` is V8 refusing to make a string longer than it can. */
 export function isStringTooLong(error: unknown): boolean {
+  // From another thread an error arrives as a plain Error that keeps its name (src/threads/wire.ts).
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
   return (
-    (error as NodeJS.ErrnoException | undefined)?.code === 'ERR_STRING_TOO_LONG' ||
-    (error instanceof RangeError && error.message === 'Invalid string length')
+    (cause as NodeJS.ErrnoException | undefined)?.code === 'ERR_STRING_TOO_LONG' ||
+    ((cause instanceof RangeError || (cause as Error | undefined)?.name === 'RangeError') &&
+      (cause as Error).message === 'Invalid string length')
   );
 }
 
