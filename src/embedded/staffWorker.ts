@@ -98,22 +98,25 @@ function dump(fd: number): Dumped {
   return { op: 'dump', bytes: at };
 }
 
-/** Loads the dump open as `fd` into `target`, a read at a time, each up to its last chunk mark. */
+/**
+ * Loads the dump open as `fd` into `target`, up to each read's last chunk mark; reads without one
+ * (a group of blank nodes larger than a read) are gathered and joined once a mark comes.
+ */
 function loadDump(target: DatasetStore, fd: number): void {
   const mark = Buffer.from(`\n${CHUNK_MARK}`);
-  let carry: Buffer | undefined;
+  let carry: Buffer[] = [];
   for (const read of pieces(fd)) {
     const bytes = Buffer.from(read.buffer, read.byteOffset, read.byteLength);
-    const text = carry ? Buffer.concat([carry, bytes]) : bytes;
-    const stop = text.lastIndexOf(mark);
+    const stop = bytes.lastIndexOf(mark);
     if (stop === -1) {
-      carry = text;
+      carry.push(bytes);
       continue;
     }
-    target.load(text.subarray(0, stop + 1), 'nq', undefined, true);
-    carry = text.subarray(stop + 1);
+    target.load(Buffer.concat([...carry, bytes.subarray(0, stop + 1)]), 'nq', undefined, true);
+    carry = [bytes.subarray(stop + 1)];
   }
-  if (carry && carry.length > 0) target.load(carry, 'nq', undefined, true);
+  const rest = Buffer.concat(carry);
+  if (rest.length > 0) target.load(rest, 'nq', undefined, true);
 }
 
 /** The file open as `fd`, in pieces of 4 MiB read at their positions (the descriptor is shared). */
