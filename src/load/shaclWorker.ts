@@ -3,17 +3,8 @@
 // checks (compiledShapes.ts) or with shacl-engine, the reference they are held equal to. The
 // engine's API is asynchronous (it allows SPARQL-based constraints, which these shapes do not use).
 import { workerData } from 'node:worker_threads';
-import {
-  DataFactory,
-  Parser,
-  Store,
-  type NamedNode,
-  type Quad,
-  type Quad_Object,
-  type Quad_Subject,
-  type Term,
-} from 'n3';
-import { decodeTerm, splitWrittenNTriples } from '../rdf/ntriples';
+import { DataFactory, Parser, Store, type Quad, type Term } from 'n3';
+import { quadsOfTriples, splitWrittenNTriples } from '../rdf/ntriples';
 import type { Validator as Engine } from 'shacl-engine';
 import { literalDefect, predicateDefect } from '../rdf/rdfxml';
 import { serve } from '../threads/serve';
@@ -142,13 +133,7 @@ async function check(checker: Checker, ntriples: string, index: number): Promise
   try {
     // Read by position as Oxigraph and the converter write it (a fifth of the check's time with
     // N3's parser); text in any other shape is read by the grammar, which refuses what breaks it.
-    quads = splitWrittenNTriples(ntriples).map(({ s, p, o }) =>
-      DataFactory.quad(
-        decodeTerm(s) as Quad_Subject,
-        decodeTerm(p) as NamedNode,
-        decodeTerm(o) as Quad_Object,
-      ),
-    );
+    quads = quadsOfTriples(splitWrittenNTriples(ntriples));
   } catch (error) {
     throw new InstitutionError(index, `not N-Triples: ${(error as Error).message}`);
   }

@@ -177,7 +177,12 @@ export function decodeTerm(text: string): Term {
 
 /** RDF/JS quads of an N-Triples document. */
 export function parseNTriples(text: string): Quad[] {
-  return splitNTriples(text).map((t) =>
+  return quadsOfTriples(splitNTriples(text));
+}
+
+/** RDF/JS quads of triples split by `splitNTriples` or `splitWrittenNTriples`. */
+export function quadsOfTriples(triples: readonly Triple[]): Quad[] {
+  return triples.map((t) =>
     quad(
       decodeTerm(t.s) as Quad_Subject,
       decodeTerm(t.p) as NamedNode,
