@@ -281,3 +281,23 @@ export function asText(
   stream.on('data', (chunk: string) => (text += chunk));
   stream.on('end', () => done(null, text));
 }
+
+/**
+ * N-Triples of `DE-Knot`: five blank nodes a level, each pointing at all five of the next, eight
+ * levels deep (5^8 ways down, spelt out by every node's content), past the canonicaliser's work
+ * limit.
+ */
+export function knotNTriples(): string {
+  const org = `${BASE}/resource/organisations`;
+  const v = 'http://www.w3.org/2006/vcard/ns#';
+  const foaf = 'http://xmlns.com/foaf/0.1/';
+  const lines = [
+    `<${org}/DE-Knot> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <${foaf}Organization> .`,
+    `<${org}/DE-Knot> <${foaf}name> "Knot" .`,
+  ];
+  for (let k = 0; k < 5; k++) lines.push(`<${org}/DE-Knot> <${v}part> _:l0n${k} .`);
+  for (let level = 0; level < 7; level++)
+    for (let a = 0; a < 5; a++)
+      for (let b = 0; b < 5; b++) lines.push(`_:l${level}n${a} <${v}part> _:l${level + 1}n${b} .`);
+  return `${lines.join('\n')}\n`;
+}

@@ -11,7 +11,7 @@ import { LoadError, loadSources, writeSnapshot, type Loaded } from '../../src/lo
 import { readTrailer, type Trailer } from '../../src/load/snapshot';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
 import { datasetLoad } from '../../src/config';
-import { BASE, needsThirdParty, tempDir, testConfig } from '../support';
+import { BASE, knotNTriples, needsThirdParty, tempDir, testConfig } from '../support';
 
 const ORG = `${BASE}/resource/organisations`;
 const V = 'http://www.w3.org/2006/vcard/ns#';
@@ -150,19 +150,8 @@ describe('reproducible versions', () => {
   });
 
   it('a description past the canonicaliser’s work limit is a load error naming its ISIL', async () => {
-    // Five blank nodes a level, each pointing at all five of the next, eight levels deep: 5^8
-    // ways down, spelt out by every node's content.
-    const lines = [
-      `<${ORG}/DE-Knot> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <${FOAF}Organization> .`,
-      `<${ORG}/DE-Knot> <${FOAF}name> "Knot" .`,
-    ];
-    for (let k = 0; k < 5; k++) lines.push(`<${ORG}/DE-Knot> <${V}part> _:l0n${k} .`);
-    for (let level = 0; level < 7; level++)
-      for (let a = 0; a < 5; a++)
-        for (let b = 0; b < 5; b++)
-          lines.push(`_:l${level}n${a} <${V}part> _:l${level + 1}n${b} .`);
     const knot = path.join(dir, 'knot.nt');
-    fs.writeFileSync(knot, `${lines.join('\n')}\n`);
+    fs.writeFileSync(knot, knotNTriples());
     const started = Date.now();
     await assert.rejects(
       loadSources([knot], { baseIri: BASE }),

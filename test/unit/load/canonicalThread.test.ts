@@ -9,11 +9,7 @@ import { generate } from '../../../loader/generate';
 import { canonicalDataset, type CanonicalDataset } from '../../../src/load/canonicalDataset';
 import { LoadError, loadSources, type Loaded } from '../../../src/load/loadSources';
 import { BUNDLED_DATASET } from '../../../src/util/bundled';
-import { BASE, FIXTURES, needsThirdParty, tempDir } from '../../support';
-
-const ORG = `${BASE}/resource/organisations`;
-const V = 'http://www.w3.org/2006/vcard/ns#';
-const FOAF = 'http://xmlns.com/foaf/0.1/';
+import { BASE, FIXTURES, knotNTriples, needsThirdParty, tempDir } from '../../support';
 
 /** Both readings of the loaded dataset, the one in the loading thread first. */
 async function bothReadings(loaded: Loaded): Promise<[CanonicalDataset, CanonicalDataset]> {
@@ -67,17 +63,8 @@ describe('the canonical reading in a thread of its own', function () {
   });
 
   it('refuses a description past the work limit with the load error naming its ISIL', async () => {
-    const lines = [
-      `<${ORG}/DE-Knot> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <${FOAF}Organization> .`,
-      `<${ORG}/DE-Knot> <${FOAF}name> "Knot" .`,
-    ];
-    for (let k = 0; k < 5; k++) lines.push(`<${ORG}/DE-Knot> <${V}part> _:l0n${k} .`);
-    for (let level = 0; level < 7; level++)
-      for (let a = 0; a < 5; a++)
-        for (let b = 0; b < 5; b++)
-          lines.push(`_:l${level}n${a} <${V}part> _:l${level + 1}n${b} .`);
     const knot = path.join(dir, 'knot.nt');
-    fs.writeFileSync(knot, `${lines.join('\n')}\n`);
+    fs.writeFileSync(knot, knotNTriples());
     await assert.rejects(
       loadSources([knot], { baseIri: BASE, canonicalThreadFrom: 0 }),
       (error: unknown) =>
