@@ -115,13 +115,23 @@ export async function readStoredHistory(client: SparqlClient): Promise<StoredHis
   return { timeline, events: timeline.length === 0 ? [] : await readEvents(client, timeline) };
 }
 
-/** The hashes among `hashes` whose description graphs the store holds. */
+/**
+ * The hashes among `hashes` whose description graphs the store holds: graphs with their one text
+ * (a graph an earlier version of this service wrote as triples counts as missing, and gains the
+ * text). Asked only when the store holds any: a first load asks once.
+ */
 export async function presentDescriptions(
   client: SparqlClient,
   hashes: Iterable<string>,
 ): Promise<Set<string>> {
   const present = new Set<string>();
   const all = [...new Set(hashes)];
+  if (all.length === 0) return present;
+  const { body } = await client.query(
+    `ASK WHERE { GRAPH ?g { ?g <${H.text}> ?text } }`,
+    JSON_RESULTS,
+  );
+  if ((JSON.parse(body) as { boolean?: boolean }).boolean !== true) return present;
   for (let i = 0; i < all.length; i += HASH_CHUNK) {
     let asked = all.slice(i, i + HASH_CHUNK);
     // An answer capped below the rows it has looks like graphs missing: the rest is asked again
@@ -130,7 +140,7 @@ export async function presentDescriptions(
       const values = asked.map((hash) => `<${hashGraph(hash)}>`).join(' ');
       const rows = await select(
         client,
-        `SELECT DISTINCT ?g WHERE { VALUES ?g { ${values} } GRAPH ?g { ?s ?p ?o } }`,
+        `SELECT DISTINCT ?g WHERE { VALUES ?g { ${values} } GRAPH ?g { ?g <${H.text}> ?text } }`,
       );
       const found = new Set(rows.flatMap((row) => hashOfGraph(row.g?.value ?? '') ?? []));
       if (found.size === 0) break;
