@@ -15,7 +15,7 @@ import {
   type VersionEntry,
 } from './layout';
 import { basicAuthorization, keepAliveAgent, type SparqlClient } from './sparqlClient';
-import type { Transport } from './versionWriter';
+import type { Transport, VersionPiece } from './versionWriter';
 
 export interface GraphStoreSettings {
   /** The Graph Store Protocol endpoint (Virtuoso: `/sparql-graph-crud`; Fuseki: `/<ds>/data`). */
@@ -86,10 +86,8 @@ export class GraphStoreTransport implements Transport {
     this.all = versionGraph(version);
   }
 
-  async write(
-    graphs: ReadonlyMap<string, readonly string[]>,
-    all: readonly string[],
-  ): Promise<void> {
+  /** Every triple twice: in its description's graph (if any) and in the version's graph. */
+  async write({ graphs, all }: VersionPiece): Promise<void> {
     if (this.all === undefined) throw new Error('write before begin');
     for (const [graph, triples] of graphs) await this.send(graph, triples);
     if (all.length > 0) await this.send(this.all, all);

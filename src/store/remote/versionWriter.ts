@@ -1,9 +1,11 @@
 // Writes a dataset version into a remote store beside the versions already there (layout.ts), then
 // marks it current in one write of the registry: until that write nothing reads the new graphs,
 // so a load that fails or is killed leaves the live version untouched. Two ways in: the SPARQL 1.1
-// Graph Store Protocol (every store has it: Virtuoso, Fuseki, GraphDB, Oxigraph server), and
-// Virtuoso's bulk loader (graphStore.ts, virtuosoBulk.ts). Both take N-Quads in pieces that no
-// blank node spans (a snapshot's chunks), so a blank node is never split between two requests.
+// Graph Store Protocol (every store has it: Virtuoso, Fuseki, GraphDB, Oxigraph server), which is
+// sent every triple twice (its description's graph, the version's), and Virtuoso's bulk loader,
+// which is sent each triple once and makes the version's graph itself (graphStore.ts,
+// virtuosoBulk.ts). Both take N-Quads in pieces that no blank node spans (a snapshot's chunks), so
+// a blank node is never split between two requests.
 import { descriptionGraph, versionGraph, type HistoryStep, type VersionEntry } from './layout';
 import { writeHistoryVersion, type Appended, type NextVersion } from './remoteHistory';
 import type { SparqlClient } from './sparqlClient';
@@ -38,6 +40,16 @@ function termsBefore(text: string): number {
   return p <= 0 ? 2 : 3;
 }
 
+/** One piece of a version: no blank node of it is in another piece. */
+export interface VersionPiece {
+  /** The triples of each description graph, by its name in the version (`descriptionGraph`). */
+  readonly graphs: ReadonlyMap<string, readonly string[]>;
+  /** The triples in no description graph: the version's graph alone holds them. */
+  readonly own: readonly string[];
+  /** Every triple of the piece: what the version's graph gains. */
+  readonly all: readonly string[];
+}
+
 /** Where the quads of a version go: the Graph Store Protocol, or Virtuoso's bulk loader. */
 export interface Transport {
   /** What the operator reads: the URL or the folder written to. */
@@ -47,8 +59,11 @@ export interface Transport {
   /** Makes room for `version`: drops what an earlier, failed load of it left. */
   begin(version: string): Promise<void>;
   /** Writes one piece: the triples of each description graph, and of the version's graph. */
-  write(graphs: ReadonlyMap<string, readonly string[]>, all: readonly string[]): Promise<void>;
-  /** Finishes writing (the bulk loader loads here); throws when the store refused any of it. */
+  write(piece: VersionPiece): Promise<void>;
+  /**
+   * Finishes writing (the bulk loader loads here, and makes the version's graph); throws when the
+   * store refused any of it.
+   */
   finish(): Promise<void>;
   /**
    * Lists `entry` in the registry and marks it current, with `step` added to the history's
@@ -61,7 +76,10 @@ export interface Transport {
     current: string,
     timeline: readonly HistoryStep[],
   ): Promise<void>;
-  /** Writes each graph whole, graphs the store lacks: the history's. */
+  /**
+   * Writes each graph whole, graphs the store lacks: the history's. The bulk loader may still be
+   * loading them when this returns; `finish`, `publish` and `writeRegistry` wait and check.
+   */
   writeGraphs(graphs: ReadonlyMap<string, readonly string[]>): Promise<void>;
   /** Drops every graph of `version` (the registry must no longer list it). */
   drop(version: string): Promise<void>;
@@ -126,35 +144,46 @@ export async function writeVersion(
     };
   }
   versionGraph(version); // refuses a malformed version before anything is written
-  await transport.begin(version);
-  let quads = 0;
   let transferMs = 0;
+  const timed = async <T>(work: () => Promise<T>): Promise<T> => {
+    const before = Date.now();
+    try {
+      return await work();
+    } finally {
+      transferMs += Date.now() - before;
+    }
+  };
+  await timed(() => transport.begin(version));
+  // The history's graphs first: the bulk loader loads them while the version's quads are written.
+  const appended = await timed(appendHistory);
+  let quads = 0;
   for await (const piece of pieces) {
     const graphs = new Map<string, string[]>();
+    const own: string[] = [];
     const all: string[] = [];
     for (const line of piece) {
       const { triple, graph } = splitQuad(line);
       all.push(triple);
       quads++;
-      if (graph === undefined) continue;
+      if (graph === undefined) {
+        own.push(triple);
+        continue;
+      }
       const name = descriptionGraph(version, graph);
       const list = graphs.get(name);
       if (list) list.push(triple);
       else graphs.set(name, [triple]);
     }
-    const before = Date.now();
-    await transport.write(graphs, all);
-    transferMs += Date.now() - before;
+    await timed(() => transport.write({ graphs, own, all }));
     progress?.(quads);
   }
-  const before = Date.now();
-  await transport.finish();
-  const appended = await appendHistory();
-  await transport.publish(
-    { ...entry, triples: quads, created: new Date().toISOString() },
-    appended?.step,
-  );
-  transferMs += Date.now() - before;
+  await timed(async () => {
+    await transport.finish();
+    await transport.publish(
+      { ...entry, triples: quads, created: new Date().toISOString() },
+      appended?.step,
+    );
+  });
   return {
     version,
     quads,
