@@ -3,9 +3,10 @@
 // batch is done, and the first failure the load fails with.
 import type { InstitutionState } from '../history/model';
 import type { Triple } from '../rdf/ntriples';
-import { WorkerClient } from '../threads/client';
+import { SMALL_YOUNG_GENERATION, WorkerClient } from '../threads/client';
 import { moduleIn } from '../threads/workerRequire';
 import type { Subject } from './canonicalDataset';
+import type { TextBlock } from './deflatedTexts';
 import { reviveLoadError } from './loadError';
 
 /** One description to make: the `n`-th, its graph's N-Triples as the store wrote them, its links. */
@@ -22,7 +23,10 @@ export interface ToDescribe {
  * thread has the longer half of the reading).
  */
 export interface DescribedBatch {
-  readonly described: readonly (readonly [string, string, InstitutionState])[];
+  /** Each ISIL's state, in the batch's order. */
+  readonly described: readonly (readonly [string, InstitutionState])[];
+  /** Their canonical texts, as one deflated block. */
+  readonly texts: TextBlock;
   readonly pieces: readonly string[];
 }
 
@@ -47,6 +51,7 @@ export class CanonicalThread {
       name: 'the canonical reading thread',
       workerData: { baseIri },
       revive: reviveLoadError,
+      resourceLimits: SMALL_YOUNG_GENERATION,
     });
   }
 

@@ -17,6 +17,7 @@ import { LoadError } from './loadError';
 import type { OnProgress } from './report';
 import { restLines, type TextQuad } from './restLabels';
 import { CanonicalThread, type DescribedBatch, type ToDescribe } from './canonicalClient';
+import { DeflatedTexts } from './deflatedTexts';
 import { DeflatedPieces, PieceWriter } from './snapshotPieces';
 
 /**
@@ -197,7 +198,8 @@ export function describedCanonically(
 /**
  * The descriptions made by a thread of their own (canonicalThread.ts) while this one reads each
  * graph from the store and checks it: batches of graphs' N-Triples go over; their states, canonical
- * texts and the snapshot's pieces come back, the pieces to be deflated here (that thread has the
+ * texts (deflated, a block a batch, and held so) and the snapshot's pieces come back, the pieces to
+ * be deflated here (that thread has the
  * longer half of the work). The same bytes as the reading in this thread
  * (test/unit/load/canonicalThread.test.ts).
  */
@@ -217,13 +219,11 @@ async function inThread(
   const thread = new CanonicalThread(baseIri);
   try {
     const states = new Map<string, InstitutionState>();
-    const descriptions = new Map<string, string>();
+    const descriptions = new DeflatedTexts();
     const held = new DeflatedPieces();
-    const made = ({ described, pieces }: DescribedBatch) => {
-      for (const [isil, text, state] of described) {
-        descriptions.set(isil, text);
-        states.set(isil, state);
-      }
+    const made = ({ described, texts, pieces }: DescribedBatch) => {
+      for (const [isil, state] of described) states.set(isil, state);
+      descriptions.add(texts);
       for (const piece of pieces) held.hold(piece);
     };
     const slicer = new TimeSlicer();

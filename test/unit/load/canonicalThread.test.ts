@@ -27,7 +27,7 @@ function assertSame(here: CanonicalDataset, there: CanonicalDataset): void {
   assert.equal(there.history.version, here.history.version);
   assert.equal(there.history.rest, here.history.rest);
   assert.deepEqual(there.history.states, here.history.states);
-  assert.deepEqual(there.history.descriptions, here.history.descriptions);
+  assert.deepEqual(new Map(there.history.descriptions), new Map(here.history.descriptions));
 }
 
 describe('the canonical reading in a thread of its own', function () {
