@@ -2,12 +2,11 @@
 // its lines finds each description's members (as `descriptionQuads` would), a second hands the
 // same lines to the store as N-Quads, each with its description's graph: no default graph to dump
 // and parse again. A file this reading cannot vouch for is left to the store's parser as before.
+import fs from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import { descriptionIriOf, otherScheme, RESOURCE_PATH } from '../rdf/iris';
 import type { Line } from '../rdf/ntriples';
-import { MAX_BLANK_NODE_DEPTH, NAMED_LINKS } from '../store/descriptions';
+import { DescriptionPlan } from './descriptionPlan';
 import { LoadError } from './loadError';
-import { Positions } from './positions';
 import { chunks, CHUNK_BYTES, type Hasher } from './reading';
 
 /** What a line holds: nothing (blank, a comment), a triple, or what this reading does not vouch for. */
@@ -106,11 +105,11 @@ export function splitTriple(line: string): Split {
   };
 }
 
-/** The file's lines, decoded, each without its newline. */
-function* linesOf(fd: number, hash?: Hasher): Generator<string> {
+/** The file's lines (from byte `start` to `end`, ends of lines), decoded, each without its newline. */
+function* linesOf(fd: number, hash?: Hasher, start?: number, end?: number): Generator<string> {
   const decoder = new StringDecoder('utf8');
   let carry = '';
-  for (const chunk of chunks(fd, hash)) {
+  for (const chunk of chunks(fd, hash, end, start)) {
     const text = carry + decoder.write(chunk);
     const lines = text.split('\n');
     carry = lines.pop()!;
@@ -118,106 +117,6 @@ function* linesOf(fd: number, hash?: Hasher): Generator<string> {
   }
   const last = carry + decoder.end();
   if (last !== '') yield last;
-}
-
-/** One graph, or several: most nodes are in one, and a set each costs a hundred bytes and more. */
-type Graphs = string | Set<string>;
-
-function addGraph(map: Map<string, Graphs>, node: string, graph: string): void {
-  const graphs = map.get(node);
-  if (graphs === undefined) map.set(node, graph);
-  else if (typeof graphs !== 'string') graphs.add(graph);
-  else if (graphs !== graph) map.set(node, new Set([graphs, graph]));
-}
-
-/** Which graphs each subject's triples go into: the first pass's findings. */
-export class DescriptionPlan {
-  /** Each line's subject start and end, and its object's end: -1 for a line without a triple. */
-  readonly subjectStarts = new Positions();
-  readonly subjectEnds = new Positions();
-  readonly objectEnds = new Positions();
-  /** Each line's length, and how many there were: the second pass checks it reads the same file. */
-  readonly lengths = new Positions();
-  lines = 0;
-  /**
-   * The last line (from 1) each blank-node label is on, when the plan was asked to keep them
-   * (`placedPieces`: the file is then loaded in pieces that no blank node spans).
-   */
-  readonly lastLines: Map<string, number> | undefined;
-  private readonly institutions = new Map<string, string>();
-  /** Blank nodes each institution or blank node links to. */
-  private readonly blanksBelow = new Map<string, string[]>();
-  /** The graphs of the institutions that link to a named node with NAMED_LINKS. */
-  private readonly linked = new Map<string, Graphs>();
-  /** The graphs of the descriptions a blank node is in. */
-  private readonly blankGraphs = new Map<string, Graphs>();
-  private readonly prefix: string;
-  private readonly other: string;
-
-  constructor(baseIri: string, lastLines = false) {
-    this.lastLines = lastLines ? new Map() : undefined;
-    this.prefix = `<${baseIri}${RESOURCE_PATH}`;
-    this.other = `<${otherScheme(baseIri)}/`;
-  }
-
-  /** Notes a triple; false when the file needs the base rewritten (then it is not read here). */
-  add(line: Line): boolean {
-    const { s, p, o } = line;
-    if (s.startsWith(this.other) || o.startsWith(this.other)) return false;
-    const graph = this.graphOf(s);
-    if (o.startsWith('_:') && (graph !== undefined || s.startsWith('_:'))) {
-      const below = this.blanksBelow.get(s);
-      if (below) below.push(o);
-      else this.blanksBelow.set(s, [o]);
-    } else if (graph !== undefined && o.startsWith('<') && NAMED_LINKS.has(p)) {
-      addGraph(this.linked, o, graph);
-    }
-    return true;
-  }
-
-  /** The graph of an institution's description, for a subject that is one. */
-  private graphOf(subject: string): string | undefined {
-    if (!subject.startsWith(this.prefix)) return undefined;
-    let graph = this.institutions.get(subject);
-    if (graph === undefined) {
-      const description = descriptionIriOf(subject.slice(1, -1));
-      if (description === undefined) return undefined;
-      graph = `<${description}>`;
-      this.institutions.set(subject, graph);
-    }
-    return graph;
-  }
-
-  /** Follows each institution's blank nodes down to MAX_BLANK_NODE_DEPTH levels. */
-  close(): void {
-    for (const [institution, graph] of this.institutions) {
-      let blanks = this.blanksBelow.get(institution) ?? [];
-      const seen = new Set<string>();
-      for (let depth = 1; depth <= MAX_BLANK_NODE_DEPTH && blanks.length > 0; depth++) {
-        const below: string[] = [];
-        for (const blank of blanks) {
-          if (seen.has(blank)) continue;
-          seen.add(blank);
-          addGraph(this.blankGraphs, blank, graph);
-          below.push(...(this.blanksBelow.get(blank) ?? []));
-        }
-        blanks = below;
-      }
-    }
-    this.blanksBelow.clear();
-  }
-
-  /** The graphs a triple with this subject goes into (none: the default graph). */
-  graphs(subject: string): string[] {
-    const graphs: string[] = [];
-    const own = subject.startsWith(this.prefix) ? this.institutions.get(subject) : undefined;
-    if (own !== undefined) graphs.push(own);
-    const linked = this.linked.get(subject) ?? [];
-    for (const graph of typeof linked === 'string' ? [linked] : linked)
-      if (graph !== own) graphs.push(graph);
-    const blank = this.blankGraphs.get(subject) ?? [];
-    return typeof blank === 'string' ? [...graphs, blank] : [...graphs, ...blank];
-  }
 }
 
 /**
@@ -233,12 +132,63 @@ export function planDescriptions(
   lastLines = false,
 ): DescriptionPlan | undefined {
   const plan = new DescriptionPlan(baseIri, lastLines);
+  const { vouched, refused } = planLines(plan, linesOf(fd, hash), check);
+  if (!vouched) return undefined;
+  if (refused !== undefined) throw refused;
+  plan.close();
+  return plan;
+}
+
+/** A part of the first pass: the plan of its lines (not closed), and what it found wrong. */
+export interface PlanPart {
+  readonly plan: DescriptionPlan;
+  /** Whether every line is one this reading vouches for. */
+  readonly vouched: boolean;
+  /** The first refusal `check` made. */
+  readonly refused: unknown;
+}
+
+/**
+ * The first pass over the lines from byte `start` (the start of a line) to `end` (the file's end,
+ * or the start of a line), keeping each blank node's last line: parts made side by side and
+ * joined in order (`DescriptionPlan.append`) are the plan of the whole.
+ */
+export function planPart(
+  fd: number,
+  baseIri: string,
+  start: number,
+  end: number,
+  check: (line: Line) => void,
+): PlanPart {
+  const plan = new DescriptionPlan(baseIri, true);
+  return { plan, ...planLines(plan, linesOf(fd, undefined, start, end), check) };
+}
+
+/** Where a line starts at byte `at` of a file of `size` bytes or after: the file's end if none does. */
+export function lineFrom(fd: number, size: number, at: number): number {
+  if (at <= 0) return 0;
+  const buffer = Buffer.alloc(64 * 1024);
+  for (let from = at - 1; from < size; from += buffer.length) {
+    const read = fs.readSync(fd, buffer, 0, buffer.length, from);
+    const newline = buffer.subarray(0, read).indexOf(0x0a);
+    if (newline !== -1) return from + newline + 1;
+    if (read === 0) break;
+  }
+  return size;
+}
+
+/** Plans `lines` into `plan`, numbering them on from its last; `check` sees each triple. */
+function planLines(
+  plan: DescriptionPlan,
+  lines: Iterable<string>,
+  check: (line: Line) => void,
+): { vouched: boolean; refused: unknown } {
   const last = plan.lastLines;
-  let number = 0;
+  let number = plan.lines;
   let vouched = true;
   /** The first refusal `check` made: a file that is not vouched for is refused by the parser first. */
   let refused: unknown;
-  for (const text of linesOf(fd, hash)) {
+  for (const text of lines) {
     number++;
     if (!vouched) continue;
     plan.lengths.push(text.length);
@@ -266,11 +216,8 @@ export function planDescriptions(
         refused = error;
       }
   }
-  if (!vouched) return undefined;
-  if (refused !== undefined) throw refused;
   plan.lines = number;
-  plan.close();
-  return plan;
+  return { vouched, refused };
 }
 
 /**

@@ -1,12 +1,22 @@
-// The asking side of the placing thread (placingThread.ts): the plan first, then the placed
-// pieces one by one, the next asked for before the last is loaded.
+// The asking side of the placing thread (placingThread.ts): its part of the plan first, then the
+// whole plan joined from the two parts, then the placed pieces one by one, the next asked for
+// before the last is loaded.
 import { WorkerClient } from '../threads/client';
 import { moduleIn } from '../threads/workerRequire';
+import type { DescriptionPlan } from './descriptionPlan';
 import { reviveLoadError } from './loadError';
 import type { PlacedPiece } from './placedNTriples';
 
-export type PlacingRequest = { readonly op: 'plan' } | { readonly op: 'next' };
-/** `plan`: whether the file is one the placing vouches for; `next`: a piece, or null after the last. */
+export type PlacingRequest =
+  /** Plans the lines from byte `start` to `end`. */
+  | { readonly op: 'part'; readonly start: number; readonly end: number }
+  /** Joins the plan of the lines before the thread's part (this thread made it) and its own. */
+  | { readonly op: 'join'; readonly first: DescriptionPlan }
+  | { readonly op: 'next' };
+/**
+ * `part`: whether its lines are ones the placing vouches for; `join`: true, or the first refusal of
+ * the thread's part thrown; `next`: a piece, or null after the last.
+ */
 export type PlacingReply = boolean | PlacedPiece | null;
 
 const WORKER = moduleIn(__dirname, 'placingThread');
@@ -23,9 +33,14 @@ export class PlacingThread {
     });
   }
 
-  /** Plans the file's descriptions; false when the placing cannot vouch for the file. */
-  async plan(): Promise<boolean> {
-    return (await this.client.ask({ op: 'plan' })) as boolean;
+  /** Plans the lines from byte `start` to `end`; false when the placing cannot vouch for them. */
+  async part(start: number, end: number): Promise<boolean> {
+    return (await this.client.ask({ op: 'part', start, end })) as boolean;
+  }
+
+  /** Joins `first`, the plan of the lines before the thread's part, and its own. */
+  async join(first: DescriptionPlan): Promise<void> {
+    await this.client.ask({ op: 'join', first });
   }
 
   /** The next placed piece (its bytes arrive as a Uint8Array), or null after the last. */

@@ -10,10 +10,10 @@ export interface Hasher {
   update(bytes: Buffer): void;
 }
 
-/** The file's bytes up to `end` in chunks, fed to the hash, if any, as they are read. */
-export function* chunks(fd: number, hash?: Hasher, end?: number): Generator<Buffer> {
+/** The file's bytes from `start` up to `end` in chunks, fed to the hash, if any, as they are read. */
+export function* chunks(fd: number, hash?: Hasher, end?: number, start = 0): Generator<Buffer> {
   const size = end ?? fs.fstatSync(fd).size;
-  for (let offset = 0; offset < size; offset += CHUNK_BYTES) {
+  for (let offset = start; offset < size; offset += CHUNK_BYTES) {
     const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size - offset));
     const read = fs.readSync(fd, chunk, 0, chunk.length, offset);
     const bytes = chunk.subarray(0, read);

@@ -1,0 +1,142 @@
+// The plan of an N-Triples file's descriptions (placedNTriples.ts): which graphs each subject's
+// triples go into, and where each line's terms are, as the first pass over its lines finds them.
+// A plan may be made in parts, each over its own lines, and the parts joined in the file's order
+// (`append`): the same plan as one pass over the whole file.
+import { descriptionIriOf, otherScheme, RESOURCE_PATH } from '../rdf/iris';
+import type { Line } from '../rdf/ntriples';
+import { MAX_BLANK_NODE_DEPTH, NAMED_LINKS } from '../store/descriptions';
+import { Positions } from './positions';
+
+/** One graph, or several: most nodes are in one, and a set each costs a hundred bytes and more. */
+type Graphs = string | Set<string>;
+
+function addGraph(map: Map<string, Graphs>, node: string, graph: string): void {
+  const graphs = map.get(node);
+  if (graphs === undefined) map.set(node, graph);
+  else if (typeof graphs !== 'string') graphs.add(graph);
+  else if (graphs !== graph) map.set(node, new Set([graphs, graph]));
+}
+
+/** Which graphs each subject's triples go into: the first pass's findings. */
+export class DescriptionPlan {
+  /** Each line's subject start and end, and its object's end: -1 for a line without a triple. */
+  readonly subjectStarts = new Positions();
+  readonly subjectEnds = new Positions();
+  readonly objectEnds = new Positions();
+  /** Each line's length, and how many there were: the second pass checks it reads the same file. */
+  readonly lengths = new Positions();
+  lines = 0;
+  /**
+   * The last line (from 1) each blank-node label is on, when the plan was asked to keep them
+   * (`placedPieces`: the file is then loaded in pieces that no blank node spans).
+   */
+  readonly lastLines: Map<string, number> | undefined;
+  private readonly institutions = new Map<string, string>();
+  /** Blank nodes each institution or blank node links to. */
+  private readonly blanksBelow = new Map<string, string[]>();
+  /** The graphs of the institutions that link to a named node with NAMED_LINKS. */
+  private readonly linked = new Map<string, Graphs>();
+  /** The graphs of the descriptions a blank node is in. */
+  private readonly blankGraphs = new Map<string, Graphs>();
+  private readonly prefix: string;
+  private readonly other: string;
+
+  constructor(baseIri: string, lastLines = false) {
+    this.lastLines = lastLines ? new Map() : undefined;
+    this.prefix = `<${baseIri}${RESOURCE_PATH}`;
+    this.other = `<${otherScheme(baseIri)}/`;
+  }
+
+  /** Notes a triple; false when the file needs the base rewritten (then it is not read here). */
+  add(line: Line): boolean {
+    const { s, p, o } = line;
+    if (s.startsWith(this.other) || o.startsWith(this.other)) return false;
+    const graph = this.graphOf(s);
+    if (o.startsWith('_:') && (graph !== undefined || s.startsWith('_:'))) {
+      const below = this.blanksBelow.get(s);
+      if (below) below.push(o);
+      else this.blanksBelow.set(s, [o]);
+    } else if (graph !== undefined && o.startsWith('<') && NAMED_LINKS.has(p)) {
+      addGraph(this.linked, o, graph);
+    }
+    return true;
+  }
+
+  /** The graph of an institution's description, for a subject that is one. */
+  private graphOf(subject: string): string | undefined {
+    if (!subject.startsWith(this.prefix)) return undefined;
+    let graph = this.institutions.get(subject);
+    if (graph === undefined) {
+      const description = descriptionIriOf(subject.slice(1, -1));
+      if (description === undefined) return undefined;
+      graph = `<${description}>`;
+      this.institutions.set(subject, graph);
+    }
+    return graph;
+  }
+
+  /**
+   * Adds the plan of the lines after this one's (made by a part of its own, not closed): as if one
+   * pass had read them all. Maps keep their first-seen order, and lists grow in the file's order.
+   */
+  append(later: DescriptionPlan): void {
+    const offset = this.lines;
+    for (let n = 0; n < later.lines; n++) {
+      this.subjectStarts.push(later.subjectStarts.get(n));
+      this.subjectEnds.push(later.subjectEnds.get(n));
+      this.objectEnds.push(later.objectEnds.get(n));
+      this.lengths.push(later.lengths.get(n));
+    }
+    this.lines += later.lines;
+    if (this.lastLines && later.lastLines)
+      for (const [label, line] of later.lastLines) this.lastLines.set(label, line + offset);
+    for (const [subject, graph] of later.institutions) this.institutions.set(subject, graph);
+    for (const [node, below] of later.blanksBelow) {
+      const mine = this.blanksBelow.get(node);
+      if (mine) mine.push(...below);
+      else this.blanksBelow.set(node, below);
+    }
+    for (const [node, graphs] of later.linked)
+      for (const graph of typeof graphs === 'string' ? [graphs] : graphs)
+        addGraph(this.linked, node, graph);
+  }
+
+  /** A plan that crossed between threads (a structured clone: its data without its classes). */
+  static revive(data: DescriptionPlan): DescriptionPlan {
+    const plan = Object.setPrototypeOf(data, DescriptionPlan.prototype) as DescriptionPlan;
+    for (const positions of [plan.subjectStarts, plan.subjectEnds, plan.objectEnds, plan.lengths])
+      Object.setPrototypeOf(positions, Positions.prototype);
+    return plan;
+  }
+
+  /** Follows each institution's blank nodes down to MAX_BLANK_NODE_DEPTH levels. */
+  close(): void {
+    for (const [institution, graph] of this.institutions) {
+      let blanks = this.blanksBelow.get(institution) ?? [];
+      const seen = new Set<string>();
+      for (let depth = 1; depth <= MAX_BLANK_NODE_DEPTH && blanks.length > 0; depth++) {
+        const below: string[] = [];
+        for (const blank of blanks) {
+          if (seen.has(blank)) continue;
+          seen.add(blank);
+          addGraph(this.blankGraphs, blank, graph);
+          below.push(...(this.blanksBelow.get(blank) ?? []));
+        }
+        blanks = below;
+      }
+    }
+    this.blanksBelow.clear();
+  }
+
+  /** The graphs a triple with this subject goes into (none: the default graph). */
+  graphs(subject: string): string[] {
+    const graphs: string[] = [];
+    const own = subject.startsWith(this.prefix) ? this.institutions.get(subject) : undefined;
+    if (own !== undefined) graphs.push(own);
+    const linked = this.linked.get(subject) ?? [];
+    for (const graph of typeof linked === 'string' ? [linked] : linked)
+      if (graph !== own) graphs.push(graph);
+    const blank = this.blankGraphs.get(subject) ?? [];
+    return typeof blank === 'string' ? [...graphs, blank] : [...graphs, ...blank];
+  }
+}
