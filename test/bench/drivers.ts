@@ -21,9 +21,15 @@ export const AS_DEPLOYED: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX:
  */
 export function benchDumps(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'isil-ld-bench-dumps-'));
-  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  // One listener for them all: a bench starting a server a turn would add one a turn.
+  if (dumpFolders.length === 0)
+    process.once('exit', () => {
+      for (const folder of dumpFolders) fs.rmSync(folder, { recursive: true, force: true });
+    });
+  dumpFolders.push(dir);
   return dir;
 }
+const dumpFolders: string[] = [];
 
 /**
  * The third-party files the benches read (the bundled dataset, the real lists), fetched as
