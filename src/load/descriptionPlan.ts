@@ -93,7 +93,8 @@ export class DescriptionPlan {
     for (const [subject, graph] of later.institutions) this.institutions.set(subject, graph);
     for (const [node, below] of later.blanksBelow) {
       const mine = this.blanksBelow.get(node);
-      if (mine) mine.push(...below);
+      // One at a time: a spread of some hundred thousand arguments overflows the stack.
+      if (mine) for (const blank of below) mine.push(blank);
       else this.blanksBelow.set(node, below);
     }
     for (const [node, graphs] of later.linked)
@@ -120,7 +121,7 @@ export class DescriptionPlan {
           if (seen.has(blank)) continue;
           seen.add(blank);
           addGraph(this.blankGraphs, blank, graph);
-          below.push(...(this.blanksBelow.get(blank) ?? []));
+          for (const next of this.blanksBelow.get(blank) ?? []) below.push(next);
         }
         blanks = below;
       }

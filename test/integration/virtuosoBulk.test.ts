@@ -15,17 +15,25 @@ import { VirtuosoBulkTransport } from '../../src/store/remote/virtuosoBulk';
 import { bulkTarget, startVirtuoso, virtuosoInstalled, type Virtuoso } from '../servers/virtuoso';
 import { BASE, needsThirdParty, parseTurtle, sameGraph, tempDir } from '../support';
 
-/** The snapshot's pieces as the loader reads them: its lines between chunk marks. */
+/**
+ * The snapshot's pieces as the loader reads them: its lines between chunk marks, gathered to
+ * 64 KiB or more; with `cutAfter`, the pieces end with an error after that many.
+ */
 async function* piecesOf(snapshot: string, cutAfter = Infinity): AsyncGenerator<string[]> {
   const mark = CHUNK_MARK.trimEnd();
   let piece: string[] = [];
+  let bytes = 0;
   let given = 0;
   for (const line of fs.readFileSync(snapshot, 'utf8').split('\n')) {
-    if (line === mark && piece.length > 0) {
+    if (line === mark && bytes >= 64 * 1024) {
       if (given++ === cutAfter) throw new Error('the load was cut short');
       yield piece;
       piece = [];
-    } else if (line !== '' && !line.startsWith('#')) piece.push(line);
+      bytes = 0;
+    } else if (line !== '' && !line.startsWith('#')) {
+      piece.push(line);
+      bytes += line.length + 1;
+    }
   }
   if (piece.length > 0) yield piece;
 }
@@ -37,6 +45,10 @@ describe('the bulk loader as the way into Virtuoso', function () {
   let dir: string;
   let snapshot: string;
   let version: string;
+  /** Another version, live before the cut load. */
+  let live: { snapshot: string; version: string };
+  /** A third, loaded through the folder named with a trailing slash. */
+  let other: { snapshot: string; version: string };
   /** Each line of the snapshot as a triple of the version: its graph dropped. */
   let triples: ReturnType<typeof parseTurtle>;
 
@@ -47,13 +59,18 @@ describe('the bulk loader as the way into Virtuoso', function () {
     }
     virtuoso = await startVirtuoso(60_000, 10);
     dir = tempDir();
-    const nt = path.join(dir, 'generated.nt');
-    fs.writeFileSync(nt, [...generate({ count: 300, seed: 5, base: BASE })].join(''));
-    const loaded = await loadSources([nt], { baseIri: BASE });
-    snapshot = path.join(dir, 'generated.nq');
-    writeSnapshot(loaded, snapshot);
-    loaded.dataset.free();
-    version = checkSnapshot(snapshot, BASE);
+    const snapshotOf = async (count: number, seed: number) => {
+      const nt = path.join(dir, `generated-${seed}.nt`);
+      fs.writeFileSync(nt, [...generate({ count, seed, base: BASE })].join(''));
+      const loaded = await loadSources([nt], { baseIri: BASE });
+      const file = path.join(dir, `generated-${seed}.nq`);
+      writeSnapshot(loaded, file);
+      loaded.dataset.free();
+      return { snapshot: file, version: checkSnapshot(file, BASE) };
+    };
+    ({ snapshot, version } = await snapshotOf(300, 5));
+    live = await snapshotOf(30, 9);
+    other = await snapshotOf(20, 11);
     const lines: string[] = [];
     for await (const piece of piecesOf(snapshot))
       for (const line of piece) lines.push(splitQuad(line).triple);
@@ -88,24 +105,42 @@ describe('the bulk loader as the way into Virtuoso', function () {
     return parseTurtle(await res.text(), 'application/n-triples');
   };
   /** Load `pieces` as the version, through a transport writing a file every `fileBytes`. */
-  const write = async (pieces: AsyncIterable<string[]>, fileBytes?: number) => {
+  const write = async (
+    pieces: AsyncIterable<string[]>,
+    fileBytes?: number,
+    as = version,
+    dirAs = (dir: string) => dir,
+  ) => {
     const { client } = transportOf(bulkTarget(virtuoso));
     const via = bulkTarget(virtuoso).via as ConstructorParameters<typeof VirtuosoBulkTransport>[0];
     const transport = new VirtuosoBulkTransport(
-      { ...via, ...(fileBytes ? { fileBytes } : {}) },
+      { ...via, dir: dirAs(via.dir), ...(fileBytes ? { fileBytes } : {}) },
       client,
     );
     try {
-      return await writeVersion(transport, pieces, { version, baseIri: BASE, sources: 'test' });
+      return await writeVersion(transport, pieces, {
+        version: as,
+        baseIri: BASE,
+        sources: 'test',
+      });
     } finally {
       await transport.close();
       client.close();
     }
   };
 
-  it('a load cut short after some of its files were loaded leaves their graphs unlisted and no file behind', async () => {
+  it('a load cut short after some of its files were loaded leaves the live version current, its graphs unlisted and no file behind', async () => {
+    await write(piecesOf(live.snapshot), undefined, live.version);
     // A file a piece: the pieces before the cut are loaded (or loading) when the load fails.
     await assert.rejects(write(piecesOf(snapshot, 5), 1), /cut short/);
+    const [current] = await select(
+      `SELECT ?v WHERE { GRAPH <urn:isil-ld:versions> { <urn:isil-ld:versions> <urn:isil-ld:current> ?v } }`,
+    );
+    assert.equal(
+      current?.v?.value,
+      versionGraph(live.version),
+      'the live version is still current',
+    );
     const [listed] = await select(
       `SELECT (COUNT(*) AS ?n) WHERE { GRAPH <urn:isil-ld:versions> { ?v <http://purl.org/dc/terms/identifier> "${version}" } }`,
     );
@@ -114,11 +149,17 @@ describe('the bulk loader as the way into Virtuoso', function () {
       `GRAPH ?g { ?s ?p ?o } FILTER(STRSTARTS(STR(?g), "${versionGraph(version)}:"))`,
     );
     assert.ok(left > 0, 'the cut load left description graphs behind');
+    assert.equal(
+      await count(`GRAPH <${versionGraph(version)}> { ?s <urn:isil-ld:loading> ?o }`),
+      1,
+      'with the mark of a load under way, which the next load finds',
+    );
     assert.equal(fs.readdirSync(virtuoso.dir).filter((f) => f.startsWith('isil-ld-')).length, 0);
   });
 
   it('the next load of those bytes drops them whole, and Virtuoso makes the version’s graph from the description graphs: exactly the version’s triples, the same blank nodes', async () => {
-    const written = await write(piecesOf(snapshot), 64 * 1024);
+    // A file a piece, the last one too: no empty file is left to load at the end.
+    const written = await write(piecesOf(snapshot), 1);
     assert.equal(written.quads, triples.length);
     // Every description graph holds its triples once (nothing of the cut load is left), and the
     // version's graph is their union: the same blank nodes in both.
@@ -130,7 +171,7 @@ describe('the bulk loader as the way into Virtuoso', function () {
     assert.equal(made.length, triples.length);
     assert.ok(sameGraph(made, triples), 'the version graph is isomorphic to the version’s triples');
     const shared = await count(
-      `GRAPH <${versionGraph(version)}> { ?s ?p ?o } GRAPH ?g { ?s ?p ?o } FILTER(?g != <${versionGraph(version)}>)`,
+      `GRAPH <${versionGraph(version)}> { ?s ?p ?o } GRAPH ?g { ?s ?p ?o } FILTER(STRSTARTS(STR(?g), "${versionGraph(version)}:"))`,
     );
     assert.equal(shared, triples.length, 'each triple of the version graph is its description’s');
     assert.equal(
@@ -138,5 +179,37 @@ describe('the bulk loader as the way into Virtuoso', function () {
       0,
       'the mark of a load under way is gone',
     );
+  });
+
+  it('checks each file in the load list as Virtuoso names it, whatever the folder’s spelling', async () => {
+    const written = await write(piecesOf(other.snapshot), 1, other.version, (dir) => `${dir}/`);
+    assert.ok(written.quads > 0);
+    assert.equal(
+      await count(`GRAPH <${versionGraph(other.version)}> { ?s ?p ?o }`),
+      written.quads,
+      'published whole',
+    );
+    const [left] = await select(
+      `SELECT (COUNT(*) AS ?n) WHERE { GRAPH <urn:isil-ld:versions> { ?v <http://purl.org/dc/terms/identifier> "${other.version}" } }`,
+    );
+    assert.equal(Number(left?.n?.value), 1, 'and listed');
+  });
+
+  it('fails a load whose file the bulk loader refused, whatever the folder’s spelling', async () => {
+    const broken = 'abcdefabcdef';
+    async function* pieces(): AsyncGenerator<string[]> {
+      yield [
+        `<${BASE}/resource/organisations/DE-Broken> <http://example.org/p> "fine" <${BASE}/data/organisations/DE-Broken> .`,
+      ];
+      yield [`<${BASE}/resource/organisations/DE-Broken> <http://example.org/p> "no end <x> .`];
+    }
+    await assert.rejects(
+      write(pieces(), 1, broken, (dir) => `${dir}/`),
+      /bulk loader did not load/,
+    );
+    const [listed] = await select(
+      `SELECT (COUNT(*) AS ?n) WHERE { GRAPH <urn:isil-ld:versions> { ?v <http://purl.org/dc/terms/identifier> "${broken}" } }`,
+    );
+    assert.equal(Number(listed?.n?.value), 0, 'not listed');
   });
 });

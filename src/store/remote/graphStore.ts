@@ -57,6 +57,7 @@ const BLANK_NODE = /(^|\s)_:/m;
 export class GraphStoreTransport implements Transport {
   readonly target: string;
   private readonly seen = new Set<string>();
+  readonly historyFirst = false;
   private readonly authorization: string | undefined;
   private running = 0;
   private readonly waiting: (() => void)[] = [];

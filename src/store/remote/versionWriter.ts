@@ -54,6 +54,12 @@ export interface VersionPiece {
 export interface Transport {
   /** What the operator reads: the URL or the folder written to. */
   readonly target: string;
+  /**
+   * Whether the history's graphs are written before the version's quads, to be loaded beside them
+   * (the bulk loader); else after, just before the version is published. The version's time in
+   * the history is taken when they are written.
+   */
+  readonly historyFirst: boolean;
   /** The registry's entry of `version` when the store holds it complete (a load of the same bytes). */
   held(version: string): Promise<VersionEntry | undefined>;
   /** Makes room for `version`: drops what an earlier, failed load of it left. */
@@ -154,31 +160,20 @@ export async function writeVersion(
     }
   };
   await timed(() => transport.begin(version));
-  // The history's graphs first: the bulk loader loads them while the version's quads are written.
-  const appended = await timed(appendHistory);
+  // The bulk loader loads the history's graphs while the version's quads are written: the
+  // version's time is then taken seconds before it is published, not the transfer's minutes of
+  // the Graph Store Protocol.
+  let appended = transport.historyFirst ? await timed(appendHistory) : undefined;
   let quads = 0;
-  for await (const piece of pieces) {
-    const graphs = new Map<string, string[]>();
-    const own: string[] = [];
-    const all: string[] = [];
-    for (const line of piece) {
-      const { triple, graph } = splitQuad(line);
-      all.push(triple);
-      quads++;
-      if (graph === undefined) {
-        own.push(triple);
-        continue;
-      }
-      const name = descriptionGraph(version, graph);
-      const list = graphs.get(name);
-      if (list) list.push(triple);
-      else graphs.set(name, [triple]);
-    }
-    await timed(() => transport.write({ graphs, own, all }));
+  for await (const lines of pieces) {
+    const piece = versionPiece(version, lines);
+    quads += piece.all.length;
+    await timed(() => transport.write(piece));
     progress?.(quads);
   }
   await timed(async () => {
     await transport.finish();
+    if (!transport.historyFirst) appended = await appendHistory();
     await transport.publish(
       { ...entry, triples: quads, created: new Date().toISOString() },
       appended?.step,
@@ -192,4 +187,24 @@ export async function writeVersion(
     unchanged: false,
     ...(appended ? { history: appended } : {}),
   };
+}
+
+/** N-Quads lines of the snapshot as a piece of `version`: its description graphs renamed. */
+function versionPiece(version: string, lines: readonly string[]): VersionPiece {
+  const graphs = new Map<string, string[]>();
+  const own: string[] = [];
+  const all: string[] = [];
+  for (const line of lines) {
+    const { triple, graph } = splitQuad(line);
+    all.push(triple);
+    if (graph === undefined) {
+      own.push(triple);
+      continue;
+    }
+    const name = descriptionGraph(version, graph);
+    const list = graphs.get(name);
+    if (list) list.push(triple);
+    else graphs.set(name, [triple]);
+  }
+  return { graphs, own, all };
 }

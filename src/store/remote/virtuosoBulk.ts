@@ -70,6 +70,8 @@ const FILE_BYTES = 32 * 1024 * 1024;
 
 export class VirtuosoBulkTransport implements Transport {
   readonly target: string;
+  /** The history's graphs are written first: the bulk loader loads them beside the version's. */
+  readonly historyFirst = true;
   private file: string | undefined;
   private fd: number | undefined;
   /** Bytes written to `file`, and the files of this version written so far. */
@@ -77,8 +79,10 @@ export class VirtuosoBulkTransport implements Transport {
   private files = 0;
   private version: string | undefined;
   private all: string | undefined;
-  /** Bulk loads started and not yet checked: each file and its isql run. */
-  private loads: { file: string; run: Promise<string> }[] = [];
+  /** Bulk loads started and not yet checked: each file, its entry in the load list, its isql run. */
+  private loads: { file: string; listed: string; run: Promise<string> }[] = [];
+  /** The load of the version's last file: the next waits for it (one loader for the version). */
+  private loading: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly settings: BulkSettings,
@@ -99,65 +103,72 @@ export class VirtuosoBulkTransport implements Transport {
     if (/^\s*1\s*$/m.test(left)) this.dropVersion(version);
     this.isql(`SPARQL INSERT DATA { GRAPH <${this.all}> { <${this.all}> <${LOADING}> "" } }`);
     this.version = version;
-    this.openFile();
-  }
-
-  private openFile(): void {
-    this.file = path.join(
-      this.settings.dir,
-      `isil-ld-${this.version}-${process.pid}-${++this.files}.nq`,
-    );
-    this.fd = fs.openSync(this.file, 'w', 0o644);
-    this.bytes = 0;
-  }
-
-  /** Closes the file being written and starts its load. */
-  private loadFile(): void {
-    if (this.fd === undefined || this.file === undefined) return;
-    fs.closeSync(this.fd);
-    this.fd = undefined;
-    this.startLoad(this.file);
-    this.file = undefined;
   }
 
   /** The description graphs' triples, and those of the version's graph alone; `all` is made at finish. */
   async write({ graphs, own }: VersionPiece): Promise<void> {
-    if (this.fd === undefined || this.all === undefined) throw new Error('write before begin');
+    if (this.all === undefined) throw new Error('write before begin');
     const out: string[] = [];
     for (const [graph, triples] of graphs)
       for (const t of triples) out.push(`${t.slice(0, -2)} <${graph}> .\n`);
     for (const t of own) out.push(`${t.slice(0, -2)} <${this.all}> .\n`);
-    this.bytes += fs.writeSync(this.fd, out.join(''));
-    if (this.bytes >= (this.settings.fileBytes ?? FILE_BYTES)) {
-      this.loadFile();
-      this.openFile();
+    if (out.length === 0) return;
+    if (this.fd === undefined) {
+      this.file = path.join(
+        this.settings.dir,
+        `isil-ld-${this.version}-${process.pid}-${++this.files}.nq`,
+      );
+      this.fd = fs.openSync(this.file, 'w', 0o644);
+      this.bytes = 0;
     }
+    this.bytes += fs.writeSync(this.fd, out.join(''));
+    if (this.bytes >= (this.settings.fileBytes ?? FILE_BYTES)) await this.loadFile();
   }
 
   /**
-   * Loads the version's last file (beside the others, when they are still loading), checks all, and
-   * has Virtuoso copy every description graph's quads into the version's graph, then drops the mark
-   * and makes it all durable (checkpoint).
+   * Closes the file being written and starts its load once the last one's has ended: one loader
+   * loads the version while the next file is written (the history's has one of its own).
+   */
+  private async loadFile(): Promise<void> {
+    if (this.fd === undefined || this.file === undefined) return;
+    fs.closeSync(this.fd);
+    const file = this.file;
+    this.fd = undefined;
+    this.file = undefined;
+    await this.loading;
+    this.loading = this.startLoad(file);
+  }
+
+  /**
+   * Loads the version's last file (beside the history's, when that is still loading), checks
+   * every file, and has Virtuoso copy every description graph's quads into the version's graph;
+   * then drops the mark, once the copy is whole, and makes it all durable (checkpoint).
    */
   async finish(): Promise<void> {
-    if (this.fd === undefined || this.all === undefined) throw new Error('finish before begin');
-    this.loadFile();
+    if (this.all === undefined) throw new Error('finish before begin');
+    await this.loadFile();
     await this.settle(false);
-    // A copy cut short is a version nobody reads (it is not listed), and its mark is still there
-    // for the next load to find.
+    // A copy cut short leaves the mark: the next load of these bytes finds it and drops them.
+    this.isql(copyGraphs(`${this.all}:`, this.all));
     this.isql(
-      `${copyGraphs(`${this.all}:`, this.all)} DELETE FROM DB.DBA.RDF_QUAD WHERE G = iri_to_id('${sqlText(this.all)}') AND P = iri_to_id('${LOADING}'); checkpoint;`,
+      `DELETE FROM DB.DBA.RDF_QUAD WHERE G = iri_to_id('${sqlText(this.all)}') AND P = iri_to_id('${LOADING}'); checkpoint;`,
     );
   }
 
-  /** Starts the bulk load of `file` (N-Quads, in the bulk folder); `settle` waits for it. */
-  private startLoad(file: string): void {
-    const full = sqlText(file);
+  /**
+   * Starts the bulk load of `file` (N-Quads, in the bulk folder); `settle` checks it. Resolves when
+   * its run ends, well or not.
+   */
+  private startLoad(file: string): Promise<unknown> {
+    const { dir } = this.settings;
+    const name = path.basename(file);
+    // The entry `ld_dir` makes in the load list: the folder as it is given, a slash, the name.
+    const listed = `${sqlText(dir)}/${sqlText(name)}`;
     const run = this.isqlAsync(
-      `DELETE FROM DB.DBA.load_list WHERE ll_file = '${full}'; ld_dir('${sqlText(this.settings.dir)}', '${sqlText(path.basename(file))}', 'urn:isil-ld:unused'); rdf_loader_run();`,
+      `DELETE FROM DB.DBA.load_list WHERE ll_file = '${listed}'; ld_dir('${sqlText(dir)}', '${sqlText(name)}', 'urn:isil-ld:unused'); rdf_loader_run();`,
     );
-    run.catch(() => {}); // settled (and its failure thrown) by `settle`
-    this.loads.push({ file, run });
+    this.loads.push({ file, listed, run });
+    return run.catch(() => undefined); // its failure is thrown by `settle`
   }
 
   /**
@@ -170,18 +181,35 @@ export class VirtuosoBulkTransport implements Transport {
     const loads = this.loads.splice(0);
     if (loads.length === 0) return;
     const runs = await Promise.allSettled(loads.map((load) => load.run));
-    const list = loads.map((load) => `'${sqlText(load.file)}'`).join(', ');
+    const list = loads.map((load) => `'${load.listed}'`).join(', ');
     try {
       for (const run of runs) if (run.status === 'rejected') throw run.reason;
-      const refused = this.isql(
-        `SELECT ll_file, ll_state, ll_error FROM DB.DBA.load_list WHERE ll_file IN (${list}) AND (ll_state <> 2 OR ll_error IS NOT NULL);`,
+      // Counted as loaded, not as refused: an entry not found is not loaded either.
+      const loaded = this.isql(
+        `SELECT COUNT(*) FROM DB.DBA.load_list WHERE ll_file IN (${list}) AND ll_state = 2 AND ll_error IS NULL;`,
       );
-      if (!/^\s*0 Rows\./m.test(refused))
-        throw new BulkLoadError(`Virtuoso's bulk loader did not load: ${refused.trim()}`);
+      if (Number(/^\s*(\d+)\s*$/m.exec(loaded)?.[1]) !== loads.length) {
+        const said = this.isql(
+          `SELECT ll_file, ll_state, ll_error FROM DB.DBA.load_list WHERE ll_file IN (${list});`,
+        );
+        throw new BulkLoadError(
+          `Virtuoso's bulk loader did not load all of ${loads.length} files: ${said.trim()}`,
+        );
+      }
       if (checkpoint) this.isql('checkpoint;');
     } finally {
-      for (const load of loads) fs.rmSync(load.file, { force: true });
-      this.isql(`DELETE FROM DB.DBA.load_list WHERE ll_file IN (${list});`);
+      this.forget(loads);
+    }
+  }
+
+  /** Removes the files of `loads` and their entries in the load list, as far as it can. */
+  private forget(loads: readonly { file: string; listed: string }[]): void {
+    for (const load of loads) fs.rmSync(load.file, { force: true });
+    try {
+      const list = loads.map((load) => `'${load.listed}'`).join(', ');
+      if (loads.length > 0) this.isql(`DELETE FROM DB.DBA.load_list WHERE ll_file IN (${list});`);
+    } catch {
+      // The store may be what failed: the entries are replaced when a file of that name is loaded.
     }
   }
 
@@ -269,20 +297,24 @@ export class VirtuosoBulkTransport implements Transport {
   async close(): Promise<void> {
     if (this.fd !== undefined) fs.closeSync(this.fd);
     if (this.file) fs.rmSync(this.file, { force: true });
+    this.fd = undefined;
+    this.file = undefined;
     // A load still running (the write failed) ends before its file is removed.
     const loads = this.loads.splice(0);
     await Promise.allSettled(loads.map((load) => load.run));
-    for (const load of loads) fs.rmSync(load.file, { force: true });
+    this.forget(loads);
   }
 
   /**
-   * Drops every graph of `version` (its own and each description's) in one SQL statement over the
-   * quads, as the copy reads them: the SPARQL form tests every quad's graph as a string.
+   * Drops every graph of `version` (each description's, then its own, which holds the mark of a
+   * load under way: dropped last, so that a drop cut short is found again) with SQL over the quads,
+   * as the copy reads them: the SPARQL form tests every quad's graph as a string.
    */
   dropVersion(version: string): void {
-    const prefix = sqlText(versionGraph(version));
+    const all = sqlText(versionGraph(version));
+    this.isql(`log_enable(2, 1); DELETE FROM DB.DBA.RDF_QUAD WHERE id_to_iri(G) LIKE '${all}:%';`);
     this.isql(
-      `log_enable(2, 1); DELETE FROM DB.DBA.RDF_QUAD WHERE id_to_iri(G) LIKE '${prefix}%'; checkpoint;`,
+      `log_enable(2, 1); DELETE FROM DB.DBA.RDF_QUAD WHERE G = iri_to_id('${all}'); checkpoint;`,
     );
   }
 

@@ -60,8 +60,13 @@ describe('a plan made in two parts and joined', () => {
   const placed = (plan: DescriptionPlan) =>
     [...placedPieces(fd, plan, file)].map((piece) => piece.text.toString()).join('');
 
-  it('places every line as one pass does, cut at any line', () => {
+  it('places every line as one pass does, cut at any line: the same graphs and last lines', () => {
     const whole = planDescriptions(fd, BASE, undefined, () => undefined, true)!;
+    const subjects = new Set(
+      LINES.filter((line) => line !== '' && !line.startsWith('#')).map(
+        (line) => line.split(' ')[0]!,
+      ),
+    );
     const expected = placed(whole);
     assert.ok(expected.includes(`/data/organisations/DE-Y>`), expected);
     const size = fs.fstatSync(fd).size;
@@ -75,6 +80,9 @@ describe('a plan made in two parts and joined', () => {
       joined.append(second.plan);
       joined.close();
       assert.equal(placed(joined), expected, `cut at byte ${cut}`);
+      assert.deepEqual(joined.lastLines, whole.lastLines, `cut at byte ${cut}: last lines`);
+      for (const subject of subjects)
+        assert.deepEqual(joined.graphs(subject), whole.graphs(subject), `${subject} cut at ${cut}`);
     }
   });
 
