@@ -67,6 +67,12 @@ const ISQL_TIMEOUT = 3_600_000;
  * blank node within one file).
  */
 const FILE_BYTES = 32 * 1024 * 1024;
+/**
+ * Loaders of the version's files at once (the history's file has one more): transfer of 17,000
+ * institutions 7.2-7.3 s with two, 8.2-9.0 s with one, 6.8 s with one a file (dozens, for a
+ * million institutions).
+ */
+const VERSION_LOADERS = 2;
 
 export class VirtuosoBulkTransport implements Transport {
   readonly target: string;
@@ -81,8 +87,8 @@ export class VirtuosoBulkTransport implements Transport {
   private all: string | undefined;
   /** Bulk loads started and not yet checked: each file, its entry in the load list, its isql run. */
   private loads: { file: string; listed: string; run: Promise<string> }[] = [];
-  /** The load of the version's last file: the next waits for it (one loader for the version). */
-  private loading: Promise<unknown> = Promise.resolve();
+  /** The loads of the version's files under way: at most VERSION_LOADERS. */
+  private readonly loading = new Set<Promise<unknown>>();
 
   constructor(
     private readonly settings: BulkSettings,
@@ -126,8 +132,8 @@ export class VirtuosoBulkTransport implements Transport {
   }
 
   /**
-   * Closes the file being written and starts its load once the last one's has ended: one loader
-   * loads the version while the next file is written (the history's has one of its own).
+   * Closes the file being written and starts its load once fewer than VERSION_LOADERS of the
+   * version's are under way: they load while the next file is written.
    */
   private async loadFile(): Promise<void> {
     if (this.fd === undefined || this.file === undefined) return;
@@ -135,8 +141,10 @@ export class VirtuosoBulkTransport implements Transport {
     const file = this.file;
     this.fd = undefined;
     this.file = undefined;
-    await this.loading;
-    this.loading = this.startLoad(file);
+    while (this.loading.size >= VERSION_LOADERS) await Promise.race(this.loading);
+    const run = this.startLoad(file);
+    this.loading.add(run);
+    void run.then(() => this.loading.delete(run));
   }
 
   /**
