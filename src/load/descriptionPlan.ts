@@ -4,7 +4,7 @@
 // (`append`): the same plan as one pass over the whole file.
 import { descriptionIriOf, otherScheme, RESOURCE_PATH } from '../rdf/iris';
 import type { Line } from '../rdf/ntriples';
-import { MAX_BLANK_NODE_DEPTH, NAMED_LINKS } from '../store/descriptions';
+import { NAMED_LINKS, walkBlankNodes } from '../store/descriptions';
 import { Positions } from './positions';
 
 /** One graph, or several: most nodes are in one, and a set each costs a hundred bytes and more. */
@@ -112,20 +112,11 @@ export class DescriptionPlan {
 
   /** Follows each institution's blank nodes down to MAX_BLANK_NODE_DEPTH levels. */
   close(): void {
-    for (const [institution, graph] of this.institutions) {
-      let blanks = this.blanksBelow.get(institution) ?? [];
-      const seen = new Set<string>();
-      for (let depth = 1; depth <= MAX_BLANK_NODE_DEPTH && blanks.length > 0; depth++) {
-        const below: string[] = [];
-        for (const blank of blanks) {
-          if (seen.has(blank)) continue;
-          seen.add(blank);
-          addGraph(this.blankGraphs, blank, graph);
-          for (const next of this.blanksBelow.get(blank) ?? []) below.push(next);
-        }
-        blanks = below;
-      }
-    }
+    for (const [institution, graph] of this.institutions)
+      walkBlankNodes(this.blanksBelow.get(institution) ?? [], (blank) => {
+        addGraph(this.blankGraphs, blank, graph);
+        return this.blanksBelow.get(blank) ?? [];
+      });
     this.blanksBelow.clear();
   }
 

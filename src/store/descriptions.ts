@@ -17,6 +17,29 @@ export const NAMED_LINKS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Visits the blank nodes below an institution, breadth first from `first` (those it links to), each
+ * once, down to MAX_BLANK_NODE_DEPTH levels: `visit` is given each and returns those below it. The
+ * one walk of a description's membership, as the loader places a file's lines and as it places a
+ * default graph.
+ */
+export function walkBlankNodes(
+  first: readonly string[],
+  visit: (blank: string) => Iterable<string>,
+): void {
+  const seen = new Set<string>();
+  let blanks = first;
+  for (let depth = 1; depth <= MAX_BLANK_NODE_DEPTH && blanks.length > 0; depth++) {
+    const below: string[] = [];
+    for (const blank of blanks) {
+      if (seen.has(blank)) continue;
+      seen.add(blank);
+      for (const next of visit(blank)) below.push(next);
+    }
+    blanks = below;
+  }
+}
+
+/**
  * The triples of a default graph (N-Triples as Oxigraph dumps it) as N-Quads, each institution's
  * description in the graph of its description IRI. An institution is a subject IRI minted under
  * `baseIri` (`<base>/resource/organisations/<isil>`); its description holds its own triples, those
@@ -54,25 +77,20 @@ export function descriptionQuads(
     if (description === undefined) continue;
     const graph = ` <${description}> .`;
     const members = new Set<Line>(own);
-    let blanks: string[] = [];
+    const blanks: string[] = [];
     for (const line of own) {
       if (line.o.startsWith('_:')) blanks.push(line.o);
       else if (NAMED_LINKS.has(line.p) && line.o.startsWith('<'))
         for (const linked of bySubject.get(line.o) ?? []) members.add(linked);
     }
-    const seen = new Set<string>();
-    for (let depth = 1; depth <= MAX_BLANK_NODE_DEPTH && blanks.length > 0; depth++) {
+    walkBlankNodes(blanks, (blank) => {
       const below: string[] = [];
-      for (const blank of blanks) {
-        if (seen.has(blank)) continue;
-        seen.add(blank);
-        for (const line of bySubject.get(blank) ?? []) {
-          members.add(line);
-          if (line.o.startsWith('_:')) below.push(line.o);
-        }
+      for (const line of bySubject.get(blank) ?? []) {
+        members.add(line);
+        if (line.o.startsWith('_:')) below.push(line.o);
       }
-      blanks = below;
-    }
+      return below;
+    });
     for (const line of members) {
       placed.add(line);
       out.push(`${line.text.slice(0, -2)}${graph}\n`);
