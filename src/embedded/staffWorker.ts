@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { workerData } from 'node:worker_threads';
 import { loadServed } from '../load/servedSnapshot';
-import { CHUNK_MARK, chunkedNQuads } from '../load/snapshot';
+import { chunkedNQuads, markedTexts } from '../load/snapshot';
 import { serve } from '../threads/serve';
 import { NoFormatAccepted, QueryFailed, RESULT_FORMATS, type StaffQuery } from '../store/staff';
 import { checkQuery } from '../store/staffQuery';
@@ -98,29 +98,13 @@ function dump(fd: number): Dumped {
   return { op: 'dump', bytes: at };
 }
 
-/**
- * Loads the dump open as `fd` into `target`, up to each read's last chunk mark; reads without one
- * (a group of blank nodes larger than a read) are gathered and joined once a mark comes.
- */
+/** Loads the dump open as `fd` into `target` a marked text at a time (`markedTexts`). */
 function loadDump(target: DatasetStore, fd: number): void {
-  const mark = Buffer.from(`\n${CHUNK_MARK}`);
-  let carry: Buffer[] = [];
-  for (const read of pieces(fd)) {
-    const bytes = Buffer.from(read.buffer, read.byteOffset, read.byteLength);
-    const stop = bytes.lastIndexOf(mark);
-    if (stop === -1) {
-      carry.push(bytes);
-      continue;
-    }
-    target.load(Buffer.concat([...carry, bytes.subarray(0, stop + 1)]), 'nq', undefined, true);
-    carry = [bytes.subarray(stop + 1)];
-  }
-  const rest = Buffer.concat(carry);
-  if (rest.length > 0) target.load(rest, 'nq', undefined, true);
+  for (const text of markedTexts(pieces(fd))) target.load(text, 'nq', undefined, true);
 }
 
 /** The file open as `fd`, in pieces of 4 MiB read at their positions (the descriptor is shared). */
-function* pieces(fd: number): Generator<Uint8Array> {
+function* pieces(fd: number): Generator<Buffer> {
   const size = fs.fstatSync(fd).size;
   for (let at = 0; at < size;) {
     const piece = Buffer.allocUnsafe(Math.min(4 * 1024 * 1024, size - at));

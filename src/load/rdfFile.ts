@@ -16,7 +16,7 @@ import { servedContextInline } from './servedContext';
 import {
   checkTrailer,
   CHUNK_MARK,
-  endsPiece,
+  markedTexts,
   readTrailer,
   SNAPSHOT_CHUNK_BYTES,
   snapshotBase,
@@ -282,8 +282,6 @@ async function loadSnapshot(
   const slicer = new TimeSlicer();
   /** Bytes parsed a millisecond, as the last call into the store took them. */
   let rate = SNAPSHOT_CHUNK_BYTES;
-  /** What was read after the last piece loaded, in reads. */
-  let carry: Buffer[] = [];
   let lines = 0;
   const load = (piece: Buffer) => {
     hash.update(piece);
@@ -294,22 +292,7 @@ async function loadSnapshot(
     }
     lines += countLines(piece);
   };
-  for (let offset = 0; offset < end;) {
-    const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, end - offset));
-    const read = fs.readSync(fd, chunk, 0, chunk.length, offset);
-    if (read === 0)
-      throw new LoadError(file, undefined, undefined, 'the file shrank as it was read');
-    offset += read;
-    const bytes = chunk.subarray(0, read);
-    // A piece larger than a read (a group of blank nodes of megabytes) is gathered read by read
-    // and joined once it ends: joined at every read, its bytes were copied and searched again
-    // and again.
-    if (offset < end && !endsPiece(carry, bytes, mark)) {
-      carry.push(bytes);
-      continue;
-    }
-    const text = carry.length > 0 ? Buffer.concat([...carry, bytes]) : bytes;
-    carry = [];
+  for (const text of markedTexts(readsOf(file, fd, end))) {
     let start = 0;
     for (let stop = text.indexOf(mark); stop !== -1; stop = text.indexOf(mark, start)) {
       // Unless requests wait, as many pieces at once as parse in a slice: each call into the
@@ -324,7 +307,22 @@ async function loadSnapshot(
       start = stop + 1;
       await slicer.pause();
     }
-    if (offset < end) carry = [text.subarray(start)];
-    else if (start < text.length) load(text.subarray(start));
+    // The text ends where a mark starts: what is left of it is a piece too.
+    if (start < text.length) {
+      load(text.subarray(start));
+      await slicer.pause();
+    }
+  }
+}
+
+/** The bytes of the file open as `fd` up to `end`, a read at a time. */
+function* readsOf(file: string, fd: number, end: number): Generator<Buffer> {
+  for (let offset = 0; offset < end;) {
+    const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, end - offset));
+    const read = fs.readSync(fd, chunk, 0, chunk.length, offset);
+    if (read === 0)
+      throw new LoadError(file, undefined, undefined, 'the file shrank as it was read');
+    offset += read;
+    yield chunk.subarray(0, read);
   }
 }

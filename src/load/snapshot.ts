@@ -14,7 +14,7 @@ import { compactStates, readCompactStates, VERSION_LENGTH } from '../history/can
 import type { InstitutionState } from '../history/model';
 import { CHUNK_MARK } from './snapshotPieces';
 
-export { CHUNK_MARK, chunkedNQuads, SNAPSHOT_CHUNK_BYTES } from './snapshotPieces';
+export { CHUNK_MARK, chunkedNQuads, markedTexts, SNAPSHOT_CHUNK_BYTES } from './snapshotPieces';
 
 /**
  * The largest snapshot a load reads or writes: 512 MiB, above what sources of MAX_INPUT_BYTES come
@@ -57,15 +57,6 @@ function isBoundTerm(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;
   const { type, value: text } = value as { type?: unknown; value?: unknown };
   return (type === 'uri' || type === 'bnode' || type === 'literal') && typeof text === 'string';
-}
-
-/** Whether `bytes`, read after `carried`, hold a chunk mark (one may start in what was carried). */
-export function endsPiece(carried: readonly Buffer[], bytes: Buffer, mark: Buffer): boolean {
-  const last = carried.at(-1);
-  if (last === undefined) return bytes.includes(mark);
-  const before = last.length >= mark.length ? last : Buffer.concat(carried.slice(-2));
-  const overlap = before.subarray(Math.max(0, before.length - mark.length + 1));
-  return Buffer.concat([overlap, bytes]).includes(mark);
 }
 
 /** What a snapshot's trailer (INDEX_LINE) says. */

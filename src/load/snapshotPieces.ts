@@ -124,6 +124,39 @@ export function* chunkedNQuads(nquads: string): Generator<string> {
   if (piece.length > 0) yield piece.join('');
 }
 
+/** Whether `bytes`, read after `carried`, hold a chunk mark (one may start in what was carried). */
+function endsPiece(carried: readonly Buffer[], bytes: Buffer, mark: Buffer): boolean {
+  const last = carried.at(-1);
+  if (last === undefined) return bytes.includes(mark);
+  const before = last.length >= mark.length ? last : Buffer.concat(carried.slice(-2));
+  const overlap = before.subarray(Math.max(0, before.length - mark.length + 1));
+  return Buffer.concat([overlap, bytes]).includes(mark);
+}
+
+/**
+ * `reads` of N-Quads gathered into texts that each end where a chunk mark starts (`\n# chunk\n`:
+ * the text ends with its newline, the next begins with the comment), the last with whatever
+ * follows the final mark. A read without a mark (a group of blank nodes larger than a read) is
+ * carried and joined once a mark comes, a mark two reads share too: each text may go to the store
+ * in one call, as no blank node spans a mark.
+ */
+export function* markedTexts(reads: Iterable<Buffer>): Generator<Buffer> {
+  const mark = Buffer.from(`\n${CHUNK_MARK}`);
+  let carry: Buffer[] = [];
+  for (const bytes of reads) {
+    if (!endsPiece(carry, bytes, mark)) {
+      carry.push(bytes);
+      continue;
+    }
+    const text = carry.length > 0 ? Buffer.concat([...carry, bytes]) : bytes;
+    const cut = text.lastIndexOf(mark) + 1;
+    yield text.subarray(0, cut);
+    carry = [text.subarray(cut)];
+  }
+  const rest = Buffer.concat(carry);
+  if (rest.length > 0) yield rest;
+}
+
 /** Where a PieceWriter puts each piece it ends. */
 export interface PieceHolder {
   hold(text: string): void;
