@@ -85,7 +85,8 @@ async function child(kind: string, file: string): Promise<void> {
     mark('end');
   } else {
     const args = ['--quiet', ...(values['skip-validation'] ? ['--skip-validation'] : []), file];
-    const code = await loadCommand(args, { onPhase: mark });
+    // A process of its own, as `npm run load` is: the store goes with it (`LoadHooks.exits`).
+    const code = await loadCommand(args, { onPhase: mark, exits: true });
     if (code !== 0) throw new Error(`the load ended with ${code}`);
   }
   const report: ChildReport = { marks, peakMb: mb(process.resourceUsage().maxRSS * 1024) };

@@ -37,6 +37,8 @@ function bindable(iri: string): CheckedIri | undefined {
 
 export class DatasetStore {
   private store: oxigraph.Store | undefined = new oxigraph.Store();
+  /** `size`, once counted: every write forgets it. */
+  private quads: number | undefined;
 
   constructor(private readonly queries: Queries = loadQueries()) {}
 
@@ -65,8 +67,13 @@ export class DatasetStore {
     return this.store;
   }
 
+  /**
+   * The store's quads: counted once until the next write (each count is a pass over every quad,
+   * about 0.1 s for 17,000 institutions, and a load asks for it at several of its steps).
+   */
   get size(): number {
-    return this.live.size;
+    this.quads ??= this.live.size;
+    return this.quads;
   }
 
   /**
@@ -90,6 +97,7 @@ export class DatasetStore {
     baseIri?: string,
     trusted = false,
   ): void {
+    this.quads = undefined;
     this.live.load(input as string, {
       format,
       ...(baseIri ? { base_iri: baseIri } : {}),
@@ -99,6 +107,7 @@ export class DatasetStore {
 
   /** Runs a SPARQL update written by this project (never request input). */
   update(sparql: string): void {
+    this.quads = undefined;
     this.live.update(sparql);
   }
 
@@ -130,6 +139,7 @@ export class DatasetStore {
     }
     if (triples === '') return false;
     const quads = descriptionQuads(triples, baseIri, check);
+    this.quads = undefined;
     store.update('CLEAR DEFAULT');
     store.load(quads, { format: 'nq', lenient: true });
     return true;
