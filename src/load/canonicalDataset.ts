@@ -18,13 +18,13 @@ import type { OnProgress } from './report';
 import { restLines, type TextQuad } from './restLabels';
 import { CanonicalThread, type DescribedBatch, type ToDescribe } from './canonicalClient';
 import { DeflatedTexts } from './deflatedTexts';
-import { DeflatedPieces, PieceWriter } from './snapshotPieces';
+import { DeflatedPieces, PieceWriter, type HeldPieces } from './snapshotPieces';
 
 /**
  * From this many descriptions the reading makes them in a thread of its own (its start, about a
  * tenth of a second, is then a small part of the reading).
  */
-const CANONICAL_THREAD_FROM = 2000;
+export const CANONICAL_THREAD_FROM = 2000;
 /** Descriptions sent to that thread in one message. */
 const CANONICAL_BATCH = 200;
 
@@ -53,7 +53,7 @@ export interface CanonicalDataset {
    * pieces that end with a chunk mark where one may go (`PieceWriter`): what `writeSnapshot` writes
    * between its first line and its trailer.
    */
-  readonly pieces: Iterable<Buffer>;
+  readonly pieces: HeldPieces;
   /** Whether the descriptions were made in a thread of their own (`LoadOptions.canonicalThreadFrom`). */
   readonly threaded: boolean;
 }
@@ -75,7 +75,11 @@ export async function canonicalDataset(
   dataset: Dataset<DatasetStore>,
   onProgress?: OnProgress,
   check?: DescriptionCheck,
-  options: { readonly threadFrom?: number | undefined } = {},
+  options: {
+    readonly threadFrom?: number | undefined;
+    /** The thread to make them in, started before (it is left for its starter to close). */
+    readonly thread?: CanonicalThread | undefined;
+  } = {},
 ): Promise<CanonicalDataset> {
   const { baseIri, store } = dataset;
   const linksGraph = `<${linksGraphIri(baseIri)}>`;
@@ -85,7 +89,12 @@ export async function canonicalDataset(
   // No blank node of the rest is a description's too (the rest's lines need no label of theirs):
   // the descriptions can be made in a thread of their own while this one reads the store.
   if (owner.size === 0 && subjects.length >= (options.threadFrom ?? CANONICAL_THREAD_FROM))
-    return inThread(dataset, subjects, { rest, sameAs, named, linksGraph }, onProgress, check);
+    return inThread(
+      dataset,
+      subjects,
+      { rest, sameAs, named, linksGraph },
+      { onProgress, check, thread: options.thread },
+    );
 
   const states = new Map<string, InstitutionState>();
   const descriptions = new Map<string, string>();
@@ -212,11 +221,14 @@ async function inThread(
     named: ReadonlySet<string>;
     linksGraph: string;
   },
-  onProgress?: OnProgress,
-  check?: DescriptionCheck,
+  {
+    onProgress,
+    check,
+    thread: started,
+  }: { onProgress?: OnProgress; check?: DescriptionCheck; thread?: CanonicalThread | undefined },
 ): Promise<CanonicalDataset> {
   const { baseIri, store } = dataset;
-  const thread = new CanonicalThread(baseIri);
+  const thread = started ?? new CanonicalThread(baseIri);
   try {
     const states = new Map<string, InstitutionState>();
     const descriptions = new DeflatedTexts();
@@ -252,7 +264,7 @@ async function inThread(
       threaded: true,
     };
   } finally {
-    await thread.close();
+    if (!started) await thread.close();
   }
 }
 

@@ -10,6 +10,7 @@ import { diff, versionTime, type Change } from '../history/model';
 import { statesOf, type DatasetStates } from '../history/states';
 import type { Loaded, OnPhase } from './report';
 import { readTrailer, writeSnapshot, type WrittenSnapshot } from './snapshot';
+import { SnapshotWriting } from './snapshotWriter';
 
 /** Where a version is written, and how the log is kept (src/config.ts). */
 export interface VersionTarget {
@@ -113,23 +114,28 @@ export async function commitVersion(
     const own = loaded.history.descriptions.size > 0 ? loaded.history : undefined;
     const { states: next, descriptions } = states ?? own ?? (await statesOf(dataset));
     const changes = diff(last === undefined ? undefined : statesAfter(log.versions), next);
-    writer.append({
-      ...now,
-      changes,
-      description: (isil) => {
-        const text = descriptions.get(isil);
-        if (text === undefined) throw new Error(`no description of ${isil} to log`);
-        return text;
-      },
-      institutions: dataset.institutionCount,
-      withdrawn: dataset.withdrawnCount,
-    });
+    // The snapshot is written by a thread of its own while this one writes the log; it is renamed
+    // into place only once the log is flushed.
+    const snapshot = await SnapshotWriting.start(loaded, target.dataset, now);
+    try {
+      writer.append({
+        ...now,
+        changes,
+        description: (isil) => {
+          const text = descriptions.get(isil);
+          if (text === undefined) throw new Error(`no description of ${isil} to log`);
+          return text;
+        },
+        institutions: dataset.institutionCount,
+        withdrawn: dataset.withdrawnCount,
+      });
+    } catch (error) {
+      await snapshot.abandon();
+      throw error;
+    }
     at('append');
     phase('snapshot');
-    const written = writeSnapshot(loaded, target.dataset, {
-      history: now,
-      beforeRename: () => at('before-rename'),
-    });
+    const written = await snapshot.done(() => at('before-rename'));
     at('after-rename');
     writer.commit(now);
     const dropped = writer.retain(target.historyKeepVersions, () => at('retention'));

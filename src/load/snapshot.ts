@@ -9,32 +9,23 @@ import { PREFIXES } from '../rdf/namespaces';
 import { DatasetStore, type SelectBinding } from '../store/oxigraph/datasetStore';
 import { LoadError } from './loadError';
 import type { Loaded } from './loadSources';
-import { chunks, figure, mib } from './reading';
+import { chunks, figure } from './reading';
 import { compactStates, readCompactStates, VERSION_LENGTH } from '../history/canonical';
 import type { InstitutionState } from '../history/model';
-import { CHUNK_MARK } from './snapshotPieces';
+import {
+  INDEX_LINE,
+  MAX_SNAPSHOT_BYTES,
+  temporaryOf,
+  writeSnapshotFile,
+  type SnapshotParts,
+} from './snapshotFile';
+import type { HeldPieces } from './snapshotPieces';
 
 export { CHUNK_MARK, chunkedNQuads, markedTexts, SNAPSHOT_CHUNK_BYTES } from './snapshotPieces';
 
-/**
- * The largest snapshot a load reads or writes: 512 MiB, above what sources of MAX_INPUT_BYTES come
- * to (about 450 MB). It is written and read in pieces, with no string of the whole.
- */
-export const MAX_SNAPSHOT_BYTES = 512 * 1024 * 1024;
+export { INDEX_LINE, MAX_SNAPSHOT_BYTES };
 
 export { VERSION_LENGTH };
-
-/**
- * The start of a snapshot's last line, its trailer (see `writeSnapshot`): JSON with the sha256 of
- * every byte before the line, the store's triples, the live and the withdrawn institutions, and,
- * when every institution is an IRI, the index of its institutions as `Dataset.indexRows` reads
- * them with the hash of the index query they were read with. A snapshot is loaded only whole: a
- * trailer that is missing (the file was cut off), not last (lines were appended), malformed, or
- * that does not match what was read is refused. Its rows are taken instead of querying the store
- * (about 0.6 s of a start with 17,000 institutions) unless the index query changed since or a row
- * is not a row of it: then the store is queried, as from any source.
- */
-export const INDEX_LINE = '# index ';
 
 /** How a snapshot's first line starts, whatever its base. */
 export const SNAPSHOT_START = '# isil-ld snapshot; base <';
@@ -322,67 +313,44 @@ export interface WrittenSnapshot {
  * a load reads (MAX_SNAPSHOT_BYTES) is not written.
  */
 export function writeSnapshot(
-  { dataset, rows, canonical }: Pick<Loaded, 'dataset' | 'rows' | 'canonical'>,
+  loaded: Pick<Loaded, 'dataset' | 'rows' | 'canonical'>,
   target: string,
   // `history`: the change log's version it goes live with; `beforeRename`: a test's hook.
   { history, beforeRename }: { history?: SnapshotHistory; beforeRename?: () => void } = {},
 ): WrittenSnapshot {
-  if (canonical === undefined)
-    throw new Error('a load that took its states from a trailer or the cache is not written again');
+  const parts = snapshotParts(loaded, history);
   fs.mkdirSync(path.dirname(target), { recursive: true });
-  const temporary = `${target}.tmp-${process.pid}`;
-  let bytes = 0;
-  const hash = crypto.createHash('sha256');
-  const write = (fd: number, text: string | Buffer) => {
-    const buffer = typeof text === 'string' ? Buffer.from(text) : text;
-    hash.update(buffer);
-    bytes += fs.writeSync(fd, buffer);
-    if (bytes > MAX_SNAPSHOT_BYTES)
-      throw new LoadError(
-        target,
-        undefined,
-        undefined,
-        `the snapshot comes to more than ${mib(MAX_SNAPSHOT_BYTES)}, the most a load reads (MAX_SNAPSHOT_BYTES; docs/loading.md): no server could load it`,
-      );
-  };
-  const { version, states, rest } = canonical.history;
+  const temporary = temporaryOf(target);
   try {
-    const fd = fs.openSync(temporary, 'w');
-    try {
-      write(fd, snapshotHeader(dataset.baseIri));
-      const mark = Buffer.from(CHUNK_MARK);
-      let ended = false;
-      for (const piece of canonical.pieces) {
-        write(fd, piece);
-        ended = piece.subarray(-mark.length).equals(mark);
-      }
-      // The trailer is a piece of its own, so that a load finds it whole at the end.
-      if (!ended) write(fd, CHUNK_MARK);
-      // Blank nodes are labelled anew by every load: rows naming one would not match the store.
-      const keepRows = rows.every((row) =>
-        Object.values(row).every((term) => term?.type !== 'bnode'),
-      );
-      const trailer = JSON.stringify({
-        sha256: hash.copy().digest('hex'),
-        triples: dataset.store.size,
-        institutions: dataset.institutionCount,
-        withdrawn: dataset.withdrawnCount,
-        version,
-        rest,
-        ...(history ? { history } : {}),
-        ...(keepRows ? { query: queryHash(dataset.store), rows } : {}),
-        states: compactStates(states),
-      });
-      write(fd, `${INDEX_LINE}${trailer}\n`);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
+    const bytes = writeSnapshotFile(temporary, target, parts);
     beforeRename?.();
     fs.renameSync(temporary, target);
+    return { bytes, version: parts.version };
   } catch (error) {
     fs.rmSync(temporary, { force: true });
     throw error;
   }
-  return { bytes, version };
+}
+
+/** What `writeSnapshot` writes of `loaded`, and the version it names. */
+export function snapshotParts(
+  { dataset, rows, canonical }: Pick<Loaded, 'dataset' | 'rows' | 'canonical'>,
+  history: SnapshotHistory | undefined,
+): SnapshotParts & { readonly pieces: HeldPieces; readonly version: string } {
+  if (canonical === undefined)
+    throw new Error('a load that took its states from a trailer or the cache is not written again');
+  const { version, states, rest } = canonical.history;
+  // Blank nodes are labelled anew by every load: rows naming one would not match the store.
+  const keepRows = rows.every((row) => Object.values(row).every((term) => term?.type !== 'bnode'));
+  const trailer = JSON.stringify({
+    triples: dataset.store.size,
+    institutions: dataset.institutionCount,
+    withdrawn: dataset.withdrawnCount,
+    version,
+    rest,
+    ...(history ? { history } : {}),
+    ...(keepRows ? { query: queryHash(dataset.store), rows } : {}),
+    states: compactStates(states),
+  });
+  return { header: snapshotHeader(dataset.baseIri), pieces: canonical.pieces, trailer, version };
 }

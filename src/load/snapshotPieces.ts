@@ -16,15 +16,15 @@ export const CHUNK_MARK = '# chunk\n';
 
 /**
  * The blank-node labels of an N-Quads line: each `_:` at its start or after a space, up to the
- * next space (a label in a literal counts too, which only joins groups that need not be). A scan,
+ * next space or the line's end (a label in a literal counts too, which only joins groups that need not be). A scan,
  * not a regular expression: this runs over every line of every snapshot.
  */
 function labelsOf(line: string): string[] {
   const labels: string[] = [];
   for (let at = line.indexOf('_:'); at !== -1; at = line.indexOf('_:', at + 2)) {
     if (at > 0 && line[at - 1] !== ' ') continue;
-    const end = line.indexOf(' ', at + 2);
-    if (end === -1) break;
+    const space = line.indexOf(' ', at + 2);
+    const end = space === -1 ? line.length : space;
     if (end === at + 2) continue;
     labels.push(line.slice(at, end));
     at = end - 1;
@@ -178,7 +178,7 @@ export class DeflatedPieces implements PieceHolder {
   }
 
   /** The pieces' bytes: read a block at a time, as often as asked. */
-  end(): Iterable<Buffer> {
+  end(): HeldPieces {
     this.deflate();
     return inflated(this.blocks);
   }
@@ -213,9 +213,10 @@ export class PieceWriter {
 
   /** Adds a batch of lines; labels in `later` appear again in a batch to come. */
   add(lines: readonly string[], later?: ReadonlySet<string>): void {
+    const labels = lines.map(labelsOf);
     const last = new Map<string, number>();
-    lines.forEach((line, n) => {
-      for (const label of labelsOf(`${line} `)) last.set(label, this.at + n);
+    labels.forEach((own, n) => {
+      for (const label of own) last.set(label, this.at + n);
     });
     for (const label of this.pending) {
       const n = last.get(label);
@@ -223,11 +224,11 @@ export class PieceWriter {
       this.open = Math.max(this.open, n);
       this.pending.delete(label);
     }
-    for (const line of lines) {
+    for (const [k, line] of lines.entries()) {
       const n = this.at++;
       this.piece.push(line, '\n');
       this.size += line.length + 1;
-      for (const label of labelsOf(`${line} `)) {
+      for (const label of labels[k]!) {
         if (later?.has(label)) this.pending.add(label);
         else this.open = Math.max(this.open, last.get(label)!);
       }
@@ -246,16 +247,22 @@ export class PieceWriter {
   }
 
   /** The pieces' bytes, the last piece whole or not (held deflated): as often as asked. */
-  end(): Iterable<Buffer> {
+  end(): HeldPieces {
     this.flush();
     if (!(this.holder instanceof DeflatedPieces)) throw new Error('the pieces are held elsewhere');
     return this.holder.end();
   }
 }
 
+/** Pieces held as deflated blocks (which a thread may be handed), their bytes read a block at a time. */
+export interface HeldPieces extends Iterable<Buffer> {
+  readonly blocks: readonly Uint8Array[];
+}
+
 /** The bytes of deflated blocks, a block at a time, as often as asked. */
-export function inflated(blocks: readonly Uint8Array[]): Iterable<Buffer> {
+export function inflated(blocks: readonly Uint8Array[]): HeldPieces {
   return {
+    blocks,
     *[Symbol.iterator]() {
       for (const block of blocks) yield zlib.inflateRawSync(block);
     },

@@ -13,6 +13,7 @@ import {
   type DescriptionCheck,
   type VersionHistory,
 } from './canonicalDataset';
+import type { CanonicalThread } from './canonicalClient';
 import type { LoadOptions } from './report';
 import type { Trailer } from './snapshot';
 
@@ -36,6 +37,7 @@ export async function versionHistory(
   sources: VersionSources,
   options: LoadOptions,
   check?: DescriptionCheck,
+  thread?: CanonicalThread,
 ): Promise<{ history: VersionHistory; canonical?: CanonicalDataset }> {
   const kept = options.reuseStates ? fromTrailer(sources.trailer, dataset) : undefined;
   if (kept) return { history: kept };
@@ -44,6 +46,7 @@ export async function versionHistory(
   if (cached) return { history: cached };
   const canonical = await canonicalDataset(dataset, options.onProgress, check, {
     threadFrom: options.canonicalThreadFrom,
+    thread,
   });
   if (file) toCache(file, canonical.history);
   return { history: canonical.history, canonical };
