@@ -29,7 +29,6 @@ export interface WorkerMemory {
 
 export interface Loaded {
   readonly op: 'load';
-  readonly triples: number;
   readonly memory: WorkerMemory;
   /** The CPU priority the thread runs at (19 on Linux: lowest). */
   readonly priority: number;

@@ -13,7 +13,10 @@ import { fetchThirdParty, FETCH_COMMAND, thirdPartyDir } from '../../src/util/th
  * `ENV`, `npm start`): every bench starts its servers with it, so that they measure the service as
  * it is run (docs/operations.md).
  */
-export const AS_DEPLOYED: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
+export const AS_DEPLOYED: Readonly<Record<string, string>> = {
+  MALLOC_ARENA_MAX: '2',
+  MALLOC_MMAP_THRESHOLD_: '131072',
+};
 
 /**
  * A folder of its own for a bench server's dumps (DUMPS_DIR), removed when the bench exits: a bench
