@@ -25,8 +25,11 @@ import { DeflatedPieces, PieceWriter, type HeldPieces } from './snapshotPieces';
  * tenth of a second, is then a small part of the reading).
  */
 export const CANONICAL_THREAD_FROM = 2000;
-/** Descriptions sent to that thread in one message. */
-const CANONICAL_BATCH = 200;
+/**
+ * Descriptions sent to that thread in one message: small enough that what the thread makes of one
+ * dies in its young generation (canonicalClient.ts), large enough that messages cost little.
+ */
+const CANONICAL_BATCH = 50;
 
 const SAME_AS = `<${PREFIXES.owl}sameAs>`;
 

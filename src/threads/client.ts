@@ -7,12 +7,12 @@ import { fromWire, type Reviver } from './wire';
 import { requireIn } from './workerRequire';
 
 /**
- * Heap limits for a thread that makes much short-lived garbage and holds little (a load's canonical
- * reading): a young generation of 4 MB. V8's default lets it grow to tens of MB before it is
- * collected, which a load pays in RSS at its peak (17,000 institutions, validating: a median of
- * 606 against 638 MB in three turns, in the same time). Not for a thread that makes pieces of
- * megabytes (the placing thread: its peak grew) nor the validation threads (no saving to tell from
- * the noise, and more time).
+ * Heap limits for a thread that holds little and makes garbage a few MB at a time (a load's
+ * snapshot thread: a deflated block inflated at a time): a young generation of 4 MB. V8's default
+ * lets it grow to tens of MB before it is collected, which a load pays in RSS at its peak. Not for
+ * a thread that makes pieces of megabytes (the placing thread: its peak grew), the validation
+ * threads (no saving to tell from the noise, and more time), nor the canonical reading's thread,
+ * whose batches outgrew it (src/load/canonicalClient.ts).
  */
 export const SMALL_YOUNG_GENERATION: ResourceLimits = { maxYoungGenerationSizeMb: 4 };
 
