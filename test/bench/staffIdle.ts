@@ -64,49 +64,44 @@ interface Worker {
   readonly state: string;
 }
 
-async function workers(): Promise<Worker[] | undefined> {
-  try {
-    const res = await fetch(`${BASE}/readyz`);
-    if (res.status !== 200) return undefined;
-    const body = (await res.json()) as { sparql?: { workers: Worker[] } };
-    return body.sparql?.workers ?? [];
-  } catch {
-    return undefined;
-  }
+/** What the bench reads of `/readyz`. */
+interface Readyz {
+  readonly search?: string;
+  readonly dumps?: string;
+  readonly sparql?: { readonly workers: Worker[] };
 }
+
+/** Resolves once `/readyz` answers 200 and `done` holds of what it says, within `seconds`. */
+async function whenReady(done: (body: Readyz) => boolean, seconds: number, what: string) {
+  for (let i = 0; i < seconds * 10; i++) {
+    try {
+      const res = await fetch(`${BASE}/readyz`);
+      if (res.status === 200 && done((await res.json()) as Readyz)) return;
+    } catch {
+      // Not answering yet.
+    }
+    await sleep(100);
+  }
+  throw new Error(`${what} not within ${seconds} s`);
+}
+
+/** Resolves once `done` holds of the staff workers `/readyz` lists, within `seconds`. */
+const until = (done: (list: Worker[]) => boolean, seconds: number, what: string) =>
+  whenReady((body) => done(body.sparql?.workers ?? []), seconds, what);
 
 /**
  * Resolves once the server's work in the background is over (its search index built, its dumps
  * made, as `/readyz` says), within `seconds`: till then that work takes the CPU from the staff
  * workers, whose priority is the lowest, and the first query after idle would time the start-up.
  */
-async function settled(seconds: number): Promise<void> {
-  for (let i = 0; i < seconds * 10; i++) {
-    try {
-      const res = await fetch(`${BASE}/readyz`);
-      const body = (await res.json()) as { search?: string; dumps?: string };
-      if (
-        ['ready', 'failed'].includes(body.search ?? '') &&
-        ['ready', 'off', 'failed'].includes(body.dumps ?? '')
-      )
-        return;
-    } catch {
-      // Not answering yet.
-    }
-    await sleep(100);
-  }
-  throw new Error(`the search index and the dumps were not made within ${seconds} s`);
-}
-
-/** Resolves once `/readyz` answers and `done` holds of its workers, within `seconds`. */
-async function until(done: (list: Worker[]) => boolean, seconds: number, what: string) {
-  for (let i = 0; i < seconds * 10; i++) {
-    const list = await workers();
-    if (list && done(list)) return;
-    await sleep(100);
-  }
-  throw new Error(`${what} not within ${seconds} s`);
-}
+const settled = (seconds: number) =>
+  whenReady(
+    ({ search, dumps }) =>
+      ['ready', 'failed'].includes(search ?? '') &&
+      ['ready', 'off', 'failed'].includes(dumps ?? ''),
+    seconds,
+    'the search index and the dumps were made',
+  );
 
 /** A server on PORT with `env`; the endpoint on when `users` is given. */
 function start(env: Record<string, string | undefined>, users?: string): ChildProcess {
