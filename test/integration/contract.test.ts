@@ -12,7 +12,9 @@ import {
   FIXTURES,
   tempDir,
   openDataset,
+  parseTurtle,
   rawRequest,
+  sameGraph,
   type RawResponse,
   needsThirdParty,
 } from '../support';
@@ -169,6 +171,9 @@ for (const adapter of ADAPTERS)
         ['ttl', 'text/turtle;charset=UTF-8'],
         ['jsonld', 'application/ld+json'],
         ['nt', 'application/n-triples;charset=UTF-8'],
+        ['n3', 'text/n3;charset=UTF-8'],
+        ['trig', 'application/trig;charset=UTF-8'],
+        ['nq', 'application/n-quads;charset=UTF-8'],
       ];
       for (const [ext, type] of documents) {
         describe(`GET /data/organisations/DE-1a.${ext}`, () => {
@@ -232,6 +237,25 @@ for (const adapter of ADAPTERS)
           });
         });
       }
+
+      // Turtle read as N3 and as TriG, N-Triples as N-Quads: each the Turtle document's graph.
+      for (const [ext, type] of [
+        ['n3', 'text/n3'],
+        ['trig', 'application/trig'],
+        ['nq', 'application/n-quads'],
+      ] as const)
+        it(`the .${ext} document, parsed as ${type}, is the graph of the .ttl`, async () => {
+          const turtle = await request(app).get('/data/organisations/DE-1a.ttl');
+          const res = await request(app)
+            .get(`/data/organisations/DE-1a.${ext}`)
+            .set(IDENTITY)
+            .buffer(true)
+            .parse(binary);
+          const quads = parseTurtle((res.body as Buffer).toString('utf8'), type);
+          assert.ok(quads.length > 10);
+          assert.ok(quads.every((q) => q.graph.termType === 'DefaultGraph'));
+          assert.ok(sameGraph(quads, parseTurtle(turtle.text)));
+        });
 
       it('GET /data/organisations/DE-1a (no extension) answers 303 like /resource', async () => {
         const res = await request(app)
@@ -315,6 +339,9 @@ for (const adapter of ADAPTERS)
         ['application/json', 'jsonld'],
         ['application/n-triples', 'nt'],
         ['text/plain', 'nt'],
+        ['text/n3', 'n3'],
+        ['application/trig', 'trig'],
+        ['application/n-quads', 'nq'],
       ];
       for (const [accept, ext] of rows) {
         it(`${accept ?? '(no Accept)'} → .${ext}`, async () => {
@@ -331,7 +358,7 @@ for (const adapter of ADAPTERS)
           .get('/resource/organisations/DE-1a')
           .set('Accept', 'image/png');
         assert.equal(res.status, 406);
-        for (const ext of ['html', 'rdf', 'ttl', 'jsonld', 'nt'])
+        for (const ext of ['html', 'rdf', 'ttl', 'jsonld', 'nt', 'n3', 'trig', 'nq'])
           assert.ok(res.text.includes(`/data/organisations/DE-1a.${ext}`), ext);
         assert.equal(res.headers['access-control-allow-origin'], '*');
       });
