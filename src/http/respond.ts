@@ -143,9 +143,9 @@ const ERROR_OFFERS = [
   },
 ];
 
-export type ErrorStyle = 'html' | 'json' | 'text';
+type ErrorStyle = 'html' | 'json' | 'text';
 
-export function errorStyle(req: Request): ErrorStyle {
+function errorStyle(req: Request): ErrorStyle {
   if (queryOf(req).get('format') === 'json') return 'json';
   return negotiateAmong(req.headers.accept, ERROR_OFFERS)?.kind ?? 'text';
 }
