@@ -190,9 +190,10 @@ function problem(http: HttpError): string {
 
 /**
  * The one place where errors become responses, by `answerOf`'s table (errors.ts), in the style
- * `errorStyle` chooses; no stack trace or internal path leaves the process.
+ * `errorStyle` chooses (plain text for a page where the site's `pages` are not served: the staff
+ * listener); no stack trace or internal path leaves the process.
  */
-export function errorHandler(logger: Logger, context: AnswerContext) {
+export function errorHandler(logger: Logger, context: AnswerContext, pages = true) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const { http, level, note } = answerOf(error, context);
     const url = req.originalUrl.slice(0, 512);
@@ -204,7 +205,8 @@ export function errorHandler(logger: Logger, context: AnswerContext) {
       return;
     }
     const { status, message, links } = http;
-    const style = errorStyle(req);
+    const chosen = errorStyle(req);
+    const style = chosen === 'html' && !pages ? 'text' : chosen;
     let body: string;
     let own: Record<string, string>;
     if (style === 'html') {

@@ -843,7 +843,7 @@ for (const suite of ADAPTERS)
   });
 
 for (const suite of ADAPTERS)
-  describe(`the example queries of the staff editor (${suite} store)`, function () {
+  describe(`the staff listener over DE-1a and its links (${suite} store)`, function () {
     before(needsThirdParty);
     this.timeout(60_000);
     /** DE-1a with its links: the links graph holds two triples about it. */
@@ -853,6 +853,14 @@ for (const suite of ADAPTERS)
       staff = await buildStaffApp(sources, {}, suite);
     });
     after(() => staff.close());
+
+    it('answers errors on the staff listener as text: the site’s pages are not there', async () => {
+      const res = await request(staff.staffApp)
+        .get('/isil/DE-1a')
+        .set('Accept', 'text/html')
+        .expect(404);
+      assert.equal(res.headers['content-type'], 'text/plain;charset=utf-8');
+    });
 
     it('09 returns the description /data/ serves, with the links graph’s triples', async () => {
       const example = loadExamples().find((e) => e.name === '09-one-description')!;
