@@ -41,6 +41,8 @@ export function createStaffApp({
     service.config,
     staffRouteTable({ service, config: service.config, staff }),
     service.metrics,
+    // The site's pages, their stylesheet and links are not on this listener.
+    false,
   );
 }
 
@@ -49,6 +51,7 @@ function appOf(
   config: Config,
   routes: readonly Route[],
   metrics?: Metrics,
+  pages = true,
 ): express.Express {
   const app = express();
   app.disable('x-powered-by');
@@ -65,6 +68,6 @@ function appOf(
   app.use((req) => {
     throw notFound(`Nothing is published at ${req.path.slice(0, 128)}.`);
   });
-  app.use(errorHandler(logger, config));
+  app.use(errorHandler(logger, config, pages));
   return app;
 }

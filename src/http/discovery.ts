@@ -76,6 +76,9 @@ function newestDumps(deps: RouteDeps): { key: string; urls: string[] } {
   };
 }
 
+/** The formats the documents are served in, as W3C's format IRIs name them. */
+const FEATURES = ['Turtle', 'RDF_XML', 'JSON-LD', 'N-Triples', 'N3', 'TriG', 'N-Quads'];
+
 /** The VoID description of `dataset`, in Turtle, naming `dumps` (URLs) as its data dumps. */
 export function voidTurtle(deps: RouteDeps, dataset: Dataset, dumps: readonly string[]): string {
   const base = deps.config.baseIri;
@@ -123,10 +126,9 @@ export function voidTurtle(deps: RouteDeps, dataset: Dataset, dumps: readonly st
       literal(String(dataset.institutionCount), iri(`${xsd}integer`)),
     ),
     quad(ds, iri(`${VOID}uriSpace`), literal(`${base}${RESOURCE_PATH}`)),
-    quad(ds, iri(`${VOID}feature`), iri('http://www.w3.org/ns/formats/Turtle')),
-    quad(ds, iri(`${VOID}feature`), iri('http://www.w3.org/ns/formats/RDF_XML')),
-    quad(ds, iri(`${VOID}feature`), iri('http://www.w3.org/ns/formats/JSON-LD')),
-    quad(ds, iri(`${VOID}feature`), iri('http://www.w3.org/ns/formats/N-Triples')),
+    ...FEATURES.map((f) =>
+      quad(ds, iri(`${VOID}feature`), iri(`http://www.w3.org/ns/formats/${f}`)),
+    ),
     quad(ds, iri(`${VOID}rootResource`), iri(`${base}/`)),
     quad(ds, iri(`${VOID}uriLookupEndpoint`), iri(`${base}/search?q=`)),
     ...dumps.map((url) => quad(ds, iri(`${VOID}dataDump`), iri(url))),

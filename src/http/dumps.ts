@@ -56,6 +56,18 @@ const STATE = {
   },
 } as const;
 
+/** What the list says of a set made of the demonstration data (the JSON marks it `demonstration`). */
+const DEMONSTRATION = {
+  de: {
+    label: 'Demonstrationsdaten',
+    note: 'Erzeugte Einrichtungen, nicht die Daten der ISIL-Agentur: Sobald die echten Daten bedient werden, werden diese Abzüge nicht mehr angeboten.',
+  },
+  en: {
+    label: 'demonstration data',
+    note: "Generated institutions, not the ISIL agency's data: once the real data is served, these dumps are no longer offered.",
+  },
+} as const;
+
 function listPage(sets: readonly DumpSet[], state: DumpState, language: PageLanguage): string {
   const { lang } = language;
   const de = lang === 'de';
@@ -63,8 +75,8 @@ function listPage(sets: readonly DumpSet[], state: DumpState, language: PageLang
     .map(
       (
         set,
-      ) => `<section><h2>${humanDate(new Date(set.created), lang)} · ${de ? 'Version' : 'version'} <code>${escapeHtml(set.version)}</code></h2>
-<p>${humanNumber(set.institutions, lang)} ${de ? 'Einrichtungen' : 'institutions'}, ${humanNumber(set.triples, lang)} ${de ? 'Tripel' : 'triples'}</p>
+      ) => `<section><h2>${humanDate(new Date(set.created), lang)} · ${de ? 'Version' : 'version'} <code>${escapeHtml(set.version)}</code>${set.demonstration ? ` · ${DEMONSTRATION[lang].label}` : ''}</h2>
+${set.demonstration ? `<p class="notice">${DEMONSTRATION[lang].note}</p>\n` : ''}<p>${humanNumber(set.institutions, lang)} ${de ? 'Einrichtungen' : 'institutions'}, ${humanNumber(set.triples, lang)} ${de ? 'Tripel' : 'triples'}</p>
 <ul>${set.files.map((f) => `<li><a href="${escapeHtml(DUMPS_PATH + f.name)}" type="${escapeHtml(f.mediaType)}" download>${LABEL[f.format]}</a>: ${humanNumber(f.bytes, lang)} Bytes, SHA-256 <code>${f.sha256}</code></li>`).join('')}</ul></section>`,
     )
     .join('\n');

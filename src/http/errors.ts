@@ -7,6 +7,7 @@ import { RendersBusy } from '../serving/renderQueue';
 import { SearchUnavailable } from '../search/searchHolder';
 import { ClientGone, SearchBusy } from '../search/searchQueue';
 import type { Withdrawn } from '../store/dataset';
+import type { Past } from '../serving/html/errorPage';
 import {
   CannotWrite,
   GRAPH_FORMATS,
@@ -40,9 +41,6 @@ export class HttpError extends Error {
 export const notWellFormed = (text: string, why: string) =>
   new HttpError(404, `"${text}" is not a well-formed ISIL (${why}).`);
 
-export const unknownIsil = (isil: string) =>
-  new HttpError(404, `No institution has the ISIL ${isil}.`);
-
 /** 301 (RFC 9110 §15.4.2): a case variant of an ISIL, or a withdrawn one that was replaced. */
 export const movedPermanently = (
   location: string,
@@ -59,6 +57,7 @@ export class Gone extends HttpError {
   constructor(
     readonly withdrawn: Withdrawn,
     headers: Readonly<Record<string, string>> = {},
+    readonly past?: Past,
   ) {
     const { isil, name, successor } = withdrawn;
     const what = `The ISIL ${isil}${name === undefined ? '' : ` (${name})`} was withdrawn`;
@@ -72,19 +71,39 @@ export class Gone extends HttpError {
   }
 }
 
-export const gone = (withdrawn: Withdrawn, headers: Readonly<Record<string, string>> = {}) =>
-  new Gone(withdrawn, headers);
+export const gone = (withdrawn: Withdrawn, headers: Headers = {}, past?: Past) =>
+  new Gone(withdrawn, headers, past);
+
+/** 404 for a well-formed ISIL the history never knew: the pages say it in their language. */
+export class UnknownIsil extends HttpError {
+  constructor(readonly isil: string) {
+    super(404, `No institution has the ISIL ${isil}.`);
+  }
+}
+
+export const unknownIsil = (isil: string) => new UnknownIsil(isil);
 
 /**
  * 410 for an ISIL the history knows and the version served lacks (deleted, or gone from the
- * withdrawn list): its past stays readable, through the TimeMap its `Link` names.
+ * withdrawn list): its past stays readable, through the TimeMap its `Link` names and its page
+ * links.
  */
-export const noLongerServed = (isil: string, headers: Headers = {}) =>
-  new HttpError(
-    410,
-    `The ISIL ${isil} is no longer in this dataset; its past versions are listed by its TimeMap.`,
-    headers,
-  );
+export class NoLongerServed extends HttpError {
+  constructor(
+    readonly isil: string,
+    headers: Headers,
+    readonly past?: Past,
+  ) {
+    super(
+      410,
+      `The ISIL ${isil} is no longer in this dataset; its past versions are listed by its TimeMap.`,
+      headers,
+    );
+  }
+}
+
+export const noLongerServed = (isil: string, headers: Headers = {}, past?: Past) =>
+  new NoLongerServed(isil, headers, past);
 
 /** 410 for something else that was there and is no more (a page of the change feed retention dropped). */
 export const removed = (message: string) => new HttpError(410, message);

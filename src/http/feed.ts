@@ -1,18 +1,31 @@
 // `GET /feed` and `/feed/<page>`: the change feed, a Linked Data Event Stream of the served
 // version's history (docs/history.md, "Following the change feed"), in TriG, JSON-LD, Turtle,
-// N-Quads or N-Triples by `Accept` (`Vary: Accept`). A page that will never change is sent
-// immutable (RFC 8246); a page retention dropped is 410; too many renders at once are 429.
+// N-Quads or N-Triples by `Accept` (`Vary: Accept`); a browser asking for the root gets a page that
+// says what the feed is and how to follow it. A page that will never change is sent immutable
+// (RFC 8246); a page retention dropped is 410; too many renders at once are 429.
 import type { RequestHandler } from 'express';
 import { FEED_FORMATS, FEED_PATH } from '../serving/feed';
+import { feedPage } from '../serving/html/feedPage';
+import { pageLanguage } from '../serving/html/language';
 import { FeedPages, IMMUTABLE } from '../serving/feedPages';
 import { RendersBusy } from '../serving/renderQueue';
-import { cacheControl, currentDocuments, pathBelow, type RouteDeps } from './deps';
+import { cacheControl, currentDocuments, pathBelow, queryOf, type RouteDeps } from './deps';
 import { notAcceptable, removed, notFound, tooManyRequests } from './errors';
 import { CORS } from './middleware';
 import { negotiateAmong } from './negotiate';
-import { sendDocument } from './respond';
+import { pageHeaders } from './pageHeaders';
+import { made, sendDocument, sendMade } from './respond';
 
 export { FEED_PATH };
+
+/**
+ * The root's offers: the feed's formats, then a page for people. Last, so that no `Accept` and
+ * the full wildcard still get TriG; a browser names `text/html` above its wildcard.
+ */
+const ROOT_OFFERS = [
+  ...FEED_FORMATS,
+  { name: 'html' as const, mediaType: 'text/html', aliases: ['application/xhtml+xml'] },
+];
 
 /** Seconds a client told 429 waits: a page renders in well under that. */
 const RETRY_AFTER = 1;
@@ -58,7 +71,20 @@ export function feed(deps: RouteDeps): RequestHandler {
       throw removed(
         `This page of the change feed was dropped with its version (the history keeps ${deps.config.historyKeepVersions} versions); the feed starts at ${FEED_PATH}.`,
       );
-    const format = negotiateAmong(req.headers.accept, FEED_FORMATS);
+    const offer = negotiateAmong(req.headers.accept, id === '' ? ROOT_OFFERS : FEED_FORMATS);
+    if (offer?.name === 'html') {
+      const origin = originOf(req.headers.host, deps.config.baseIri);
+      const language = pageLanguage(queryOf(req), req.headers['accept-language']);
+      const page = made(feedPage(`${origin}${FEED_PATH}`, language));
+      return sendMade(req, res, page, {
+        'Content-Type': 'text/html;charset=utf-8',
+        'Content-Language': language.lang,
+        'Cache-Control': cacheControl(deps.config),
+        Vary: 'Accept, Accept-Encoding, Accept-Language',
+        ...pageHeaders(deps.config),
+      });
+    }
+    const format = offer;
     if (!format)
       throw notAcceptable(
         'None of the change feed formats matches the Accept header. Available:',

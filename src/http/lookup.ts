@@ -11,7 +11,9 @@ import type { Answer } from '../serving/representation';
 import type { Institution } from '../store/dataset';
 import { DATASET_VERSION } from './deps';
 import { gone, Gone, movedPermanently, noLongerServed, notWellFormed, unknownIsil } from './errors';
-import { DIRECTORY_PATH, DATA_PATH, documentPath } from '../rdf/iris';
+import type { Past } from '../serving/html/errorPage';
+import { DIRECTORY_PATH, DATA_PATH, documentPath, mementoPath, timemapPath } from '../rdf/iris';
+import { timestamp14 } from '../history/model';
 import { formatByExtension } from '../rdf/formats';
 import { timemapLink } from './timeLinks';
 import { CORS } from './middleware';
@@ -67,6 +69,18 @@ export function find(req: Request, documents: Documents, text: string, at: Place
   // An ISIL with a past links its TimeMap (RFC 7089) from the answers that say it moved or went.
   const past = (of: Isil): Record<string, string> =>
     history.mementos(of).length > 0 ? { Link: timemapLink(pastOf(at, of)) } : {};
+  // The same TimeMap, and the newest memento, for the pages of a 410 to link.
+  const pastLinks = (of: Isil): Past | undefined => {
+    const latest = history.mementos(of).at(-1);
+    const original = pastOf(at, of);
+    return latest
+      ? {
+          timemap: timemapPath(original),
+          latest: mementoPath(timestamp14(latest.time), original),
+          latestTime: new Date(latest.time * 1000),
+        }
+      : undefined;
+  };
   const moved = (to: Isil, why: string, from?: Isil) => {
     const query = req.originalUrl.indexOf('?');
     const location = `${at.prefix}${to}${at.suffix}${query >= 0 ? req.originalUrl.slice(query) : ''}`;
@@ -87,10 +101,18 @@ export function find(req: Request, documents: Documents, text: string, at: Place
         withdrawn.isil,
       );
     }
-    throw gone(withdrawn, { 'Cache-Control': at.cacheControl, ...past(withdrawn.isil) });
+    throw gone(
+      withdrawn,
+      { 'Cache-Control': at.cacheControl, ...past(withdrawn.isil) },
+      pastLinks(withdrawn.isil),
+    );
   }
   if (history.events(isil).length > 0)
-    throw noLongerServed(isil, { 'Cache-Control': at.cacheControl, ...past(isil) });
+    throw noLongerServed(
+      isil,
+      { 'Cache-Control': at.cacheControl, ...past(isil) },
+      pastLinks(isil),
+    );
   throw unknownIsil(isil);
 }
 

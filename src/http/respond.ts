@@ -2,17 +2,23 @@
 import { createHash } from 'node:crypto';
 import accepts from 'accepts';
 import type { NextFunction, Request, Response } from 'express';
-import type { Format } from '../rdf/formats';
+import { FORMATS, type Format } from '../rdf/formats';
 import type { Answer, Encoding, Representation } from '../serving/representation';
 import type { Logger } from '../log';
-import { escapeHtml } from '../serving/html/escape';
-import { negotiate } from './negotiate';
+import { negotiateAmong } from './negotiate';
 import { notModified } from './conditional';
-import { answerOf, Gone, type AnswerContext } from './errors';
+import {
+  answerOf,
+  Gone,
+  NoLongerServed,
+  UnknownIsil,
+  type AnswerContext,
+  type HttpError,
+} from './errors';
 import { queryOf } from './deps';
-import { pageLanguage } from '../serving/html/language';
+import { pageLanguage, type PageLanguage } from '../serving/html/language';
+import { errorPage, statusTitle } from '../serving/html/errorPage';
 import { withdrawnPage } from '../serving/html/withdrawnPage';
-import { ICON_LINK } from '../serving/html/layout';
 import { commonHeaders, CORS } from './middleware';
 import { pageHeaders } from './pageHeaders';
 
@@ -119,11 +125,75 @@ export function redirect(
 }
 
 /**
- * The one place where errors become responses, by `answerOf`'s table (errors.ts): an HTML page
- * when negotiation picks HTML (no Accept, the full wildcard, an HTML type), plain text for an RDF
- * type or a type no document matches; no stack trace or internal path leaves the process.
+ * How an error's body is written: as a page when negotiation picks HTML (no Accept, the full
+ * wildcard, an HTML type), as an RFC 9457 problem for a JSON client (`application/json` or
+ * `application/problem+json` preferred, or `format=json`), else as plain text (an RDF type, or a
+ * type no document matches). JSON-LD keeps its plain text: it is the RDF clients' type.
  */
-export function errorHandler(logger: Logger, context: AnswerContext) {
+const ERROR_OFFERS = [
+  ...FORMATS.map((f) => ({
+    kind: f.name === 'html' ? ('html' as const) : ('text' as const),
+    mediaType: f.mediaType,
+    aliases: f.aliases.filter((a) => a !== 'application/json'),
+  })),
+  {
+    kind: 'json' as const,
+    mediaType: 'application/problem+json',
+    aliases: ['application/json'],
+  },
+];
+
+type ErrorStyle = 'html' | 'json' | 'text';
+
+function errorStyle(req: Request): ErrorStyle {
+  if (queryOf(req).get('format') === 'json') return 'json';
+  return negotiateAmong(req.headers.accept, ERROR_OFFERS)?.kind ?? 'text';
+}
+
+/** The path and query the error page's language switch links to: the request's, without `lang`. */
+function selfOf(req: Request): string {
+  const url = req.originalUrl.slice(0, 512);
+  const query = url.indexOf('?');
+  if (query < 0) return url;
+  const params = new URLSearchParams(url.slice(query + 1));
+  params.delete('lang');
+  const rest = params.toString();
+  return `${url.slice(0, query)}${rest ? `?${rest}` : ''}`;
+}
+
+/** The page of an error, in the reader's language. */
+function errorHtml(http: HttpError, req: Request, language: PageLanguage): string {
+  if (http instanceof Gone) return withdrawnPage(http.withdrawn, language, http.past);
+  const about =
+    http instanceof UnknownIsil
+      ? { kind: 'unknown' as const, isil: http.isil }
+      : http instanceof NoLongerServed
+        ? { kind: 'deleted' as const, isil: http.isil }
+        : undefined;
+  const past = http instanceof NoLongerServed ? http.past : undefined;
+  const { status, message, links } = http;
+  return errorPage({ status, message, links, about, past }, language, selfOf(req));
+}
+
+/** An RFC 9457 problem: its members, the links of a 404 or 406, and a 410's past. */
+function problem(http: HttpError): string {
+  const past = http instanceof Gone || http instanceof NoLongerServed ? http.past : undefined;
+  return `${JSON.stringify({
+    type: 'about:blank',
+    title: statusTitle(http.status, 'en'),
+    status: http.status,
+    detail: http.message,
+    ...(http.links.length ? { links: http.links } : {}),
+    ...(past ? { timemap: past.timemap, latestMemento: past.latest } : {}),
+  })}\n`;
+}
+
+/**
+ * The one place where errors become responses, by `answerOf`'s table (errors.ts), in the style
+ * `errorStyle` chooses (plain text for a page where the site's `pages` are not served: the staff
+ * listener); no stack trace or internal path leaves the process.
+ */
+export function errorHandler(logger: Logger, context: AnswerContext, pages = true) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const { http, level, note } = answerOf(error, context);
     const url = req.originalUrl.slice(0, 512);
@@ -135,31 +205,31 @@ export function errorHandler(logger: Logger, context: AnswerContext) {
       return;
     }
     const { status, message, links } = http;
+    const chosen = errorStyle(req);
+    const style = chosen === 'html' && !pages ? 'text' : chosen;
     let body: string;
-    let type: string;
-    if (http instanceof Gone && negotiate(req.headers.accept)?.name === 'html') {
-      // A withdrawn ISIL's own page, in the reader's language.
-      type = 'text/html;charset=utf-8';
-      body = withdrawnPage(
-        http.withdrawn,
-        pageLanguage(queryOf(req), req.headers['accept-language']),
-      );
-    } else if (negotiate(req.headers.accept)?.name === 'html') {
-      type = 'text/html;charset=utf-8';
-      const list = links.length
-        ? `<ul>${links.map((l) => `<li><a href="${escapeHtml(l.href)}"${l.type ? ` type="${l.type}"` : ''}>${escapeHtml(l.label)}</a></li>`).join('')}</ul>`
-        : '';
-      body = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${status}</title>${ICON_LINK}</head><body><h1>${status}</h1><p>${escapeHtml(message)}</p>${list}</body></html>\n`;
+    let own: Record<string, string>;
+    if (style === 'html') {
+      const language = pageLanguage(queryOf(req), req.headers['accept-language']);
+      body = errorHtml(http, req, language);
+      own = {
+        ...pageHeaders(),
+        'Content-Type': 'text/html;charset=utf-8',
+        'Content-Language': language.lang,
+      };
+    } else if (style === 'json') {
+      body = problem(http);
+      own = { 'Content-Type': 'application/problem+json' };
     } else {
-      type = 'text/plain;charset=utf-8';
       body = `${message}\n${links.map((l) => `${l.href} (${l.type ?? l.label})\n`).join('')}`;
+      own = { 'Content-Type': 'text/plain;charset=utf-8' };
     }
     const headers: Record<string, string> = {
       ...commonHeaders(res),
-      ...(type === 'text/plain;charset=utf-8' ? {} : pageHeaders()),
-      'Content-Type': type,
+      ...own,
       'Content-Length': String(Buffer.byteLength(body)),
-      Vary: http instanceof Gone ? 'Accept, Accept-Language' : 'Accept',
+      // The style follows Accept, a page's words Accept-Language.
+      Vary: 'Accept, Accept-Language',
       ...http.headers,
     };
     headers['Cache-Control'] ??=

@@ -1,6 +1,6 @@
 // The documents the service offers: one row per format, in the server's order of preference.
 
-export type FormatName = 'html' | 'rdf' | 'ttl' | 'jsonld' | 'nt';
+export type FormatName = 'html' | 'rdf' | 'ttl' | 'jsonld' | 'nt' | 'n3' | 'trig' | 'nq';
 export type RdfFormatName = Exclude<FormatName, 'html'>;
 
 export interface Format {
@@ -57,6 +57,32 @@ export const FORMATS: readonly Format[] = [
     aliases: ['text/plain'],
     contentType: 'application/n-triples;charset=UTF-8',
     label: 'N-Triples',
+  },
+  // A description is triples alone: its Turtle is valid N3 and valid TriG (the default graph), its
+  // N-Triples valid N-Quads. These are the same bytes under the type the client asked for.
+  {
+    name: 'n3',
+    ext: 'n3',
+    mediaType: 'text/n3',
+    aliases: [],
+    contentType: 'text/n3;charset=UTF-8',
+    label: 'N3',
+  },
+  {
+    name: 'trig',
+    ext: 'trig',
+    mediaType: 'application/trig',
+    aliases: [],
+    contentType: 'application/trig;charset=UTF-8',
+    label: 'TriG',
+  },
+  {
+    name: 'nq',
+    ext: 'nq',
+    mediaType: 'application/n-quads',
+    aliases: [],
+    contentType: 'application/n-quads;charset=UTF-8',
+    label: 'N-Quads',
   },
 ];
 

@@ -11,9 +11,13 @@ export async function serialize(
   contextUrl: string,
 ): Promise<string> {
   switch (format) {
+    // Triples alone: Turtle is valid N3 and TriG, N-Triples valid N-Quads.
     case 'ttl':
+    case 'n3':
+    case 'trig':
       return toTurtle(description);
     case 'nt':
+    case 'nq':
       return toNTriples(description);
     case 'rdf':
       return toRdfXml(description);

@@ -2,7 +2,8 @@
 // institution a line, the documents' own JSON-LD) and CSV, written in the background when a
 // version is served, never for a request. Each file is written under a temporary name and renamed
 // once whole, with its size and SHA-256 in a sidecar; a version's set is listed only when all its
-// files are there. The newest `keep` versions' dumps are kept, older ones deleted.
+// files are there. The newest `keep` versions' dumps are kept, older ones deleted; the sets of
+// the demonstration data are marked so, and deleted once other data is served.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Dataset } from '../store/dataset';
@@ -32,6 +33,8 @@ export interface DumpSet {
   readonly institutions: number;
   readonly triples: number;
   readonly files: readonly DumpFile[];
+  /** Made of the generated demonstration data (src/server/bundled.ts), not the agency's. */
+  readonly demonstration?: true;
 }
 
 const FORMATS: readonly { format: DumpFormat; suffix: string; mediaType: string }[] = [
@@ -65,6 +68,8 @@ export type DumpState = 'ready' | 'making' | 'failed' | 'idle' | 'off';
 export class Dumps {
   private sets: DumpSet[] = [];
   private following: Dataset | undefined;
+  /** Whether the version followed is the demonstration data. */
+  private followingDemonstration = false;
   private started: Dataset | undefined;
   /** The version whose dumps failed, and when they may be tried again. */
   private failed: { dataset: Dataset; until: number } | undefined;
@@ -113,8 +118,17 @@ export class Dumps {
     return undefined;
   }
 
-  follow(dataset: Dataset): void {
+  /**
+   * Makes `dataset`'s dumps from now on (at once when eager). Once other data than the
+   * demonstration data is served, the demonstration's dumps are no longer offered: deleted.
+   */
+  follow(dataset: Dataset, demonstration = false): void {
     this.following = dataset;
+    this.followingDemonstration = demonstration;
+    if (!demonstration && this.sets.some((s) => s.demonstration)) {
+      for (const set of this.sets) if (set.demonstration) this.remove(set);
+      this.sets = this.sets.filter((s) => !s.demonstration);
+    }
     if (this.options.eager) void this.ensure();
   }
 
@@ -126,12 +140,13 @@ export class Dumps {
     if (this.failed?.dataset === dataset && Date.now() < this.failed.until) return this.making;
     this.started = dataset;
     this.failed = undefined;
+    const demonstration = this.followingDemonstration;
     const previous = this.making;
     this.making = previous.then(async () => {
       if (this.sets.some((s) => s.version === dataset.version)) return undefined;
       const started = Date.now();
       try {
-        const set = await this.make(dataset);
+        const set = await this.make(dataset, demonstration);
         if (set) this.options.onMade?.(set, Date.now() - started);
         return set;
       } catch (error) {
@@ -173,7 +188,7 @@ export class Dumps {
    * Writes `dataset`'s set in a worker thread of its own (dumpsWorker.ts), handing it each
    * description as the store port answers it, a batch at a time; the thread ends with the set.
    */
-  private async make(dataset: Dataset): Promise<DumpSet | undefined> {
+  private async make(dataset: Dataset, demonstration: boolean): Promise<DumpSet | undefined> {
     const created = new Date();
     const stem = `isil-ld_${created.toISOString().slice(0, 10)}_${dataset.version}`;
     const [nt, jsonl, csv, history] = FORMATS.map((f) => path.join(this.dir, stem + f.suffix));
@@ -212,7 +227,13 @@ export class Dumps {
         created: created.toISOString(),
         ...counted,
         files,
+        ...(demonstration ? { demonstration: true as const } : {}),
       };
+      // Other data came while the demonstration's were finished: they are not to be offered.
+      if (demonstration && !this.followingDemonstration) {
+        this.remove(set);
+        return undefined;
+      }
       const sidecar = path.join(this.dir, `${stem}.json`);
       fs.writeFileSync(`${sidecar}.part`, JSON.stringify(set, null, 1));
       fs.renameSync(`${sidecar}.part`, sidecar);
@@ -230,15 +251,18 @@ export class Dumps {
 
   /** Deletes the sets past the newest `keep`. */
   private prune(): void {
-    for (const old of this.sets.slice(this.keep)) {
-      for (const f of old.files) fs.rmSync(path.join(this.dir, f.name), { force: true });
-      const stem = old.files[0]!.name.replace(
-        /\.(nt\.gz|jsonld-lines\.gz|csv|history\.jsonl\.gz)$/,
-        '',
-      );
-      fs.rmSync(path.join(this.dir, `${stem}.json`), { force: true });
-    }
+    for (const old of this.sets.slice(this.keep)) this.remove(old);
     this.sets = this.sets.slice(0, this.keep);
+  }
+
+  /** Deletes a set's files and its sidecar. */
+  private remove(set: DumpSet): void {
+    for (const f of set.files) fs.rmSync(path.join(this.dir, f.name), { force: true });
+    const stem = set.files[0]!.name.replace(
+      /\.(nt\.gz|jsonld-lines\.gz|csv|history\.jsonl\.gz)$/,
+      '',
+    );
+    fs.rmSync(path.join(this.dir, `${stem}.json`), { force: true });
   }
 }
 

@@ -111,7 +111,7 @@ export class Service {
       },
     );
     this.search.follow(dataset);
-    this.dumps.follow(dataset);
+    this.dumps.follow(dataset, demonstration);
     if (previous) setImmediate(() => previous.retire());
   }
 

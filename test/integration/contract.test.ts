@@ -12,7 +12,9 @@ import {
   FIXTURES,
   tempDir,
   openDataset,
+  parseTurtle,
   rawRequest,
+  sameGraph,
   type RawResponse,
   needsThirdParty,
 } from '../support';
@@ -169,6 +171,9 @@ for (const adapter of ADAPTERS)
         ['ttl', 'text/turtle;charset=UTF-8'],
         ['jsonld', 'application/ld+json'],
         ['nt', 'application/n-triples;charset=UTF-8'],
+        ['n3', 'text/n3;charset=UTF-8'],
+        ['trig', 'application/trig;charset=UTF-8'],
+        ['nq', 'application/n-quads;charset=UTF-8'],
       ];
       for (const [ext, type] of documents) {
         describe(`GET /data/organisations/DE-1a.${ext}`, () => {
@@ -232,6 +237,25 @@ for (const adapter of ADAPTERS)
           });
         });
       }
+
+      // Turtle read as N3 and as TriG, N-Triples as N-Quads: each the Turtle document's graph.
+      for (const [ext, type] of [
+        ['n3', 'text/n3'],
+        ['trig', 'application/trig'],
+        ['nq', 'application/n-quads'],
+      ] as const)
+        it(`the .${ext} document, parsed as ${type}, is the graph of the .ttl`, async () => {
+          const turtle = await request(app).get('/data/organisations/DE-1a.ttl');
+          const res = await request(app)
+            .get(`/data/organisations/DE-1a.${ext}`)
+            .set(IDENTITY)
+            .buffer(true)
+            .parse(binary);
+          const quads = parseTurtle((res.body as Buffer).toString('utf8'), type);
+          assert.ok(quads.length > 10);
+          assert.ok(quads.every((q) => q.graph.termType === 'DefaultGraph'));
+          assert.ok(sameGraph(quads, parseTurtle(turtle.text)));
+        });
 
       it('GET /data/organisations/DE-1a (no extension) answers 303 like /resource', async () => {
         const res = await request(app)
@@ -315,6 +339,9 @@ for (const adapter of ADAPTERS)
         ['application/json', 'jsonld'],
         ['application/n-triples', 'nt'],
         ['text/plain', 'nt'],
+        ['text/n3', 'n3'],
+        ['application/trig', 'trig'],
+        ['application/n-quads', 'nq'],
       ];
       for (const [accept, ext] of rows) {
         it(`${accept ?? '(no Accept)'} → .${ext}`, async () => {
@@ -331,7 +358,7 @@ for (const adapter of ADAPTERS)
           .get('/resource/organisations/DE-1a')
           .set('Accept', 'image/png');
         assert.equal(res.status, 406);
-        for (const ext of ['html', 'rdf', 'ttl', 'jsonld', 'nt'])
+        for (const ext of ['html', 'rdf', 'ttl', 'jsonld', 'nt', 'n3', 'trig', 'nq'])
           assert.ok(res.text.includes(`/data/organisations/DE-1a.${ext}`), ext);
         assert.equal(res.headers['access-control-allow-origin'], '*');
       });
@@ -367,7 +394,9 @@ for (const adapter of ADAPTERS)
         assert.match(res.text, /not a well-formed ISIL/);
       });
       it('an unknown ISIL: the body says it is unknown, not malformed', async () => {
-        const res = await request(app).get('/resource/organisations/DE-2');
+        const res = await request(app)
+          .get('/resource/organisations/DE-2')
+          .set('Accept', 'text/plain');
         assert.match(res.text, /No institution has the ISIL DE-2/);
       });
       it('error bodies follow the negotiated format: HTML for browsers', async () => {
@@ -375,7 +404,92 @@ for (const adapter of ADAPTERS)
           .get('/resource/organisations/DE-2')
           .set('Accept', 'text/html');
         assert.equal(res.headers['content-type'], 'text/html;charset=utf-8');
-        assert.match(res.text, /<h1>404<\/h1>/);
+        assert.match(res.text, /<h1>[^<]+ <small>\(404\)<\/small><\/h1>/);
+      });
+      describe('an error page is a page of the site, in the reader’s language', () => {
+        const page = (path: string, headers: Record<string, string>) =>
+          request(app)
+            .get(path)
+            .set({ Accept: 'text/html', ...headers });
+        it('has the header with the search box and the link home', async () => {
+          const res = await page('/resource/organisations/DE-2', {});
+          assert.match(res.text, /<header class="site">/);
+          assert.match(res.text, /<form class="lookup" role="search" action="\/search"/);
+          assert.match(res.text, /<a class="brand" href="\/">/);
+        });
+        it('is German by default and for Accept-Language: de', async () => {
+          for (const headers of [{}, { 'Accept-Language': 'de-DE,de;q=0.9' }] as Record<
+            string,
+            string
+          >[]) {
+            const res = await page('/resource/organisations/DE-2', headers);
+            assert.match(res.text, /<html lang="de">/);
+            assert.match(res.text, /Nicht gefunden/);
+            assert.match(res.text, /Keine Einrichtung hat die ISIL <code>DE-2<\/code>/);
+            assert.equal(res.headers['content-language'], 'de');
+          }
+        });
+        it('is English for Accept-Language: en', async () => {
+          const res = await page('/resource/organisations/DE-2', { 'Accept-Language': 'en' });
+          assert.match(res.text, /<html lang="en">/);
+          assert.match(res.text, /No institution has the ISIL <code>DE-2<\/code>/);
+        });
+        it('follows lang= over Accept-Language, and its links keep it', async () => {
+          const res = await page('/resource/organisations/DE-2?lang=en', {
+            'Accept-Language': 'de',
+          });
+          assert.match(res.text, /<html lang="en">/);
+          assert.ok(res.text.includes('href="/?lang=en"'));
+          // The switch leads to the same URL in the other language.
+          assert.ok(res.text.includes('href="/resource/organisations/DE-2?lang=de"'));
+        });
+        it('marks the service’s English words on a German page', async () => {
+          const res = await page('/resource/organisations/DE2789', {});
+          assert.match(res.text, /<span lang="en">[^<]*not a well-formed ISIL/);
+        });
+        it('varies on Accept and Accept-Language', async () => {
+          const res = await page('/resource/organisations/DE-2', {});
+          assert.equal(res.headers.vary, 'Accept, Accept-Language');
+        });
+      });
+      describe('a JSON client gets an RFC 9457 problem', () => {
+        for (const [what, ask] of [
+          ['Accept: application/json', (r: request.Test) => r.set('Accept', 'application/json')],
+          [
+            'Accept: application/problem+json',
+            (r: request.Test) => r.set('Accept', 'application/problem+json'),
+          ],
+          [
+            'format=json, whatever the Accept',
+            (r: request.Test) => r.query({ format: 'json' }).set('Accept', 'text/html'),
+          ],
+        ] as const)
+          it(`for ${what}`, async () => {
+            const res = await ask(request(app).get('/resource/organisations/DE-2'));
+            assert.equal(res.status, 404);
+            assert.equal(res.headers['content-type'], 'application/problem+json');
+            assert.deepEqual(JSON.parse(res.text), {
+              type: 'about:blank',
+              title: 'Not Found',
+              status: 404,
+              detail: 'No institution has the ISIL DE-2.',
+            });
+          });
+        it('with the links of a 406', async () => {
+          const res = await request(app)
+            .get('/resource/organisations/DE-1a')
+            .query({ format: 'json' })
+            .set('Accept', 'image/png');
+          assert.equal(res.status, 406);
+          const problem = JSON.parse(res.text) as { links: { href: string }[] };
+          assert.ok(problem.links.some((l) => l.href === '/data/organisations/DE-1a.ttl'));
+        });
+        it('while an RDF client keeps plain text', async () => {
+          const res = await request(app)
+            .get('/resource/organisations/DE-2')
+            .set('Accept', 'application/ld+json, application/json;q=0.5');
+          assert.equal(res.headers['content-type'], 'text/plain;charset=utf-8');
+        });
       });
       it('error bodies follow the negotiated format: plain text otherwise', async () => {
         const res = await request(app)

@@ -65,6 +65,13 @@ describe('discovery: VoID, robots.txt, sitemap', () => {
     assert.ok(of(`${VOID}vocabulary`).includes('http://xmlns.com/foaf/0.1/'));
     assert.ok(of(`${VOID}vocabulary`).includes('http://www.w3.org/2006/vcard/ns#'));
     assert.equal(of(`${VOID}exampleResource`).length, 1);
+    // Every format a document is served in (HTTP contract §3).
+    assert.deepEqual(
+      of(`${VOID}feature`).sort(),
+      ['JSON-LD', 'N-Quads', 'N-Triples', 'N3', 'RDF_XML', 'TriG', 'Turtle'].map(
+        (f) => `http://www.w3.org/ns/formats/${f}`,
+      ),
+    );
     assert.deepEqual(
       of(`${VOID}sparqlEndpoint`),
       [],

@@ -399,7 +399,11 @@ describe('a dump asked for with preconditions and ranges (RFC 9110 §13)', funct
     const gone = path.join(dir, 'dumps', file.name);
     fs.renameSync(gone, `${gone}.away`);
     try {
-      const res = await request(app).get(url()).set('Accept', 'text/html').expect(404);
+      const res = await request(app)
+        .get(url())
+        .set('Accept', 'text/html')
+        .set('Accept-Language', 'en')
+        .expect(404);
       assert.match(res.text, /<p>The dump .* is no longer kept\.<\/p>/);
       assert.equal(res.headers['content-disposition'], undefined);
     } finally {
@@ -466,5 +470,50 @@ describe('the list of dumps says what /readyz says', function () {
     assert.equal((await request(app).get('/readyz')).body.dumps, 'ready');
     const made = await request(app).get('/dumps/?lang=en').set('Accept', 'text/html').expect(200);
     assert.doesNotMatch(made.text, /being made|failed/);
+  });
+});
+
+describe('the dumps of the demonstration data', function () {
+  this.timeout(60_000);
+  let dir: string;
+  before(() => (dir = tempDir()));
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('are labelled while it is served, and no longer offered once other data is', async () => {
+    const { app, service } = await buildApp([generatedDataset(dir, 5)], {
+      DUMPS_DIR: path.join(dir, 'dumps'),
+    });
+    // Served as the demonstration data, as the server does when the bundled files are missing.
+    const demonstration = (await loadSources([generatedDataset(dir, 6)], { baseIri: BASE }))
+      .dataset;
+    service.use(demonstration, true);
+    const made = (await service.dumps.ensure())!;
+    assert.equal(made.demonstration, true);
+    const json = await request(app).get('/dumps/').set('Accept', 'application/json').expect(200);
+    assert.equal(json.body.dumps[0].demonstration, true);
+    for (const [lang, words] of [
+      ['en', /demonstration data<\/h2>\n<p class="notice">Generated institutions/],
+      ['de', /Demonstrationsdaten<\/h2>\n<p class="notice">Erzeugte Einrichtungen/],
+    ] as const) {
+      const html = await request(app).get(`/dumps/?lang=${lang}`).set('Accept', 'text/html');
+      assert.match(html.text, words);
+    }
+
+    // The real data is served: the demonstration's dumps are gone from the list, VoID and disk.
+    const real = (await loadSources([generatedDataset(dir, 7)], { baseIri: BASE })).dataset;
+    service.use(real);
+    const after = await request(app).get('/dumps/').set('Accept', 'application/json').expect(200);
+    assert.ok((after.body.dumps as { version: string }[]).every((s) => s.version !== made.version));
+    const html = await request(app).get('/dumps/?lang=en').set('Accept', 'text/html');
+    assert.doesNotMatch(html.text, /demonstration|Generated institutions/);
+    const voidText = (await request(app).get('/.well-known/void').expect(200)).text;
+    for (const file of made.files) {
+      assert.ok(!voidText.includes(file.name), `VoID names ${file.name}`);
+      await request(app).get(`/dumps/${file.name}`).expect(404);
+      assert.ok(!fs.existsSync(path.join(dir, 'dumps', file.name)), `${file.name} is kept`);
+    }
+    // The real data's own dumps are not labelled.
+    const own = (await service.dumps.ensure())!;
+    assert.equal(own.demonstration, undefined);
   });
 });

@@ -498,6 +498,40 @@ for (const adapter of ADAPTERS)
         for (const at of ['/resource/organisations/DE-Mt4', '/isil/DE-Mt4'])
           assert.equal((await request(app).get(at)).status, 410);
       });
+      it('its 410 page is a page of the site, in the reader’s language, linking its past', async () => {
+        const en = await request(app)
+          .get('/isil/DE-Mt4')
+          .set('Accept', 'text/html')
+          .set('Accept-Language', 'en');
+        assert.equal(en.status, 410);
+        assert.equal(en.headers['content-type'], 'text/html;charset=utf-8');
+        assert.equal(en.headers['content-language'], 'en');
+        assert.match(en.text, /<header class="site">/);
+        assert.match(en.text, /The ISIL <code>DE-Mt4<\/code> is no longer in this dataset/);
+        const latest = mementoPath(T1, '/isil/DE-Mt4');
+        assert.ok(en.text.includes(`<a href="${latest}">`), latest);
+        assert.ok(en.text.includes('<a href="/timemap/isil/DE-Mt4"'));
+        // The links lead somewhere: the memento is the page as the first version served it.
+        const memento = await request(app).get(latest);
+        assert.equal(memento.status, 200);
+        assert.match(memento.text, /Werkbibliothek Fort/);
+        const de = await request(app).get('/isil/DE-Mt4?lang=de').set('Accept', 'text/html');
+        assert.match(de.text, /<html lang="de">/);
+        assert.match(de.text, /ist nicht mehr in diesen Daten/);
+        assert.match(de.text, /Frühere Versionen sind weiter lesbar/);
+      });
+      it('its 410 for a JSON client is a problem naming the same past', async () => {
+        const res = await request(app)
+          .get('/data/organisations/DE-Mt4.ttl')
+          .set('Accept', 'application/json');
+        assert.equal(res.status, 410);
+        assert.equal(res.headers['content-type'], 'application/problem+json');
+        const problem = JSON.parse(res.text) as Record<string, unknown>;
+        assert.equal(problem.status, 410);
+        assert.equal(problem.title, 'Gone');
+        assert.equal(problem.timemap, '/timemap/data/organisations/DE-Mt4.ttl');
+        assert.equal(problem.latestMemento, mementoPath(T1, '/data/organisations/DE-Mt4.ttl'));
+      });
       it('its mementos are still served', async () => {
         const res = await request(app)
           .get(mementoPath(T1, '/data/organisations/DE-Mt4.ttl'))

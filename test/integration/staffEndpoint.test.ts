@@ -22,6 +22,7 @@ import { ADAPTERS, type Adapter } from '../support';
 import { loadSources } from '../../src/load/loadSources';
 import { StaffPool } from '../../src/embedded/staffPool';
 import { CUT_HEADER } from '../../src/http/sparql/endpoint';
+import { loadExamples } from '../../src/http/sparql/editor';
 
 const PICA_PLAIN = path.join(REAL_DATA, 'isil-directory_pica-plain_8-records.dat');
 const COUNT_ALL = 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }';
@@ -838,5 +839,50 @@ for (const suite of ADAPTERS)
         const os = await import('node:os');
         assert.equal(os.getPriority(0), 0, 'the HTTP thread keeps its priority');
       });
+    });
+  });
+
+for (const suite of ADAPTERS)
+  describe(`the staff listener over DE-1a and its links (${suite} store)`, function () {
+    before(needsThirdParty);
+    this.timeout(60_000);
+    /** DE-1a with its links: the links graph holds two triples about it. */
+    const sources = [...SMALL, path.join(REAL_DATA, 'wikidata_isil-lookup_2023-09.tsv')];
+    let staff: StaffApp;
+    before(async () => {
+      staff = await buildStaffApp(sources, {}, suite);
+    });
+    after(() => staff.close());
+
+    it('answers errors on the staff listener as text: the site’s pages are not there', async () => {
+      const res = await request(staff.staffApp)
+        .get('/isil/DE-1a')
+        .set('Accept', 'text/html')
+        .expect(404);
+      assert.equal(res.headers['content-type'], 'text/plain;charset=utf-8');
+    });
+
+    it('09 returns the description /data/ serves, with the links graph’s triples', async () => {
+      const example = loadExamples().find((e) => e.name === '09-one-description')!;
+      const answer = await request(staff.app)
+        .get('/sparql')
+        .query({ query: example.text })
+        .set('Authorization', basic())
+        .set('Accept', 'application/n-triples')
+        .expect(200);
+      const served = await request((await buildApp(sources, {}, suite)).app)
+        .get('/data/organisations/DE-1a.nt')
+        .expect(200);
+      const expected = parseTurtle(served.text, 'application/n-triples');
+      // The links graph's two: Wikidata's item and the GND record it names.
+      for (const target of [
+        'http://www.wikidata.org/entity/Q170109',
+        'https://d-nb.info/gnd/5036103-X',
+      ])
+        assert.ok(
+          expected.some((q) => q.object.value === target),
+          target,
+        );
+      assert.ok(sameGraph(parseTurtle(answer.text, 'application/n-triples'), expected));
     });
   });

@@ -1,12 +1,13 @@
 // The page of a withdrawn ISIL whose successor cannot be followed (410, contract §5): in
 // German or English, what the institution was, that its ISIL was withdrawn, the successor the data
-// names and why it is not followed, and when the record last changed.
+// names and why it is not followed, when the record last changed, and where its past is read.
 import type { Withdrawn } from '../../store/dataset';
+import { pastLinks, type Past } from './errorPage';
 import { escapeHtml } from './escape';
 import { layout } from './layout';
 import { humanDate, keepLanguage, type PageLanguage } from './language';
 
-export function withdrawnPage(withdrawn: Withdrawn, language: PageLanguage): string {
+export function withdrawnPage(withdrawn: Withdrawn, language: PageLanguage, past?: Past): string {
   const de = language.lang === 'de';
   const { isil, name, successor, modified } = withdrawn;
   const named = (other: string) =>
@@ -27,7 +28,7 @@ export function withdrawnPage(withdrawn: Withdrawn, language: PageLanguage): str
 ${name ? `<p>${de ? 'Die Einrichtung' : 'The institution'} <strong lang="de">${escapeHtml(name)}</strong> ${de ? 'trug diese ISIL.' : 'had this ISIL.'}</p>` : ''}
 <p>${why}</p>
 ${modified ? `<p>${de ? 'Datensatz zuletzt geändert am' : 'Record last changed on'} ${humanDate(modified, language.lang)}.</p>` : ''}
-<p><a href="${escapeHtml(keepLanguage('/search', language))}">${de ? 'Suche' : 'Search'}</a></p>`;
+${past ? `${pastLinks(past, language)}\n` : ''}<p><a href="${escapeHtml(keepLanguage('/', language))}">${de ? 'Zur Startseite' : 'Home page'}</a> · <a href="${escapeHtml(keepLanguage('/search', language))}">${de ? 'Suche' : 'Search'}</a></p>`;
   return layout({
     language,
     title: de ? `ISIL ${isil} zurückgezogen` : `ISIL ${isil} withdrawn`,

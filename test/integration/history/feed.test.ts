@@ -403,6 +403,42 @@ for (const [adapter, feedApp] of FEED_APPS)
       });
     });
 
+    describe('the page for people', () => {
+      const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+      let page: request.Response;
+      before(async () => {
+        page = await get(served.app, '/feed', BROWSER).set('Accept-Language', 'en');
+      });
+      it('answers a browser at the root with an HTML page, not a file to save', () => {
+        assert.equal(page.status, 200);
+        assert.equal(page.headers['content-type'], 'text/html;charset=utf-8');
+        assert.equal(page.headers['content-disposition'], undefined);
+      });
+      it('is a page of the site: its header, search box and link home', () => {
+        assert.match(page.text, /<header class="site">/);
+        assert.match(page.text, /<form class="lookup" role="search" action="\/search"/);
+        assert.match(page.text, /<a class="brand" href="\/">/);
+      });
+      it('says what the feed is, its formats and how to follow it with ldes-client', () => {
+        assert.match(page.text, /Linked Data Event Stream/);
+        assert.match(page.text, /TriG .*JSON-LD, Turtle, N-Quads or N-Triples/);
+        assert.ok(
+          page.text.includes(`npx ldes-client --materialize --last-version-only ${ORIGIN}/feed`),
+        );
+      });
+      it('is in the language asked for', async () => {
+        const de = await get(served.app, '/feed?lang=de', BROWSER);
+        assert.match(de.text, /<html lang="de">/);
+        assert.match(de.text, /Änderungen als Linked Data Event Stream/);
+        assert.equal(page.headers['content-language'], 'en');
+        assert.equal(page.headers.vary, 'Accept, Accept-Encoding, Accept-Language');
+      });
+      it('leaves machines the feed: no Accept and */* are TriG', async () => {
+        const any = await get(served.app, '/feed', '*/*');
+        assert.equal(any.headers['content-type'], 'application/trig;charset=UTF-8');
+      });
+    });
+
     describe('discovery', () => {
       it('is linked by VoID as an ldes:EventStream', async () => {
         const res = await get(served.app, '/.well-known/void', 'text/turtle');

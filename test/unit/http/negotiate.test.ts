@@ -40,6 +40,17 @@ const ROWS: [string, string | undefined, FormatName | undefined][] = [
   ['alias application/x-turtle', 'application/x-turtle', 'ttl'],
   ['alias application/json', 'application/json', 'jsonld'],
   ['alias text/plain', 'text/plain', 'nt'],
+  // The types of the same bytes: Turtle as N3 and TriG, N-Triples as N-Quads.
+  ['text/n3', 'text/n3', 'n3'],
+  ['application/trig', 'application/trig', 'trig'],
+  ['application/n-quads', 'application/n-quads', 'nq'],
+  ['tie: text/n3, text/turtle goes to Turtle', 'text/n3, text/turtle', 'ttl'],
+  [
+    'tie: application/n-quads, application/n-triples',
+    'application/n-quads, application/n-triples',
+    'nt',
+  ],
+  ['TriG preferred over Turtle', 'application/trig, text/turtle;q=0.9', 'trig'],
   // Parameters other than q do not stop a match.
   ['charset parameter', 'text/turtle;charset=utf-8', 'ttl'],
   [
@@ -87,7 +98,8 @@ const ROWS: [string, string | undefined, FormatName | undefined][] = [
   ['Chrome', CHROME, 'html'],
   ['Safari', SAFARI, 'html'],
   ['curl without -H', '*/*', 'html'],
-  ['Comunica', COMUNICA, 'jsonld'],
+  // Comunica's first choice, N-Quads: the N-Triples document under that type.
+  ['Comunica', COMUNICA, 'nq'],
   ['rdflib.js Fetcher', RDFLIB_JS, 'ttl'],
   ['Apache Jena', JENA, 'ttl'],
   // Case and white space.
@@ -115,7 +127,7 @@ const ROWS: [string, string | undefined, FormatName | undefined][] = [
   ['image/png', 'image/png', undefined],
   ['application/pdf', 'application/pdf', undefined],
   ['image/*', 'image/*', undefined],
-  ['only unknown RDF types', 'application/n-quads, application/trig', undefined],
+  ['only unknown RDF types', 'text/shaclc, application/x-binary-rdf', undefined],
 ];
 
 describe('negotiate (HTTP contract §2)', () => {
