@@ -8,7 +8,7 @@ import type { Logger } from '../log';
 import { escapeHtml } from '../serving/html/escape';
 import { negotiate } from './negotiate';
 import { notModified } from './conditional';
-import { answerOf, Gone, type AnswerContext } from './errors';
+import { answerOf, Gone, type AnswerContext, type HttpError } from './errors';
 import { queryOf } from './deps';
 import { pageLanguage } from '../serving/html/language';
 import { withdrawnPage } from '../serving/html/withdrawnPage';
@@ -123,6 +123,11 @@ export function redirect(
  * when negotiation picks HTML (no Accept, the full wildcard, an HTML type), plain text for an RDF
  * type or a type no document matches; no stack trace or internal path leaves the process.
  */
+/** Set on `res.locals` by a route whose errors are written in its own format (OAI-PMH's XML). */
+export interface OwnErrorBody {
+  errorBody?: (http: HttpError) => { readonly type: string; readonly body: string };
+}
+
 export function errorHandler(logger: Logger, context: AnswerContext) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const { http, level, note } = answerOf(error, context);
@@ -137,7 +142,9 @@ export function errorHandler(logger: Logger, context: AnswerContext) {
     const { status, message, links } = http;
     let body: string;
     let type: string;
-    if (http instanceof Gone && negotiate(req.headers.accept)?.name === 'html') {
+    const own = (res.locals as OwnErrorBody).errorBody?.(http);
+    if (own) ({ type, body } = own);
+    else if (http instanceof Gone && negotiate(req.headers.accept)?.name === 'html') {
       // A withdrawn ISIL's own page, in the reader's language.
       type = 'text/html;charset=utf-8';
       body = withdrawnPage(
@@ -156,7 +163,7 @@ export function errorHandler(logger: Logger, context: AnswerContext) {
     }
     const headers: Record<string, string> = {
       ...commonHeaders(res),
-      ...(type === 'text/plain;charset=utf-8' ? {} : pageHeaders()),
+      ...(type === 'text/html;charset=utf-8' ? pageHeaders() : {}),
       'Content-Type': type,
       'Content-Length': String(Buffer.byteLength(body)),
       Vary: http instanceof Gone ? 'Accept, Accept-Language' : 'Accept',
