@@ -105,6 +105,7 @@ function printReport(report: LoadReport, outcome: string): void {
     const records = f.records === undefined ? '' : `${f.records} records, `;
     out.write(`file\t${f.file}\t${f.format}\t${records}${f.triples} triples\n`);
   }
+  for (const s of report.skippedFiles) out.write(`skipped-file\t${s.file}\t${s.reason}\n`);
   if (report.rewritten > 0) {
     out.write(
       `rewritten\t${report.rewritten} triples with http:// base IRIs served under the configured base\n`,

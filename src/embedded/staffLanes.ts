@@ -9,6 +9,7 @@ import { WorkerClient } from '../threads/client';
 import { moduleIn } from '../threads/workerRequire';
 import {
   reviveStaffError,
+  StaffUnavailable,
   type StaffAnswer,
   type StaffQuery,
   type WorkerState,
@@ -123,4 +124,24 @@ export class Generation {
     for (const lane of this.lanes) if (lane.state === 'loading') return true;
     return false;
   }
+}
+
+/**
+ * Why a query waited `timeoutMs` for a worker in vain: every worker busy, or none of `generations`
+ * able to answer yet, as after a start, a reload or idle time, while they load the version.
+ */
+export function noWorkerWithin(
+  timeoutMs: number,
+  generations: readonly Generation[],
+  retryAfter: number,
+): StaffUnavailable {
+  if (generations.some((g) => g.answering))
+    return new StaffUnavailable(
+      `No SPARQL worker became free within ${timeoutMs} ms; try again later.`,
+      retryAfter,
+    );
+  return new StaffUnavailable(
+    `The SPARQL workers are loading the data served and could not answer within ${timeoutMs} ms (SPARQL_TIMEOUT_MS); try again shortly.`,
+    retryAfter,
+  );
 }

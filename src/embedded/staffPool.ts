@@ -21,7 +21,7 @@ import {
   type WorkerState,
 } from '../store/staff';
 import type { Answered, Loaded, VersionToLoad } from './staffProtocol';
-import { Generation, QueryWorker, openUnlinked, type Job } from './staffLanes';
+import { Generation, QueryWorker, noWorkerWithin, openUnlinked, type Job } from './staffLanes';
 
 /** What a worker throws on purpose about a query: the worker stays as it was. */
 const REFUSALS = [QueryFailed, CannotWrite, QueryRefused, NoFormatAccepted];
@@ -104,12 +104,7 @@ export class StaffPool implements StaffStore<LoadRequest> {
           const at = this.queue.indexOf(job);
           if (at < 0) return;
           this.queue.splice(at, 1);
-          reject(
-            new StaffUnavailable(
-              `No SPARQL worker became free within ${this.settings.timeoutMs} ms; try again later.`,
-              this.retryAfter,
-            ),
-          );
+          reject(noWorkerWithin(this.settings.timeoutMs, this.generations, this.retryAfter));
         }, this.settings.timeoutMs),
       };
       signal?.addEventListener('abort', () => this.abandon(job), { once: true });
@@ -300,7 +295,8 @@ export class StaffPool implements StaffStore<LoadRequest> {
         void this.loaded(lane);
       },
       (error: Error) => {
-        if (!generation.lanes.has(lane)) return;
+        // A stop ends the workers that load: nothing failed.
+        if (this.closed || !generation.lanes.has(lane)) return;
         generation.lanes.delete(lane);
         void lane.client.terminate(error);
         generation.failed ??= error;
@@ -328,10 +324,11 @@ export class StaffPool implements StaffStore<LoadRequest> {
         generation.dump = fd;
       } catch (error) {
         if (fd !== undefined) fs.closeSync(fd);
-        this.events.replaced(
-          generation.version.version,
-          `its dump could not be written: ${(error as Error).message}`,
-        );
+        if (!this.closed)
+          this.events.replaced(
+            generation.version.version,
+            `its dump could not be written: ${(error as Error).message}`,
+          );
       } finally {
         generation.dumping = false;
       }

@@ -3,7 +3,7 @@
 // most 50,000 URLs with `lastmod`). Each is made from the dataset version served, once per version,
 // and carries its ETag.
 import type { Request, RequestHandler, Response } from 'express';
-import { Writer, DataFactory } from 'n3';
+import { Writer, DataFactory, type NamedNode, type Quad } from 'n3';
 import { RESOURCE_PATH } from '../rdf/iris';
 import { FEED_PATH, LDES } from '../serving/feed';
 import { CC0, GND, PREFIXES, WIKIDATA } from '../rdf/namespaces';
@@ -16,6 +16,7 @@ import { made, sendMade, type Made } from './respond';
 import { DUMPS_PATH } from './dumps';
 import { RECONCILE_PATH } from './reconcile';
 import { SEARCH_PATH } from './search';
+import { OAI_PATH, OAI_PMH_SPECIFICATION } from './oai';
 import { SPARQL_PATH } from './sparql/endpoint';
 
 export const VOID_PATH = '/.well-known/void';
@@ -79,6 +80,23 @@ function newestDumps(deps: RouteDeps): { key: string; urls: string[] } {
 /** The formats the documents are served in, as W3C's format IRIs name them. */
 const FEATURES = ['Turtle', 'RDF_XML', 'JSON-LD', 'N-Triples', 'N3', 'TriG', 'N-Quads'];
 
+/**
+ * The ways to follow the data's changes, which VoID has no term for (`void:feature` names
+ * formats): each a `rdfs:seeAlso` of the dataset, typed by what it speaks. The change feed's
+ * stream is an LDES, whose changes make each version from the one before; the OAI-PMH provider
+ * is named by its protocol.
+ */
+function harvestingQuads(base: string, ds: NamedNode): Quad[] {
+  const stream = iri(`${base}${FEED_PATH}#stream`);
+  const oai = iri(`${base}${OAI_PATH}`);
+  return [
+    quad(ds, iri(`${PREFIXES.rdfs}seeAlso`), stream),
+    quad(stream, iri(`${rdf}type`), iri(`${LDES}EventStream`)),
+    quad(ds, iri(`${PREFIXES.rdfs}seeAlso`), oai),
+    quad(oai, iri(`${dcterms}conformsTo`), iri(OAI_PMH_SPECIFICATION)),
+  ];
+}
+
 /** The VoID description of `dataset`, in Turtle, naming `dumps` (URLs) as its data dumps. */
 export function voidTurtle(deps: RouteDeps, dataset: Dataset, dumps: readonly string[]): string {
   const base = deps.config.baseIri;
@@ -132,9 +150,7 @@ export function voidTurtle(deps: RouteDeps, dataset: Dataset, dumps: readonly st
     quad(ds, iri(`${VOID}rootResource`), iri(`${base}/`)),
     quad(ds, iri(`${VOID}uriLookupEndpoint`), iri(`${base}/search?q=`)),
     ...dumps.map((url) => quad(ds, iri(`${VOID}dataDump`), iri(url))),
-    // The change feed: its stream, an LDES, whose changes make each version from the one before.
-    quad(ds, iri(`${PREFIXES.rdfs}seeAlso`), iri(`${base}${FEED_PATH}#stream`)),
-    quad(iri(`${base}${FEED_PATH}#stream`), iri(`${rdf}type`), iri(`${LDES}EventStream`)),
+    ...harvestingQuads(base, ds),
     ...['foaf', 'v', 'dcterms', 'dc', 'geo', 'schema', 'owl', 'gbv'].map((p) =>
       quad(ds, iri(`${VOID}vocabulary`), iri(PREFIXES[p as keyof typeof PREFIXES])),
     ),

@@ -2,6 +2,7 @@
 // lookup box with autocomplete, what the service is, its counts, an example institution that has
 // an address, and the ways in for machines (VoID, dumps, sitemap, reconciliation).
 import { FEED_PATH } from '../serving/feed';
+import { OAI_PATH } from './oai';
 import type { RequestHandler } from 'express';
 import { CONTEXT_PATH } from '../rdf/context';
 import { RESOURCE_PATH } from '../rdf/iris';
@@ -88,6 +89,7 @@ ${exampleHtml}
 <li><a href="/sitemap.xml">${t.sitemap}</a></li>
 <li><a href="${FEED_PATH}" type="application/trig">${t.feed}</a></li>
 <li><a href="/reconcile">${t.reconcile}</a></li>
+<li><a href="${OAI_PATH}?verb=Identify" type="text/xml">${t.oai}</a></li>
 <li>JSON-LD context: <a href="${CONTEXT_PATH}">${CONTEXT_PATH}</a></li>
 </ul>`;
   return layout({ language, title: t.site, body, self: '/' });

@@ -1,11 +1,11 @@
 // The OAI-PMH 2.0 provider (docs/history.md, "Harvesting by OAI-PMH"): a request's arguments read
 // from a GET's query or a form POST's body, answered by src/oai/answer.ts from the dataset served
 // and its history. Every protocol error is an OAI-PMH answer (200, `<error code="…">`); HTTP
-// errors are left for what is not a request of the protocol (a POST that is not a form, too large).
+// errors are left for what is not a request of the protocol (a POST that is not a form, too large)
+// and for a service that cannot answer yet (503), and are written in XML too.
 import type { Request, RequestHandler } from 'express';
-import { answerOai, type OaiSettings } from '../oai/answer';
+import { answerOai, httpErrorAnswer, type OaiSettings } from '../oai/answer';
 import { repositoryIdentifier } from '../oai/identifiers';
-import { KINDS_RETRY_AFTER, KindsPending } from '../oai/lists';
 import { requestBody } from './body';
 import { currentDocuments, DATASET_VERSION, pathBelow, queryOf, type RouteDeps } from './deps';
 import {
@@ -13,12 +13,15 @@ import {
   METHODS_WITH_POST,
   methodNotAllowed,
   notFound,
-  serviceUnavailable,
   unsupportedMediaType,
 } from './errors';
 import { commonHeaders, formPostPreflight } from './middleware';
+import type { OwnErrorBody } from './respond';
 
 export const OAI_PATH = '/oai';
+
+/** The protocol's specification, which VoID names the provider by (`dcterms:conformsTo`). */
+export const OAI_PMH_SPECIFICATION = 'http://www.openarchives.org/OAI/2.0/openarchivesprotocol.htm';
 
 /** The provider's entry in the route table: GET and form POST (§3.1.1), its manual, its label. */
 export const OAI_ROUTE = {
@@ -55,6 +58,13 @@ async function argumentsOf(req: Request): Promise<[string, string][]> {
 export function oai(deps: RouteDeps): RequestHandler {
   const settings = oaiSettings(deps);
   return async function oai(req, res) {
+    (res.locals as OwnErrorBody).errorBody = (http) => ({
+      type: 'text/xml;charset=utf-8',
+      body: httpErrorAnswer(http.status, http.message, {
+        settings,
+        now: Math.floor(Date.now() / 1000),
+      }),
+    });
     if (req.method === 'OPTIONS') return formPostPreflight(res);
     if (pathBelow(req) !== '') throw notFound();
     if (!['GET', 'HEAD', 'POST'].includes(req.method))
@@ -63,15 +73,9 @@ export function oai(deps: RouteDeps): RequestHandler {
     const documents = currentDocuments(deps.service);
     const { dataset } = documents;
     // A list reads many descriptions: a reload meanwhile frees the store only once it is written.
-    const body = await documents
-      .hold(() => answerOai(pairs, { settings, dataset, now: Math.floor(Date.now() / 1000) }))
-      .catch((error: unknown) => {
-        if (error instanceof KindsPending)
-          throw serviceUnavailable(KINDS_RETRY_AFTER, error.message, {
-            'Cache-Control': 'no-store',
-          });
-        throw error;
-      });
+    const body = await documents.hold(() =>
+      answerOai(pairs, { settings, dataset, now: Math.floor(Date.now() / 1000) }),
+    );
     res.writeHead(200, {
       ...commonHeaders(res),
       'Content-Type': 'text/xml;charset=utf-8',

@@ -188,6 +188,11 @@ function problem(http: HttpError): string {
   })}\n`;
 }
 
+/** Set on `res.locals` by a route whose errors are written in its own format (OAI-PMH's XML). */
+export interface OwnErrorBody {
+  errorBody?: (http: HttpError) => { readonly type: string; readonly body: string };
+}
+
 /**
  * The one place where errors become responses, by `answerOf`'s table (errors.ts), in the style
  * `errorStyle` chooses (plain text for a page where the site's `pages` are not served: the staff
@@ -209,7 +214,11 @@ export function errorHandler(logger: Logger, context: AnswerContext, pages = tru
     const style = chosen === 'html' && !pages ? 'text' : chosen;
     let body: string;
     let own: Record<string, string>;
-    if (style === 'html') {
+    const written = (res.locals as OwnErrorBody).errorBody?.(http);
+    if (written) {
+      body = written.body;
+      own = { 'Content-Type': written.type };
+    } else if (style === 'html') {
       const language = pageLanguage(queryOf(req), req.headers['accept-language']);
       body = errorHtml(http, req, language);
       own = {

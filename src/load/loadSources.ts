@@ -19,7 +19,7 @@ import { readsRecords, type RecordReader } from './readers/reader';
 import { figure, hashFile } from './reading';
 import type { Loaded, LoadOptions, LoadReport } from './report';
 import { checkInstitutions, isStringTooLong, type Trailer } from './snapshot';
-import { expandSources } from './sources';
+import { expandSources, type SkippedFile } from './sources';
 import { Validator, type Defect } from './validator';
 import { tally } from './validationQueue';
 import { versionHistory } from './versionHistory';
@@ -53,7 +53,7 @@ export async function loadSources(
   sources: readonly string[],
   options: LoadOptions,
 ): Promise<Loaded> {
-  const files = expandSources(sources, options.format);
+  const { files, skipped } = expandSources(sources, options.format);
   const validator = options.validate
     ? await Validator.start({ workers: options.validationWorkers })
     : undefined;
@@ -113,7 +113,8 @@ export async function loadSources(
     const { read, defects } = await readCanonically(load, dataset, trailer, options, thread);
     dataset.version = read.history.version;
     dataset.states = read.history.states;
-    return { dataset, rows, ...read, report: reportOf(load, dataset, size, defects, linksPlaced) };
+    const report = reportOf(load, dataset, size, defects, linksPlaced, skipped);
+    return { dataset, rows, ...read, report };
   } catch (error) {
     load.store.free();
     if (isStringTooLong(error))
@@ -179,8 +180,10 @@ function reportOf(
   triples: number,
   defects: readonly Defect[][],
   linksPlaced: LinksPlaced | undefined,
+  skippedFiles: readonly SkippedFile[],
 ): LoadReport {
   return {
+    skippedFiles,
     links: dataset.links && {
       modified: dataset.links.modified.toISOString(),
       links: dataset.links.links,

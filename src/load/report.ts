@@ -5,6 +5,7 @@ import type { SelectBinding } from '../store/bindings';
 import type { DatasetStore } from '../store/oxigraph/datasetStore';
 import type { CanonicalDataset, VersionHistory } from './canonicalDataset';
 import type { SourceFormat } from './readers';
+import type { SkippedFile } from './sources';
 import type { Defect, DefectClass } from './validator';
 
 export interface FileReport {
@@ -41,6 +42,8 @@ export interface DefectCount {
 
 export interface LoadReport {
   readonly files: readonly FileReport[];
+  /** Files of the folders given that were not read, each with why (src/load/sources.ts). */
+  readonly skippedFiles: readonly SkippedFile[];
   readonly institutions: number;
   readonly withdrawn: number;
   readonly triples: number;

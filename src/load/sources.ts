@@ -33,8 +33,38 @@ function unreadable(entry: string, error: NodeJS.ErrnoException): string {
 export const BEYOND_EMBEDDED =
   'a larger dataset goes into a SPARQL server (STORE=remote, docs/scaling.md), as a snapshot the loader streams';
 
+/** A file of a folder given that the load does not read, and why. */
+export interface SkippedFile {
+  readonly file: string;
+  readonly reason: string;
+}
+
+/** Why a file found in a folder is not read. */
+const notAFormat = (extension: string): string =>
+  `${extension ? `unknown extension "${extension}"` : 'no extension'}: not a format the loader reads`;
+
 /**
- * The files to read: given files as they are, folders walked in name order for known extensions.
+ * The format of `entry`, of a known extension; in a folder (not `given`), a file no reader of its
+ * extension takes is not read but named in `skipped`, with why.
+ */
+function detectIn(
+  entry: string,
+  extension: string,
+  given: boolean,
+  skipped: SkippedFile[],
+): SourceFormat | undefined {
+  try {
+    return detect(entry, extension);
+  } catch (error) {
+    if (given || !(error instanceof LoadError)) throw error;
+    skipped.push({ file: entry, reason: error.reason });
+    return undefined;
+  }
+}
+
+/**
+ * The files to read: given files as they are, folders walked in name order for known extensions
+ * (the other files found there are `skipped`, named with why).
  * Everything that cannot be read is refused before any file is opened: opening a FIFO waits for a
  * writer that may never come, and a device may never end. So are sources larger together than
  * MAX_INPUT_BYTES (snapshots: MAX_SNAPSHOT_BYTES), told from their sizes.
@@ -42,8 +72,9 @@ export const BEYOND_EMBEDDED =
 export function expandSources(
   sources: readonly string[],
   format?: SourceFormat,
-): { file: string; format: SourceFormat }[] {
+): { files: { file: string; format: SourceFormat }[]; skipped: SkippedFile[] } {
   const files: { file: string; format: SourceFormat }[] = [];
+  const skipped: SkippedFile[] = [];
   /** The bytes of the snapshots, and of the other sources, so far. */
   let snapshots = 0;
   let others = 0;
@@ -55,7 +86,10 @@ export function expandSources(
       stat = fs.statSync(entry);
     } catch (error) {
       // In a folder, what the loader would not read anyway is no reason to refuse.
-      if (!given && !known) return;
+      if (!given && !known) {
+        skipped.push({ file: entry, reason: notAFormat(extension) });
+        return;
+      }
       throw new LoadError(entry, undefined, undefined, unreadable(entry, error as Error));
     }
     if (stat.isDirectory()) {
@@ -76,6 +110,7 @@ export function expandSources(
           undefined,
           `unknown extension; use --format (${FORMAT_NAMES.join(', ')})`,
         );
+      skipped.push({ file: entry, reason: notAFormat(extension) });
       return;
     }
     const refuse = (reason: string) => new LoadError(entry, undefined, undefined, reason);
@@ -88,7 +123,8 @@ export function expandSources(
     } catch {
       throw refuse('permission denied');
     }
-    const detected = format ?? detect(entry, extension);
+    const detected = format ?? detectIn(entry, extension, given, skipped);
+    if (detected === undefined) return;
     const snapshot = detected === 'nq' && fileHead(entry, SNAPSHOT_START.length) === SNAPSHOT_START;
     const [limit, name] = snapshot
       ? [MAX_SNAPSHOT_BYTES, 'MAX_SNAPSHOT_BYTES']
@@ -105,5 +141,5 @@ export function expandSources(
     files.push({ file: entry, format: detected });
   };
   for (const source of sources) visit(source, true);
-  return files;
+  return { files, skipped };
 }

@@ -33,8 +33,24 @@ export async function answerOai(
   }
 }
 
+/**
+ * The body of an HTTP error at the provider, in XML: a request the protocol cannot take (not a
+ * form, too large, another method) is `badArgument` in an OAI-PMH answer; a `503` (the service
+ * loading, stopping, busy) or another server error is a short XML document naming its status,
+ * since the protocol has no error code for it (a harvester heeds the status and Retry-After).
+ */
+export function httpErrorAnswer(
+  status: number,
+  message: string,
+  context: Pick<OaiContext, 'settings' | 'now'>,
+): string {
+  if (status >= 500)
+    return `<?xml version="1.0" encoding="UTF-8"?>\n<error status="${status}">${xmlText(message)}</error>\n`;
+  return envelope(context, undefined, undefined, errors([{ code: 'badArgument', message }]));
+}
+
 function envelope(
-  context: OaiContext,
+  context: Pick<OaiContext, 'settings' | 'now'>,
   verb: Verb | undefined,
   args: OaiArguments | undefined,
   body: string,

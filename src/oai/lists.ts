@@ -95,11 +95,11 @@ export async function list(
   if (!format) throw cannotDisseminate(asked.metadataPrefix);
   const selection = selectionOf(asked);
   if (!selection) throw refuse('noRecordsMatch', `This repository has no set ${asked.set!}.`);
-  // The kinds of every institution are read (once a version) to select by kind, and for the
-  // headers alone; a record's kind is read off its own description.
+  // The kinds of every institution are read (once a version, before it is served) to select by
+  // kind, and for the headers alone; a record's kind is read off its own description.
   const typeOf =
     selection.set?.kind === 'type' || verb === 'ListIdentifiers'
-      ? await kindsWithin(context.dataset)
+      ? await typesOf(context.dataset)
       : undefined;
   const picked = select(items(historyOf(context)), selection, typeOf);
   if (picked.length === 0)
@@ -166,32 +166,4 @@ export function typesOf(dataset: Dataset): Promise<(isil: string) => TypeSet> {
     made.catch(() => typesMade.delete(dataset));
   }
   return made;
-}
-
-/**
- * How long a list waits for the kinds to be read before it is answered with `KindsPending`: a
- * small registry's are read by then; 17,000 institutions take about half a minute.
- */
-export const KINDS_WAIT_MS = 2000;
-/** When a harvester is told to ask again while the kinds are read (Retry-After, seconds). */
-export const KINDS_RETRY_AFTER = 10;
-
-/** The kinds are still being read: the route answers 503 with Retry-After (flow control, §3.2.6). */
-export class KindsPending extends Error {
-  constructor() {
-    super('The kinds of the institutions are being read for this version: ask again shortly.');
-    this.name = 'KindsPending';
-  }
-}
-
-/** The kinds of `dataset`'s institutions, once read; `KindsPending` while they are being read. */
-async function kindsWithin(dataset: Dataset): Promise<(isil: string) => TypeSet> {
-  let timer: NodeJS.Timeout | undefined;
-  const waited = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), KINDS_WAIT_MS);
-  });
-  const kinds = await Promise.race([typesOf(dataset), waited]);
-  clearTimeout(timer);
-  if (!kinds) throw new KindsPending();
-  return kinds;
 }

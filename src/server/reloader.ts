@@ -201,6 +201,8 @@ export class Reloader {
       // Only a version that will be served gets its history: a refused one adds no event.
       if (this.history && dataset.institutionCount > 0)
         dataset.history = await this.history(load, dataset);
+      // Ready means every public route answers: what they need is read before the swap.
+      if (dataset.institutionCount > 0) await this.service.prepare(dataset);
       return dataset;
     } catch (error) {
       // A history refused (a log made for another base) refuses the version, as its data would.

@@ -10,6 +10,7 @@ import { SearchHolder, type SearchOptions } from '../search/searchHolder';
 import { Dumps, type DumpsOptions } from './dumps';
 import { NO_HISTORY } from '../history/memory';
 import { dataTime, derivedHistory } from '../history/derived';
+import { typesOf } from '../oai/lists';
 
 /** How the last reload (SIGHUP) ended, as /readyz shows it to an operator. */
 export interface ReloadOutcome {
@@ -80,6 +81,14 @@ export class Service {
    * this once, so that it answers from one dataset even when another is swapped in meanwhile. */
   get current(): Documents | undefined {
     return this.documents;
+  }
+
+  /**
+   * Reads what the public routes need of `dataset` before it is served, so that each answers from
+   * its first request: the kinds of its institutions, which the OAI-PMH lists select by.
+   */
+  async prepare(dataset: Dataset): Promise<void> {
+    await typesOf(dataset);
   }
 
   /**

@@ -77,6 +77,16 @@ describe('discovery: VoID, robots.txt, sitemap', () => {
       [],
       'the staff endpoint is not open to the public',
     );
+    assert.ok(of('http://www.w3.org/2000/01/rdf-schema#seeAlso').includes(`${BASE}/oai`));
+    assert.ok(
+      quads.some(
+        (q) =>
+          q.subject.value === `${BASE}/oai` &&
+          q.predicate.value === 'http://purl.org/dc/terms/conformsTo' &&
+          q.object.value === 'http://www.openarchives.org/OAI/2.0/openarchivesprotocol.htm',
+      ),
+      'the OAI-PMH provider is named by its protocol',
+    );
     assert.equal(res.headers['dataset-version'], dataset.version);
     await request(app).get('/.well-known/void').set('If-None-Match', res.headers.etag!).expect(304);
   });

@@ -62,7 +62,13 @@ describe('pages in German and English', () => {
       res.text,
       /ISIL <code>DE-1a<\/code>, <span lang="de">\d{5} Berlin<\/span>|ISIL <code>DE-1a<\/code>\)/,
     );
-    for (const href of ['/.well-known/void', '/dumps/', '/sitemap.xml', '/reconcile'])
+    for (const href of [
+      '/.well-known/void',
+      '/dumps/',
+      '/sitemap.xml',
+      '/reconcile',
+      '/oai?verb=Identify',
+    ])
       assert.ok(res.text.includes(`href="${href}"`), href);
     assert.match(res.text, /<link rel="stylesheet" href="\/assets\/site.css">/);
     assert.doesNotMatch(

@@ -2,6 +2,7 @@
 // line here: `--format`, detection by extension, and the loading path all follow from the list.
 import { LoadError } from '../loadError';
 import { LINK_LIST, NAME_LIST, REDIRECT_LIST } from './lists';
+import { LOBID_LINES } from './lobid';
 import { PICA_PLAIN, PICA_XML } from './pica';
 import { RDF_READERS } from './rdf';
 import type { Reader } from './reader';
@@ -14,6 +15,7 @@ export const READERS = [
   NAME_LIST,
   REDIRECT_LIST,
   LINK_LIST,
+  LOBID_LINES,
 ] as const;
 
 /** Every format the loader reads, by name. */
@@ -32,17 +34,24 @@ export function knownExtension(extension: string): boolean {
 }
 
 /**
- * The format of `file`, of a known extension: the one reader of it, or, where readers share it
- * (`.xml`, `.tsv`), the first that recognises the file by its first bytes, else the one that
- * recognises none (RDF/XML for `.xml`). A file no reader of its extension takes is refused.
+ * The format of `file`, of a known extension: the one reader of it (when it tells its files by
+ * their first bytes, if it recognises this one), or, where readers share it (`.xml`, `.tsv`), the
+ * first that recognises the file by its first bytes, else the one that recognises none (RDF/XML
+ * for `.xml`). A file no reader of its extension takes is refused.
  */
 export function detect(file: string, extension: string): SourceFormat {
   const candidates = READERS.filter((reader) => reader.extensions.includes(extension));
-  if (candidates.length === 1) return candidates[0]!.format;
+  const [only] = candidates;
+  if (candidates.length === 1 && only!.recognise?.(file) !== false) return only!.format;
   const chosen =
     candidates.find((reader) => reader.recognise?.(file)) ??
     candidates.find((reader) => reader.recognise === undefined);
   if (chosen) return chosen.format;
   const described = candidates.map((reader) => reader.describes);
-  throw new LoadError(file, 1, 1, `neither ${described.join(' nor ')}`);
+  throw new LoadError(
+    file,
+    1,
+    1,
+    described.length === 1 ? `not ${described[0]!}` : `neither ${described.join(' nor ')}`,
+  );
 }

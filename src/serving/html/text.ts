@@ -47,6 +47,7 @@ const de = {
   reconcile: 'Abgleichsdienst (Reconciliation API)',
   sitemap: 'Sitemap',
   feed: 'Änderungen als Linked Data Event Stream',
+  oai: 'Ernten über OAI-PMH',
 } as const;
 
 type Text = {
@@ -103,6 +104,7 @@ const en: Text = {
   reconcile: 'Reconciliation service',
   sitemap: 'Sitemap',
   feed: 'Changes as a Linked Data Event Stream',
+  oai: 'Harvesting by OAI-PMH',
 };
 
 export const TEXT: Readonly<Record<Language, Text>> = { de, en };

@@ -11,11 +11,24 @@ import {
   writeHistory,
   type HistoryFixture,
 } from '../../support/history';
-import { needsThirdParty } from '../../support';
+import { needsThirdParty, testConfig } from '../../support';
 import { needsXmllint, oaiSchemaErrors } from '../../support/oaiSchema';
 import { readOai } from '../../support/oaiXml';
 import { ask, COUNT, id, ODD, ODD_BLOCK, oaiFixture, stamp } from '../../support/oaiApp';
 import { decodeToken, encodeToken } from '../../../src/oai/token';
+import { createApp } from '../../../src/http/app';
+import { createLogger } from '../../../src/log';
+import { Service } from '../../../src/serving/service';
+
+/** Asserts that an HTTP error at /oai is an OAI-PMH answer with `badArgument`, not a page. */
+function assertBadArgumentXml(res: request.Response): void {
+  assert.match(res.headers['content-type']!, /^text\/xml/);
+  assert.equal(oaiSchemaErrors(res.text), '');
+  assert.deepEqual(
+    readOai(res.text).errors.map((e) => e.code),
+    ['badArgument'],
+  );
+}
 
 describe('OAI-PMH provider (/oai): errors and hostile input', function () {
   this.timeout(180_000);
@@ -226,6 +239,7 @@ describe('OAI-PMH provider (/oai): errors and hostile input', function () {
     it('a POST that is not a form: 415', async () => {
       const post = await request(app).post('/oai').type('json').send('{"verb":"Identify"}');
       assert.equal(post.status, 415);
+      assertBadArgumentXml(post);
     });
     it('HEAD: the headers, no body', async () => {
       const head = await request(app).head('/oai?verb=Identify');
@@ -236,6 +250,18 @@ describe('OAI-PMH provider (/oai): errors and hostile input', function () {
       const put = await request(app).put('/oai?verb=Identify');
       assert.equal(put.status, 405);
       assert.equal(put.headers.allow, 'GET, HEAD, POST, OPTIONS');
+      assertBadArgumentXml(put);
+    });
+    it('before a dataset is served: 503 with Retry-After, in XML even to a browser', async () => {
+      const loading = createApp({
+        service: new Service(testConfig()),
+        logger: createLogger('silent'),
+      });
+      const res = await request(loading).get('/oai?verb=Identify').set('Accept', 'text/html');
+      assert.equal(res.status, 503);
+      assert.ok(Number(res.headers['retry-after']) > 0);
+      assert.match(res.headers['content-type']!, /^text\/xml/);
+      assert.match(res.text, /^<\?xml [^>]*\?>\n<error status="503">[^<]+<\/error>\n$/);
     });
     it('OPTIONS: a CORS preflight that allows POST', async () => {
       const options = await request(app).options('/oai');
@@ -246,7 +272,11 @@ describe('OAI-PMH provider (/oai): errors and hostile input', function () {
       const res = await request(app).get('/oai?verb=Identify');
       assert.equal(res.headers['access-control-allow-origin'], '*');
     });
-    it('below /oai: 404', async () => assert.equal((await request(app).get('/oai/x')).status, 404));
+    it('below /oai: 404', async () => {
+      const res = await request(app).get('/oai/x').set('Accept', 'text/html');
+      assert.equal(res.status, 404);
+      assertBadArgumentXml(res);
+    });
     it('the time of a datestamp is the version’s', async () =>
       assert.equal(
         (await ask(app, `verb=GetRecord&metadataPrefix=oai_dc&identifier=${id(base[1]!)}`))

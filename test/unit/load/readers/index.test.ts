@@ -31,6 +31,7 @@ describe('the readers registry', () => {
     assert.deepEqual([...FORMAT_NAMES].sort(), [
       'jsonld',
       'links',
+      'lobid',
       'names',
       'nq',
       'nt',
@@ -98,10 +99,26 @@ describe('the readers registry', () => {
     );
   });
 
+  it("takes lobid-organisations' JSON lines by their first line, and refuses other JSON lines", () => {
+    const action =
+      '{"index":{"_index":"organisations","_id":"http://lobid.org/organisations/DE-1a#!"}}';
+    assert.equal(detect(file('bulk.jsonl', `${action}\n{}\n`), '.jsonl'), 'lobid');
+    const document = '{"@context":"http://lobid.org/organisations/context.jsonld","isil":"DE-1a"}';
+    assert.equal(detect(file('docs.ndjson', `${document}\n`), '.ndjson'), 'lobid');
+    assert.throws(
+      () => detect(file('history.jsonl', '{"history":1}\n'), '.jsonl'),
+      (error: unknown) =>
+        error instanceof LoadError &&
+        error.message.endsWith(": not lobid-organisations' JSON-LD lines"),
+    );
+  });
+
   it('record readers read records; the RDF readers name the store format they are parsed as', () => {
     for (const reader of READERS)
       if (readsRecords(reader))
-        assert.ok(['pica', 'ppxml', 'names', 'redirects', 'links'].includes(reader.format));
+        assert.ok(
+          ['pica', 'ppxml', 'names', 'redirects', 'links', 'lobid'].includes(reader.format),
+        );
       else assert.equal(reader.storeFormat, reader.format);
   });
 });
