@@ -19,6 +19,7 @@ import { HistoryError } from '../src/history/log';
 import { commitVersion, type CommitStep, type Committed } from '../src/load/commitVersion';
 import { Progress, progressMode } from './progress';
 import { intoRemote, remoteVia } from './remoteCommand';
+import { servedVersion } from './servedVersion';
 
 const USAGE = `usage: npm run load -- [--format ${FORMAT_NAMES.join('|')}] [--strict | --skip-validation] [--allow-empty] [--workers N] [--quiet] <file or folder>…
 Reads the sources (format by extension unless --format is given), validates every published
@@ -84,7 +85,13 @@ function outcomeOf(target: string, committed: Committed): string {
     .join(', ');
   const when = new Date((committed.time ?? 0) * 1000).toISOString().replace('.000', '');
   const dropped = committed.dropped > 0 ? `; ${committed.dropped} old versions dropped` : '';
-  return `${snapshot}; change log: version at ${when}, ${counts}${dropped}`;
+  // A log's first version: the one served before (kept as it was served), or a history anew.
+  const first = committed.adopted
+    ? ' (the time the version was served at before)'
+    : committed.restarted
+      ? ` (the history starts anew: version ${committed.restarted}, served before without a change log, is not in it, nor its mementos and feed pages)`
+      : '';
+  return `${snapshot}; change log: version at ${when}${first}, ${counts}${dropped}`;
 }
 
 /**
@@ -269,6 +276,7 @@ export async function main(argv: readonly string[], hooks: LoadHooks = {}): Prom
     let committed: Committed;
     try {
       committed = await commitVersion(loaded, config, {
+        served: () => servedVersion(config, dataset),
         at: crashAt(process.env.ISIL_LD_CRASH_AT),
         ...(hooks.onPhase ? { onPhase: hooks.onPhase } : {}),
       });

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { LogWriter } from '../history/logWriter';
 import { statesAfter, type Pointer } from '../history/log';
-import { diff, versionTime, type Change } from '../history/model';
+import { diff, versionTime, type Change, type VersionInfo } from '../history/model';
 import { statesOf, type DatasetStates } from '../history/states';
 import type { Loaded, OnPhase } from './report';
 import { readTrailer, writeSnapshot, type WrittenSnapshot } from './snapshot';
@@ -31,6 +31,12 @@ export interface CommitOptions {
   readonly at?: (step: CommitStep) => void;
   /** Told as the change log's phase and the snapshot's start (`LoadOptions.onPhase`). */
   readonly onPhase?: OnPhase;
+  /**
+   * The version served at the target while no log names one (loader/servedVersion.ts), asked for
+   * only when the log has no version: a first version that is it adopts its time, so that what
+   * was served (mementos, feed pages, dates) stays as it was.
+   */
+  readonly served?: () => Promise<{ readonly version: string; readonly time?: number } | undefined>;
 }
 
 /** What went live. */
@@ -45,6 +51,10 @@ export interface Committed {
   readonly unchanged: boolean;
   /** Versions retention dropped. */
   readonly dropped: number;
+  /** A first version that took the time of the same version served before it. */
+  readonly adopted?: boolean;
+  /** The version served before a first version that is another: its history is not in the log. */
+  readonly restarted?: string;
 }
 
 /** The log version a snapshot names in its trailer, if the file is a whole snapshot that does. */
@@ -105,11 +115,8 @@ export async function commitVersion(
         dropped: 0,
       };
     }
-    const now = {
-      version,
-      time: options.time ?? versionTime(options.now ?? new Date(), last?.time),
-    };
-    if (last !== undefined && now.time <= last.time) now.time = last.time + 1;
+    const { time, first } = await timeOf(version, last, options);
+    const now = { version, time };
     // The load's own states (no second reading), unless it took them from a trailer or cache.
     const own = loaded.history.descriptions.size > 0 ? loaded.history : undefined;
     const { states: next, descriptions } = states ?? own ?? (await statesOf(dataset));
@@ -139,8 +146,28 @@ export async function commitVersion(
     at('after-rename');
     writer.commit(now);
     const dropped = writer.retain(target.historyKeepVersions, () => at('retention'));
-    return { written, version, time: now.time, changes, unchanged: false, dropped };
+    return { written, version, time: now.time, changes, unchanged: false, dropped, ...first };
   } finally {
     writer.release();
   }
+}
+
+/**
+ * The time of a new version after `last`, and, for a log's first, what it made of the version
+ * served before it: the same version adopts the time it was served at.
+ */
+async function timeOf(
+  version: string,
+  last: VersionInfo | undefined,
+  options: CommitOptions,
+): Promise<{ time: number; first: Pick<Committed, 'adopted' | 'restarted'> }> {
+  if (options.time !== undefined)
+    return { time: last && options.time <= last.time ? last.time + 1 : options.time, first: {} };
+  const served = last === undefined ? await options.served?.() : undefined;
+  if (served?.version === version && served.time !== undefined)
+    return { time: served.time, first: { adopted: true } };
+  return {
+    time: versionTime(options.now ?? new Date(), last?.time),
+    first: served ? { restarted: served.version } : {},
+  };
 }
