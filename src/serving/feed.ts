@@ -21,11 +21,14 @@ export const LDES = 'https://w3id.org/ldes#';
 export const TREE = 'https://w3id.org/tree#';
 export const AS = 'https://www.w3.org/ns/activitystreams#';
 export const LDES_SPECIFICATION = 'https://w3id.org/ldes/specification';
+const SH = 'http://www.w3.org/ns/shacl#';
 
 const { rdf, xsd, owl, dcterms } = PREFIXES;
 
 /** The stream's IRI, relative to the feed's host. */
 export const STREAM = `<${FEED_PATH}#stream>`;
+/** The shape of every member (`tree:shape`), stated on the root. */
+const MEMBER_SHAPE = `<${FEED_PATH}#member>`;
 
 /** One statement: N-Triples terms (an IRI of the feed may be relative), and its graph if named. */
 export type Statement = readonly [s: string, p: string, o: string, g?: string];
@@ -111,7 +114,7 @@ export interface StreamSettings {
   readonly baseIri: string;
   /** Seconds between two looks at the root that can find something new (`ldes:pollingInterval`). */
   readonly pollingInterval: number;
-  /** HISTORY_KEEP_VERSIONS: 0 keeps every version (no policy stated). */
+  /** HISTORY_KEEP_VERSIONS: 0 keeps every version. */
   readonly keepVersions: number;
 }
 
@@ -142,32 +145,83 @@ function relations(from: string, page: FeedPage): Statement[] {
 export function rootStatements(layout: FeedLayout, settings: StreamSettings): Statement[] {
   const root = `<${FEED_PATH}>`;
   const out: Statement[] = [
-    [STREAM, TYPE, iri(`${LDES}EventStream`)],
-    [STREAM, TYPE, iri(`${TREE}Collection`)],
+    ...STREAM_STATEMENTS,
     [STREAM, iri(`${dcterms}conformsTo`), iri(LDES_SPECIFICATION)],
     [STREAM, iri(`${dcterms}title`), '"Changes to the ISIL registry"@en'],
-    [STREAM, iri(`${LDES}timestampPath`), iri(`${AS}published`)],
-    [STREAM, iri(`${LDES}versionOfPath`), iri(`${AS}object`)],
     [STREAM, iri(`${LDES}pollingInterval`), integer(settings.pollingInterval)],
+    ...memberShape(),
     [STREAM, iri(`${TREE}view`), root],
     [root, TYPE, iri(`${TREE}Node`)],
+    ...retention(root, layout, settings),
   ];
-  if (settings.keepVersions > 0) {
-    // The log keeps its last versions whole and, of older ones, each ISIL's latest event: the
-    // latest version of every member is kept (ldes:LatestVersionSubset of 1).
-    out.push(
-      [STREAM, iri(`${LDES}retentionPolicy`), '_:retention'],
-      ['_:retention', TYPE, iri(`${LDES}LatestVersionSubset`)],
-      ['_:retention', iri(`${LDES}amount`), integer(1)],
+  for (const page of layout.pages) if (page.first) out.push(...relations(root, page));
+  return out;
+}
+
+/**
+ * What every page says of its stream (LDES LR2.1, LR2.2, LR2.4, LR2.7): an ldes:EventStream (a
+ * tree:Collection by the LDES vocabulary, so typed once), how its members are ordered and what
+ * they are versions of, and their shape.
+ */
+const STREAM_STATEMENTS: readonly Statement[] = [
+  [STREAM, TYPE, iri(`${LDES}EventStream`)],
+  [STREAM, iri(`${LDES}timestampPath`), iri(`${AS}published`)],
+  [STREAM, iri(`${LDES}versionOfPath`), iri(`${AS}object`)],
+  [STREAM, iri(`${TREE}shape`), MEMBER_SHAPE],
+];
+
+/** A member: an activity of one kind, on one institution, at one time (`memberShape`). */
+function memberShape(): Statement[] {
+  const property = (label: string, path: string, ...constraint: [string, string][]) => {
+    const node = `_:${label}`;
+    return [
+      [MEMBER_SHAPE, iri(`${SH}property`), node],
+      [node, iri(`${SH}path`), iri(path)],
+      [node, iri(`${SH}minCount`), integer(1)],
+      [node, iri(`${SH}maxCount`), integer(1)],
+      ...constraint.map(([p, o]): Statement => [node, iri(`${SH}${p}`), o]),
+    ] satisfies Statement[];
+  };
+  const kinds = [...new Set(Object.values(ACTIVITY))];
+  const list = kinds.map((_, i) => `_:kind${i}`);
+  return [
+    [MEMBER_SHAPE, TYPE, iri(`${SH}NodeShape`)],
+    ...property('type', `${rdf}type`, ['in', list[0]!]),
+    ...kinds.flatMap((kind, i): Statement[] => [
+      [list[i]!, iri(`${rdf}first`), kind],
+      [list[i]!, iri(`${rdf}rest`), list[i + 1] ?? iri(`${rdf}nil`)],
+    ]),
+    ...property('object', `${AS}object`, ['nodeKind', iri(`${SH}IRI`)]),
+    ...property('published', `${AS}published`, ['datatype', iri(`${xsd}dateTime`)]),
+  ];
+}
+
+/**
+ * The root node's retention policy (LDES: on the view). Every version kept: every member since the
+ * first (ldes:PointInTimePolicy). HISTORY_KEEP_VERSIONS=N: the log keeps its last N versions whole
+ * and, of older ones, each ISIL's latest event, so the latest version of every member is kept
+ * (ldes:LatestVersionSubset of 1).
+ */
+function retention(root: string, layout: FeedLayout, settings: StreamSettings): Statement[] {
+  const policy = '_:retention';
+  if (settings.keepVersions > 0)
+    return [
+      [root, iri(`${LDES}retentionPolicy`), policy],
+      [policy, TYPE, iri(`${LDES}LatestVersionSubset`)],
+      [policy, iri(`${LDES}amount`), integer(1)],
       [
-        '_:retention',
+        policy,
         iri(`${PREFIXES.rdfs}comment`),
         `"Every version of the last ${settings.keepVersions} versions of the registry is kept too."@en`,
       ],
-    );
-  }
-  for (const page of layout.pages) if (page.first) out.push(...relations(root, page));
-  return out;
+    ];
+  const first = layout.pages[0];
+  if (!first) return [];
+  return [
+    [root, iri(`${LDES}retentionPolicy`), policy],
+    [policy, TYPE, iri(`${LDES}PointInTimePolicy`)],
+    [policy, iri(`${LDES}pointInTime`), dateTime(first.lower)],
+  ];
 }
 
 /** Blank-node labels made the member's own: one page holds many descriptions labelled alike. */
@@ -216,7 +270,7 @@ export async function pageStatements(
   baseIri: string,
 ): Promise<Statement[]> {
   const node = `<${pagePath(page)}>`;
-  const out: Statement[] = [[node, TYPE, iri(`${TREE}Node`)]];
+  const out: Statement[] = [...STREAM_STATEMENTS, [node, TYPE, iri(`${TREE}Node`)]];
   if (isImmutable(layout, page)) out.push([node, iri(`${LDES}immutable`), TRUE]);
   const next = nextInRun(layout, page);
   if (next) out.push(...relations(node, next));
@@ -288,6 +342,7 @@ const CONTEXT: Readonly<Record<string, string>> = {
   dcterms,
   xsd,
   owl,
+  sh: SH,
 };
 
 const COMPACT = Object.entries(CONTEXT);

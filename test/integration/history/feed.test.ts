@@ -172,9 +172,17 @@ for (const [adapter, feedApp] of FEED_APPS)
         const res = await get(served.app, '/feed', REFERENCE_CLIENT_ACCEPT);
         assert.equal(res.headers['content-type'], 'application/trig;charset=UTF-8');
       });
-      it('states an ldes:EventStream that is a tree:Collection', () => {
+      it('states an ldes:EventStream, typed once (a tree:Collection by the LDES vocabulary)', () => {
         const types = objects(rootQuads, STREAM, RDF_TYPE).map((t) => t.value);
-        assert.deepEqual(types.sort(), [`${LDES}EventStream`, `${TREE}Collection`]);
+        assert.deepEqual(types, [`${LDES}EventStream`]);
+      });
+      it("states its members' shape, a sh:NodeShape", () => {
+        const shapes = objects(rootQuads, STREAM, `${TREE}shape`);
+        assert.equal(shapes.length, 1);
+        assert.deepEqual(
+          objects(rootQuads, shapes[0]!.value, RDF_TYPE).map((t) => t.value),
+          ['http://www.w3.org/ns/shacl#NodeShape'],
+        );
       });
       it('conforms to the LDES specification', () => {
         assert.deepEqual(
@@ -195,8 +203,16 @@ for (const [adapter, feedApp] of FEED_APPS)
         assert.equal(polling.length, 1);
         assert.ok(Number(polling[0]!.value) > 0);
       });
-      it('states no retention policy when the log keeps every version', () => {
-        assert.deepEqual(objects(rootQuads, STREAM, `${LDES}retentionPolicy`), []);
+      it('states on its view, when the log keeps every version, that every member since the first is kept', () => {
+        const [policy, ...more] = objects(rootQuads, `${ORIGIN}/feed`, `${LDES}retentionPolicy`);
+        assert.ok(policy);
+        assert.equal(more.length, 0);
+        assert.deepEqual(
+          objects(rootQuads, policy.value, RDF_TYPE).map((o) => o.value),
+          [`${LDES}PointInTimePolicy`],
+        );
+        const [since] = objects(rootQuads, policy.value, `${LDES}pointInTime`);
+        assert.equal(new Date(since!.value).getTime() / 1000, VERSION_TIMES[0]);
       });
       it('has exactly one view: itself', () => {
         assert.deepEqual(
@@ -563,7 +579,7 @@ describe('The change feed of a log with retention', function () {
   });
 
   it('states its retention policy: the latest version of each member', () => {
-    const [policy] = objects(root, STREAM, `${LDES}retentionPolicy`);
+    const [policy] = objects(root, `${ORIGIN}/feed`, `${LDES}retentionPolicy`);
     assert.ok(policy);
     assert.deepEqual(
       objects(root, policy.value, RDF_TYPE).map((o) => o.value),
