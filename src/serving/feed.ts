@@ -120,16 +120,18 @@ export interface StreamSettings {
 
 /**
  * The relations from `from` to `page`: the times of the members reachable through it (it and the
- * rest of its run) are ≥ its lower bound and < its run's upper bound.
+ * rest of its run) are ≥ its lower bound and ≤ the last second before its run's upper bound. Times
+ * are whole seconds: a client asking for members after a version's time (`--after`) learns from
+ * the upper bound that the version has none, where `<` a second later would not tell it.
  */
 function relations(from: string, page: FeedPage): Statement[] {
   const node = `<${pagePath(page)}>`;
   const out: Statement[] = [];
   for (const [kind, value] of [
     ['GreaterThanOrEqualTo', page.lower],
-    ['LessThan', page.reach],
+    ['LessThanOrEqualTo', page.reach - 1],
   ] as const) {
-    const relation = `_:${kind === 'LessThan' ? 'lt' : 'ge'}${page.index}`;
+    const relation = `_:${kind === 'GreaterThanOrEqualTo' ? 'ge' : 'le'}${page.index}`;
     out.push(
       [from, iri(`${TREE}relation`), relation],
       [relation, TYPE, iri(`${TREE}${kind}Relation`)],
@@ -197,10 +199,9 @@ function memberShape(): Statement[] {
 }
 
 /**
- * The root node's retention policy (LDES: on the view). Every version kept: every member since the
- * first (ldes:PointInTimePolicy). HISTORY_KEEP_VERSIONS=N: the log keeps its last N versions whole
- * and, of older ones, each ISIL's latest event, so the latest version of every member is kept
- * (ldes:LatestVersionSubset of 1).
+ * The root node's retention policy (LDES puts it on the view): every member since the first
+ * (ldes:PointInTimePolicy), or, with HISTORY_KEEP_VERSIONS=N, the latest version of every member
+ * (ldes:LatestVersionSubset of 1), the log keeping each ISIL's latest event and N versions whole.
  */
 function retention(root: string, layout: FeedLayout, settings: StreamSettings): Statement[] {
   const policy = '_:retention';
