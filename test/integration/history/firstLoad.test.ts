@@ -13,10 +13,17 @@ import { BASE, tempDir } from '../../support';
 import { startServerProcess, type ServerProcess } from '../../support/serverProcess';
 
 /** `npm run load` of `source` as an operator runs it, with `env` over the test's; its stdout. */
-function load(source: string, env: Record<string, string>): string {
+function load(source: string, env: Record<string, string>, ...options: string[]): string {
   const run = spawnSync(
     process.execPath,
-    ['--import', 'tsx', path.join(PROJECT_ROOT, 'loader', 'load.ts'), '--quiet', source],
+    [
+      '--import',
+      'tsx',
+      path.join(PROJECT_ROOT, 'loader', 'load.ts'),
+      '--quiet',
+      ...options,
+      source,
+    ],
     { env: { ...process.env, BASE_IRI: BASE, ...env }, encoding: 'utf8' },
   );
   assert.equal(run.status, 0, run.stderr);
@@ -129,16 +136,104 @@ describe('a first load of the version served keeps what was served', function ()
 });
 
 describe('a first load of another version than the one served', function () {
-  this.timeout(120_000);
+  this.timeout(240_000);
   let dir: string;
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-  it('says that the history starts anew, naming the version served before', () => {
+  let server: ServerProcess;
+  let first: string;
+  let report: string;
+  let memento: string;
+  let page: string;
+  const answers: [Answer, Answer][] = [];
+  const get = async (url: string): Promise<Answer> => {
+    const response = await fetch(`http://127.0.0.1:${server.port}${url}`);
+    return {
+      status: response.status,
+      body: await response.text(),
+      lastModified: response.headers.get('last-modified'),
+    };
+  };
+  before(async () => {
     dir = tempDir();
     const dataset = path.join(dir, 'dataset.nq');
-    const first = load(writeSource(dir, 'first.nt', 30), { DATASET: dataset, HISTORY_DIR: '' });
+    first = load(writeSource(dir, 'first.nt', 30), { DATASET: dataset, HISTORY_DIR: '' });
+    server = await startServerProcess({ env: { DATASET: dataset } });
+    const timemap = (await (
+      await fetch(`http://127.0.0.1:${server.port}/timemap/data/organisations/DE-620.ttl`, {
+        headers: { accept: 'application/json' },
+      })
+    ).json()) as { mementos: { first: { uri: string } } };
+    memento = new URL(timemap.mementos.first.uri).pathname;
+    page = `/feed/${/\/memento\/(\d{14})\//.exec(memento)![1]!}/1`;
+    const served = [await get(memento), await get(page)];
+    report = load(writeSource(dir, 'second.nt', 31), { DATASET: dataset });
+    server.child.kill('SIGHUP');
+    await server.line((l) => l.msg === 'reload finished', 120_000);
+    answers.push([served[0]!, await get(memento)], [served[1]!, await get(page)]);
+  });
+  after(async () => {
+    server?.child.kill('SIGKILL');
+    await server?.exit;
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('logs the version served before first, as it was served, and the report says so', () => {
     const served = /version ([0-9a-f]{12})/.exec(first)![1]!;
-    const report = load(writeSource(dir, 'second.nt', 31), { DATASET: dataset });
-    assert.match(report, new RegExp(`the history starts anew: version ${served}`));
+    const log = readLog(path.join(dir, LOG_FILE))!;
+    assert.deepEqual(
+      log.versions.map((v) => v.version),
+      [served, /version ([0-9a-f]{12})\)/.exec(report)![1]!],
+    );
+    assert.match(report, new RegExp(`after version ${served}, served before without a change log`));
+  });
+
+  it("serves the old version's memento as before, byte for byte", () => {
+    assert.equal(answers[0]![0].status, 200);
+    assert.deepEqual(answers[0]![1], answers[0]![0]);
+  });
+
+  it("serves the old version's feed page still (no longer the newest: now immutable)", () => {
+    assert.equal(answers[1]![0].status, 200);
+    assert.equal(answers[1]![1].status, 200);
+  });
+});
+
+describe('a deliberate reset of the history (--reset-history)', function () {
+  this.timeout(240_000);
+  let dir: string;
+  let server: ServerProcess;
+  let report: string;
+  let served: number;
+  const stamp = (seconds: number) =>
+    new Date(seconds * 1000).toISOString().replace(/[-:T]|\.000Z/g, '');
+  before(async () => {
+    dir = tempDir();
+    const dataset = path.join(dir, 'dataset.nq');
+    const source = writeSource(dir, 'registry.nt', 30);
+    load(source, { DATASET: dataset, HISTORY_DIR: '' });
+    load(source, { DATASET: dataset });
+    served = readLog(path.join(dir, LOG_FILE))!.versions[0]!.time;
+    report = load(source, { DATASET: dataset }, '--reset-history');
+    server = await startServerProcess({ env: { DATASET: dataset } });
+  });
+  after(async () => {
+    server?.child.kill('SIGKILL');
+    await server?.exit;
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('starts the log anew at the time of the load, keeping the old one beside it', () => {
+    const log = readLog(path.join(dir, LOG_FILE))!;
+    assert.equal(log.versions.length, 1);
+    assert.ok(log.versions[0]!.time > served);
+    const aside = /kept as (\S+);/.exec(report)?.[1];
+    assert.ok(aside && fs.existsSync(aside), report);
+    assert.equal(readLog(aside)!.versions[0]!.time, served);
+  });
+
+  it("answers the old version's feed page 410 and its memento 404", async () => {
+    const base = `http://127.0.0.1:${server.port}`;
+    assert.equal((await fetch(`${base}/feed/${stamp(served)}/1`)).status, 410);
+    const memento = `${base}/memento/${stamp(served)}/data/organisations/DE-620.ttl`;
+    assert.equal((await fetch(memento)).status, 404);
   });
 });
