@@ -19,15 +19,18 @@ import { HistoryError } from '../src/history/log';
 import { commitVersion, type CommitStep, type Committed } from '../src/load/commitVersion';
 import { Progress, progressMode } from './progress';
 import { intoRemote, remoteVia } from './remoteCommand';
+import { servedVersion } from './servedVersion';
 
-const USAGE = `usage: npm run load -- [--format ${FORMAT_NAMES.join('|')}] [--strict | --skip-validation] [--allow-empty] [--workers N] [--quiet] <file or folder>…
+const USAGE = `usage: npm run load -- [--format ${FORMAT_NAMES.join('|')}] [--strict | --skip-validation] [--allow-empty] [--workers N] [--reset-history] [--quiet] <file or folder>…
 Reads the sources (format by extension unless --format is given), validates every published
 institution against the shapes, and replaces the snapshot at $DATASET with what they hold.
 --strict refuses to write the snapshot when any institution violates the shapes;
 --skip-validation leaves the shapes out (SHACL costs about 0.2 ms of CPU an institution);
 --allow-empty writes a snapshot that holds no institution (refused otherwise: a server would not
 serve it);
---workers N validates in N threads beside the loading one (default: one a core).
+--workers N validates in N threads beside the loading one (default: one a core);
+--reset-history starts the change log anew (the log in place is renamed beside it): the past's
+mementos answer 404 and its feed pages 410 (docs/history.md).
 Limits (input size, literal length): docs/loading.md.
 With STORE=remote and SPARQL_ENDPOINT set, writes a new version into that store instead, beside
 the live one, and marks it current (docs/scaling.md): through the Graph Store Protocol at
@@ -82,9 +85,20 @@ function outcomeOf(target: string, committed: Committed): string {
   const counts = ['created', 'updated', 'withdrawn', 'deleted']
     .map((kind) => `${kinds.get(kind) ?? 0} ${kind}`)
     .join(', ');
-  const when = new Date((committed.time ?? 0) * 1000).toISOString().replace('.000', '');
+  const iso = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000', '');
+  const when = iso(committed.time ?? 0);
   const dropped = committed.dropped > 0 ? `; ${committed.dropped} old versions dropped` : '';
-  return `${snapshot}; change log: version at ${when}, ${counts}${dropped}`;
+  // A log's first version: the one served before (kept as it was served), or a history anew.
+  const first = committed.adopted
+    ? ' (the time the version was served at before)'
+    : committed.setAside
+      ? ` (the history starts anew, --reset-history: the log it replaces is kept as ${committed.setAside}; the past's mementos answer 404 and its feed pages 410)`
+      : committed.kept
+        ? ` (after version ${committed.kept.version}, served before without a change log and logged first, at ${iso(committed.kept.time)}, as it was served)`
+        : committed.restarted
+          ? ` (the history starts anew: version ${committed.restarted}, served before without a change log, is not in it, nor its mementos and feed pages)`
+          : '';
+  return `${snapshot}; change log: version at ${when}${first}, ${counts}${dropped}`;
 }
 
 /**
@@ -158,6 +172,7 @@ const OPTIONS = {
   'graph-store': { type: 'string' },
   'virtuoso-bulk': { type: 'string' },
   quiet: { type: 'boolean' },
+  'reset-history': { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
 
@@ -270,6 +285,8 @@ export async function main(argv: readonly string[], hooks: LoadHooks = {}): Prom
     let committed: Committed;
     try {
       committed = await commitVersion(loaded, config, {
+        served: () => servedVersion(config, dataset),
+        resetHistory: args.values['reset-history'] === true,
         at: crashAt(process.env.ISIL_LD_CRASH_AT),
         ...(hooks.onPhase ? { onPhase: hooks.onPhase } : {}),
       });

@@ -202,7 +202,7 @@ export function checkBase(contents: LogContents, baseIri: string): 'same' | 'twi
   if (contents.base === baseIri || contents.base === '') return 'same';
   if (contents.base === otherScheme(baseIri)) return 'twin';
   throw new HistoryError(
-    `${contents.file}: the change log was made for ${contents.base}, not for BASE_IRI ${baseIri} (set HISTORY_DIR to another folder, or BASE_IRI to its base)`,
+    `${contents.file}: the change log was made for ${contents.base}, not for BASE_IRI ${baseIri} (set HISTORY_DIR to another folder, or BASE_IRI to its base; npm run load -- --reset-history starts the history anew)`,
   );
 }
 

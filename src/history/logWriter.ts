@@ -105,6 +105,17 @@ export class LogWriter {
     return result;
   }
 
+  /**
+   * Renames the log, when there is one, to `history.jsonl.reset-<seconds>` beside it (a history
+   * started anew keeps the old one for its operator); its path, or undefined.
+   */
+  setAside(now = new Date()): string | undefined {
+    if (!fs.existsSync(this.file)) return undefined;
+    const aside = `${this.file}.reset-${Math.floor(now.getTime() / 1000)}`;
+    fs.renameSync(this.file, aside);
+    return aside;
+  }
+
   /** Appends a version's events and its version line, flushed to disk; not committed yet. */
   append(next: NewVersion): void {
     // Written a piece at a time (a first version's events hold every description): no string of

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { LogWriter } from '../history/logWriter';
 import { statesAfter, type Pointer } from '../history/log';
-import { diff, versionTime, type Change } from '../history/model';
+import { diff, versionTime, type Change, type VersionInfo } from '../history/model';
 import { statesOf, type DatasetStates } from '../history/states';
 import type { Loaded, OnPhase } from './report';
 import { readTrailer, writeSnapshot, type WrittenSnapshot } from './snapshot';
@@ -31,6 +31,26 @@ export interface CommitOptions {
   readonly at?: (step: CommitStep) => void;
   /** Told as the change log's phase and the snapshot's start (`LoadOptions.onPhase`). */
   readonly onPhase?: OnPhase;
+  /**
+   * The version served at the target while no log names one (loader/servedVersion.ts), asked for
+   * only when the log has no version: a first version that is it adopts its time, so that what
+   * was served (mementos, feed pages, dates) stays as it was.
+   */
+  readonly served?: () => Promise<Served | undefined>;
+  /**
+   * Starts the log anew (`--reset-history`): the log in place is set aside, renamed beside it, and
+   * the version is a first one at the load's time; the past's mementos and feed pages are gone.
+   */
+  readonly resetHistory?: boolean;
+}
+
+/** The version a log's first version finds served before it (loader/servedVersion.ts). */
+export interface Served {
+  readonly version: string;
+  /** The time its history is served at, when known. */
+  readonly time?: number;
+  /** Another version's states and counts: it is logged first, as it was served. */
+  readonly past?: DatasetStates & { readonly institutions: number; readonly withdrawn: number };
 }
 
 /** What went live. */
@@ -45,6 +65,14 @@ export interface Committed {
   readonly unchanged: boolean;
   /** Versions retention dropped. */
   readonly dropped: number;
+  /** A first version that took the time of the same version served before it. */
+  readonly adopted?: boolean;
+  /** The version served before a first version that is another: its history is not in the log. */
+  readonly restarted?: string;
+  /** The version served before a first version that is another, logged first as it was served. */
+  readonly kept?: VersionInfo;
+  /** Where a reset set the log it replaced aside, if there was one. */
+  readonly setAside?: string;
 }
 
 /** The log version a snapshot names in its trailer, if the file is a whole snapshot that does. */
@@ -88,8 +116,11 @@ export async function commitVersion(
   const writer = new LogWriter(target.historyDir, target.baseIri);
   writer.acquire();
   try {
+    const setAside = options.resetHistory ? writer.setAside() : undefined;
     const pointer = snapshotPointer(target.dataset, target.baseIri);
-    const log = writer.prepare(pointer);
+    let log = writer.prepare(pointer);
+    const { served, kept } = await firstOfLog(writer, log.versions.length === 0, version, options);
+    if (kept) log = writer.prepare(pointer);
     const last = log.versions.at(-1);
     if (last?.version === version) {
       // The log ends with this version already: the snapshot is written only when the one in place
@@ -105,11 +136,8 @@ export async function commitVersion(
         dropped: 0,
       };
     }
-    const now = {
-      version,
-      time: options.time ?? versionTime(options.now ?? new Date(), last?.time),
-    };
-    if (last !== undefined && now.time <= last.time) now.time = last.time + 1;
+    const { time, first } = timeOf(version, last, options, kept ? undefined : served);
+    const now = { version, time };
     // The load's own states (no second reading), unless it took them from a trailer or cache.
     const own = loaded.history.descriptions.size > 0 ? loaded.history : undefined;
     const { states: next, descriptions } = states ?? own ?? (await statesOf(dataset));
@@ -139,8 +167,66 @@ export async function commitVersion(
     at('after-rename');
     writer.commit(now);
     const dropped = writer.retain(target.historyKeepVersions, () => at('retention'));
-    return { written, version, time: now.time, changes, unchanged: false, dropped };
+    const extra = { ...first, ...(setAside ? { setAside } : {}), ...(kept ? { kept } : {}) };
+    return { written, version, time: now.time, changes, unchanged: false, dropped, ...extra };
   } finally {
     writer.release();
   }
+}
+
+/**
+ * The time of a new version after `last`, and, for a log's first, what it made of the version
+ * served before it: the same version adopts the time it was served at; another one it could not
+ * log first (`logServed`) leaves the history to start anew.
+ */
+function timeOf(
+  version: string,
+  last: VersionInfo | undefined,
+  options: CommitOptions,
+  served: Served | undefined,
+): { time: number; first: Pick<Committed, 'adopted' | 'restarted'> } {
+  if (options.time !== undefined)
+    return { time: last && options.time <= last.time ? last.time + 1 : options.time, first: {} };
+  if (served?.version === version && served.time !== undefined)
+    return { time: served.time, first: { adopted: true } };
+  return {
+    time: versionTime(options.now ?? new Date(), last?.time),
+    first: served ? { restarted: served.version } : {},
+  };
+}
+
+/** For a log without versions: the version served at the target, and the other one logged first. */
+async function firstOfLog(
+  writer: LogWriter,
+  empty: boolean,
+  version: string,
+  options: CommitOptions,
+): Promise<{ served?: Served; kept?: VersionInfo }> {
+  if (!empty || options.resetHistory) return {};
+  const served = await options.served?.();
+  return { served, kept: served?.version !== version ? logServed(writer, served) : undefined };
+}
+
+/**
+ * Logs another version served without a log as the log's first, at the time it was served at, and
+ * commits it at once (it is what the target serves): its mementos and feed pages stay, and the new
+ * version follows it as a change. Undefined when there is nothing to log.
+ */
+function logServed(writer: LogWriter, served: Served | undefined): VersionInfo | undefined {
+  if (served?.past === undefined || served.time === undefined) return undefined;
+  const { past } = served;
+  const info = { version: served.version, time: served.time };
+  writer.append({
+    ...info,
+    changes: diff(undefined, past.states),
+    description: (isil) => {
+      const text = past.descriptions.get(isil);
+      if (text === undefined) throw new Error(`no description of ${isil} to log`);
+      return text;
+    },
+    institutions: past.institutions,
+    withdrawn: past.withdrawn,
+  });
+  writer.commit(info);
+  return info;
 }

@@ -21,11 +21,14 @@ export const LDES = 'https://w3id.org/ldes#';
 export const TREE = 'https://w3id.org/tree#';
 export const AS = 'https://www.w3.org/ns/activitystreams#';
 export const LDES_SPECIFICATION = 'https://w3id.org/ldes/specification';
+const SH = 'http://www.w3.org/ns/shacl#';
 
 const { rdf, xsd, owl, dcterms } = PREFIXES;
 
 /** The stream's IRI, relative to the feed's host. */
 export const STREAM = `<${FEED_PATH}#stream>`;
+/** The shape of every member (`tree:shape`), stated on the root. */
+const MEMBER_SHAPE = `<${FEED_PATH}#member>`;
 
 /** One statement: N-Triples terms (an IRI of the feed may be relative), and its graph if named. */
 export type Statement = readonly [s: string, p: string, o: string, g?: string];
@@ -111,22 +114,24 @@ export interface StreamSettings {
   readonly baseIri: string;
   /** Seconds between two looks at the root that can find something new (`ldes:pollingInterval`). */
   readonly pollingInterval: number;
-  /** HISTORY_KEEP_VERSIONS: 0 keeps every version (no policy stated). */
+  /** HISTORY_KEEP_VERSIONS: 0 keeps every version. */
   readonly keepVersions: number;
 }
 
 /**
  * The relations from `from` to `page`: the times of the members reachable through it (it and the
- * rest of its run) are ≥ its lower bound and < its run's upper bound.
+ * rest of its run) are ≥ its lower bound and ≤ the last second before its run's upper bound. Times
+ * are whole seconds: a client asking for members after a version's time (`--after`) learns from
+ * the upper bound that the version has none, where `<` a second later would not tell it.
  */
 function relations(from: string, page: FeedPage): Statement[] {
   const node = `<${pagePath(page)}>`;
   const out: Statement[] = [];
   for (const [kind, value] of [
     ['GreaterThanOrEqualTo', page.lower],
-    ['LessThan', page.reach],
+    ['LessThanOrEqualTo', page.reach - 1],
   ] as const) {
-    const relation = `_:${kind === 'LessThan' ? 'lt' : 'ge'}${page.index}`;
+    const relation = `_:${kind === 'GreaterThanOrEqualTo' ? 'ge' : 'le'}${page.index}`;
     out.push(
       [from, iri(`${TREE}relation`), relation],
       [relation, TYPE, iri(`${TREE}${kind}Relation`)],
@@ -142,32 +147,82 @@ function relations(from: string, page: FeedPage): Statement[] {
 export function rootStatements(layout: FeedLayout, settings: StreamSettings): Statement[] {
   const root = `<${FEED_PATH}>`;
   const out: Statement[] = [
-    [STREAM, TYPE, iri(`${LDES}EventStream`)],
-    [STREAM, TYPE, iri(`${TREE}Collection`)],
+    ...STREAM_STATEMENTS,
     [STREAM, iri(`${dcterms}conformsTo`), iri(LDES_SPECIFICATION)],
     [STREAM, iri(`${dcterms}title`), '"Changes to the ISIL registry"@en'],
-    [STREAM, iri(`${LDES}timestampPath`), iri(`${AS}published`)],
-    [STREAM, iri(`${LDES}versionOfPath`), iri(`${AS}object`)],
     [STREAM, iri(`${LDES}pollingInterval`), integer(settings.pollingInterval)],
+    ...memberShape(),
     [STREAM, iri(`${TREE}view`), root],
     [root, TYPE, iri(`${TREE}Node`)],
+    ...retention(root, layout, settings),
   ];
-  if (settings.keepVersions > 0) {
-    // The log keeps its last versions whole and, of older ones, each ISIL's latest event: the
-    // latest version of every member is kept (ldes:LatestVersionSubset of 1).
-    out.push(
-      [STREAM, iri(`${LDES}retentionPolicy`), '_:retention'],
-      ['_:retention', TYPE, iri(`${LDES}LatestVersionSubset`)],
-      ['_:retention', iri(`${LDES}amount`), integer(1)],
+  for (const page of layout.pages) if (page.first) out.push(...relations(root, page));
+  return out;
+}
+
+/**
+ * What every page says of its stream (LDES LR2.1, LR2.2, LR2.4, LR2.7): an ldes:EventStream (a
+ * tree:Collection by the LDES vocabulary, so typed once), how its members are ordered and what
+ * they are versions of, and their shape.
+ */
+const STREAM_STATEMENTS: readonly Statement[] = [
+  [STREAM, TYPE, iri(`${LDES}EventStream`)],
+  [STREAM, iri(`${LDES}timestampPath`), iri(`${AS}published`)],
+  [STREAM, iri(`${LDES}versionOfPath`), iri(`${AS}object`)],
+  [STREAM, iri(`${TREE}shape`), MEMBER_SHAPE],
+];
+
+/** A member: an activity of one kind, on one institution, at one time (`memberShape`). */
+function memberShape(): Statement[] {
+  const property = (label: string, path: string, ...constraint: [string, string][]) => {
+    const node = `_:${label}`;
+    return [
+      [MEMBER_SHAPE, iri(`${SH}property`), node],
+      [node, iri(`${SH}path`), iri(path)],
+      [node, iri(`${SH}minCount`), integer(1)],
+      [node, iri(`${SH}maxCount`), integer(1)],
+      ...constraint.map(([p, o]): Statement => [node, iri(`${SH}${p}`), o]),
+    ] satisfies Statement[];
+  };
+  const kinds = [...new Set(Object.values(ACTIVITY))];
+  const list = kinds.map((_, i) => `_:kind${i}`);
+  return [
+    [MEMBER_SHAPE, TYPE, iri(`${SH}NodeShape`)],
+    ...property('type', `${rdf}type`, ['in', list[0]!]),
+    ...kinds.flatMap((kind, i): Statement[] => [
+      [list[i]!, iri(`${rdf}first`), kind],
+      [list[i]!, iri(`${rdf}rest`), list[i + 1] ?? iri(`${rdf}nil`)],
+    ]),
+    ...property('object', `${AS}object`, ['nodeKind', iri(`${SH}IRI`)]),
+    ...property('published', `${AS}published`, ['datatype', iri(`${xsd}dateTime`)]),
+  ];
+}
+
+/**
+ * The root node's retention policy (LDES puts it on the view): every member since the first
+ * (ldes:PointInTimePolicy), or, with HISTORY_KEEP_VERSIONS=N, the latest version of every member
+ * (ldes:LatestVersionSubset of 1), the log keeping each ISIL's latest event and N versions whole.
+ */
+function retention(root: string, layout: FeedLayout, settings: StreamSettings): Statement[] {
+  const policy = '_:retention';
+  if (settings.keepVersions > 0)
+    return [
+      [root, iri(`${LDES}retentionPolicy`), policy],
+      [policy, TYPE, iri(`${LDES}LatestVersionSubset`)],
+      [policy, iri(`${LDES}amount`), integer(1)],
       [
-        '_:retention',
+        policy,
         iri(`${PREFIXES.rdfs}comment`),
         `"Every version of the last ${settings.keepVersions} versions of the registry is kept too."@en`,
       ],
-    );
-  }
-  for (const page of layout.pages) if (page.first) out.push(...relations(root, page));
-  return out;
+    ];
+  const first = layout.pages[0];
+  if (!first) return [];
+  return [
+    [root, iri(`${LDES}retentionPolicy`), policy],
+    [policy, TYPE, iri(`${LDES}PointInTimePolicy`)],
+    [policy, iri(`${LDES}pointInTime`), dateTime(first.lower)],
+  ];
 }
 
 /** Blank-node labels made the member's own: one page holds many descriptions labelled alike. */
@@ -216,7 +271,7 @@ export async function pageStatements(
   baseIri: string,
 ): Promise<Statement[]> {
   const node = `<${pagePath(page)}>`;
-  const out: Statement[] = [[node, TYPE, iri(`${TREE}Node`)]];
+  const out: Statement[] = [...STREAM_STATEMENTS, [node, TYPE, iri(`${TREE}Node`)]];
   if (isImmutable(layout, page)) out.push([node, iri(`${LDES}immutable`), TRUE]);
   const next = nextInRun(layout, page);
   if (next) out.push(...relations(node, next));
@@ -288,6 +343,7 @@ const CONTEXT: Readonly<Record<string, string>> = {
   dcterms,
   xsd,
   owl,
+  sh: SH,
 };
 
 const COMPACT = Object.entries(CONTEXT);

@@ -85,7 +85,7 @@ async function crawl(app: Express, rootQuads: readonly Quad[]): Promise<Map<stri
   return found;
 }
 
-/** The bounds the relations from `node` to `target` state, as seconds: [≥, <]. */
+/** The bounds the relations from `node` to `target` state, as seconds: [≥, <] (≤ t is < t + 1). */
 function bounds(quads: readonly Quad[], node: string, target: string): [number, number] {
   const out: [number, number] = [-Infinity, Infinity];
   for (const r of objects(quads, node, `${TREE}relation`)) {
@@ -93,7 +93,7 @@ function bounds(quads: readonly Quad[], node: string, target: string): [number, 
     const type = objects(quads, r.value, RDF_TYPE)[0]!.value;
     const time = Date.parse(objects(quads, r.value, `${TREE}value`)[0]!.value) / 1000;
     if (type === `${TREE}GreaterThanOrEqualToRelation`) out[0] = time;
-    else if (type === `${TREE}LessThanRelation`) out[1] = time;
+    else if (type === `${TREE}LessThanOrEqualToRelation`) out[1] = time + 1;
   }
   return out;
 }
@@ -172,9 +172,17 @@ for (const [adapter, feedApp] of FEED_APPS)
         const res = await get(served.app, '/feed', REFERENCE_CLIENT_ACCEPT);
         assert.equal(res.headers['content-type'], 'application/trig;charset=UTF-8');
       });
-      it('states an ldes:EventStream that is a tree:Collection', () => {
+      it('states an ldes:EventStream, typed once (a tree:Collection by the LDES vocabulary)', () => {
         const types = objects(rootQuads, STREAM, RDF_TYPE).map((t) => t.value);
-        assert.deepEqual(types.sort(), [`${LDES}EventStream`, `${TREE}Collection`]);
+        assert.deepEqual(types, [`${LDES}EventStream`]);
+      });
+      it("states its members' shape, a sh:NodeShape", () => {
+        const shapes = objects(rootQuads, STREAM, `${TREE}shape`);
+        assert.equal(shapes.length, 1);
+        assert.deepEqual(
+          objects(rootQuads, shapes[0]!.value, RDF_TYPE).map((t) => t.value),
+          ['http://www.w3.org/ns/shacl#NodeShape'],
+        );
       });
       it('conforms to the LDES specification', () => {
         assert.deepEqual(
@@ -195,8 +203,16 @@ for (const [adapter, feedApp] of FEED_APPS)
         assert.equal(polling.length, 1);
         assert.ok(Number(polling[0]!.value) > 0);
       });
-      it('states no retention policy when the log keeps every version', () => {
-        assert.deepEqual(objects(rootQuads, STREAM, `${LDES}retentionPolicy`), []);
+      it('states on its view, when the log keeps every version, that every member since the first is kept', () => {
+        const [policy, ...more] = objects(rootQuads, `${ORIGIN}/feed`, `${LDES}retentionPolicy`);
+        assert.ok(policy);
+        assert.equal(more.length, 0);
+        assert.deepEqual(
+          objects(rootQuads, policy.value, RDF_TYPE).map((o) => o.value),
+          [`${LDES}PointInTimePolicy`],
+        );
+        const [since] = objects(rootQuads, policy.value, `${LDES}pointInTime`);
+        assert.equal(new Date(since!.value).getTime() / 1000, VERSION_TIMES[0]);
       });
       it('has exactly one view: itself', () => {
         assert.deepEqual(
@@ -210,7 +226,7 @@ for (const [adapter, feedApp] of FEED_APPS)
           VERSION_TIMES.map((t) => `/feed/${iso(t).replace(/[-:TZ]/g, '')}/1`),
         );
       });
-      it('bounds each link by as:published, ≥ the version time and < a second later', () => {
+      it('bounds each link by as:published, ≥ and ≤ the version time', () => {
         const relations = objects(rootQuads, `${ORIGIN}/feed`, `${TREE}relation`);
         assert.equal(relations.length, 2 * VERSION_TIMES.length);
         for (const r of relations) {
@@ -224,7 +240,13 @@ for (const [adapter, feedApp] of FEED_APPS)
           const node = objects(rootQuads, r.value, `${TREE}node`)[0]!.value;
           const time = Date.parse(value.value) / 1000;
           const version = VERSION_TIMES.find((t) => node.includes(iso(t).replace(/[-:TZ]/g, '')))!;
-          assert.equal(time, type === `${TREE}LessThanRelation` ? version + 1 : version);
+          assert.ok(
+            [`${TREE}GreaterThanOrEqualToRelation`, `${TREE}LessThanOrEqualToRelation`].includes(
+              type,
+            ),
+            type,
+          );
+          assert.equal(time, version);
         }
       });
       it('is not immutable', () => {
@@ -599,7 +621,7 @@ describe('The change feed of a log with retention', function () {
   });
 
   it('states its retention policy: the latest version of each member', () => {
-    const [policy] = objects(root, STREAM, `${LDES}retentionPolicy`);
+    const [policy] = objects(root, `${ORIGIN}/feed`, `${LDES}retentionPolicy`);
     assert.ok(policy);
     assert.deepEqual(
       objects(root, policy.value, RDF_TYPE).map((o) => o.value),

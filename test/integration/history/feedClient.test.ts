@@ -74,13 +74,18 @@ const FEED_APPS: readonly [string, FeedApp][] = HISTORY_APPS;
  * Serves `app` on a free port for the suite, its feed's URL in `feed.url`; the client's logger,
  * which reads LOG_LEVEL when it is made, quiet meanwhile (its progress is not the tests').
  */
-function listening(app: () => Promise<Express>): { url: string } {
-  const feed = { url: '' };
+function listening(app: () => Promise<Express>): { url: string; paths: string[] } {
+  const feed = { url: '', paths: [] as string[] };
   let server: http.Server;
   const logLevel = process.env.LOG_LEVEL;
   before(async () => {
     process.env.LOG_LEVEL = 'error';
-    server = http.createServer(await app());
+    const served = await app();
+    // The paths the client asked for, in order.
+    server = http.createServer((req, res) => {
+      feed.paths.push(req.url ?? '');
+      void served(req, res);
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     feed.url = `http://127.0.0.1:${(server.address() as { port: number }).port}/feed`;
   });
@@ -196,6 +201,7 @@ describe('The reference client replays a version over several pages', function (
   });
   it('gets exactly the events after the first version (--after)', async () => {
     const after = VERSION_TIMES[0]!;
+    feed.paths.length = 0;
     const members = await replay(feed.url, { after: new Date(after * 1000) });
     assert.deepEqual(
       members.map((m) => `${m.isVersionOf} ${m.timestamp}`).sort(),
@@ -203,6 +209,14 @@ describe('The reference client replays a version over several pages', function (
         .filter((e) => e.time > after)
         .map((e) => `${institution(e.isil)} ${e.time}`)
         .sort(),
+    );
+  });
+  it("reads none of the first version's pages then: its relations' bounds say it has nothing after", () => {
+    const first = `/feed/${new Date(VERSION_TIMES[0]! * 1000).toISOString().replace(/[-:TZ]|\.000/g, '')}/`;
+    assert.ok(feed.paths.includes('/feed'), feed.paths.join(' '));
+    assert.deepEqual(
+      feed.paths.filter((p) => p.startsWith(first)),
+      [],
     );
   });
 });

@@ -96,12 +96,13 @@ describe('the change feed’s writers', () => {
     );
   });
 
-  it('state no retention policy when every version is kept, and one when not', () => {
-    const policy = (keepVersions: number) =>
-      rootStatements(layout, { ...settings, keepVersions }).some(([, p]) =>
-        p.endsWith('#retentionPolicy>'),
-      );
-    assert.equal(policy(0), false);
-    assert.equal(policy(3), true);
+  it('state a point-in-time policy when every version is kept, the latest versions when not', () => {
+    const policy = (keepVersions: number) => {
+      const statements = rootStatements(layout, { ...settings, keepVersions });
+      const node = statements.find(([, p]) => p.endsWith('#retentionPolicy>'))?.[2];
+      return statements.find(([s, p]) => s === node && p.endsWith('#type>'))?.[2];
+    };
+    assert.equal(policy(0), '<https://w3id.org/ldes#PointInTimePolicy>');
+    assert.equal(policy(3), '<https://w3id.org/ldes#LatestVersionSubset>');
   });
 });
