@@ -243,6 +243,23 @@ for (const adapter of ADAPTERS)
         .expect(400);
       await request(app).get('/search/suggest?q=a&limit=11').expect(400);
     });
+
+    it('suggests an ISIL or Sigel typed whole first, in any case, as the search ranks it', async () => {
+      await service.search.ensure();
+      const first = async (q: string) =>
+        (
+          await request(app)
+            .get(`/search/suggest?q=${encodeURIComponent(q)}`)
+            .expect(200)
+        ).body.suggestions[0]?.isil;
+      assert.equal(await first('DE-1'), 'DE-1');
+      assert.equal(await first('DE-1a'), 'DE-1a');
+      assert.equal(await first('de-1A'), 'DE-1a');
+      assert.equal(await first('Lün 3'), 'DE-Luen3');
+      // The others that hold the typed words follow it.
+      const rest = await request(app).get('/search/suggest?q=DE-1a').expect(200);
+      assert.ok(rest.body.suggestions.some((s: { isil: string }) => s.isil === 'DE-Mm1a'));
+    });
   });
 
 describe('a search index whose store fails under it', () => {
