@@ -189,6 +189,24 @@ const SAINT = new Set(['st', 'sankt']);
 const OTHER_TOWN = 25;
 
 /**
+ * What a candidate gains whose address is in a town the query's name names, no city being given:
+ * as much as a city given that agrees. Most records have only a name, and of an institution's
+ * parts listed by name the agency's full record is the institution's own (`Staatsbibliothek zu
+ * Berlin` is DE-1a, with its address in Berlin, not its `bpk-Bildagentur`, DE-1b, a name alone).
+ */
+const IN_TOWN_NAMED = 12;
+
+/** The towns the query's name names: a town's name, or its adjective (`Bonner` names Bonn). */
+function townsAsked(index: SearchIndex, name: string): Set<string> {
+  const towns = index.towns();
+  return new Set(
+    significant(name)
+      .flatMap((w) => [w, townOf(w)])
+      .filter((t): t is string => !!t && towns.has(t)),
+  );
+}
+
+/**
  * Whether a candidate is of another town than the query names: the query's name or its city names
  * a town (`Bonner` names Bonn) and the candidate's name a different one, and neither its name nor
  * its address the query's (the `Gedenkstätte ... in Düsseldorf` for a `Gedenkstätte für die Bonner
@@ -201,10 +219,7 @@ function otherTown(
 ): (entry: SearchEntry, named: readonly string[]) => boolean {
   const towns = index.towns();
   const said = significant(name);
-  const asked = new Set([
-    ...said.flatMap((w) => [w, townOf(w)]).filter((t): t is string => !!t && towns.has(t)),
-    ...cities.flatMap(townWords),
-  ]);
+  const asked = new Set([...townsAsked(index, name), ...cities.flatMap(townWords)]);
   if (asked.size === 0) return () => false;
   const saidSet = new Set(said);
   // `named`: the words of the candidate's name, as the caller has them already.
@@ -298,21 +313,29 @@ export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[
   const phrased = phrasing(query.query);
   const likenessTo = nameLikeness(query.query, (w) => index.rarity(w));
   const elsewhere = otherTown(index, query.query, given.get('city') ?? []);
+  const namedTowns = townsAsked(index, query.query);
   const scored = [...pool.values()].map((entry) => {
     const likeness = Math.max(
       likenessTo(entry.name, entry.cities),
       ...entry.otherNames.map((n) => likenessTo(n, entry.cities)),
     );
     const isil = isils.length ? isils.includes(entry.isil.toLowerCase()) : undefined;
-    const city = cities.length ? entry.cities.some((c) => cities.includes(fold(c))) : undefined;
-    const postcode = postcodes.length
-      ? entry.postcodes.some((p) => postcodes.includes(p))
-      : undefined;
+    // A record without a city (most have only a name) neither agrees nor disagrees: unknown.
+    const city =
+      cities.length && entry.cities.length
+        ? entry.cities.some((c) => cities.includes(fold(c)))
+        : undefined;
+    const postcode =
+      postcodes.length && entry.postcodes.length
+        ? entry.postcodes.some((p) => postcodes.includes(p))
+        : undefined;
     // The name counts most; each property given moves the score towards agreement or away.
     let score = likeness * 80 + kindAgreement(kindsAsked, entry);
     if (isil !== undefined) score += isil ? 40 : -30;
     if (city !== undefined) score += city ? 12 : -15;
     if (postcode !== undefined) score += postcode ? 8 : -10;
+    if (!cities.length && entry.cities.some((c) => townWords(c).some((w) => namedTowns.has(w))))
+      score += IN_TOWN_NAMED;
     const named = words(entry.name);
     if (elsewhere(entry, named)) score -= OTHER_TOWN;
     if (isil === undefined && PACKAGE.test(entry.isil)) score -= NOT_AN_INSTITUTION;
