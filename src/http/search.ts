@@ -256,9 +256,11 @@ export function search(deps: RouteDeps): RequestHandler {
     }
     const asker = askerOf(req);
     const fields = fieldList(params, output, output === 'csv' ? CSV_FIELDS : FIELD_NAMES);
-    if (output === 'geojson' || output === 'jsonl')
+    // A CSV without a page is every match, as the results page's download link asks it.
+    const paged = params.has('page') || params.has('size');
+    if (output === 'geojson' || output === 'jsonl' || (output === 'csv' && !paged))
       return searchExport(req, res, deps, slots, { request, format: output, fields, asker });
-    // Made in the index's thread: up to 10,000 rows, too many to copy and write here.
+    // A page of a CSV, made in the index's thread: up to 10,000 rows, too many to copy and write here.
     if (output === 'csv') {
       const { version, value } = await searching(deps.service, (index) =>
         index.csv(request, { context: fieldContext(deps.config), fields }, asker),

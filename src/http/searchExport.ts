@@ -1,5 +1,5 @@
-// Bulk answers of `/search`: every match as JSON Lines (`format=jsonl`) or as a GeoJSON
-// FeatureCollection (`format=geojson`), streamed as the client reads them, a chunk at a time from
+// Bulk answers of `/search`: every match as JSON Lines (`format=jsonl`), as a GeoJSON
+// FeatureCollection (`format=geojson`) or as CSV (`format=csv` without a page), streamed as the client reads them, a chunk at a time from
 // the index's thread (src/search/exports.ts), in the dataset version the export started in, gzip
 // when asked. At most `MAX_EXPORTS` run at once; past them, 503 with Retry-After.
 import { createHash } from 'node:crypto';
@@ -22,6 +22,7 @@ import { commonHeaders } from './middleware';
 const CONTENT_TYPE: Readonly<Record<ExportFormat, string>> = {
   geojson: 'application/geo+json',
   jsonl: 'application/x-ndjson',
+  csv: 'text/csv;charset=utf-8;header=present',
 };
 
 /** Where the fields module finds an institution's URI and page (src/search/fields.ts). */
@@ -108,6 +109,7 @@ export async function searchExport(
     }
     const out: Writable = gzip ? createGzip() : res;
     if (gzip) out.pipe(res);
+    if (format === 'csv') await write(out, `${fields.join(',')}\r\n`, asker.signal);
     if (format === 'geojson')
       await write(
         out,

@@ -190,6 +190,31 @@ for (const adapter of ADAPTERS)
       assert.deepEqual(kunst.hits, plain.hits);
     });
 
+    it("downloads every match as CSV from the results page's link, not the page shown", async () => {
+      await service.search.ensure();
+      const page = await request(app).get('/search?q=Berlin&lang=en&size=20').expect(200);
+      const shown = Number(/<p>([\d,]+) results ·/.exec(page.text)![1]!.replace(/,/g, ''));
+      assert.ok(shown > 20, `${shown} results, more than a page`);
+      const href = /<a href="([^"]+)" type="text\/csv">/
+        .exec(page.text)![1]!
+        .replace(/&#38;|&amp;/g, '&');
+      const csv = await request(app).get(href).buffer(true).expect(200);
+      assert.match(csv.headers['content-type']!, /^text\/csv;charset=utf-8/);
+      assert.equal(csv.headers['content-disposition'], 'inline; filename="isil-search.csv"');
+      const rows = csvRows(csv.text);
+      assert.equal(rows[0]!.join(','), 'isil,name,sigel,postcode,city,type,lat,lon,uri');
+      assert.equal(rows.length - 1, shown);
+      // In the search's order, as the results page lists them.
+      const json = await request(app).get('/search?q=Berlin&format=json&size=20').expect(200);
+      assert.deepEqual(
+        rows.slice(1, 21).map((r) => r[0]),
+        json.body.hits.map((h: { isil: string }) => h.isil),
+      );
+      // A page asked for is still a page.
+      const paged = await request(app).get('/search?q=Berlin&format=csv&size=5&page=2').expect(200);
+      assert.equal(csvRows(paged.text).length, 6);
+    });
+
     it('keeps those near a point nearest first, or inside a box', async () => {
       await service.search.ensure();
       const near = await request(app)
