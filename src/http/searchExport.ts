@@ -16,6 +16,7 @@ import type { Asker } from '../search/searchQueue';
 import { notModified } from './conditional';
 import { cacheControl, DATASET_VERSION, queryOf, searching, type RouteDeps } from './deps';
 import { NO_STORE, serviceUnavailable } from './errors';
+import { originOf } from './feed';
 import { institutionPage } from './institutionPage';
 import { commonHeaders } from './middleware';
 
@@ -25,13 +26,18 @@ const CONTENT_TYPE: Readonly<Record<ExportFormat, string>> = {
   csv: 'text/csv;charset=utf-8;header=present',
 };
 
-/** Where the fields module finds an institution's URI and page (src/search/fields.ts). */
-export function fieldContext(config: Config): FieldContext {
-  return {
-    baseIri: config.baseIri,
-    pagePattern: institutionPage(config, '{isil}', { absolute: true }),
-  };
+/**
+ * Where the fields module finds an institution's URI and page (src/search/fields.ts): the page is
+ * a URL a client fetches, absolute on `origin`, the request's (feed.ts, `originOf`), in every format.
+ */
+export function fieldContext(config: Config, origin: string): FieldContext {
+  const page = institutionPage(config, '{isil}');
+  return { baseIri: config.baseIri, pagePattern: page.startsWith('/') ? `${origin}${page}` : page };
 }
+
+/** The fields' context of a request: its pages absolute on the origin it asked. */
+export const requestFieldContext = (req: Request, config: Config): FieldContext =>
+  fieldContext(config, originOf(req.headers.host, config.baseIri));
 
 /** Bulk exports answered at once: each holds its matches and a version's index. */
 export const MAX_EXPORTS = 4;
@@ -45,6 +51,7 @@ export interface ExportAsked {
   readonly request: SearchRequest;
   readonly format: ExportFormat;
   readonly fields: readonly FieldName[];
+  readonly context: FieldContext;
   readonly asker: Asker;
 }
 
@@ -80,10 +87,10 @@ export async function searchExport(
     );
   slots.running++;
   // The asker (its abort signal) stays here: only plain data crosses to the index's thread.
-  const { asker, format, request, fields } = asked;
+  const { asker, format, request, fields, context } = asked;
   let open: number | undefined;
   try {
-    const spec = { request, format, fields, context: fieldContext(deps.config) };
+    const spec = { request, format, fields, context };
     const started = await searching(deps.service, (s) => s.exportStart(spec, asker));
     open = started.value.id;
     const gzip = accepts(req).encoding(['gzip', 'identity']) === 'gzip';

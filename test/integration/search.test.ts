@@ -2,7 +2,7 @@
 // through each store adapter: the index is built from the descriptions the store port gives.
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import type { Express } from 'express';
+import type { Server } from 'node:http';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
 import type { Service } from '../../src/serving/service';
 import { loadSources } from '../../src/load/loadSources';
@@ -29,11 +29,15 @@ for (const adapter of ADAPTERS)
   describe(`search over HTTP (${adapter} store)`, function () {
     before(needsThirdParty);
     this.timeout(120_000);
-    let app: Express;
+    // One listening server: an answer's pages are absolute on the origin asked, the same port each time.
+    let app: Server;
     let service: Service;
     before(async () => {
-      ({ app, service } = await buildApp(BUNDLED_DATASET, {}, adapter));
+      const built = await buildApp(BUNDLED_DATASET, {}, adapter);
+      service = built.service;
+      app = built.app.listen(0);
     });
+    after(() => app.close());
 
     it('answers 503 with Retry-After until the first index is built, then answers', async () => {
       const early = await request(app).get('/search?q=Berlin&format=json');
@@ -309,7 +313,7 @@ describe("the search index's thread", function () {
 
   it('answers from a thread of its own; when that thread dies, search answers 503 and the index is built again in a new one', async () => {
     const failures: string[] = [];
-    const { app, service } = await buildApp(
+    const { app: express, service } = await buildApp(
       [BUNDLED_DATASET[2]!, BUNDLED_DATASET[3]!],
       {},
       'embedded',
@@ -317,6 +321,8 @@ describe("the search index's thread", function () {
         search: { onFailed: (_version, error) => failures.push(error.message) },
       },
     );
+    // Listening: the answers' pages are absolute on the origin asked, before and after alike.
+    const app = express.listen(0);
     await service.search.ensure();
     const before = await request(app).get('/search?q=Staatsbibliothek&format=json').expect(200);
     assert.ok(before.body.hits.length > 0);
@@ -339,6 +345,7 @@ describe("the search index's thread", function () {
     await request(app).get('/search/suggest?q=Staats').expect(200);
     // Closed with the service: search is unavailable, nothing is built again.
     service.close();
+    app.close();
     assert.equal(service.search.state, 'idle');
   });
 });
