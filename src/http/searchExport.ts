@@ -1,7 +1,8 @@
 // Bulk answers of `/search`: every match as JSON Lines (`format=jsonl`), as a GeoJSON
-// FeatureCollection (`format=geojson`) or as CSV (`format=csv` without a page), streamed as the client reads them, a chunk at a time from
-// the index's thread (src/search/exports.ts), in the dataset version the export started in, gzip
-// when asked. At most `MAX_EXPORTS` run at once; past them, 503 with Retry-After.
+// FeatureCollection (`format=geojson`) or as CSV (`format=csv` without a page), streamed as the
+// client reads them, a chunk at a time from the index's thread (src/search/exports.ts), in the
+// dataset version the export started in, gzip when asked. At most `MAX_EXPORTS` run at once;
+// past them, 503 with Retry-After.
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
@@ -55,7 +56,10 @@ export interface ExportAsked {
   readonly asker: Asker;
 }
 
-/** A validator of what the answer is made of: the version, the query and the content coding. */
+/**
+ * A validator of what the answer is made of: the version, the query, the pages' origin (`page`)
+ * and the content coding.
+ */
 function etagOf(version: string, params: URLSearchParams, format: string, coding: string): string {
   const query = [...params]
     .filter(([k]) => k !== 'lang')
@@ -94,7 +98,12 @@ export async function searchExport(
     const started = await searching(deps.service, (s) => s.exportStart(spec, asker));
     open = started.value.id;
     const gzip = accepts(req).encoding(['gzip', 'identity']) === 'gzip';
-    const etag = etagOf(started.version, queryOf(req), format, gzip ? 'gzip' : 'identity');
+    const etag = etagOf(
+      started.version,
+      queryOf(req),
+      `${format}\0${context.pagePattern}`,
+      gzip ? 'gzip' : 'identity',
+    );
     const headers = {
       ...commonHeaders(res),
       'Content-Type': CONTENT_TYPE[format],
