@@ -43,6 +43,7 @@ import { commonHeaders, formPostPreflight } from './middleware';
 import { pageHeaders } from './pageHeaders';
 import { ICON_LINK } from '../serving/html/layout';
 import { extend, extendManifest, parseExtend, proposals, PROPERTIES_PATH } from './reconcileExtend';
+import { requestFieldContext } from './searchExport';
 
 export const RECONCILE_PATH = '/reconcile';
 
@@ -254,7 +255,8 @@ export function reconciliation(deps: RouteDeps): RequestHandler {
         if (extendText !== null) {
           const service = `${deps.config.baseIri}${RECONCILE_PATH}`;
           const query = parseExtend(extendText);
-          const { version, answer } = await extend(deps, query, service, askerOf(req));
+          const context = requestFieldContext(req, deps.config);
+          const { version, answer } = await extend(deps, query, service, askerOf(req), context);
           return sendJson(req, res, deps, answer, params, { [DATASET_VERSION]: version });
         }
         const text = form.get('queries') ?? undefined;

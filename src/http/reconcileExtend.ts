@@ -5,10 +5,10 @@
 import { EXTEND_PROPERTIES, extendMeta, extendValues, isExtendProperty } from '../search/extend';
 import type { ExtendValue, Successor } from '../search/extend';
 import { ORGANIZATION, TYPES } from '../search/reconcile';
+import type { FieldContext } from '../search/fields';
 import type { Asker } from '../search/searchQueue';
 import { currentDocuments, searching, type RouteDeps } from './deps';
 import { badRequest } from './errors';
-import { fieldContext } from './searchExport';
 
 export const PROPERTIES_PATH = 'properties';
 
@@ -88,9 +88,9 @@ export async function extend(
   query: ExtendQuery,
   service: string,
   asker: Asker,
+  context: FieldContext,
 ): Promise<{ version: string; answer: unknown }> {
   const found = await searching(deps.service, (index) => index.entries(query.ids, asker));
-  const context = fieldContext(deps.config);
   const rows = Object.create(null) as Record<string, Record<string, ExtendValue[]>>;
   query.ids.forEach((id, i) => {
     const entry = found.value[i] ?? undefined;

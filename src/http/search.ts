@@ -3,16 +3,21 @@
 // served (src/search/). Until the first index is built both answer 503 with Retry-After; a bad
 // parameter, or a fielded query that cannot be read, is 400 saying which and where.
 import type { Request, RequestHandler, Response } from 'express';
-import { RESOURCE_PATH } from '../rdf/iris';
 import type { InstitutionType, SearchEntry } from '../search/entry';
-import { CSV_FIELDS, FIELD_NAMES, isField, type FieldName } from '../search/fields';
+import {
+  CSV_FIELDS,
+  FIELD_NAMES,
+  institutionFields,
+  isField,
+  type FieldContext,
+  type FieldName,
+} from '../search/fields';
 import { parseQuery, QuerySyntaxError } from '../search/query';
-import { ExportSlots, fieldContext, searchExport } from './searchExport';
+import { ExportSlots, requestFieldContext, searchExport } from './searchExport';
 import type { SearchAnswer, SearchRequest } from '../search/searchIndex';
 import { negotiateAmong } from '../util/accept';
 import { askerOf, cacheControl, DATASET_VERSION, queryOf, searching, type RouteDeps } from './deps';
 import { badRequest, notAcceptable } from './errors';
-import { institutionPage } from './institutionPage';
 import { pageLanguage } from '../serving/html/language';
 import { searchPage } from './html/searchPage';
 import { pageHeaders } from './pageHeaders';
@@ -165,20 +170,23 @@ export function searchRequest(
   };
 }
 
-function hitJson(deps: RouteDeps, entry: SearchEntry, extra: Record<string, unknown> = {}) {
-  return {
-    isil: entry.isil,
-    uri: `${deps.config.baseIri}${RESOURCE_PATH}${entry.isil}`,
-    page: institutionPage(deps.config, entry.isil),
-    name: entry.name,
-    ...(entry.otherNames.length ? { otherNames: entry.otherNames } : {}),
-    ...(entry.sigel ? { sigel: entry.sigel } : {}),
-    ...(entry.cities.length ? { city: entry.cities[0] } : {}),
-    ...(entry.postcodes.length ? { postcode: entry.postcodes[0] } : {}),
-    ...(entry.type ? { type: entry.type } : {}),
-    ...(entry.lat !== undefined ? { lat: entry.lat, lon: entry.lon } : {}),
-    ...extra,
-  };
+/** A hit's keys: fields (src/search/fields.ts), so that each has the value it has in every format. */
+const HIT_FIELDS: readonly FieldName[] = [
+  'isil',
+  'uri',
+  'page',
+  'name',
+  'otherNames',
+  'sigel',
+  'city',
+  'postcode',
+  'type',
+  'lat',
+  'lon',
+];
+
+function hitJson(entry: SearchEntry, context: FieldContext, extra: Record<string, unknown> = {}) {
+  return { ...institutionFields(entry, context, HIT_FIELDS), ...extra };
 }
 
 /** A search answer: validators of its bytes; the words of an HTML page follow Accept-Language. */
@@ -209,7 +217,7 @@ function send(
 }
 
 function searchJson(
-  deps: RouteDeps,
+  context: FieldContext,
   params: URLSearchParams,
   request: ReturnType<typeof searchRequest>,
   answer: SearchAnswer,
@@ -222,7 +230,7 @@ function searchJson(
     size: request.size,
     version,
     hits: answer.hits.map((h) =>
-      hitJson(deps, h.entry, {
+      hitJson(h.entry, context, {
         score: Math.round(h.score * 1000) / 1000,
         ...(h.distanceKm !== undefined ? { distanceKm: Math.round(h.distanceKm * 100) / 100 } : {}),
       }),
@@ -256,12 +264,21 @@ export function search(deps: RouteDeps): RequestHandler {
     }
     const asker = askerOf(req);
     const fields = fieldList(params, output, output === 'csv' ? CSV_FIELDS : FIELD_NAMES);
-    if (output === 'geojson' || output === 'jsonl')
-      return searchExport(req, res, deps, slots, { request, format: output, fields, asker });
-    // Made in the index's thread: up to 10,000 rows, too many to copy and write here.
+    const context = requestFieldContext(req, deps.config);
+    // A CSV without a page is every match, as the results page's download link asks it.
+    const paged = params.has('page') || params.has('size');
+    if (output === 'geojson' || output === 'jsonl' || (output === 'csv' && !paged))
+      return searchExport(req, res, deps, slots, {
+        request,
+        format: output,
+        fields,
+        context,
+        asker,
+      });
+    // A page of a CSV, made in the index's thread: up to 10,000 rows, too many to copy and write here.
     if (output === 'csv') {
       const { version, value } = await searching(deps.service, (index) =>
-        index.csv(request, { context: fieldContext(deps.config), fields }, asker),
+        index.csv(request, { context, fields }, asker),
       );
       return send(req, res, deps, CONTENT_TYPE.csv, value, version, {
         'Content-Disposition': 'inline; filename="isil-search.csv"',
@@ -276,7 +293,7 @@ export function search(deps: RouteDeps): RequestHandler {
         res,
         deps,
         CONTENT_TYPE.json,
-        made(searchJson(deps, params, request, answer, version)),
+        made(searchJson(context, params, request, answer, version)),
         version,
       );
     const language = pageLanguage(params, req.headers['accept-language']);
@@ -328,14 +345,16 @@ export function suggest(deps: RouteDeps): RequestHandler {
     const q = one(params, 'q') ?? '';
     if (q.length > MAX_QUERY) throw badRequest(`q is at most ${MAX_QUERY} characters.`);
     const limit = integer(one(params, 'limit'), 'limit', 1, 10, 10);
-    const key = `${limit}\u0000${q}`;
+    const context = requestFieldContext(req, deps.config);
+    // The pages in a body are absolute on the origin asked: a body is kept for its origin.
+    const key = `${limit}\u0000${context.pagePattern}\u0000${q}`;
     let version = deps.service.search.version;
     let body = version !== undefined && version === keptFor ? kept.get(key) : undefined;
     if (body === undefined) {
       const asker = askerOf(req);
       const found = await searching(deps.service, (index) => index.suggest(q, limit, asker));
       version = found.version;
-      body = `${JSON.stringify({ query: q, suggestions: found.value.map((e) => hitJson(deps, e)) })}\n`;
+      body = `${JSON.stringify({ query: q, suggestions: found.value.map((e) => hitJson(e, context)) })}\n`;
       if (keptFor !== version) {
         kept.clear();
         keptFor = version;

@@ -1,7 +1,8 @@
-// Bulk answers of `/search`: every match as JSON Lines (`format=jsonl`) or as a GeoJSON
-// FeatureCollection (`format=geojson`), streamed as the client reads them, a chunk at a time from
-// the index's thread (src/search/exports.ts), in the dataset version the export started in, gzip
-// when asked. At most `MAX_EXPORTS` run at once; past them, 503 with Retry-After.
+// Bulk answers of `/search`: every match as JSON Lines (`format=jsonl`), as a GeoJSON
+// FeatureCollection (`format=geojson`) or as CSV (`format=csv` without a page), streamed as the
+// client reads them, a chunk at a time from the index's thread (src/search/exports.ts), in the
+// dataset version the export started in, gzip when asked. At most `MAX_EXPORTS` run at once;
+// past them, 503 with Retry-After.
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
@@ -16,21 +17,28 @@ import type { Asker } from '../search/searchQueue';
 import { notModified } from './conditional';
 import { cacheControl, DATASET_VERSION, queryOf, searching, type RouteDeps } from './deps';
 import { NO_STORE, serviceUnavailable } from './errors';
+import { originOf } from './feed';
 import { institutionPage } from './institutionPage';
 import { commonHeaders } from './middleware';
 
 const CONTENT_TYPE: Readonly<Record<ExportFormat, string>> = {
   geojson: 'application/geo+json',
   jsonl: 'application/x-ndjson',
+  csv: 'text/csv;charset=utf-8;header=present',
 };
 
-/** Where the fields module finds an institution's URI and page (src/search/fields.ts). */
-export function fieldContext(config: Config): FieldContext {
-  return {
-    baseIri: config.baseIri,
-    pagePattern: institutionPage(config, '{isil}', { absolute: true }),
-  };
+/**
+ * Where the fields module finds an institution's URI and page (src/search/fields.ts): the page is
+ * a URL a client fetches, absolute on `origin`, the request's (feed.ts, `originOf`), in every format.
+ */
+export function fieldContext(config: Config, origin: string): FieldContext {
+  const page = institutionPage(config, '{isil}');
+  return { baseIri: config.baseIri, pagePattern: page.startsWith('/') ? `${origin}${page}` : page };
 }
+
+/** The fields' context of a request: its pages absolute on the origin it asked. */
+export const requestFieldContext = (req: Request, config: Config): FieldContext =>
+  fieldContext(config, originOf(req.headers.host, config.baseIri));
 
 /** Bulk exports answered at once: each holds its matches and a version's index. */
 export const MAX_EXPORTS = 4;
@@ -44,10 +52,14 @@ export interface ExportAsked {
   readonly request: SearchRequest;
   readonly format: ExportFormat;
   readonly fields: readonly FieldName[];
+  readonly context: FieldContext;
   readonly asker: Asker;
 }
 
-/** A validator of what the answer is made of: the version, the query and the content coding. */
+/**
+ * A validator of what the answer is made of: the version, the query, the pages' origin (`page`)
+ * and the content coding.
+ */
 function etagOf(version: string, params: URLSearchParams, format: string, coding: string): string {
   const query = [...params]
     .filter(([k]) => k !== 'lang')
@@ -79,14 +91,19 @@ export async function searchExport(
     );
   slots.running++;
   // The asker (its abort signal) stays here: only plain data crosses to the index's thread.
-  const { asker, format, request, fields } = asked;
+  const { asker, format, request, fields, context } = asked;
   let open: number | undefined;
   try {
-    const spec = { request, format, fields, context: fieldContext(deps.config) };
+    const spec = { request, format, fields, context };
     const started = await searching(deps.service, (s) => s.exportStart(spec, asker));
     open = started.value.id;
     const gzip = accepts(req).encoding(['gzip', 'identity']) === 'gzip';
-    const etag = etagOf(started.version, queryOf(req), format, gzip ? 'gzip' : 'identity');
+    const etag = etagOf(
+      started.version,
+      queryOf(req),
+      `${format}\0${context.pagePattern}`,
+      gzip ? 'gzip' : 'identity',
+    );
     const headers = {
       ...commonHeaders(res),
       'Content-Type': CONTENT_TYPE[format],
@@ -108,6 +125,7 @@ export async function searchExport(
     }
     const out: Writable = gzip ? createGzip() : res;
     if (gzip) out.pipe(res);
+    if (format === 'csv') await write(out, `${fields.join(',')}\r\n`, asker.signal);
     if (format === 'geojson')
       await write(
         out,

@@ -3,11 +3,11 @@
 // same way for every adapter (it reads descriptions through the store port), for every dataset
 // version. src/search/fields.ts lists what of it is published as fields.
 import type { Quad, Term } from 'n3';
-import type { Description } from '../rdf/description';
+import { parseModified, type Description } from '../rdf/description';
 import { LIBTYPES } from '../rdf/libtype';
 import { GND, PREFIXES, RDF_TYPE, WIKIDATA } from '../rdf/namespaces';
 
-const { foaf, v, dbp, geo, schema, dc, gbv, owl, rdf } = PREFIXES;
+const { foaf, v, dbp, geo, schema, dc, dcterms, gbv, owl, rdf, wdrs } = PREFIXES;
 
 /** The kinds of institution the search facets and the pages tell apart. */
 export type InstitutionType = 'library' | 'archive' | 'museum' | 'other';
@@ -30,14 +30,16 @@ export interface SearchEntry {
   /** The street address of the first address that has one. */
   readonly street?: string | undefined;
   readonly homepage?: string | undefined;
-  /** The first e-mail address, without `mailto:`. */
+  /** The main contact's e-mail address, without `mailto:` (see `mainEmail`). */
   readonly email?: string | undefined;
+  /** The e-mail address of the lending interlibrary loan (`Gebende Fernleihe`). */
+  readonly illEmail?: string | undefined;
   /** The first voice number (the preferred one first). */
   readonly phone?: string | undefined;
   /** The Wikidata item (`Q…`) and the GND record (its id) the links name. */
   readonly wikidata?: string | undefined;
   readonly gnd?: string | undefined;
-  /** When the record last changed (`dcterms:modified` of its description), ISO 8601 in UTC. */
+  /** When the record last changed: `dcterms:modified` of its description, as the record has it. */
   readonly modified?: string | undefined;
 }
 
@@ -86,6 +88,51 @@ function voice(quads: readonly Quad[], r: string): string | undefined {
   return tel && objects(quads, tel, `${rdf}value`)[0]?.value;
 }
 
+const digits = (number: string) => number.replace(/[^+\d]/g, '');
+
+/** The e-mail address of the contact point `point`, without `mailto:`. */
+const emailOf = (quads: readonly Quad[], point: Term) =>
+  objects(quads, point, `${schema}email`)[0]?.value.replace(/^mailto:/i, '');
+
+/**
+ * The main contact's e-mail address: that of the contact point with the main phone number (the
+ * record's own choice); else one no contact point names, the general address; else the first. The
+ * vCard lists every contact point's address beside it, in no order of importance (DE-1a's first is
+ * its interlibrary loan's).
+ */
+function mainEmail(
+  quads: readonly Quad[],
+  r: string,
+  phone: string | undefined,
+): string | undefined {
+  const points = objects(quads, r, `${schema}contactPoint`);
+  const main =
+    phone &&
+    points.find((p) =>
+      objects(quads, p, `${schema}telephone`).some((t) => digits(t.value) === digits(phone)),
+    );
+  const own = main && emailOf(quads, main);
+  if (own) return own;
+  const named = new Set(points.map((p) => emailOf(quads, p)?.toLowerCase()));
+  const emails = objects(quads, r, `${v}email`).map((t) => t.value.replace(/^mailto:/i, ''));
+  return emails.find((e) => !named.has(e.toLowerCase())) ?? emails[0];
+}
+
+/** The address of the lending interlibrary loan, the contact point `Gebende Fernleihe`. */
+function illEmail(quads: readonly Quad[], r: string): string | undefined {
+  const point = objects(quads, r, `${schema}contactPoint`).find((p) =>
+    objects(quads, p, `${schema}contactType`).some((t) => /^gebende fernleihe$/i.test(t.value)),
+  );
+  return point && emailOf(quads, point);
+}
+
+/** `dcterms:modified` of the description document as written, when it is a valid one. */
+function modifiedOf(quads: readonly Quad[], r: string): string | undefined {
+  const document = objects(quads, r, `${wdrs}describedby`)[0];
+  const text = document && objects(quads, document, `${dcterms}modified`)[0]?.value;
+  return parseModified(text) ? text : undefined;
+}
+
 /** How to reach the institution and where it is linked: the entry's fields beyond the search's. */
 function reach(description: Description, adrs: readonly Term[]) {
   const quads = description.quads;
@@ -93,15 +140,16 @@ function reach(description: Description, adrs: readonly Term[]) {
   const street = adrs
     .flatMap((a) => objects(quads, a, `${v}street-address`))
     .map((t) => t.value.normalize('NFC'))[0];
-  const email = objects(quads, r, `${v}email`)[0]?.value.replace(/^mailto:/i, '');
+  const phone = voice(quads, r);
   return {
     street,
     homepage: objects(quads, r, `${foaf}homepage`)[0]?.value,
-    email,
-    phone: voice(quads, r),
+    email: mainEmail(quads, r, phone),
+    illEmail: illEmail(quads, r),
+    phone,
     wikidata: linked(quads, r, WIKIDATA),
     gnd: linked(quads, r, GND),
-    modified: description.modified?.toISOString(),
+    modified: modifiedOf(quads, r),
   };
 }
 

@@ -1,18 +1,19 @@
-// Bulk exports of a search (JSON Lines, GeoJSON), in the index's thread: an export holds the index
+// Bulk exports of a search (JSON Lines, GeoJSON, CSV), in the index's thread: an export holds the index
 // of the version it started in and its matches in ranking order (references to the index's own
 // entries, nothing more per match), and hands its text out a chunk at a time as the client reads
 // it. A reload builds a new index beside it; the export goes on in its own version.
 import type { SearchEntry } from './entry';
 import { institutionFields, type FieldContext, type FieldName } from './fields';
+import { csvLine } from './searchCsv';
 import type { SearchIndex, SearchRequest } from './searchIndex';
 
-export type ExportFormat = 'jsonl' | 'geojson';
+export type ExportFormat = 'jsonl' | 'geojson' | 'csv';
 
 /** What an export is asked for: the search, its format, and the fields of each line. */
 export interface ExportSpec {
   readonly request: SearchRequest;
   readonly format: ExportFormat;
-  /** JSON Lines' keys (GeoJSON's properties are fixed: name, city, type, page, uri). */
+  /** JSON Lines' keys or the CSV's columns (GeoJSON's properties are fixed: name, city, type, page, uri). */
   readonly fields: readonly FieldName[];
   readonly context: FieldContext;
 }
@@ -50,10 +51,14 @@ interface Held {
 
 const hasPoint = (e: SearchEntry) => e.lat !== undefined && e.lon !== undefined;
 
-/** One match as its text: a JSON line, or a GeoJSON Feature (RFC 7946 §3.2, `[lon, lat]`). */
+/**
+ * One match as its text: a JSON line, a CSV row (RFC 4180, its CRLF), or a GeoJSON Feature
+ * (RFC 7946 §3.2, `[lon, lat]`).
+ */
 function line(e: SearchEntry, spec: ExportSpec): string {
   if (spec.format === 'jsonl')
-    return JSON.stringify(institutionFields(e, spec.context, spec.fields));
+    return `${JSON.stringify(institutionFields(e, spec.context, spec.fields))}\n`;
+  if (spec.format === 'csv') return `${csvLine(e, spec.fields, spec.context)}\r\n`;
   return JSON.stringify({
     type: 'Feature',
     id: e.isil,
@@ -89,7 +94,7 @@ export class Exports {
     let text = '';
     for (let i = held.at; i < to; i++) {
       const separator = spec.format === 'geojson' && held.written > 0 ? ',\n' : '';
-      text += `${separator}${line(entries[i]!, spec)}${spec.format === 'jsonl' ? '\n' : ''}`;
+      text += `${separator}${line(entries[i]!, spec)}`;
       held.written++;
     }
     held.at = to;

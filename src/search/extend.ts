@@ -46,7 +46,12 @@ export const EXTEND_PROPERTIES: readonly Property[] = [
   { id: 'street', name: 'Street address', description: 'street and number', field: 'street' },
   { id: 'coordinates', name: 'Coordinates', description: '"lat,lon" (WGS 84)' },
   { id: 'homepage', name: 'Homepage', description: 'the website', field: 'homepage' },
-  { id: 'email', name: 'E-mail', description: 'the e-mail address', field: 'email' },
+  {
+    id: 'email',
+    name: 'E-mail',
+    description: "the main contact's e-mail address",
+    field: 'email',
+  },
   { id: 'phone', name: 'Phone', description: 'the main phone number', field: 'phone' },
   { id: 'type', name: 'Type', description: 'library, archive, museum or other', field: 'type' },
   { id: 'wikidata', name: 'Wikidata', description: 'the Wikidata item', entity: 'wikidata' },

@@ -61,13 +61,23 @@ export const FIELDS = [
     value: (e, c) => c.pagePattern.replace('{isil}', e.isil),
   },
   { name: 'homepage', description: 'its website', value: (e) => e.homepage },
-  { name: 'email', description: 'the first e-mail address', value: (e) => e.email },
+  {
+    name: 'email',
+    description: "the main contact's e-mail address (that of the main phone number's contact)",
+    value: (e) => e.email,
+  },
+  {
+    name: 'illEmail',
+    description: 'the e-mail address of the lending interlibrary loan (`Gebende Fernleihe`)',
+    value: (e) => e.illEmail,
+  },
   { name: 'phone', description: 'the main phone number', value: (e) => e.phone },
   { name: 'wikidata', description: 'the Wikidata item (`Q…`)', value: (e) => e.wikidata },
   { name: 'gnd', description: 'the GND record', value: (e) => e.gnd },
   {
     name: 'modified',
-    description: 'when the record last changed (ISO 8601, UTC)',
+    description:
+      'when the record last changed, as the record says it (ISO 8601; no zone where it has none)',
     value: (e) => e.modified,
   },
 ] as const satisfies readonly Field[];

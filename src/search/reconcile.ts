@@ -16,9 +16,9 @@ import {
   nameLikeness,
   quoted,
   significant,
-  townWords,
   within,
 } from './likeness';
+import { inTownNamed, IN_TOWN_NAMED, OTHER_TOWN, otherTown } from './towns';
 import { townOf } from './wordLikeness';
 import type { InstitutionType, SearchEntry } from './entry';
 import type { SearchIndex } from './searchIndex';
@@ -183,39 +183,9 @@ function candidatePool(
   return pool;
 }
 
-const SAINT = new Set(['st', 'sankt']);
-
-/** What a candidate loses whose name names another town than the query does. */
-const OTHER_TOWN = 25;
-
-/**
- * Whether a candidate is of another town than the query names: the query's name or its city names
- * a town (`Bonner` names Bonn) and the candidate's name a different one, and neither its name nor
- * its address the query's (the `Gedenkstätte ... in Düsseldorf` for a `Gedenkstätte für die Bonner
- * Opfer des Nationalsozialismus`). Most records have no address: their names tell their towns.
- */
-function otherTown(
-  index: SearchIndex,
-  name: string,
-  cities: readonly string[],
-): (entry: SearchEntry, named: readonly string[]) => boolean {
-  const towns = index.towns();
-  const said = significant(name);
-  const asked = new Set([
-    ...said.flatMap((w) => [w, townOf(w)]).filter((t): t is string => !!t && towns.has(t)),
-    ...cities.flatMap(townWords),
-  ]);
-  if (asked.size === 0) return () => false;
-  const saidSet = new Set(said);
-  // `named`: the words of the candidate's name, as the caller has them already.
-  return (entry, named) => {
-    if (named.some((w) => asked.has(w))) return false;
-    if (entry.cities.some((c) => townWords(c).some((w) => asked.has(w)))) return false;
-    // A word after `St.` names a saint, or a place of one, more often than a town (`Historisches
-    // Straßenbahndepot St. Peter`, in Nuremberg).
-    return named.some((w, i) => towns.has(w) && !saidSet.has(w) && !SAINT.has(named[i - 1] ?? ''));
-  };
-}
+/** Whether a record's values agree with those given; unknown where it has none (most records). */
+const agrees = (given: readonly string[], held: readonly string[]) =>
+  given.length > 0 && held.length > 0 ? held.some((h) => given.includes(h)) : undefined;
 
 /** The longest end of `word`, five letters or more, that some name holds whole. */
 function endKnown(index: SearchIndex, word: string): string | undefined {
@@ -298,21 +268,21 @@ export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[
   const phrased = phrasing(query.query);
   const likenessTo = nameLikeness(query.query, (w) => index.rarity(w));
   const elsewhere = otherTown(index, query.query, given.get('city') ?? []);
+  const inTown = inTownNamed(index, query.query);
   const scored = [...pool.values()].map((entry) => {
     const likeness = Math.max(
       likenessTo(entry.name, entry.cities),
       ...entry.otherNames.map((n) => likenessTo(n, entry.cities)),
     );
     const isil = isils.length ? isils.includes(entry.isil.toLowerCase()) : undefined;
-    const city = cities.length ? entry.cities.some((c) => cities.includes(fold(c))) : undefined;
-    const postcode = postcodes.length
-      ? entry.postcodes.some((p) => postcodes.includes(p))
-      : undefined;
+    const city = agrees(cities, entry.cities.map(fold));
+    const postcode = agrees(postcodes, entry.postcodes);
     // The name counts most; each property given moves the score towards agreement or away.
     let score = likeness * 80 + kindAgreement(kindsAsked, entry);
     if (isil !== undefined) score += isil ? 40 : -30;
     if (city !== undefined) score += city ? 12 : -15;
     if (postcode !== undefined) score += postcode ? 8 : -10;
+    if (!cities.length && inTown(entry)) score += IN_TOWN_NAMED;
     const named = words(entry.name);
     if (elsewhere(entry, named)) score -= OTHER_TOWN;
     if (isil === undefined && PACKAGE.test(entry.isil)) score -= NOT_AN_INSTITUTION;

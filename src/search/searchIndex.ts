@@ -353,9 +353,16 @@ export class SearchIndex {
     return this.completion!.holding(word, limit);
   }
 
-  /** Up to `limit` institutions for what is being typed, best first (src/search/completion.ts). */
+  /**
+   * Up to `limit` institutions for what is being typed, best first (src/search/completion.ts); an
+   * ISIL or Sigel typed whole first, case aside (ISO 15511: an ISIL's case carries no meaning), as
+   * the search ranks it: its words are short and common (`DE-1`), so the completion alone ranks
+   * the longer ISILs that hold them before it.
+   */
   suggest(q: string, limit = 10): SearchEntry[] {
-    return this.completion!.suggest(q, limit);
+    const typed = (this.wholeIdentifiers.get(words(q).join('')) ?? []).map((i) => this.entries[i]!);
+    const rest = this.completion!.suggest(q, limit).filter((e) => !typed.includes(e));
+    return [...typed, ...rest].slice(0, limit);
   }
 
   /**

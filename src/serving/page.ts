@@ -11,6 +11,7 @@ import { CC0, PREFIXES } from '../rdf/namespaces';
 import { LIBTYPE, LIBTYPES } from '../rdf/libtype';
 import { Graph, mainFirst } from './html/graph';
 import { schemaOrg } from './html/schemaOrg';
+import { searchEntry } from '../search/entry';
 import { layout } from './html/layout';
 import { DE, ELSEWHERE, KINDS, PAGE } from './html/pageWords';
 import { escapeHtml, escapeMarkup } from './html/escape';
@@ -332,7 +333,7 @@ export function renderPage(
     ),
     ...(where ? ['<link rel="stylesheet" href="/assets/leaflet/leaflet.css">'] : []),
     `<script type="application/ld+json">\n${scriptJson(jsonld.trim())}\n</script>`,
-    `<script type="application/ld+json">\n${scriptJson(JSON.stringify(schemaOrg(g, r)))}\n</script>`,
+    `<script type="application/ld+json">\n${scriptJson(JSON.stringify(schemaOrg(g, r, searchEntry(institution.isil, description))))}\n</script>`,
   ].join('\n');
   const body = `${asOfNote(options)}<h1${langOf(nameTerm)}>${escapeHtml(name)}</h1>
 ${others.length ? `<p class="other-names">${t.otherNames}: ${others.join(' · ')}</p>` : ''}

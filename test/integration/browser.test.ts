@@ -86,6 +86,17 @@ describe('the pages in a browser', function () {
     await page.close();
   });
 
+  it("offers an ISIL typed whole first in the home page's lookup, and goes to its page", async () => {
+    const page = await open('/');
+    await page.fill('#home-q', 'DE-1');
+    const first = page.locator('#home-list [role=option]').first();
+    await first.waitFor();
+    assert.match((await first.textContent()) ?? '', /^Staatsbibliothek zu Berlin.*DE-1\b(?!\w)/);
+    await page.keyboard.press('ArrowDown');
+    await Promise.all([page.waitForURL(/\/isil\/DE-1$/), page.keyboard.press('Enter')]);
+    await page.close();
+  });
+
   it('switches the language, and the links keep it', async () => {
     const page = await open('/isil/DE-1a');
     assert.equal(await page.getAttribute('html', 'lang'), 'de');

@@ -110,6 +110,27 @@ describe('reconciliation (W3C Reconciliation API 0.2)', function () {
     }
   });
 
+  it('takes a record without a city for unknown, not a mismatch, and a full record of the town named first', async () => {
+    const batch = {
+      alone: { query: 'Landesarchiv Berlin' },
+      city: { query: 'Landesarchiv Berlin', properties: [{ pid: 'city', v: 'Berlin' }] },
+      sbb: { query: 'Staatsbibliothek zu Berlin' },
+    };
+    const res = await request(app)
+      .get(`/reconcile?queries=${encodeURIComponent(JSON.stringify(batch))}`)
+      .expect(200);
+    valid(schema.results!, res.body);
+    const { alone, city, sbb } = res.body;
+    // DE-2297's record is a name alone: the city given says nothing for or against it.
+    assert.equal(city.result[0].id, 'DE-2297');
+    assert.equal(city.result[0].score, alone.result[0].score);
+    assert.ok(!city.result[0].features.some((f: { id: string }) => f.id === 'city_match'));
+    assert.equal(city.result[0].match, false);
+    // The library itself (its full record, in Berlin), not the picture agency of its name.
+    assert.equal(sbb.result[0].id, 'DE-1a');
+    assert.equal(sbb.result[0].match, false, 'a name alone is never an automatic match');
+  });
+
   it('completes entities, types and properties, and previews an institution', async () => {
     const entities = await request(app)
       .get('/reconcile/suggest/entity?prefix=staatsbib%20ber')

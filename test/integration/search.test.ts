@@ -2,7 +2,7 @@
 // through each store adapter: the index is built from the descriptions the store port gives.
 import assert from 'node:assert/strict';
 import request from 'supertest';
-import type { Express } from 'express';
+import type { Server } from 'node:http';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
 import type { Service } from '../../src/serving/service';
 import { loadSources } from '../../src/load/loadSources';
@@ -29,11 +29,15 @@ for (const adapter of ADAPTERS)
   describe(`search over HTTP (${adapter} store)`, function () {
     before(needsThirdParty);
     this.timeout(120_000);
-    let app: Express;
+    // One listening server: an answer's pages are absolute on the origin asked, the same port each time.
+    let app: Server;
     let service: Service;
     before(async () => {
-      ({ app, service } = await buildApp(BUNDLED_DATASET, {}, adapter));
+      const built = await buildApp(BUNDLED_DATASET, {}, adapter);
+      service = built.service;
+      app = built.app.listen(0);
     });
+    after(() => app.close());
 
     it('answers 503 with Retry-After until the first index is built, then answers', async () => {
       const early = await request(app).get('/search?q=Berlin&format=json');
@@ -190,6 +194,31 @@ for (const adapter of ADAPTERS)
       assert.deepEqual(kunst.hits, plain.hits);
     });
 
+    it("downloads every match as CSV from the results page's link, not the page shown", async () => {
+      await service.search.ensure();
+      const page = await request(app).get('/search?q=Berlin&lang=en&size=20').expect(200);
+      const shown = Number(/<p>([\d,]+) results ·/.exec(page.text)![1]!.replace(/,/g, ''));
+      assert.ok(shown > 20, `${shown} results, more than a page`);
+      const href = /<a href="([^"]+)" type="text\/csv">/
+        .exec(page.text)![1]!
+        .replace(/&#38;|&amp;/g, '&');
+      const csv = await request(app).get(href).buffer(true).expect(200);
+      assert.match(csv.headers['content-type']!, /^text\/csv;charset=utf-8/);
+      assert.equal(csv.headers['content-disposition'], 'inline; filename="isil-search.csv"');
+      const rows = csvRows(csv.text);
+      assert.equal(rows[0]!.join(','), 'isil,name,sigel,postcode,city,type,lat,lon,uri');
+      assert.equal(rows.length - 1, shown);
+      // In the search's order, as the results page lists them.
+      const json = await request(app).get('/search?q=Berlin&format=json&size=20').expect(200);
+      assert.deepEqual(
+        rows.slice(1, 21).map((r) => r[0]),
+        json.body.hits.map((h: { isil: string }) => h.isil),
+      );
+      // A page asked for is still a page.
+      const paged = await request(app).get('/search?q=Berlin&format=csv&size=5&page=2').expect(200);
+      assert.equal(csvRows(paged.text).length, 6);
+    });
+
     it('keeps those near a point nearest first, or inside a box', async () => {
       await service.search.ensure();
       const near = await request(app)
@@ -243,6 +272,23 @@ for (const adapter of ADAPTERS)
         .expect(400);
       await request(app).get('/search/suggest?q=a&limit=11').expect(400);
     });
+
+    it('suggests an ISIL or Sigel typed whole first, in any case, as the search ranks it', async () => {
+      await service.search.ensure();
+      const first = async (q: string) =>
+        (
+          await request(app)
+            .get(`/search/suggest?q=${encodeURIComponent(q)}`)
+            .expect(200)
+        ).body.suggestions[0]?.isil;
+      assert.equal(await first('DE-1'), 'DE-1');
+      assert.equal(await first('DE-1a'), 'DE-1a');
+      assert.equal(await first('de-1A'), 'DE-1a');
+      assert.equal(await first('Lün 3'), 'DE-Luen3');
+      // The others that hold the typed words follow it.
+      const rest = await request(app).get('/search/suggest?q=DE-1a').expect(200);
+      assert.ok(rest.body.suggestions.some((s: { isil: string }) => s.isil === 'DE-Mm1a'));
+    });
   });
 
 describe('a search index whose store fails under it', () => {
@@ -267,7 +313,7 @@ describe("the search index's thread", function () {
 
   it('answers from a thread of its own; when that thread dies, search answers 503 and the index is built again in a new one', async () => {
     const failures: string[] = [];
-    const { app, service } = await buildApp(
+    const { app: express, service } = await buildApp(
       [BUNDLED_DATASET[2]!, BUNDLED_DATASET[3]!],
       {},
       'embedded',
@@ -275,6 +321,8 @@ describe("the search index's thread", function () {
         search: { onFailed: (_version, error) => failures.push(error.message) },
       },
     );
+    // Listening: the answers' pages are absolute on the origin asked, before and after alike.
+    const app = express.listen(0);
     await service.search.ensure();
     const before = await request(app).get('/search?q=Staatsbibliothek&format=json').expect(200);
     assert.ok(before.body.hits.length > 0);
@@ -297,6 +345,7 @@ describe("the search index's thread", function () {
     await request(app).get('/search/suggest?q=Staats').expect(200);
     // Closed with the service: search is unavailable, nothing is built again.
     service.close();
+    app.close();
     assert.equal(service.search.state, 'idle');
   });
 });

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import request from 'supertest';
-import type { Express } from 'express';
+import type { Server } from 'node:http';
 import { check } from '@placemarkio/check-geojson';
 import { generate } from '../../loader/generate';
 import type { Service } from '../../src/serving/service';
@@ -41,7 +41,8 @@ const lines = (body: Buffer): Line[] =>
 for (const adapter of ADAPTERS)
   describe(`search for machines (${adapter} store)`, function () {
     this.timeout(120_000);
-    let app: Express;
+    // One listening server: an answer's pages are absolute on the origin asked, the same port each time.
+    let app: Server;
     let service: Service;
     let all: Line[];
     const folder = tempDir();
@@ -50,12 +51,17 @@ for (const adapter of ADAPTERS)
     before(async () => {
       fs.writeFileSync(source, [...generate({ count: COUNT, seed: 39, base: BASE })].join(''));
       fs.writeFileSync(other, [...generate({ count: 50, seed: 40, base: BASE })].join(''));
-      ({ app, service } = await buildApp([source], {}, adapter));
+      const built = await buildApp([source], {}, adapter);
+      service = built.service;
+      app = built.app.listen(0);
       await service.search.ensure();
       const res = await request(app).get('/search?format=jsonl').buffer(true).parse(binary);
       all = lines(res.body as Buffer);
     });
-    after(() => fs.rmSync(folder, { recursive: true, force: true }));
+    after(() => {
+      app.close();
+      fs.rmSync(folder, { recursive: true, force: true });
+    });
 
     it('exports every match as JSON Lines, all fields, with the version, CORS and an ETag', async () => {
       const res = await request(app)
@@ -278,7 +284,7 @@ for (const adapter of ADAPTERS)
         request: { q: '' },
         format: 'jsonl' as const,
         fields: ['isil' as const],
-        context: fieldContext(testConfig()),
+        context: fieldContext(testConfig(), BASE),
       };
       const started = await service.search.exportStart(spec);
       assert.equal(started.version, before);

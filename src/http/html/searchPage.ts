@@ -94,7 +94,8 @@ export function searchPage(
     pages > 1
       ? `<nav class="pager" aria-label="${t.page(request.page, pages)}">${request.page > 1 ? `<a rel="prev" href="${escapeHtml(withParams({ page: String(request.page - 1) }))}">${t.previous}</a>` : ''}<span>${t.page(request.page, pages)}</span>${request.page < pages ? `<a rel="next" href="${escapeHtml(withParams({ page: String(request.page + 1) }))}">${t.next}</a>` : ''}</nav>`
       : '';
-  const csv = withParams({ format: 'csv' }, false);
+  // Every match, not the page shown: no `page` (withParams drops it) and no `size`.
+  const csv = withParams({ format: 'csv', size: undefined }, false);
   const fielded = fieldedForm(request.q, params);
   const asQuery = fielded
     ? asQueryLine(t.asQuery, fielded, withParams({ q: fielded, ...NO_FACETS }))

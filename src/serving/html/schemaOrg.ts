@@ -4,12 +4,20 @@
 import type { Term } from 'n3';
 import { LIBTYPES } from '../../rdf/libtype';
 import { PREFIXES } from '../../rdf/namespaces';
+import type { SearchEntry } from '../../search/entry';
 import { mainFirst, type Graph } from './graph';
 
-const { foaf, v, dbp, dc, dcterms, geo, schema, rdf } = PREFIXES;
+const { foaf, v, dbp, dc, dcterms, geo, schema } = PREFIXES;
 
-export /** schema.org JSON-LD for search engines: the kind of institution, name, address, geo, contact. */
-function schemaOrg(g: Graph, r: string): Record<string, unknown> {
+/**
+ * schema.org JSON-LD for search engines: the kind of institution, name, address, geo, contact; its
+ * main phone number and e-mail address are the fields' (src/search/fields.ts), as in every format.
+ */
+export function schemaOrg(
+  g: Graph,
+  r: string,
+  fields: Pick<SearchEntry, 'phone' | 'email'>,
+): Record<string, unknown> {
   const kinds = g.types({ value: r } as Term);
   // The agency's type (035E $f), else, for a museum's ISIL (`DE-MUS-…`) whose record says no
   // more, a museum: as the search's facet reads them (src/search/entry.ts).
@@ -63,8 +71,8 @@ function schemaOrg(g: Graph, r: string): Record<string, unknown> {
       lat !== undefined && lon !== undefined && Number.isFinite(lat) && Number.isFinite(lon)
         ? { '@type': 'GeoCoordinates', latitude: lat, longitude: lon }
         : undefined,
-    telephone: g.objects(r, `${v}tel`).flatMap((tel) => g.values(tel, `${rdf}value`))[0],
-    email: g.values(r, `${v}email`)[0]?.replace(/^mailto:/i, ''),
+    telephone: fields.phone,
+    email: fields.email,
     url: g.values(r, `${foaf}homepage`)[0],
     sameAs: g.values(r, `${PREFIXES.owl}sameAs`),
     contactPoint: g.objects(r, `${schema}contactPoint`).map((point) =>

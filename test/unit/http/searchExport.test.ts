@@ -15,6 +15,7 @@ describe('bulk exports', () => {
         request: { q: '' },
         format: 'jsonl',
         fields: ['isil'],
+        context: { baseIri: '', pagePattern: '' },
         asker: { client: 'test' },
       }),
       (e: unknown) =>
