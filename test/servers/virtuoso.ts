@@ -33,6 +33,8 @@ export interface Virtuoso {
   restart(): Promise<void>;
   /** SIGSTOP / SIGCONT: a server that takes connections and answers nothing (a slow store). */
   pause(): void;
+  /** Its process's id now (a restart gives it another). */
+  readonly pid: number;
   resume(): void;
   stop(): Promise<void>;
 }
@@ -202,6 +204,9 @@ export async function startVirtuoso(
     openGraphStore,
     kill,
     restart,
+    get pid() {
+      return child.pid!;
+    },
     pause: () => child.kill('SIGSTOP'),
     resume: () => child.kill('SIGCONT'),
     stop,

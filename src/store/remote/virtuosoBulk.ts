@@ -5,9 +5,11 @@
 // are written to a file of their own and loaded by a second loader while the version's quads are
 // still being written and loaded, so the two use both of a small machine's cores. Nothing is
 // published until every load and the copy are done and checked: one SPARQL Update of the registry.
+// isql runs as a child process the loader waits for without blocking: a statement may run for
+// minutes, and a loader frozen that long lets its keep-alive connections to the store go stale.
 // Known limit: isql takes its password as an argument, which other users of the loader's machine
 // can see in the process list (docs/scaling.md).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { canonicalNTriples } from './canonical';
@@ -35,7 +37,7 @@ export interface BulkSettings {
   readonly fileBytes?: number;
 }
 
-/** isql failed, or the bulk loader refused the file. */
+/** isql failed, the bulk loader refused the file, or the store stopped answering. */
 export class BulkLoadError extends Error {
   override name = 'BulkLoadError';
 }
@@ -55,6 +57,8 @@ export function copyGraphs(prefix: string, graph: string): string {
   return `log_enable(2, 1); INSERT SOFT DB.DBA.RDF_QUAD (G, S, P, O) SELECT iri_to_id('${sqlText(graph)}'), q.S, q.P, q.O FROM DB.DBA.RDF_QUAD q WHERE id_to_iri(q.G) LIKE '${sqlText(prefix)}%';`;
 }
 
+/** isql's error when the server is gone: 08S01 (connection lost), S2801 (connect failed). */
+const STORE_GONE = /\*\*\* Error (08S01|S2801):/;
 /** What marks a version's graph while the version is loaded: a load killed before the copy left it. */
 const LOADING = 'urn:isil-ld:loading';
 /** What isql may print before the process is ended (a runaway answer is not kept whole). */
@@ -105,9 +109,15 @@ export class VirtuosoBulkTransport implements Transport {
     this.all = versionGraph(version);
     // What an earlier load of the same bytes left, killed before it was published, is dropped
     // whole: its version's graph holds the mark below, or (killed after the copy) every triple.
-    const left = this.isql(`SPARQL ASK WHERE { GRAPH <${this.all}> { ?s ?p ?o } }`);
-    if (/^\s*1\s*$/m.test(left)) this.dropVersion(version);
-    this.isql(`SPARQL INSERT DATA { GRAPH <${this.all}> { <${this.all}> <${LOADING}> "" } }`);
+    const left = await this.isql(
+      `SPARQL ASK WHERE { GRAPH <${this.all}> { ?s ?p ?o } }`,
+      'the look for an earlier load',
+    );
+    if (/^\s*1\s*$/m.test(left)) await this.dropVersion(version);
+    await this.isql(
+      `SPARQL INSERT DATA { GRAPH <${this.all}> { <${this.all}> <${LOADING}> "" } }`,
+      'the mark of a load under way',
+    );
     this.version = version;
   }
 
@@ -157,9 +167,10 @@ export class VirtuosoBulkTransport implements Transport {
     await this.loadFile();
     await this.settle(false);
     // A copy cut short leaves the mark: the next load of these bytes finds it and drops them.
-    this.isql(copyGraphs(`${this.all}:`, this.all));
-    this.isql(
+    await this.isql(copyGraphs(`${this.all}:`, this.all), 'the copy into the version’s graph');
+    await this.isql(
       `DELETE FROM DB.DBA.RDF_QUAD WHERE G = iri_to_id('${sqlText(this.all)}') AND P = iri_to_id('${LOADING}'); checkpoint;`,
+      'the checkpoint after the copy',
     );
   }
 
@@ -172,8 +183,9 @@ export class VirtuosoBulkTransport implements Transport {
     const name = path.basename(file);
     // The entry `ld_dir` makes in the load list: the folder as it is given, a slash, the name.
     const listed = `${sqlText(dir)}/${sqlText(name)}`;
-    const run = this.isqlAsync(
+    const run = this.isql(
       `DELETE FROM DB.DBA.load_list WHERE ll_file = '${listed}'; ld_dir('${sqlText(dir)}', '${sqlText(name)}', 'urn:isil-ld:unused'); rdf_loader_run();`,
+      `the bulk load of ${name}`,
     );
     this.loads.push({ file, listed, run });
     return run.catch(() => undefined); // its failure is thrown by `settle`
@@ -193,29 +205,35 @@ export class VirtuosoBulkTransport implements Transport {
     try {
       for (const run of runs) if (run.status === 'rejected') throw run.reason;
       // Counted as loaded, not as refused: an entry not found is not loaded either.
-      const loaded = this.isql(
+      const loaded = await this.isql(
         `SELECT COUNT(*) FROM DB.DBA.load_list WHERE ll_file IN (${list}) AND ll_state = 2 AND ll_error IS NULL;`,
+        'the check of the load list',
       );
       if (Number(/^\s*(\d+)\s*$/m.exec(loaded)?.[1]) !== loads.length) {
-        const said = this.isql(
+        const said = await this.isql(
           `SELECT ll_file, ll_state, ll_error FROM DB.DBA.load_list WHERE ll_file IN (${list});`,
+          'the check of the load list',
         );
         throw new BulkLoadError(
           `Virtuoso's bulk loader did not load all of ${loads.length} files: ${said.trim()}`,
         );
       }
-      if (checkpoint) this.isql('checkpoint;');
+      if (checkpoint) await this.isql('checkpoint;', 'the checkpoint of the loaded files');
     } finally {
-      this.forget(loads);
+      await this.forget(loads);
     }
   }
 
   /** Removes the files of `loads` and their entries in the load list, as far as it can. */
-  private forget(loads: readonly { file: string; listed: string }[]): void {
+  private async forget(loads: readonly { file: string; listed: string }[]): Promise<void> {
     for (const load of loads) fs.rmSync(load.file, { force: true });
     try {
       const list = loads.map((load) => `'${load.listed}'`).join(', ');
-      if (loads.length > 0) this.isql(`DELETE FROM DB.DBA.load_list WHERE ll_file IN (${list});`);
+      if (loads.length > 0)
+        await this.isql(
+          `DELETE FROM DB.DBA.load_list WHERE ll_file IN (${list});`,
+          'the clean-up of the load list',
+        );
     } catch {
       // The store may be what failed: the entries are replaced when a file of that name is loaded.
     }
@@ -266,8 +284,9 @@ export class VirtuosoBulkTransport implements Transport {
         .slice(i, i + 500)
         .map((g) => `<${g}>`)
         .join(' ');
-      this.isql(
+      await this.isql(
         `SPARQL DEFINE sql:log-enable 3 DELETE { GRAPH ?g { ?s ?p ?o } } WHERE { VALUES ?g { ${values} } GRAPH ?g { ?s ?p ?o } };`,
+        'the drop of graphs',
       );
     }
   }
@@ -290,8 +309,13 @@ export class VirtuosoBulkTransport implements Transport {
       .map((line) => line.trim())
       .filter((line) => line !== '' && !line.startsWith('#') && !wanted.has(line));
     const data = (lines: Iterable<string>) => [...lines].join(' ').replace(/;/g, ',');
-    this.isql(`SPARQL INSERT DATA { GRAPH <${REGISTRY}> { ${data(wanted)} } };`);
-    if (old.length > 0) this.isql(`SPARQL DELETE DATA { GRAPH <${REGISTRY}> { ${data(old)} } };`);
+    const write = (update: string, lines: Iterable<string>) =>
+      this.isql(
+        `SPARQL ${update} { GRAPH <${REGISTRY}> { ${data(lines)} } };`,
+        'the registry’s write',
+      );
+    await write('INSERT DATA', wanted);
+    if (old.length > 0) await write('DELETE DATA', old);
   }
 
   async stored(): Promise<string[]> {
@@ -299,7 +323,7 @@ export class VirtuosoBulkTransport implements Transport {
   }
 
   async drop(version: string): Promise<void> {
-    this.dropVersion(version);
+    await this.dropVersion(version);
   }
 
   async close(): Promise<void> {
@@ -310,7 +334,7 @@ export class VirtuosoBulkTransport implements Transport {
     // A load still running (the write failed) ends before its file is removed.
     const loads = this.loads.splice(0);
     await Promise.allSettled(loads.map((load) => load.run));
-    this.forget(loads);
+    await this.forget(loads);
   }
 
   /**
@@ -318,28 +342,19 @@ export class VirtuosoBulkTransport implements Transport {
    * load under way: dropped last, so that a drop cut short is found again) with SQL over the quads,
    * as the copy reads them: the SPARQL form tests every quad's graph as a string.
    */
-  dropVersion(version: string): void {
+  async dropVersion(version: string): Promise<void> {
     const all = sqlText(versionGraph(version));
-    this.isql(`log_enable(2, 1); DELETE FROM DB.DBA.RDF_QUAD WHERE id_to_iri(G) LIKE '${all}:%';`);
-    this.isql(
-      `log_enable(2, 1); DELETE FROM DB.DBA.RDF_QUAD WHERE G = iri_to_id('${all}'); checkpoint;`,
-    );
+    const drop = (where: string, during = `the drop of version ${version}`) =>
+      this.isql(`log_enable(2, 1); DELETE FROM DB.DBA.RDF_QUAD WHERE ${where};`, during);
+    await drop(`id_to_iri(G) LIKE '${all}:%'`);
+    await drop(`G = iri_to_id('${all}'); checkpoint`);
   }
 
-  /** Runs `sql` through isql; throws BulkLoadError with what it printed when it fails. */
-  isql(sql: string): string {
-    const { isql, server, user, password } = this.settings;
-    const run = spawnSync(isql, [server, user, password, `exec=${sql}`], {
-      encoding: 'utf8',
-      timeout: ISQL_TIMEOUT,
-      maxBuffer: MAX_OUTPUT,
-    });
-    if (run.error) throw new BulkLoadError(`${isql} could not run: ${run.error.message}`);
-    return this.checked(run.status, run.stdout ?? '', run.stderr ?? '');
-  }
-
-  /** `isql` without blocking: the loader writes while Virtuoso loads. */
-  private isqlAsync(sql: string): Promise<string> {
+  /**
+   * Runs `sql` through isql, `during` naming the step for an error; resolves with what it printed,
+   * or rejects with a BulkLoadError saying what it printed.
+   */
+  private isql(sql: string, during: string): Promise<string> {
     const { isql, server, user, password } = this.settings;
     return new Promise((resolve, reject) => {
       const child = spawn(isql, [server, user, password, `exec=${sql}`], {
@@ -359,10 +374,9 @@ export class VirtuosoBulkTransport implements Transport {
         reject(new BulkLoadError(`${isql} could not run: ${error.message}`)),
       );
       child.once('close', (status) => {
+        const [stdout = '', stderr = ''] = [out, err].map((text) => Buffer.concat(text).toString());
         try {
-          resolve(
-            this.checked(status, Buffer.concat(out).toString(), Buffer.concat(err).toString()),
-          );
+          resolve(this.checked(status, stdout, stderr, during));
         } catch (error) {
           reject(error);
         }
@@ -371,11 +385,16 @@ export class VirtuosoBulkTransport implements Transport {
   }
 
   /** isql's output when it ran well, else a BulkLoadError with what it said (never the password). */
-  private checked(status: number | null, stdout: string, stderr: string): string {
+  private checked(status: number | null, stdout: string, stderr: string, during: string): string {
     const said = `${stdout}${stderr}`;
     if (status === 0 && !/\*\*\* Error/.test(said)) return stdout;
     const { password, server } = this.settings;
     const shown = password === '' ? said : said.split(password).join('***');
-    throw new BulkLoadError(`isql at ${server}: ${shown.slice(0, 2000)}`);
+    const gone = STORE_GONE.exec(shown);
+    if (gone)
+      throw new BulkLoadError(
+        `the remote store at ${server} stopped answering during ${during}: ${shown.slice(gone.index).split('\n')[0]}`,
+      );
+    throw new BulkLoadError(`isql at ${server} during ${during}: ${shown.slice(0, 2000)}`);
   }
 }
