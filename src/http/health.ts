@@ -1,5 +1,6 @@
 // The operator's probes: `GET /healthz` (the process answers) and `GET /readyz` (a dataset is
-// served: its size, version, when it was loaded, and how the last reload ended; 503 while loading).
+// served and searched: its size, version, when it was loaded, and how the last reload ended; 503
+// while loading).
 import type { RequestHandler } from 'express';
 import type { RouteDeps } from './deps';
 import { commonHeaders } from './middleware';
@@ -20,8 +21,14 @@ export function readyz({ service, staff }: RouteDeps): RequestHandler {
     // The last reload's outcome, accepted or refused with why: a refused one leaves the data
     // served as it was, so the service stays ready and the operator reads here what happened.
     const lastReload = service.lastReload ?? null;
-    if (!documents) {
-      res.status(503).json({ status: 'loading', lastReload, store: service.storeHealth() });
+    // Ready means every public route answers: search too, once its first index is built.
+    if (!documents || service.search.firstBuilding) {
+      res.status(503).json({
+        status: 'loading',
+        lastReload,
+        store: service.storeHealth(),
+        ...(documents ? { search: service.search.state } : {}),
+      });
       return;
     }
     const { dataset } = documents;

@@ -1,7 +1,7 @@
 // The lists of OAI-PMH (ListIdentifiers, ListRecords): the items a selection picks, cut into pages
 // with resumption tokens bound to the list and to the version the history ends with.
 import type { Dataset } from '../store/dataset';
-import { readEntries } from '../search/readEntries';
+import { keepEntries } from '../search/readEntries';
 import { historyOf, refuse, type OaiContext } from './context';
 import { formatOf } from './formats';
 import { cannotDisseminate, header, record } from './record';
@@ -152,16 +152,18 @@ async function inTurn<T, R>(list: readonly T[], make: (item: T) => Promise<R>): 
 const typesMade = new WeakMap<Dataset, Promise<(isil: string) => TypeSet>>();
 
 /**
- * The kind of each live institution of `dataset` (its search entry's `type`), read once per
- * dataset version through the store port, as the search index reads them.
+ * The kind of each live institution of `dataset` (its search entry's `type`), from the entries
+ * read once per dataset version for its search index too.
  */
 export function typesOf(dataset: Dataset): Promise<(isil: string) => TypeSet> {
   let made = typesMade.get(dataset);
   if (!made) {
-    const types = new Map<string, TypeSet>();
-    made = readEntries(dataset, (entries) => {
-      for (const e of entries) types.set(e.isil, e.type ?? 'unknown');
-    }).then(() => (isil: string) => types.get(isil) ?? 'unknown');
+    made = keepEntries(dataset).then((batches) => {
+      const types = new Map<string, TypeSet>();
+      for (const entries of batches)
+        for (const e of entries) types.set(e.isil, e.type ?? 'unknown');
+      return (isil: string) => types.get(isil) ?? 'unknown';
+    });
     typesMade.set(dataset, made);
     made.catch(() => typesMade.delete(dataset));
   }

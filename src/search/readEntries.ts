@@ -1,5 +1,7 @@
 // Reads the search entries of a dataset's institutions for the index's thread, a few descriptions
 // at a time through the store port, so that a build leaves the store's thread free for requests.
+// A version's entries are read once: before it is served (the OAI-PMH kinds need them, and are
+// ready when the version is) and kept for its index's build, which takes them.
 import type { Dataset } from '../store/dataset';
 import { searchEntry, type SearchEntry } from './entry';
 
@@ -31,6 +33,42 @@ export async function readEntries(
       }
     };
     await Promise.all(Array.from({ length: IN_FLIGHT }, reader));
+    if (!wanted()) return false;
+    await hand(entries);
+  }
+  return wanted();
+}
+
+const kept = new WeakMap<Dataset, Promise<readonly SearchEntry[][]>>();
+
+/**
+ * Every entry of `dataset`, read once and kept (in batches of `BATCH`) until the build of its
+ * index takes them (`takeEntries`); what else reads them (the OAI-PMH kinds) shares the read.
+ */
+export function keepEntries(dataset: Dataset): Promise<readonly SearchEntry[][]> {
+  let read = kept.get(dataset);
+  if (!read) {
+    const batches: SearchEntry[][] = [];
+    read = readEntries(dataset, (entries) => void batches.push(entries)).then(() => batches);
+    kept.set(dataset, read);
+    read.catch(() => kept.delete(dataset));
+  }
+  return read;
+}
+
+/**
+ * Hands `dataset`'s entries on as `readEntries` does: those `keepEntries` read, given up to this
+ * one taker and no longer kept, else read now.
+ */
+export async function takeEntries(
+  dataset: Dataset,
+  hand: (entries: SearchEntry[]) => Promise<void> | void,
+  wanted: () => boolean = () => true,
+): Promise<boolean> {
+  const read = kept.get(dataset);
+  if (!read) return readEntries(dataset, hand, wanted);
+  kept.delete(dataset);
+  for (const entries of await read) {
     if (!wanted()) return false;
     await hand(entries);
   }

@@ -1,20 +1,17 @@
-// The search index that follows the dataset being served. Each new version's index is
-// built in the background: the entries are made here from the version's own descriptions, read
-// through the store port (the same for every adapter) a few at a time so that serving goes first,
-// and handed in batches to the index's worker thread (searchWorker.ts), which indexes them beside
-// the index it answers from and switches to the new one once built. The index lives in that thread
-// so that the serving thread's heap, walked by its collector while documents are served, holds
-// none of it. Until the first is built, search is unavailable (503 with Retry-After). A build for
-// a version replaced before it finished is given up. A thread that fails is started again, and the
-// version served built again in it. The server builds each version's index as soon as it serves it
-// (`eager`); elsewhere (tests) the first search asks for it. Questions reach the thread through a
-// queue that is bounded, fair between clients and drops those of clients gone (searchQueue.ts);
-// a question counts as stuck by the time the thread works on it, not the time it waited.
+// The search index that follows the dataset being served. Each version's index is built in the
+// background from the version's entries (readEntries.ts, through the store port) and handed in
+// batches to the index's worker thread (searchWorker.ts), which indexes them beside the index it
+// answers from and switches once built; the serving thread's heap holds none of it. Until the
+// first is built, search answers 503 with Retry-After (and the server is not ready). A build for a
+// version replaced before it finished is given up; a thread that fails is started again. The
+// server builds each version's index as soon as it serves it (`eager`); elsewhere (tests) the
+// first search asks for it. Questions reach the thread through a bounded queue, fair between
+// clients (searchQueue.ts); a question counts as stuck by the time the thread works on it.
 import type { Dataset } from '../store/dataset';
 import { WorkerClient } from '../threads/client';
 import { moduleIn } from '../threads/workerRequire';
 import type { Candidate, ReconcileQuery } from './reconcile';
-import { readEntries } from './readEntries';
+import { takeEntries } from './readEntries';
 import type { SearchEntry } from './entry';
 import type { SearchAnswer, SearchRequest } from './searchIndex';
 import type { MadeCsv } from './searchCsv';
@@ -112,6 +109,11 @@ export class SearchHolder {
     if (this.answering !== undefined && this.answering === this.following?.version) return 'ready';
     if (this.failed && this.failed.dataset === this.following) return 'failed';
     return this.started === this.following && this.following ? 'building' : 'idle';
+  }
+
+  /** Whether the process's first index is being built: the service is not ready until then. */
+  get firstBuilding(): boolean {
+    return this.options.eager === true && !this.answering && this.state === 'building';
   }
 
   /** The version of the index searched now, or `undefined` until the first is built. */
@@ -380,7 +382,7 @@ export class SearchHolder {
     const { version } = dataset;
     const wanted = () => this.following === dataset && this.thread === thread;
     await this.step(thread, { kind: 'begin', version });
-    const read = await readEntries(
+    const read = await takeEntries(
       dataset,
       async (entries) => void (await this.step(thread, { kind: 'add', version, entries })),
       wanted,

@@ -131,7 +131,7 @@ export class Reloader {
       const { sources } = load;
       throw new LoadError(sources.join(', '), undefined, undefined, emptyReason(sources, dataset));
     }
-    this.serve(load, dataset, undefined, started, 'dataset loaded');
+    await this.serve(load, dataset, undefined, started, 'dataset loaded');
   }
 
   /** A reload: whatever stops it is refused (logged, shown in /readyz), and the served one stays. */
@@ -176,7 +176,7 @@ export class Reloader {
       this.refuse(sources, emptyReason(sources, dataset), serving, started);
       return;
     }
-    this.serve(load, dataset, serving, started, 'reload finished');
+    await this.serve(load, dataset, serving, started, 'reload finished');
     service.lastReload = Object.freeze({
       at: new Date().toISOString(),
       sources,
@@ -213,19 +213,22 @@ export class Reloader {
     }
   }
 
-  /** Serves `dataset` from now on, and says so. */
-  private serve(
+  /** Serves `dataset` from now on, and says so once every public route answers from it. */
+  private async serve(
     load: DatasetLoad,
     dataset: Dataset,
     previous: string | undefined,
     started: number,
     message: string,
-  ): void {
+  ): Promise<void> {
     const { service, logger } = this;
     for (const w of dataset.warnings) logger.warn({ kind: w.kind, subject: w.subject }, w.message);
     service.use(dataset, load.demonstration === true);
     this.servedLoad = load;
     this.served(load, dataset.version);
+    // The first search index is built after the version is served (later ones beside the one
+    // answering): until it is, /readyz says loading, and the line below waits for it.
+    if (service.search.firstBuilding) await service.search.building;
     logger.info(
       {
         sources: load.sources,
