@@ -10,22 +10,13 @@ import { cacheControl, currentDocuments, pathBelow, type RouteDeps } from './dep
 import { notAcceptable, removed, notFound, tooManyRequests } from './errors';
 import { CORS } from './middleware';
 import { negotiateAmong } from './negotiate';
+import { publicOrigin } from './publicOrigin';
 import { sendDocument } from './respond';
 
 export { FEED_PATH };
 
 /** Seconds a client told 429 waits: a page renders in well under that. */
 const RETRY_AFTER = 1;
-
-/**
- * The origin the request named (its `Host`), for the formats that cannot name the feed's pages
- * relative to it: BASE_IRI's own when the host is its host (its scheme, which a proxy in front may
- * have changed), else plain HTTP.
- */
-export function originOf(host: string | undefined, baseIri: string): string {
-  const base = new URL(baseIri);
-  return host === undefined || host.toLowerCase() === base.host ? base.origin : `http://${host}`;
-}
 
 export function feed(deps: RouteDeps): RequestHandler {
   const pages = new FeedPages(
@@ -67,7 +58,7 @@ export function feed(deps: RouteDeps): RequestHandler {
     let answer;
     try {
       // A page of a history derived from the data reads its store: kept until the page is made.
-      const origin = originOf(req.headers.host, deps.config.baseIri);
+      const origin = publicOrigin(req);
       answer = await documents.hold(() => pages.get(history, id, format, origin));
     } catch (error) {
       if (error instanceof RendersBusy)

@@ -16,6 +16,7 @@ import { institutionPage } from './institutionPage';
 import { pageLanguage } from '../serving/html/language';
 import { searchPage } from './html/searchPage';
 import { pageHeaders } from './pageHeaders';
+import { publicOrigin } from './publicOrigin';
 import { made, sendMade, type Made } from './respond';
 
 export const SEARCH_PATH = '/search';
@@ -165,11 +166,17 @@ export function searchRequest(
   };
 }
 
-function hitJson(deps: RouteDeps, entry: SearchEntry, extra: Record<string, unknown> = {}) {
+/** A hit: its URI (an identifier, under BASE_IRI) and its page, on `base` (publicOrigin). */
+function hitJson(
+  deps: RouteDeps,
+  base: string,
+  entry: SearchEntry,
+  extra: Record<string, unknown> = {},
+) {
   return {
     isil: entry.isil,
     uri: `${deps.config.baseIri}${RESOURCE_PATH}${entry.isil}`,
-    page: institutionPage(deps.config, entry.isil),
+    page: institutionPage(deps.config, entry.isil, { base }),
     name: entry.name,
     ...(entry.otherNames.length ? { otherNames: entry.otherNames } : {}),
     ...(entry.sigel ? { sigel: entry.sigel } : {}),
@@ -210,6 +217,7 @@ function send(
 
 function searchJson(
   deps: RouteDeps,
+  base: string,
   params: URLSearchParams,
   request: ReturnType<typeof searchRequest>,
   answer: SearchAnswer,
@@ -222,7 +230,7 @@ function searchJson(
     size: request.size,
     version,
     hits: answer.hits.map((h) =>
-      hitJson(deps, h.entry, {
+      hitJson(deps, base, h.entry, {
         score: Math.round(h.score * 1000) / 1000,
         ...(h.distanceKm !== undefined ? { distanceKm: Math.round(h.distanceKm * 100) / 100 } : {}),
       }),
@@ -261,7 +269,11 @@ export function search(deps: RouteDeps): RequestHandler {
     // Made in the index's thread: up to 10,000 rows, too many to copy and write here.
     if (output === 'csv') {
       const { version, value } = await searching(deps.service, (index) =>
-        index.csv(request, { context: fieldContext(deps.config), fields }, asker),
+        index.csv(
+          request,
+          { context: fieldContext(deps.config, publicOrigin(req)), fields },
+          asker,
+        ),
       );
       return send(req, res, deps, CONTENT_TYPE.csv, value, version, {
         'Content-Disposition': 'inline; filename="isil-search.csv"',
@@ -276,7 +288,7 @@ export function search(deps: RouteDeps): RequestHandler {
         res,
         deps,
         CONTENT_TYPE.json,
-        made(searchJson(deps, params, request, answer, version)),
+        made(searchJson(deps, publicOrigin(req), params, request, answer, version)),
         version,
       );
     const language = pageLanguage(params, req.headers['accept-language']);
@@ -328,14 +340,16 @@ export function suggest(deps: RouteDeps): RequestHandler {
     const q = one(params, 'q') ?? '';
     if (q.length > MAX_QUERY) throw badRequest(`q is at most ${MAX_QUERY} characters.`);
     const limit = integer(one(params, 'limit'), 'limit', 1, 10, 10);
-    const key = `${limit}\u0000${q}`;
+    const base = publicOrigin(req);
+    // Its pages' URLs are on the origin asked.
+    const key = `${base}\u0000${limit}\u0000${q}`;
     let version = deps.service.search.version;
     let body = version !== undefined && version === keptFor ? kept.get(key) : undefined;
     if (body === undefined) {
       const asker = askerOf(req);
       const found = await searching(deps.service, (index) => index.suggest(q, limit, asker));
       version = found.version;
-      body = `${JSON.stringify({ query: q, suggestions: found.value.map((e) => hitJson(deps, e)) })}\n`;
+      body = `${JSON.stringify({ query: q, suggestions: found.value.map((e) => hitJson(deps, base, e)) })}\n`;
       if (keptFor !== version) {
         kept.clear();
         keptFor = version;

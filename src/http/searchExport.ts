@@ -18,17 +18,21 @@ import { cacheControl, DATASET_VERSION, queryOf, searching, type RouteDeps } fro
 import { NO_STORE, serviceUnavailable } from './errors';
 import { institutionPage } from './institutionPage';
 import { commonHeaders } from './middleware';
+import { publicOrigin } from './publicOrigin';
 
 const CONTENT_TYPE: Readonly<Record<ExportFormat, string>> = {
   geojson: 'application/geo+json',
   jsonl: 'application/x-ndjson',
 };
 
-/** Where the fields module finds an institution's URI and page (src/search/fields.ts). */
-export function fieldContext(config: Config): FieldContext {
+/**
+ * Where the fields module finds an institution's URI (under BASE_IRI) and page (on `base`, the
+ * origin asked: src/search/fields.ts).
+ */
+export function fieldContext(config: Config, base: string): FieldContext {
   return {
     baseIri: config.baseIri,
-    pagePattern: institutionPage(config, '{isil}', { absolute: true }),
+    pagePattern: institutionPage(config, '{isil}', { base }),
   };
 }
 
@@ -82,7 +86,7 @@ export async function searchExport(
   const { asker, format, request, fields } = asked;
   let open: number | undefined;
   try {
-    const spec = { request, format, fields, context: fieldContext(deps.config) };
+    const spec = { request, format, fields, context: fieldContext(deps.config, publicOrigin(req)) };
     const started = await searching(deps.service, (s) => s.exportStart(spec, asker));
     open = started.value.id;
     const gzip = accepts(req).encoding(['gzip', 'identity']) === 'gzip';

@@ -278,7 +278,7 @@ for (const adapter of ADAPTERS)
         request: { q: '' },
         format: 'jsonl' as const,
         fields: ['isil' as const],
-        context: fieldContext(testConfig()),
+        context: fieldContext(testConfig(), BASE),
       };
       const started = await service.search.exportStart(spec);
       assert.equal(started.version, before);
