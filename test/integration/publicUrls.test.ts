@@ -28,6 +28,16 @@ const PYTHON = '/usr/bin/python3';
 /** Whether rdflib is installed (a Debian package, .ci/packages); CI fails rather than skips. */
 const rdflibInstalled = () => spawnSync(PYTHON, ['-c', 'import rdflib']).status === 0;
 
+/** The answer to `url` once it is 200: search and the dumps are made after the server is ready. */
+async function once200(url: string): Promise<Response> {
+  for (let i = 0; i < 300; i++) {
+    const res = await get(url);
+    if (res.status === 200) return res;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not answer 200`);
+}
+
 /** A GET with a Host of the test's choosing (fetch sends the URL's). */
 function withHost(port: number, target: string, host: string): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
@@ -50,7 +60,7 @@ describe('URLs on the origin asked while BASE_IRI is elsewhere (a server process
   before(async () => {
     const file = path.join(tempDir(), 'example-org.nq');
     fs.writeFileSync(file, [...generateSnapshot({ count: 20, seed: 7, base: BASE_IRI })].join(''));
-    server = await startServerProcess({ env: { DATASET: file, BASE_IRI } });
+    server = await startServerProcess({ env: { DATASET: file, BASE_IRI, DUMPS_DIR: tempDir() } });
     origin = `http://127.0.0.1:${server.port}`;
     const index = await (await get(`${origin}/sitemap.xml`)).text();
     const first = /<loc>([^<]+)<\/loc>/.exec(index)![1]!;
@@ -209,6 +219,41 @@ describe('URLs on the origin asked while BASE_IRI is elsewhere (a server process
       const lookup = quads.find((q) => q.predicate.value.endsWith('#uriLookupEndpoint'));
       assert.equal(lookup?.subject.value, `${BASE_IRI}/.well-known/void#dataset`);
       assert.equal(lookup?.object.value, `${origin}/search?q=`);
+    });
+    it('search JSON and its JSON Lines export: pages on the origin asked, URIs under BASE_IRI', async () => {
+      const json = (await (await once200(`${origin}/search?q=${isil}&format=json`)).json()) as {
+        hits: { uri: string; page: string }[];
+      };
+      assert.deepEqual(
+        [json.hits[0]?.uri, json.hits[0]?.page],
+        [`${BASE_IRI}/resource/organisations/${isil}`, `${origin}/isil/${isil}`],
+      );
+      const lines = await (
+        await once200(`${origin}/search?q=${isil}&format=jsonl&fields=uri,page`)
+      ).text();
+      assert.deepEqual(JSON.parse(lines.split('\n')[0]!), {
+        uri: `${BASE_IRI}/resource/organisations/${isil}`,
+        page: `${origin}/isil/${isil}`,
+      });
+    });
+    it('/dumps/ JSON and VoID name each dump on the origin asked, and it answers there', async () => {
+      let files: { url: string }[] = [];
+      for (let i = 0; i < 300 && files.length === 0; i++) {
+        const listing = (await (
+          await get(`${origin}/dumps/`, { Accept: 'application/json' })
+        ).json()) as { dumps: { files: { url: string }[] }[] };
+        files = listing.dumps[0]?.files ?? [];
+        if (files.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.ok(files.length > 0);
+      for (const { url } of files) {
+        assert.ok(url.startsWith(`${origin}/dumps/`), url);
+        assert.equal((await get(url, { 'Accept-Encoding': 'identity' })).status, 200);
+      }
+      const dumps = parseTurtle(await (await get(`${origin}/.well-known/void`)).text())
+        .filter((q) => q.predicate.value.endsWith('#dataDump'))
+        .map((q) => q.object.value);
+      assert.deepEqual(dumps.sort(), files.map((f) => f.url).sort());
     });
     it('robots.txt: the sitemap on the origin asked', async () =>
       assert.match(
