@@ -4,12 +4,19 @@
 import type { Application, Request } from 'express';
 import type { Config } from '../config';
 
-/** The settings the rule reads. */
-export type OriginSettings = Pick<Config, 'publicUrl' | 'baseIri'>;
+/** What the rule reads of the settings, BASE_IRI parsed once. */
+interface OriginSettings {
+  readonly publicUrl: string;
+  readonly base: URL;
+}
 
 /** Gives the app the settings `publicOrigin` reads (createApp does, once). */
-export function useOriginSettings(app: Application, config: OriginSettings): void {
-  (app.locals as { origin?: OriginSettings }).origin = config;
+export function useOriginSettings(
+  app: Application,
+  config: Pick<Config, 'publicUrl' | 'baseIri'>,
+): void {
+  const settings: OriginSettings = { publicUrl: config.publicUrl, base: new URL(config.baseIri) };
+  (app.locals as { origin?: OriginSettings }).origin = settings;
 }
 
 /** A host a URL can carry as it is: a name or IPv4 address, or a bracketed IPv6 one; a port. */
@@ -23,9 +30,8 @@ const PLAIN_HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
  * carry as it is, is answered on BASE_IRI's origin: nothing a client sends leaks into a URL raw.
  */
 export function publicOrigin(req: Request): string {
-  const config = (req.app.locals as { origin: OriginSettings }).origin;
-  if (config.publicUrl !== '') return config.publicUrl;
-  const base = new URL(config.baseIri);
+  const { publicUrl, base } = (req.app.locals as { origin: OriginSettings }).origin;
+  if (publicUrl !== '') return publicUrl;
   const host = req.host?.toLowerCase();
   if (host === undefined || !PLAIN_HOST.test(host)) return base.origin;
   return `${host === base.host ? base.protocol : `${req.protocol}:`}//${host}`;
