@@ -25,6 +25,11 @@ export interface Config extends HistoryConfig {
   readonly host: string;
   /** Base of every minted IRI, without a trailing slash (`https://ld.zdb-services.de`). */
   readonly baseIri: string;
+  /**
+   * Base of every URL a client is told to fetch (PUBLIC_URL, no trailing slash), or '' for the
+   * origin each request asked (src/http/publicOrigin.ts).
+   */
+  readonly publicUrl: string;
   /** Path of the N-Quads snapshot written by the loader and served at start. */
   readonly dataset: string;
   /**
@@ -121,7 +126,7 @@ const HTTP_URL_RULE =
   'expected an absolute http(s) URL without spaces, control characters, `|`, `^`, query, fragment or credentials';
 
 /**
- * An http(s) URL setting (BASE_IRI, ISIL_DIRECTORY_URL, SPARQL_ENDPOINT) as it is used, so that
+ * An http(s) URL setting (BASE_IRI, PUBLIC_URL, ISIL_DIRECTORY_URL, SPARQL_ENDPOINT) as it is used, so that
  * the value checked is the value used: the WHATWG URL's serialization (scheme and host in lower
  * case, the default port dropped, dot segments resolved, characters a path cannot hold
  * percent-encoded), without a trailing slash. Refused rather than repaired: whitespace and control
@@ -211,6 +216,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host,
     baseIri,
+    publicUrl: env.PUBLIC_URL ? httpUrl('PUBLIC_URL', env.PUBLIC_URL) : '',
     dataset,
     datasetGiven: Boolean(env.DATASET),
     bundledDataset: BUNDLED_DATASET,

@@ -69,7 +69,8 @@ export async function buildStaffApp(
   env: Record<string, string> = {},
   adapter: Adapter = 'embedded',
 ): Promise<StaffApp> {
-  const config = testConfig({ SPARQL_USERS: await testUsers(), ...env });
+  // No PUBLIC_URL: the endpoint's URL (sd:endpoint, the base of a query) is the one asked.
+  const config = testConfig({ SPARQL_USERS: await testUsers(), PUBLIC_URL: '', ...env });
   const log: LogLine[] = [];
   let text = '';
   const sink = new Writable({

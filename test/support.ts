@@ -72,10 +72,29 @@ process.once('exit', () => fs.rmSync(TEST_DUMPS, { recursive: true, force: true 
  * The settings of a test. DATASET is not set unless `env` sets it: a reload then serves the
  * bundled dataset, as `npm start` does on a fresh clone (a DATASET that is set must exist).
  */
+/**
+ * The PUBLIC_URL of the apps the tests build: every URL a client is told is absolute on it.
+ * Supertest asks each request on a port of its own, and what names the origin asked (documents,
+ * their ETags, the cache) would differ from one request to the next; a test of the origin asked
+ * sets PUBLIC_URL to '' (or starts a server process).
+ */
+export const PUBLIC = 'http://isil.test';
+
+/** The path and query of a URL on PUBLIC (a Location, a Link), to ask an app with supertest. */
+export function local(url: string | undefined): string {
+  if (!url?.startsWith(`${PUBLIC}/`)) throw new Error(`${url} is not on ${PUBLIC}`);
+  return url.slice(PUBLIC.length);
+}
+
 export function testConfig(env: Record<string, string> = {}): Config {
   // Dumps, when a test asks for them, go to a folder of the run's own; so do the bundled
   // sources' cached states.
-  const config = loadConfig({ LOG_LEVEL: 'silent', DUMPS_DIR: TEST_DUMPS, ...env });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    DUMPS_DIR: TEST_DUMPS,
+    PUBLIC_URL: PUBLIC,
+    ...env,
+  });
   return Object.freeze({ ...config, statesCache: path.join(TEST_DUMPS, 'states') });
 }
 

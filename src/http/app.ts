@@ -8,6 +8,7 @@ import type { Metrics } from '../metrics';
 import type { Service } from '../serving/service';
 import { notFound } from './errors';
 import { requestGate } from './middleware';
+import { useOriginSettings } from './publicOrigin';
 import { errorHandler } from './respond';
 import type { Route } from './route';
 import { routeTable, staffRouteTable } from './routes';
@@ -59,6 +60,7 @@ function appOf(
   app.set('case sensitive routing', true);
   app.set('strict routing', true);
   app.set('query parser', false);
+  useOriginSettings(app, config);
   app.use(requestGate(logger, routes, metrics));
   for (const route of routes) {
     // A prefix is mounted without its last `/`: the handler sees the rest of the path raw.

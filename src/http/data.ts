@@ -17,21 +17,25 @@ import { findOrGone, isilFromPath, type Place } from './lookup';
 import { negotiate } from './negotiate';
 import { documentAnswer, redirect, RedirectHeaders, sendDocument } from './respond';
 import { documentLinks, seeOther, seeOtherHeaders } from './resource';
+import { publicOrigin } from './publicOrigin';
 import { originalPath, timeLinks } from './timeLinks';
 
 /**
  * The `Link` header of a document: the licence, every other format as alternate, and its TimeGate
- * and TimeMap (RFC 7089: the document, or the page, is an original resource).
+ * and TimeMap (RFC 7089: the document, or the page, is an original resource), under `base`.
  */
-export function linkHeader(isil: string, self: Format): string {
+export function linkHeader(base: string, isil: string, self: Format): string {
   const alternates = FORMATS.filter((f) => f !== self).map(
-    (f) => `<${documentPath(isil, f.ext)}>; rel="alternate"; type="${f.mediaType}"`,
+    (f) => `<${base}${documentPath(isil, f.ext)}>; rel="alternate"; type="${f.mediaType}"`,
   );
-  return [`<${CC0}>; rel="license"`, ...alternates, timeLinks(originalPath(isil, self))].join(', ');
+  return [`<${CC0}>; rel="license"`, ...alternates, timeLinks(base, originalPath(isil, self))].join(
+    ', ',
+  );
 }
 
 /** How a document of `documents`' dataset is answered: its headers, made once per render. */
 function answerOf(
+  base: string,
   documents: Documents,
   institution: Institution,
   format: Format,
@@ -43,7 +47,7 @@ function answerOf(
       'Content-Type': format.contentType,
       'Content-Location': documentPath(isil, format.ext),
       'Content-Disposition': `inline; filename="${isil.replace(/[/:]/g, '_')}.${format.ext}"`,
-      Link: linkHeader(isil, format),
+      Link: linkHeader(base, isil, format),
       'Cache-Control': cacheControl,
       [DATASET_VERSION]: documents.dataset.version,
     },
@@ -60,15 +64,17 @@ function sendFormat(
   format: Format,
   cacheControl: string,
 ): Promise<void> | void {
-  const cached = documents.cached(institution, format.name);
+  const base = publicOrigin(req);
+  const cached = documents.cached(base, institution, format.name);
   // A cached document is answered synchronously; only a render returns a promise.
   if (cached) return sendDocument(req, res, cached);
-  const others = () => documentLinks(institution.isil).filter((l) => l.type !== format.mediaType);
+  const others = () =>
+    documentLinks(base, institution.isil).filter((l) => l.type !== format.mediaType);
   // Known to fail: answered at once, and the log told only the first time.
   const failed = documents.failed(institution, format.name);
   if (failed) throw cannotWrite(format.label, failed.message, others());
-  const answer = answerOf(documents, institution, format, cacheControl);
-  return documents.get(institution, format.name, answer).then(
+  const answer = answerOf(base, documents, institution, format, cacheControl);
+  return documents.get(base, institution, format.name, answer).then(
     (document) => sendDocument(req, res, document),
     (error: unknown) => {
       if (!(error instanceof SerializationError)) throw error;
@@ -110,7 +116,8 @@ export function data({ service, config }: RouteDeps): RequestHandler {
     );
     if (found instanceof Promise) return found;
     if (format.name === 'html') {
-      return redirect(res, 302, institutionPage(config, found.isil, { direct: true }), directory);
+      const page = institutionPage(config, found.isil, { direct: true, base: publicOrigin(req) });
+      return redirect(res, 302, page, directory);
     }
     return sendFormat(req, res, documents, found, format, cache);
   };

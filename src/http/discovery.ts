@@ -18,6 +18,7 @@ import { RECONCILE_PATH } from './reconcile';
 import { SEARCH_PATH } from './search';
 import { OAI_PATH, OAI_PMH_SPECIFICATION } from './oai';
 import { SPARQL_PATH } from './sparql/endpoint';
+import { publicOrigin } from './publicOrigin';
 
 export const VOID_PATH = '/.well-known/void';
 export const SITEMAP_PATH = '/sitemap.xml';
@@ -32,12 +33,14 @@ const { dcterms, foaf, rdf, xsd } = PREFIXES;
 
 /** One answer per version, made when first asked for. */
 class PerVersion<T> {
-  private version: string | undefined;
+  private key: string | undefined;
   private value: T | undefined;
-  get(dataset: Dataset, make: () => T): T {
-    if (this.version !== dataset.version) {
+  /** `origin`: the one its URLs are on (publicOrigin); another origin makes it again. */
+  get(dataset: Dataset, origin: string, make: () => T): T {
+    const key = `${dataset.version}\u0000${origin}`;
+    if (this.key !== key) {
       this.value = make();
-      this.version = dataset.version;
+      this.key = key;
     }
     return this.value!;
   }
@@ -68,12 +71,12 @@ function send(
  * The files of the newest set of dumps (the served version's once they are made, the version
  * before's until then), which VoID names as `void:dataDump`s; none while there are none.
  */
-function newestDumps(deps: RouteDeps): { key: string; urls: string[] } {
+function newestDumps(deps: RouteDeps, origin: string): { key: string; urls: string[] } {
   const newest = deps.service.dumps.list()[0];
   if (!newest) return { key: '', urls: [] };
   return {
     key: `${newest.version} ${newest.created}`,
-    urls: newest.files.map((f) => `${deps.config.baseIri}${DUMPS_PATH}${f.name}`),
+    urls: newest.files.map((f) => `${origin}${DUMPS_PATH}${f.name}`),
   };
 }
 
@@ -86,9 +89,9 @@ const FEATURES = ['Turtle', 'RDF_XML', 'JSON-LD', 'N-Triples', 'N3', 'TriG', 'N-
  * stream is an LDES, whose changes make each version from the one before; the OAI-PMH provider
  * is named by its protocol.
  */
-function harvestingQuads(base: string, ds: NamedNode): Quad[] {
-  const stream = iri(`${base}${FEED_PATH}#stream`);
-  const oai = iri(`${base}${OAI_PATH}`);
+function harvestingQuads(origin: string, ds: NamedNode): Quad[] {
+  const stream = iri(`${origin}${FEED_PATH}#stream`);
+  const oai = iri(`${origin}${OAI_PATH}`);
   return [
     quad(ds, iri(`${PREFIXES.rdfs}seeAlso`), stream),
     quad(stream, iri(`${rdf}type`), iri(`${LDES}EventStream`)),
@@ -97,8 +100,18 @@ function harvestingQuads(base: string, ds: NamedNode): Quad[] {
   ];
 }
 
-/** The VoID description of `dataset`, in Turtle, naming `dumps` (URLs) as its data dumps. */
-export function voidTurtle(deps: RouteDeps, dataset: Dataset, dumps: readonly string[]): string {
+/** What VoID names that a client fetches: on `origin`, the one asked (publicOrigin). */
+interface Fetched {
+  readonly origin: string;
+  /** The URLs of the data dumps. */
+  readonly dumps: readonly string[];
+}
+
+/**
+ * The VoID description of `dataset`, in Turtle: the dataset and what it holds named under
+ * BASE_IRI, what a client fetches (its dumps, its lookup, its feed) on the origin asked.
+ */
+export function voidTurtle(deps: RouteDeps, dataset: Dataset, { origin, dumps }: Fetched): string {
   const base = deps.config.baseIri;
   const doc = iri(`${base}${VOID_PATH}`);
   const ds = iri(`${base}${VOID_PATH}#dataset`);
@@ -148,9 +161,9 @@ export function voidTurtle(deps: RouteDeps, dataset: Dataset, dumps: readonly st
       quad(ds, iri(`${VOID}feature`), iri(`http://www.w3.org/ns/formats/${f}`)),
     ),
     quad(ds, iri(`${VOID}rootResource`), iri(`${base}/`)),
-    quad(ds, iri(`${VOID}uriLookupEndpoint`), iri(`${base}/search?q=`)),
+    quad(ds, iri(`${VOID}uriLookupEndpoint`), iri(`${origin}/search?q=`)),
     ...dumps.map((url) => quad(ds, iri(`${VOID}dataDump`), iri(url))),
-    ...harvestingQuads(base, ds),
+    ...harvestingQuads(origin, ds),
     ...['foaf', 'v', 'dcterms', 'dc', 'geo', 'schema', 'owl', 'gbv'].map((p) =>
       quad(ds, iri(`${VOID}vocabulary`), iri(PREFIXES[p as keyof typeof PREFIXES])),
     ),
@@ -241,8 +254,8 @@ function linksetQuads(base: string, ds: ReturnType<typeof iri>, dataset: Dataset
 }
 
 /** The sitemap's page URL of an institution: its page here, else its URI (which 303s to one). */
-function pageUrl(deps: RouteDeps, institution: Institution): string {
-  return institutionPage(deps.config, encodeURI(institution.isil), { absolute: true });
+function pageUrl(deps: RouteDeps, origin: string, institution: Institution): string {
+  return institutionPage(deps.config, encodeURI(institution.isil), { base: origin });
 }
 
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
@@ -268,29 +281,32 @@ export function voidDescription(deps: RouteDeps): RequestHandler {
   let answer: { key: string; made: Made } | undefined;
   return function voidDescription(req, res) {
     const { dataset } = currentDocuments(deps.service);
-    const dumps = newestDumps(deps);
-    const key = `${dataset.version} ${dumps.key}`;
-    if (answer?.key !== key) answer = { key, made: made(voidTurtle(deps, dataset, dumps.urls)) };
+    const origin = publicOrigin(req);
+    const dumps = newestDumps(deps, origin);
+    const key = `${dataset.version} ${dumps.key} ${origin}`;
+    if (answer?.key !== key)
+      answer = { key, made: made(voidTurtle(deps, dataset, { origin, dumps: dumps.urls })) };
     send(req, res, deps, dataset, 'text/turtle;charset=UTF-8', answer.made);
   };
 }
 
 /** `GET /robots.txt`: everything may be read but the search, reconciliation and the endpoint. */
 export function robots(deps: RouteDeps): RequestHandler {
-  const body = `# ISIL Linked Data: every institution's page and document may be read.\nUser-agent: *\nAllow: /\nDisallow: ${SEARCH_PATH}\nDisallow: ${RECONCILE_PATH}\nDisallow: ${SPARQL_PATH}\n\nSitemap: ${deps.config.baseIri}${SITEMAP_PATH}\n`;
+  const head = `# ISIL Linked Data: every institution's page and document may be read.\nUser-agent: *\nAllow: /\nDisallow: ${SEARCH_PATH}\nDisallow: ${RECONCILE_PATH}\nDisallow: ${SPARQL_PATH}\n\n`;
   return function robots(req, res) {
     const { dataset } = currentDocuments(deps.service);
+    const body = `${head}Sitemap: ${publicOrigin(req)}${SITEMAP_PATH}\n`;
     send(req, res, deps, dataset, 'text/plain;charset=utf-8', made(body));
   };
 }
 
 /** `GET /sitemap.xml`: the index of the sitemap files. `size`: URLs a file holds at most. */
 export function sitemap(deps: RouteDeps, size = SITEMAP_SIZE): RequestHandler {
-  const base = deps.config.baseIri;
   const index = new PerVersion<Made>();
   return function sitemap(req, res) {
     const { dataset } = currentDocuments(deps.service);
-    const answer = index.get(dataset, () => {
+    const base = publicOrigin(req);
+    const answer = index.get(dataset, base, () => {
       const lastmod = dataset.loadedAt.toISOString();
       const entries = filesOf(dataset, size)
         .map(
@@ -306,24 +322,26 @@ export function sitemap(deps: RouteDeps, size = SITEMAP_SIZE): RequestHandler {
 
 /** `GET /sitemaps/<n>.xml`: the pages of one file's institutions, with their `lastmod`. */
 export function sitemaps(deps: RouteDeps, size = SITEMAP_SIZE): RequestHandler {
-  const parts = new Map<number, { version: string; made: Made }>();
+  const parts = new Map<number, { version: string; origin: string; made: Made }>();
   return function sitemaps(req, res) {
     const { dataset } = currentDocuments(deps.service);
     const m = /^([1-9]\d{0,5})\.xml$/.exec(pathBelow(req));
     const list = filesOf(dataset, size);
     const n = m ? Number(m[1]) : 0;
     if (n < 1 || n > list.length) throw notFound('No such sitemap file.');
+    const origin = publicOrigin(req);
     let part = parts.get(n);
-    if (part?.version !== dataset.version) {
+    if (part?.version !== dataset.version || part.origin !== origin) {
       const urls = list[n - 1]!.map((institution) => {
         // When the institution last changed, as its page's Last-Modified says (docs/history.md).
         const changed = dataset.history.lastChange(institution.isil);
         const modified = changed === undefined ? institution.modified : new Date(changed * 1000);
         const lastmod = modified ? `<lastmod>${modified.toISOString()}</lastmod>` : '';
-        return `<url><loc>${escapeHtml(pageUrl(deps, institution))}</loc>${lastmod}</url>`;
+        return `<url><loc>${escapeHtml(pageUrl(deps, origin, institution))}</loc>${lastmod}</url>`;
       }).join('\n');
       part = {
         version: dataset.version,
+        origin,
         made: made(`${XML_HEAD}<urlset xmlns="${SITEMAP_NS}">\n${urls}\n</urlset>\n`),
       };
       parts.set(n, part);

@@ -18,6 +18,7 @@ import { layout } from '../serving/html/layout';
 import { humanDate, humanNumber, pageLanguage, type PageLanguage } from '../serving/html/language';
 import { pageHeaders } from './pageHeaders';
 import { commonHeaders } from './middleware';
+import { publicOrigin } from './publicOrigin';
 
 export const DUMPS_PATH = '/dumps/';
 
@@ -102,7 +103,7 @@ function list(req: Request, res: Response, deps: RouteDeps): void {
   const language = pageLanguage(queryOf(req), req.headers['accept-language']);
   const body =
     output === 'json'
-      ? `${JSON.stringify({ status: state, dumps: listing(sets, config.baseIri) })}\n`
+      ? `${JSON.stringify({ status: state, dumps: listing(sets, publicOrigin(req)) })}\n`
       : listPage(sets, state, language);
   res.writeHead(200, {
     ...commonHeaders(res),

@@ -14,6 +14,7 @@ import { notAcceptable, removed, notFound, tooManyRequests } from './errors';
 import { CORS } from './middleware';
 import { negotiateAmong } from './negotiate';
 import { pageHeaders } from './pageHeaders';
+import { publicOrigin } from './publicOrigin';
 import { made, sendDocument, sendMade } from './respond';
 
 export { FEED_PATH };
@@ -29,16 +30,6 @@ const ROOT_OFFERS = [
 
 /** Seconds a client told 429 waits: a page renders in well under that. */
 const RETRY_AFTER = 1;
-
-/**
- * The origin the request named (its `Host`), for the formats that cannot name the feed's pages
- * relative to it: BASE_IRI's own when the host is its host (its scheme, which a proxy in front may
- * have changed), else plain HTTP.
- */
-export function originOf(host: string | undefined, baseIri: string): string {
-  const base = new URL(baseIri);
-  return host === undefined || host.toLowerCase() === base.host ? base.origin : `http://${host}`;
-}
 
 export function feed(deps: RouteDeps): RequestHandler {
   const pages = new FeedPages(
@@ -73,7 +64,7 @@ export function feed(deps: RouteDeps): RequestHandler {
       );
     const offer = negotiateAmong(req.headers.accept, id === '' ? ROOT_OFFERS : FEED_FORMATS);
     if (offer?.name === 'html') {
-      const origin = originOf(req.headers.host, deps.config.baseIri);
+      const origin = publicOrigin(req);
       const language = pageLanguage(queryOf(req), req.headers['accept-language']);
       const page = made(feedPage(`${origin}${FEED_PATH}`, language));
       return sendMade(req, res, page, {
@@ -93,7 +84,7 @@ export function feed(deps: RouteDeps): RequestHandler {
     let answer;
     try {
       // A page of a history derived from the data reads its store: kept until the page is made.
-      const origin = originOf(req.headers.host, deps.config.baseIri);
+      const origin = publicOrigin(req);
       answer = await documents.hold(() => pages.get(history, id, format, origin));
     } catch (error) {
       if (error instanceof RendersBusy)

@@ -15,8 +15,8 @@ export interface PageOptions {
    * institution's URI, which 303s to it (search, home page, sitemap).
    */
   readonly direct?: boolean;
-  /** An absolute URL (under BASE_IRI when on this service) rather than a path. */
-  readonly absolute?: boolean;
+  /** What a URL of this service starts with (publicOrigin, for an absolute one); '' for a path. */
+  readonly base?: string;
 }
 
 /**
@@ -24,11 +24,11 @@ export interface PageOptions {
  * template's placeholder).
  */
 export function institutionPage(
-  config: Pick<Config, 'isilDirectoryUrl' | 'baseIri'>,
+  config: Pick<Config, 'isilDirectoryUrl'>,
   isil: string,
-  { direct = false, absolute = false }: PageOptions = {},
+  { direct = false, base = '' }: PageOptions = {},
 ): string {
   if (servesPages(config) || direct)
-    return `${absolute && servesPages(config) ? config.baseIri : config.isilDirectoryUrl}${DIRECTORY_PATH}${isil}`;
-  return `${absolute ? config.baseIri : ''}${RESOURCE_PATH}${isil}`;
+    return `${servesPages(config) ? base : config.isilDirectoryUrl}${DIRECTORY_PATH}${isil}`;
+  return `${base}${RESOURCE_PATH}${isil}`;
 }

@@ -15,7 +15,8 @@ import type { Past } from '../serving/html/errorPage';
 import { DIRECTORY_PATH, DATA_PATH, documentPath, mementoPath, timemapPath } from '../rdf/iris';
 import { timestamp14 } from '../history/model';
 import { formatByExtension } from '../rdf/formats';
-import { timemapLink } from './timeLinks';
+import { publicOrigin } from './publicOrigin';
+import { timeLinks } from './timeLinks';
 import { CORS } from './middleware';
 import { sendDocument } from './respond';
 
@@ -66,24 +67,26 @@ export function find(req: Request, documents: Documents, text: string, at: Place
   const found = hit ?? documents.dataset.lookup(isil);
   if (found.kind === 'found') return found.institution;
   const { history } = documents.dataset;
-  // An ISIL with a past links its TimeMap (RFC 7089) from the answers that say it moved or went.
+  const base = publicOrigin(req);
+  // An ISIL with a past links its TimeGate and TimeMap (RFC 7089) from the answers that say it
+  // moved or went: its past is still there to ask.
   const past = (of: Isil): Record<string, string> =>
-    history.mementos(of).length > 0 ? { Link: timemapLink(pastOf(at, of)) } : {};
+    history.mementos(of).length > 0 ? { Link: timeLinks(base, pastOf(at, of)) } : {};
   // The same TimeMap, and the newest memento, for the pages of a 410 to link.
   const pastLinks = (of: Isil): Past | undefined => {
     const latest = history.mementos(of).at(-1);
     const original = pastOf(at, of);
     return latest
       ? {
-          timemap: timemapPath(original),
-          latest: mementoPath(timestamp14(latest.time), original),
+          timemap: `${base}${timemapPath(original)}`,
+          latest: `${base}${mementoPath(timestamp14(latest.time), original)}`,
           latestTime: new Date(latest.time * 1000),
         }
       : undefined;
   };
   const moved = (to: Isil, why: string, from?: Isil) => {
     const query = req.originalUrl.indexOf('?');
-    const location = `${at.prefix}${to}${at.suffix}${query >= 0 ? req.originalUrl.slice(query) : ''}`;
+    const location = `${base}${at.prefix}${to}${at.suffix}${query >= 0 ? req.originalUrl.slice(query) : ''}`;
     return movedPermanently(location, why, {
       'Cache-Control': at.cacheControl,
       ...(from === undefined ? {} : past(from)),
@@ -155,7 +158,8 @@ function goneAs(
   const withdrawn: Institution = { isil, iri, name, modified: undefined };
   // Known not to be writable in this format: the short body at once, no render again.
   if (documents.failed(withdrawn, format.name)) return Promise.reject(error);
-  return documents.get(withdrawn, format.name, goneAnswer(documents, error, format)).then(
+  const answer = goneAnswer(documents, error, format);
+  return documents.get(publicOrigin(req), withdrawn, format.name, answer).then(
     (document) => sendDocument(req, res, document),
     (failure: unknown) => {
       if (failure instanceof SerializationError) throw error;
@@ -175,7 +179,7 @@ const goneAnswer = (documents: Documents, error: Gone, format: Format): Answer =
     Vary: 'Accept',
     [DATASET_VERSION]: documents.dataset.version,
     ...error.headers,
-    // The licence, and the TimeMap where the ISIL has a past.
+    // The licence, and the TimeGate and TimeMap where the ISIL has a past.
     Link: [`<${CC0}>; rel="license"`, ...(error.headers.Link ? [error.headers.Link] : [])].join(
       ', ',
     ),

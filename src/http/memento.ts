@@ -1,7 +1,8 @@
 // Memento (RFC 7089, docs/history.md): each document's TimeGate (`/timegate/<document>`, 302 to the
 // memento a datetime selects), TimeMap (`/timemap/<document>`, link-format or JSON) and mementos
 // (`/memento/<YYYYMMDDhhmmss>/<document>`, the document as that version served it, immutable),
-// read from the history of the dataset served, wherever that history is kept.
+// read from the history of the dataset served, wherever that history is kept. Every URL they name
+// is absolute on the origin asked (publicOrigin); `/timemap/json/<document>` is the JSON TimeMap.
 import accepts from 'accepts';
 import type { Request, RequestHandler, Response } from 'express';
 import {
@@ -38,12 +39,18 @@ import { servesPages } from './institutionPage';
 import { isilFromPath } from './lookup';
 import { commonHeaders } from './middleware';
 import { pageHeaders } from './pageHeaders';
+import { publicOrigin } from './publicOrigin';
 import { documentAnswer, sendDocument } from './respond';
 import { ownBuffer, Representation } from '../serving/representation';
 import { documentLinks } from './resource';
 import { LINK_FORMAT, timemapLink } from './timeLinks';
 
 const JSON_TYPE = 'application/json';
+
+/** Below `/timemap/`: the JSON TimeMap of the document that follows, whatever `Accept` says. */
+const JSON_TIMEMAP = 'json/';
+const jsonTimemapPath = (original: string) =>
+  `${timemapPath('/')}${JSON_TIMEMAP}${original.slice(1)}`;
 
 /** A memento never changes: caches keep it for a year without asking again (RFC 8246). */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -101,7 +108,7 @@ function mementosOf(req: Request, documents: Documents, isil: Isil): readonly Hi
   const path = query < 0 ? req.originalUrl : req.originalUrl.slice(0, query);
   const at = path.lastIndexOf(isil);
   throw movedPermanently(
-    `${path.slice(0, at)}${found.isil}${req.originalUrl.slice(at + isil.length)}`,
+    `${publicOrigin(req)}${path.slice(0, at)}${found.isil}${req.originalUrl.slice(at + isil.length)}`,
     `The canonical spelling of this ISIL is ${found.isil}.`,
   );
 }
@@ -109,15 +116,32 @@ function mementosOf(req: Request, documents: Documents, isil: Isil): readonly Hi
 const mementoOf = (original: Original, event: HistoryEvent) =>
   mementoPath(timestamp14(event.time), original.path);
 
-/** `first memento`, `last memento` (both on one link when there is one memento). */
-function firstAndLast(original: Original, mementos: readonly HistoryEvent[], base = ''): string[] {
-  const first = mementos[0]!;
-  const last = mementos.at(-1)!;
-  const link = (event: HistoryEvent, rel: string) =>
-    `<${base}${mementoOf(original, event)}>; rel="${rel}"; datetime="${httpDate(event.time)}"`;
-  return first === last
-    ? [link(first, 'first last memento')]
-    : [link(first, 'first memento'), link(last, 'last memento')];
+/**
+ * The mementos a `Link` names (RFC 7089 §2.2.1): the first and the last, and with `at` (the memento
+ * answered, or the one a TimeGate chose) that one as `memento` and its neighbours as `prev` and
+ * `next` (RFC 8288); one link per memento, its relations together (`first prev memento`).
+ */
+function mementoLinks(
+  base: string,
+  original: Original,
+  mementos: readonly HistoryEvent[],
+  at?: HistoryEvent,
+): string[] {
+  const index = at === undefined ? -1 : mementos.indexOf(at);
+  const rels = (i: number) =>
+    [
+      i === 0 && 'first',
+      i === mementos.length - 1 && 'last',
+      index >= 0 && i === index - 1 && 'prev',
+      index >= 0 && i === index + 1 && 'next',
+    ].filter(Boolean);
+  return mementos.flatMap((event, i) => {
+    const named = rels(i);
+    if (named.length === 0 && i !== index) return [];
+    return [
+      `<${base}${mementoOf(original, event)}>; rel="${[...named, 'memento'].join(' ')}"; datetime="${httpDate(event.time)}"`,
+    ];
+  });
 }
 
 /**
@@ -139,15 +163,16 @@ export function timegate({ service, config }: RouteDeps): RequestHandler {
     const mementos = mementosOf(req, documents, original.isil);
     const chosen = selectMemento(mementos, datetime)!;
     const query = req.originalUrl.indexOf('?');
+    const base = publicOrigin(req);
     res.writeHead(302, {
       ...commonHeaders(res),
       // The query is kept: a page's `lang` chooses the memento's language as the page's.
-      Location: `${mementoOf(original, chosen)}${query >= 0 ? req.originalUrl.slice(query) : ''}`,
+      Location: `${base}${mementoOf(original, chosen)}${query >= 0 ? req.originalUrl.slice(query) : ''}`,
       Vary: 'accept-datetime',
       Link: [
-        `<${original.path}>; rel="original"`,
-        timemapLink(original.path),
-        ...firstAndLast(original, mementos),
+        `<${base}${original.path}>; rel="original"`,
+        timemapLink(base, original.path),
+        ...mementoLinks(base, original, mementos, chosen),
       ].join(', '),
       'Cache-Control': cache,
       'Content-Length': '0',
@@ -163,6 +188,7 @@ function linkFormat(original: Original, mementos: readonly HistoryEvent[], base:
   const lines = [
     `<${base}${original.path}>;rel="original"`,
     `<${base}${timemapPath(original.path)}>;rel="self";type="${LINK_FORMAT}";from="${httpDate(first.time)}";until="${httpDate(last.time)}"`,
+    `<${base}${jsonTimemapPath(original.path)}>;rel="timemap";type="${JSON_TYPE}"`,
     `<${base}${timegatePath(original.path)}>;rel="timegate"`,
     ...mementos.map((event) => {
       const rel =
@@ -185,12 +211,14 @@ function timemapJson(original: Original, mementos: readonly HistoryEvent[], base
     datetime: new Date(event.time * 1000).toISOString().replace('.000Z', 'Z'),
     uri: `${base}${mementoOf(original, event)}`,
   });
-  const timemap = `${base}${timemapPath(original.path)}`;
   return `${JSON.stringify(
     {
       original_uri: `${base}${original.path}`,
       timegate_uri: `${base}${timegatePath(original.path)}`,
-      timemap_uri: { link_format: timemap, json_format: timemap },
+      timemap_uri: {
+        link_format: `${base}${timemapPath(original.path)}`,
+        json_format: `${base}${jsonTimemapPath(original.path)}`,
+      },
       mementos: {
         first: item(mementos[0]!),
         last: item(mementos.at(-1)!),
@@ -202,46 +230,59 @@ function timemapJson(original: Original, mementos: readonly HistoryEvent[], base
   )}\n`;
 }
 
-/** `GET /timemap/<document>`: every memento of the document, link-format or JSON by `Accept`. */
+/**
+ * `GET /timemap/<document>`: every memento of the document, link-format or JSON by `Accept`;
+ * `GET /timemap/json/<document>`: the JSON one, the URL its `json_format` names.
+ */
 export function timemap({ service, config }: RouteDeps): RequestHandler {
   const pages = servesPages(config);
   const cache = cacheControl(config);
-  const answers = new Map(
-    [LINK_FORMAT, JSON_TYPE].map((type) => [
-      type,
-      documentAnswer(
-        {
-          'Content-Type': type === JSON_TYPE ? JSON_TYPE : `${LINK_FORMAT};charset=utf-8`,
-          'Cache-Control': cache,
-        },
-        // The format chooses no more than the Vary, given here: the body follows Accept.
-        formatByName('nt'),
-        'Accept, Accept-Encoding',
-      ),
-    ]),
+  const answer = (type: string, vary: string) =>
+    documentAnswer(
+      {
+        'Content-Type': type === JSON_TYPE ? JSON_TYPE : `${LINK_FORMAT};charset=utf-8`,
+        'Cache-Control': cache,
+      },
+      // The format chooses no more than the Vary, given here.
+      formatByName('nt'),
+      vary,
+    );
+  const negotiated = new Map(
+    [LINK_FORMAT, JSON_TYPE].map((type) => [type, answer(type, 'Accept, Accept-Encoding')]),
   );
+  const json = answer(JSON_TYPE, 'Accept-Encoding');
   return function timemap(req, res) {
     const documents = currentDocuments(service);
-    const original = originalOf(pathBelow(req), pages);
+    const rest = pathBelow(req);
+    const fixed = rest.startsWith(JSON_TIMEMAP);
+    const original = originalOf(fixed ? rest.slice(JSON_TIMEMAP.length) : rest, pages);
     const mementos = mementosOf(req, documents, original.isil);
+    const base = publicOrigin(req);
     // No Accept, or a wildcard: the TimeMap's own format.
-    const type = req.headers.accept
-      ? (accepts(req).type([LINK_FORMAT, JSON_TYPE]) as string | false)
-      : LINK_FORMAT;
+    const type = fixed
+      ? JSON_TYPE
+      : req.headers.accept
+        ? (accepts(req).type([LINK_FORMAT, JSON_TYPE]) as string | false)
+        : LINK_FORMAT;
     if (type === false)
       throw notAcceptable(undefined, [
-        { href: timemapPath(original.path), label: 'TimeMap', type: LINK_FORMAT },
-        { href: timemapPath(original.path), label: 'TimeMap (JSON)', type: JSON_TYPE },
+        { href: `${base}${timemapPath(original.path)}`, label: 'TimeMap', type: LINK_FORMAT },
+        {
+          href: `${base}${jsonTimemapPath(original.path)}`,
+          label: 'TimeMap (JSON)',
+          type: JSON_TYPE,
+        },
       ]);
-    // Made once per version (the documents of a version are dropped with it), then cached.
-    const timemap = documents.made(`${type}\u0000${original.path}`, () => {
+    // Made once per version and origin (the documents of a version are dropped with it).
+    const key = `${fixed ? 'fixed' : type}\u0000${base}\u0000${original.path}`;
+    const timemap = documents.made(key, () => {
       const body =
         type === JSON_TYPE
-          ? timemapJson(original, mementos, config.baseIri)
-          : linkFormat(original, mementos, config.baseIri);
+          ? timemapJson(original, mementos, base)
+          : linkFormat(original, mementos, base);
       const modified = new Date(mementos.at(-1)!.time * 1000);
       const bytes = ownBuffer(Buffer.from(body, 'utf8'));
-      return new Representation(bytes, modified, answers.get(type)!, type);
+      return new Representation(bytes, modified, fixed ? json : negotiated.get(type)!, type);
     });
     sendDocument(req, res, timemap);
   };
@@ -249,7 +290,9 @@ export function timemap({ service, config }: RouteDeps): RequestHandler {
 
 /** A memento's own headers: what a current document of its format says, and that it is past. */
 function mementoHeaders(
+  base: string,
   original: Original,
+  mementos: readonly HistoryEvent[],
   event: HistoryEvent,
   page: Readonly<Record<string, string>>,
   lang: string,
@@ -264,9 +307,10 @@ function mementoHeaders(
         }),
     'Memento-Datetime': httpDate(event.time),
     Link: [
-      `<${original.path}>; rel="original"`,
-      `<${timegatePath(original.path)}>; rel="timegate"`,
-      timemapLink(original.path),
+      `<${base}${original.path}>; rel="original"`,
+      `<${base}${timegatePath(original.path)}>; rel="timegate"`,
+      timemapLink(base, original.path),
+      ...mementoLinks(base, original, mementos, event),
     ].join(', '),
     'Cache-Control': IMMUTABLE,
   };
@@ -289,26 +333,29 @@ export function memento({ service, config }: RouteDeps): RequestHandler {
     const original = originalOf(rest.slice(slash + 1), pages);
     const mementos = mementosOf(req, documents, original.isil);
     const event = mementos.find((m) => m.time === time);
+    const base = publicOrigin(req);
     if (!event)
       throw notFound(`No memento of ${original.path} has that time: its TimeMap lists them.`, {
-        Link: timemapLink(original.path),
+        Link: timemapLink(base, original.path),
       });
     const { format } = original;
     const language =
       format.name === 'html'
         ? pageLanguage(queryOf(req), req.headers['accept-language'])
         : undefined;
-    const cached = documents.cachedMemento(event, format.name, language);
+    const cached = documents.cachedMemento(base, event, format.name, language);
     if (cached) return sendDocument(req, res, cached);
     const answer = documentAnswer(
-      mementoHeaders(original, event, page, language?.lang ?? ''),
+      mementoHeaders(base, original, mementos, event, page, language?.lang ?? ''),
       format,
     );
-    return documents.memento(event, format.name, answer, language).then(
+    return documents.memento(base, event, format.name, answer, language).then(
       (document) => sendDocument(req, res, document),
       (error: unknown) => {
         if (!(error instanceof SerializationError)) throw error;
-        const others = documentLinks(original.isil).filter((l) => l.type !== format.mediaType);
+        const others = documentLinks(base, original.isil).filter(
+          (l) => l.type !== format.mediaType,
+        );
         throw cannotWrite(format.label, error.message, others, error);
       },
     );

@@ -17,6 +17,7 @@ import {
 } from './errors';
 import { commonHeaders, formPostPreflight } from './middleware';
 import type { OwnErrorBody } from './respond';
+import { publicOrigin } from './publicOrigin';
 
 export const OAI_PATH = '/oai';
 
@@ -33,11 +34,14 @@ export const OAI_ROUTE = {
 /** Largest form a POST may send: the longest request of the protocol is well below it. */
 const MAX_BODY = 16 * 1024;
 
-/** The settings of the provider, from the service's. */
-export function oaiSettings(deps: RouteDeps): OaiSettings {
+/**
+ * The settings of the provider, from the service's: its repository named after BASE_IRI, its
+ * `baseURL` on `origin`, the one asked (publicOrigin).
+ */
+export function oaiSettings(deps: RouteDeps, origin: string): OaiSettings {
   const repository = repositoryIdentifier(deps.config.baseIri);
   return {
-    baseUrl: `${deps.config.baseIri}${OAI_PATH}`,
+    baseUrl: `${origin}${OAI_PATH}`,
     repositoryName: `ISIL Linked Data (${repository})`,
     repository,
     adminEmail: deps.config.oaiAdminEmail,
@@ -56,7 +60,6 @@ async function argumentsOf(req: Request): Promise<[string, string][]> {
 }
 
 export function oai(deps: RouteDeps): RequestHandler {
-  const settings = oaiSettings(deps);
   return async function oai(req, res) {
     (res.locals as OwnErrorBody).errorBody = (http) => ({
       type: 'text/xml;charset=utf-8',
@@ -70,6 +73,7 @@ export function oai(deps: RouteDeps): RequestHandler {
     if (!['GET', 'HEAD', 'POST'].includes(req.method))
       throw methodNotAllowed(ALLOW_WITH_POST, `The OAI-PMH provider answers ${ALLOW_WITH_POST}.`);
     const pairs = await argumentsOf(req);
+    const settings = oaiSettings(deps, publicOrigin(req));
     const documents = currentDocuments(deps.service);
     const { dataset } = documents;
     // A list reads many descriptions: a reload meanwhile frees the store only once it is written.

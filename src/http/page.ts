@@ -16,6 +16,7 @@ import {
 import { linkHeader } from './data';
 import { find } from './lookup';
 import { pageHeaders } from './pageHeaders';
+import { publicOrigin } from './publicOrigin';
 import { documentAnswer, sendDocument } from './respond';
 import { pageLanguage } from '../serving/html/language';
 
@@ -28,13 +29,14 @@ export function page({ service, config }: RouteDeps): RequestHandler {
     const documents = currentDocuments(service);
     const language = pageLanguage(queryOf(req), req.headers['accept-language']);
     const institution = find(req, documents, pathBelow(req), at);
-    const cached = documents.cached(institution, 'html', language);
+    const base = publicOrigin(req);
+    const cached = documents.cached(base, institution, 'html', language);
     if (cached) return sendDocument(req, res, cached);
     const answer = documentAnswer(
       {
         'Content-Type': html.contentType,
         'Content-Language': language.lang,
-        Link: linkHeader(institution.isil, html),
+        Link: linkHeader(base, institution.isil, html),
         'Cache-Control': cache,
         [DATASET_VERSION]: documents.dataset.version,
         ...policy,
@@ -42,7 +44,7 @@ export function page({ service, config }: RouteDeps): RequestHandler {
       html,
     );
     return documents
-      .get(institution, 'html', answer, language)
+      .get(base, institution, 'html', answer, language)
       .then((document) => sendDocument(req, res, document));
   };
 }

@@ -41,9 +41,9 @@ import {
 import { institutionPage } from './institutionPage';
 import { commonHeaders, formPostPreflight } from './middleware';
 import { pageHeaders } from './pageHeaders';
+import { publicOrigin } from './publicOrigin';
 import { ICON_LINK } from '../serving/html/layout';
 import { extend, extendManifest, parseExtend, proposals, PROPERTIES_PATH } from './reconcileExtend';
-import { requestFieldContext } from './searchExport';
 
 export const RECONCILE_PATH = '/reconcile';
 
@@ -83,20 +83,23 @@ function sendJson(
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
-function viewUrl(deps: RouteDeps): string {
-  return institutionPage(deps.config, '{{id}}', { direct: true, absolute: true });
+function viewUrl(deps: RouteDeps, base: string): string {
+  return institutionPage(deps.config, '{{id}}', { direct: true, base });
 }
 
-export function manifest(deps: RouteDeps) {
-  const base = deps.config.baseIri;
+/**
+ * The service manifest: its identifiers under BASE_IRI, the URLs a client calls (view, preview,
+ * suggest, extend) on `base`, the origin it was asked on.
+ */
+export function manifest(deps: RouteDeps, base: string) {
   const service = `${base}${RECONCILE_PATH}`;
   return {
     versions: ['0.2'],
     name: 'ISIL Linked Data: libraries, archives and museums by ISIL',
-    identifierSpace: `${base}${RESOURCE_PATH}`,
+    identifierSpace: `${deps.config.baseIri}${RESOURCE_PATH}`,
     schemaSpace: 'http://xmlns.com/foaf/0.1/',
     defaultTypes: TYPES.filter((t) => t.id === ORGANIZATION).map(({ id, name }) => ({ id, name })),
-    view: { url: viewUrl(deps) },
+    view: { url: viewUrl(deps, base) },
     preview: { url: `${service}/preview?id={{id}}`, width: 420, height: 140 },
     suggest: {
       entity: { service_url: service, service_path: '/suggest/entity' },
@@ -177,10 +180,15 @@ async function formOf(req: Request, params: URLSearchParams): Promise<URLSearchP
   return new URLSearchParams(body);
 }
 
-function preview(deps: RouteDeps, entry: SearchEntry | undefined, id: string): string {
+function preview(
+  deps: RouteDeps,
+  base: string,
+  entry: SearchEntry | undefined,
+  id: string,
+): string {
   if (!entry) throw notFound(`No institution has the ISIL ${id}.`);
   const place = [entry.postcodes[0], entry.cities[0]].filter(Boolean).join(' ');
-  const page = viewUrl(deps).replace('{{id}}', encodeURIComponent(entry.isil));
+  const page = viewUrl(deps, base).replace('{{id}}', encodeURIComponent(entry.isil));
   return `<!DOCTYPE html><html lang="de"><head><meta charset="utf-8"><title>${escapeHtml(entry.name)}</title><link rel="stylesheet" href="/assets/preview.css">${ICON_LINK}</head><body>
 <p><a href="${escapeHtml(page)}" target="_blank" rel="noopener"><strong>${escapeHtml(entry.name)}</strong></a><br>ISIL ${escapeHtml(entry.isil)}${entry.sigel ? ` · Sigel ${escapeHtml(entry.sigel)}` : ''}${place ? `<br>${escapeHtml(place)}` : ''}</p>
 </body></html>
@@ -248,19 +256,18 @@ export function reconciliation(deps: RouteDeps): RequestHandler {
         `Reconciliation answers ${below === '' ? ALLOW_WITH_POST : ALLOW}.`,
       );
     const params = queryOf(req);
+    const base = publicOrigin(req);
     switch (below) {
       case '': {
         const form = await formOf(req, params);
         const extendText = form.get('extend');
         if (extendText !== null) {
-          const service = `${deps.config.baseIri}${RECONCILE_PATH}`;
           const query = parseExtend(extendText);
-          const context = requestFieldContext(req, deps.config);
-          const { version, answer } = await extend(deps, query, service, askerOf(req), context);
+          const { version, answer } = await extend(deps, query, base, askerOf(req));
           return sendJson(req, res, deps, answer, params, { [DATASET_VERSION]: version });
         }
         const text = form.get('queries') ?? undefined;
-        if (text === undefined) return sendJson(req, res, deps, manifest(deps), params);
+        if (text === undefined) return sendJson(req, res, deps, manifest(deps, base), params);
         const queries = parseQueries(text);
         const { version, results } = await batches.run(deps, queries, askerOf(req));
         return sendJson(req, res, deps, results, params, { [DATASET_VERSION]: version });
@@ -299,7 +306,7 @@ export function reconciliation(deps: RouteDeps): RequestHandler {
         if (!id || id.length > 64) throw badRequest('preview takes the ISIL as id=.');
         const asker = askerOf(req);
         const found = await searching(deps.service, (index) => index.entry(id, asker));
-        const body = preview(deps, found.value, id);
+        const body = preview(deps, base, found.value, id);
         res.writeHead(200, {
           ...commonHeaders(res),
           'Content-Type': 'text/html;charset=utf-8',

@@ -5,10 +5,11 @@
 import { EXTEND_PROPERTIES, extendMeta, extendValues, isExtendProperty } from '../search/extend';
 import type { ExtendValue, Successor } from '../search/extend';
 import { ORGANIZATION, TYPES } from '../search/reconcile';
-import type { FieldContext } from '../search/fields';
 import type { Asker } from '../search/searchQueue';
 import { currentDocuments, searching, type RouteDeps } from './deps';
 import { badRequest } from './errors';
+import { RECONCILE_PATH } from './reconcile';
+import { fieldContext } from './searchExport';
 
 export const PROPERTIES_PATH = 'properties';
 
@@ -86,11 +87,13 @@ function successorOf(deps: RouteDeps, isil: string): Successor | undefined {
 export async function extend(
   deps: RouteDeps,
   query: ExtendQuery,
-  service: string,
+  /** The origin asked (publicOrigin): the service's and the pages' URLs are on it. */
+  base: string,
   asker: Asker,
-  context: FieldContext,
 ): Promise<{ version: string; answer: unknown }> {
   const found = await searching(deps.service, (index) => index.entries(query.ids, asker));
+  const context = fieldContext(deps.config, base);
+  const service = `${base}${RECONCILE_PATH}`;
   const rows = Object.create(null) as Record<string, Record<string, ExtendValue[]>>;
   query.ids.forEach((id, i) => {
     const entry = found.value[i] ?? undefined;

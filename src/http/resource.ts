@@ -10,11 +10,16 @@ import { findOrGone } from './lookup';
 import { negotiate } from './negotiate';
 import { redirect, RedirectHeaders } from './respond';
 import { servesPages } from './institutionPage';
+import { publicOrigin } from './publicOrigin';
 import { originalPath } from './timeLinks';
 
-/** The institution's documents, for the body of a 406. */
-export const documentLinks = (isil: Isil) =>
-  FORMATS.map((f) => ({ href: documentPath(isil, f.ext), label: f.label, type: f.mediaType }));
+/** The institution's documents under `base`, for the body of a 406. */
+export const documentLinks = (base: string, isil: Isil) =>
+  FORMATS.map((f) => ({
+    href: `${base}${documentPath(isil, f.ext)}`,
+    label: f.label,
+    type: f.mediaType,
+  }));
 
 /**
  * The headers of a 303 to documents cached for `cacheControl`: made once by each route. The
@@ -35,11 +40,17 @@ export function seeOther(
   headers: RedirectHeaders,
   pages: boolean,
 ): void {
+  const base = publicOrigin(req);
   const format = negotiate(req.headers.accept);
-  if (!format) throw notAcceptable(undefined, documentLinks(isil));
+  if (!format) throw notAcceptable(undefined, documentLinks(base, isil));
   const document = documentPath(isil, format.ext);
   const past = req.headers['accept-datetime'] !== undefined && (format.name !== 'html' || pages);
-  redirect(res, 303, past ? timegatePath(originalPath(isil, format)) : document, headers);
+  redirect(
+    res,
+    303,
+    `${base}${past ? timegatePath(originalPath(isil, format)) : document}`,
+    headers,
+  );
 }
 
 export function resource({ service, config }: RouteDeps): RequestHandler {

@@ -17,9 +17,9 @@ import type { Asker } from '../search/searchQueue';
 import { notModified } from './conditional';
 import { cacheControl, DATASET_VERSION, queryOf, searching, type RouteDeps } from './deps';
 import { NO_STORE, serviceUnavailable } from './errors';
-import { originOf } from './feed';
 import { institutionPage } from './institutionPage';
 import { commonHeaders } from './middleware';
+import { publicOrigin } from './publicOrigin';
 
 const CONTENT_TYPE: Readonly<Record<ExportFormat, string>> = {
   geojson: 'application/geo+json',
@@ -28,17 +28,19 @@ const CONTENT_TYPE: Readonly<Record<ExportFormat, string>> = {
 };
 
 /**
- * Where the fields module finds an institution's URI and page (src/search/fields.ts): the page is
- * a URL a client fetches, absolute on `origin`, the request's (feed.ts, `originOf`), in every format.
+ * Where the fields module finds an institution's URI (under BASE_IRI) and page (on `base`, the
+ * origin asked: src/search/fields.ts).
  */
-export function fieldContext(config: Config, origin: string): FieldContext {
-  const page = institutionPage(config, '{isil}');
-  return { baseIri: config.baseIri, pagePattern: page.startsWith('/') ? `${origin}${page}` : page };
+export function fieldContext(config: Config, base: string): FieldContext {
+  return {
+    baseIri: config.baseIri,
+    pagePattern: institutionPage(config, '{isil}', { base }),
+  };
 }
 
 /** The fields' context of a request: its pages absolute on the origin it asked. */
 export const requestFieldContext = (req: Request, config: Config): FieldContext =>
-  fieldContext(config, originOf(req.headers.host, config.baseIri));
+  fieldContext(config, publicOrigin(req));
 
 /** Bulk exports answered at once: each holds its matches and a version's index. */
 export const MAX_EXPORTS = 4;

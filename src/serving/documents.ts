@@ -4,6 +4,7 @@ import type { Dataset, Institution } from '../store/dataset';
 import type { FormatName } from '../rdf/formats';
 import { SerializationError } from '../rdf/rdfxml';
 import type { Description } from '../rdf/description';
+import { CONTEXT_PATH } from '../rdf/context';
 import { serialize } from '../rdf/serialize';
 import { renderPage } from './page';
 import type { PageLanguage } from './html/language';
@@ -110,11 +111,14 @@ export class DocumentCache implements Holder {
 }
 
 /**
- * The key of an institution's document in the cache and among the ones that cannot be written: a
- * page in each language, and with or without `lang` in its links, is a document of its own.
+ * The key of an institution's document among the ones that cannot be written: a page in each
+ * language, and with or without `lang` in its links, is a document of its own.
  */
 const keyOf = (institution: Institution, format: FormatName, language?: PageLanguage) =>
   `${format}${language ? `${language.lang}${language.explicit ? '!' : ''}` : ''}\u0000${institution.isil}`;
+
+/** Its key in the cache: its URLs (context, links) are on the origin asked, each has a copy. */
+const cacheKey = (origin: string, key: string) => `${origin}\u0001${key}`;
 
 /** What pages say beyond their description (src/serving/page.ts). */
 export interface PageSettings {
@@ -154,7 +158,6 @@ export class Documents {
 
   constructor(
     readonly dataset: Dataset,
-    private readonly contextUrl: string,
     cacheMaxBytes: number,
     /** Bounds the renders of every dataset's documents: one queue for the process. */
     private readonly queue = new RenderQueue(),
@@ -169,13 +172,14 @@ export class Documents {
     return this.rendering.size;
   }
 
-  /** The cached document, without a promise: the hot path answers a hit synchronously. */
+  /** The cached document on `origin` (publicOrigin), answered synchronously: the hot path. */
   cached(
+    origin: string,
     institution: Institution,
     format: FormatName,
     language?: PageLanguage,
   ): Representation | undefined {
-    const hit = this.cache.get(keyOf(institution, format, language));
+    const hit = this.cache.get(cacheKey(origin, keyOf(institution, format, language)));
     if (hit) this.stats.hits++;
     return hit;
   }
@@ -192,23 +196,25 @@ export class Documents {
    * every route that asks for a key answers it alike).
    */
   get(
+    origin: string,
     institution: Institution,
     format: FormatName,
     answer: Answer,
     language?: PageLanguage,
   ): Promise<Representation> {
-    return this.through(keyOf(institution, format, language), () =>
-      this.render(institution, format, answer, language),
+    return this.through(origin, keyOf(institution, format, language), () =>
+      this.render(origin, institution, format, answer, language),
     );
   }
 
   /** A memento's document (`event`: the change that made it), cached: made by `mementoOf`'s key. */
   cachedMemento(
+    origin: string,
     event: HistoryEvent,
     format: FormatName,
     language?: PageLanguage,
   ): Representation | undefined {
-    const hit = this.cache.get(mementoKey(event, format, language));
+    const hit = this.cache.get(cacheKey(origin, mementoKey(event, format, language)));
     if (hit) this.stats.hits++;
     return hit;
   }
@@ -219,19 +225,20 @@ export class Documents {
    * shows), cached and rendered as current documents are.
    */
   memento(
+    origin: string,
     event: HistoryEvent,
     format: FormatName,
     answer: Answer,
     language?: PageLanguage,
   ): Promise<Representation> {
-    return this.through(mementoKey(event, format, language), () =>
-      this.renderMemento(event, format, answer, language),
+    return this.through(origin, mementoKey(event, format, language), () =>
+      this.renderMemento(origin, event, format, answer, language),
     );
   }
 
   /**
    * A representation made from what is in memory rather than rendered from a description (a
-   * TimeMap, made from the history): cached by `key` beside the documents, made now when it is not.
+   * TimeMap, made from the history): cached by `key` (with the origin) beside the documents.
    */
   made(key: string, make: () => Representation): Representation {
     const full = `\u0000${key}`;
@@ -246,8 +253,9 @@ export class Documents {
     return representation;
   }
 
-  /** The cached representation of `key`, the render of it under way, or a render started now. */
-  private through(key: string, make: () => Promise<Representation>): Promise<Representation> {
+  /** `document` on `origin`: cached, under way, or rendered now; unwritable on every origin. */
+  private through(origin: string, document: string, make: () => Promise<Representation>) {
+    const key = cacheKey(origin, document);
     const cached = this.cache.get(key);
     if (cached) {
       this.stats.hits++;
@@ -265,7 +273,7 @@ export class Documents {
       },
       (error: unknown) => {
         this.settled(key);
-        if (error instanceof SerializationError) this.unwritable.set(key, error);
+        if (error instanceof SerializationError) this.unwritable.set(document, error);
         throw error;
       },
     );
@@ -308,6 +316,7 @@ export class Documents {
   }
 
   private async render(
+    origin: string,
     institution: Institution,
     format: FormatName,
     answer: Answer,
@@ -316,13 +325,14 @@ export class Documents {
     const asked = this.stats.onStoreQuery ? performance.now() : 0;
     const description = await this.dataset.describe(institution);
     this.stats.onStoreQuery?.((performance.now() - asked) / 1000);
-    const text = await this.write(description, institution, format, language);
+    const text = await this.write(origin, description, institution, format, language);
     const body = ownBuffer(Buffer.from(text, 'utf8'));
     const modified = lastModified(this.dataset, institution, description);
     return new Representation(body, modified, answer, format);
   }
 
   private async renderMemento(
+    origin: string,
     event: HistoryEvent,
     format: FormatName,
     answer: Answer,
@@ -332,21 +342,23 @@ export class Documents {
     const iri = institutionIri(this.dataset.baseIri, isil);
     const description = readDescription(iri, await this.dataset.history.description(event));
     const institution: Institution = { isil, iri, name: undefined, modified: undefined };
-    const text = await this.write(description, institution, format, language, event.time);
+    const text = await this.write(origin, description, institution, format, language, event.time);
     const body = ownBuffer(Buffer.from(text, 'utf8'));
     return new Representation(body, new Date(event.time * 1000), answer, format);
   }
 
   /** The description in `format`; a page lists the institution's versions (`asOf`: a memento's). */
   private async write(
+    origin: string,
     description: Description,
     institution: Institution,
     format: FormatName,
     language: PageLanguage,
     asOf?: number,
   ): Promise<string> {
-    if (format !== 'html') return serialize(description, format, this.contextUrl);
-    const jsonld = await serialize(description, 'jsonld', this.contextUrl);
+    const contextUrl = `${origin}${CONTEXT_PATH}`;
+    if (format !== 'html') return serialize(description, format, contextUrl);
+    const jsonld = await serialize(description, 'jsonld', contextUrl);
     const page = pagePath(institution.isil);
     return renderPage(description, institution, jsonld, {
       ...this.page,

@@ -4,10 +4,8 @@
 // profile: each member an Activity Streams activity whose payload, the description it left, is a
 // named graph named after it.
 //
-// What the feed mints (the stream, its pages, the activities) is named relative to where the feed
-// is read (`/feed…`), so that every replica serves the same bytes and a client follows the pages
-// on the host it asked; N-Triples and N-Quads, which allow no relative IRI, name them under the
-// origin the request named. What the data names (the institutions) keeps its IRIs.
+// What the feed mints (the stream, its pages, the activities) is written absolute on the origin
+// asked (docs/http-contract.md, "URLs"); what the data names (the institutions) keeps its IRIs.
 import { isMemento, timestamp14, type History, type HistoryEvent } from '../history/model';
 import { institutionIri } from '../rdf/iris';
 import type { Isil } from '../rdf/isil';
@@ -293,19 +291,20 @@ export async function pageStatements(
   return out.concat(payloads);
 }
 
-/** A relative IRI of the feed made absolute under `origin` (N-Triples and N-Quads want those). */
+/** A relative IRI of the feed made absolute under `origin`. */
 const absolute = (term: string, origin: string) =>
   term.startsWith('</') ? `<${origin}${term.slice(1)}` : term;
 
-/**
- * The statements written in `format`; `origin` (scheme and authority) makes the feed's own IRIs
- * absolute where the format has no relative ones.
- */
+/** The statements written in `format`, the feed's own IRIs absolute under `origin`. */
 export function writeFeed(
-  statements: readonly Statement[],
+  relative: readonly Statement[],
   format: FeedFormatName,
   origin: string,
 ): string {
+  const statements = relative.map(([s, p, o, g]): Statement => {
+    const triple = [absolute(s, origin), p, absolute(o, origin)] as const;
+    return g === undefined ? triple : [...triple, absolute(g, origin)];
+  });
   switch (format) {
     case 'jsonld':
       return toJsonLd(statements);
@@ -313,7 +312,7 @@ export function writeFeed(
     case 'nt': {
       let text = '';
       for (const [s, p, o, g] of statements)
-        text += `${absolute(s, origin)} ${p} ${absolute(o, origin)}${g && format === 'nq' ? ` ${absolute(g, origin)}` : ''} .\n`;
+        text += `${s} ${p} ${o}${g && format === 'nq' ? ` ${g}` : ''} .\n`;
       return text;
     }
     case 'ttl': {

@@ -77,8 +77,8 @@ export class FeedPages {
    */
   get(history: History, id: string, format: FeedFormat, origin: string): Promise<FeedAnswer> {
     const layout = this.layout(history);
-    const relative = format.name !== 'nq' && format.name !== 'nt';
-    const key = relative ? `${id} ${format.name}` : `${id} ${format.name} ${origin}`;
+    // Its IRIs are on the origin asked: each has its own copy.
+    const key = `${id} ${format.name} ${origin}`;
     const hit = this.cache.get(key);
     if (hit) {
       // Least recently used last out: a hit moves to the end of the map's order.

@@ -107,18 +107,11 @@ export class Service {
     if (dataset.history === NO_HISTORY)
       dataset.history = derivedHistory(dataset, dataTime(dataset, dataset.loadedAt));
     this.demonstrationServed = demonstration;
-    this.documents = new Documents(
-      dataset,
-      `${this.config.baseIri}${CONTEXT_PATH}`,
-      this.config.cacheMaxBytes,
-      this.renders,
-      this.stats,
-      {
-        baseIri: this.config.baseIri,
-        mapTiles: this.config.mapTiles,
-        mapAttribution: this.config.mapAttribution,
-      },
-    );
+    this.documents = new Documents(dataset, this.config.cacheMaxBytes, this.renders, this.stats, {
+      baseIri: this.config.baseIri,
+      mapTiles: this.config.mapTiles,
+      mapAttribution: this.config.mapAttribution,
+    });
     this.search.follow(dataset);
     this.dumps.follow(dataset, demonstration);
     if (previous) setImmediate(() => previous.retire());

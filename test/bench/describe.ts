@@ -31,7 +31,7 @@ store.placeDescriptions(BASE);
 // As a load ends: a generated dataset has no links, and its descriptions are read without them.
 store.readLinks(BASE);
 const dataset = new Dataset(store, BASE, 'bench');
-const documents = new Documents(dataset, `${BASE}/context.jsonld`, 0);
+const documents = new Documents(dataset, 0);
 const institutions = [...dataset.institutions()];
 let descriptions: Description[] = [];
 
@@ -49,7 +49,7 @@ const stages: [string, () => unknown][] = [
   ['Turtle from a description', () => toTurtle(descriptions[pick++ % descriptions.length]!)],
   ['N-Triples from a description', () => toNTriples(descriptions[pick++ % descriptions.length]!)],
   ['RDF/XML from a description', () => toRdfXml(descriptions[pick++ % descriptions.length]!)],
-  ['uncached .ttl, all of it', () => documents.get(next(), 'ttl', TTL)],
+  ['uncached .ttl, all of it', () => documents.get(BASE, next(), 'ttl', TTL)],
 ];
 
 async function main(): Promise<void> {

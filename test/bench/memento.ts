@@ -54,7 +54,9 @@ async function serve(cacheMaxBytes: string) {
   const sample = isils.filter((_, i) => i % step === 0).slice(0, SAMPLE);
   const documents = sample.map((isil) => ({ path: `/data/organisations/${isil}.ttl` }));
   const gate = await fetch(`${base}/timegate${documents[0]!.path}`, { redirect: 'manual' });
-  const stamp = /^\/memento\/(\d{14})\//.exec(gate.headers.get('location') ?? '')?.[1];
+  // The Location is absolute, on the origin asked.
+  const location = new URL(gate.headers.get('location') ?? '/', base);
+  const stamp = /^\/memento\/(\d{14})\//.exec(location.pathname)?.[1];
   if (!stamp) throw new Error('the TimeGate led to no memento');
   const mementos = documents.map((d) => ({ path: `/memento/${stamp}${d.path}` }));
   const timemaps = documents.map((d) => ({ path: `/timemap${d.path}` }));

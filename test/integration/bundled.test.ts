@@ -7,7 +7,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import type { LoadReport } from '../../src/load/loadSources';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
-import { buildApp, DE_1A_RDF, parseRdfXml, needsThirdParty } from '../support';
+import { buildApp, DE_1A_RDF, local, parseRdfXml, needsThirdParty, PUBLIC } from '../support';
 
 describe('the bundled dataset, as npm start serves it', () => {
   before(needsThirdParty);
@@ -23,13 +23,13 @@ describe('the bundled dataset, as npm start serves it', () => {
   it('follows the Accept: text/html chain with 303, 302, 200', async () => {
     const r303 = await request(app).get('/resource/organisations/DE-1a').set('Accept', 'text/html');
     assert.equal(r303.status, 303);
-    assert.equal(r303.headers.location, '/data/organisations/DE-1a.html');
+    assert.equal(r303.headers.location, `${PUBLIC}/data/organisations/DE-1a.html`);
     assert.equal(r303.headers['content-length'], '0');
-    const r302 = await request(app).get(r303.headers.location!).set('Accept', 'text/html');
+    const r302 = await request(app).get(local(r303.headers.location)).set('Accept', 'text/html');
     assert.equal(r302.status, 302);
-    assert.equal(r302.headers.location, '/isil/DE-1a');
+    assert.equal(r302.headers.location, `${PUBLIC}/isil/DE-1a`);
     assert.equal(r302.headers['content-type'], 'text/html');
-    const r200 = await request(app).get(r302.headers.location!).set('Accept', 'text/html');
+    const r200 = await request(app).get(local(r302.headers.location)).set('Accept', 'text/html');
     assert.equal(r200.status, 200);
     assert.equal(r200.headers['content-type'], 'text/html;charset=utf-8');
     assert.match(r200.text, /<h1 lang="de">Staatsbibliothek zu Berlin/);
@@ -40,9 +40,9 @@ describe('the bundled dataset, as npm start serves it', () => {
       .get('/resource/organisations/DE-1a')
       .set('Accept', 'application/rdf+xml');
     assert.equal(r303.status, 303);
-    assert.equal(r303.headers.location, '/data/organisations/DE-1a.rdf');
+    assert.equal(r303.headers.location, `${PUBLIC}/data/organisations/DE-1a.rdf`);
     const r200 = await request(app)
-      .get(r303.headers.location!)
+      .get(local(r303.headers.location))
       .set('Accept', 'application/rdf+xml')
       .set('Accept-Encoding', 'identity');
     assert.equal(r200.status, 200);

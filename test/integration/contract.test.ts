@@ -8,6 +8,8 @@ import path from 'node:path';
 import {
   ADAPTERS,
   buildApp,
+  local,
+  PUBLIC,
   DE_1A_RDF,
   FIXTURES,
   tempDir,
@@ -95,20 +97,20 @@ for (const adapter of ADAPTERS)
       let r200: request.Response;
       before(async () => {
         r303 = await request(app).get('/resource/organisations/DE-1a').set('Accept', 'text/html');
-        r302 = await request(app).get(r303.headers.location!).set('Accept', 'text/html');
-        r200 = await request(app).get(r302.headers.location!).set('Accept', 'text/html');
+        r302 = await request(app).get(local(r303.headers.location)).set('Accept', 'text/html');
+        r200 = await request(app).get(local(r302.headers.location)).set('Accept', 'text/html');
       });
       it('answers 303', () => assert.equal(r303.status, 303));
-      it('303 Location is the relative HTML document', () =>
-        assert.equal(r303.headers.location, '/data/organisations/DE-1a.html'));
+      it('303 Location is the HTML document, absolute (PUBLIC_URL)', () =>
+        assert.equal(r303.headers.location, `${PUBLIC}/data/organisations/DE-1a.html`));
       it('303 Content-Length is 0', () => assert.equal(r303.headers['content-length'], '0'));
       it('303 varies on Accept, and on Accept-Datetime (which sends it to a TimeGate)', () =>
         assert.equal(r303.headers.vary, 'Accept, Accept-Datetime'));
       it('303 is cacheable', () =>
         assert.match(r303.headers['cache-control']!, /^public, max-age=\d+$/));
       it('then 302', () => assert.equal(r302.status, 302));
-      it('302 Location is the directory page (relative: this service)', () =>
-        assert.equal(r302.headers.location, '/isil/DE-1a'));
+      it('302 Location is the directory page (this service’s)', () =>
+        assert.equal(r302.headers.location, `${PUBLIC}/isil/DE-1a`));
       it('302 Content-Length is 0', () => assert.equal(r302.headers['content-length'], '0'));
       it('302 Content-Type is text/html', () =>
         assert.equal(r302.headers['content-type'], 'text/html'));
@@ -134,15 +136,15 @@ for (const adapter of ADAPTERS)
           .get('/resource/organisations/DE-1a')
           .set('Accept', 'application/rdf+xml');
         r200 = await request(app)
-          .get(r303.headers.location!)
+          .get(local(r303.headers.location))
           .set('Accept', 'application/rdf+xml')
           .set(IDENTITY)
           .buffer(true)
           .parse(binary);
       });
       it('answers 303', () => assert.equal(r303.status, 303));
-      it('303 Location is the relative RDF/XML document', () =>
-        assert.equal(r303.headers.location, '/data/organisations/DE-1a.rdf'));
+      it('303 Location is the RDF/XML document, absolute', () =>
+        assert.equal(r303.headers.location, `${PUBLIC}/data/organisations/DE-1a.rdf`));
       it('303 Content-Length is 0', () => assert.equal(r303.headers['content-length'], '0'));
       it('then 200', () => assert.equal(r200.status, 200));
       it('Content-Location', () =>
@@ -208,13 +210,15 @@ for (const adapter of ADAPTERS)
             for (const [other, otherType] of documents.filter(([e]) => e !== ext)) {
               assert.ok(
                 link.includes(
-                  `</data/organisations/DE-1a.${other}>; rel="alternate"; type="${otherType.split(';')[0]}"`,
+                  `<${PUBLIC}/data/organisations/DE-1a.${other}>; rel="alternate"; type="${otherType.split(';')[0]}"`,
                 ),
                 other,
               );
             }
             assert.ok(
-              link.includes('</data/organisations/DE-1a.html>; rel="alternate"; type="text/html"'),
+              link.includes(
+                `<${PUBLIC}/data/organisations/DE-1a.html>; rel="alternate"; type="text/html"`,
+              ),
             );
           });
           it('CORS headers', () => {
@@ -262,17 +266,17 @@ for (const adapter of ADAPTERS)
           .get('/data/organisations/DE-1a')
           .set('Accept', 'text/turtle');
         assert.equal(res.status, 303);
-        assert.equal(res.headers.location, '/data/organisations/DE-1a.ttl');
+        assert.equal(res.headers.location, `${PUBLIC}/data/organisations/DE-1a.ttl`);
       });
       it('GET /data/organisations/DE-1a.html answers 302 to the directory', async () => {
         const res = await request(app).get('/data/organisations/DE-1a.html');
         assert.equal(res.status, 302);
-        assert.equal(res.headers.location, '/isil/DE-1a');
+        assert.equal(res.headers.location, `${PUBLIC}/isil/DE-1a`);
       });
       it('HEAD /resource answers 303 without body', async () => {
         const res = await request(app).head('/resource/organisations/DE-1a');
         assert.equal(res.status, 303);
-        assert.equal(res.headers.location, '/data/organisations/DE-1a.html');
+        assert.equal(res.headers.location, `${PUBLIC}/data/organisations/DE-1a.html`);
       });
       for (const [path, accept, status, location] of [
         ['/data/organisations/DE-1a', 'text/turtle', 303, '/data/organisations/DE-1a.ttl'],
@@ -286,7 +290,7 @@ for (const adapter of ADAPTERS)
           assert.equal(get.status, status);
           assert.equal(head.status, status);
           assert.deepEqual(stableHeaders(head), stableHeaders(get));
-          assert.equal(head.headers.location, location);
+          assert.equal(head.headers.location, location && `${PUBLIC}${location}`);
           assert.equal(Number(head.headers['content-length']), get.body.length);
           assert.equal(head.body.length, 0);
         });
@@ -350,7 +354,7 @@ for (const adapter of ADAPTERS)
           else req.unset('Accept');
           const res = await req;
           assert.equal(res.status, 303);
-          assert.equal(res.headers.location, `/data/organisations/DE-1a.${ext}`);
+          assert.equal(res.headers.location, `${PUBLIC}/data/organisations/DE-1a.${ext}`);
         });
       }
       it('nothing acceptable: 406 listing the documents as links', async () => {
@@ -384,7 +388,7 @@ for (const adapter of ADAPTERS)
         it(`${path} → ${status}${location ? ` ${location}` : ''}`, async () => {
           const res = await request(app).get(path);
           assert.equal(res.status, status);
-          if (location) assert.equal(res.headers.location, location);
+          if (location) assert.equal(res.headers.location, `${PUBLIC}${location}`);
           assert.equal(res.headers['access-control-allow-origin'], '*');
         });
       }

@@ -5,9 +5,10 @@ import request from 'supertest';
 import { SaxesParser } from 'saxes';
 import express, { type Express } from 'express';
 import { sitemap, sitemaps } from '../../src/http/discovery';
+import { useOriginSettings } from '../../src/http/publicOrigin';
 import type { Service } from '../../src/serving/service';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
-import { BASE, buildApp, parseTurtle, needsThirdParty } from '../support';
+import { BASE, buildApp, parseTurtle, needsThirdParty, PUBLIC } from '../support';
 
 const VOID = 'http://rdfs.org/ns/void#';
 
@@ -61,6 +62,8 @@ describe('discovery: VoID, robots.txt, sitemap', () => {
     assert.deepEqual(of(`${VOID}triples`), [String(dataset.tripleCount)]);
     assert.deepEqual(of(`${VOID}entities`), [String(dataset.institutionCount)]);
     assert.deepEqual(of(`${VOID}uriSpace`), [`${BASE}/resource/organisations/`]);
+    // What a client fetches is on the origin it asked (PUBLIC_URL), the identifiers under BASE_IRI.
+    assert.deepEqual(of(`${VOID}uriLookupEndpoint`), [`${PUBLIC}/search?q=`]);
     assert.deepEqual(of('http://purl.org/dc/terms/hasVersion'), [dataset.version]);
     assert.ok(of(`${VOID}vocabulary`).includes('http://xmlns.com/foaf/0.1/'));
     assert.ok(of(`${VOID}vocabulary`).includes('http://www.w3.org/2006/vcard/ns#'));
@@ -94,7 +97,7 @@ describe('discovery: VoID, robots.txt, sitemap', () => {
   it('points robots to the sitemap, and keeps them out of search and the endpoints', async () => {
     const res = await request(app).get('/robots.txt').expect(200);
     assert.match(res.headers['content-type']!, /^text\/plain/);
-    assert.match(res.text, new RegExp(`^Sitemap: ${BASE}/sitemap.xml$`, 'm'));
+    assert.match(res.text, new RegExp(`^Sitemap: ${PUBLIC}/sitemap.xml$`, 'm'));
     assert.match(res.text, /^Disallow: \/search$/m);
     assert.match(res.text, /^Disallow: \/sparql$/m);
   });
@@ -103,14 +106,14 @@ describe('discovery: VoID, robots.txt, sitemap', () => {
     const index = await request(app).get('/sitemap.xml').expect(200);
     assert.match(index.headers['content-type']!, /^application\/xml/);
     const files = elements(index.text, 'loc');
-    assert.deepEqual(files, [`${BASE}/sitemaps/1.xml`]);
+    assert.deepEqual(files, [`${PUBLIC}/sitemaps/1.xml`]);
     const file = await request(app).get('/sitemaps/1.xml').expect(200);
     const urls = elements(file.text, 'loc');
     const institutions = [...service.current!.dataset.institutions()];
     assert.equal(urls.length, institutions.length);
     assert.ok(urls.length <= 50_000);
     assert.equal(new Set(urls).size, urls.length);
-    assert.ok(urls.includes(`${BASE}/isil/DE-1a`));
+    assert.ok(urls.includes(`${PUBLIC}/isil/DE-1a`));
     const lastmods = elements(file.text, 'lastmod');
     // Every institution has a last event (docs/history.md): each URL has its lastmod.
     assert.equal(lastmods.length, institutions.length);
@@ -128,6 +131,7 @@ describe('discovery: VoID, robots.txt, sitemap', () => {
   it('splits a longer list into several files, every institution in exactly one', async () => {
     const deps = { service, config: service.config };
     const small = express();
+    useOriginSettings(small, service.config);
     small.use((_req, res, next) => {
       res.locals.requestId = 'test';
       next();

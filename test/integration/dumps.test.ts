@@ -18,6 +18,7 @@ import { PROJECT_ROOT } from '../../src/util/paths';
 import {
   BASE,
   buildApp,
+  PUBLIC,
   parseJsonLd,
   parseTurtle,
   sameGraph,
@@ -169,7 +170,7 @@ describe('dumps', function () {
         .map((q) => q.object.value);
     assert.deepEqual(
       of(`${VOID}dataDump`).sort(),
-      set!.files.map((f) => `${BASE}/dumps/${f.name}`).sort(),
+      set!.files.map((f) => `${PUBLIC}/dumps/${f.name}`).sort(),
     );
     const ready = await request(app).get('/readyz').expect(200);
     assert.deepEqual(of(`${VOID}triples`), [String(ready.body.triples)]);
@@ -428,7 +429,7 @@ describe('VoID and the dumps', function () {
     const dumps = parseTurtle(after.text)
       .filter((q) => q.predicate.value === `${VOID}dataDump`)
       .map((q) => q.object.value);
-    assert.deepEqual(dumps.sort(), set!.files.map((f) => `${BASE}/dumps/${f.name}`).sort());
+    assert.deepEqual(dumps.sort(), set!.files.map((f) => `${PUBLIC}/dumps/${f.name}`).sort());
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -16,7 +16,8 @@ import { RenderQueue, RendersBusy } from '../../src/serving/renderQueue';
 import { Service } from '../../src/serving/service';
 import { testConfig, needsThirdParty } from '../support';
 
-const CONTEXT = 'https://ld.zdb-services.de/context.jsonld';
+/** The origin the documents are asked on. */
+const ORIGIN = 'https://ld.zdb-services.de';
 /** Documents asked for here are read, not answered: they need no headers. */
 const READ: Answer = { status: 200, headers: () => ({}) };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -50,10 +51,10 @@ describe('renders under a flood', function () {
   describe('single flight', () => {
     it('concurrent requests for one document share one query and one serialization', async () => {
       const counter = countDescribes(dataset);
-      const documents = new Documents(dataset, CONTEXT, 0);
+      const documents = new Documents(dataset, 0);
       const institution = isils[0]!;
       const answers = await Promise.all(
-        Array.from({ length: 200 }, () => documents.get(institution, 'ttl', READ)),
+        Array.from({ length: 200 }, () => documents.get(ORIGIN, institution, 'ttl', READ)),
       );
       assert.equal(counter.count, 1);
       assert.equal(new Set(answers).size, 1, 'one rendered document for all');
@@ -61,16 +62,16 @@ describe('renders under a flood', function () {
 
     it('each format is its own render; one done is rendered again when the cache is off', async () => {
       const counter = countDescribes(dataset);
-      const documents = new Documents(dataset, CONTEXT, 0);
+      const documents = new Documents(dataset, 0);
       const institution = isils[0]!;
       await Promise.all(
         (['ttl', 'nt', 'rdf', 'jsonld', 'html'] as const).flatMap((f) => [
-          documents.get(institution, f, READ),
-          documents.get(institution, f, READ),
+          documents.get(ORIGIN, institution, f, READ),
+          documents.get(ORIGIN, institution, f, READ),
         ]),
       );
       assert.equal(counter.count, 5);
-      await documents.get(institution, 'ttl', READ);
+      await documents.get(ORIGIN, institution, 'ttl', READ);
       assert.equal(counter.count, 6);
       assert.equal(documents.renderingCount, 0, 'nothing is left in flight');
     });
@@ -101,7 +102,7 @@ describe('renders under a flood', function () {
       service.use(old);
       const documents = service.current!;
       const some = [...old.institutions()].slice(0, 5);
-      const renders = some.map((i) => documents.get(i, 'ttl', READ));
+      const renders = some.map((i) => documents.get(ORIGIN, i, 'ttl', READ));
       assert.equal(service.renders.queued, 4);
       service.use(next);
       await new Promise((resolve) => setImmediate(resolve));

@@ -40,6 +40,8 @@ function send(port: number, raw: string | Buffer): Promise<Answer> {
   });
 }
 
+/** The origin the requests ask (their Host), which the URLs answered are on: no PUBLIC_URL. */
+const ASKED = 'http://localhost';
 const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
   `${method} ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n${Object.entries(headers)
     .map(([k, v]) => `${k}: ${v}\r\n`)
@@ -231,7 +233,7 @@ const ROWS: Row[] = [
     name: 'a case twin redirects, it does not leak',
     raw: get('/resource/organisations/de-1A'),
     status: 301,
-    check: (a) => assert.equal(a.header('Location'), '/resource/organisations/DE-1a'),
+    check: (a) => assert.equal(a.header('Location'), `${ASKED}/resource/organisations/DE-1a`),
   },
   {
     name: 'junk query string',
@@ -239,10 +241,20 @@ const ROWS: Row[] = [
     status: 303,
   },
   {
-    name: 'absolute-form target: the path counts, the relative Location stays on this host',
+    name: 'absolute-form target: the path counts, the Location stays on the Host asked',
     raw: get('http://evil.example/resource/organisations/DE-1a'),
     status: 303,
-    check: (a) => assert.equal(a.header('Location'), '/data/organisations/DE-1a.html'),
+    check: (a) => assert.equal(a.header('Location'), `${ASKED}/data/organisations/DE-1a.html`),
+  },
+  {
+    name: 'a Host no URL carries as it is: the Location on BASE_IRI’s origin',
+    raw: "GET /resource/organisations/DE-1a HTTP/1.1\r\nHost: a'b\r\nConnection: close\r\n\r\n",
+    status: 303,
+    check: (a) =>
+      assert.equal(
+        a.header('Location'),
+        'https://ld.zdb-services.de/data/organisations/DE-1a.html',
+      ),
   },
   {
     name: 'absolute-form target of a document: served as the origin-form one',
@@ -369,7 +381,7 @@ const ROWS: Row[] = [
     name: 'Accept: garbage',
     raw: get('/resource/organisations/DE-1a', { Accept: 'garbage' }),
     status: 303,
-    check: (a) => assert.equal(a.header('Location'), '/data/organisations/DE-1a.html'),
+    check: (a) => assert.equal(a.header('Location'), `${ASKED}/data/organisations/DE-1a.html`),
   },
   {
     name: 'Accept: 5,000 characters',
@@ -551,7 +563,7 @@ describe('hostile requests', () => {
   let before_: Answer;
 
   before(async () => {
-    const config = testConfig();
+    const config = testConfig({ PUBLIC_URL: '' });
     const started = startServer(config, createLogger('silent'), {
       storeHealth: inProcessStore.health,
     });

@@ -124,8 +124,12 @@ describe('loader', () => {
   }
 
   it('reads back the JSON-LD the service serves, whose context is named by its IRI under BASE_IRI', async () => {
-    const { app } = await buildApp();
-    const served = await request(app).get('/data/organisations/DE-1a.jsonld').expect(200);
+    // Asked on BASE_IRI's own host, as production is: the context is named under BASE_IRI.
+    const { app } = await buildApp(undefined, { PUBLIC_URL: '' });
+    const served = await request(app)
+      .get('/data/organisations/DE-1a.jsonld')
+      .set('Host', new URL(BASE).host)
+      .expect(200);
     assert.equal(JSON.parse(served.text)['@context'], `${BASE}/context.jsonld`);
     const nt = await request(app).get('/data/organisations/DE-1a.nt').expect(200);
     const file = path.join(dir, 'served.jsonld');

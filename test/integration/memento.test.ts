@@ -16,11 +16,13 @@ import {
   asText,
   BASE,
   buildApp,
+  local,
   needsThirdParty,
   openDataset,
   parseJsonLd,
   parseRdfXml,
   parseTurtle,
+  PUBLIC,
   sameGraph,
   tempDir,
   testConfig,
@@ -32,6 +34,9 @@ import { historyOf, parseLinkFormat, type ParsedLink } from '../support/history'
 const T1 = 1_700_000_000;
 const T2 = 1_750_000_000;
 const LINK_FORMAT = 'application/link-format';
+/** Where the apps say their URLs are (PUBLIC_URL): every Link and Location is absolute on it. */
+const ORIGIN = PUBLIC;
+const at = (path: string) => `${ORIGIN}${path}`;
 
 /** A live record in the data model's shape. */
 function record(isil: string, name: string): string {
@@ -148,12 +153,12 @@ for (const adapter of ADAPTERS)
         it(`${original}: Link rel="timegate" to its own TimeGate`, () =>
           assert.deepEqual(
             withRel(linksOf(res.headers.link), 'timegate').map((l) => l.target),
-            [`/timegate${original}`],
+            [at(`/timegate${original}`)],
           ));
         it(`${original}: Link rel="timemap" to its TimeMap, as link-format`, () => {
           const [timemap, ...more] = withRel(linksOf(res.headers.link), 'timemap');
           assert.equal(more.length, 0);
-          assert.equal(timemap?.target, `/timemap${original}`);
+          assert.equal(timemap?.target, at(`/timemap${original}`));
           assert.equal(timemap?.attributes.type, LINK_FORMAT);
         });
         it(`${original}: no Memento-Datetime`, () =>
@@ -167,11 +172,11 @@ for (const adapter of ADAPTERS)
           const links = linksOf(res.headers.link);
           assert.equal(
             withRel(links, 'timegate')[0]?.target,
-            `/timegate/data/organisations/DE-Mt1.${ext}`,
+            at(`/timegate/data/organisations/DE-Mt1.${ext}`),
           );
           assert.equal(
             withRel(links, 'timemap')[0]?.target,
-            `/timemap/data/organisations/DE-Mt1.${ext}`,
+            at(`/timemap/data/organisations/DE-Mt1.${ext}`),
           );
         });
       it('Last-Modified is the time of the institution’s last event', async () => {
@@ -209,20 +214,24 @@ for (const adapter of ADAPTERS)
       });
       it('answers 302', () => assert.equal(latest.status, 302));
       it('without Accept-Datetime: the latest memento', () =>
-        assert.equal(latest.headers.location, mementoPath(T2, '/data/organisations/DE-Mt1.ttl')));
+        assert.equal(
+          latest.headers.location,
+          at(mementoPath(T2, '/data/organisations/DE-Mt1.ttl')),
+        ));
       it('Vary: accept-datetime', () => assert.equal(latest.headers.vary, 'accept-datetime'));
-      it('Link: the original, its TimeMap, the first and the last memento', () => {
+      it('Link: the original, its TimeMap, the first and the last (chosen) memento', () => {
         const links = linksOf(latest.headers.link);
-        assert.equal(withRel(links, 'original')[0]?.target, '/data/organisations/DE-Mt1.ttl');
+        assert.equal(withRel(links, 'original')[0]?.target, at('/data/organisations/DE-Mt1.ttl'));
         assert.equal(
           withRel(links, 'timemap')[0]?.target,
-          '/timemap/data/organisations/DE-Mt1.ttl',
+          at('/timemap/data/organisations/DE-Mt1.ttl'),
         );
         const first = withRel(links, 'first')[0];
         const last = withRel(links, 'last')[0];
-        assert.deepEqual(first?.rels, ['first', 'memento']);
+        // The latest was chosen: the first is the one before it too.
+        assert.deepEqual(first?.rels, ['first', 'prev', 'memento']);
         assert.equal(first?.attributes.datetime, httpDate(T1));
-        assert.equal(first?.target, mementoPath(T1, '/data/organisations/DE-Mt1.ttl'));
+        assert.equal(first?.target, at(mementoPath(T1, '/data/organisations/DE-Mt1.ttl')));
         assert.deepEqual(last?.rels, ['last', 'memento']);
         assert.equal(last?.attributes.datetime, httpDate(T2));
       });
@@ -230,16 +239,19 @@ for (const adapter of ADAPTERS)
         const between = await request(app)
           .get(gate)
           .set('Accept-Datetime', httpDate(T2 - 1));
-        assert.equal(between.headers.location, mementoPath(T1, '/data/organisations/DE-Mt1.ttl'));
-        const at = await request(app).get(gate).set('Accept-Datetime', httpDate(T2));
-        assert.equal(at.headers.location, mementoPath(T2, '/data/organisations/DE-Mt1.ttl'));
+        assert.equal(
+          between.headers.location,
+          at(mementoPath(T1, '/data/organisations/DE-Mt1.ttl')),
+        );
+        const now = await request(app).get(gate).set('Accept-Datetime', httpDate(T2));
+        assert.equal(now.headers.location, at(mementoPath(T2, '/data/organisations/DE-Mt1.ttl')));
       });
       it('the first memento for a datetime before the first', async () => {
         const res = await request(app)
           .get(gate)
           .set('Accept-Datetime', 'Tue, 20 Mar 2001 20:35:00 GMT');
         assert.equal(res.status, 302);
-        assert.equal(res.headers.location, mementoPath(T1, '/data/organisations/DE-Mt1.ttl'));
+        assert.equal(res.headers.location, at(mementoPath(T1, '/data/organisations/DE-Mt1.ttl')));
       });
       for (const malformed of ['2025-06-15', 'yesterday', 'Tue, 31 Feb 2023 00:00:00 GMT'])
         it(`400 for a malformed Accept-Datetime (${malformed})`, async () => {
@@ -248,11 +260,11 @@ for (const adapter of ADAPTERS)
         });
       it('the page’s TimeGate leads to the page’s mementos', async () => {
         const res = await request(app).get('/timegate/isil/DE-Mt1');
-        assert.equal(res.headers.location, mementoPath(T2, '/isil/DE-Mt1'));
+        assert.equal(res.headers.location, at(mementoPath(T2, '/isil/DE-Mt1')));
       });
       it('keeps the query: the page’s language', async () => {
         const res = await request(app).get('/timegate/isil/DE-Mt1?lang=en');
-        assert.equal(res.headers.location, `${mementoPath(T2, '/isil/DE-Mt1')}?lang=en`);
+        assert.equal(res.headers.location, at(`${mementoPath(T2, '/isil/DE-Mt1')}?lang=en`));
       });
       it('404 for an ISIL the history never knew', async () => {
         const res = await request(app).get('/timegate/data/organisations/DE-Nope.ttl');
@@ -273,7 +285,7 @@ for (const adapter of ADAPTERS)
         it(`301 to its canonical spelling: ${asked}`, async () => {
           const res = await request(app).get(asked);
           assert.equal(res.status, 301);
-          assert.equal(res.headers.location, canonical);
+          assert.equal(res.headers.location, at(canonical));
         });
     });
 
@@ -288,9 +300,30 @@ for (const adapter of ADAPTERS)
         assert.equal(res.headers['memento-datetime'], httpDate(T1)));
       it('Link: original, timegate, timemap', () => {
         const links = linksOf(res.headers.link);
-        assert.equal(withRel(links, 'original')[0]?.target, original);
-        assert.equal(withRel(links, 'timegate')[0]?.target, `/timegate${original}`);
-        assert.equal(withRel(links, 'timemap')[0]?.target, `/timemap${original}`);
+        assert.equal(withRel(links, 'original')[0]?.target, at(original));
+        assert.equal(withRel(links, 'timegate')[0]?.target, at(`/timegate${original}`));
+        assert.equal(withRel(links, 'timemap')[0]?.target, at(`/timemap${original}`));
+      });
+      it('Link: itself as rel="memento" with its datetime, first, and the next one', () => {
+        const mementos = withRel(linksOf(res.headers.link), 'memento');
+        assert.deepEqual(
+          mementos.map((l) => [l.target, l.rels.join(' '), l.attributes.datetime]),
+          [
+            [at(mementoPath(T1, original)), 'first memento', httpDate(T1)],
+            [at(mementoPath(T2, original)), 'last next memento', httpDate(T2)],
+          ],
+        );
+      });
+      it('the last memento’s Link: the first as prev, itself as last', async () => {
+        const last = await request(app).head(mementoPath(T2, original));
+        const mementos = withRel(linksOf(last.headers.link), 'memento');
+        assert.deepEqual(
+          mementos.map((l) => [l.target, l.rels.join(' ')]),
+          [
+            [at(mementoPath(T1, original)), 'first prev memento'],
+            [at(mementoPath(T2, original)), 'last memento'],
+          ],
+        );
       });
       it('a strong ETag', () => assert.match(res.headers.etag!, /^"[^"]+"$/));
       it('is immutable, cached for a year', () =>
@@ -344,7 +377,7 @@ for (const adapter of ADAPTERS)
         assert.equal(none.status, 404);
         assert.equal(
           withRel(linksOf(none.headers.link), 'timemap')[0]?.target,
-          `/timemap${original}`,
+          at(`/timemap${original}`),
         );
       });
       it('404 for a datetime that is no time', async () => {
@@ -368,27 +401,36 @@ for (const adapter of ADAPTERS)
       it('names the original', () =>
         assert.deepEqual(
           withRel(links, 'original').map((l) => l.target),
-          [`${BASE}${original}`],
+          [`${ORIGIN}${original}`],
         ));
       it('names itself, with from and until', () => {
         const [self] = withRel(links, 'self');
-        assert.equal(self?.target, `${BASE}/timemap${original}`);
+        assert.equal(self?.target, `${ORIGIN}/timemap${original}`);
         assert.equal(self?.attributes.type, LINK_FORMAT);
         assert.equal(self?.attributes.from, httpDate(T1));
         assert.equal(self?.attributes.until, httpDate(T2));
       });
+      it('names the JSON TimeMap, at a URL of its own', () => {
+        const json = withRel(links, 'timemap').filter(
+          (l) => l.attributes.type === 'application/json',
+        );
+        assert.deepEqual(
+          json.map((l) => l.target),
+          [`${ORIGIN}/timemap/json${original}`],
+        );
+      });
       it('names the TimeGate', () =>
         assert.deepEqual(
           withRel(links, 'timegate').map((l) => l.target),
-          [`${BASE}/timegate${original}`],
+          [`${ORIGIN}/timegate${original}`],
         ));
       it('lists every memento with its datetime, first and last marked', () => {
         const mementos = withRel(links, 'memento');
         assert.deepEqual(
           mementos.map((l) => [l.target, l.attributes.datetime, l.rels.join(' ')]),
           [
-            [`${BASE}${mementoPath(T1, original)}`, httpDate(T1), 'first memento'],
-            [`${BASE}${mementoPath(T2, original)}`, httpDate(T2), 'last memento'],
+            [`${ORIGIN}${mementoPath(T1, original)}`, httpDate(T1), 'first memento'],
+            [`${ORIGIN}${mementoPath(T2, original)}`, httpDate(T2), 'last memento'],
           ],
         );
       });
@@ -409,15 +451,28 @@ for (const adapter of ADAPTERS)
             list: { datetime: string; uri: string }[];
           };
         };
-        assert.equal(body.original_uri, `${BASE}${original}`);
-        assert.equal(body.timegate_uri, `${BASE}/timegate${original}`);
-        assert.equal(body.timemap_uri.link_format, `${BASE}/timemap${original}`);
+        assert.equal(body.original_uri, `${ORIGIN}${original}`);
+        assert.equal(body.timegate_uri, `${ORIGIN}/timegate${original}`);
+        assert.equal(body.timemap_uri.link_format, `${ORIGIN}/timemap${original}`);
+        assert.equal(body.timemap_uri.json_format, `${ORIGIN}/timemap/json${original}`);
         assert.deepEqual(body.mementos.list, [
-          { datetime: '2023-11-14T22:13:20Z', uri: `${BASE}${mementoPath(T1, original)}` },
-          { datetime: '2025-06-15T15:06:40Z', uri: `${BASE}${mementoPath(T2, original)}` },
+          { datetime: '2023-11-14T22:13:20Z', uri: `${ORIGIN}${mementoPath(T1, original)}` },
+          { datetime: '2025-06-15T15:06:40Z', uri: `${ORIGIN}${mementoPath(T2, original)}` },
         ]);
         assert.deepEqual(body.mementos.first, body.mementos.list[0]);
         assert.deepEqual(body.mementos.last, body.mementos.list[1]);
+      });
+      it('its json_format URL answers the JSON TimeMap whatever Accept says', async () => {
+        const negotiated = await request(app)
+          .get(`/timemap${original}`)
+          .set('Accept', 'application/json');
+        const json = await request(app)
+          .get(`/timemap/json${original}`)
+          .set('Accept', 'application/link-format');
+        assert.equal(json.status, 200);
+        assert.match(json.headers['content-type']!, /^application\/json/);
+        assert.equal(json.headers.vary, 'Accept-Encoding');
+        assert.deepEqual(json.body, negotiated.body);
       });
       it('answers 304 to its ETag, each format its own', async () => {
         const again = await request(app)
@@ -455,14 +510,14 @@ for (const adapter of ADAPTERS)
             .set('Accept', 'text/turtle')
             .set('Accept-Datetime', httpDate(T1 + 60));
           assert.equal(seeOther.status, 303);
-          assert.equal(seeOther.headers.location, '/timegate/data/organisations/DE-Mt1.ttl');
+          assert.equal(seeOther.headers.location, at('/timegate/data/organisations/DE-Mt1.ttl'));
           assert.equal(seeOther.headers.vary, 'Accept, Accept-Datetime');
           assert.equal(seeOther.headers['memento-datetime'], undefined);
           const found = await request(app)
-            .get(seeOther.headers.location!)
+            .get(local(seeOther.headers.location))
             .set('Accept-Datetime', httpDate(T1 + 60));
           const memento = await request(app)
-            .get(found.headers.location!)
+            .get(local(found.headers.location))
             .buffer(true)
             .parse(asText);
           assert.equal(memento.status, 200);
@@ -474,24 +529,29 @@ for (const adapter of ADAPTERS)
           .get('/resource/organisations/DE-Mt1')
           .set('Accept', 'text/html')
           .set('Accept-Datetime', httpDate(T1));
-        assert.equal(res.headers.location, '/timegate/isil/DE-Mt1');
+        assert.equal(res.headers.location, at('/timegate/isil/DE-Mt1'));
       });
       it('without Accept-Datetime: the current document, varying on both', async () => {
         const res = await request(app)
           .get('/resource/organisations/DE-Mt1')
           .set('Accept', 'text/turtle');
-        assert.equal(res.headers.location, '/data/organisations/DE-Mt1.ttl');
+        assert.equal(res.headers.location, at('/data/organisations/DE-Mt1.ttl'));
         assert.equal(res.headers.vary, 'Accept, Accept-Datetime');
       });
     });
 
     describe('ISILs the version served lacks keep their past', () => {
-      it('a deleted ISIL: 410 with Link to its TimeMap (it was 404)', async () => {
+      it('a deleted ISIL: 410 with Link to its TimeMap and its TimeGate (it was 404)', async () => {
         const res = await request(app).get('/data/organisations/DE-Mt4.ttl');
         assert.equal(res.status, 410);
+        const links = linksOf(res.headers.link);
         assert.equal(
-          withRel(linksOf(res.headers.link), 'timemap')[0]?.target,
-          '/timemap/data/organisations/DE-Mt4.ttl',
+          withRel(links, 'timemap')[0]?.target,
+          at('/timemap/data/organisations/DE-Mt4.ttl'),
+        );
+        assert.equal(
+          withRel(links, 'timegate')[0]?.target,
+          at('/timegate/data/organisations/DE-Mt4.ttl'),
         );
       });
       it('its 410 on the resource and the page too', async () => {
@@ -543,10 +603,10 @@ for (const adapter of ADAPTERS)
       it('a withdrawn ISIL with a successor: 301 with Link to its TimeMap', async () => {
         const res = await request(app).get('/data/organisations/DE-Mt3.ttl');
         assert.equal(res.status, 301);
-        assert.equal(res.headers.location, '/data/organisations/DE-Mt1.ttl');
+        assert.equal(res.headers.location, at('/data/organisations/DE-Mt1.ttl'));
         assert.equal(
           withRel(linksOf(res.headers.link), 'timemap')[0]?.target,
-          '/timemap/data/organisations/DE-Mt3.ttl',
+          at('/timemap/data/organisations/DE-Mt3.ttl'),
         );
       });
       it('an ISIL the history never knew is still 404', async () => {
@@ -561,6 +621,53 @@ for (const adapter of ADAPTERS)
     });
   });
 
+describe('Memento over three versions: a TimeGate’s choice between the first and the last', function () {
+  this.timeout(120_000);
+  const T3 = 1_760_000_000;
+  const original = '/data/organisations/DE-Mt1.ttl';
+  let app: Express;
+  let gate: request.Response;
+  before(async () => {
+    const { v1, v2 } = writeVersions();
+    const v3 = path.join(tempDir(), 'v3.ttl');
+    fs.writeFileSync(v3, PREFIXES + record('DE-Mt1', 'Stadtbibliothek Drittname'));
+    const history = await historyOf(
+      [
+        { version: 'v1', time: T1, sources: [v1] },
+        { version: 'v2', time: T2, sources: [v2] },
+        { version: 'v3', time: T3, sources: [v3] },
+      ],
+      BASE,
+    );
+    app = await appOver([v3], 'embedded', history);
+    gate = await request(app)
+      .get(`/timegate${original}`)
+      .set('Accept-Datetime', httpDate(T2 + 60));
+  });
+  it('302 to the middle memento', () =>
+    assert.equal(gate.headers.location, at(mementoPath(T2, original))));
+  it('its Link names the memento chosen, with its neighbours as prev and next', () =>
+    assert.deepEqual(
+      withRel(linksOf(gate.headers.link), 'memento').map((l) => [
+        l.target,
+        l.rels.join(' '),
+        l.attributes.datetime,
+      ]),
+      [
+        [at(mementoPath(T1, original)), 'first prev memento', httpDate(T1)],
+        [at(mementoPath(T2, original)), 'memento', httpDate(T2)],
+        [at(mementoPath(T3, original)), 'last next memento', httpDate(T3)],
+      ],
+    ));
+  it('the middle memento names itself, the first as prev, the last as next', async () => {
+    const res = await request(app).head(local(gate.headers.location));
+    assert.deepEqual(
+      withRel(linksOf(res.headers.link), 'memento').map((l) => l.rels.join(' ')),
+      ['first prev memento', 'memento', 'last next memento'],
+    );
+  });
+});
+
 for (const adapter of ADAPTERS)
   describe(`Memento over the one version a dataset without a log derives (${adapter} store)`, function () {
     before(needsThirdParty);
@@ -573,7 +680,10 @@ for (const adapter of ADAPTERS)
     it('the TimeGate leads to the one memento, the current description', async () => {
       const gate = await request(app).get('/timegate/data/organisations/DE-1a.ttl');
       assert.equal(gate.status, 302);
-      const memento = await request(app).get(gate.headers.location!).buffer(true).parse(asText);
+      const memento = await request(app)
+        .get(local(gate.headers.location))
+        .buffer(true)
+        .parse(asText);
       const current = await request(app)
         .get('/data/organisations/DE-1a.ttl')
         .buffer(true)

@@ -5,7 +5,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import { acceptLanguage } from '../../src/serving/html/language';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
-import { buildApp, needsThirdParty } from '../support';
+import { buildApp, needsThirdParty, PUBLIC } from '../support';
 
 describe('pages in German and English', () => {
   before(needsThirdParty);
@@ -155,6 +155,6 @@ describe('pages in German and English', () => {
     assert.notEqual(a.headers.etag, b.headers.etag);
     // The retired ISIL itself leads to its successor.
     const old = await request(app).get('/isil/DE-He201').set('Accept', 'text/html').expect(301);
-    assert.equal(old.headers.location, '/isil/DE-1a');
+    assert.equal(old.headers.location, `${PUBLIC}/isil/DE-1a`);
   });
 });

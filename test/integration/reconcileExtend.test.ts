@@ -14,7 +14,7 @@ import type { Express } from 'express';
 import type { Service } from '../../src/serving/service';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
 import { EXTEND_PROPERTIES } from '../../src/search/extend';
-import { ADAPTERS, buildApp, CONFORMANCE, needsThirdParty } from '../support';
+import { ADAPTERS, buildApp, CONFORMANCE, needsThirdParty, PUBLIC } from '../support';
 
 const SCHEMAS = path.join(CONFORMANCE, 'reconciliation-0.2', 'schemas');
 
@@ -77,7 +77,7 @@ for (const adapter of ADAPTERS)
       const res = await request(app).get('/reconcile').expect(200);
       valid(schema.manifest, res.body);
       assert.deepEqual(res.body.extend.propose_properties, {
-        service_url: 'https://ld.zdb-services.de/reconcile',
+        service_url: `${PUBLIC}/reconcile`,
         service_path: '/properties',
       });
     });
@@ -128,10 +128,7 @@ for (const adapter of ADAPTERS)
       const meta = new Map(res.body.meta.map((m: { id: string }) => [m.id, m]));
       assert.equal(res.body.meta.length, PROPERTIES.length);
       assert.match((meta.get('wikidata') as { service: string }).service, /^https:\/\/wikidata/);
-      assert.equal(
-        (meta.get('successor') as { service: string }).service,
-        'https://ld.zdb-services.de/reconcile',
-      );
+      assert.equal((meta.get('successor') as { service: string }).service, `${PUBLIC}/reconcile`);
       assert.equal(EXTEND_PROPERTIES.length, PROPERTIES.length);
     });
 
@@ -186,7 +183,7 @@ for (const adapter of ADAPTERS)
         const { service_url, service_path } = manifest.extend.propose_properties;
         const proposed = (await (
           await fetch(
-            `${service_url.replace('https://ld.zdb-services.de', base)}${service_path}?type=${encodeURIComponent(manifest.defaultTypes[0]!.id)}`,
+            `${service_url.replace(PUBLIC, base)}${service_path}?type=${encodeURIComponent(manifest.defaultTypes[0]!.id)}`,
           )
         ).json()) as { properties: { id: string }[] };
         const chosen = proposed.properties.filter((p) =>

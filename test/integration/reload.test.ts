@@ -117,7 +117,10 @@ describe('reload', () => {
       const institution = found.institution;
       const next = await loadSources([snapshot], { baseIri: BASE });
       // The page awaits its JSON-LD before it is written: the swap happens in that gap.
-      const pending = documents.get(institution, 'html', { status: 200, headers: () => ({}) });
+      const pending = documents.get(BASE, institution, 'html', {
+        status: 200,
+        headers: () => ({}),
+      });
       service.use(next.dataset);
       // The swap frees the previous store a turn later; here it is freed before the render goes on.
       documents.dataset.free();

@@ -8,6 +8,7 @@ import { DataFactory, type Quad } from 'n3';
 import { JsonLdParser } from 'jsonld-streaming-parser';
 import {
   BASE,
+  PUBLIC,
   buildApp,
   DE_1A,
   DE_1A_RDF,
@@ -48,7 +49,7 @@ async function parseJsonLd(text: string, app: Express): Promise<Quad[]> {
       // The context is read from the service itself, as a client would dereference it.
       load: async (url: string) => {
         contexts.push(url);
-        assert.equal(url, `${BASE}/context.jsonld`);
+        assert.equal(url, `${PUBLIC}/context.jsonld`);
         const res = await request(app).get('/context.jsonld');
         assert.equal(res.status, 200);
         return JSON.parse(res.text);
@@ -128,8 +129,8 @@ describe('DE-1a round trip', () => {
     before(() => {
       doc = JSON.parse(bodies.get('jsonld')!);
     });
-    it('names the served context by URL', () =>
-      assert.equal(doc['@context'], `${BASE}/context.jsonld`));
+    it('names the served context by URL, on the origin asked (PUBLIC_URL)', () =>
+      assert.equal(doc['@context'], `${PUBLIC}/context.jsonld`));
     it('is framed: the institution is the top object', () => assert.equal(doc['@id'], DE_1A));
     it('is compacted: short terms from the context', () => {
       assert.equal(

@@ -111,7 +111,8 @@ const runs = ADAPTERS.includes('remote') && (topologyInstalled() || process.env.
         for (const [accept, location] of order) {
           const res = await get(at('/resource/organisations/DE-1a'), { Accept: accept });
           assert.equal(res.status, 303, accept);
-          assert.equal(res.headers.get('location'), location, accept);
+          // On the origin asked: the proxies pass the client's Host on.
+          assert.equal(res.headers.get('location'), at(location), accept);
           assert.match(res.headers.get('vary') ?? '', /Accept/);
         }
       });
@@ -119,7 +120,7 @@ const runs = ADAPTERS.includes('remote') && (topologyInstalled() || process.env.
       it('never gives Turtle to a browser: the page it is sent to is HTML', async () => {
         await get(at('/resource/organisations/DE-1a'), { Accept: 'text/turtle' });
         const to = await get(at('/resource/organisations/DE-1a'), { Accept: BROWSER });
-        const page = await get(at(to.headers.get('location')!), { Accept: BROWSER });
+        const page = await get(to.headers.get('location')!, { Accept: BROWSER });
         assert.ok([200, 302].includes(page.status), String(page.status));
         if (page.status === 200) assert.match(page.headers.get('content-type')!, /^text\/html/);
       });
@@ -181,7 +182,9 @@ const runs = ADAPTERS.includes('remote') && (topologyInstalled() || process.env.
     const memento = async () => {
       const gate = await get(`${topology.cache}/timegate/data/organisations/DE-1a.ttl`);
       assert.equal(gate.status, 302);
-      return `${topology.cache}${gate.headers.get('location')!}`;
+      const location = gate.headers.get('location')!;
+      assert.ok(location.startsWith(`${topology.cache}/memento/`), location);
+      return location;
     };
 
     it('keeps a memento past a second: it is immutable', async () => {

@@ -275,6 +275,8 @@ export async function historyApp(
   if (adapter === 'remote') return remoteApp(fixture, env);
   const config = testConfig({
     BASE_IRI: HISTORY_BASE,
+    // The feed's and the provider's tests ask on hosts of their own (Host): URLs follow them.
+    PUBLIC_URL: '',
     DATASET: fixture.dataset,
     HISTORY_DIR: fixture.historyDir,
     ...env,
@@ -295,6 +297,7 @@ async function remoteApp(fixture: HistoryFixture, env: Record<string, string>) {
   const virtuoso = await remoteHistory(fixture);
   const config = testConfig({
     BASE_IRI: HISTORY_BASE,
+    PUBLIC_URL: '',
     STORE: 'remote',
     SPARQL_ENDPOINT: virtuoso.endpoint,
     ...env,

@@ -13,6 +13,7 @@ describe('loadConfig defaults', () => {
     ['BASE_IRI', config.baseIri, 'https://ld.zdb-services.de'],
     ['DATASET', config.dataset, path.join(PROJECT_ROOT, 'data', 'dataset.nq')],
     ['ISIL_DIRECTORY_URL', config.isilDirectoryUrl, ''],
+    ['PUBLIC_URL', config.publicUrl, ''],
     ['LOG_LEVEL', config.logLevel, 'info'],
     ['CACHE_MAX_BYTES', config.cacheMaxBytes, 256 * 1024 * 1024],
     ['CACHE_MAX_AGE', config.maxAge, 3600],
@@ -53,6 +54,9 @@ describe('loadConfig refuses bad values, naming the variable', () => {
     ['BASE_IRI', 'https://ld.zdb-services.de/a b'],
     ['BASE_IRI', 'https://ld.zdb-services.de/a\tb'],
     ['BASE_IRI', 'https://ld.zdb-services.de/a|b'],
+    ['PUBLIC_URL', 'https://staging.example.org/?'],
+    ['PUBLIC_URL', 'staging.example.org'],
+    ['PUBLIC_URL', 'https://user:secret@staging.example.org'],
     ['ISIL_DIRECTORY_URL', 'https://sigel.example.org/?'],
     ['ISIL_DIRECTORY_URL', 'https://sigel.example.org\n'],
     ['ISIL_DIRECTORY_URL', 'example.org'],
@@ -252,5 +256,13 @@ describe('OAI_ADMIN_EMAIL', () => {
     assert.equal(
       loadConfig({ BASE_IRI: 'http://localhost:8080' }).oaiAdminEmail,
       'webmaster@localhost.invalid',
+    ));
+});
+
+describe('PUBLIC_URL', () => {
+  it('is used as the URL parser reads it, without a trailing slash', () =>
+    assert.equal(
+      loadConfig({ PUBLIC_URL: 'HTTPS://Staging.Example.org:443/' }).publicUrl,
+      'https://staging.example.org',
     ));
 });

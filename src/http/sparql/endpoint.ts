@@ -29,6 +29,7 @@ import {
 } from '../errors';
 import { commonHeaders } from '../middleware';
 import { negotiateAmong } from '../negotiate';
+import { publicOrigin } from '../publicOrigin';
 import type { StaffAuth } from './auth';
 import { serviceDescription } from './description';
 import {
@@ -67,22 +68,11 @@ const PREFLIGHT = {
 const DESCRIPTION_OFFERS = FORMATS.filter((f) => f.name !== 'html');
 const EDITOR_OFFER = FORMATS.find((f) => f.name === 'html')!;
 
-const HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
-
 /**
  * The endpoint's URL as the client reached it (the Service Description's `sd:endpoint`, the base
- * of relative IRIs in queries): from a well-formed Host header, else from BASE_IRI; the scheme is
- * BASE_IRI's when the host is its host.
+ * of relative IRIs in queries), by the rule of every URL a client is told (publicOrigin).
  */
-function endpointUrlOf(baseIri: string): (req: Request) => string {
-  const base = new URL(baseIri);
-  const fallback = `${baseIri}${SPARQL_PATH}`;
-  return (req) => {
-    const host = req.headers.host;
-    if (host === undefined || !HOST.test(host)) return fallback;
-    return `${base.host === host ? base.protocol : 'http:'}//${host}${SPARQL_PATH}`;
-  };
-}
+const endpointUrl = (req: Request): string => `${publicOrigin(req)}${SPARQL_PATH}`;
 
 /**
  * Service Descriptions written, by format, endpoint URL and dataset version: the one public answer
@@ -143,12 +133,10 @@ class StaffEndpoint {
   /** Queries running or waiting, by user. */
   private readonly inFlight = new Map<string, number>();
   private readonly descriptions = new Map<string, string>();
-  private readonly endpointUrl: (req: Request) => string;
   private readonly editor: (user: string) => string;
   private readonly editorPolicy = editorPolicy(SPARQL_PATH);
 
   constructor(private readonly deps: StaffDeps) {
-    this.endpointUrl = endpointUrlOf(deps.config.baseIri);
     this.editor = editorPage(SPARQL_PATH, deps.examples);
   }
 
@@ -206,7 +194,7 @@ class StaffEndpoint {
 
   private async description(req: Request, res: Response, format: RdfFormatName): Promise<void> {
     const { config, service } = this.deps;
-    const endpoint = this.endpointUrl(req);
+    const endpoint = endpointUrl(req);
     const dataset = service.current?.dataset;
     const key = `${format} ${dataset?.version ?? ''} ${endpoint}`;
     let text = this.descriptions.get(key);
@@ -290,7 +278,7 @@ class StaffEndpoint {
           accept: req.headers.accept,
           defaultGraphs: graphIris(request.defaultGraphs, 'default-graph-uri'),
           namedGraphs: graphIris(request.namedGraphs, 'named-graph-uri'),
-          base: this.endpointUrl(req),
+          base: endpointUrl(req),
           maxRows: this.deps.config.sparql.maxRows,
           maxBytes: this.deps.config.sparql.maxResultBytes,
         },

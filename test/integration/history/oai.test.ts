@@ -6,12 +6,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import type { Express } from 'express';
-import {
-  HISTORY_BASE,
-  historyApp,
-  VERSION_TIMES,
-  type HistoryFixture,
-} from '../../support/history';
+import { historyApp, VERSION_TIMES, type HistoryFixture } from '../../support/history';
 import { ADAPTERS, needsThirdParty, parseRdfXml, sameGraph } from '../../support';
 import { needsXmllint } from '../../support/oaiSchema';
 import type { OaiAnswer } from '../../support/oaiXml';
@@ -39,8 +34,8 @@ for (const adapter of ADAPTERS)
     describe('Identify', () => {
       let answer: OaiAnswer;
       before(async () => (answer = await ask(app, 'verb=Identify')));
-      it('names the base URL', () =>
-        assert.deepEqual(answer.text.get('baseURL'), [`${HISTORY_BASE}/oai`]));
+      it('names the base URL, on the origin asked', () =>
+        assert.match(answer.text.get('baseURL')![0]!, /^http:\/\/127\.0\.0\.1:\d+\/oai$/));
       it('states protocol version 2.0', () =>
         assert.deepEqual(answer.text.get('protocolVersion'), ['2.0']));
       it('dates the earliest record at the first version', () =>

@@ -1,5 +1,5 @@
 // Where an institution's page lives (src/http/institutionPage.ts): here, or in the agency's
-// directory, as a path or an absolute URL, the page itself or a URL of this service that leads to it.
+// directory, as a path or an absolute URL on the origin given, the page itself or a URL of this service that leads to it.
 import assert from 'node:assert/strict';
 import { institutionPage, servesPages } from '../../../src/http/institutionPage';
 
@@ -12,12 +12,12 @@ describe('an institution’s page', () => {
     assert.equal(institutionPage(here, 'DE-1a'), '/isil/DE-1a');
     assert.equal(institutionPage(here, 'DE-1a', { direct: true }), '/isil/DE-1a');
     assert.equal(
-      institutionPage(here, 'DE-1a', { absolute: true }),
-      'https://ld.example/isil/DE-1a',
+      institutionPage(here, 'DE-1a', { base: 'http://local.test' }),
+      'http://local.test/isil/DE-1a',
     );
     assert.equal(
-      institutionPage(here, '{{id}}', { direct: true, absolute: true }),
-      'https://ld.example/isil/{{id}}',
+      institutionPage(here, '{{id}}', { direct: true, base: 'http://local.test' }),
+      'http://local.test/isil/{{id}}',
     );
   });
 
@@ -25,15 +25,15 @@ describe('an institution’s page', () => {
     assert.equal(servesPages(agency), false);
     assert.equal(institutionPage(agency, 'DE-1a'), '/resource/organisations/DE-1a');
     assert.equal(
-      institutionPage(agency, 'DE-1a', { absolute: true }),
-      'https://ld.example/resource/organisations/DE-1a',
+      institutionPage(agency, 'DE-1a', { base: 'http://local.test' }),
+      'http://local.test/resource/organisations/DE-1a',
     );
     assert.equal(
       institutionPage(agency, 'DE-1a', { direct: true }),
       'https://sigel.example/isil/DE-1a',
     );
     assert.equal(
-      institutionPage(agency, '{{id}}', { direct: true, absolute: true }),
+      institutionPage(agency, '{{id}}', { direct: true, base: 'http://local.test' }),
       'https://sigel.example/isil/{{id}}',
     );
   });
