@@ -50,6 +50,7 @@ VOLUME ["/data"]
 ENV PORT=8080 \
     HOST=0.0.0.0 \
     BASE_IRI=https://ld.zdb-services.de \
+    PUBLIC_URL= \
     DATASET=/data/dataset.nq \
     ISIL_DIRECTORY_URL= \
     LOG_LEVEL=info \
