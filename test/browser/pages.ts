@@ -52,7 +52,9 @@ export async function startSite({
     res.end(TILE);
   });
   const tiles = await listen(tileServer);
+  // A browser follows the URLs it is told: they are on the origin it asked, as in production.
   const { app, service } = await buildApp(sources, {
+    PUBLIC_URL: '',
     MAP_TILES: `${tiles}/{z}/{x}/{y}.png`,
     MAP_ATTRIBUTION: 'Test tiles',
     ...env,
