@@ -220,6 +220,48 @@ describe('the bulk loader as the way into Virtuoso', function () {
     assert.equal(Number(listed?.n?.value), 0, 'not listed');
   });
 
+  it('drops a version by its graphs’ names, as Virtuoso stores them: each description graph, names beyond ASCII too, and nothing of another graph', async () => {
+    const doomed = versionGraph('0123456789ab');
+    // A graph whose name starts with the version's graph, but is not one of its descriptions'.
+    const neighbour = `${doomed}0`;
+    const file = path.join(dir, 'doomed.nq');
+    fs.writeFileSync(
+      file,
+      [
+        `<${doomed}> <urn:isil-ld:loading> "" <${doomed}> .`,
+        `<${BASE}/x> <http://example.org/p> "1" <${doomed}:${BASE}/data/organisations/DE-1> .`,
+        `<${BASE}/x> <http://example.org/p> "2" <${doomed}:${BASE}/data/organisations/DE-Bär-1> .`,
+        `<${BASE}/x> <http://example.org/p> "3" <${doomed}:urn:other> .`,
+        `<${BASE}/x> <http://example.org/p> "4" <${neighbour}> .`,
+        '',
+      ].join('\n'),
+    );
+    virtuoso.load(file, 'urn:isil-ld:unused');
+    const others = await count(`GRAPH ?g { ?s ?p ?o } FILTER(!STRSTARTS(STR(?g), "${doomed}"))`);
+    assert.equal(await count(`GRAPH ?g { ?s ?p ?o } FILTER(STRSTARTS(STR(?g), "${doomed}:"))`), 3);
+    const { client } = transportOf(bulkTarget(virtuoso));
+    const via = bulkTarget(virtuoso).via as ConstructorParameters<typeof VirtuosoBulkTransport>[0];
+    const transport = new VirtuosoBulkTransport(via, client);
+    try {
+      await transport.drop('0123456789ab');
+    } finally {
+      await transport.close();
+      client.close();
+    }
+    assert.equal(
+      await count(`GRAPH ?g { ?s ?p ?o } FILTER(STRSTARTS(STR(?g), "${doomed}:"))`),
+      0,
+      'every description graph dropped',
+    );
+    assert.equal(await count(`GRAPH <${doomed}> { ?s ?p ?o }`), 0, 'and the version’s own');
+    assert.equal(await count(`GRAPH <${neighbour}> { ?s ?p ?o }`), 1, 'the neighbour kept');
+    assert.equal(
+      await count(`GRAPH ?g { ?s ?p ?o } FILTER(!STRSTARTS(STR(?g), "${doomed}"))`),
+      others,
+      'every other graph kept',
+    );
+  });
+
   it('keeps the loader’s event loop running while Virtuoso works on a statement', async () => {
     const { client } = transportOf(bulkTarget(virtuoso));
     const via = bulkTarget(virtuoso).via as ConstructorParameters<typeof VirtuosoBulkTransport>[0];
