@@ -78,8 +78,8 @@ export function find(req: Request, documents: Documents, text: string, at: Place
     const original = pastOf(at, of);
     return latest
       ? {
-          timemap: `${base}${timemapPath(original)}`,
-          latest: `${base}${mementoPath(timestamp14(latest.time), original)}`,
+          timemap: timemapPath(original),
+          latest: mementoPath(timestamp14(latest.time), original),
           latestTime: new Date(latest.time * 1000),
         }
       : undefined;

@@ -21,6 +21,7 @@ import { errorPage, statusTitle } from '../serving/html/errorPage';
 import { withdrawnPage } from '../serving/html/withdrawnPage';
 import { commonHeaders, CORS } from './middleware';
 import { pageHeaders } from './pageHeaders';
+import { publicOrigin } from './publicOrigin';
 
 /**
  * The 200 of a document: `own` headers (type, links, caching), then its validators, CORS and its
@@ -175,9 +176,16 @@ function errorHtml(http: HttpError, req: Request, language: PageLanguage): strin
   return errorPage({ status, message, links, about, past }, language, selfOf(req));
 }
 
-/** An RFC 9457 problem: its members, the links of a 404 or 406, and a 410's past. */
-function problem(http: HttpError): string {
-  const past = http instanceof Gone || http instanceof NoLongerServed ? http.past : undefined;
+/**
+ * An RFC 9457 problem: its members, the links of a 404 or 406, and a 410's past, whose paths (as
+ * the pages link them) are made URLs on `origin` (publicOrigin), as every URL a client fetches.
+ */
+function problem(http: HttpError, origin: string): string {
+  const known = http instanceof Gone || http instanceof NoLongerServed ? http.past : undefined;
+  const past = known && {
+    timemap: `${origin}${known.timemap}`,
+    latest: `${origin}${known.latest}`,
+  };
   return `${JSON.stringify({
     type: 'about:blank',
     title: statusTitle(http.status, 'en'),
@@ -227,7 +235,7 @@ export function errorHandler(logger: Logger, context: AnswerContext, pages = tru
         'Content-Language': language.lang,
       };
     } else if (style === 'json') {
-      body = problem(http);
+      body = problem(http, publicOrigin(req));
       own = { 'Content-Type': 'application/problem+json' };
     } else {
       body = `${message}\n${links.map((l) => `${l.href} (${l.type ?? l.label})\n`).join('')}`;

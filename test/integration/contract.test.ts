@@ -486,7 +486,7 @@ for (const adapter of ADAPTERS)
             .set('Accept', 'image/png');
           assert.equal(res.status, 406);
           const problem = JSON.parse(res.text) as { links: { href: string }[] };
-          assert.ok(problem.links.some((l) => l.href === '/data/organisations/DE-1a.ttl'));
+          assert.ok(problem.links.some((l) => l.href === `${PUBLIC}/data/organisations/DE-1a.ttl`));
         });
         it('while an RDF client keeps plain text', async () => {
           const res = await request(app)

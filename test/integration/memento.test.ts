@@ -589,8 +589,8 @@ for (const adapter of ADAPTERS)
         const problem = JSON.parse(res.text) as Record<string, unknown>;
         assert.equal(problem.status, 410);
         assert.equal(problem.title, 'Gone');
-        assert.equal(problem.timemap, '/timemap/data/organisations/DE-Mt4.ttl');
-        assert.equal(problem.latestMemento, mementoPath(T1, '/data/organisations/DE-Mt4.ttl'));
+        assert.equal(problem.timemap, at('/timemap/data/organisations/DE-Mt4.ttl'));
+        assert.equal(problem.latestMemento, at(mementoPath(T1, '/data/organisations/DE-Mt4.ttl')));
       });
       it('its mementos are still served', async () => {
         const res = await request(app)
