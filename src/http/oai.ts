@@ -61,6 +61,7 @@ async function argumentsOf(req: Request): Promise<[string, string][]> {
 
 export function oai(deps: RouteDeps): RequestHandler {
   return async function oai(req, res) {
+    const settings = oaiSettings(deps, publicOrigin(req));
     (res.locals as OwnErrorBody).errorBody = (http) => ({
       type: 'text/xml;charset=utf-8',
       body: httpErrorAnswer(http.status, http.message, {
@@ -73,7 +74,6 @@ export function oai(deps: RouteDeps): RequestHandler {
     if (!['GET', 'HEAD', 'POST'].includes(req.method))
       throw methodNotAllowed(ALLOW_WITH_POST, `The OAI-PMH provider answers ${ALLOW_WITH_POST}.`);
     const pairs = await argumentsOf(req);
-    const settings = oaiSettings(deps, publicOrigin(req));
     const documents = currentDocuments(deps.service);
     const { dataset } = documents;
     // A list reads many descriptions: a reload meanwhile frees the store only once it is written.
