@@ -1,14 +1,14 @@
-// The LDES and TREE shapes (rorlic/ldes-shacl, rorlic/tree-shacl) read where the conformance folder
-// is (../shared beside the clone), used as its SOURCES.md says: each page validated with the lists
+// The LDES and TREE shapes (rorlic/ldes-shacl, rorlic/tree-shacl), fetched by checksum with the
+// other third-party files (data/sources.json), used as their source's notes say: each page validated with the lists
 // of its kind, the shape files of a list loaded together without their owl:imports, the TREE
 // vocabulary's rdfs:subClassOf statements beside the data, with rdf-validate-shacl.
 import fs from 'node:fs';
 import path from 'node:path';
 import { DataFactory, Parser, Store, type Quad } from 'n3';
-import { PROJECT_ROOT } from '../../src/util/paths';
+import { THIRD_PARTY_FOLDER } from '../../src/util/thirdParty';
 
 /** The folder holding `ldes-shacl/` and `tree-shacl/`. */
-export const SHAPES_DIR = path.join(PROJECT_ROOT, '..', 'shared', 'conformance');
+export const SHAPES_DIR = path.join(THIRD_PARTY_FOLDER, 'conformance');
 
 /** The root page, or any other page of a stream. */
 export type PageKind = 'root' | 'subsequent';

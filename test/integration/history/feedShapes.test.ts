@@ -22,7 +22,7 @@ const TREE = 'https://w3id.org/tree#';
 
 function needsShapes(this: Mocha.Context): void {
   if (shapesThere()) return;
-  const message = `the LDES and TREE shapes are not in ${SHAPES_DIR} (../shared/conformance beside the clone)`;
+  const message = `the LDES and TREE shapes are not in ${SHAPES_DIR}: npm run fetch-data`;
   if (process.env.CI) throw new Error(message);
   this.skip();
 }
