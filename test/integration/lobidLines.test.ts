@@ -18,7 +18,7 @@ const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 const LOBID = path.join(REAL_DATA, 'lobid-organisations_jsonld-bulk_same-8-records.jsonl');
 const PICA = path.join(REAL_DATA, 'isil-directory_pica-plain_8-records.dat');
 
-type Fields = Omit<SearchEntry, 'email' | 'phone' | 'otherNames'>;
+type Fields = Omit<SearchEntry, 'email' | 'illEmail' | 'phone' | 'otherNames'>;
 
 /**
  * The search entries of every institution of `dataset`, by ISIL, without `modified` (lobid keeps
@@ -30,11 +30,14 @@ async function entries(
   const found = new Map<string, { fields: Fields; contacts: Set<string> }>();
   for (const institution of dataset.institutions()) {
     const description = await dataset.describe(institution);
-    const { email, phone, otherNames, ...rest } = searchEntry(institution.isil, description);
+    const { email, illEmail, phone, otherNames, ...rest } = searchEntry(
+      institution.isil,
+      description,
+    );
     const fields = { ...rest, modified: undefined };
     const contacts = new Set([
       ...otherNames,
-      ...[email, phone].filter((c) => c !== undefined),
+      ...[email, illEmail, phone].filter((c) => c !== undefined),
       ...description.quads
         .filter((q) => [`${V}email`, `${RDF}value`].includes(q.predicate.value))
         .map((q) => q.object.value.replace(/^mailto:/, '')),
