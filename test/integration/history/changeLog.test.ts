@@ -11,6 +11,7 @@ import { loadSources } from '../../../src/load/loadSources';
 import { commitVersion, snapshotPointer, type CommitStep } from '../../../src/load/commitVersion';
 import { committed, fileHistory, LOG_FILE, readLog, statesAfter } from '../../../src/history/log';
 import { embeddedHistory } from '../../../src/embedded/history';
+import { StoreThread } from '../../../src/embedded/storeThread';
 import type { History } from '../../../src/history/model';
 import { PROJECT_ROOT } from '../../../src/util/paths';
 import { inProcessStore } from '../../../src/embedded/inProcessStore';
@@ -217,6 +218,20 @@ describe('the change log', function () {
       'after-rename',
       'committed',
     ];
+    it("the store's thread hands over the log version its snapshot's trailer names", async () => {
+      const first = await commit(v1, 'v1.nt');
+      const thread = new StoreThread(() => undefined);
+      try {
+        const { dataset } = await thread.open({
+          sources: [target.dataset],
+          options: { baseIri: BASE },
+        });
+        assert.deepEqual(dataset.logVersion, { version: first.version, time: first.time });
+        dataset.free();
+      } finally {
+        await thread.close();
+      }
+    });
     for (const step of steps)
       it(`at ${step}: the data read is served with its own history`, async () => {
         const first = await commit(v1, 'v1.nt');
