@@ -9,10 +9,12 @@ import { dataTime, derivedHistory } from '../history/derived';
 import {
   committed,
   fileHistory,
+  type Committed,
   HistoryError,
   LOG_FILE,
   readLog,
   statesAfter,
+  type Pointer,
 } from '../history/log';
 import { LogWriter } from '../history/logWriter';
 import { diff, versionTime, type History } from '../history/model';
@@ -37,13 +39,20 @@ export async function embeddedHistory(
   const own = (time?: number) =>
     derivedHistory(dataset, time ?? dataTime(dataset, dataset.loadedAt));
   if (!load.snapshot) return own();
-  const pointer = snapshotPointer(config.dataset, config.baseIri);
+  // The version the trailer read with the data names, not the file now at DATASET: a loader may
+  // have renamed its next version into place since the data was read.
+  const pointer = dataset.logVersion ?? snapshotPointer(config.dataset, config.baseIri);
   if (config.historyDir === '') return own(pointer?.time);
   const file = path.join(config.historyDir, LOG_FILE);
   try {
     const contents = readLog(file);
     if (contents === undefined || contents.versions.length === 0) return own(pointer?.time);
     const log = committed(contents, pointer);
+    const overtaken =
+      pointer && !samePointer(snapshotPointer(config.dataset, config.baseIri), pointer);
+    const read = overtaken ? upTo(log, pointer) : undefined;
+    // Served with its history up to its own version; the next reload serves the newer one.
+    if (read) return fileHistory(read, config.baseIri);
     const last = log.versions.at(-1);
     // The log ends with the snapshot's version (by the name its trailer gives, or its content's).
     if (
@@ -61,6 +70,18 @@ export async function embeddedHistory(
     );
     return own(pointer?.time);
   }
+}
+
+function samePointer(a: Pointer | undefined, b: Pointer): boolean {
+  return a?.version === b.version && a.time === b.time;
+}
+
+/** The log's committed versions up to the one `pointer` names, if it names one of them. */
+function upTo(log: Committed, pointer: Pointer): Committed | undefined {
+  const at = log.versions.findIndex((v) => samePointer(v, pointer));
+  if (at < 0) return undefined;
+  const versions = log.versions.slice(0, at + 1);
+  return { ...log, versions, end: versions.at(-1)!.end };
 }
 
 /**

@@ -1,6 +1,7 @@
 // Memento (RFC 7089, docs/history.md): each document's TimeGate (`/timegate/<document>`, 302 to the
 // memento a datetime selects), TimeMap (`/timemap/<document>`, link-format or JSON) and mementos
-// (`/memento/<YYYYMMDDhhmmss>/<document>`, the document as that version served it, immutable),
+// (`/memento/<YYYYMMDDhhmmss>/<document>`, the document as that version served it; immutable when
+// its bytes can never change: an RDF memento of a logged history),
 // read from the history of the dataset served, wherever that history is kept. Every URL they name
 // is absolute on the origin asked (publicOrigin); `/timemap/json/<document>` is the JSON TimeMap.
 import accepts from 'accepts';
@@ -296,6 +297,7 @@ function mementoHeaders(
   event: HistoryEvent,
   page: Readonly<Record<string, string>>,
   lang: string,
+  cache: string,
 ): Record<string, string> {
   const { format, isil } = original;
   return {
@@ -312,7 +314,7 @@ function mementoHeaders(
       timemapLink(base, original.path),
       ...mementoLinks(base, original, mementos, event),
     ].join(', '),
-    'Cache-Control': IMMUTABLE,
+    'Cache-Control': cache,
   };
 }
 
@@ -345,8 +347,11 @@ export function memento({ service, config }: RouteDeps): RequestHandler {
         : undefined;
     const cached = documents.cachedMemento(base, event, format.name, language);
     if (cached) return sendDocument(req, res, cached);
+    // A page lists the versions, which grow; a derived history's time may name other data later.
+    const immutable = format.name !== 'html' && !documents.dataset.history.derived;
+    const cache = immutable ? IMMUTABLE : cacheControl(config);
     const answer = documentAnswer(
-      mementoHeaders(base, original, mementos, event, page, language?.lang ?? ''),
+      mementoHeaders(base, original, mementos, event, page, language?.lang ?? '', cache),
       format,
     );
     return documents.memento(base, event, format.name, answer, language).then(

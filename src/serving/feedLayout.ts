@@ -43,6 +43,8 @@ export interface FeedLayout {
   /** The time of the newest version. */
   readonly newest: number | undefined;
   readonly byId: ReadonlyMap<string, FeedPage>;
+  /** Whether its pages can be promised never to change: not those of a derived history. */
+  readonly kept: boolean;
 }
 
 /** A page asked for: found, dropped by retention (410), or not a page of this feed (404). */
@@ -98,7 +100,8 @@ export function feedLayout(history: History, size = FEED_PAGE_SIZE): FeedLayout 
     cut(carried, size, `${timestamp14(firstKept)}/before`, firstKept, pages);
   for (const [time, events] of [...byTime].sort((a, b) => a[0] - b[0]))
     cut(events, size, timestamp14(time), time, pages);
-  return { pages, firstKept, newest, byId: new Map(pages.map((p) => [p.id, p])) };
+  const byId = new Map(pages.map((p) => [p.id, p]));
+  return { pages, firstKept, newest, byId, kept: !history.derived };
 }
 
 /** The page of `layout` named `id` (the path below `/feed/`), or why there is none. */
@@ -132,8 +135,8 @@ export function nextInRun(layout: FeedLayout, page: FeedPage): FeedPage | undefi
 /**
  * Whether a page is served as never changing: every page but the newest, the feed's head that
  * clients poll (no page changes once its version is written, but the head is where a client
- * following the feed looks, and a short cache there costs nothing).
+ * following the feed looks, and a short cache there costs nothing), of a history kept in a log.
  */
 export function isImmutable(layout: FeedLayout, page: FeedPage): boolean {
-  return page.index < layout.pages.length - 1;
+  return layout.kept && page.index < layout.pages.length - 1;
 }
