@@ -87,12 +87,13 @@ export class LogWriter {
    * is not that snapshot's. The lines of versions never committed are cut off (the log rewritten
    * and renamed over, so that a reader holding the old file reads on), a version the snapshot names
    * without its commit line gets it (it is live), and a log made for the http/https twin of this
-   * base is rewritten for it. A folder without a log gets one (its header, with a new id).
+   * base is rewritten for it. A folder without a log gets one (its header, with `id`: a new one
+   * unless a generator needs the same bytes every time).
    */
-  prepare(pointer: Pointer | undefined): Committed {
+  prepare(pointer: Pointer | undefined, id: string = randomUUID()): Committed {
     let contents = readLog(this.file);
     if (contents === undefined || (contents.versions.length === 0 && contents.headerEnd === 0)) {
-      writeWhole(this.file, Buffer.from(`${this.header(randomUUID())}\n`));
+      writeWhole(this.file, Buffer.from(`${this.header(id)}\n`));
       contents = readLog(this.file)!;
     }
     const foreign = foreignTo(contents, pointer);
@@ -100,10 +101,12 @@ export class LogWriter {
     if (checkBase(contents, this.baseIri) === 'twin') {
       const text = fs.readFileSync(this.file, 'utf8');
       const from = `<${contents.base}/`;
-      const id = contents.id ?? randomUUID();
+      const kept = contents.id ?? id;
       const rewritten = text
         .split('\n')
-        .map((line, i) => (i === 0 ? this.header(id) : line.replaceAll(from, `<${this.baseIri}/`)))
+        .map((line, i) =>
+          i === 0 ? this.header(kept) : line.replaceAll(from, `<${this.baseIri}/`),
+        )
         .join('\n');
       writeWhole(this.file, Buffer.from(rewritten));
       contents = readLog(this.file)!;
