@@ -21,7 +21,11 @@ import {
   type CommitStep,
 } from '../../../src/load/commitVersion';
 import { PROJECT_ROOT } from '../../../src/util/paths';
-import { tempDir } from '../../support';
+import { createLogger } from '../../../src/log';
+import { inProcessStore } from '../../../src/embedded/inProcessStore';
+import { Reloader } from '../../../src/server/reloader';
+import { Service } from '../../../src/serving/service';
+import { tempDir, testConfig } from '../../support';
 import { HISTORY_BASE as BASE, historyApp, isilOf } from '../../support/history';
 
 const v1 = [...generate({ count: 50, seed: 7, base: BASE })];
@@ -325,6 +329,33 @@ describe('the change log under faults', function () {
       });
       assert.deepEqual(fs.readFileSync(logFile(target)), bytes);
     }
+
+    it('a reload keeps the version served, and its history', async () => {
+      const config = testConfig({
+        BASE_IRI: BASE,
+        DATASET: target.dataset,
+        HISTORY_DIR: target.historyDir,
+      });
+      const service = new Service(config);
+      const reloader = new Reloader(
+        service,
+        createLogger('silent'),
+        inProcessStore,
+        undefined,
+        (load, dataset) => embeddedHistory(config, load, dataset),
+      );
+      try {
+        await reloader.start();
+        const before = service.current!.dataset;
+        fs.writeFileSync(logFile(target), `${[...lines, lines.at(-2)!].join('\n')}\n`);
+        await reloader.reload();
+        assert.equal(service.lastReload?.outcome, 'refused');
+        assert.equal(service.current!.dataset, before);
+        assert.equal(before.history.versions.length, 2);
+      } finally {
+        service.close();
+      }
+    });
 
     it("another dataset's log", async () => {
       const other = targetIn(path.join(dir, 'other'));
