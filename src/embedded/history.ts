@@ -66,8 +66,9 @@ export async function embeddedHistory(
       return fileHistory(log, config.baseIri);
     return await restored(config, dataset, logger);
   } catch (error) {
+    // A HistoryError names the file already; the LoadError names it once.
     if (error instanceof HistoryError)
-      throw new LoadError(file, undefined, undefined, error.message);
+      throw new LoadError(file, undefined, undefined, error.message.replace(`${file}: `, ''));
     throw new LoadError(
       file,
       undefined,

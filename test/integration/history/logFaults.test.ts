@@ -320,6 +320,7 @@ describe('the change log under faults', function () {
       await assert.rejects(served(target), (error: Error) => {
         assert.ok(error instanceof LoadError, String(error));
         assert.match(error.message, why);
+        assert.equal(error.message.split(LOG_FILE).length, 2, 'the file named once');
         return true;
       });
       await assert.rejects(commit(target, v3), (error: Error) => {
