@@ -98,7 +98,9 @@ export function readLog(file: string): LogContents | undefined {
   }
   const header = readHeader(bytes.toString('utf8', 0, headerEnd), refuse);
   const versions: LoggedVersion[] = [];
-  let events: (LoggedEvent & { line: number })[] = [];
+  let events: LoggedEvent[] = [];
+  // The line of each event, for a refusal to name.
+  let eventLines: number[] = [];
   let start = headerEnd + 1;
   let lineNumber = 1;
   for (let end = bytes.indexOf(0x0a, start); end !== -1; end = bytes.indexOf(0x0a, start)) {
@@ -108,8 +110,8 @@ export function readLog(file: string): LogContents | undefined {
     lineNumber++;
     const here = (reason: string, number = lineNumber) => refuse(`line ${number} ${reason}`);
     if (line.startsWith('{"v":')) {
-      const event = parseEvent(line, at, end - at, (why) => here(`is not an event: ${why}`));
-      events.push({ ...event, line: lineNumber });
+      events.push(parseEvent(line, at, end - at, (why) => here(`is not an event: ${why}`)));
+      eventLines.push(lineNumber);
     } else if (line.startsWith('{"version":')) {
       const v = parseJson(line) as Partial<LoggedVersion> & { events?: unknown };
       if (typeof v?.version !== 'string' || !VERSION.test(v.version) || !isTime(v.time))
@@ -119,17 +121,19 @@ export function readLog(file: string): LogContents | undefined {
         throw here(
           `is version ${v.version} at ${v.time}, not after ${previous.version} at ${previous.time}`,
         );
-      checkEvents(events, v as VersionInfo, versions.length === 0, v.events, here);
+      const check = { first: versions.length === 0, count: v.events, lines: eventLines };
+      checkEvents(events, v as VersionInfo, check, here);
       versions.push({
         version: v.version,
         time: v.time,
         institutions: Number(v.institutions ?? 0),
         withdrawn: Number(v.withdrawn ?? 0),
-        events: events.map(({ line: _, ...e }) => e),
+        events,
         committed: false,
         end: start,
       });
       events = [];
+      eventLines = [];
     } else if (line.startsWith('{"commit":')) {
       const c = parseJson(line) as { commit?: unknown; time?: unknown } | undefined;
       const last = versions.at(-1);
@@ -189,16 +193,15 @@ function isTime(value: unknown): value is number {
  * first version also those retention carried, of earlier times.
  */
 function checkEvents(
-  events: readonly (LoggedEvent & { line: number })[],
+  events: readonly LoggedEvent[],
   version: VersionInfo,
-  first: boolean,
-  count: unknown,
+  { first, count, lines }: { first: boolean; count: unknown; lines: readonly number[] },
   here: (reason: string, line?: number) => HistoryError,
 ): void {
   const seen = new Set<string>();
   let own = 0;
-  for (const e of events) {
-    const at = (reason: string) => here(reason, e.line);
+  for (const [i, e] of events.entries()) {
+    const at = (reason: string) => here(reason, lines[i]);
     if (e.version === version.version && e.time === version.time) own++;
     else if (!(first && e.time < version.time))
       throw at(
