@@ -226,7 +226,13 @@ describe('the change log', function () {
           sources: [target.dataset],
           options: { baseIri: BASE },
         });
-        assert.deepEqual(dataset.logVersion, { version: first.version, time: first.time });
+        // The trailer's pointer whole: the version, its time and the log it belongs to.
+        const pointer = dataset.logVersion as { version: string; time: number; log?: string };
+        assert.deepEqual(
+          { version: pointer.version, time: pointer.time },
+          { version: first.version, time: first.time },
+        );
+        assert.match(pointer.log ?? '', /^[0-9a-f-]{36}$/);
         dataset.free();
       } finally {
         await thread.close();
