@@ -100,7 +100,7 @@ describe('a bulk export whose client stops reading', function () {
   it('keeps its slot within the deadline: the next export is refused', async () => {
     const app = appWith(60_000);
     const listening = await listen(app, path.join(folder, 'long.sock'));
-    const clients: net.Socket[] = [];
+    const clients: Stalled[] = [];
     try {
       for (let i = 0; i < MAX_EXPORTS; i++) clients.push(await neverReads(listening.socket));
       await request(app).get('/search?format=jsonl').expect(503).expect('Retry-After', /\d/);
