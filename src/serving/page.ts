@@ -6,7 +6,8 @@ import type { Term } from 'n3';
 import type { Institution } from '../store/dataset';
 import type { Description } from '../rdf/description';
 import { RDF_FORMATS } from '../rdf/formats';
-import { documentPath, timemapPath } from '../rdf/iris';
+import { documentPath, mementoPath, timemapPath } from '../rdf/iris';
+import { timestamp14 } from '../history/model';
 import { CC0, PREFIXES } from '../rdf/namespaces';
 import { LIBTYPE, LIBTYPES } from '../rdf/libtype';
 import { Graph, mainFirst } from './html/graph';
@@ -69,6 +70,8 @@ export interface PageOptions {
   readonly baseIri: string;
   /** The institution's versions (its mementos, oldest first): their time and page. */
   readonly versions?: readonly { readonly time: number; readonly href: string }[];
+  /** How many versions it has, when `versions` holds only the newest (else their number). */
+  readonly versionCount?: number;
   /** A memento's page: the time it shows the record as of, and the current page. */
   readonly asOf?: { readonly time: number; readonly current: string };
 }
@@ -78,6 +81,24 @@ export interface PageOptions {
  * seconds to render on the serving thread; the TimeMap lists them all.
  */
 export const VERSIONS_SHOWN = 20;
+
+/**
+ * The versions a page lists, as `PageOptions` takes them, from the ISIL's mementos (oldest first)
+ * and the page's path: links made for the newest VERSIONS_SHOWN only (making all of ten thousand
+ * cost more than the rest of the page), with how many there are.
+ */
+export function listedVersions(
+  mementos: readonly { readonly time: number }[],
+  page: string,
+): Pick<PageOptions, 'versions' | 'versionCount'> {
+  return {
+    versions: mementos.slice(-VERSIONS_SHOWN).map((m) => ({
+      time: m.time,
+      href: mementoPath(timestamp14(m.time), page),
+    })),
+    versionCount: mementos.length,
+  };
+}
 
 /**
  * The page's list of versions, newest first, the one shown marked: the newest VERSIONS_SHOWN,
@@ -98,8 +119,9 @@ function versions(options: PageOptions, self: string): string {
           : `<a href="${escapeHtml(keepLanguage(v.href, options.language))}"><time datetime="${at}">${date}</time></a>`;
       }),
   );
-  if (all.length <= VERSIONS_SHOWN) return shown;
-  const words = PAGE[lang].allVersions(humanNumber(all.length, lang));
+  const count = options.versionCount ?? all.length;
+  if (count <= VERSIONS_SHOWN) return shown;
+  const words = PAGE[lang].allVersions(humanNumber(count, lang));
   return `${shown}<p><a href="${escapeHtml(timemapPath(self))}" type="application/link-format">${escapeHtml(words)}</a></p>`;
 }
 

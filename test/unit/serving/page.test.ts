@@ -2,7 +2,12 @@
 // the TimeMap for the rest, so that an ISIL with thousands of versions does not make a page of them.
 import assert from 'node:assert/strict';
 import { readDescription } from '../../../src/history/text';
-import { renderPage, VERSIONS_SHOWN, type PageOptions } from '../../../src/serving/page';
+import {
+  listedVersions,
+  renderPage,
+  VERSIONS_SHOWN,
+  type PageOptions,
+} from '../../../src/serving/page';
 import type { Institution } from '../../../src/store/dataset';
 import type { Isil } from '../../../src/rdf/isil';
 
@@ -62,6 +67,33 @@ describe('the page’s list of versions', () => {
     const html = page(30, T0 + 25 * DAY);
     assert.match(html, new RegExp(`<li><time datetime="${day(25)}">`));
     assert.doesNotMatch(html, /href="\/memento\/v25\//);
+  });
+  it('is given links for the versions it lists only, and how many there are', () => {
+    const mementos = Array.from({ length: 10_000 }, (_, i) => ({ time: T0 + i * DAY }));
+    const listed = listedVersions(mementos, `/isil/${ISIL}`);
+    assert.equal(listed.versionCount, 10_000);
+    assert.deepEqual(
+      listed.versions!.map((v) => v.time),
+      mementos.slice(-VERSIONS_SHOWN).map((m) => m.time),
+    );
+    assert.match(listed.versions!.at(-1)!.href, new RegExp(`^/memento/\\d{14}/isil/${ISIL}$`));
+  });
+  it('says how many versions there are when it is given the newest only', () => {
+    const description = readDescription(IRI, `<${IRI}> <http://xmlns.com/foaf/0.1/name> "T" .\n`);
+    const institution: Institution = { isil: ISIL, iri: IRI, name: undefined, modified: undefined };
+    const html = renderPage(description, institution, '{}', {
+      language: { lang: 'en', explicit: false },
+      mapTiles: '',
+      mapAttribution: '',
+      predecessors: [],
+      baseIri: BASE,
+      ...listedVersions(
+        Array.from({ length: 10_002 }, (_, i) => ({ time: T0 + i * DAY })),
+        `/isil/${ISIL}`,
+      ),
+    });
+    assert.equal(listed(html).length, VERSIONS_SHOWN);
+    assert.match(html, />All 10,002 versions \(TimeMap\)</);
   });
   it('writes dates in the page’s language', () => {
     assert.match(page(1), /1\. Januar 2020/);
