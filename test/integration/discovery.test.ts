@@ -80,11 +80,11 @@ describe('discovery: VoID, robots.txt, sitemap', () => {
       [],
       'the staff endpoint is not open to the public',
     );
-    assert.ok(of('http://www.w3.org/2000/01/rdf-schema#seeAlso').includes(`${BASE}/oai`));
+    assert.ok(of('http://www.w3.org/2000/01/rdf-schema#seeAlso').includes(`${PUBLIC}/oai`));
     assert.ok(
       quads.some(
         (q) =>
-          q.subject.value === `${BASE}/oai` &&
+          q.subject.value === `${PUBLIC}/oai` &&
           q.predicate.value === 'http://purl.org/dc/terms/conformsTo' &&
           q.object.value === 'http://www.openarchives.org/OAI/2.0/openarchivesprotocol.htm',
       ),

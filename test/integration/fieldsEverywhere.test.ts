@@ -33,7 +33,7 @@ describe("one institution's fields, the same in every format", function () {
   /** DE-1a's fields as JSON Lines has them: every field. */
   let fields: Record<string, Value>;
   before(async () => {
-    const built = await buildApp(BUNDLED_DATASET);
+    const built = await buildApp(BUNDLED_DATASET, { PUBLIC_URL: '' });
     service = built.service;
     app = built.app.listen(0);
     await service.search.ensure();
