@@ -261,7 +261,9 @@ export function generateHistory(options: HistoryOptions): WrittenHistory {
   let last = { version: '', time: 0 };
   let snapshotBytes = 0;
   try {
-    writer.prepare(undefined);
+    // The log's id from the seed: the same seed gives the same bytes.
+    const log = `generated-${options.seed}`;
+    writer.prepare(undefined, log);
     for (let n = 1; n <= versions; n++) {
       const time = FIRST_VERSION_TIME + (n - 1) * VERSION_INTERVAL;
       if (n > 1) registry.change(n, change, time);
@@ -288,7 +290,7 @@ export function generateHistory(options: HistoryOptions): WrittenHistory {
             version: now.version,
             rest: REST,
             states: compactStates(states),
-            history: now,
+            history: { ...now, log },
           }),
         );
       writer.commit(now);

@@ -16,7 +16,12 @@ import {
 } from '../src/load/loadSources';
 import { ShapesError } from '../src/load/validator';
 import { HistoryError } from '../src/history/log';
-import { commitVersion, type CommitStep, type Committed } from '../src/load/commitVersion';
+import {
+  commitVersion,
+  LiveVersionError,
+  type CommitStep,
+  type Committed,
+} from '../src/load/commitVersion';
 import { Progress, progressMode } from './progress';
 import { intoRemote, remoteVia } from './remoteCommand';
 import { servedVersion } from './servedVersion';
@@ -300,14 +305,19 @@ export async function main(argv: readonly string[], hooks: LoadHooks = {}): Prom
     return 0;
   } catch (error) {
     progress.end(false);
-    if (error instanceof Refused) {
-      process.stderr.write(`${error.message}\n`);
-      return 1;
-    }
-    const unchanged = remote ? 'the live version unchanged' : 'snapshot unchanged';
-    process.stderr.write(`load failed, ${unchanged}: ${failure(error, remote)}\n`);
+    process.stderr.write(`${failed(error, remote)}\n`);
     return 1;
   }
+}
+
+/** What a failed load says: what happened to the snapshot, and why. */
+function failed(error: unknown, remote: boolean): string {
+  if (error instanceof Refused) return error.message;
+  // Failed after the rename: the new version is the one in place.
+  if (error instanceof LiveVersionError)
+    return `load incomplete, snapshot replaced: ${error.message}`;
+  const unchanged = remote ? 'the live version unchanged' : 'snapshot unchanged';
+  return `load failed, ${unchanged}: ${failure(error, remote)}`;
 }
 
 /** A load --strict refused: its message is the whole line. */

@@ -6,7 +6,7 @@
 # credentials. A reload reaches it by revalidation: each document is fresh for a second, then asked
 # for again with its ETag; a 304 keeps the stored copy (a replica switched to a version where the
 # record did not change answers 304), a 200 replaces it. So no stale version is served a second
-# after every replica has switched, and no purge has to find every cache. Mementos
+# after every replica has switched, and no purge has to find every cache. Mementos marked immutable
 # (/memento/…, docs/history.md) never change: they are kept for their year, as they say. A request
 # with Accept-Datetime is passed to the replicas rather than stored as one more variant per date.
 vcl 4.1;
@@ -36,7 +36,7 @@ sub vcl_backend_response {
     set beresp.ttl = 120s;
     return (deliver);
   }
-  if (beresp.status == 200 && bereq.url ~ "^/memento/") {
+  if (beresp.status == 200 && bereq.url ~ "^/memento/" && beresp.http.Cache-Control ~ "immutable") {
     set beresp.ttl = 365d;
     return (deliver);
   }

@@ -1,7 +1,8 @@
 // The history an embedded version is served with (docs/history.md): the change log in HISTORY_DIR
 // up to the version the snapshot names, read as it is. A snapshot that is not the log's last
 // version (an older file restored in place) gets its difference appended as a new version at its
-// own time: history never runs backwards. Without a log (the bundled sources, HISTORY_DIR='', a
+// own time: history never runs backwards; a log that cannot take it is refused, never replaced by
+// another history. Without a log (the bundled sources, HISTORY_DIR='', a
 // snapshot written without one) the version is a history of its own: one version, every ISIL
 // created at its time.
 import type { Config, DatasetLoad } from '../config';
@@ -9,10 +10,13 @@ import { dataTime, derivedHistory } from '../history/derived';
 import {
   committed,
   fileHistory,
+  type Committed,
+  foreignTo,
   HistoryError,
   LOG_FILE,
   readLog,
   statesAfter,
+  type Pointer,
 } from '../history/log';
 import { LogWriter } from '../history/logWriter';
 import { diff, versionTime, type History } from '../history/model';
@@ -24,9 +28,11 @@ import type { Dataset } from '../store/dataset';
 import path from 'node:path';
 
 /**
- * The history of `dataset`, opened from `load`. A log made for another base is refused as its
- * snapshot would be (a LoadError naming it); a log that cannot be written when it must be is
- * warned about, and the version served with a history of its own.
+ * The history of `dataset`, opened from `load`. A log that is not this snapshot's well-formed
+ * history (another base, another dataset's, damaged) is refused as its snapshot would be (a
+ * LoadError naming it and the line), and so is a restored snapshot whose difference the log cannot
+ * take (a folder that cannot be written): serving it with a history of its own would change pages
+ * served as immutable. A version the snapshot names without its commit line gets it here.
  */
 export async function embeddedHistory(
   config: Pick<Config, 'historyDir' | 'baseIri' | 'dataset'>,
@@ -37,14 +43,28 @@ export async function embeddedHistory(
   const own = (time?: number) =>
     derivedHistory(dataset, time ?? dataTime(dataset, dataset.loadedAt));
   if (!load.snapshot) return own();
-  const pointer = snapshotPointer(config.dataset, config.baseIri);
+  // The version the trailer read with the data names, not the file now at DATASET: a loader may
+  // have renamed its next version into place since the data was read.
+  const pointer = dataset.logVersion ?? snapshotPointer(config.dataset, config.baseIri);
   if (config.historyDir === '') return own(pointer?.time);
   const file = path.join(config.historyDir, LOG_FILE);
   try {
     const contents = readLog(file);
-    if (contents === undefined || contents.versions.length === 0) return own(pointer?.time);
-    const log = committed(contents, pointer);
+    if (contents === undefined || contents.versions.length === 0) {
+      const foreign = contents && foreignTo(contents, pointer);
+      if (foreign) throw new HistoryError(`${file}: ${foreign}`);
+      return own(pointer?.time);
+    }
+    const foreign = foreignTo(contents, pointer);
+    if (foreign !== undefined) throw new HistoryError(`${file}: ${foreign}`);
+    let log = committed(contents, pointer);
+    const overtaken =
+      pointer && !samePointer(snapshotPointer(config.dataset, config.baseIri), pointer);
+    const read = overtaken ? upTo(log, pointer) : undefined;
+    // Served with its history up to its own version; the next reload serves the newer one.
+    if (read) return fileHistory(read, config.baseIri);
     const last = log.versions.at(-1);
+    if (last !== undefined && !last.committed) log = completed(config, pointer, logger) ?? log;
     // The log ends with the snapshot's version (by the name its trailer gives, or its content's).
     if (
       last !== undefined &&
@@ -53,14 +73,53 @@ export async function embeddedHistory(
       return fileHistory(log, config.baseIri);
     return await restored(config, dataset, logger);
   } catch (error) {
+    // A HistoryError names the file already; the LoadError names it once.
     if (error instanceof HistoryError)
-      throw new LoadError(file, undefined, undefined, error.message);
-    logger?.warn(
-      { err: error, file },
-      'the change log cannot be read or written: the version is served with a history of its own',
+      throw new LoadError(file, undefined, undefined, error.message.replace(`${file}: `, ''));
+    throw new LoadError(
+      file,
+      undefined,
+      undefined,
+      `the change log cannot be read or written (${(error as Error).message}): the snapshot's version must be logged before it is served`,
     );
-    return own(pointer?.time);
   }
+}
+
+/**
+ * The snapshot's version marked committed in the log (its loader stopped after the rename), by a
+ * writer of its own; undefined when another process holds the log or it cannot be written now
+ * (the snapshot names the version, so it is served all the same, and the next writer marks it).
+ */
+function completed(
+  config: Pick<Config, 'historyDir' | 'baseIri'>,
+  pointer: Pointer | undefined,
+  logger: Logger | undefined,
+): Committed | undefined {
+  const writer = new LogWriter(config.historyDir, config.baseIri);
+  try {
+    writer.acquire();
+    return writer.prepare(pointer);
+  } catch (error) {
+    logger?.warn(
+      { err: error, dir: config.historyDir },
+      'the change log lacks the commit line of the version served, and it cannot be written now',
+    );
+    return undefined;
+  } finally {
+    writer.release();
+  }
+}
+
+function samePointer(a: Pointer | undefined, b: Pointer): boolean {
+  return a?.version === b.version && a.time === b.time;
+}
+
+/** The log's committed versions up to the one `pointer` names, if it names one of them. */
+function upTo(log: Committed, pointer: Pointer): Committed | undefined {
+  const at = log.versions.findIndex((v) => samePointer(v, pointer));
+  if (at < 0) return undefined;
+  const versions = log.versions.slice(0, at + 1);
+  return { ...log, versions, end: versions.at(-1)!.end };
 }
 
 /**

@@ -1,5 +1,6 @@
 // What the HTTP thread asks a store's thread (storeThread.ts, storeWorker.ts) and what it answers;
 // the messages themselves are src/threads/'s.
+import type { VersionInfo } from '../history/model';
 import type { LoadOptions, LoadReport } from '../load/loadSources';
 
 /**
@@ -16,6 +17,8 @@ export interface LoadedReply {
   readonly rows: readonly string[];
   /** Every ISIL's state (`compactStates`), as JSON: the version's history is derived with them. */
   readonly states: string;
+  /** The change log's version the snapshot read names (`Dataset.logVersion`). */
+  readonly logVersion: VersionInfo | undefined;
 }
 
 /** A load answers what it loaded; a describe, the description's N-Triples. */

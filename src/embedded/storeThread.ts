@@ -178,6 +178,7 @@ export class StoreThread implements Store<LoadRequest> {
         linksOf(report),
       );
       dataset.states = readCompactStates(JSON.parse(reply.states));
+      dataset.logVersion = reply.logVersion;
       return { dataset };
     } catch (error) {
       store.free();

@@ -27,6 +27,7 @@ async function load({ sources, options }: Extract<Request, { op: 'load' }>): Pro
     report,
     rows: pieces,
     states: JSON.stringify(compactStates(dataset.states ?? new Map())),
+    logVersion: dataset.logVersion,
   };
 }
 

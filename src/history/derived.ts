@@ -1,7 +1,8 @@
 // The history of a version that comes without a log (the bundled sources, a snapshot loaded with
 // HISTORY_DIR unset or empty of it): one version, at its own time, where every served ISIL is
 // created and every withdrawn one withdrawn; nothing is known before it. Its mementos are the
-// current descriptions, read from the store that serves them.
+// current descriptions, read from the store that serves them. Nothing records its time, so other
+// data with the same newest date is another version at the same time: it is served as mutable.
 import type { Dataset } from '../store/dataset';
 import { writeTriples } from './text';
 import { MemoryHistory } from './memory';
@@ -53,10 +54,11 @@ export function derivedHistory(
     });
   }
   events.sort((a, b) => (a.isil < b.isil ? -1 : a.isil > b.isil ? 1 : 0));
-  return new MemoryHistory([{ version, time }], events, async (event) => {
+  const read = async (event: HistoryEvent) => {
     const lookup = dataset.exact(event.isil);
     if (lookup?.kind !== 'found') throw new Error(`${event.isil} is not served by ${version}`);
     const description = await dataset.describe(lookup.institution);
     return writeTriples(description.triples);
-  });
+  };
+  return new MemoryHistory([{ version, time }], events, read, undefined, true);
 }

@@ -1,7 +1,7 @@
 // The change log of the embedded store's versions (docs/history.md): `history.jsonl` in HISTORY_DIR,
 // one JSON object a line, appended to by the loader and read by the server.
 //
-//   {"history":1,"base":"<BASE_IRI>"}                              the header, first line
+//   {"history":1,"base":"<BASE_IRI>","log":"<id>"}                 the header, first line
 //   {"v":"<version>","t":<seconds>,"e":"created","isil":"…","hash":"…","nt":"…"}   an event
 //   {"version":"<version>","time":<seconds>,"institutions":N,"withdrawn":N,"events":N}
 //                                                                   ends a version's events
@@ -10,7 +10,11 @@
 // The snapshot's rename is the commit point: a version is part of the history once the snapshot
 // that names it in its trailer (`history`) is in place, or once its commit line follows it (written
 // after the rename). Lines of a version neither names (a loader killed before its rename) are
-// ignored by readers and cut off by the next writer; a line cut short (killed mid-write) too.
+// ignored by readers and cut off by the next writer (the log rewritten and renamed over, never
+// truncated under a reader); a line cut short (killed mid-write) too.
+// A log is read only when it is one dataset's well-formed, ordered history (else a HistoryError
+// naming the line): each version's events just before its line, times rising, every term checked.
+// Its id is named by the snapshots written with it, so another dataset's log is told apart.
 // Every event carries its version and time: retention drops old versions whole but keeps each
 // ISIL's latest event (what it serves now, or its tombstone), which then stands before the first
 // version kept.
@@ -56,6 +60,8 @@ export interface LoggedVersion extends VersionInfo {
 export interface LogContents {
   readonly file: string;
   readonly base: string;
+  /** The log's identity, named by the snapshots written with it (logs of older loaders lack it). */
+  readonly id?: string;
   readonly versions: readonly LoggedVersion[];
   /** The byte after the header. */
   readonly headerEnd: number;
@@ -70,8 +76,8 @@ export interface Committed {
   readonly end: number;
 }
 
-/** The place of a version in the log, as a snapshot's trailer names it. */
-export type Pointer = VersionInfo;
+/** The place of a version in the log, as a snapshot's trailer names it, with the log's id. */
+export type Pointer = VersionInfo & { readonly log?: string };
 
 /** Reads the log at `file`; undefined when there is none. Throws a HistoryError when it is not one. */
 export function readLog(file: string): LogContents | undefined {
@@ -90,30 +96,33 @@ export function readLog(file: string): LogContents | undefined {
       throw refuse('not a change log (no header line)');
     return { file, base: '', versions: [], headerEnd: 0 };
   }
-  let header: { history?: unknown; base?: unknown };
-  try {
-    header = JSON.parse(bytes.toString('utf8', 0, headerEnd)) as typeof header;
-  } catch {
-    throw refuse('not a change log (its first line is not its header)');
-  }
-  if (header.history !== 1 || typeof header.base !== 'string')
-    throw refuse(
-      `not a change log this service reads (header ${bytes.toString('utf8', 0, Math.min(headerEnd, 120))})`,
-    );
+  const header = readHeader(bytes.toString('utf8', 0, headerEnd), refuse);
   const versions: LoggedVersion[] = [];
   let events: LoggedEvent[] = [];
+  // The line of each event, for a refusal to name.
+  let eventLines: number[] = [];
   let start = headerEnd + 1;
+  let lineNumber = 1;
   for (let end = bytes.indexOf(0x0a, start); end !== -1; end = bytes.indexOf(0x0a, start)) {
     const line = bytes.toString('utf8', start, end);
     const at = start;
     start = end + 1;
-    const lineNumber = () => `line ${versions.length + events.length + 2}`;
+    lineNumber++;
+    const here = (reason: string, number = lineNumber) => refuse(`line ${number} ${reason}`);
     if (line.startsWith('{"v":')) {
-      events.push(parseEvent(line, at, end - at, () => refuse(`${lineNumber()} is not an event`)));
+      events.push(parseEvent(line, at, end - at, (why) => here(`is not an event: ${why}`)));
+      eventLines.push(lineNumber);
     } else if (line.startsWith('{"version":')) {
-      const v = parseJson(line) as Partial<LoggedVersion> | undefined;
-      if (typeof v?.version !== 'string' || typeof v.time !== 'number')
-        throw refuse(`${lineNumber()} is not a version line`);
+      const v = parseJson(line) as Partial<LoggedVersion> & { events?: unknown };
+      if (typeof v?.version !== 'string' || !VERSION.test(v.version) || !isTime(v.time))
+        throw here('is not a version line');
+      const previous = versions.at(-1);
+      if (previous && v.time <= previous.time)
+        throw here(
+          `is version ${v.version} at ${v.time}, not after ${previous.version} at ${previous.time}`,
+        );
+      const check = { first: versions.length === 0, count: v.events, lines: eventLines };
+      checkEvents(events, v as VersionInfo, check, here);
       versions.push({
         version: v.version,
         time: v.time,
@@ -124,18 +133,85 @@ export function readLog(file: string): LogContents | undefined {
         end: start,
       });
       events = [];
+      eventLines = [];
     } else if (line.startsWith('{"commit":')) {
       const c = parseJson(line) as { commit?: unknown; time?: unknown } | undefined;
       const last = versions.at(-1);
-      if (last && events.length === 0 && c?.commit === last.version && c.time === last.time)
-        versions[versions.length - 1] = { ...last, committed: true, end: start };
+      if (
+        !last ||
+        events.length > 0 ||
+        last.committed ||
+        c?.commit !== last.version ||
+        c.time !== last.time
+      )
+        throw here('is a commit line that does not follow the version it names');
+      versions[versions.length - 1] = { ...last, committed: true, end: start };
     } else {
-      throw refuse(`${lineNumber()} is not a line of a change log`);
+      throw here('is not a line of a change log');
     }
   }
   // Events after the last version line, and a last line without its newline, belong to a version
   // that was never completed: not part of the log.
-  return { file, base: header.base, versions, headerEnd: headerEnd + 1 };
+  return {
+    file,
+    base: header.base,
+    ...(typeof header.log === 'string' ? { id: header.log } : {}),
+    versions,
+    headerEnd: headerEnd + 1,
+  };
+}
+
+function readHeader(
+  line: string,
+  refuse: (reason: string) => HistoryError,
+): { base: string; log?: string } {
+  const header = parseJson(line) as { history?: unknown; base?: unknown; log?: unknown };
+  if (!header || typeof header !== 'object')
+    throw refuse('not a change log (its first line is not its header)');
+  if (
+    header.history !== 1 ||
+    typeof header.base !== 'string' ||
+    (header.log !== undefined && typeof header.log !== 'string')
+  )
+    throw refuse(`not a change log this service reads (header ${line.slice(0, 120)})`);
+  return header as { base: string; log?: string };
+}
+
+const VERSION = /^[0-9a-f]{12}$/;
+const HASH = /^[0-9a-f]{32}$/;
+/** What an ISIL may hold (src/rdf/isil.ts): nothing that would break the IRI it is written into. */
+const ISIL = /^[A-Za-z0-9]{1,4}-[A-Za-z0-9/:-]+$/;
+/** The latest time a log may name: the end of the year 9999, the last an HTTP date can say. */
+const LAST_TIME = 253402300799;
+
+function isTime(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= LAST_TIME;
+}
+
+/**
+ * The events before a version line are that version's, as many as it says, one an ISIL; before the
+ * first version also those retention carried, of earlier times.
+ */
+function checkEvents(
+  events: readonly LoggedEvent[],
+  version: VersionInfo,
+  { first, count, lines }: { first: boolean; count: unknown; lines: readonly number[] },
+  here: (reason: string, line?: number) => HistoryError,
+): void {
+  const seen = new Set<string>();
+  let own = 0;
+  for (const [i, e] of events.entries()) {
+    const at = (reason: string) => here(reason, lines[i]);
+    if (e.version === version.version && e.time === version.time) own++;
+    else if (!(first && e.time < version.time))
+      throw at(
+        `is an event of ${e.version} at ${e.time}, not of the version line after it (${version.version} at ${version.time})`,
+      );
+    if (seen.has(e.isil)) throw at(`is a second event of ${e.isil} in one version`);
+    seen.add(e.isil);
+  }
+  if (typeof count === 'number' && count !== own)
+    throw here(`says ${count} events, and ${own} precede it`);
 }
 
 function parseJson(line: string): unknown {
@@ -154,33 +230,67 @@ function parseEvent(
   line: string,
   at: number,
   length: number,
-  refuse: () => HistoryError,
+  refuse: (why: string) => HistoryError,
 ): LoggedEvent {
   const cut = line.indexOf(',"nt":"');
   const fields = parseJson(cut === -1 ? line : `${line.slice(0, cut)}}`) as
     | { v?: unknown; t?: unknown; e?: unknown; isil?: unknown; hash?: unknown; succ?: unknown }
     | undefined;
-  if (
-    typeof fields?.v !== 'string' ||
-    typeof fields.t !== 'number' ||
-    typeof fields.e !== 'string' ||
-    !KINDS.has(fields.e) ||
-    typeof fields.isil !== 'string'
-  )
-    throw refuse();
+  if (!fields || typeof fields !== 'object') throw refuse('not a JSON object');
+  if (typeof fields.v !== 'string' || !VERSION.test(fields.v))
+    throw refuse(`its version ${JSON.stringify(fields.v)} is not 12 hex digits`);
+  if (!isTime(fields.t))
+    throw refuse(`its time ${JSON.stringify(fields.t)} is not whole seconds up to 9999`);
+  if (typeof fields.e !== 'string' || !KINDS.has(fields.e))
+    throw refuse(`${JSON.stringify(fields.e)} is not an event kind`);
+  if (typeof fields.isil !== 'string' || !ISIL.test(fields.isil))
+    throw refuse(`${JSON.stringify(fields.isil)} is not an ISIL`);
   const kind = fields.e as EventKind;
-  if ((kind === 'created' || kind === 'updated') && (cut === -1 || typeof fields.hash !== 'string'))
-    throw refuse();
+  if (kind === 'created' || kind === 'updated') {
+    if (typeof fields.hash !== 'string' || !HASH.test(fields.hash))
+      throw refuse(`its hash ${JSON.stringify(fields.hash)} is not 32 hex digits`);
+    if (cut === -1) throw refuse('it holds no description');
+  }
+  const successors = fields.succ;
+  if (
+    successors !== undefined &&
+    !(Array.isArray(successors) && successors.every((i) => typeof i === 'string' && ISIL.test(i)))
+  )
+    throw refuse(`its successors ${JSON.stringify(successors)} are not ISILs`);
   return {
     kind,
     isil: fields.isil,
     version: fields.v,
     time: fields.t,
     ...(typeof fields.hash === 'string' ? { hash: fields.hash } : {}),
-    ...(Array.isArray(fields.succ) ? { successors: fields.succ.map(String) } : {}),
+    ...(successors ? { successors: successors as string[] } : {}),
     at,
     length,
   };
+}
+
+/**
+ * Why the log cannot be the history of a snapshot that names `pointer`, or undefined when it can:
+ * a log made for another snapshot (another id, or without the version it names in its time), or
+ * cut before it. A version older than the log's first is one retention dropped (a restored
+ * backup); a log without versions yet is one begun anew.
+ */
+export function foreignTo(contents: LogContents, pointer: Pointer | undefined): string | undefined {
+  if (pointer === undefined) return undefined;
+  const { versions, id } = contents;
+  if (versions.some((v) => v.version === pointer.version && v.time === pointer.time))
+    return undefined;
+  const named = `the snapshot names version ${pointer.version} at ${pointer.time}`;
+  const first = versions[0];
+  if (first === undefined || !versions.some((v) => v.committed))
+    return id !== undefined && pointer.log === id
+      ? `${named}, and the log holds no committed version: it was cut`
+      : undefined;
+  if (id !== undefined && pointer.log !== undefined && pointer.log !== id)
+    return `${named} of change log ${pointer.log}; this is change log ${id}, another dataset's`;
+  if (pointer.time >= first.time)
+    return `${named}, which the log does not hold: it is another dataset's, or damaged`;
+  return undefined;
 }
 
 /**

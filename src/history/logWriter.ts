@@ -1,12 +1,15 @@
 // Writes the change log (src/history/log.ts says its form): one writer at a time, each version
 // appended and flushed before the snapshot that names it is renamed into place, its commit line
-// after; retention rewrites the file whole, renamed over it.
+// after; retention and repairs rewrite the file whole, renamed over it (never in place under a
+// reader). Every write is checked whole: a short write on a full disk is an error, not a torn line.
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
   byTimeThenIsil,
   checkBase,
   committed,
+  foreignTo,
   HistoryError,
   LOG_FILE,
   readLog,
@@ -52,7 +55,7 @@ export class LogWriter {
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
         const fd = fs.openSync(this.lock, 'wx');
-        fs.writeSync(fd, `${process.pid}\n`);
+        writeAll(fd, `${process.pid}\n`);
         fs.closeSync(fd);
         this.held = true;
         return;
@@ -72,37 +75,55 @@ export class LogWriter {
   release(): void {
     if (!this.held) return;
     this.held = false;
-    fs.rmSync(this.lock, { force: true });
+    try {
+      fs.rmSync(this.lock, { force: true });
+    } catch {
+      // A folder that turned read-only keeps it; the next writer takes over a lock of a process gone.
+    }
   }
 
   /**
-   * The log's history for the snapshot that names `pointer`, with the lines of versions never
-   * committed cut off, and the log rewritten for this base when it was made for its http/https
-   * twin. A folder without a log gets one (its header).
+   * The log's history for the snapshot that names `pointer`, refused (a HistoryError) when the log
+   * is not that snapshot's. The lines of versions never committed are cut off (the log rewritten
+   * and renamed over, so that a reader holding the old file reads on), a version the snapshot names
+   * without its commit line gets it (it is live), and a log made for the http/https twin of this
+   * base is rewritten for it. A folder without a log gets one (its header, with `id`: a new one
+   * unless a generator needs the same bytes every time).
    */
-  prepare(pointer: Pointer | undefined): Committed {
+  prepare(pointer: Pointer | undefined, id: string = randomUUID()): Committed {
     let contents = readLog(this.file);
     if (contents === undefined || (contents.versions.length === 0 && contents.headerEnd === 0)) {
-      writeWhole(this.file, `${JSON.stringify({ history: 1, base: this.baseIri })}\n`);
+      writeWhole(this.file, Buffer.from(`${this.header(id)}\n`));
       contents = readLog(this.file)!;
     }
+    const foreign = foreignTo(contents, pointer);
+    if (foreign !== undefined) throw new HistoryError(`${this.file}: ${foreign}`);
     if (checkBase(contents, this.baseIri) === 'twin') {
       const text = fs.readFileSync(this.file, 'utf8');
       const from = `<${contents.base}/`;
+      const kept = contents.id ?? id;
       const rewritten = text
         .split('\n')
         .map((line, i) =>
-          i === 0
-            ? JSON.stringify({ history: 1, base: this.baseIri })
-            : line.replaceAll(from, `<${this.baseIri}/`),
+          i === 0 ? this.header(kept) : line.replaceAll(from, `<${this.baseIri}/`),
         )
         .join('\n');
-      writeWhole(this.file, rewritten);
+      writeWhole(this.file, Buffer.from(rewritten));
       contents = readLog(this.file)!;
     }
-    const result = committed(contents, pointer);
-    if (fs.statSync(this.file).size > result.end) fs.truncateSync(this.file, result.end);
+    let result = committed(contents, pointer);
+    if (fs.statSync(this.file).size > result.end)
+      writeWhole(this.file, fs.readFileSync(this.file).subarray(0, result.end));
+    const last = result.versions.at(-1);
+    if (last && !last.committed) {
+      this.commit(last);
+      result = committed(readLog(this.file)!, pointer);
+    }
     return result;
+  }
+
+  private header(id: string): string {
+    return JSON.stringify({ history: 1, base: this.baseIri, log: id });
   }
 
   /**
@@ -129,7 +150,7 @@ export class LogWriter {
         lines.push(text);
         size += text.length;
         if (size < APPEND_PIECE) continue;
-        fs.writeSync(fd, `${lines.join('\n')}\n`);
+        writeAll(fd, `${lines.join('\n')}\n`);
         lines = [];
         size = 0;
       }
@@ -142,7 +163,7 @@ export class LogWriter {
           events: next.changes.length,
         }),
       );
-      fs.writeSync(fd, `${lines.join('\n')}\n`);
+      writeAll(fd, `${lines.join('\n')}\n`);
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
@@ -184,7 +205,7 @@ export class LogWriter {
     try {
       const fd = fs.openSync(temporary, 'w');
       try {
-        for (const part of parts) fs.writeSync(fd, part);
+        for (const part of parts) writeAll(fd, part);
         fs.fsyncSync(fd);
       } finally {
         fs.closeSync(fd);
@@ -230,21 +251,31 @@ const APPEND_PIECE = 1 << 20;
 function appendSynced(file: string, text: string): void {
   const fd = fs.openSync(file, 'a');
   try {
-    fs.writeSync(fd, text);
+    writeAll(fd, text);
     fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
   }
 }
 
-/** Writes `text` as the whole file: to a temporary file, flushed, renamed over it. */
-function writeWhole(file: string, text: string): void {
+/** Writes all of `data`: a write may take fewer bytes (a full disk), and the next one says why. */
+export function writeAll(fd: number, data: string | Buffer): void {
+  const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+  for (let done = 0; done < bytes.length;)
+    done += fs.writeSync(fd, bytes, done, bytes.length - done);
+}
+
+/** Writes `bytes` as the whole file: to a temporary file, flushed, renamed over it. */
+function writeWhole(file: string, bytes: Buffer): void {
   const temporary = `${file}.tmp-${process.pid}`;
   try {
-    fs.writeFileSync(temporary, text);
-    const fd = fs.openSync(temporary, 'r+');
-    fs.fsyncSync(fd);
-    fs.closeSync(fd);
+    const fd = fs.openSync(temporary, 'w');
+    try {
+      writeAll(fd, bytes);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
     fs.renameSync(temporary, file);
   } catch (error) {
     fs.rmSync(temporary, { force: true });

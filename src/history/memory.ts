@@ -15,6 +15,7 @@ export class MemoryHistory implements History {
     private readonly list: readonly HistoryEvent[],
     private readonly read: (event: HistoryEvent) => Promise<string>,
     private readonly onClose?: () => void,
+    readonly derived = false,
   ) {
     for (const event of list) {
       const events = this.byIsil.get(event.isil);

@@ -160,6 +160,11 @@ export interface History {
   all(after?: number): Iterable<HistoryEvent>;
   /** How many events the history holds. */
   readonly size: number;
+  /**
+   * Whether it is a version's own, derived without a log: a reload of other data may give another
+   * version its time, so nothing of it is served as never changing (docs/history.md).
+   */
+  readonly derived: boolean;
   /** Releases what the history holds open (its log file); reading descriptions fails after. */
   close(): void;
 }

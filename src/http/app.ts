@@ -19,14 +19,21 @@ export interface AppDeps {
   readonly logger: Logger;
   /** The staff SPARQL endpoint when it is on this listener. */
   readonly staff?: StaffDeps;
+  /** How long a bulk export waits for a client that reads nothing (EXPORT_STALL_MS; tests lower it). */
+  readonly exportStallMs?: number;
 }
 
 /** The public app: every route of the table (the staff endpoint only when `staff` is given). */
-export function createApp({ service, logger, staff }: AppDeps): express.Express {
+export function createApp({ service, logger, staff, exportStallMs }: AppDeps): express.Express {
   return appOf(
     logger,
     service.config,
-    routeTable({ service, config: service.config, ...(staff ? { staff } : {}) }),
+    routeTable({
+      service,
+      config: service.config,
+      ...(staff ? { staff } : {}),
+      ...(exportStallMs === undefined ? {} : { exportStallMs }),
+    }),
     service.metrics,
   );
 }

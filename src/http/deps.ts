@@ -14,6 +14,8 @@ export interface RouteDeps {
   readonly config: Config;
   /** The staff SPARQL endpoint on this listener, or undefined: `/sparql` answers 404 saying why. */
   readonly staff?: StaffDeps;
+  /** How long a bulk export waits for a client that reads nothing (src/http/searchExport.ts). */
+  readonly exportStallMs?: number;
 }
 
 /**

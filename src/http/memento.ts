@@ -1,6 +1,7 @@
 // Memento (RFC 7089, docs/history.md): each document's TimeGate (`/timegate/<document>`, 302 to the
 // memento a datetime selects), TimeMap (`/timemap/<document>`, link-format or JSON) and mementos
-// (`/memento/<YYYYMMDDhhmmss>/<document>`, the document as that version served it, immutable),
+// (`/memento/<YYYYMMDDhhmmss>/<document>`, the document as that version served it; immutable when
+// its bytes can never change: an RDF memento of a logged history),
 // read from the history of the dataset served, wherever that history is kept. Every URL they name
 // is absolute on the origin asked (publicOrigin); `/timemap/json/<document>` is the JSON TimeMap.
 import accepts from 'accepts';
@@ -135,13 +136,19 @@ function mementoLinks(
       index >= 0 && i === index - 1 && 'prev',
       index >= 0 && i === index + 1 && 'next',
     ].filter(Boolean);
-  return mementos.flatMap((event, i) => {
-    const named = rels(i);
-    if (named.length === 0 && i !== index) return [];
-    return [
-      `<${base}${mementoOf(original, event)}>; rel="${[...named, 'memento'].join(' ')}"; datetime="${httpDate(event.time)}"`,
-    ];
-  });
+  // Only the first, the last and the memento's neighbours are named: a walk over every memento
+  // cost an ISIL with ten thousand of them more than the rest of the answer.
+  const named = [0, index - 1, index, index + 1, mementos.length - 1];
+  return [...new Set(named)]
+    .filter((i) => i >= 0 && i < mementos.length)
+    .sort((a, b) => a - b)
+    .flatMap((i) => {
+      const relations = rels(i);
+      if (relations.length === 0 && i !== index) return [];
+      return [
+        `<${base}${mementoOf(original, mementos[i]!)}>; rel="${[...relations, 'memento'].join(' ')}"; datetime="${httpDate(mementos[i]!.time)}"`,
+      ];
+    });
 }
 
 /**
@@ -296,6 +303,7 @@ function mementoHeaders(
   event: HistoryEvent,
   page: Readonly<Record<string, string>>,
   lang: string,
+  cache: string,
 ): Record<string, string> {
   const { format, isil } = original;
   return {
@@ -312,7 +320,7 @@ function mementoHeaders(
       timemapLink(base, original.path),
       ...mementoLinks(base, original, mementos, event),
     ].join(', '),
-    'Cache-Control': IMMUTABLE,
+    'Cache-Control': cache,
   };
 }
 
@@ -345,8 +353,11 @@ export function memento({ service, config }: RouteDeps): RequestHandler {
         : undefined;
     const cached = documents.cachedMemento(base, event, format.name, language);
     if (cached) return sendDocument(req, res, cached);
+    // A page lists the versions, which grow; a derived history's time may name other data later.
+    const immutable = format.name !== 'html' && !documents.dataset.history.derived;
+    const cache = immutable ? IMMUTABLE : cacheControl(config);
     const answer = documentAnswer(
-      mementoHeaders(base, original, mementos, event, page, language?.lang ?? ''),
+      mementoHeaders(base, original, mementos, event, page, language?.lang ?? '', cache),
       format,
     );
     return documents.memento(base, event, format.name, answer, language).then(

@@ -90,7 +90,23 @@ export function sendDocument(req: Request, res: Response, document: Representati
     res.end(document.body);
     return;
   }
-  const body = document.bodyIn(encoding);
+  const made = document.madeIn(encoding);
+  if (made) sendEncoded(res, document, encoding, id, made);
+  else
+    document.bodyIn(encoding).then(
+      (body) => sendEncoded(res, document, encoding, id, body),
+      (error: unknown) => res.destroy(error as Error),
+    );
+}
+
+/** A 200 in a content coding: the document's headers with the coding's ETag and length. */
+function sendEncoded(
+  res: Response,
+  document: Representation,
+  encoding: Encoding,
+  id: string,
+  body: Buffer,
+): void {
   res.writeHead(200, {
     ...document.headers,
     'X-Request-Id': id,

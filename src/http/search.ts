@@ -241,7 +241,7 @@ function searchJson(
 }
 
 export function search(deps: RouteDeps): RequestHandler {
-  const slots = new ExportSlots();
+  const slots = new ExportSlots(deps.exportStallMs);
   return async function search(req, res) {
     const params = queryOf(req);
     const format = one(params, 'format');

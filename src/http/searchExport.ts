@@ -2,7 +2,7 @@
 // FeatureCollection (`format=geojson`) or as CSV (`format=csv` without a page), streamed as the
 // client reads them, a chunk at a time from the index's thread (src/search/exports.ts), in the
 // dataset version the export started in, gzip when asked. At most `MAX_EXPORTS` run at once;
-// past them, 503 with Retry-After.
+// past them, 503 with Retry-After; a client that stops reading loses its slot (`EXPORT_STALL_MS`).
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
@@ -45,9 +45,25 @@ export const requestFieldContext = (req: Request, config: Config): FieldContext 
 /** Bulk exports answered at once: each holds its matches and a version's index. */
 export const MAX_EXPORTS = 4;
 
-/** The exports running, counted across the requests of one route table. */
+/**
+ * How long an export waits for a client that reads nothing more (its buffers full) before it ends
+ * the answer and gives its slot up: else four clients that never read held every slot for as long
+ * as they stayed connected.
+ */
+export const EXPORT_STALL_MS = 30_000;
+
+/** An export whose client read nothing for `EXPORT_STALL_MS`: its answer is cut short. */
+export class ExportStalled extends Error {
+  override name = 'ExportStalled';
+  constructor(ms: number) {
+    super(`The client read nothing of a bulk export for ${ms} ms.`);
+  }
+}
+
+/** The exports running, counted across the requests of one route table, and their write deadline. */
 export class ExportSlots {
   running = 0;
+  constructor(readonly stallMs = EXPORT_STALL_MS) {}
 }
 
 export interface ExportAsked {
@@ -72,10 +88,31 @@ function etagOf(version: string, params: URLSearchParams, format: string, coding
   return `W/"${hash.digest('base64url').slice(0, 27)}"`;
 }
 
-/** Writes `text`, waiting while the client reads slower than the index writes. */
-async function write(out: Writable, text: string, signal: AbortSignal | undefined): Promise<void> {
+/**
+ * Writes `text`, waiting while the client reads slower than the index writes, at most `stallMs`
+ * for the buffers to drain.
+ */
+async function write(
+  out: Writable,
+  text: string,
+  signal: AbortSignal | undefined,
+  stallMs: number,
+): Promise<void> {
   if (text === '' || out.write(text)) return;
-  await once(out, 'drain', signal ? { signal } : {});
+  const stop = new AbortController();
+  const leave = () => stop.abort(signal?.reason);
+  if (signal?.aborted) leave();
+  signal?.addEventListener('abort', leave, { once: true });
+  const timer = setTimeout(() => stop.abort(new ExportStalled(stallMs)), stallMs);
+  try {
+    await once(out, 'drain', { signal: stop.signal });
+  } catch (error) {
+    if (stop.signal.reason instanceof ExportStalled) throw stop.signal.reason;
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', leave);
+  }
 }
 
 export async function searchExport(
@@ -95,6 +132,7 @@ export async function searchExport(
   // The asker (its abort signal) stays here: only plain data crosses to the index's thread.
   const { asker, format, request, fields, context } = asked;
   let open: number | undefined;
+  let gzipped: Writable | undefined;
   try {
     const spec = { request, format, fields, context };
     const started = await searching(deps.service, (s) => s.exportStart(spec, asker));
@@ -125,27 +163,29 @@ export async function searchExport(
       res.end();
       return;
     }
-    const out: Writable = gzip ? createGzip() : res;
-    if (gzip) out.pipe(res);
-    if (format === 'csv') await write(out, `${fields.join(',')}\r\n`, asker.signal);
+    if (gzip) (gzipped = createGzip()).pipe(res);
+    const out: Writable = gzipped ?? res;
+    if (format === 'csv') await write(out, `${fields.join(',')}\r\n`, asker.signal, slots.stallMs);
     if (format === 'geojson')
       await write(
         out,
         `{"type":"FeatureCollection","total":${started.value.total},"withoutCoordinates":${started.value.withoutCoordinates},"features":[\n`,
         asker.signal,
+        slots.stallMs,
       );
     for (;;) {
       const id: number = open;
       const { value: chunk } = await searching(deps.service, (s) => s.exportNext(id, asker));
-      await write(out, chunk.text, asker.signal);
+      await write(out, chunk.text, asker.signal, slots.stallMs);
       if (chunk.done) break;
     }
     open = undefined;
-    if (format === 'geojson') await write(out, '\n]}\n', asker.signal);
+    if (format === 'geojson') await write(out, '\n]}\n', asker.signal, slots.stallMs);
     out.end();
   } catch (error) {
     // Once the answer has begun, an error can only cut it short: the client sees it unfinished.
     if (!res.headersSent) throw error;
+    gzipped?.destroy();
     res.destroy(error as Error);
   } finally {
     slots.running--;

@@ -75,6 +75,23 @@ export interface Committed {
   readonly setAside?: string;
 }
 
+/**
+ * A failure after the snapshot was renamed into place: the new version is live (its events are in
+ * the log, named by the snapshot), and the next load or start completes what was left.
+ */
+export class LiveVersionError extends Error {
+  override name = 'LiveVersionError';
+  constructor(version: string, what: string, cause: unknown) {
+    super(
+      `version ${version} is live (the snapshot is in place), but ${what}: ${(cause as Error).message}; the next load or start completes it`,
+      { cause },
+    );
+  }
+}
+
+const logId = (log: { readonly contents: { readonly id?: string } }) =>
+  log.contents.id === undefined ? {} : { log: log.contents.id };
+
 /** The log version a snapshot names in its trailer, if the file is a whole snapshot that does. */
 export function snapshotPointer(file: string, baseIri: string): Pointer | undefined {
   let fd: number;
@@ -126,9 +143,10 @@ export async function commitVersion(
       // The log ends with this version already: the snapshot is written only when the one in place
       // is not it (a restored older file), naming the log's version.
       const current = pointer?.version === version && pointer.time === last.time;
+      const history = { version, time: last.time, ...logId(log) };
       phase('snapshot');
       return {
-        written: current ? undefined : writeSnapshot(loaded, target.dataset, { history: last }),
+        written: current ? undefined : writeSnapshot(loaded, target.dataset, { history }),
         version,
         time: last.time,
         changes: [],
@@ -144,7 +162,7 @@ export async function commitVersion(
     const changes = diff(last === undefined ? undefined : statesAfter(log.versions), next);
     // The snapshot is written by a thread of its own while this one writes the log; it is renamed
     // into place only once the log is flushed.
-    const snapshot = await SnapshotWriting.start(loaded, target.dataset, now);
+    const snapshot = await SnapshotWriting.start(loaded, target.dataset, { ...now, ...logId(log) });
     try {
       writer.append({
         ...now,
@@ -165,12 +183,34 @@ export async function commitVersion(
     phase('snapshot');
     const written = await snapshot.done(() => at('before-rename'));
     at('after-rename');
-    writer.commit(now);
-    const dropped = writer.retain(target.historyKeepVersions, () => at('retention'));
+    const dropped = completeCommit(writer, now, target.historyKeepVersions, at);
     const extra = { ...first, ...(setAside ? { setAside } : {}), ...(kept ? { kept } : {}) };
     return { written, version, time: now.time, changes, unchanged: false, dropped, ...extra };
   } finally {
     writer.release();
+  }
+}
+
+/** The commit line of `now`, whose snapshot is in place, and retention; the number dropped. */
+function completeCommit(
+  writer: LogWriter,
+  now: VersionInfo,
+  keep: number,
+  at: (step: CommitStep) => void,
+): number {
+  try {
+    writer.commit(now);
+  } catch (error) {
+    throw new LiveVersionError(
+      now.version,
+      'its commit line could not be written to the change log',
+      error,
+    );
+  }
+  try {
+    return writer.retain(keep, () => at('retention'));
+  } catch (error) {
+    throw new LiveVersionError(now.version, 'retention could not rewrite the change log', error);
   }
 }
 

@@ -170,6 +170,7 @@ async function readCanonically(
   const sources = { sha256: load.hash.digest(), trailer };
   const check = load.checkDescriptions(dataset);
   const read = await versionHistory(dataset, sources, options, check, thread);
+  dataset.logVersion = trailer?.history;
   options.onPhase?.('validation');
   return { read, defects: await load.validated(dataset) };
 }

@@ -76,6 +76,8 @@ export interface Trailer {
 export interface SnapshotHistory {
   readonly version: string;
   readonly time: number;
+  /** The change log's id (its header's `log`), when it has one. */
+  readonly log?: string;
 }
 
 /** The base a snapshot's first line (`snapshotHeader`) names, if the file starts with one. */

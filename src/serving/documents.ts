@@ -6,14 +6,13 @@ import { SerializationError } from '../rdf/rdfxml';
 import type { Description } from '../rdf/description';
 import { CONTEXT_PATH } from '../rdf/context';
 import { serialize } from '../rdf/serialize';
-import { renderPage } from './page';
+import { listedVersions, renderPage } from './page';
 import type { PageLanguage } from './html/language';
 import { RenderQueue } from './renderQueue';
 import { ownBuffer, Representation, type Answer, type Holder } from './representation';
 import type { HistoryEvent } from '../history/model';
-import { timestamp14 } from '../history/model';
 import { readDescription } from '../history/text';
-import { institutionIri, mementoPath, DIRECTORY_PATH } from '../rdf/iris';
+import { institutionIri, DIRECTORY_PATH } from '../rdf/iris';
 import type { Isil } from '../rdf/isil';
 
 /** The path of an institution's page on this service (the original of its HTML mementos). */
@@ -366,10 +365,7 @@ export class Documents {
       predecessors: this.dataset
         .predecessors(institution.isil)
         .map((w) => ({ isil: w.isil, name: w.name })),
-      versions: this.dataset.history.mementos(institution.isil).map((m) => ({
-        time: m.time,
-        href: mementoPath(timestamp14(m.time), page),
-      })),
+      ...listedVersions(this.dataset.history.mementos(institution.isil), page),
       ...(asOf === undefined ? {} : { asOf: { time: asOf, current: page } }),
     });
   }

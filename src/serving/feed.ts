@@ -10,16 +10,21 @@ import { isMemento, timestamp14, type History, type HistoryEvent } from '../hist
 import { institutionIri } from '../rdf/iris';
 import type { Isil } from '../rdf/isil';
 import { PREFIXES } from '../rdf/namespaces';
-import { decodeTerm, lines, splitLine } from '../rdf/ntriples';
-import { isImmutable, nextInRun, type FeedLayout, type FeedPage } from './feedLayout';
+import { lines, splitLine } from '../rdf/ntriples';
+import { AS, LDES, SH, TREE, type FeedFormatName, type Statement } from './feedWriter';
+import {
+  indexCount,
+  isImmutable,
+  nextInRun,
+  nodeLinks,
+  type FeedLayout,
+  type FeedPage,
+} from './feedLayout';
 
 export const FEED_PATH = '/feed';
 
-export const LDES = 'https://w3id.org/ldes#';
-export const TREE = 'https://w3id.org/tree#';
-export const AS = 'https://www.w3.org/ns/activitystreams#';
+export { AS, LDES, TREE, writeFeed, type FeedFormatName, type Statement } from './feedWriter';
 export const LDES_SPECIFICATION = 'https://w3id.org/ldes/specification';
-const SH = 'http://www.w3.org/ns/shacl#';
 
 const { rdf, xsd, owl, dcterms } = PREFIXES;
 
@@ -27,12 +32,6 @@ const { rdf, xsd, owl, dcterms } = PREFIXES;
 export const STREAM = `<${FEED_PATH}#stream>`;
 /** The shape of every member (`tree:shape`), stated on the root. */
 const MEMBER_SHAPE = `<${FEED_PATH}#member>`;
-
-/** One statement: N-Triples terms (an IRI of the feed may be relative), and its graph if named. */
-export type Statement = readonly [s: string, p: string, o: string, g?: string];
-
-/** The formats a feed document is written in, in the server's order of preference. */
-export type FeedFormatName = 'trig' | 'jsonld' | 'ttl' | 'nq' | 'nt';
 
 export interface FeedFormat {
   readonly name: FeedFormatName;
@@ -117,19 +116,24 @@ export interface StreamSettings {
 }
 
 /**
- * The relations from `from` to `page`: the times of the members reachable through it (it and the
- * rest of its run) are ≥ its lower bound and ≤ the last second before its run's upper bound. Times
- * are whole seconds: a client asking for members after a version's time (`--after`) learns from
- * the upper bound that the version has none, where `<` a second later would not tell it.
+ * The relations from `from` to `node`: the times of the members reachable through it are ≥
+ * `lower` and ≤ `last`. Times are whole seconds: a client asking for members after a version's
+ * time (`--after`) learns from the upper bound that the version has none, where `<` a second
+ * later would not tell it. `label` names the relations' blank nodes, one pair per node linked.
  */
-function relations(from: string, page: FeedPage): Statement[] {
-  const node = `<${pagePath(page)}>`;
+function relations(
+  from: string,
+  node: string,
+  lower: number,
+  last: number,
+  label: string,
+): Statement[] {
   const out: Statement[] = [];
   for (const [kind, value] of [
-    ['GreaterThanOrEqualTo', page.lower],
-    ['LessThanOrEqualTo', page.reach - 1],
+    ['GreaterThanOrEqualTo', lower],
+    ['LessThanOrEqualTo', last],
   ] as const) {
-    const relation = `_:${kind === 'GreaterThanOrEqualTo' ? 'ge' : 'le'}${page.index}`;
+    const relation = `_:${kind === 'GreaterThanOrEqualTo' ? 'ge' : 'le'}${label}`;
     out.push(
       [from, iri(`${TREE}relation`), relation],
       [relation, TYPE, iri(`${TREE}${kind}Relation`)],
@@ -141,10 +145,37 @@ function relations(from: string, page: FeedPage): Statement[] {
   return out;
 }
 
-/** The root: the stream, its settings and its one view, a node that links the first page of each run. */
+/** The relations to `page`: it and the rest of its run. */
+const pageRelations = (from: string, page: FeedPage) =>
+  relations(from, `<${pagePath(page)}>`, page.lower, page.reach - 1, String(page.index));
+
+/** The path of index page `n`. */
+export const indexPath = (n: number) => `${FEED_PATH}/index/${n}`;
+
+/**
+ * What the root (`n` = indexCount + 1) or index page `n` links: the first page of each of its runs,
+ * and the index page before it, through which every older run is reached.
+ */
+function nodeRelations(from: string, layout: FeedLayout, n: number): Statement[] {
+  const { runs, before } = nodeLinks(layout, n);
+  const out = runs.flatMap((page) => pageRelations(from, page));
+  if (before > 0) {
+    const older = nodeLinks(layout, before).runs.at(-1)!;
+    const oldest = layout.runs[0]!;
+    out.push(
+      ...relations(from, `<${indexPath(before)}>`, oldest.lower, older.reach - 1, `i${before}`),
+    );
+  }
+  return out;
+}
+
+/**
+ * The root: the stream, its settings and its one view, a node that links the first page of each
+ * of the newest runs and the index page of those before.
+ */
 export function rootStatements(layout: FeedLayout, settings: StreamSettings): Statement[] {
   const root = `<${FEED_PATH}>`;
-  const out: Statement[] = [
+  return [
     ...STREAM_STATEMENTS,
     [STREAM, iri(`${dcterms}conformsTo`), iri(LDES_SPECIFICATION)],
     [STREAM, iri(`${dcterms}title`), '"Changes to the ISIL registry"@en'],
@@ -153,9 +184,18 @@ export function rootStatements(layout: FeedLayout, settings: StreamSettings): St
     [STREAM, iri(`${TREE}view`), root],
     [root, TYPE, iri(`${TREE}Node`)],
     ...retention(root, layout, settings),
+    ...nodeRelations(root, layout, indexCount(layout) + 1),
   ];
-  for (const page of layout.pages) if (page.first) out.push(...relations(root, page));
-  return out;
+}
+
+/** Index page `n` (1 to indexCount): a node without members, linking older runs. */
+export function indexStatements(layout: FeedLayout, n: number): Statement[] {
+  const node = `<${indexPath(n)}>`;
+  return [
+    ...STREAM_STATEMENTS,
+    [node, TYPE, iri(`${TREE}Node`)],
+    ...nodeRelations(node, layout, n),
+  ];
 }
 
 /**
@@ -272,7 +312,7 @@ export async function pageStatements(
   const out: Statement[] = [...STREAM_STATEMENTS, [node, TYPE, iri(`${TREE}Node`)]];
   if (isImmutable(layout, page)) out.push([node, iri(`${LDES}immutable`), TRUE]);
   const next = nextInRun(layout, page);
-  if (next) out.push(...relations(node, next));
+  if (next) out.push(...pageRelations(node, next));
   const payloads: Statement[] = [];
   for (const [i, event] of page.events.entries()) {
     // A page's render lets the event loop turn now and then: other requests, cached pages among
@@ -289,111 +329,4 @@ export async function pageStatements(
     payloads.push(...(await payload(history, event, baseIri, i, activity)));
   }
   return out.concat(payloads);
-}
-
-/** A relative IRI of the feed made absolute under `origin`. */
-const absolute = (term: string, origin: string) =>
-  term.startsWith('</') ? `<${origin}${term.slice(1)}` : term;
-
-/** The statements written in `format`, the feed's own IRIs absolute under `origin`. */
-export function writeFeed(
-  relative: readonly Statement[],
-  format: FeedFormatName,
-  origin: string,
-): string {
-  const statements = relative.map(([s, p, o, g]): Statement => {
-    const triple = [absolute(s, origin), p, absolute(o, origin)] as const;
-    return g === undefined ? triple : [...triple, absolute(g, origin)];
-  });
-  switch (format) {
-    case 'jsonld':
-      return toJsonLd(statements);
-    case 'nq':
-    case 'nt': {
-      let text = '';
-      for (const [s, p, o, g] of statements)
-        text += `${s} ${p} ${o}${g && format === 'nq' ? ` ${g}` : ''} .\n`;
-      return text;
-    }
-    case 'ttl': {
-      // Turtle has no named graphs: the payloads' triples stand beside the activities.
-      let text = '';
-      for (const [s, p, o] of statements) text += `${s} ${p} ${o} .\n`;
-      return text;
-    }
-    case 'trig': {
-      let text = '';
-      const graphs = new Map<string, string>();
-      for (const [s, p, o, g] of statements) {
-        if (!g) text += `${s} ${p} ${o} .\n`;
-        else graphs.set(g, `${graphs.get(g) ?? ''}  ${s} ${p} ${o} .\n`);
-      }
-      for (const [g, body] of graphs) text += `${g} {\n${body}}\n`;
-      return text;
-    }
-  }
-}
-
-/** The inline context: the prefixes of the feed's own terms (clients may have no network). */
-const CONTEXT: Readonly<Record<string, string>> = {
-  ldes: LDES,
-  tree: TREE,
-  as: AS,
-  dcterms,
-  xsd,
-  owl,
-  sh: SH,
-};
-
-const COMPACT = Object.entries(CONTEXT);
-
-/** `value` as a compact IRI when one of the context's prefixes names it. */
-function compact(value: string): string {
-  for (const [prefix, namespace] of COMPACT) {
-    if (!value.startsWith(namespace)) continue;
-    const local = value.slice(namespace.length);
-    if (/^[A-Za-z][\w-]*$/.test(local)) return `${prefix}:${local}`;
-  }
-  return value;
-}
-
-type JsonNode = Record<string, unknown> & { '@id': string };
-
-function jsonValue(term: string): Record<string, string> {
-  const t = decodeTerm(term);
-  if (t.termType === 'NamedNode') return { '@id': t.value };
-  if (t.termType === 'BlankNode') return { '@id': `_:${t.value}` };
-  if (t.termType !== 'Literal') throw new Error(`not an object term: ${term}`);
-  if (t.language) return { '@value': t.value, '@language': t.language };
-  if (t.datatype.value === `${xsd}string`) return { '@value': t.value };
-  return { '@value': t.value, '@type': compact(t.datatype.value) };
-}
-
-/** JSON-LD with its context inline: a node per subject, each payload as its activity's `@graph`. */
-function toJsonLd(statements: readonly Statement[]): string {
-  const graphs = new Map<string, Map<string, JsonNode>>();
-  for (const [s, p, o, g = ''] of statements) {
-    let nodes = graphs.get(g);
-    if (!nodes) graphs.set(g, (nodes = new Map()));
-    const id = (jsonValue(s)['@id'] ?? s) as string;
-    let node = nodes.get(id);
-    if (!node) nodes.set(id, (node = { '@id': id }));
-    const predicate = decodeTerm(p).value;
-    const [key, value] =
-      predicate === `${rdf}type`
-        ? ['@type', compact(decodeTerm(o).value)]
-        : [compact(predicate), jsonValue(o)];
-    const values = node[key] as unknown[] | undefined;
-    if (values) values.push(value);
-    else node[key] = [value];
-  }
-  const top = graphs.get('') ?? new Map<string, JsonNode>();
-  for (const [g, nodes] of graphs) {
-    if (g === '') continue;
-    const id = (jsonValue(g)['@id'] ?? g) as string;
-    let holder = top.get(id);
-    if (!holder) top.set(id, (holder = { '@id': id }));
-    holder['@graph'] = [...nodes.values()];
-  }
-  return `${JSON.stringify({ '@context': CONTEXT, '@graph': [...top.values()] })}\n`;
 }

@@ -7,14 +7,22 @@
 // whole and carries each ISIL's latest event over; those carried events stand before the first
 // version kept, in pages `<first kept>/before/<n>`, and the pages of versions dropped are gone.
 //
-// The pages of one run (a version, or the carried events) form a chain the root enters at its first
-// page: every page is linked from one node only, so a client that follows every relation at once
-// (the reference client does) fetches each page once, and each relation's bounds hold for every
-// member reachable through it, as TREE means them.
+// The pages of one run (a version, or the carried events) form a chain entered at its first page.
+// The runs are grouped FEED_ROOT_RUNS at a time, oldest first: the root links the first pages of
+// the newest group's runs, and an index page `index/<n>` (no members) those of group n and the
+// index page before it. Every page is linked from one node only, so a client that follows every
+// relation at once (the reference client does) fetches each page once, and each relation's bounds
+// hold for every member reachable through it, as TREE means them.
 import { timestamp14, type History, type HistoryEvent } from '../history/model';
 
 /** Members a page holds at most (docs/history.md). */
 export const FEED_PAGE_SIZE = 250;
+
+/**
+ * Runs the root or an index page links at most. The root linked every version's first page: 8.5 MB
+ * at 10,001 versions, made on the serving thread whenever a new version came.
+ */
+export const FEED_ROOT_RUNS = 100;
 
 /** One page of the feed: its members and the bounds of their times. */
 export interface FeedPage {
@@ -43,15 +51,39 @@ export interface FeedLayout {
   /** The time of the newest version. */
   readonly newest: number | undefined;
   readonly byId: ReadonlyMap<string, FeedPage>;
+  /** Whether its pages can be promised never to change: not those of a derived history. */
+  readonly kept: boolean;
+  /** The first page of each run, oldest first. */
+  readonly runs: readonly FeedPage[];
+  /** Runs a group holds: the root links the last group, index page n group n (from 1). */
+  readonly groupSize: number;
+}
+
+/** The index pages of `layout`: every group but the newest, which the root links. */
+export const indexCount = (layout: FeedLayout): number =>
+  Math.max(0, Math.ceil(layout.runs.length / layout.groupSize) - 1);
+
+/** What a node links: the first pages of its runs, and the index page before it (0: none). */
+export interface NodeLinks {
+  readonly runs: readonly FeedPage[];
+  readonly before: number;
+}
+
+/** The links of index page `n` (1 to `indexCount`), or of the root (`n` = indexCount + 1). */
+export function nodeLinks(layout: FeedLayout, n: number): NodeLinks {
+  const { runs, groupSize } = layout;
+  return { runs: runs.slice((n - 1) * groupSize, n * groupSize), before: n - 1 };
 }
 
 /** A page asked for: found, dropped by retention (410), or not a page of this feed (404). */
 export type PageLookup =
   | { readonly kind: 'page'; readonly page: FeedPage }
+  | { readonly kind: 'index'; readonly n: number }
   | { readonly kind: 'gone' }
   | { readonly kind: 'none' };
 
 const PAGE_ID = /^(\d{14})\/(?:before\/)?[1-9]\d{0,8}$/;
+const INDEX_ID = /^index\/([1-9]\d{0,8})$/;
 
 /** Cuts `events` (one run of the order) into pages of at most `size`, numbered from 1. */
 function cut(
@@ -78,8 +110,12 @@ function cut(
   }
 }
 
-/** The feed's pages of `history`, `size` members a page at most. */
-export function feedLayout(history: History, size = FEED_PAGE_SIZE): FeedLayout {
+/** The feed's pages of `history`, `size` members a page at most, `groupSize` runs a node. */
+export function feedLayout(
+  history: History,
+  size = FEED_PAGE_SIZE,
+  groupSize = FEED_ROOT_RUNS,
+): FeedLayout {
   const firstKept = history.versions[0]?.time;
   const newest = history.versions.at(-1)?.time;
   const carried: HistoryEvent[] = [];
@@ -98,11 +134,24 @@ export function feedLayout(history: History, size = FEED_PAGE_SIZE): FeedLayout 
     cut(carried, size, `${timestamp14(firstKept)}/before`, firstKept, pages);
   for (const [time, events] of [...byTime].sort((a, b) => a[0] - b[0]))
     cut(events, size, timestamp14(time), time, pages);
-  return { pages, firstKept, newest, byId: new Map(pages.map((p) => [p.id, p])) };
+  return {
+    pages,
+    firstKept,
+    newest,
+    byId: new Map(pages.map((p) => [p.id, p])),
+    runs: pages.filter((p) => p.first),
+    groupSize,
+    kept: !history.derived,
+  };
 }
 
 /** The page of `layout` named `id` (the path below `/feed/`), or why there is none. */
 export function findPage(layout: FeedLayout, id: string): PageLookup {
+  const index = INDEX_ID.exec(id);
+  if (index) {
+    const n = Number(index[1]);
+    return n <= indexCount(layout) ? { kind: 'index', n } : { kind: 'none' };
+  }
   const m = PAGE_ID.exec(id);
   if (!m) return { kind: 'none' };
   const page = layout.byId.get(id);
@@ -132,8 +181,8 @@ export function nextInRun(layout: FeedLayout, page: FeedPage): FeedPage | undefi
 /**
  * Whether a page is served as never changing: every page but the newest, the feed's head that
  * clients poll (no page changes once its version is written, but the head is where a client
- * following the feed looks, and a short cache there costs nothing).
+ * following the feed looks, and a short cache there costs nothing), of a history kept in a log.
  */
 export function isImmutable(layout: FeedLayout, page: FeedPage): boolean {
-  return page.index < layout.pages.length - 1;
+  return layout.kept && page.index < layout.pages.length - 1;
 }

@@ -2,8 +2,17 @@
 // a byte-bounded cache, and rendered through a queue of their own whose bounds a flood meets (429)
 // and one well-behaved client never does.
 import type { History } from '../history/model';
-import { feedLayout, findPage, isImmutable, type FeedLayout, type PageLookup } from './feedLayout';
 import {
+  FEED_PAGE_SIZE,
+  FEED_ROOT_RUNS,
+  feedLayout,
+  findPage,
+  isImmutable,
+  type FeedLayout,
+  type PageLookup,
+} from './feedLayout';
+import {
+  indexStatements,
   pageStatements,
   rootStatements,
   writeFeed,
@@ -52,13 +61,15 @@ export class FeedPages {
     private readonly headers: FeedHeaders,
     readonly queue = new RenderQueue(FEED_RENDERS_IN_FLIGHT, FEED_RENDERS_WAITING),
     private readonly maxBytes = FEED_CACHE_BYTES,
+    /** Runs the root and each index page link (FEED_ROOT_RUNS; tests lower it). */
+    private readonly groupSize = FEED_ROOT_RUNS,
   ) {}
 
   /** The pages of `history`, cut once per history (a new version brings a new one). */
   layout(history: History): FeedLayout {
     if (history !== this.history) {
       this.history = history;
-      this.layoutOf = feedLayout(history);
+      this.layoutOf = feedLayout(history, FEED_PAGE_SIZE, this.groupSize);
       this.cache.clear();
       this.cached = 0;
       this.rendering.clear();
@@ -112,8 +123,14 @@ export class FeedPages {
       const text = writeFeed(rootStatements(layout, this.settings), format.name, origin);
       return this.answer(text, format, false, newest);
     }
-    const page = layout.byId.get(id);
-    if (!page) throw new Error(`no page ${id} in the feed`);
+    const found = findPage(layout, id);
+    if (found.kind === 'index') {
+      // Not immutable: retention drops the oldest runs, and the groups move with them.
+      const text = writeFeed(indexStatements(layout, found.n), format.name, origin);
+      return this.answer(text, format, false, newest);
+    }
+    if (found.kind !== 'page') throw new Error(`no page ${id} in the feed`);
+    const { page } = found;
     const statements = await pageStatements(history, layout, page, this.settings.baseIri);
     const immutable = isImmutable(layout, page);
     return this.answer(writeFeed(statements, format.name, origin), format, immutable, page.made);

@@ -6,7 +6,8 @@ import type { Term } from 'n3';
 import type { Institution } from '../store/dataset';
 import type { Description } from '../rdf/description';
 import { RDF_FORMATS } from '../rdf/formats';
-import { documentPath } from '../rdf/iris';
+import { documentPath, mementoPath, timemapPath } from '../rdf/iris';
+import { timestamp14 } from '../history/model';
 import { CC0, PREFIXES } from '../rdf/namespaces';
 import { LIBTYPE, LIBTYPES } from '../rdf/libtype';
 import { Graph, mainFirst } from './html/graph';
@@ -15,7 +16,7 @@ import { searchEntry } from '../search/entry';
 import { layout } from './html/layout';
 import { DE, ELSEWHERE, KINDS, PAGE } from './html/pageWords';
 import { escapeHtml, escapeMarkup } from './html/escape';
-import { humanDate, keepLanguage, type PageLanguage } from './html/language';
+import { humanDate, humanNumber, keepLanguage, type PageLanguage } from './html/language';
 
 const { foaf, v, dbp, dc, dcterms, geo, schema, gbv, rdf, rdfs, wdrs } = PREFIXES;
 
@@ -69,22 +70,59 @@ export interface PageOptions {
   readonly baseIri: string;
   /** The institution's versions (its mementos, oldest first): their time and page. */
   readonly versions?: readonly { readonly time: number; readonly href: string }[];
+  /** How many versions it has, when `versions` holds only the newest (else their number). */
+  readonly versionCount?: number;
   /** A memento's page: the time it shows the record as of, and the current page. */
   readonly asOf?: { readonly time: number; readonly current: string };
 }
 
-/** The page's list of versions, newest first, the one shown marked. */
-function versions(options: PageOptions): string {
+/**
+ * Versions a page lists. An ISIL with ten thousand versions made a page of ten thousand links,
+ * seconds to render on the serving thread; the TimeMap lists them all.
+ */
+export const VERSIONS_SHOWN = 20;
+
+/**
+ * The versions a page lists, as `PageOptions` takes them, from the ISIL's mementos (oldest first)
+ * and the page's path: links made for the newest VERSIONS_SHOWN only (making all of ten thousand
+ * cost more than the rest of the page), with how many there are.
+ */
+export function listedVersions(
+  mementos: readonly { readonly time: number }[],
+  page: string,
+): Pick<PageOptions, 'versions' | 'versionCount'> {
+  return {
+    versions: mementos.slice(-VERSIONS_SHOWN).map((m) => ({
+      time: m.time,
+      href: mementoPath(timestamp14(m.time), page),
+    })),
+    versionCount: mementos.length,
+  };
+}
+
+/**
+ * The page's list of versions, newest first, the one shown marked: the newest VERSIONS_SHOWN,
+ * and a link to the TimeMap of the page (`self`) when there are more.
+ */
+function versions(options: PageOptions, self: string): string {
   const { lang } = options.language;
-  return list(
-    [...(options.versions ?? [])].reverse().map((v) => {
-      const date = escapeHtml(humanDate(new Date(v.time * 1000), lang));
-      const at = new Date(v.time * 1000).toISOString().replace('.000', '');
-      return v.time === options.asOf?.time
-        ? `<time datetime="${at}">${date}</time>`
-        : `<a href="${escapeHtml(keepLanguage(v.href, options.language))}"><time datetime="${at}">${date}</time></a>`;
-    }),
+  const all = options.versions ?? [];
+  const shown = list(
+    all
+      .slice(-VERSIONS_SHOWN)
+      .reverse()
+      .map((v) => {
+        const date = escapeHtml(humanDate(new Date(v.time * 1000), lang));
+        const at = new Date(v.time * 1000).toISOString().replace('.000', '');
+        return v.time === options.asOf?.time
+          ? `<time datetime="${at}">${date}</time>`
+          : `<a href="${escapeHtml(keepLanguage(v.href, options.language))}"><time datetime="${at}">${date}</time></a>`;
+      }),
   );
+  const count = options.versionCount ?? all.length;
+  if (count <= VERSIONS_SHOWN) return shown;
+  const words = PAGE[lang].allVersions(humanNumber(count, lang));
+  return `${shown}<p><a href="${escapeHtml(timemapPath(self))}" type="application/link-format">${escapeHtml(words)}</a></p>`;
 }
 
 /** What a memento's page says first: the date it shows the record as of, and where it is now. */
@@ -338,7 +376,7 @@ export function renderPage(
   const body = `${asOfNote(options)}<h1${langOf(nameTerm)}>${escapeHtml(name)}</h1>
 ${others.length ? `<p class="other-names">${t.otherNames}: ${others.join(' · ')}</p>` : ''}
 ${facts(g, r, institution, options)}
-${notes ? section(t.about, notes) : ''}${section(t.addresses, addresses(g, r, t))}${section(t.location, where)}${section(t.hours, hours(g, r))}${section(t.contact, contact(g, r, t))}${section(t.web, webLinks(g, r, t))}${section(t.related, related)}${section(t.linksOut, out)}${section(t.data, formats)}${section(t.versions, versions(options))}
+${notes ? section(t.about, notes) : ''}${section(t.addresses, addresses(g, r, t))}${section(t.location, where)}${section(t.hours, hours(g, r))}${section(t.contact, contact(g, r, t))}${section(t.web, webLinks(g, r, t))}${section(t.related, related)}${section(t.linksOut, out)}${section(t.data, formats)}${section(t.versions, versions(options, `/isil/${institution.isil}`))}
 <p class="record">${modifiedDate && !Number.isNaN(modifiedDate.getTime()) ? `${t.modified} ${humanDate(modifiedDate, lang)}. ` : ''}${t.licence} ${license === CC0 || !license ? `<a rel="license" href="${CC0}">CC0 1.0 Universal</a>` : link(license)}.</p>`;
   return layout({
     language: options.language,

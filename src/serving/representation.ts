@@ -1,6 +1,7 @@
 // A served document: its bytes, its compressed forms, an ETag for each content coding, and the
 // headers of its answers, made once when it is rendered and written per request by src/http/respond.ts.
 import crypto from 'node:crypto';
+import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 
 export type Encoding = 'br' | 'gzip' | 'identity';
@@ -36,6 +37,11 @@ export function ownBuffer(bytes: Buffer): Buffer {
 /** Brotli at quality 5 costs about what gzip -6 does and compresses better (RFC 7932). */
 const BROTLI = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } };
 
+// zlib's callback API compresses in libuv's threadpool: a memento or page compressed on first
+// request no longer holds the serving thread (the Sync forms stalled every other request).
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
 /**
  * What each compressed form costs beside its bytes: its buffer object and allocation, and its ETag
  * header (calibrated with the cache's ENTRY_OVERHEAD, src/serving/documents.ts).
@@ -59,6 +65,8 @@ export class Representation {
   holder: Holder | undefined;
   /** Compressed forms, made on first request. */
   private readonly encoded: Partial<Record<'br' | 'gzip', Buffer>> = {};
+  /** Compressions under way: concurrent requests for one coding share one. */
+  private readonly encoding: Partial<Record<'br' | 'gzip', Promise<Buffer>>> = {};
   /** The 304's headers and the list of ETags, made on first use: an uncached document (the cache
    * off, or evicted) is mostly answered once, with a 200. */
   private not: Record<string, string> | undefined;
@@ -107,18 +115,34 @@ export class Representation {
       : `${this.etag.slice(0, -1)}-${encoding === 'br' ? 'br' : 'gz'}"`;
   }
 
-  /** The bytes in the chosen content coding, made and kept on first use (the holder counts them). */
-  bodyIn(encoding: Encoding): Buffer {
-    if (encoding === 'identity') return this.body;
-    let body = this.encoded[encoding];
-    if (!body) {
-      body = ownBuffer(
-        encoding === 'br' ? zlib.brotliCompressSync(this.body, BROTLI) : zlib.gzipSync(this.body),
-      );
-      this.encoded[encoding] = body;
-      this.holder?.grew(this, body.length + ENCODING_OVERHEAD);
-    }
-    return body;
+  /** The bytes in the chosen content coding when they are made already: the hot path. */
+  madeIn(encoding: Encoding): Buffer | undefined {
+    return encoding === 'identity' ? this.body : this.encoded[encoding];
+  }
+
+  /**
+   * The bytes in the chosen content coding, compressed off this thread on first use and kept (the
+   * holder counts them).
+   */
+  bodyIn(encoding: Encoding): Promise<Buffer> {
+    if (encoding === 'identity') return Promise.resolve(this.body);
+    const made = this.encoded[encoding];
+    if (made) return Promise.resolve(made);
+    return (this.encoding[encoding] ??= (
+      encoding === 'br' ? brotli(this.body, BROTLI) : gzip(this.body)
+    ).then(
+      (compressed) => {
+        const body = ownBuffer(compressed);
+        this.encoded[encoding] = body;
+        delete this.encoding[encoding];
+        this.holder?.grew(this, body.length + ENCODING_OVERHEAD);
+        return body;
+      },
+      (error: unknown) => {
+        delete this.encoding[encoding];
+        throw error;
+      },
+    ));
   }
 
   /** What it holds in memory: its body and the compressed forms made so far, with their overhead. */

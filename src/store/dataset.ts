@@ -7,7 +7,7 @@ import type { LinksHeld } from './links';
 import { institutionIriFor, type CheckedIri } from './queries';
 import { TimeSlicer } from '../util/timeSlice';
 import { NO_HISTORY } from '../history/memory';
-import type { History, InstitutionState } from '../history/model';
+import type { History, InstitutionState, VersionInfo } from '../history/model';
 
 export interface Institution {
   readonly isil: Isil;
@@ -256,6 +256,8 @@ export class Dataset<S extends DescriptionSource = DescriptionSource> {
   history: History = NO_HISTORY;
   /** Every ISIL's state, when the load made them (the version's own history is derived with them). */
   states: ReadonlyMap<string, InstitutionState> | undefined;
+  /** The log's version its snapshot's trailer names, read with the data (embedded/history.ts). */
+  logVersion: VersionInfo | undefined;
 
   /** The rows of `queries/institutions.rq` in the order the index takes them, read in slices. */
   static async indexRows(store: IndexedSource): Promise<SelectBinding[]> {
@@ -384,9 +386,7 @@ export class Dataset<S extends DescriptionSource = DescriptionSource> {
   describe(institution: Institution): Promise<Description> {
     const { iri } = institution;
     const text = this.store.describe(institutionIriFor(this.baseIri, institution.isil));
-    return typeof text === 'string'
-      ? Promise.resolve(toDescription(iri, text))
-      : text.then((answer) => toDescription(iri, answer));
+    return Promise.resolve(text).then((answer) => toDescription(iri, answer));
   }
 
   documentIri(institution: Institution): string {

@@ -55,14 +55,24 @@ export function keepLanguage(path: string, language: PageLanguage): string {
   return `${path}${path.includes('?') ? '&' : '?'}lang=${language.lang}`;
 }
 
+/**
+ * The formatters, made once per language: making an `Intl` formatter costs far more than
+ * formatting with one, and a page of an institution with many versions formats a date for each.
+ */
+const DATES: Record<Language, Intl.DateTimeFormat> = {
+  de: new Intl.DateTimeFormat('de-DE', { dateStyle: 'long', timeZone: 'UTC' }),
+  en: new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' }),
+};
+const NUMBERS: Record<Language, Intl.NumberFormat> = {
+  de: new Intl.NumberFormat('de-DE'),
+  en: new Intl.NumberFormat('en-GB'),
+};
+
 /** A date for people, in the page's language (`25. November 2026`, `25 November 2026`). */
 export function humanDate(date: Date, lang: Language): string {
-  return new Intl.DateTimeFormat(lang === 'de' ? 'de-DE' : 'en-GB', {
-    dateStyle: 'long',
-    timeZone: 'UTC',
-  }).format(date);
+  return DATES[lang].format(date);
 }
 
 export function humanNumber(n: number, lang: Language): string {
-  return new Intl.NumberFormat(lang === 'de' ? 'de-DE' : 'en-GB').format(n);
+  return NUMBERS[lang].format(n);
 }

@@ -11,6 +11,8 @@ import { loadSources } from '../../../src/load/loadSources';
 import { commitVersion, snapshotPointer, type CommitStep } from '../../../src/load/commitVersion';
 import { committed, fileHistory, LOG_FILE, readLog, statesAfter } from '../../../src/history/log';
 import { embeddedHistory } from '../../../src/embedded/history';
+import { StoreThread } from '../../../src/embedded/storeThread';
+import type { History } from '../../../src/history/model';
 import { PROJECT_ROOT } from '../../../src/util/paths';
 import { inProcessStore } from '../../../src/embedded/inProcessStore';
 import { createLogger } from '../../../src/log';
@@ -205,6 +207,64 @@ describe('the change log', function () {
     } finally {
       loaded.dataset.free();
     }
+  });
+
+  describe('a reload racing a loader', () => {
+    // The data is read before the loader's step, its history opened at that step: data and
+    // history are of one version, whichever the loader has written of the next.
+    const steps: (CommitStep | 'committed')[] = [
+      'append',
+      'before-rename',
+      'after-rename',
+      'committed',
+    ];
+    it("the store's thread hands over the log version its snapshot's trailer names", async () => {
+      const first = await commit(v1, 'v1.nt');
+      const thread = new StoreThread(() => undefined);
+      try {
+        const { dataset } = await thread.open({
+          sources: [target.dataset],
+          options: { baseIri: BASE },
+        });
+        // The trailer's pointer whole: the version, its time and the log it belongs to.
+        const pointer = dataset.logVersion as { version: string; time: number; log?: string };
+        assert.deepEqual(
+          { version: pointer.version, time: pointer.time },
+          { version: first.version, time: first.time },
+        );
+        assert.match(pointer.log ?? '', /^[0-9a-f-]{36}$/);
+        dataset.free();
+      } finally {
+        await thread.close();
+      }
+    });
+    for (const step of steps)
+      it(`at ${step}: the data read is served with its own history`, async () => {
+        const first = await commit(v1, 'v1.nt');
+        const loaded = await loadSources([target.dataset], { baseIri: BASE });
+        const open = () =>
+          embeddedHistory(
+            { ...target },
+            { sources: [target.dataset], options: { baseIri: BASE }, snapshot: true },
+            loaded.dataset,
+          );
+        try {
+          let opened: Promise<History> | undefined;
+          const next = await commit(v2, 'v2.nt', (s) => {
+            if (s === step) opened = open();
+          });
+          const history = await (opened ?? open());
+          assert.deepEqual(history.versions, [{ version: first.version, time: first.time }]);
+          const created = isilOf(v2.at(-1)!);
+          assert.deepEqual(history.events(created), [], 'no event of the next version');
+          history.close();
+          // The log is the loader's: the data read was not taken for a restored snapshot.
+          const log = logOf().versions.map((v) => v.version);
+          assert.deepEqual(log, [first.version, next.version]);
+        } finally {
+          loaded.dataset.free();
+        }
+      });
   });
 
   describe('a loader killed at each step', () => {

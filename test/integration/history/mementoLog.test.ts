@@ -3,6 +3,7 @@
 // an ISIL deleted in a later version answers 410 with its past.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 import request from 'supertest';
 import type { Express } from 'express';
 import { httpDate, timestamp14 } from '../../../src/history/model';
@@ -16,7 +17,7 @@ import {
   writeHistory,
   type HistoryFixture,
 } from '../../support/history';
-import { ADAPTERS } from '../../support';
+import { ADAPTERS, rawRequest } from '../../support';
 
 for (const adapter of ADAPTERS)
   describe(`Memento over the history the loader writes (${adapter})`, function () {
@@ -64,6 +65,29 @@ for (const adapter of ADAPTERS)
       );
     });
 
+    it('compresses an uncached memento in each coding asked at once: its bytes, its own ETag', async () => {
+      const isil = isilOf(versions[0]!);
+      const path = `/memento/${timestamp14(fixture.committed[0]!.time!)}/data/organisations/${isil}.ttl`;
+      const [br, gzip, plain] = await Promise.all([
+        rawRequest(app, path, { 'Accept-Encoding': 'br' }),
+        rawRequest(app, path, { 'Accept-Encoding': 'gzip' }),
+        rawRequest(app, path, { 'Accept-Encoding': 'identity' }),
+      ]);
+      for (const [coded, encoding, decode] of [
+        [br, 'br', zlib.brotliDecompressSync],
+        [gzip, 'gzip', zlib.gunzipSync],
+      ] as const) {
+        assert.equal(coded.status, 200, encoding);
+        assert.equal(coded.headers['content-encoding'], encoding);
+        assert.equal(Number(coded.headers['content-length']), coded.body.length);
+        assert.deepEqual(decode(coded.body), plain.body, encoding);
+        assert.equal(
+          coded.headers.etag,
+          `${plain.headers.etag!.slice(0, -1)}-${encoding === 'br' ? 'br' : 'gz'}"`,
+        );
+      }
+      assert.match(plain.body.toString('utf8'), new RegExp(isil));
+    });
     it('answers 410 with the TimeMap for an ISIL a later version deleted', async () => {
       // The fifth generated institution, deleted in the second version.
       const deleted = isilOf([...generate({ count: 41, seed: 11, base: HISTORY_BASE })][4]!);

@@ -39,11 +39,11 @@ describe('DocumentCache', () => {
     cache.set('a', doc(40));
     assert.equal(cache.usedBytes, cost(40));
   });
-  it('counts compressed forms against the bound, with their own overhead', () => {
+  it('counts compressed forms against the bound, with their own overhead', async () => {
     const cache = new DocumentCache(100_000);
     const d = doc(5000);
     cache.set('a', d);
-    const gzip = d.bodyIn('gzip');
+    const gzip = await d.bodyIn('gzip');
     assert.equal(cache.usedBytes, cost(5000) + gzip.length + ENCODING_OVERHEAD);
     assert.equal(cache.usedBytes, weight(d));
   });
@@ -54,22 +54,22 @@ describe('DocumentCache', () => {
     cache.set('a', doc(1000));
     assert.equal(cache.usedBytes, cost(1000));
   });
-  it('does not count the compressed form of a document it does not hold', () => {
+  it('does not count the compressed form of a document it does not hold', async () => {
     const cache = new DocumentCache(cost(1000) + 500);
     const evicted = doc(1000, 'evicted');
     cache.set('a', evicted);
     cache.set('b', doc(1000));
     assert.equal(cache.get('a'), undefined);
-    evicted.bodyIn('gzip');
-    doc(5000, 'never held').bodyIn('br');
+    await evicted.bodyIn('gzip');
+    await doc(5000, 'never held').bodyIn('br');
     assert.equal(cache.usedBytes, cost(1000));
   });
-  it('gives the bytes of an evicted document back, compressed forms included', () => {
+  it('gives the bytes of an evicted document back, compressed forms included', async () => {
     const cache = new DocumentCache(cost(2900) + 100);
     const a = doc(1000, 'a');
     cache.set('a', a);
-    a.bodyIn('gzip');
-    a.bodyIn('br');
+    await a.bodyIn('gzip');
+    await a.bodyIn('br');
     cache.set('b', doc(2900, 'b'));
     assert.equal(cache.get('a'), undefined);
     assert.equal(cache.usedBytes, cost(2900));

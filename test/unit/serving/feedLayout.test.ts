@@ -89,6 +89,23 @@ describe('feedLayout', () => {
     );
   });
 
+  it("makes none of a derived history's pages immutable: nothing keeps their bytes", () => {
+    const history = historyOf([7]);
+    const derived = new MemoryHistory(
+      history.versions,
+      [...history.all()],
+      () => Promise.resolve(''),
+      undefined,
+      true,
+    );
+    const pages = feedLayout(derived, 3);
+    assert.equal(pages.pages.length, 3);
+    assert.deepEqual(
+      pages.pages.map((p) => isImmutable(pages, p)),
+      [false, false, false],
+    );
+  });
+
   it('cuts the same pages of the versions retention keeps, and carries the rest before them', () => {
     const full = feedLayout(historyOf([7, 2, 3, 1]), 3);
     const retained = feedLayout(historyOf([7, 2, 3, 1], 2), 3);

@@ -65,18 +65,29 @@ describe('Representation', () => {
     const d = new Representation(Buffer.from('abc'), LAST, { status: 410, headers: () => ({}) });
     assert.equal(d.status, 410);
   });
-  it('compresses once per coding, and tells its holder the bytes', () => {
+  it('compresses once per coding, and tells its holder the bytes', async () => {
     const d = doc(5000);
     const told: number[] = [];
     d.holder = { grew: (r, bytes) => (assert.equal(r, d), told.push(bytes)) };
-    const gzip = d.bodyIn('gzip');
-    assert.equal(d.bodyIn('gzip'), gzip);
+    assert.equal(d.madeIn('gzip'), undefined, 'not before it is asked');
+    const gzip = await d.bodyIn('gzip');
+    assert.equal(await d.bodyIn('gzip'), gzip);
+    assert.equal(d.madeIn('gzip'), gzip);
     assert.deepEqual(zlib.gunzipSync(gzip), d.body);
-    const br = d.bodyIn('br');
+    const br = await d.bodyIn('br');
     assert.deepEqual(zlib.brotliDecompressSync(br), d.body);
-    assert.equal(d.bodyIn('identity'), d.body);
+    assert.equal(await d.bodyIn('identity'), d.body);
+    assert.equal(d.madeIn('identity'), d.body);
     assert.equal(told.length, 2);
     assert.equal(d.bytes, 5000 + told[0]! + told[1]!);
+  });
+  it('shares one compression among the requests that ask for it meanwhile', async () => {
+    const d = doc(5000);
+    const told: number[] = [];
+    d.holder = { grew: (_r, bytes) => told.push(bytes) };
+    const [a, b] = await Promise.all([d.bodyIn('br'), d.bodyIn('br')]);
+    assert.equal(a, b);
+    assert.equal(told.length, 1, 'compressed and counted once');
   });
 });
 
@@ -84,10 +95,10 @@ describe('cached bytes hold no more memory than they count', () => {
   /** Whether `bytes` is the whole of its backing store (no slice of a larger one). */
   const own = (bytes: Buffer) => bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length;
 
-  it("a compressed form is not a slice of zlib's 16 KiB output chunk", () => {
+  it("a compressed form is not a slice of zlib's 16 KiB output chunk", async () => {
     const d = doc(3000);
     for (const encoding of ['gzip', 'br'] as const) {
-      const body = d.bodyIn(encoding);
+      const body = await d.bodyIn(encoding);
       assert.ok(body.length < 1000, `${encoding}: ${body.length} bytes`);
       assert.ok(
         own(body),
