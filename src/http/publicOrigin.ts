@@ -22,6 +22,9 @@ export function useOriginSettings(
 /** A host a URL can carry as it is: a name or IPv4 address, or a bracketed IPv6 one; a port. */
 const PLAIN_HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
+/** The port a plain host names (0 when none). */
+const portOf = (host: string): number => Number(/:(\d+)$/.exec(host)?.[1] ?? 0);
+
 /**
  * The base of every URL a client is told to fetch, without a trailing slash. PUBLIC_URL when set;
  * else the scheme and host as Express reads them (`trust proxy` decides whether X-Forwarded-Proto
@@ -33,6 +36,6 @@ export function publicOrigin(req: Request): string {
   const { publicUrl, base } = (req.app.locals as { origin: OriginSettings }).origin;
   if (publicUrl !== '') return publicUrl;
   const host = req.host?.toLowerCase();
-  if (host === undefined || !PLAIN_HOST.test(host)) return base.origin;
+  if (host === undefined || !PLAIN_HOST.test(host) || portOf(host) > 65535) return base.origin;
   return `${host === base.host ? base.protocol : `${req.protocol}:`}//${host}`;
 }

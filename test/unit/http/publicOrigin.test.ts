@@ -72,7 +72,17 @@ describe('publicOrigin', () => {
       ),
       'https://b.local',
     ));
-  for (const host of ['a"b', 'a<b>', "a'b", 'a b', 'a/b', 'a@b', ''])
+  for (const host of [
+    'a"b',
+    'a<b>',
+    "a'b",
+    'a b',
+    'a/b',
+    'a@b',
+    '',
+    'a.local:99999',
+    '[::1]:65536',
+  ])
     it(`answers on BASE_IRI’s origin for the Host ${JSON.stringify(host)}`, async () =>
       assert.equal(await originFor(BASE, { Host: host }), 'https://example.org'));
 });
