@@ -16,7 +16,15 @@ import {
   type PicaRecord,
 } from '../../src/load/pica/read';
 import { PROJECT_ROOT } from '../../src/util/paths';
-import { needsThirdParty, readWhenThere, REAL_DATA, tempDir } from '../support';
+import {
+  needsThirdParty,
+  parseRdfXml,
+  readWhenThere,
+  REAL_DATA,
+  sameGraph,
+  tempDir,
+} from '../support';
+import { Parser } from 'n3';
 import { OaiProvider, type ProviderFault, type ProviderItem } from '../support/oaiProvider';
 
 const FIXTURE = path.join(REAL_DATA, 'isil-directory_picaplus-xml_2013_9-records.xml');
@@ -181,6 +189,31 @@ describe('OAI-PMH harvester against a stand-in provider', function () {
     assert.equal(report.superseded, 1);
     const expected = picaOf(FIXTURE);
     assert.deepEqual(picaOf(out), [expected[0], ...expected.slice(2), expected[5]]);
+  });
+
+  it('writes rdf records into one RDF/XML graph, each blank node its own', async () => {
+    // Two descriptions that label their blank nodes alike, as two documents may.
+    const description = (n: number) =>
+      `<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:v="http://www.w3.org/2006/vcard/ns#">` +
+      `<rdf:Description rdf:about="http://example.org/${n}"><v:adr rdf:nodeID="b0"/></rdf:Description>` +
+      `<rdf:Description rdf:nodeID="b0"><v:locality xml:lang="de">Ort ${n}</v:locality></rdf:Description></rdf:RDF>`;
+    const items = [1, 2].map((n) => ({
+      identifier: `oai:x.invalid:${n}`,
+      datestamp: stampOf(n),
+      metadata: description(n),
+    }));
+    const { out, run } = await harvest('rdf.rdf', { items, args: ['--metadata-prefix', 'rdf'] });
+    await run;
+    const expected = new Parser({ format: 'N-Triples' }).parse(
+      [1, 2]
+        .map(
+          (n) =>
+            `<http://example.org/${n}> <http://www.w3.org/2006/vcard/ns#adr> _:a${n} .\n` +
+            `_:a${n} <http://www.w3.org/2006/vcard/ns#locality> "Ort ${n}"@de .\n`,
+        )
+        .join(''),
+    );
+    assert.ok(sameGraph(await parseRdfXml(fs.readFileSync(out, 'utf8')), expected));
   });
 
   it('waits out a 503 as long as its Retry-After asks, then goes on', async () => {
