@@ -147,6 +147,11 @@ export interface History {
   readonly versions: readonly VersionInfo[];
   /** The ISIL's events (exactly as spelled), oldest first; empty when the history never knew it. */
   events(isil: string): readonly HistoryEvent[];
+  /**
+   * The spelling the history knows for an ISIL in any case (of two that differ only in case, the
+   * first in code-unit order, as the dataset's rule), or undefined when it never knew one.
+   */
+  spelling(isil: string): string | undefined;
   /** The ISIL's mementos (its `created` and `updated` events), oldest first. */
   mementos(isil: string): readonly HistoryEvent[];
   /** When the ISIL last changed (its last event's time), if the history knows it. */
