@@ -48,10 +48,16 @@ function servedBefore(history: History, event: HistoryEvent): string | null {
   return previous && isMemento(previous) ? previous.hash! : null;
 }
 
+/**
+ * The registry's five versions on days 0, 10, 25, 29 and 30: at the last, its day holds its own
+ * changes only, its 7 days three versions', its 31 days all five's.
+ */
+const TIMES = [0, 10, 25, 29, 30].map((day) => Date.UTC(2025, 2, 1 + day, 12) / 1000);
+
 let fixture: HistoryFixture;
 before(async function () {
   this.timeout(120_000);
-  fixture = await writeHistory(registryVersions(20));
+  fixture = await writeHistory(registryVersions(20), 0, TIMES);
 });
 
 for (const adapter of ADAPTERS)
@@ -88,6 +94,14 @@ for (const adapter of ADAPTERS)
         days === undefined ? e.time === last.time : e.time > last.time - days * DAY,
       );
     };
+
+    it('each period holds the versions its window does', () =>
+      assert.deepEqual(
+        (Object.keys(PERIODS) as (keyof typeof PERIODS)[]).map(
+          (p) => new Set(eventsOf(p).map((e) => e.time)).size,
+        ),
+        [1, 1, 3, 5],
+      ));
 
     it("makes two files for each of the four periods, in the version's set", () =>
       assert.deepEqual(
