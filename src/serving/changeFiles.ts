@@ -67,6 +67,7 @@ class PeriodFiles {
   readonly lines: Writing;
   readonly triples: Writing;
   readonly last = new Map<string, HistoryEvent>();
+  descriptions = 0;
   constructor(
     readonly period: (typeof CHANGE_PERIODS)[number],
     readonly stem: string,
@@ -76,40 +77,66 @@ class PeriodFiles {
   }
 }
 
-/**
- * Writes the change files of the version `history` ends, named `<stem>.changes….gz`; each
- * renamed into place once whole. On failure none of them is left.
- */
-export async function writeChangeFiles(history: History, stem: string): Promise<ChangeFile[]> {
-  const version = history.versions.at(-1);
-  if (!version) return [];
-  const periods = CHANGE_PERIODS.map((p) => new PeriodFiles(p, stem));
+/** Descriptions asked of the store at once: it answers them in turn, without waiting for each. */
+const BATCH = 50;
+
+/** An event some period holds, the hash served before it, and the periods that hold it. */
+interface InPeriods {
+  readonly event: HistoryEvent;
+  readonly before: string | null;
+  readonly periods: readonly PeriodFiles[];
+}
+
+/** The events of the widest period, each with the periods that hold it; each period's last events. */
+function eventsInPeriods(history: History, periods: readonly PeriodFiles[]): InPeriods[] {
+  const version = history.versions.at(-1)!;
   const holds = (p: PeriodFiles, e: HistoryEvent) =>
     // By time: a version that returns to earlier data has that version's name again.
     p.period.days === undefined
       ? e.time === version.time
       : e.time > version.time - p.period.days * 86_400;
   const served = new Map<string, string>();
+  const found: InPeriods[] = [];
+  for (const event of history.all()) {
+    const before = served.get(event.isil) ?? null;
+    if (event.hash && isMemento(event)) served.set(event.isil, event.hash);
+    else served.delete(event.isil);
+    const holding = periods.filter((p) => holds(p, event));
+    if (holding.length === 0) continue;
+    found.push({ event, before, periods: holding });
+    for (const p of holding) p.last.set(event.isil, event);
+  }
+  return found;
+}
+
+/**
+ * Writes the change files of the version `history` ends, named `<stem>.changes….gz`; each
+ * renamed into place once whole. Each description is read once, for every file that holds it.
+ * On failure none of them is left.
+ */
+export async function writeChangeFiles(history: History, stem: string): Promise<ChangeFile[]> {
+  if (history.versions.length === 0) return [];
+  const periods = CHANGE_PERIODS.map((p) => new PeriodFiles(p, stem));
   const written: ChangeFile[] = [];
   try {
-    for (const event of history.all()) {
-      const before = served.get(event.isil) ?? null;
-      if (event.hash && isMemento(event)) served.set(event.isil, event.hash);
-      else served.delete(event.isil);
-      const inPeriods = periods.filter((p) => holds(p, event));
-      if (inPeriods.length === 0) continue;
-      const description = isMemento(event) ? await history.description(event) : undefined;
-      const line = changeLine(event, before, description);
-      for (const p of inPeriods) {
-        await p.lines.write(line);
-        p.last.set(event.isil, event);
+    const events = eventsInPeriods(history, periods);
+    for (let at = 0; at < events.length; at += BATCH) {
+      const batch = events.slice(at, at + BATCH);
+      const descriptions = await Promise.all(
+        batch.map(({ event }) => (isMemento(event) ? history.description(event) : undefined)),
+      );
+      for (const [i, { event, before, periods: holding }] of batch.entries()) {
+        const description = descriptions[i];
+        const line = changeLine(event, before, description);
+        for (const p of holding) {
+          await p.lines.write(line);
+          // The N-Triples hold what is served after the period: each ISIL's last description.
+          if (description !== undefined && p.last.get(event.isil) === event)
+            await p.triples.write(ownBlankNodes(description, ++p.descriptions));
+        }
       }
     }
-    for (const p of periods) {
-      let n = 0;
-      for (const event of p.last.values())
-        if (isMemento(event))
-          await p.triples.write(ownBlankNodes(await history.description(event), ++n));
+    for (const p of periods)
       for (const [writing, format, mediaType] of [
         [p.lines, 'changes', 'application/x-ndjson'],
         [p.triples, 'changes-nt', 'application/n-triples'],
@@ -121,7 +148,6 @@ export async function writeChangeFiles(history: History, stem: string): Promise<
           mediaType,
           ...(await writing.close()),
         });
-    }
     return written;
   } catch (error) {
     for (const p of periods) {
