@@ -2,6 +2,8 @@
 // one JSON object a line, appended to by the loader and read by the server.
 //
 //   {"history":1,"base":"<BASE_IRI>","log":"<id>"}                 the header, first line
+//     (after retention or a reset also "dropped":{"first":<s>,"last":<s>,"versions":N}: the
+//     times of the oldest and newest version the log no longer holds, and how many)
 //   {"v":"<version>","t":<seconds>,"e":"created","isil":"…","hash":"…","nt":"…"}   an event
 //   {"version":"<version>","time":<seconds>,"institutions":N,"withdrawn":N,"events":N}
 //                                                                   ends a version's events
@@ -20,12 +22,14 @@
 // version kept.
 import fs from 'node:fs';
 import { otherScheme } from '../rdf/iris';
+import { droppedOf, isTime, parseJson, readHeader } from './logHeader';
 import { MemoryHistory } from './memory';
 import {
   statesAfterEvents,
   type EventKind,
   type History,
   type HistoryEvent,
+  type DroppedVersions,
   type InstitutionState,
   type VersionInfo,
 } from './model';
@@ -65,6 +69,8 @@ export interface LogContents {
   readonly versions: readonly LoggedVersion[];
   /** The byte after the header. */
   readonly headerEnd: number;
+  /** The versions it held before its first and dropped (its header's, else told by carried events). */
+  readonly dropped?: DroppedVersions;
 }
 
 /** The history the log holds for a snapshot, and what of the file is committed. */
@@ -152,41 +158,36 @@ export function readLog(file: string): LogContents | undefined {
   }
   // Events after the last version line, and a last line without its newline, belong to a version
   // that was never completed: not part of the log.
+  return contentsOf(
+    file,
+    header,
+    versions,
+    headerEnd + 1,
+    droppedOf(header.dropped, versions[0], refuse),
+  );
+}
+
+function contentsOf(
+  file: string,
+  header: { base: string; log?: string },
+  versions: LoggedVersion[],
+  headerEnd: number,
+  dropped: DroppedVersions | undefined,
+): LogContents {
   return {
     file,
     base: header.base,
     ...(typeof header.log === 'string' ? { id: header.log } : {}),
     versions,
-    headerEnd: headerEnd + 1,
+    headerEnd,
+    ...(dropped ? { dropped } : {}),
   };
-}
-
-function readHeader(
-  line: string,
-  refuse: (reason: string) => HistoryError,
-): { base: string; log?: string } {
-  const header = parseJson(line) as { history?: unknown; base?: unknown; log?: unknown };
-  if (!header || typeof header !== 'object')
-    throw refuse('not a change log (its first line is not its header)');
-  if (
-    header.history !== 1 ||
-    typeof header.base !== 'string' ||
-    (header.log !== undefined && typeof header.log !== 'string')
-  )
-    throw refuse(`not a change log this service reads (header ${line.slice(0, 120)})`);
-  return header as { base: string; log?: string };
 }
 
 const VERSION = /^[0-9a-f]{12}$/;
 const HASH = /^[0-9a-f]{32}$/;
 /** What an ISIL may hold (src/rdf/isil.ts): nothing that would break the IRI it is written into. */
 const ISIL = /^[A-Za-z0-9]{1,4}-[A-Za-z0-9/:-]+$/;
-/** The latest time a log may name: the end of the year 9999, the last an HTTP date can say. */
-const LAST_TIME = 253402300799;
-
-function isTime(value: unknown): value is number {
-  return Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= LAST_TIME;
-}
 
 /**
  * The events before a version line are that version's, as many as it says, one an ISIL; before the
@@ -212,14 +213,6 @@ function checkEvents(
   }
   if (typeof count === 'number' && count !== own)
     throw here(`says ${count} events, and ${own} precede it`);
-}
-
-function parseJson(line: string): unknown {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -362,6 +355,8 @@ export function fileHistory(committedLog: Committed, baseIri: string): History {
       }
     },
     () => fs.closeSync(fd),
+    false,
+    contents.dropped,
   );
   return history;
 }

@@ -1,7 +1,13 @@
 // A history held in memory: its events in order, indexed by ISIL, and the descriptions of its
 // mementos read through a function (the file log reads them from disk, the derived history of a
 // version without a log from the store that serves it).
-import { isMemento, type History, type HistoryEvent, type VersionInfo } from './model';
+import {
+  isMemento,
+  type DroppedVersions,
+  type History,
+  type HistoryEvent,
+  type VersionInfo,
+} from './model';
 
 const NONE: readonly HistoryEvent[] = Object.freeze([]);
 
@@ -16,6 +22,7 @@ export class MemoryHistory implements History {
     private readonly read: (event: HistoryEvent) => Promise<string>,
     private readonly onClose?: () => void,
     readonly derived = false,
+    readonly dropped?: DroppedVersions,
   ) {
     for (const event of list) {
       const events = this.byIsil.get(event.isil);
