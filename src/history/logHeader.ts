@@ -1,7 +1,12 @@
 // The change log's header line and the checks its terms share (src/history/log.ts says the form):
 // which service and dataset it is, and the versions it no longer holds.
-import type { HistoryError, LoggedVersion } from './log';
+import type { LoggedVersion } from './log';
 import type { DroppedVersions } from './model';
+
+/** A change log that cannot be read or written as it is: said in one line, naming the file. */
+export class HistoryError extends Error {
+  override name = 'HistoryError';
+}
 
 /** The latest time a log may name: the end of the year 9999, the last an HTTP date can say. */
 const LAST_TIME = 253402300799;
