@@ -1,8 +1,10 @@
 // The history's settings (docs/history.md): where the embedded store's change log lives, how many
-// versions it keeps, and what the OAI-PMH provider names as its administrator.
+// versions it keeps, what the OAI-PMH provider names as its administrator and the key its
+// resumption tokens are signed with.
 import fs from 'node:fs';
 import path from 'node:path';
 import { repositoryIdentifier } from './oai/identifiers';
+import { TOKEN_KEY_MIN_BYTES, TokenKey } from './oai/token';
 
 type Env = Readonly<Record<string, string | undefined>>;
 type Fail = (name: string, message: string) => Error;
@@ -17,6 +19,11 @@ export interface HistoryConfig {
   readonly historyKeepVersions: number;
   /** The `adminEmail` of the OAI-PMH provider's Identify (OAI_ADMIN_EMAIL). */
   readonly oaiAdminEmail: string;
+  /**
+   * The key of the OAI-PMH resumption tokens (OAI_TOKEN_KEY): replicas given the same one take
+   * each other's tokens; unset, one of this process's own, which dies with it.
+   */
+  readonly oaiTokenKey: TokenKey;
 }
 
 export function historyConfig(
@@ -29,6 +36,7 @@ export function historyConfig(
     historyDir: historyDir(env, dataset, fail),
     historyKeepVersions: integer(env, 'HISTORY_KEEP_VERSIONS', 0, 0, 1_000_000),
     oaiAdminEmail: oaiAdminEmail(env, baseIri, fail),
+    oaiTokenKey: oaiTokenKey(env, fail),
   };
 }
 
@@ -58,6 +66,22 @@ function oaiAdminEmail(env: Env, baseIri: string, fail: Fail): string {
       `expected an e-mail address (name@host.domain), got ${JSON.stringify(value)}`,
     );
   return value;
+}
+
+/**
+ * OAI_TOKEN_KEY: a secret of at least 32 bytes (`openssl rand -base64 32`). Its value is never
+ * said, not even in the error that refuses it: only its length.
+ */
+function oaiTokenKey(env: Env, fail: Fail): TokenKey {
+  const value = env.OAI_TOKEN_KEY;
+  if (value === undefined || value === '') return TokenKey.random();
+  const bytes = Buffer.byteLength(value);
+  if (bytes < TOKEN_KEY_MIN_BYTES)
+    throw fail(
+      'OAI_TOKEN_KEY',
+      `expected a secret of at least ${TOKEN_KEY_MIN_BYTES} bytes (openssl rand -base64 32 makes one), got ${bytes}`,
+    );
+  return new TokenKey(value);
 }
 
 function isFolder(file: string): boolean {

@@ -1,6 +1,7 @@
 // A history held in memory: its events in order, indexed by ISIL, and the descriptions of its
 // mementos read through a function (the file log reads them from disk, the derived history of a
 // version without a log from the store that serves it).
+import { isilKey } from '../rdf/isil';
 import {
   isMemento,
   type DroppedVersions,
@@ -14,6 +15,8 @@ const NONE: readonly HistoryEvent[] = Object.freeze([]);
 export class MemoryHistory implements History {
   private readonly byIsil = new Map<string, HistoryEvent[]>();
   private readonly mementosOf = new Map<string, HistoryEvent[]>();
+  /** Each ISIL's spelling by its case-folded key. */
+  private readonly folded = new Map<string, string>();
 
   constructor(
     readonly versions: readonly VersionInfo[],
@@ -27,7 +30,12 @@ export class MemoryHistory implements History {
     for (const event of list) {
       const events = this.byIsil.get(event.isil);
       if (events) events.push(event);
-      else this.byIsil.set(event.isil, [event]);
+      else {
+        this.byIsil.set(event.isil, [event]);
+        const key = isilKey(event.isil);
+        const known = this.folded.get(key);
+        if (known === undefined || event.isil < known) this.folded.set(key, event.isil);
+      }
       if (!isMemento(event)) continue;
       const mementos = this.mementosOf.get(event.isil);
       if (mementos) mementos.push(event);
@@ -41,6 +49,10 @@ export class MemoryHistory implements History {
 
   events(isil: string): readonly HistoryEvent[] {
     return this.byIsil.get(isil) ?? NONE;
+  }
+
+  spelling(isil: string): string | undefined {
+    return this.folded.get(isilKey(isil));
   }
 
   mementos(isil: string): readonly HistoryEvent[] {

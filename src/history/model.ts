@@ -157,6 +157,11 @@ export interface History {
   readonly versions: readonly VersionInfo[];
   /** The ISIL's events (exactly as spelled), oldest first; empty when the history never knew it. */
   events(isil: string): readonly HistoryEvent[];
+  /**
+   * The spelling the history knows for an ISIL in any case (of two that differ only in case, the
+   * first in code-unit order, as the dataset's rule), or undefined when it never knew one.
+   */
+  spelling(isil: string): string | undefined;
   /** The ISIL's mementos (its `created` and `updated` events), oldest first. */
   mementos(isil: string): readonly HistoryEvent[];
   /** When the ISIL last changed (its last event's time), if the history knows it. */
@@ -200,23 +205,72 @@ export function parseTimestamp14(text: string): number | undefined {
   return timestamp14(ms / 1000) === text ? ms / 1000 : undefined;
 }
 
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const DAY = `(?:${DAYS.join('|')})`;
+const LONG_DAY = '(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)';
+const MONTH = `(${MONTHS.join('|')})`;
+const TIME = '(\\d{2}):(\\d{2}):(\\d{2})';
+/** The three forms of RFC 9110 §5.6.7, each captured as day, month, year, hour, minute, second. */
+const IMF = new RegExp(`^${DAY}, (\\d{2}) ${MONTH} (\\d{4}) ${TIME} GMT$`);
+const RFC850 = new RegExp(`^${LONG_DAY}, (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`);
+const ASCTIME = new RegExp(`^${DAY} ${MONTH} ([ \\d]\\d) ${TIME} (\\d{4})$`);
+
+/**
+ * An RFC 850 date's two-digit year: the year with those digits that is not more than 50 years
+ * after `now` (RFC 9110 §5.6.7).
+ */
+function fullYear(twoDigits: number, now: number): number {
+  const current = new Date(now).getUTCFullYear();
+  const year = current - (current % 100) + twoDigits;
+  return year > current + 50 ? year - 100 : year;
+}
+
 /**
  * The seconds of an `Accept-Datetime` value (an HTTP-date, RFC 9110 §5.6.7: IMF-fixdate, or the
- * obsolete RFC 850 and asctime forms a recipient must accept), or undefined when it is malformed.
+ * obsolete RFC 850 and asctime forms a recipient must accept), or undefined when it is malformed
+ * or names a time that never was (31 February, 24:00:00). The weekday is not checked. A leap
+ * second (23:59:60, on a month's last day) reads as 23:59:59: POSIX time, which the mementos' times
+ * count, has no second for it, and the latest memento at or before it is the latest at or before
+ * 23:59:59.
  */
-export function parseHttpDate(text: string): number | undefined {
+export function parseHttpDate(text: string, now = Date.now()): number | undefined {
   const value = text.trim();
-  const imf =
-    /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
-  const rfc850 =
-    /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \d{2}-(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)-\d{2} \d{2}:\d{2}:\d{2} GMT$/;
-  const asctime =
-    /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/;
-  if (!imf.test(value) && !rfc850.test(value) && !asctime.test(value)) return undefined;
-  const ms = Date.parse(asctime.test(value) ? `${value} GMT` : value);
-  if (Number.isNaN(ms)) return undefined;
-  const seconds = Math.floor(ms / 1000);
-  // A day that does not exist (31 Feb) is parsed into the next month by Date: refused.
-  if (imf.test(value) && httpDate(seconds).slice(5, 16) !== value.slice(5, 16)) return undefined;
-  return seconds;
+  const fields = dateFields(value, now);
+  if (fields === undefined) return undefined;
+  const { year, month, day, hour, minute, second } = fields;
+  const leap = hour === 23 && minute === 59 && second === 60;
+  // setUTCFullYear, not Date.UTC: that reads the years 0 to 99 as 1900 to 1999.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month, day);
+  date.setUTCHours(hour, minute, leap ? 59 : second);
+  // An impossible field is carried into the next one (31 Feb is 3 Mar): refused instead.
+  const exists =
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month &&
+    date.getUTCDate() === day &&
+    date.getUTCHours() === hour &&
+    date.getUTCMinutes() === minute &&
+    (leap ? new Date(date.getTime() + 1000).getUTCDate() === 1 : date.getUTCSeconds() === second);
+  return exists ? date.getTime() / 1000 : undefined;
+}
+
+/** The fields of an HTTP-date in any of its three forms, as written (month from 0). */
+function dateFields(value: string, now: number) {
+  const imf = IMF.exec(value);
+  const rfc850 = RFC850.exec(value);
+  const asctime = ASCTIME.exec(value);
+  let day, month, year, hour, minute, second;
+  if (imf) [, day, month, year, hour, minute, second] = imf;
+  else if (rfc850) [, day, month, year, hour, minute, second] = rfc850;
+  else if (asctime) [, month, day, hour, minute, second, year] = asctime;
+  else return undefined;
+  return {
+    year: rfc850 ? fullYear(Number(year), now) : Number(year),
+    month: MONTHS.indexOf(month!),
+    day: Number(day!.trim()),
+    hour: Number(hour),
+    minute: Number(minute),
+    second: Number(second),
+  };
 }

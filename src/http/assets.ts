@@ -71,7 +71,7 @@ export function assetFiles(): RequestHandler {
       'Last-Modified': STARTED.toUTCString(),
       'X-Content-Type-Options': 'nosniff',
     };
-    if (notModified(req.headers, [found.etag], STARTED)) {
+    if (notModified(req.headers, found.etag, STARTED)) {
       res.writeHead(304, headers);
       res.end();
       return;

@@ -11,21 +11,22 @@ function entityTags(header: string): string[] | '*' {
 }
 
 /**
- * True when the answer is 304: If-None-Match matches any of `etags` (every content coding of the
- * same document counts), or, when the request has no If-None-Match, If-Modified-Since is at or
- * after `lastModified` (HTTP dates have whole seconds).
+ * True when the answer is 304: If-None-Match names `etag`, the tag of the representation that would
+ * be sent (RFC 9110 §13.1.2: its content coding's, not another coding's of the same document), or,
+ * when the request has no If-None-Match, If-Modified-Since is at or after `lastModified` (HTTP
+ * dates have whole seconds).
  */
 export function notModified(
   headers: IncomingHttpHeaders,
-  etags: readonly string[],
+  etag: string,
   lastModified: Date,
 ): boolean {
   const inm = headers['if-none-match'];
   if (inm !== undefined) {
     // The common case, a client sending back the one tag it was given, needs no parsing.
-    if (etags.includes(inm)) return true;
+    if (inm === etag) return true;
     const tags = entityTags(inm);
-    return tags === '*' || tags.some((t) => etags.includes(t));
+    return tags === '*' || tags.includes(etag);
   }
   const ims = headers['if-modified-since'];
   if (ims === undefined) return false;

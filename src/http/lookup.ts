@@ -1,5 +1,5 @@
 // HTTP contract §5: what the path names. A malformed ISIL is 404 with why; another case of a known
-// ISIL is 301 to its canonical spelling; a withdrawn ISIL is 301 to its live successor, else 410
+// ISIL (live, withdrawn or deleted) is 301 to its canonical spelling; a withdrawn ISIL is 301 to its live successor, else 410
 // (as RDF when RDF was asked for, with what the data holds about it); an unknown one is 404.
 import type { Request, Response } from 'express';
 import type { Format } from '../rdf/formats';
@@ -116,6 +116,10 @@ export function find(req: Request, documents: Documents, text: string, at: Place
       { 'Cache-Control': at.cacheControl, ...past(isil) },
       pastLinks(isil),
     );
+  // A deleted ISIL in another case is redirected as a live one is: to the spelling its past has.
+  const spelling = history.spelling(isil);
+  if (spelling !== undefined)
+    throw moved(spelling as Isil, `The canonical spelling of this ISIL is ${spelling}.`);
   throw unknownIsil(isil);
 }
 

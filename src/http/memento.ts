@@ -101,16 +101,17 @@ function mementosOf(req: Request, documents: Documents, isil: Isil): readonly Hi
   if (mementos.length > 0) return mementos;
   if (history.events(isil).length > 0)
     throw notFound(`The history keeps no description of ${isil} to serve.`);
+  // The dataset's spelling first (a live ISIL's), else the history's (a deleted one's).
   const found = documents.dataset.lookup(isil);
-  if (found.kind !== 'other-case' || history.events(found.isil).length === 0)
-    throw unknownIsil(isil);
+  const canonical = found.kind === 'other-case' ? found.isil : history.spelling(isil);
+  if (canonical === undefined || history.events(canonical).length === 0) throw unknownIsil(isil);
   // The path names the ISIL once, as it was typed (isilFromPath takes no escapes).
   const query = req.originalUrl.indexOf('?');
   const path = query < 0 ? req.originalUrl : req.originalUrl.slice(0, query);
   const at = path.lastIndexOf(isil);
   throw movedPermanently(
-    `${publicOrigin(req)}${path.slice(0, at)}${found.isil}${req.originalUrl.slice(at + isil.length)}`,
-    `The canonical spelling of this ISIL is ${found.isil}.`,
+    `${publicOrigin(req)}${path.slice(0, at)}${canonical}${req.originalUrl.slice(at + isil.length)}`,
+    `The canonical spelling of this ISIL is ${canonical}.`,
   );
 }
 

@@ -45,6 +45,7 @@ export function oaiSettings(deps: RouteDeps, origin: string): OaiSettings {
     repositoryName: `ISIL Linked Data (${repository})`,
     repository,
     adminEmail: deps.config.oaiAdminEmail,
+    tokenKey: deps.config.oaiTokenKey,
   };
 }
 

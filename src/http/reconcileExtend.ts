@@ -72,6 +72,11 @@ export function parseExtend(text: string): ExtendQuery {
     throw badRequest(
       `extend: no property ${unknown[0]}; the properties are ${EXTEND_PROPERTIES.map((p) => p.id).join(', ')}.`,
     );
+  // A row holds one list of values per property, and `meta` one entry per column: a property
+  // asked twice has no answer the response schema could tell apart.
+  const repeated = properties.find((id, i) => properties.indexOf(id) !== i);
+  if (repeated !== undefined)
+    throw badRequest(`extend: the property ${repeated} is asked more than once; ask each once.`);
   return { ids: q.ids as string[], properties };
 }
 

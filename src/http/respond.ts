@@ -74,7 +74,7 @@ export function sendDocument(req: Request, res: Response, document: Representati
     : 'identity';
   const conditional =
     req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined;
-  if (conditional && notModified(req.headers, document.etags, document.lastModified)) {
+  if (conditional && notModified(req.headers, document.etagIn(encoding), document.lastModified)) {
     if (encoding === 'identity') res.writeHead(304, withRequestId(document.notModified, id));
     else
       res.writeHead(304, {
@@ -304,7 +304,7 @@ export function sendMade(
   };
   // Without a Last-Modified of its own, If-Modified-Since says nothing about this answer.
   const asked = lastModified ? req.headers : { 'if-none-match': req.headers['if-none-match'] };
-  if (notModified(asked, [answer.etag], lastModified ?? new Date(0))) {
+  if (notModified(asked, answer.etag, lastModified ?? new Date(0))) {
     res.writeHead(304, all);
     res.end();
     return;

@@ -153,7 +153,7 @@ export async function searchExport(
       ETag: etag,
       'Content-Disposition': `inline; filename="isil-search.${format}"`,
     };
-    if (notModified({ 'if-none-match': req.headers['if-none-match'] }, [etag], new Date(0))) {
+    if (notModified({ 'if-none-match': req.headers['if-none-match'] }, etag, new Date(0))) {
       res.writeHead(304, headers);
       res.end();
       return;

@@ -3,6 +3,7 @@
 import type { History } from '../history/model';
 import type { Dataset } from '../store/dataset';
 import type { OaiError } from './request';
+import type { TokenKey } from './token';
 
 export interface OaiSettings {
   /** The repository's base URL (`<BASE_IRI>/oai`). */
@@ -11,6 +12,8 @@ export interface OaiSettings {
   /** The `oai-identifier` repository identifier (src/oai/identifiers.ts). */
   readonly repository: string;
   readonly adminEmail: string;
+  /** What resumption tokens are signed with (OAI_TOKEN_KEY). */
+  readonly tokenKey: TokenKey;
 }
 
 /** What an answer is made of: the dataset served (with its history) and the time of the answer. */

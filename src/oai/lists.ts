@@ -60,7 +60,7 @@ function listOf(
     };
     return { list, cursor: 0 };
   }
-  const token = decodeToken(args.resumptionToken);
+  const token = decodeToken(args.resumptionToken, context.settings.tokenKey);
   if (!token || token.verb !== verb)
     throw refuse('badResumptionToken', `This is not a resumption token of a ${verb} list here.`);
   // The token's list is read again as a request would state it: a token is never more than one.
@@ -131,7 +131,7 @@ function resumption(
   if (next >= completeListSize)
     return `<resumptionToken${attributes({ completeListSize, cursor })}/>`;
   const expires = context.now + TOKEN_LIFETIME_SECONDS;
-  const token = encodeToken({ ...asked, cursor: next, expires });
+  const token = encodeToken({ ...asked, cursor: next, expires }, context.settings.tokenKey);
   return `<resumptionToken${attributes({ expirationDate: datestamp(expires), completeListSize, cursor })}>${token}</resumptionToken>`;
 }
 

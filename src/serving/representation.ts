@@ -70,7 +70,8 @@ export class Representation {
   /** The 304's headers and the list of ETags, made on first use: an uncached document (the cache
    * off, or evicted) is mostly answered once, with a 200. */
   private not: Record<string, string> | undefined;
-  private tags: readonly string[] | undefined;
+  /** The compressed forms' ETags, made on first use. */
+  private tags: Partial<Record<'br' | 'gzip', string>> = {};
 
   /**
    * `body` with its strong validator, a hash of its bytes after `kind`, when representations of
@@ -103,16 +104,14 @@ export class Representation {
     return this.not;
   }
 
-  /** Every ETag of the document, one per content coding: any of them revalidates. */
-  get etags(): readonly string[] {
-    return (this.tags ??= [this.etag, this.etagIn('br'), this.etagIn('gzip')]);
-  }
-
-  /** The ETag of a content coding: a different representation needs a different strong validator. */
+  /**
+   * The ETag of a content coding: a different representation needs a different strong validator,
+   * and only the coding's own revalidates it (src/http/conditional.ts).
+   */
   etagIn(encoding: Encoding): string {
-    return encoding === 'identity'
-      ? this.etag
-      : `${this.etag.slice(0, -1)}-${encoding === 'br' ? 'br' : 'gz'}"`;
+    if (encoding === 'identity') return this.etag;
+    return (this.tags[encoding] ??=
+      `${this.etag.slice(0, -1)}-${encoding === 'br' ? 'br' : 'gz'}"`);
   }
 
   /** The bytes in the chosen content coding when they are made already: the hot path. */

@@ -105,10 +105,14 @@ describe('the Compose files', () => {
   });
 
   describe(`${SCALE}: the scale-out topology`, () => {
-    it("asks for Virtuoso's password, and for nothing else", () => {
+    it("asks for Virtuoso's password and the replicas' token key, and for nothing else", () => {
       const needed = interpolations(SCALE).filter((i) => !['-', ':-'].includes(i.modifier));
-      assert.deepEqual(needed, [{ name: 'VIRTUOSO_DBA_PASSWORD', modifier: ':?' }]);
+      assert.deepEqual(needed, [
+        { name: 'VIRTUOSO_DBA_PASSWORD', modifier: ':?' },
+        { name: 'OAI_TOKEN_KEY', modifier: ':?' },
+      ]);
       assert.match(text(SCALE), /DBA_PASSWORD: \$\{VIRTUOSO_DBA_PASSWORD:\?/);
+      assert.match(text(SCALE), /OAI_TOKEN_KEY: \$\{OAI_TOKEN_KEY:\?/);
     });
 
     it("runs the replicas with the single service's settings, on the remote store, unpublished", () => {

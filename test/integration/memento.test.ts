@@ -253,7 +253,13 @@ for (const adapter of ADAPTERS)
         assert.equal(res.status, 302);
         assert.equal(res.headers.location, at(mementoPath(T1, '/data/organisations/DE-Mt1.ttl')));
       });
-      for (const malformed of ['2025-06-15', 'yesterday', 'Tue, 31 Feb 2023 00:00:00 GMT'])
+      for (const malformed of [
+        '2025-06-15',
+        'yesterday',
+        'Tue, 31 Feb 2023 00:00:00 GMT',
+        'Tuesday, 31-Feb-23 00:00:00 GMT',
+        'Tue Feb 31 00:00:00 2023',
+      ])
         it(`400 for a malformed Accept-Datetime (${malformed})`, async () => {
           const res = await request(app).get(gate).set('Accept-Datetime', malformed);
           assert.equal(res.status, 400);

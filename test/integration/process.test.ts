@@ -52,6 +52,21 @@ describe('the server process', () => {
     );
   });
 
+  it('refuses an OAI_TOKEN_KEY too short in one line, exit 2, without the key', () => {
+    const key = 'too-short-a-secret';
+    const run = spawnSync(process.execPath, ['--import', 'tsx', MAIN], {
+      env: env({ OAI_TOKEN_KEY: key }),
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    assert.equal(run.status, 2);
+    assert.equal(
+      run.stderr,
+      'configuration error: OAI_TOKEN_KEY: expected a secret of at least 32 bytes (openssl rand -base64 32 makes one), got 18\n',
+    );
+    assert.ok(!run.stdout.includes(key));
+  });
+
   describe('started with the bundled dataset', () => {
     let child: ChildProcess;
     let base: string;

@@ -140,6 +140,22 @@ for (const adapter of ADAPTERS)
       assert.match(unknown.text, /colour/);
     });
 
+    it('refuses a property asked twice with 400 naming it', async () => {
+      for (const properties of [
+        '[{"id": "city"}, {"id": "city"}]',
+        '[{"id": "name"}, {"id": "city"}, {"id": "name", "settings": {}}]',
+      ]) {
+        const extend = `{"ids": ["DE-1a"], "properties": ${properties}}`;
+        for (const res of [
+          await request(app).post('/reconcile').type('form').send({ extend }),
+          await request(app).get('/reconcile').query({ extend }),
+        ]) {
+          assert.equal(res.status, 400, properties);
+          assert.match(res.text, /the property (city|name) is asked more than once/);
+        }
+      }
+    });
+
     it('is driven as OpenRefine drives it: reconcile a column, then extend it, over a listening server', async () => {
       const server = http.createServer(app).listen(0, '127.0.0.1');
       await new Promise((resolve) => server.once('listening', resolve));

@@ -81,7 +81,9 @@ const runs = ADAPTERS.includes('remote') && (topologyInstalled() || process.env.
     const config = testConfig();
     const bundled = DE_1A_RDF;
     const a = path.join(dir, 'a.ttl');
-    fs.writeFileSync(a, record('DE-T1', 'Bibliothek A'));
+    // More institutions than one answer of ListRecords holds: a harvest takes tokens.
+    const others = Array.from({ length: 120 }, (_, i) => record(`DE-T${i + 2}`, `Bibliothek ${i}`));
+    fs.writeFileSync(a, [record('DE-T1', 'Bibliothek A'), ...others].join(''));
     first = (await openDataset([bundled, a], config, 'remote')).dataset.version;
     const virtuoso = await sharedVirtuoso();
     topology = await startTopology(2, {
@@ -204,6 +206,21 @@ const runs = ADAPTERS.includes('remote') && (topologyInstalled() || process.env.
       assert.equal(again.status, 302);
       assert.equal(again.headers.get('x-cache'), 'miss');
     });
+  });
+
+  it("a harvest's parts, dealt round-robin to the replicas, follow each other's tokens", async () => {
+    let query = 'verb=ListRecords&metadataPrefix=oai_dc';
+    let parts = 0;
+    for (;;) {
+      const res = await get(`${topology.balancer}/oai?${query}`);
+      assert.equal(res.status, 200);
+      assert.doesNotMatch(res.text, /<error /, `part ${parts + 1}: ${res.text.slice(0, 400)}`);
+      parts++;
+      const token = /<resumptionToken[^>]*>([^<]+)<\/resumptionToken>/.exec(res.text)?.[1];
+      if (!token) break;
+      query = `verb=ListRecords&resumptionToken=${encodeURIComponent(token)}`;
+    }
+    assert.ok(parts >= 2, `${parts} parts`);
   });
 
   // In a describe of its own: mocha runs a suite's own tests before those of its inner suites.

@@ -4,6 +4,7 @@
 // configuration from docs/scale/ that compose mounts, its host names and ports written in.
 // The tests start it in test/integration/scaleTopology.test.ts, the bench in test/bench/scaleOut.ts.
 import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -26,6 +27,9 @@ export interface Topology {
   reload(): void;
   stop(): Promise<void>;
 }
+
+/** The key the topology's replicas share (OAI_TOKEN_KEY), made once a run. */
+const TOPOLOGY_TOKEN_KEY = crypto.randomBytes(32).toString('base64');
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -113,6 +117,8 @@ export async function startTopology(
           LOG_LEVEL: 'warn',
           // Each replica's dumps in the topology's folder, which `stop` removes: never the project's.
           DUMPS_DIR: path.join(dir, `dumps-${port}`),
+          // The replicas share their resumption tokens' key, as docker-compose.scale.yml has them.
+          OAI_TOKEN_KEY: TOPOLOGY_TOKEN_KEY,
           ...env,
         },
         stdio: ['ignore', 'ignore', 'inherit'],

@@ -14,7 +14,7 @@ import {
 import { writeTriples } from '../../src/history/text';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createLogger } from '../../src/log';
+import { createLogger, type Logger } from '../../src/log';
 import { createApp } from '../../src/http/app';
 import { embeddedHistory } from '../../src/embedded/history';
 import { generate } from '../../src/load/generated';
@@ -271,8 +271,9 @@ export async function historyApp(
   fixture: HistoryFixture,
   env: Record<string, string> = {},
   adapter: Adapter = 'embedded',
+  logger: Logger = createLogger('silent'),
 ) {
-  if (adapter === 'remote') return remoteApp(fixture, env);
+  if (adapter === 'remote') return remoteApp(fixture, env, logger);
   const config = testConfig({
     BASE_IRI: HISTORY_BASE,
     // The feed's and the provider's tests ask on hosts of their own (Host): URLs follow them.
@@ -281,19 +282,24 @@ export async function historyApp(
     HISTORY_DIR: fixture.historyDir,
     ...env,
   });
+  const service = new Service(config);
+  await reloadHistory(service, fixture);
+  const app = createApp({ service, logger });
+  return { app, service, config, dataset: service.current!.dataset };
+}
+
+/** The fixture's last version loaded again into `service` and swapped in, as a reload does. */
+export async function reloadHistory(service: Service, fixture: HistoryFixture): Promise<void> {
   const { dataset } = await loadSources([fixture.dataset], { baseIri: HISTORY_BASE });
   dataset.history = await embeddedHistory(
-    config,
+    service.config,
     { sources: [fixture.dataset], options: { baseIri: HISTORY_BASE }, snapshot: true },
     dataset,
   );
-  const service = new Service(config);
   service.use(dataset);
-  const app = createApp({ service, logger: createLogger('silent') });
-  return { app, service, config, dataset };
 }
 
-async function remoteApp(fixture: HistoryFixture, env: Record<string, string>) {
+async function remoteApp(fixture: HistoryFixture, env: Record<string, string>, logger: Logger) {
   const virtuoso = await remoteHistory(fixture);
   const config = testConfig({
     BASE_IRI: HISTORY_BASE,
@@ -313,7 +319,7 @@ async function remoteApp(fixture: HistoryFixture, env: Record<string, string>) {
   dataset.history = await adapters.history(load, dataset);
   const service = new Service(config, { storeHealth: () => adapters.store.health() });
   service.use(dataset);
-  const app = createApp({ service, logger: createLogger('silent') });
+  const app = createApp({ service, logger });
   return { app, service, config, dataset };
 }
 

@@ -1,6 +1,7 @@
 // Settings: the defaults, every bad value stopping start-up with the variable's name, and a frozen result.
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import { inspect } from 'node:util';
 import { ConfigError, loadConfig, maxConnections, type Config } from '../../src/config';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
 import { PROJECT_ROOT } from '../../src/util/paths';
@@ -257,6 +258,26 @@ describe('OAI_ADMIN_EMAIL', () => {
       loadConfig({ BASE_IRI: 'http://localhost:8080' }).oaiAdminEmail,
       'webmaster@localhost.invalid',
     ));
+});
+
+describe('OAI_TOKEN_KEY', () => {
+  const secret = 'k'.repeat(31);
+  it('too short is a configuration error naming the variable, not the key', () =>
+    assert.throws(
+      () => loadConfig({ OAI_TOKEN_KEY: secret }),
+      (error: Error) =>
+        error instanceof ConfigError &&
+        /^OAI_TOKEN_KEY: expected a secret of at least 32 bytes .*got 31$/.test(error.message) &&
+        !error.message.includes(secret) &&
+        !String(error.stack).includes(secret),
+    ));
+  it('32 bytes are taken', () =>
+    assert.doesNotThrow(() => loadConfig({ OAI_TOKEN_KEY: `${secret}k` })));
+  it('is never shown with the settings (JSON, inspect)', () => {
+    const config = loadConfig({ OAI_TOKEN_KEY: `${secret}k` });
+    for (const text of [JSON.stringify(config), inspect(config, { depth: 9, showHidden: true })])
+      assert.ok(!text.includes(secret), text);
+  });
 });
 
 describe('PUBLIC_URL', () => {

@@ -7,6 +7,7 @@ import type { Express } from 'express';
 import {
   historyApp,
   registryVersions,
+  reloadHistory,
   VERSION_TIMES,
   writeHistory,
   type HistoryFixture,
@@ -15,10 +16,13 @@ import { needsThirdParty, testConfig } from '../../support';
 import { needsXmllint, oaiSchemaErrors } from '../../support/oaiSchema';
 import { readOai } from '../../support/oaiXml';
 import { ask, COUNT, id, ODD, ODD_BLOCK, oaiFixture, stamp } from '../../support/oaiApp';
-import { decodeToken, encodeToken } from '../../../src/oai/token';
+import { decodeToken, encodeToken, TokenKey, type Token } from '../../../src/oai/token';
 import { createApp } from '../../../src/http/app';
 import { createLogger } from '../../../src/log';
 import { Service } from '../../../src/serving/service';
+
+/** The providers' key in these tests: replicas are given the same one. */
+const KEY = 'the-replicas-shared-secret-0123456789';
 
 /** Asserts that an HTTP error at /oai is an OAI-PMH answer with `badArgument`, not a page. */
 function assertBadArgumentXml(res: request.Response): void {
@@ -34,6 +38,8 @@ describe('OAI-PMH provider (/oai): errors and hostile input', function () {
   this.timeout(180_000);
   let fixture: HistoryFixture;
   let app: Express;
+  let service: Service;
+  let key: TokenKey;
   let base: string[];
   /** The first token of the whole ListRecords list, and the page it answers. */
   let token: string;
@@ -45,7 +51,9 @@ describe('OAI-PMH provider (/oai): errors and hostile input', function () {
     needsThirdParty.call(this);
     needsXmllint.call(this);
     ({ fixture, base } = await oaiFixture());
-    ({ app } = await historyApp(fixture));
+    let config;
+    ({ app, service, config } = await historyApp(fixture, { OAI_TOKEN_KEY: KEY }));
+    key = config.oaiTokenKey;
     token = (await ask(app, 'verb=ListRecords&metadataPrefix=oai_dc')).token!.value;
     second = (
       await ask(app, `verb=ListRecords&resumptionToken=${encodeURIComponent(token)}`)
@@ -158,17 +166,53 @@ describe('OAI-PMH provider (/oai): errors and hostile input', function () {
         second,
       );
     });
+    const sameAs = async (other: Express) =>
+      (
+        await ask(other, `verb=ListRecords&resumptionToken=${encodeURIComponent(token)}`)
+      ).headers.map((h) => h.identifier);
     it('after a reload of the same version, the same part', async () => {
-      const { app: reloaded } = await historyApp(fixture);
-      const again = await ask(
-        reloaded,
-        `verb=ListRecords&resumptionToken=${encodeURIComponent(token)}`,
-      );
+      await reloadHistory(service, fixture);
+      assert.deepEqual(await sameAs(app), second);
+    });
+    it('on a replica (or after a restart) with the same OAI_TOKEN_KEY, the same part', async () =>
       assert.deepEqual(
-        again.headers.map((h) => h.identifier),
+        await sameAs((await historyApp(fixture, { OAI_TOKEN_KEY: KEY })).app),
         second,
+      ));
+    it('a replica with another OAI_TOKEN_KEY refuses it', async () => {
+      const other = await historyApp(fixture, { OAI_TOKEN_KEY: `${KEY}-other` });
+      assert.deepEqual(
+        (
+          await ask(other.app, `verb=ListRecords&resumptionToken=${encodeURIComponent(token)}`)
+        ).errors.map((e) => e.code),
+        ['badResumptionToken'],
       );
     });
+    it('without OAI_TOKEN_KEY, the tokens of one process are refused by another', async () => {
+      const [one, two] = [await historyApp(fixture), await historyApp(fixture)];
+      const first = (await ask(one.app, 'verb=ListRecords&metadataPrefix=oai_dc')).token!.value;
+      const resumed = `verb=ListRecords&resumptionToken=${encodeURIComponent(first)}`;
+      assert.equal((await ask(one.app, resumed)).errors.length, 0);
+      assert.deepEqual(
+        (await ask(two.app, resumed)).errors.map((e) => e.code),
+        ['badResumptionToken'],
+      );
+    });
+    // What a forger without the key would send: a later expiry, another cursor, another version.
+    const forgeries: [string, (t: Token) => Token][] = [
+      ['a later expiry', (t) => ({ ...t, expires: t.expires + 365 * 86_400 })],
+      ['another cursor', (t) => ({ ...t, cursor: t.cursor + 10 })],
+      ['an expired token made to live again', (t) => ({ ...t, expires: 4_102_444_800 })],
+    ];
+    for (const [what, forge] of forgeries)
+      it(`a token forged without the key (${what}) is refused`, async () => {
+        const forged = forge(decodeToken(token, key)!);
+        assert.deepEqual(await resume(encodeToken(forged, TokenKey.random())), [
+          'badResumptionToken',
+        ]);
+        // The same token signed with the key is taken: only the key was missing.
+        assert.deepEqual(await resume(encodeToken(forged, key)), []);
+      });
     it('a token of another list is refused (ListIdentifiers)', async () =>
       assert.deepEqual(await resume(token, 'ListIdentifiers'), ['badResumptionToken']));
     it('an edited token is refused', async () => {
@@ -178,15 +222,15 @@ describe('OAI-PMH provider (/oai): errors and hostile input', function () {
     it('a token cut short is refused', async () =>
       assert.deepEqual(await resume(token.slice(0, -3)), ['badResumptionToken']));
     it('an expired token is refused', async () => {
-      const expired = encodeToken({ ...decodeToken(token)!, expires: VERSION_TIMES[0]! });
+      const expired = encodeToken({ ...decodeToken(token, key)!, expires: VERSION_TIMES[0]! }, key);
       assert.deepEqual(await resume(expired), ['badResumptionToken']);
     });
     it('a token past the end is refused', async () => {
-      const past = encodeToken({ ...decodeToken(token)!, cursor: 1_000_000 });
+      const past = encodeToken({ ...decodeToken(token, key)!, cursor: 1_000_000 }, key);
       assert.deepEqual(await resume(past), ['badResumptionToken']);
     });
     it('a token naming an invalid list is refused', async () => {
-      const invalid = encodeToken({ ...decodeToken(token)!, from: 'yesterday' });
+      const invalid = encodeToken({ ...decodeToken(token, key)!, from: 'yesterday' }, key);
       assert.deepEqual(await resume(invalid), ['badResumptionToken']);
     });
     it('a token of another history (a version served since) is refused', async () => {
@@ -194,7 +238,7 @@ describe('OAI-PMH provider (/oai): errors and hostile input', function () {
       const versions = registryVersions(COUNT).map((v) => v + ODD_BLOCK);
       versions[4] += ODD_BLOCK.replaceAll(ODD, 'DE-Odd2');
       const later = await writeHistory(versions);
-      const { app: other } = await historyApp(later);
+      const { app: other } = await historyApp(later, { OAI_TOKEN_KEY: KEY });
       assert.deepEqual(
         (
           await ask(other, `verb=ListRecords&resumptionToken=${encodeURIComponent(token)}`)
@@ -217,6 +261,29 @@ describe('OAI-PMH provider (/oai): errors and hostile input', function () {
         );
       }
     });
+  });
+
+  it('the key is never logged, whatever is asked', async () => {
+    let logged = '';
+    const logger = createLogger('trace', { write: (line: string) => void (logged += line) });
+    const { app: logging } = await historyApp(fixture, { OAI_TOKEN_KEY: KEY }, 'embedded', logger);
+    const forged = encodeToken(decodeToken(token, key)!, TokenKey.random());
+    for (const query of [
+      'verb=Identify',
+      'verb=ListRecords&metadataPrefix=oai_dc',
+      `verb=ListRecords&resumptionToken=${encodeURIComponent(token)}`,
+      `verb=ListRecords&resumptionToken=${encodeURIComponent(forged)}`,
+      'verb=ListRecords&resumptionToken=garbage',
+    ])
+      await request(logging).get(`/oai?${query}`);
+    await request(logging).post('/oai').type('json').send('{}');
+    assert.match(logged, /resumptionToken/, 'the requests were logged');
+    for (const shown of [
+      KEY,
+      Buffer.from(KEY).toString('base64'),
+      Buffer.from(KEY).toString('hex'),
+    ])
+      assert.ok(!logged.includes(shown.slice(0, 16)));
   });
 
   describe('HTTP', () => {

@@ -1,7 +1,10 @@
 // A real harvester against the real server: Debian's `oai_pmh` harvests ListRecords (oai_dc)
 // through every resumption token and gets every live institution and every deleted header; an
 // incremental harvest from a version's time gets exactly the records whose latest event is at or
-// after it. The server serves the five-version registry from its snapshot and change log.
+// after it. A harvest cut short and started again with `from` gets the records of its last
+// datestamp again; one resumed with its token, across a restart with the same OAI_TOKEN_KEY,
+// gets nothing twice; the key is in none of the server's output. The server serves the
+// five-version registry from its snapshot and change log.
 import assert from 'node:assert/strict';
 import { VERSION_TIMES } from '../../support/history';
 import { needsThirdParty } from '../../support';
@@ -13,6 +16,18 @@ import {
   type Harvested,
 } from '../../support/oaiHarvester';
 import { id, oaiFixture, stamp } from '../../support/oaiApp';
+import { readOai, type OaiAnswer } from '../../support/oaiXml';
+
+/** The providers' key: the restarted server is given the same one. */
+const KEY = 'harvest-test-token-key-0123456789abcdef';
+
+async function part(url: string, query: string): Promise<OaiAnswer> {
+  const res = await fetch(`${url}?${query}`);
+  assert.equal(res.status, 200);
+  const answer = readOai(await res.text());
+  assert.deepEqual(answer.errors, []);
+  return answer;
+}
 
 describe('OAI-PMH harvest by oai_pmh (libhttp-oai-perl)', function () {
   this.timeout(240_000);
@@ -23,6 +38,14 @@ describe('OAI-PMH harvest by oai_pmh (libhttp-oai-perl)', function () {
   let live: string[];
   let deleted: string;
   let whole: Harvested[];
+  let fixture: Awaited<ReturnType<typeof oaiFixture>>['fixture'];
+  const env = () => ({
+    DATASET: fixture.dataset,
+    HISTORY_DIR: fixture.historyDir,
+    BASE_IRI: 'https://ld.zdb-services.de',
+    OAI_TOKEN_KEY: KEY,
+    LOG_LEVEL: 'trace',
+  });
 
   before(async function () {
     needsThirdParty.call(this);
@@ -31,24 +54,18 @@ describe('OAI-PMH harvest by oai_pmh (libhttp-oai-perl)', function () {
         throw new Error('oai_pmh (libhttp-oai-perl) is missing: sudo bash .ci/packages');
       this.skip();
     }
-    const made = await oaiFixture();
-    ({ base, extra, live, deleted } = made);
-    server = await startServerProcess({
-      env: {
-        DATASET: made.fixture.dataset,
-        HISTORY_DIR: made.fixture.historyDir,
-        BASE_IRI: 'https://ld.zdb-services.de',
-      },
-    });
+    ({ fixture, base, extra, live, deleted } = await oaiFixture());
+    server = await startServerProcess({ env: env() });
     url = `http://127.0.0.1:${server.port}/oai`;
     whole = readHarvest((await runHarvester(url, ['--metadataPrefix', 'oai_dc'])).output);
   });
 
-  after(async () => {
+  const stop = async () => {
     if (!server) return;
     server.child.kill('SIGTERM');
     await server.exit;
-  });
+  };
+  after(stop);
 
   it('gets every live institution and the deleted header, each once', () =>
     assert.deepEqual(whole.map((r) => r.identifier).sort(), [...live, deleted].map(id).sort()));
@@ -111,5 +128,51 @@ describe('OAI-PMH harvest by oai_pmh (libhttp-oai-perl)', function () {
         .sort(),
       whole.map((r) => r.identifier).sort(),
     );
+  });
+
+  describe('a harvest cut short after its first part', () => {
+    let first: OaiAnswer;
+    before(async () => (first = await part(url, 'verb=ListRecords&metadataPrefix=oai_dc')));
+
+    it('started again with from = its last datestamp: exactly the records at or after it, those of that datestamp again', async () => {
+      const last = first.headers.at(-1)!.datestamp;
+      const { output } = await runHarvester(url, ['--metadataPrefix', 'oai_dc', '--from', last]);
+      const again = readHarvest(output).map((r) => r.identifier);
+      assert.deepEqual(
+        [...again].sort(),
+        whole
+          .filter((r) => r.datestamp >= last)
+          .map((r) => r.identifier)
+          .sort(),
+      );
+      // Fetched twice: every record of the first part dated `last`, and none older.
+      assert.deepEqual(
+        first.headers.filter((h) => again.includes(h.identifier)).map((h) => h.identifier),
+        first.headers.filter((h) => h.datestamp === last).map((h) => h.identifier),
+      );
+    });
+
+    it('resumed with its token after a restart with the same OAI_TOKEN_KEY: the rest, nothing twice', async () => {
+      await stop();
+      server = await startServerProcess({ env: env() });
+      url = `http://127.0.0.1:${server.port}/oai`;
+      const got = first.headers.map((h) => h.identifier);
+      let answer = first;
+      while (answer.token?.value) {
+        answer = await part(
+          url,
+          `verb=ListRecords&resumptionToken=${encodeURIComponent(answer.token.value)}`,
+        );
+        got.push(...answer.headers.map((h) => h.identifier));
+      }
+      assert.equal(new Set(got).size, got.length, 'nothing twice');
+      assert.deepEqual([...got].sort(), whole.map((r) => r.identifier).sort());
+    });
+
+    it('the key is in none of the server’s log lines', () => {
+      const logged = JSON.stringify(server!.lines);
+      assert.match(logged, /resumptionToken/, 'the requests were logged');
+      assert.ok(!logged.includes(KEY.slice(0, 12)));
+    });
   });
 });
