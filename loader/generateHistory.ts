@@ -145,9 +145,9 @@ class Registry {
     const live = [...this.entries.values()].filter((e) => e.state.status === 'live');
     const total = Math.max(1, Math.round(live.length * share));
     const touched = new Set<string>();
-    /** A live institution not changed yet in this version. */
+    /** A live institution not changed yet in this version (none when none is left). */
     const pick = (): string | undefined => {
-      for (let attempt = 0; attempt < 50; attempt++) {
+      for (let attempt = 0; attempt < 50 && live.length > 0; attempt++) {
         const isil = live[Math.floor(random() * live.length)]!.state.isil;
         if (!touched.has(isil)) return isil;
       }
@@ -159,12 +159,21 @@ class Registry {
         this.create();
         continue;
       }
+      // With no live institution left to change, the change is a creation: every version after
+      // the first changes something, so no two share a name.
       const isil = pick();
-      if (isil === undefined) break;
+      if (isil === undefined) {
+        this.create();
+        continue;
+      }
       touched.add(isil);
       if (roll < CHANGE_MIX.created + CHANGE_MIX.withdrawn) {
         const successor = pick();
-        if (successor === undefined) break;
+        if (successor === undefined) {
+          touched.delete(isil);
+          this.create();
+          continue;
+        }
         // The successor stays live in this version.
         touched.add(successor);
         const record = withdrawnRecord(isil, successor, 'generated', this.options.base);
@@ -246,64 +255,87 @@ export function sourceFile(dir: string, n: number): string {
   return path.join(dir, `version-${String(n).padStart(3, '0')}.nt`);
 }
 
-/** Writes the history: the log in `historyDir`, the last version's snapshot, the sources asked for. */
+/**
+ * Writes the history: the log in `historyDir`, the last version's snapshot, the sources asked for.
+ * The log and the snapshot are written beside their places and renamed into them once whole (the
+ * log first: the snapshot names it), so a run that fails or is killed leaves neither half-made.
+ */
 export function generateHistory(options: HistoryOptions): WrittenHistory {
-  const { versions, change, historyDir } = options;
-  if (fs.existsSync(path.join(historyDir, LOG_FILE)))
+  const { historyDir } = options;
+  const destination = path.join(historyDir, LOG_FILE);
+  if (fs.existsSync(destination))
     throw new Error(`${historyDir} holds a change log already: give a folder without one`);
+  // The folder's lock is held while its log is made elsewhere: no loader writes one meanwhile.
+  const lock = new LogWriter(historyDir, options.base);
+  lock.acquire();
+  const workDir = fs.mkdtempSync(path.join(historyDir, '.generating-'));
+  const snapshot = `${options.snapshot}.generating-${process.pid}`;
+  try {
+    const written = writeVersions({ ...options, snapshot }, new LogWriter(workDir, options.base));
+    fs.renameSync(path.join(workDir, LOG_FILE), destination);
+    fs.renameSync(snapshot, options.snapshot);
+    return { ...written, logBytes: fs.statSync(destination).size };
+  } finally {
+    try {
+      fs.rmSync(workDir, { recursive: true, force: true });
+      // A snapshot's folder that cannot be made is why the run failed: nothing to remove there.
+      if (fs.existsSync(path.dirname(snapshot))) fs.rmSync(snapshot, { force: true });
+    } finally {
+      lock.release();
+    }
+  }
+}
+
+/** The versions of `options` written with `writer`, and the snapshot of the last. */
+function writeVersions(options: HistoryOptions, writer: LogWriter): WrittenHistory {
+  const { versions, change } = options;
   const registry = new Registry(options);
-  const writer = new LogWriter(historyDir, options.base);
-  writer.acquire();
   const kinds = { created: 0, updated: 0, withdrawn: 0, deleted: 0 };
   let events = 0;
   let sourcesBytes = 0;
   let previous: Map<string, InstitutionState> | undefined;
   let last = { version: '', time: 0 };
   let snapshotBytes = 0;
-  try {
-    // The log's id from the seed: the same seed gives the same bytes.
-    const log = `generated-${options.seed}`;
-    writer.prepare(undefined, log);
-    for (let n = 1; n <= versions; n++) {
-      const time = FIRST_VERSION_TIME + (n - 1) * VERSION_INTERVAL;
-      if (n > 1) registry.change(n, change, time);
-      const states = registry.states();
-      const changes = diff(previous, states);
-      const now = { version: versionOf(states, REST), time };
-      let withdrawn = 0;
-      for (const state of states.values()) if (state.status === 'withdrawn') withdrawn++;
-      writer.append({
-        ...now,
-        changes,
-        description: (isil) => registry.entries.get(isil)!.canonical!,
-        institutions: states.size - withdrawn,
-        withdrawn,
-      });
-      if (n === versions)
-        snapshotBytes = writeGeneratedSnapshot(
-          registry.sources(),
-          options.snapshot,
-          options.base,
-          () => ({
-            institutions: states.size - withdrawn,
-            withdrawn,
-            version: now.version,
-            rest: REST,
-            states: compactStates(states),
-            history: { ...now, log },
-          }),
-        );
-      writer.commit(now);
-      if (options.sourcesDir)
-        sourcesBytes += writeSources(sourceFile(options.sourcesDir, n), registry);
-      for (const c of changes) kinds[c.kind]++;
-      events += changes.length;
-      previous = states;
-      last = now;
-      options.onVersion?.(n, versions);
-    }
-  } finally {
-    writer.release();
+  // The log's id from the seed: the same seed gives the same bytes.
+  const log = `generated-${options.seed}`;
+  writer.prepare(undefined, log);
+  for (let n = 1; n <= versions; n++) {
+    const time = FIRST_VERSION_TIME + (n - 1) * VERSION_INTERVAL;
+    if (n > 1) registry.change(n, change, time);
+    const states = registry.states();
+    const changes = diff(previous, states);
+    const now = { version: versionOf(states, REST), time };
+    let withdrawn = 0;
+    for (const state of states.values()) if (state.status === 'withdrawn') withdrawn++;
+    writer.append({
+      ...now,
+      changes,
+      description: (isil) => registry.entries.get(isil)!.canonical!,
+      institutions: states.size - withdrawn,
+      withdrawn,
+    });
+    if (n === versions)
+      snapshotBytes = writeGeneratedSnapshot(
+        registry.sources(),
+        options.snapshot,
+        options.base,
+        () => ({
+          institutions: states.size - withdrawn,
+          withdrawn,
+          version: now.version,
+          rest: REST,
+          states: compactStates(states),
+          history: { ...now, log },
+        }),
+      );
+    writer.commit(now);
+    if (options.sourcesDir)
+      sourcesBytes += writeSources(sourceFile(options.sourcesDir, n), registry);
+    for (const c of changes) kinds[c.kind]++;
+    events += changes.length;
+    previous = states;
+    last = now;
+    options.onVersion?.(n, versions);
   }
   if (options.next) {
     registry.change(versions + 1, change, FIRST_VERSION_TIME + versions * VERSION_INTERVAL);

@@ -14,7 +14,8 @@ import {
   foreignTo,
   HistoryError,
   LOG_FILE,
-  readLog,
+  LogReplaced,
+  readLogInTurns,
   statesAfter,
   type Pointer,
 } from '../history/log';
@@ -40,6 +41,23 @@ export async function embeddedHistory(
   dataset: Dataset,
   logger?: Logger,
 ): Promise<History> {
+  // A log renamed over while it was read (a loader's retention) is read again, as it is now.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await historyOfLog(config, load, dataset, logger, attempt === 3);
+    } catch (error) {
+      if (!(error instanceof LogReplaced)) throw error;
+    }
+  }
+}
+
+async function historyOfLog(
+  config: Pick<Config, 'historyDir' | 'baseIri' | 'dataset'>,
+  load: DatasetLoad,
+  dataset: Dataset,
+  logger: Logger | undefined,
+  lastAttempt: boolean,
+): Promise<History> {
   const own = (time?: number) =>
     derivedHistory(dataset, time ?? dataTime(dataset, dataset.loadedAt));
   if (!load.snapshot) return own();
@@ -49,7 +67,8 @@ export async function embeddedHistory(
   if (config.historyDir === '') return own(pointer?.time);
   const file = path.join(config.historyDir, LOG_FILE);
   try {
-    const contents = readLog(file);
+    // Read in turns: the serving thread answers requests while a reload reads a large log.
+    const contents = await readLogInTurns(file);
     if (contents === undefined || contents.versions.length === 0) {
       const foreign = contents && foreignTo(contents, pointer);
       if (foreign) throw new HistoryError(`${file}: ${foreign}`);
@@ -74,6 +93,7 @@ export async function embeddedHistory(
     return await restored(config, dataset, logger);
   } catch (error) {
     // A HistoryError names the file already; the LoadError names it once.
+    if (error instanceof LogReplaced && !lastAttempt) throw error;
     if (error instanceof HistoryError)
       throw new LoadError(file, undefined, undefined, error.message.replace(`${file}: `, ''));
     throw new LoadError(

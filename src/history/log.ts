@@ -2,6 +2,8 @@
 // one JSON object a line, appended to by the loader and read by the server.
 //
 //   {"history":1,"base":"<BASE_IRI>","log":"<id>"}                 the header, first line
+//     (after retention or a reset also "dropped":{"first":<s>,"last":<s>,"versions":N}: the
+//     times of the oldest and newest version the log no longer holds, and how many)
 //   {"v":"<version>","t":<seconds>,"e":"created","isil":"…","hash":"…","nt":"…"}   an event
 //   {"version":"<version>","time":<seconds>,"institutions":N,"withdrawn":N,"events":N}
 //                                                                   ends a version's events
@@ -20,23 +22,24 @@
 // version kept.
 import fs from 'node:fs';
 import { otherScheme } from '../rdf/iris';
+import { HistoryError } from './logHeader';
+import { parseLog } from './logParse';
 import { MemoryHistory } from './memory';
 import {
   statesAfterEvents,
-  type EventKind,
   type History,
   type HistoryEvent,
+  type DroppedVersions,
   type InstitutionState,
   type VersionInfo,
 } from './model';
 
 export const LOG_FILE = 'history.jsonl';
-const KINDS: ReadonlySet<string> = new Set(['created', 'updated', 'withdrawn', 'deleted']);
 
-/** A change log that cannot be read or written as it is: said in one line, naming the file. */
-export class HistoryError extends Error {
-  override name = 'HistoryError';
-}
+export { HistoryError };
+
+/** The log was renamed over (retention, a repair) while it was read in turns: read it again. */
+export class LogReplaced extends HistoryError {}
 
 /** An event of the log, with where its line is (its description is read from there). */
 export interface LoggedEvent extends HistoryEvent {
@@ -65,6 +68,10 @@ export interface LogContents {
   readonly versions: readonly LoggedVersion[];
   /** The byte after the header. */
   readonly headerEnd: number;
+  /** The versions it held before its first and dropped (its header's, else told by carried events). */
+  readonly dropped?: DroppedVersions;
+  /** The file read (its inode), when read in turns: the one its descriptions must be read from. */
+  readonly inode?: number;
 }
 
 /** The history the log holds for a snapshot, and what of the file is committed. */
@@ -81,192 +88,68 @@ export type Pointer = VersionInfo & { readonly log?: string };
 
 /** Reads the log at `file`; undefined when there is none. Throws a HistoryError when it is not one. */
 export function readLog(file: string): LogContents | undefined {
+  const bytes = absentAsUndefined(() => fs.readFileSync(file));
+  if (bytes === undefined) return undefined;
+  const parsing = parseLog(file, bytes);
+  for (;;) {
+    const step = parsing.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Bytes a reader in turns reads at once. */
+const READ_PIECE = 8 << 20;
+
+/** Milliseconds a reader in turns parses before it lets the event loop turn. */
+const TURN_MS = 10;
+
+/**
+ * `readLog` for a serving thread: the file read off the thread, parsed in turns of about TURN_MS
+ * between which other requests are answered (a large log took seconds at once).
+ */
+export async function readLogInTurns(file: string): Promise<LogContents | undefined> {
+  const handle = await absentAsUndefined(() => fs.promises.open(file, 'r'));
+  if (handle === undefined) return undefined;
   let bytes: Buffer;
+  let inode: number;
   try {
-    bytes = fs.readFileSync(file);
-  } catch (error) {
+    const stat = await handle.stat();
+    inode = stat.ino;
+    // Read into one buffer a piece at a time: readFile joins its pieces on this thread at the end.
+    const whole = Buffer.allocUnsafe(stat.size);
+    let done = 0;
+    for (let read = 1; done < stat.size && read > 0; done += read)
+      ({ bytesRead: read } = await handle.read(
+        whole,
+        done,
+        Math.min(READ_PIECE, stat.size - done),
+      ));
+    bytes = whole.subarray(0, done);
+  } finally {
+    await handle.close();
+  }
+  const parsing = parseLog(file, bytes);
+  for (let turn = performance.now(); ;) {
+    const step = parsing.next();
+    if (step.done) return { ...step.value, inode };
+    if (performance.now() - turn < TURN_MS) continue;
+    await new Promise((resolve) => setImmediate(resolve));
+    turn = performance.now();
+  }
+}
+
+/** What `read` gives, undefined when the file does not exist. */
+function absentAsUndefined<T>(read: () => T): T | undefined {
+  const absent = (error: unknown) => {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
-  }
-  const refuse = (reason: string) => new HistoryError(`${file}: ${reason}`);
-  const headerEnd = bytes.indexOf(0x0a);
-  if (headerEnd === -1) {
-    // A header cut short: the log was never more than begun.
-    if (bytes.length === 0 || !bytes.toString('utf8').startsWith('{"history":'))
-      throw refuse('not a change log (no header line)');
-    return { file, base: '', versions: [], headerEnd: 0 };
-  }
-  const header = readHeader(bytes.toString('utf8', 0, headerEnd), refuse);
-  const versions: LoggedVersion[] = [];
-  let events: LoggedEvent[] = [];
-  // The line of each event, for a refusal to name.
-  let eventLines: number[] = [];
-  let start = headerEnd + 1;
-  let lineNumber = 1;
-  for (let end = bytes.indexOf(0x0a, start); end !== -1; end = bytes.indexOf(0x0a, start)) {
-    const line = bytes.toString('utf8', start, end);
-    const at = start;
-    start = end + 1;
-    lineNumber++;
-    const here = (reason: string, number = lineNumber) => refuse(`line ${number} ${reason}`);
-    if (line.startsWith('{"v":')) {
-      events.push(parseEvent(line, at, end - at, (why) => here(`is not an event: ${why}`)));
-      eventLines.push(lineNumber);
-    } else if (line.startsWith('{"version":')) {
-      const v = parseJson(line) as Partial<LoggedVersion> & { events?: unknown };
-      if (typeof v?.version !== 'string' || !VERSION.test(v.version) || !isTime(v.time))
-        throw here('is not a version line');
-      const previous = versions.at(-1);
-      if (previous && v.time <= previous.time)
-        throw here(
-          `is version ${v.version} at ${v.time}, not after ${previous.version} at ${previous.time}`,
-        );
-      const check = { first: versions.length === 0, count: v.events, lines: eventLines };
-      checkEvents(events, v as VersionInfo, check, here);
-      versions.push({
-        version: v.version,
-        time: v.time,
-        institutions: Number(v.institutions ?? 0),
-        withdrawn: Number(v.withdrawn ?? 0),
-        events,
-        committed: false,
-        end: start,
-      });
-      events = [];
-      eventLines = [];
-    } else if (line.startsWith('{"commit":')) {
-      const c = parseJson(line) as { commit?: unknown; time?: unknown } | undefined;
-      const last = versions.at(-1);
-      if (
-        !last ||
-        events.length > 0 ||
-        last.committed ||
-        c?.commit !== last.version ||
-        c.time !== last.time
-      )
-        throw here('is a commit line that does not follow the version it names');
-      versions[versions.length - 1] = { ...last, committed: true, end: start };
-    } else {
-      throw here('is not a line of a change log');
-    }
-  }
-  // Events after the last version line, and a last line without its newline, belong to a version
-  // that was never completed: not part of the log.
-  return {
-    file,
-    base: header.base,
-    ...(typeof header.log === 'string' ? { id: header.log } : {}),
-    versions,
-    headerEnd: headerEnd + 1,
   };
-}
-
-function readHeader(
-  line: string,
-  refuse: (reason: string) => HistoryError,
-): { base: string; log?: string } {
-  const header = parseJson(line) as { history?: unknown; base?: unknown; log?: unknown };
-  if (!header || typeof header !== 'object')
-    throw refuse('not a change log (its first line is not its header)');
-  if (
-    header.history !== 1 ||
-    typeof header.base !== 'string' ||
-    (header.log !== undefined && typeof header.log !== 'string')
-  )
-    throw refuse(`not a change log this service reads (header ${line.slice(0, 120)})`);
-  return header as { base: string; log?: string };
-}
-
-const VERSION = /^[0-9a-f]{12}$/;
-const HASH = /^[0-9a-f]{32}$/;
-/** What an ISIL may hold (src/rdf/isil.ts): nothing that would break the IRI it is written into. */
-const ISIL = /^[A-Za-z0-9]{1,4}-[A-Za-z0-9/:-]+$/;
-/** The latest time a log may name: the end of the year 9999, the last an HTTP date can say. */
-const LAST_TIME = 253402300799;
-
-function isTime(value: unknown): value is number {
-  return Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= LAST_TIME;
-}
-
-/**
- * The events before a version line are that version's, as many as it says, one an ISIL; before the
- * first version also those retention carried, of earlier times.
- */
-function checkEvents(
-  events: readonly LoggedEvent[],
-  version: VersionInfo,
-  { first, count, lines }: { first: boolean; count: unknown; lines: readonly number[] },
-  here: (reason: string, line?: number) => HistoryError,
-): void {
-  const seen = new Set<string>();
-  let own = 0;
-  for (const [i, e] of events.entries()) {
-    const at = (reason: string) => here(reason, lines[i]);
-    if (e.version === version.version && e.time === version.time) own++;
-    else if (!(first && e.time < version.time))
-      throw at(
-        `is an event of ${e.version} at ${e.time}, not of the version line after it (${version.version} at ${version.time})`,
-      );
-    if (seen.has(e.isil)) throw at(`is a second event of ${e.isil} in one version`);
-    seen.add(e.isil);
-  }
-  if (typeof count === 'number' && count !== own)
-    throw here(`says ${count} events, and ${own} precede it`);
-}
-
-function parseJson(line: string): unknown {
   try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
+    const value = read();
+    return value instanceof Promise ? (value.catch(absent) as T) : value;
+  } catch (error) {
+    return absent(error);
   }
-}
-
-/**
- * An event line, read without its description (`nt`, last on the line): a start reads every event
- * of the log, and the descriptions only when a memento is asked for.
- */
-function parseEvent(
-  line: string,
-  at: number,
-  length: number,
-  refuse: (why: string) => HistoryError,
-): LoggedEvent {
-  const cut = line.indexOf(',"nt":"');
-  const fields = parseJson(cut === -1 ? line : `${line.slice(0, cut)}}`) as
-    | { v?: unknown; t?: unknown; e?: unknown; isil?: unknown; hash?: unknown; succ?: unknown }
-    | undefined;
-  if (!fields || typeof fields !== 'object') throw refuse('not a JSON object');
-  if (typeof fields.v !== 'string' || !VERSION.test(fields.v))
-    throw refuse(`its version ${JSON.stringify(fields.v)} is not 12 hex digits`);
-  if (!isTime(fields.t))
-    throw refuse(`its time ${JSON.stringify(fields.t)} is not whole seconds up to 9999`);
-  if (typeof fields.e !== 'string' || !KINDS.has(fields.e))
-    throw refuse(`${JSON.stringify(fields.e)} is not an event kind`);
-  if (typeof fields.isil !== 'string' || !ISIL.test(fields.isil))
-    throw refuse(`${JSON.stringify(fields.isil)} is not an ISIL`);
-  const kind = fields.e as EventKind;
-  if (kind === 'created' || kind === 'updated') {
-    if (typeof fields.hash !== 'string' || !HASH.test(fields.hash))
-      throw refuse(`its hash ${JSON.stringify(fields.hash)} is not 32 hex digits`);
-    if (cut === -1) throw refuse('it holds no description');
-  }
-  const successors = fields.succ;
-  if (
-    successors !== undefined &&
-    !(Array.isArray(successors) && successors.every((i) => typeof i === 'string' && ISIL.test(i)))
-  )
-    throw refuse(`its successors ${JSON.stringify(successors)} are not ISILs`);
-  return {
-    kind,
-    isil: fields.isil,
-    version: fields.v,
-    time: fields.t,
-    ...(typeof fields.hash === 'string' ? { hash: fields.hash } : {}),
-    ...(successors ? { successors: successors as string[] } : {}),
-    at,
-    length,
-  };
 }
 
 /**
@@ -345,6 +228,10 @@ export function fileHistory(committedLog: Committed, baseIri: string): History {
   const { contents } = committedLog;
   const twin = checkBase(contents, baseIri) === 'twin';
   const fd = fs.openSync(contents.file, 'r');
+  if (contents.inode !== undefined && fs.fstatSync(fd).ino !== contents.inode) {
+    fs.closeSync(fd);
+    throw new LogReplaced(`${contents.file}: replaced while it was read`);
+  }
   const events: LoggedEvent[] = [];
   for (const v of committedLog.versions) events.push(...v.events);
   events.sort(byTimeThenIsil);
@@ -362,6 +249,8 @@ export function fileHistory(committedLog: Committed, baseIri: string): History {
       }
     },
     () => fs.closeSync(fd),
+    false,
+    contents.dropped,
   );
   return history;
 }

@@ -17,7 +17,13 @@ import {
   type LoggedEvent,
   type Pointer,
 } from './log';
-import { isMemento, type Change, type HistoryEvent, type VersionInfo } from './model';
+import {
+  isMemento,
+  type Change,
+  type DroppedVersions,
+  type HistoryEvent,
+  type VersionInfo,
+} from './model';
 
 const LOCK_FILE = 'history.lock';
 
@@ -40,6 +46,8 @@ export class LogWriter {
   readonly file: string;
   private readonly lock: string;
   private held = false;
+  /** What a reset set aside: the new log's header names it, so that its pages answer 410. */
+  private setAsideVersions: DroppedVersions | undefined;
 
   constructor(
     readonly dir: string,
@@ -93,7 +101,7 @@ export class LogWriter {
   prepare(pointer: Pointer | undefined, id: string = randomUUID()): Committed {
     let contents = readLog(this.file);
     if (contents === undefined || (contents.versions.length === 0 && contents.headerEnd === 0)) {
-      writeWhole(this.file, Buffer.from(`${this.header(id)}\n`));
+      writeWhole(this.file, Buffer.from(`${this.header(id, this.setAsideVersions)}\n`));
       contents = readLog(this.file)!;
     }
     const foreign = foreignTo(contents, pointer);
@@ -102,10 +110,11 @@ export class LogWriter {
       const text = fs.readFileSync(this.file, 'utf8');
       const from = `<${contents.base}/`;
       const kept = contents.id ?? id;
+      const dropped = contents.dropped;
       const rewritten = text
         .split('\n')
         .map((line, i) =>
-          i === 0 ? this.header(kept) : line.replaceAll(from, `<${this.baseIri}/`),
+          i === 0 ? this.header(kept, dropped) : line.replaceAll(from, `<${this.baseIri}/`),
         )
         .join('\n');
       writeWhole(this.file, Buffer.from(rewritten));
@@ -122,8 +131,13 @@ export class LogWriter {
     return result;
   }
 
-  private header(id: string): string {
-    return JSON.stringify({ history: 1, base: this.baseIri, log: id });
+  private header(id: string, dropped?: DroppedVersions): string {
+    return JSON.stringify({
+      history: 1,
+      base: this.baseIri,
+      log: id,
+      ...(dropped ? { dropped } : {}),
+    });
   }
 
   /**
@@ -132,6 +146,7 @@ export class LogWriter {
    */
   setAside(now = new Date()): string | undefined {
     if (!fs.existsSync(this.file)) return undefined;
+    this.setAsideVersions = heldBy(this.file, this.baseIri);
     const aside = `${this.file}.reset-${Math.floor(now.getTime() / 1000)}`;
     fs.renameSync(this.file, aside);
     return aside;
@@ -198,7 +213,9 @@ export class LogWriter {
       for (const e of v.events) if (!later.has(e.isil)) carried.set(e.isil, e);
     const bytes = fs.readFileSync(this.file);
     const line = (at: number, length: number) => bytes.subarray(at, at + length + 1);
-    const parts: Buffer[] = [bytes.subarray(0, contents.headerEnd)];
+    const header = readHeaderObject(bytes.toString('utf8', 0, contents.headerEnd));
+    header.dropped = droppedWith(contents.dropped, dropped);
+    const parts: Buffer[] = [Buffer.from(`${JSON.stringify(header)}\n`)];
     for (const e of [...carried.values()].sort(byTimeThenIsil)) parts.push(line(e.at, e.length));
     parts.push(bytes.subarray(dropped.at(-1)!.end));
     const temporary = `${this.file}.tmp-${process.pid}`;
@@ -217,6 +234,39 @@ export class LogWriter {
       throw error;
     }
     return dropped.length;
+  }
+}
+
+/** The header line as its object, every field kept (a field a later loader adds too). */
+function readHeaderObject(line: string): Record<string, unknown> {
+  return JSON.parse(line) as Record<string, unknown>;
+}
+
+/** The versions dropped before, and those dropped now (oldest first), as one span. */
+function droppedWith(
+  before: DroppedVersions | undefined,
+  now: readonly VersionInfo[],
+): DroppedVersions {
+  // A log of an older loader tells when its dropped versions began, not how many there were.
+  const count =
+    before && before.versions === undefined
+      ? {}
+      : { versions: (before?.versions ?? 0) + now.length };
+  return { first: before?.first ?? now[0]!.time, last: now.at(-1)!.time, ...count };
+}
+
+/**
+ * The versions a log set aside by a reset held (its pages are this service's past), or undefined
+ * when it cannot be read as this base's log: a damaged or foreign one names no past of this feed.
+ */
+function heldBy(file: string, baseIri: string): DroppedVersions | undefined {
+  try {
+    const old = readLog(file);
+    if (!old || old.versions.length === 0) return old?.dropped;
+    checkBase(old, baseIri);
+    return droppedWith(old.dropped, old.versions);
+  } catch {
+    return undefined;
   }
 }
 

@@ -2,7 +2,13 @@
 // mementos read through a function (the file log reads them from disk, the derived history of a
 // version without a log from the store that serves it).
 import { isilKey } from '../rdf/isil';
-import { isMemento, type History, type HistoryEvent, type VersionInfo } from './model';
+import {
+  isMemento,
+  type DroppedVersions,
+  type History,
+  type HistoryEvent,
+  type VersionInfo,
+} from './model';
 
 const NONE: readonly HistoryEvent[] = Object.freeze([]);
 
@@ -19,6 +25,7 @@ export class MemoryHistory implements History {
     private readonly read: (event: HistoryEvent) => Promise<string>,
     private readonly onClose?: () => void,
     readonly derived = false,
+    readonly dropped?: DroppedVersions,
   ) {
     for (const event of list) {
       const events = this.byIsil.get(event.isil);

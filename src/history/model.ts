@@ -37,6 +37,16 @@ export interface HistoryEvent {
   readonly successors?: readonly string[];
 }
 
+/**
+ * The versions a history once held and no longer does (dropped by retention, or set aside by a
+ * reset): the times of the oldest and the newest of them, and how many there were when known.
+ */
+export interface DroppedVersions {
+  readonly first: number;
+  readonly last: number;
+  readonly versions?: number;
+}
+
 /** A version of the history: its name (`Dataset-Version`) and its time (seconds, UTC). */
 export interface VersionInfo {
   readonly version: string;
@@ -165,6 +175,8 @@ export interface History {
   all(after?: number): Iterable<HistoryEvent>;
   /** How many events the history holds. */
   readonly size: number;
+  /** The versions it held before its first one and dropped: a page of them is gone, not unknown. */
+  readonly dropped?: DroppedVersions;
   /**
    * Whether it is a version's own, derived without a log: a reload of other data may give another
    * version its time, so nothing of it is served as never changing (docs/history.md).

@@ -60,7 +60,7 @@ export function feed(deps: RouteDeps): RequestHandler {
     if (found.kind === 'none') throw notFound('No such page of the change feed.');
     if (found.kind === 'gone')
       throw removed(
-        `This page of the change feed was dropped with its version (the history keeps ${deps.config.historyKeepVersions} versions); the feed starts at ${FEED_PATH}.`,
+        `This page of the change feed was dropped with its version; the feed starts at ${FEED_PATH}.`,
       );
     const offer = negotiateAmong(req.headers.accept, id === '' ? ROOT_OFFERS : FEED_FORMATS);
     if (offer?.name === 'html') {

@@ -87,8 +87,8 @@ export const FEED_FORMATS: readonly FeedFormat[] = [
 
 const iri = (value: string) => `<${value}>`;
 const TYPE = iri(`${rdf}type`);
-const dateTime = (seconds: number) =>
-  `"${new Date(seconds * 1000).toISOString().replace('.000Z', 'Z')}"^^<${xsd}dateTime>`;
+const isoTime = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+const dateTime = (seconds: number) => `"${isoTime(seconds)}"^^<${xsd}dateTime>`;
 const integer = (n: number) => `"${n}"^^<${xsd}integer>`;
 const TRUE = `"true"^^<${xsd}boolean>`;
 
@@ -237,29 +237,33 @@ function memberShape(): Statement[] {
 }
 
 /**
- * The root node's retention policy (LDES puts it on the view): every member since the first
- * (ldes:PointInTimePolicy), or, with HISTORY_KEEP_VERSIONS=N, the latest version of every member
- * (ldes:LatestVersionSubset of 1), the log keeping each ISIL's latest event and N versions whole.
+ * The root node's retention policy (LDES puts it on the view), as the log holds the history:
+ * with HISTORY_KEEP_VERSIONS=N, or once retention has dropped versions (whatever the setting now:
+ * their ISILs' latest events stand before the first version kept), the latest version of every
+ * member (ldes:LatestVersionSubset of 1) and the versions kept whole; otherwise every member since
+ * the first version kept (ldes:PointInTimePolicy), the first ever unless a reset set older aside.
  */
 function retention(root: string, layout: FeedLayout, settings: StreamSettings): Statement[] {
   const policy = '_:retention';
-  if (settings.keepVersions > 0)
+  const since = layout.firstKept;
+  if (since === undefined) return [];
+  const carried = layout.pages[0]?.id.includes('/before/') === true;
+  if (settings.keepVersions > 0 || (layout.dropped && carried)) {
+    const whole =
+      settings.keepVersions > 0
+        ? `Every version of the last ${settings.keepVersions} versions of the registry is kept too.`
+        : `Every version of the registry since ${isoTime(since)} is kept too; older versions were dropped.`;
     return [
       [root, iri(`${LDES}retentionPolicy`), policy],
       [policy, TYPE, iri(`${LDES}LatestVersionSubset`)],
       [policy, iri(`${LDES}amount`), integer(1)],
-      [
-        policy,
-        iri(`${PREFIXES.rdfs}comment`),
-        `"Every version of the last ${settings.keepVersions} versions of the registry is kept too."@en`,
-      ],
+      [policy, iri(`${PREFIXES.rdfs}comment`), `"${whole}"@en`],
     ];
-  const first = layout.pages[0];
-  if (!first) return [];
+  }
   return [
     [root, iri(`${LDES}retentionPolicy`), policy],
     [policy, TYPE, iri(`${LDES}PointInTimePolicy`)],
-    [policy, iri(`${LDES}pointInTime`), dateTime(first.lower)],
+    [policy, iri(`${LDES}pointInTime`), dateTime(since)],
   ];
 }
 

@@ -13,7 +13,12 @@
 // index page before it. Every page is linked from one node only, so a client that follows every
 // relation at once (the reference client does) fetches each page once, and each relation's bounds
 // hold for every member reachable through it, as TREE means them.
-import { timestamp14, type History, type HistoryEvent } from '../history/model';
+import {
+  timestamp14,
+  type DroppedVersions,
+  type History,
+  type HistoryEvent,
+} from '../history/model';
 
 /** Members a page holds at most (docs/history.md). */
 export const FEED_PAGE_SIZE = 250;
@@ -46,8 +51,10 @@ export interface FeedPage {
 export interface FeedLayout {
   /** The pages, oldest first; the last one is the newest (it gains a relation with a new version). */
   readonly pages: readonly FeedPage[];
-  /** The time of the first version kept: a page of an earlier version was dropped by retention. */
+  /** The time of the first version kept. */
   readonly firstKept: number | undefined;
+  /** The versions the history held before it and dropped: a page of their times is gone (410). */
+  readonly dropped: DroppedVersions | undefined;
   /** The time of the newest version. */
   readonly newest: number | undefined;
   readonly byId: ReadonlyMap<string, FeedPage>;
@@ -137,6 +144,7 @@ export function feedLayout(
   return {
     pages,
     firstKept,
+    dropped: history.dropped,
     newest,
     byId: new Map(pages.map((p) => [p.id, p])),
     runs: pages.filter((p) => p.first),
@@ -164,12 +172,16 @@ export function findPage(layout: FeedLayout, id: string): PageLookup {
     Number(m[1]!.slice(10, 12)),
     Number(m[1]!.slice(12, 14)),
   );
-  // A page of a version before the first kept (or of the events carried to an earlier one).
-  const dropped =
-    layout.firstKept !== undefined &&
-    timestamp14(time / 1000) === m[1] &&
-    time / 1000 < layout.firstKept;
-  return dropped ? { kind: 'gone' } : { kind: 'none' };
+  // A page of a time the dropped versions span (theirs, or the events carried to one of them); a
+  // time before the oldest version the history ever held was never a page.
+  const seconds = time / 1000;
+  const { dropped } = layout;
+  const gone =
+    dropped !== undefined &&
+    timestamp14(seconds) === m[1] &&
+    seconds >= dropped.first &&
+    seconds <= dropped.last;
+  return gone ? { kind: 'gone' } : { kind: 'none' };
 }
 
 /** The page `page` links: the next of its run, if any. */

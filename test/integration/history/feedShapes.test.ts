@@ -94,9 +94,10 @@ function conforms(pages: () => readonly Page[]) {
   });
 }
 
-for (const [label, keep] of [
-  ['every version kept', 0],
-  ['HISTORY_KEEP_VERSIONS=2', 2],
+for (const [label, keep, served] of [
+  ['every version kept', 0, 0],
+  ['HISTORY_KEEP_VERSIONS=2', 2, 2],
+  ['a log cut to 2 versions, served with HISTORY_KEEP_VERSIONS=0', 2, 0],
 ] as const)
   describe(`the feed of a server process conforms to the LDES and TREE shapes (${label})`, function () {
     this.timeout(180_000);
@@ -109,7 +110,7 @@ for (const [label, keep] of [
         env: {
           DATASET: fixture.dataset,
           HISTORY_DIR: fixture.historyDir,
-          HISTORY_KEEP_VERSIONS: String(keep),
+          HISTORY_KEEP_VERSIONS: String(served),
         },
       });
       pages = await crawl(`http://127.0.0.1:${server.port}/feed`, async (url) => {

@@ -2,7 +2,7 @@
 // writes directly are the versions `npm run load` writes loading the same sources one after
 // another, event for event, and the generator writes the same bytes for the same seed.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { generateHistory, sourceFile, type WrittenHistory } from '../../../loader/generateHistory';
@@ -165,6 +165,73 @@ describe('npm run generate -- --history', function () {
       trailerOf(path.join(dir, 'dataset.nq')).history?.version,
       log.versions[3]!.version,
     );
+  });
+
+  it('changes something in every version when few institutions and a high share leave none live', () => {
+    const out = path.join(dir, 'few');
+    const run = generateCommand(
+      ['--history', '50', '--count', '3', '--change', '1', '--seed', '2'],
+      { DATASET: path.join(out, 'dataset.nq') },
+    );
+    assert.equal(run.status, 0, run.stderr);
+    const log = readLog(path.join(out, LOG_FILE))!;
+    assert.equal(log.versions.length, 50);
+    assert.ok(log.versions.every((v) => v.committed && v.events.length > 0));
+    assert.equal(new Set(log.versions.map((v) => v.version)).size, 50);
+    assert.equal(
+      trailerOf(path.join(out, 'dataset.nq')).history?.version,
+      log.versions[49]!.version,
+    );
+  });
+
+  it('leaves no log when it fails before its end (the snapshot cannot be written)', () => {
+    const out = path.join(dir, 'failing');
+    fs.mkdirSync(out);
+    fs.writeFileSync(path.join(out, 'file'), '');
+    const run = generateCommand([
+      '--history',
+      '3',
+      '--count',
+      '20',
+      '--out',
+      path.join(out, 'file', 'dataset.nq'),
+      '--history-dir',
+      out,
+    ]);
+    assert.equal(run.status, 1);
+    assert.match(run.stderr, /^generate failed: /m);
+    assert.deepEqual(fs.readdirSync(out), ['file']);
+  });
+
+  it('leaves no log, nor a snapshot, when it is killed half-way', async () => {
+    const out = path.join(dir, 'killed');
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(PROJECT_ROOT, 'loader', 'generate.ts'), '--quiet'].concat(
+        ['--history', '400', '--count', '2000', '--change', '0.05'],
+        ['--out', path.join(out, 'dataset.nq')],
+      ),
+      { stdio: 'ignore' },
+    );
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    // Killed once its log holds versions, wherever it writes it.
+    const written = () =>
+      fs.existsSync(out) &&
+      fs
+        .readdirSync(out, { recursive: true, withFileTypes: true })
+        .some(
+          (f) =>
+            f.isFile() &&
+            f.name === LOG_FILE &&
+            fs.statSync(path.join(f.parentPath, f.name)).size > 100_000,
+        );
+    for (let waited = 0; !written() && waited < 50_000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.ok(written(), 'the generator wrote no log in time');
+    child.kill('SIGKILL');
+    await exited;
+    assert.equal(fs.existsSync(path.join(out, LOG_FILE)), false);
+    assert.equal(fs.existsSync(path.join(out, 'dataset.nq')), false);
   });
 
   it('refuses a share outside 0 to 1', () => {

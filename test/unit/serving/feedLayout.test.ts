@@ -27,7 +27,15 @@ function historyOf(sizes: readonly number[], keepFrom = 0): MemoryHistory {
   const all = [...carried, ...kept].sort((a, b) =>
     a.time !== b.time ? a.time - b.time : a.isil < b.isil ? -1 : 1,
   );
-  return new MemoryHistory(versions.slice(keepFrom), all, () => Promise.resolve(''));
+  const dropped = { first: T0, last: versions[keepFrom - 1]!.time, versions: keepFrom };
+  return new MemoryHistory(
+    versions.slice(keepFrom),
+    all,
+    () => Promise.resolve(''),
+    undefined,
+    false,
+    dropped,
+  );
 }
 
 describe('feedLayout', () => {
@@ -143,6 +151,7 @@ describe('findPage', () => {
     ['20250301120000/1', 'gone'],
     ['20250302120000/1', 'gone'],
     ['20250302120000/before/1', 'gone'],
+    ['20250228120000/1', 'none'],
     ['20250303120000/9', 'none'],
     ['20250303120000/0', 'none'],
     ['20250303120000/01', 'none'],
