@@ -5,6 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PROJECT_ROOT } from '../src/util/paths';
+import { numberFlag, UsageError } from './flags';
+import { asksForOai, oaiMain } from './oaiCommand';
 import { Progress, progressMode } from './progress';
 import { isilPrefixQuery, PPXML_NS, searchRetrievePages, SruError, type SruOptions } from './sru';
 import { xmlAttribute, type SruRecord } from './sruResponse';
@@ -27,11 +29,13 @@ const VERSION = (
 export const USER_AGENT = `isil-ld/${VERSION} (ISIL Linked Data service; SRU harvester; Node.js ${process.versions.node})`;
 
 const USAGE = `usage: npm run harvest -- [--prefix DE-]… [--query CQL] [--out FILE] [--url URL]
-                            [--page-size N] [--rate N] [--retries N] [--timeout SECONDS]
+                            [--from DATE --date-index NAME] [--page-size N] [--rate N] [--retries N] [--timeout SECONDS]
 Fetches every record whose ISIL starts with one of the prefixes (default DE-) in PicaPlus-XML
 from the SRU interface (default ${DNB_ISIL_SRU}) and replaces FILE with them.
   --prefix P      an ISIL prefix; repeat for several (query: isl="P*" or …)
   --query CQL     the CQL query itself, instead of --prefix
+  --from DATE     only records changed since DATE, by the catalogue's date-of-change index
+  --date-index I  that index's CQL name (the DNB's ISIL catalogue has none: use --oai)
   --out FILE      where the records go (default ${DEFAULT_OUT});
                   written to a temporary file, then renamed
   --url URL       the SRU base URL
@@ -39,7 +43,8 @@ from the SRU interface (default ${DNB_ISIL_SRU}) and replaces FILE with them.
   --rate N        at most N requests a second, retries included (default 1)
   --retries N     retries of one page before the harvest gives up, 0 to 20 (default 5)
   --timeout S     seconds one request may take (default 60)
-  --quiet         no progress on stderr (a bar on a terminal, a line every 10 s otherwise)`;
+  --quiet         no progress on stderr (a bar on a terminal, a line every 10 s otherwise)
+npm run harvest -- --oai URL …: OAI-PMH instead (npm run harvest -- --oai URL --help)`;
 
 export interface HarvestOptions extends SruOptions {
   readonly out: string;
@@ -160,27 +165,11 @@ export async function harvestToFile(
   };
 }
 
-/** Thrown for a command line that cannot be run: exit status 2. */
-class UsageError extends Error {}
-
-function numberFlag(
-  name: string,
-  value: string | undefined,
-  fallback: number,
-  valid: (n: number) => boolean,
-  expected: string,
-): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || !valid(n)) {
-    throw new UsageError(`--${name}: expected ${expected}, got ${JSON.stringify(value)}`);
-  }
-  return n;
-}
-
 const OPTIONS = {
   prefix: { type: 'string', multiple: true },
   query: { type: 'string' },
+  from: { type: 'string' },
+  'date-index': { type: 'string' },
   out: { type: 'string' },
   url: { type: 'string' },
   'page-size': { type: 'string' },
@@ -190,6 +179,24 @@ const OPTIONS = {
   quiet: { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
+
+/**
+ * The query narrowed to the records changed since `from`, by the catalogue's date-of-change
+ * index. The DNB's ISIL catalogue lists none in its SRU explain, so there is no default.
+ */
+function sinceQuery(query: string, from: string | undefined, index: string | undefined): string {
+  if (from === undefined && index === undefined) return query;
+  if (from === undefined || index === undefined)
+    throw new UsageError(
+      '--from needs --date-index, the CQL index of the date of change; the DNB ISIL catalogue ' +
+        'has none (its SRU explain lists none): harvest its changes with --oai',
+    );
+  if (!/^[A-Za-z][\w.]*$/.test(index))
+    throw new UsageError(`--date-index: not a CQL index: ${index}`);
+  if (!/^\d{4}-\d{2}-\d{2}([T ][\d:]+Z?)?$/.test(from))
+    throw new UsageError(`--from: expected a date YYYY-MM-DD, got ${JSON.stringify(from)}`);
+  return `(${query}) and ${index}>="${from}"`;
+}
 
 /** The harvest the command line asks for, validated. */
 export function parseCommandLine(argv: readonly string[]): HarvestOptions | 'help' {
@@ -214,6 +221,7 @@ export function parseCommandLine(argv: readonly string[]): HarvestOptions | 'hel
       throw new UsageError(`--prefix: ${(error as Error).message}`);
     }
   }
+  query = sinceQuery(query, values.from, values['date-index']);
   const url = values.url ?? DNB_ISIL_SRU;
   let parsed: URL;
   try {
@@ -269,6 +277,7 @@ export function parseCommandLine(argv: readonly string[]): HarvestOptions | 'hel
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
+  if (asksForOai(argv)) return oaiMain(argv, USER_AGENT.replace('SRU harvester', 'harvester'));
   let options: HarvestOptions | 'help';
   try {
     options = parseCommandLine(argv);

@@ -104,7 +104,7 @@ export function retryAfterMs(value: string | null, now = Date.now()): number | u
 }
 
 /** Spaces the start of requests at least 1/rate seconds apart. */
-class Pacer {
+export class Pacer {
   private next = 0;
   constructor(private readonly intervalMs: number) {}
 
@@ -115,36 +115,68 @@ class Pacer {
   }
 }
 
-type Attempt =
-  | { readonly page: SruPage }
-  | { readonly retry: string; readonly retryAfterMs?: number | undefined };
+/** The limits and manners of every request of a harvest, SRU or OAI-PMH. */
+export type RequestOptions = Pick<
+  SruOptions,
+  | 'retries'
+  | 'timeoutMs'
+  | 'userAgent'
+  | 'backoffMs'
+  | 'maxBackoffMs'
+  | 'maxRetryAfterMs'
+  | 'signal'
+>;
+
+/** Reads a 200's body into a page; throws SruError for an answer that ends the harvest. */
+export type BodyReader<T> = (response: Response, url: string) => Promise<T>;
+
+type Attempt<T> =
+  { readonly page: T } | { readonly retry: string; readonly retryAfterMs?: number | undefined };
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
+/** Why a request that threw is worth another try (a time-out, the network), or (thrown) none. */
+function failedAttempt(
+  error: unknown,
+  options: RequestOptions,
+  timeout: AbortSignal,
+): Attempt<never> {
+  if (error instanceof SruError) throw error;
+  if (options.signal?.aborted) throw new SruError('interrupted');
+  if (timeout.aborted) return { retry: `no complete answer within ${options.timeoutMs} ms` };
+  const cause = (error as Error & { cause?: Error }).cause;
+  return { retry: `network error: ${cause?.message ?? (error as Error).message}` };
+}
+
 /** One request: a page, a reason to try again, or (thrown) a reason to stop. */
-async function attempt(url: string, options: SruOptions): Promise<Attempt> {
+async function attempt<T>(
+  url: string,
+  options: RequestOptions,
+  read: BodyReader<T>,
+): Promise<Attempt<T>> {
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-  let response: Response;
-  let body: ArrayBuffer;
   try {
-    response = await fetch(url, {
+    const response = await fetch(url, {
       headers: { 'User-Agent': options.userAgent, Accept: 'application/xml, text/xml' },
       signal,
     });
-    body = await response.arrayBuffer();
+    const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+    if (response.status !== 200) await response.arrayBuffer();
+    // 429 (RFC 6585 §4) and 503 say when to come back; other 5xx are worth another try.
+    if (response.status === 429 || response.status >= 500) {
+      return { retry: status, retryAfterMs: retryAfterMs(response.headers.get('retry-after')) };
+    }
+    if (response.status !== 200) throw new SruError(`${status} for ${url}`);
+    return { page: await read(response, url) };
   } catch (error) {
-    if (options.signal?.aborted) throw new SruError('interrupted');
-    if (timeout.aborted) return { retry: `no complete answer within ${options.timeoutMs} ms` };
-    const cause = (error as Error & { cause?: Error }).cause;
-    return { retry: `network error: ${cause?.message ?? (error as Error).message}` };
+    return failedAttempt(error, options, timeout);
   }
-  const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
-  // 429 (RFC 6585 §4) and 503 say when to come back; other 5xx are worth another try.
-  if (response.status === 429 || response.status >= 500) {
-    return { retry: status, retryAfterMs: retryAfterMs(response.headers.get('retry-after')) };
-  }
-  if (response.status !== 200) throw new SruError(`${status} for ${url}`);
+}
+
+/** An SRU page read from its body, whole. */
+const readSruPage: BodyReader<SruPage> = async (response, url) => {
+  const body = await response.arrayBuffer();
   let text: string;
   try {
     text = decoder.decode(body);
@@ -152,20 +184,25 @@ async function attempt(url: string, options: SruOptions): Promise<Attempt> {
     throw new SruError(`response to ${url} is not UTF-8`);
   }
   try {
-    return { page: parseSearchRetrieveResponse(text) };
+    return parseSearchRetrieveResponse(text);
   } catch (error) {
     if (error instanceof SruError) throw new SruError(`${error.message} (${url})`);
     throw error;
   }
-}
+};
 
-/** Fetches one page, retrying with exponential backoff and jitter. */
-async function fetchPage(
-  startRecord: number,
-  options: SruOptions,
+/**
+ * Fetches one page, retrying with exponential backoff and jitter; `where` names the page in the
+ * messages (`startRecord 101`).
+ */
+export async function fetchWithRetries<T>(
+  url: string,
+  where: string,
+  options: RequestOptions,
   pacer: Pacer,
-): Promise<{ page: SruPage; attempts: number }> {
-  const url = searchRetrieveUrl(options, startRecord);
+  read: BodyReader<T>,
+  onRetry: (event: { retry: number; reason: string; delayMs: number }) => void = () => {},
+): Promise<{ page: T; attempts: number }> {
   const backoff = options.backoffMs ?? DEFAULT_BACKOFF_MS;
   const maxBackoff = options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS;
   const maxRetryAfter = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
@@ -173,16 +210,16 @@ async function fetchPage(
     await pacer.wait(options.signal).catch(() => {
       throw new SruError('interrupted');
     });
-    const result = await attempt(url, options);
+    const result = await attempt(url, options, read);
     if ('page' in result) return { page: result.page, attempts: retry + 1 };
     if (retry >= options.retries) {
       throw new SruError(
-        `startRecord ${startRecord}: gave up after ${retry + 1} attempts; last: ${result.retry} (${url})`,
+        `${where}: gave up after ${retry + 1} attempts; last: ${result.retry} (${url})`,
       );
     }
     if (result.retryAfterMs !== undefined && result.retryAfterMs > maxRetryAfter) {
       throw new SruError(
-        `startRecord ${startRecord}: ${result.retry} asks to wait ${Math.ceil(result.retryAfterMs / 1000)} s, ` +
+        `${where}: ${result.retry} asks to wait ${Math.ceil(result.retryAfterMs / 1000)} s, ` +
           `more than ${maxRetryAfter / 1000} s (${url})`,
       );
     }
@@ -190,11 +227,27 @@ async function fetchPage(
     // clients that failed together from retrying together, yet still backs off.
     const ceiling = Math.min(maxBackoff, backoff * 2 ** retry);
     const delayMs = Math.max(result.retryAfterMs ?? 0, ceiling / 2 + (Math.random() * ceiling) / 2);
-    options.onRetry?.({ startRecord, retry: retry + 1, reason: result.retry, delayMs });
+    onRetry({ retry: retry + 1, reason: result.retry, delayMs });
     await sleep(delayMs, undefined, { signal: options.signal }).catch(() => {
       throw new SruError('interrupted');
     });
   }
+}
+
+/** Fetches one SRU page, with the retries of `fetchWithRetries`. */
+function fetchPage(
+  startRecord: number,
+  options: SruOptions,
+  pacer: Pacer,
+): Promise<{ page: SruPage; attempts: number }> {
+  return fetchWithRetries(
+    searchRetrieveUrl(options, startRecord),
+    `startRecord ${startRecord}`,
+    options,
+    pacer,
+    readSruPage,
+    (event) => options.onRetry?.({ startRecord, ...event }),
+  );
 }
 
 /**

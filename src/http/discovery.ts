@@ -8,12 +8,13 @@ import { RESOURCE_PATH } from '../rdf/iris';
 import { FEED_PATH, LDES } from '../serving/feed';
 import { CC0, GND, PREFIXES, WIKIDATA } from '../rdf/namespaces';
 import type { Dataset, Institution } from '../store/dataset';
+import type { DumpFile } from '../serving/dumps';
 import { escapeHtml } from '../serving/html/escape';
 import { cacheControl, currentDocuments, DATASET_VERSION, pathBelow, type RouteDeps } from './deps';
 import { notFound } from './errors';
 import { institutionPage } from './institutionPage';
 import { made, sendMade, type Made } from './respond';
-import { DUMPS_PATH } from './dumps';
+import { DUMPS_PATH, labelOf } from './dumps';
 import { RECONCILE_PATH } from './reconcile';
 import { SEARCH_PATH } from './search';
 import { OAI_PATH, OAI_PMH_SPECIFICATION } from './oai';
@@ -71,13 +72,43 @@ function send(
  * The files of the newest set of dumps (the served version's once they are made, the version
  * before's until then), which VoID names as `void:dataDump`s; none while there are none.
  */
-function newestDumps(deps: RouteDeps, origin: string): { key: string; urls: string[] } {
+function newestDumps(
+  deps: RouteDeps,
+  origin: string,
+): { key: string; urls: string[]; changes: ChangeFileLink[] } {
   const newest = deps.service.dumps.list()[0];
-  if (!newest) return { key: '', urls: [] };
+  if (!newest) return { key: '', urls: [], changes: [] };
+  const url = (f: DumpFile) => `${origin}${DUMPS_PATH}${f.name}`;
   return {
     key: `${newest.version} ${newest.created}`,
-    urls: newest.files.map((f) => `${origin}${DUMPS_PATH}${f.name}`),
+    urls: newest.files.filter((f) => !f.period).map(url),
+    changes: newest.files
+      .filter((f) => f.period)
+      .map((f) => ({ url: url(f), mediaType: f.mediaType, label: labelOf(f, 'en') })),
   };
+}
+
+/** A change file, which is no dump of the data: VoID names it `rdfs:seeAlso`, with its format. */
+interface ChangeFileLink {
+  readonly url: string;
+  readonly mediaType: string;
+  readonly label: string;
+}
+
+/** The dumps as `void:dataDump`s, and the change files beside them. */
+function dumpQuads(ds: NamedNode, { dumps, changes = [] }: Fetched): Quad[] {
+  return [
+    ...dumps.map((url) => quad(ds, iri(`${VOID}dataDump`), iri(url))),
+    ...changeFileQuads(ds, changes),
+  ];
+}
+
+function changeFileQuads(ds: NamedNode, changes: readonly ChangeFileLink[]): Quad[] {
+  return changes.flatMap(({ url, mediaType, label }) => [
+    quad(ds, iri(`${PREFIXES.rdfs}seeAlso`), iri(url)),
+    quad(iri(url), iri(`${dcterms}format`), literal(mediaType)),
+    quad(iri(url), iri(`${PREFIXES.rdfs}label`), literal(label, 'en')),
+  ]);
 }
 
 /** The formats the documents are served in, as W3C's format IRIs name them. */
@@ -105,13 +136,16 @@ interface Fetched {
   readonly origin: string;
   /** The URLs of the data dumps. */
   readonly dumps: readonly string[];
+  /** The change files beside them. */
+  readonly changes?: readonly ChangeFileLink[];
 }
 
 /**
  * The VoID description of `dataset`, in Turtle: the dataset and what it holds named under
  * BASE_IRI, what a client fetches (its dumps, its lookup, its feed) on the origin asked.
  */
-export function voidTurtle(deps: RouteDeps, dataset: Dataset, { origin, dumps }: Fetched): string {
+export function voidTurtle(deps: RouteDeps, dataset: Dataset, fetched: Fetched): string {
+  const { origin } = fetched;
   const base = deps.config.baseIri;
   const doc = iri(`${base}${VOID_PATH}`);
   const ds = iri(`${base}${VOID_PATH}#dataset`);
@@ -162,7 +196,7 @@ export function voidTurtle(deps: RouteDeps, dataset: Dataset, { origin, dumps }:
     ),
     quad(ds, iri(`${VOID}rootResource`), iri(`${base}/`)),
     quad(ds, iri(`${VOID}uriLookupEndpoint`), iri(`${origin}/search?q=`)),
-    ...dumps.map((url) => quad(ds, iri(`${VOID}dataDump`), iri(url))),
+    ...dumpQuads(ds, fetched),
     ...harvestingQuads(origin, ds),
     ...['foaf', 'v', 'dcterms', 'dc', 'geo', 'schema', 'owl', 'gbv'].map((p) =>
       quad(ds, iri(`${VOID}vocabulary`), iri(PREFIXES[p as keyof typeof PREFIXES])),
@@ -285,7 +319,12 @@ export function voidDescription(deps: RouteDeps): RequestHandler {
     const dumps = newestDumps(deps, origin);
     const key = `${dataset.version} ${dumps.key} ${origin}`;
     if (answer?.key !== key)
-      answer = { key, made: made(voidTurtle(deps, dataset, { origin, dumps: dumps.urls })) };
+      answer = {
+        key,
+        made: made(
+          voidTurtle(deps, dataset, { origin, dumps: dumps.urls, changes: dumps.changes }),
+        ),
+      };
     send(req, res, deps, dataset, 'text/turtle;charset=UTF-8', answer.made);
   };
 }

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import type { Request, RequestHandler, Response } from 'express';
 import { preconditionFailed, rangeApplies } from './conditional';
-import type { DumpSet, DumpState } from '../serving/dumps';
+import type { DumpFile, DumpSet, DumpState } from '../serving/dumps';
 import { escapeHtml } from '../serving/html/escape';
 import { negotiateAmong } from '../util/accept';
 import { pathBelow, queryOf, type RouteDeps } from './deps';
@@ -32,7 +32,20 @@ const LABEL = {
   jsonl: 'JSON-LD lines (gzip)',
   csv: 'CSV',
   history: 'History, JSON lines (gzip)',
+  changes: 'JSON lines (gzip)',
+  'changes-nt': 'N-Triples (gzip)',
 } as const;
+
+/** What the changes of a change file are, in the list's language (and VoID's labels). */
+const PERIOD = {
+  version: { de: 'Änderungen dieser Version', en: 'Changes of this version' },
+  '1d': { de: 'Änderungen des letzten Tages', en: 'Changes of the last day' },
+  '7d': { de: 'Änderungen der letzten 7 Tage', en: 'Changes of the last 7 days' },
+  '31d': { de: 'Änderungen der letzten 31 Tage', en: 'Changes of the last 31 days' },
+} as const;
+
+export const labelOf = (f: DumpFile, lang: 'de' | 'en'): string =>
+  f.period ? `${PERIOD[f.period][lang]}, ${LABEL[f.format]}` : LABEL[f.format];
 
 function listing(sets: readonly DumpSet[], base: string) {
   return sets.map((set) => ({
@@ -78,7 +91,7 @@ function listPage(sets: readonly DumpSet[], state: DumpState, language: PageLang
         set,
       ) => `<section><h2>${humanDate(new Date(set.created), lang)} · ${de ? 'Version' : 'version'} <code>${escapeHtml(set.version)}</code>${set.demonstration ? ` · ${DEMONSTRATION[lang].label}` : ''}</h2>
 ${set.demonstration ? `<p class="notice">${DEMONSTRATION[lang].note}</p>\n` : ''}<p>${humanNumber(set.institutions, lang)} ${de ? 'Einrichtungen' : 'institutions'}, ${humanNumber(set.triples, lang)} ${de ? 'Tripel' : 'triples'}</p>
-<ul>${set.files.map((f) => `<li><a href="${escapeHtml(DUMPS_PATH + f.name)}" type="${escapeHtml(f.mediaType)}" download>${LABEL[f.format]}</a>: ${humanNumber(f.bytes, lang)} Bytes, SHA-256 <code>${f.sha256}</code></li>`).join('')}</ul></section>`,
+<ul>${set.files.map((f) => `<li><a href="${escapeHtml(DUMPS_PATH + f.name)}" type="${escapeHtml(f.mediaType)}" download>${labelOf(f, lang)}</a>: ${humanNumber(f.bytes, lang)} Bytes, SHA-256 <code>${f.sha256}</code></li>`).join('')}</ul></section>`,
     )
     .join('\n');
   const said = state === 'ready' || state === 'off' ? '' : `<p>${STATE[state][lang]}</p>\n`;

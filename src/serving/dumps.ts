@@ -12,11 +12,12 @@ import { Writing } from './dumpWriting';
 import { isMemento } from '../history/model';
 import { moduleIn } from '../threads/workerRequire';
 import type { DumpAnswer, DumpRequest } from './dumpsWorker';
+import { CHANGE_SUFFIX, writeChangeFiles, type ChangePeriod } from './changeFiles';
 
 /** Institutions handed to the dumps' thread at once: described together, written in turn. */
 const BATCH = 50;
 
-export type DumpFormat = 'nt' | 'jsonl' | 'csv' | 'history';
+export type DumpFormat = 'nt' | 'jsonl' | 'csv' | 'history' | 'changes' | 'changes-nt';
 
 export interface DumpFile {
   readonly name: string;
@@ -24,6 +25,8 @@ export interface DumpFile {
   readonly mediaType: string;
   readonly bytes: number;
   readonly sha256: string;
+  /** A change file's changes: the version's own, or those of its last 1, 7 or 31 days. */
+  readonly period?: ChangePeriod;
 }
 
 export interface DumpSet {
@@ -48,8 +51,8 @@ const FORMATS: readonly { format: DumpFormat; suffix: string; mediaType: string 
 const RETRY_MS = 60_000;
 
 /** A dump's file name: dated, with its version (`isil-ld_2026-11-25_b842b4abb6d9.nt.gz`). */
-const NAME =
-  /^isil-ld_(\d{4}-\d{2}-\d{2})_([0-9a-f]{6,64})\.(nt\.gz|jsonld-lines\.gz|csv|history\.jsonl\.gz)$/;
+const FILE_SUFFIX = `(?:nt\\.gz|jsonld-lines\\.gz|csv|history\\.jsonl\\.gz|${CHANGE_SUFFIX})`;
+const NAME = new RegExp(`^isil-ld_(\\d{4}-\\d{2}-\\d{2})_([0-9a-f]{6,64})\\.${FILE_SUFFIX}$`);
 const SIDECAR = /^isil-ld_(\d{4}-\d{2}-\d{2})_([0-9a-f]{6,64})\.json$/;
 
 /** How many versions' dumps are kept, when they are made, and whom they tell how it went. */
@@ -215,13 +218,17 @@ export class Dumps {
         files: { bytes: number; sha256: string }[];
       };
       written.push(await writeHistory(dataset, history!));
-      const files: DumpFile[] = written.map(({ bytes, sha256 }, i) => ({
-        name: path.basename([...paths, history!][i]!),
-        format: FORMATS[i]!.format,
-        mediaType: FORMATS[i]!.mediaType,
-        bytes,
-        sha256,
-      }));
+      const changes = await writeChangeFiles(dataset.history, path.join(this.dir, stem));
+      const files: DumpFile[] = [
+        ...written.map(({ bytes, sha256 }, i) => ({
+          name: path.basename([...paths, history!][i]!),
+          format: FORMATS[i]!.format,
+          mediaType: FORMATS[i]!.mediaType,
+          bytes,
+          sha256,
+        })),
+        ...changes.map(({ path: file, ...change }) => ({ name: path.basename(file), ...change })),
+      ];
       const set: DumpSet = {
         version: dataset.version,
         created: created.toISOString(),
@@ -258,10 +265,7 @@ export class Dumps {
   /** Deletes a set's files and its sidecar. */
   private remove(set: DumpSet): void {
     for (const f of set.files) fs.rmSync(path.join(this.dir, f.name), { force: true });
-    const stem = set.files[0]!.name.replace(
-      /\.(nt\.gz|jsonld-lines\.gz|csv|history\.jsonl\.gz)$/,
-      '',
-    );
+    const stem = set.files[0]!.name.replace(new RegExp(`\\.${FILE_SUFFIX}$`), '');
     fs.rmSync(path.join(this.dir, `${stem}.json`), { force: true });
   }
 }

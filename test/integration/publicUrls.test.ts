@@ -237,11 +237,11 @@ describe('URLs on the origin asked while BASE_IRI is elsewhere (a server process
       });
     });
     it('/dumps/ JSON and VoID name each dump on the origin asked, and it answers there', async () => {
-      let files: { url: string }[] = [];
+      let files: { url: string; period?: string }[] = [];
       for (let i = 0; i < 300 && files.length === 0; i++) {
         const listing = (await (
           await get(`${origin}/dumps/`, { Accept: 'application/json' })
-        ).json()) as { dumps: { files: { url: string }[] }[] };
+        ).json()) as { dumps: { files: { url: string; period?: string }[] }[] };
         files = listing.dumps[0]?.files ?? [];
         if (files.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
       }
@@ -250,10 +250,18 @@ describe('URLs on the origin asked while BASE_IRI is elsewhere (a server process
         assert.ok(url.startsWith(`${origin}/dumps/`), url);
         assert.equal((await get(url, { 'Accept-Encoding': 'identity' })).status, 200);
       }
-      const dumps = parseTurtle(await (await get(`${origin}/.well-known/void`)).text())
-        .filter((q) => q.predicate.value.endsWith('#dataDump'))
-        .map((q) => q.object.value);
-      assert.deepEqual(dumps.sort(), files.map((f) => f.url).sort());
+      const quads = parseTurtle(await (await get(`${origin}/.well-known/void`)).text());
+      const named = (suffix: string) =>
+        quads.filter((q) => q.predicate.value.endsWith(suffix)).map((q) => q.object.value);
+      // The change files are named beside the dumps (rdfs:seeAlso), not as dumps of the data.
+      assert.deepEqual(
+        named('#dataDump').sort(),
+        files
+          .filter((f) => !f.period)
+          .map((f) => f.url)
+          .sort(),
+      );
+      for (const f of files.filter((f) => f.period)) assert.ok(named('#seeAlso').includes(f.url));
     });
     it('robots.txt: the sitemap on the origin asked', async () =>
       assert.match(

@@ -205,12 +205,13 @@ export interface HistoryFixture {
 }
 
 /**
- * The versions written one after another, as `npm run load` writes them, at VERSION_TIMES; the log
- * keeps `keepVersions` versions (0: all).
+ * The versions written one after another, as `npm run load` writes them, at `times` (seconds); the
+ * log keeps `keepVersions` versions (0: all).
  */
 export async function writeHistory(
   versions = registryVersions(),
   keepVersions = 0,
+  times: readonly number[] = VERSION_TIMES,
 ): Promise<HistoryFixture> {
   const dir = tempDir();
   const dataset = path.join(dir, 'dataset.nq');
@@ -224,9 +225,7 @@ export async function writeHistory(
     sources.push(source);
     const loaded = await loadSources([source], { baseIri: HISTORY_BASE });
     try {
-      committed.push(
-        await commitVersion(loaded, target, { now: new Date(VERSION_TIMES[i]! * 1000) }),
-      );
+      committed.push(await commitVersion(loaded, target, { now: new Date(times[i]! * 1000) }));
     } finally {
       loaded.dataset.free();
     }
