@@ -5,9 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PROJECT_ROOT } from '../src/util/paths';
-import { numberFlag, UsageError } from './flags';
+import { numberFlag, pacingFlags, runHarvest, UsageError } from './flags';
 import { asksForOai, oaiMain } from './oaiCommand';
-import { Progress, progressMode } from './progress';
 import { isilPrefixQuery, PPXML_NS, searchRetrievePages, SruError, type SruOptions } from './sru';
 import { xmlAttribute, type SruRecord } from './sruResponse';
 
@@ -251,28 +250,7 @@ export function parseCommandLine(argv: readonly string[]): HarvestOptions | 'hel
       (n) => Number.isInteger(n) && n >= 1 && n <= MAX_PAGE_SIZE,
       `an integer from 1 to ${MAX_PAGE_SIZE}`,
     ),
-    rate: numberFlag(
-      'rate',
-      values.rate,
-      1,
-      (n) => n > 0 && n <= 100,
-      'requests a second, more than 0 and at most 100',
-    ),
-    retries: numberFlag(
-      'retries',
-      values.retries,
-      5,
-      (n) => Number.isInteger(n) && n >= 0 && n <= 20,
-      'an integer from 0 to 20',
-    ),
-    timeoutMs:
-      numberFlag(
-        'timeout',
-        values.timeout,
-        60,
-        (n) => n > 0 && n <= 3600,
-        'seconds, more than 0 and at most 3600',
-      ) * 1000,
+    ...pacingFlags(values),
   };
 }
 
@@ -290,18 +268,13 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const abort = new AbortController();
-  const stop = (): void => abort.abort();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
   const out = process.stdout;
-  const progress = new Progress('harvest', progressMode(options.quiet));
   out.write(`harvest\t${options.url}\t${options.query}\n`);
-  try {
+  return runHarvest(options, async (signal, progress) => {
     const report = await harvestToFile(
       {
         ...options,
-        signal: abort.signal,
+        signal,
         onRetry: (event) =>
           process.stderr.write(
             `retry\tstartRecord ${event.startRecord}\t#${event.retry}\t${event.reason}\t` +
@@ -317,22 +290,12 @@ export async function main(argv: readonly string[]): Promise<number> {
         progress.report('fetching', fetched, page.numberOfRecords, 'records');
       },
     );
-    progress.end();
-    out.write(
+    return (
       `harvested ${report.records} records (numberOfRecords ${report.numberOfRecords}, ` +
-        `${report.duplicates} duplicates left out) in ${report.pages} pages, ${report.requests} requests, ` +
-        `${report.retries} retries, ${(report.ms / 1000).toFixed(1)} s; wrote ${report.out} (${report.bytes} bytes)\n`,
+      `${report.duplicates} duplicates left out) in ${report.pages} pages, ${report.requests} requests, ` +
+      `${report.retries} retries, ${(report.ms / 1000).toFixed(1)} s; wrote ${report.out} (${report.bytes} bytes)\n`
     );
-    return 0;
-  } catch (error) {
-    progress.end(false);
-    const message = error instanceof SruError ? error.message : String(error);
-    process.stderr.write(`harvest failed, ${path.resolve(options.out)} unchanged: ${message}\n`);
-    return 1;
-  } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
-  }
+  });
 }
 
 if (require.main === module) {

@@ -4,9 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { numberFlag, UsageError } from './flags';
-import { Progress, progressMode } from './progress';
-import { SruError } from './sru';
+import { parseDatestamp, type Bound } from '../src/oai/request';
+import { pacingFlags, runHarvest, UsageError } from './flags';
 import {
   DEFAULT_METADATA_PREFIX,
   harvestOai,
@@ -48,18 +47,15 @@ const OPTIONS = {
   help: { type: 'boolean' },
 } as const;
 
-/** OAI-PMH §3.3.1: a day, or a second in UTC. */
-const DATESTAMP = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}:\d{2}Z)?$/;
-
-function datestamp(name: string, value: string | undefined): string | undefined {
+/** A `--from` or `--until` value, read as the provider reads it (OAI-PMH §3.3.1). */
+function datestamp(name: 'from' | 'until', value: string | undefined): Bound | undefined {
   if (value === undefined) return undefined;
-  const match = DATESTAMP.exec(value);
-  const time = Date.parse(match?.[2] ? value : `${value}T00:00:00Z`);
-  if (!match || Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== match[1])
+  const bound = parseDatestamp(value, name);
+  if ('code' in bound)
     throw new UsageError(
       `--${name}: expected YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ (UTC), got ${JSON.stringify(value)}`,
     );
-  return value;
+  return bound;
 }
 
 /** Whether the command line asks for an OAI-PMH harvest. */
@@ -90,9 +86,10 @@ export function parseOaiCommandLine(
   const until = datestamp('until', values.until);
   // §3.3.1: both arguments of one request have the same granularity, and from is not after until.
   if (from !== undefined && until !== undefined) {
-    if (from.length !== until.length)
+    if (from.day !== until.day)
       throw new UsageError('--from and --until: give both as days or both as seconds');
-    if (from > until) throw new UsageError(`--from ${from} is after --until ${until}`);
+    if (from.seconds > until.seconds)
+      throw new UsageError(`--from ${values.from} is after --until ${values.until}`);
   }
   const metadataPrefix = values['metadata-prefix'] ?? DEFAULT_METADATA_PREFIX;
   if (!/^[A-Za-z0-9_.!~*'()-]+$/.test(metadataPrefix))
@@ -107,34 +104,13 @@ export function parseOaiCommandLine(
   return {
     url: url.href,
     metadataPrefix,
-    from,
-    until,
+    from: values.from,
+    until: values.until,
     set: values.set,
     out,
     userAgent,
     ...(values.quiet ? { quiet: true } : {}),
-    rate: numberFlag(
-      'rate',
-      values.rate,
-      1,
-      (n) => n > 0 && n <= 100,
-      'requests a second, more than 0 and at most 100',
-    ),
-    retries: numberFlag(
-      'retries',
-      values.retries,
-      5,
-      (n) => Number.isInteger(n) && n >= 0 && n <= 20,
-      'an integer from 0 to 20',
-    ),
-    timeoutMs:
-      numberFlag(
-        'timeout',
-        values.timeout,
-        60,
-        (n) => n > 0 && n <= 3600,
-        'seconds, more than 0 and at most 3600',
-      ) * 1000,
+    ...pacingFlags(values),
   };
 }
 
@@ -162,12 +138,7 @@ export async function oaiMain(argv: readonly string[], userAgent: string): Promi
     process.stdout.write(`${OAI_USAGE}\n`);
     return 0;
   }
-  const abort = new AbortController();
-  const stop = (): void => abort.abort();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
   const out = process.stdout;
-  const progress = new Progress('harvest', progressMode(options.quiet));
   const window = [
     options.from && `from ${options.from}`,
     options.until && `until ${options.until}`,
@@ -179,34 +150,25 @@ export async function oaiMain(argv: readonly string[], userAgent: string): Promi
         .map((w) => ` ${w}`)
         .join('')}\n`,
   );
-  try {
-    const report = await harvestOai(
-      {
-        ...options,
-        signal: abort.signal,
-        onRetry: (e) =>
-          process.stderr.write(
-            `retry\tpage ${e.page}\t#${e.retry}\t${e.reason}\twaiting ${Math.round(e.delayMs)} ms\n`,
-          ),
-      },
-      (page) => {
-        out.write(
-          `page\t${page.page}\t${page.records} records\t${page.deleted} deleted\t` +
-            `${page.attempts} requests\t${Math.round(page.ms)} ms\n`,
-        );
-        progress.report('fetching', page.harvested, page.completeListSize, 'records');
-      },
-    );
-    progress.end();
-    out.write(oaiSummary(report));
-    return 0;
-  } catch (error) {
-    progress.end(false);
-    const message = error instanceof SruError ? error.message : String(error);
-    process.stderr.write(`harvest failed, ${path.resolve(options.out)} unchanged: ${message}\n`);
-    return 1;
-  } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
-  }
+  return runHarvest(options, async (signal, progress) =>
+    oaiSummary(
+      await harvestOai(
+        {
+          ...options,
+          signal,
+          onRetry: (e) =>
+            process.stderr.write(
+              `retry\tpage ${e.page}\t#${e.retry}\t${e.reason}\twaiting ${Math.round(e.delayMs)} ms\n`,
+            ),
+        },
+        (page) => {
+          out.write(
+            `page\t${page.page}\t${page.records} records\t${page.deleted} deleted\t` +
+              `${page.attempts} requests\t${Math.round(page.ms)} ms\n`,
+          );
+          progress.report('fetching', page.harvested, page.completeListSize, 'records');
+        },
+      ),
+    ),
+  );
 }

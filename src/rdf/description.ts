@@ -17,6 +17,15 @@ export const isBlank = (term: string): boolean => term.charCodeAt(0) === 95;
 /** Whether an N-Triples term's text is an IRI (`<…>`). */
 export const isIri = (term: string): boolean => term.charCodeAt(0) === 60;
 
+/**
+ * Triples as N-Triples lines whose blank nodes carry `prefix`: in a file of many descriptions each
+ * keeps its own nodes, or two institutions' addresses would be read as one node.
+ */
+export function withOwnBlankNodes(triples: readonly Triple[], prefix: string): string {
+  const own = (term: string) => (isBlank(term) ? `_:${prefix}${term.slice(2)}` : term);
+  return triples.map((t) => `${own(t.s)} ${t.p} ${own(t.o)} .\n`).join('');
+}
+
 export class Description {
   private decoded: readonly Quad[] | undefined;
 

@@ -4,6 +4,8 @@
 import fs from 'node:fs';
 import type { History, HistoryEvent } from '../history/model';
 import { isMemento } from '../history/model';
+import { withOwnBlankNodes } from '../rdf/description';
+import { splitWrittenNTriples } from '../rdf/ntriples';
 import { Writing } from './dumpWriting';
 
 /** Which changes a file holds: the version's own, or a window of days up to its time. */
@@ -50,16 +52,6 @@ export function changeLine(
     ...(event.successors ? { successors: event.successors } : {}),
     ...(description !== undefined ? { description } : {}),
   })}\n`;
-}
-
-/** A description's N-Triples with its blank nodes made its own in a file of many (`_:d<n>_…`). */
-function ownBlankNodes(ntriples: string, n: number): string {
-  return ntriples
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => line.replace(/^_:(\S+)/, `_:d${n}_$1`).replace(/ _:(\S+) \.$/, ` _:d${n}_$1 .`))
-    .map((line) => `${line}\n`)
-    .join('');
 }
 
 /** One period's two files being written, and the last event of each ISIL in it. */
@@ -132,7 +124,9 @@ export async function writeChangeFiles(history: History, stem: string): Promise<
           await p.lines.write(line);
           // The N-Triples hold what is served after the period: each ISIL's last description.
           if (description !== undefined && p.last.get(event.isil) === event)
-            await p.triples.write(ownBlankNodes(description, ++p.descriptions));
+            await p.triples.write(
+              withOwnBlankNodes(splitWrittenNTriples(description), `d${++p.descriptions}_`),
+            );
         }
       }
     }

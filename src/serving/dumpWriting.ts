@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import zlib from 'node:zlib';
-import { isBlank, toDescription } from '../rdf/description';
+import { toDescription, withOwnBlankNodes } from '../rdf/description';
 import { toJsonLd } from '../rdf/jsonld';
 import { searchEntry } from '../search/entry';
 import { csvRow, CSV_HEAD } from '../search/searchCsv';
@@ -106,10 +106,7 @@ export class DumpWriting {
     const description = toDescription(iri, ntriples);
     this.triples += description.triples.length;
     const n = ++this.institutions;
-    // A description's blank node labels are its own: in one file they are made unique to it, or
-    // two institutions' addresses would be read as one node.
-    const own = (term: string) => (isBlank(term) ? `_:i${n}_${term.slice(2)}` : term);
-    await nt.write(description.triples.map((t) => `${own(t.s)} ${t.p} ${own(t.o)} .\n`).join(''));
+    await nt.write(withOwnBlankNodes(description.triples, `i${n}_`));
     await jsonl.write(
       `${JSON.stringify(JSON.parse(await toJsonLd(description, this.contextUrl)))}\n`,
     );
