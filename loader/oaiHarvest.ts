@@ -16,6 +16,11 @@ export const DEFAULT_METADATA_PREFIX = 'PicaPlus-xml';
 export const RDF_PREFIX = 'rdf';
 /** An answer larger than this is refused: no page of a provider comes near it. */
 export const MAX_ANSWER_BYTES = 256 * 1024 * 1024;
+/**
+ * Pages in a row without a record that a harvest follows: a provider may send a few (a part of
+ * its list it filtered out), but one sending fresh tokens forever would hold the harvest for good.
+ */
+export const MAX_EMPTY_PAGES = 100;
 
 export interface OaiOptions extends RequestOptions {
   /** The OAI-PMH base URL. */
@@ -29,6 +34,8 @@ export interface OaiOptions extends RequestOptions {
   readonly out: string;
   readonly quiet?: boolean;
   readonly maxAnswerBytes?: number;
+  /** Pages in a row without a record before the provider is taken for looping (MAX_EMPTY_PAGES). */
+  readonly maxEmptyPages?: number;
   readonly onRetry?: (event: {
     page: number;
     retry: number;
@@ -131,6 +138,8 @@ export async function* listRecordsPages(options: OaiOptions): AsyncGenerator<Har
   const tokens = new Set<string>();
   let token: string | undefined;
   let harvested = 0;
+  let empty = 0;
+  const maxEmpty = options.maxEmptyPages ?? MAX_EMPTY_PAGES;
   for (let number = 1; ; number++) {
     const began = performance.now();
     const url = listRecordsUrl(options, token);
@@ -165,6 +174,11 @@ export async function* listRecordsPages(options: OaiOptions): AsyncGenerator<Har
       ms: performance.now() - began,
     };
     if (page.token === undefined) return;
+    empty = page.items.length === 0 ? empty + 1 : 0;
+    if (empty >= maxEmpty)
+      throw new OaiError(
+        `page ${number}: the provider sent ${empty} pages in a row without a record, each with a new resumption token; taken for a loop`,
+      );
     if (tokens.has(page.token))
       throw new OaiError(
         `page ${number}: the provider sent the resumption token ${JSON.stringify(page.token)} again`,

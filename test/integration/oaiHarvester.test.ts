@@ -259,6 +259,19 @@ describe('OAI-PMH harvester against a stand-in provider', function () {
       /page 2: HTTP 503 Service Unavailable asks to wait 3600 s, more than 300 s/,
     ],
     [
+      'a provider that sends empty pages with new tokens for ever',
+      Object.fromEntries(
+        [2, 3, 4].map((n) => [
+          n,
+          {
+            body: `<?xml version="1.0"?><OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/"><responseDate>2026-01-01T00:00:00Z</responseDate><request verb="ListRecords">x</request><ListRecords><resumptionToken>t${n}</resumptionToken></ListRecords></OAI-PMH>`,
+          },
+        ]),
+      ),
+      /page 4: the provider sent 3 pages in a row without a record/,
+      { maxEmptyPages: 3 },
+    ],
+    [
       'a provider that stays down',
       { 1: { status: 500 }, 2: { status: 500 } },
       /page 1: gave up after 2 attempts; last: HTTP 500/,
