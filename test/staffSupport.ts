@@ -28,7 +28,7 @@ export function basic(name: string = STAFF.name, password: string = STAFF.passwo
 
 let usersFile: string | undefined;
 
-/** A credentials file with the test user (hashed once per run: scrypt takes about 50 ms). */
+/** A credentials file with the test user (hashed once per run: scrypt is slow by design). */
 export async function testUsers(): Promise<string> {
   if (usersFile && fs.existsSync(usersFile)) return usersFile;
   const file = path.join(tempDir(), 'sparql-users');

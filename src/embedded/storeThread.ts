@@ -1,6 +1,7 @@
 // The stores in threads of their own, one thread for each loaded dataset. Oxigraph's calls are
-// synchronous: a describe query takes about 0.3 ms, a load seconds in slices, freeing a large
-// store 0.4–0.9 s in one piece. In the thread that answers HTTP they would hold every request,
+// synchronous: a describe query takes a fraction of a millisecond, a load seconds in slices,
+// freeing a large store most of a second in one piece (docs/benchmark.md, "a store freed"). In
+// the thread that answers HTTP they would hold every request,
 // cached ones included, and the query and the rest of an uncached request could not use two
 // cores. Here the HTTP thread keeps the index of the dataset and the rendered documents; a store's
 // thread (storeWorker.ts) loads with the loader's code, keeps that one store and answers describe
@@ -130,7 +131,8 @@ export class StoreThread implements Store<LoadRequest> {
    * `failed` hears of the end of a thread that holds a store not freed (the served one, or one
    * about to be): its data is gone. The end of a thread whose load failed only fails that load;
    * one terminated because its store was freed, or by `close`, is no failure. A thread is started
-   * at once, so that it boots (Oxigraph, the loader: about 110 ms) while the caller goes on.
+   * at once, so that it boots (Oxigraph, the loader: docs/benchmark.md, "a thread's start") while
+   * the caller goes on.
    */
   constructor(private readonly failed: (error: Error) => void = () => undefined) {
     this.spare = this.start();

@@ -44,10 +44,9 @@ const IN_HAND = 2;
 /**
  * The thread's young generation, for batches of CANONICAL_BATCH descriptions: what a batch holds
  * while it is made (its text, lines and pieces) then mostly dies young instead of being promoted
- * and collected again in the old generation. 17,000 institutions: with 4 MB and batches of 200, a
- * third of the thread's time was collection (1.0-1.1 of 3.4-3.9 s busy); with 8 MB and batches of
- * 50, 0.6-0.8 of 2.9-3.1 s, at the same peak RSS (validating, medians of four: 585 against 588
- * MB). 16 MB cut it to 0.3 s, but raised that peak to 601 MB.
+ * and collected again in the old generation. 8 MB with batches of 50 spent less of the thread's
+ * time collecting than 4 MB with batches of 200, at the same peak RSS; 16 MB collected less still
+ * but raised that peak (docs/benchmark.md, "the canonical thread's young generation").
  */
 const YOUNG_GENERATION: ResourceLimits = { maxYoungGenerationSizeMb: 8 };
 

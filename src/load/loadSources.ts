@@ -46,8 +46,8 @@ export type { CanonicalDataset, VersionHistory } from './canonicalDataset';
  * Loads every source into a new store, resolves ISILs held by several sources, rewrites `http://`
  * base IRIs, optionally validates, and returns the dataset with a report. Throws a LoadError for
  * the first file that is not well-formed; nothing is half-loaded (the store is freed). The event
- * loop turns between pieces of other sources (about a MiB), and every 2 ms while a snapshot loads
- * and is indexed, so a server reloading in the background keeps answering.
+ * loop turns between pieces of other sources (about a MiB), and every time slice (SLICE_MS) while a
+ * snapshot loads and is indexed, so a server reloading in the background keeps answering.
  */
 export async function loadSources(
   sources: readonly string[],
@@ -131,16 +131,16 @@ export async function loadSources(
 }
 
 /**
- * About how many quads an institution comes to at least: the bench's generated ones have 41, the
- * agency's records about 30.
+ * About how many quads an institution comes to at least: below what the bench's generated
+ * institutions and the agency's records have.
  */
 const QUADS_AN_INSTITUTION = 20;
 
 /**
  * The canonical reading's thread, started while the store is indexed rather than when the reading
- * needs it (its start took about 0.2 s of the reading), when the reading will likely make its
- * descriptions there: enough quads for CANONICAL_THREAD_FROM institutions, and no states to take
- * from a trailer or a cache.
+ * needs it (its start delayed the reading: docs/benchmark.md, "a thread's start"), when the reading
+ * will likely make its descriptions there: enough quads for CANONICAL_THREAD_FROM institutions, and
+ * no states to take from a trailer or a cache.
  */
 function canonicalThreadFor(
   quads: number,
@@ -210,7 +210,8 @@ function reportOf(
 
 /**
  * Reads every file into the load, each by its format's reader; returns the store's size, counted as
- * few times as may be: each count is a pass over every quad (about 60 ms for 17,000 institutions).
+ * few times as may be: each count is a pass over every quad (docs/benchmark.md, "a count of the
+ * store's quads").
  */
 async function readFiles(
   load: Load,

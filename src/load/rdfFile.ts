@@ -25,15 +25,15 @@ import {
 
 /**
  * From this many bytes a single N-Triples source is planned and placed in a thread of its own
- * (`placedInThread`): the thread's start, about a tenth of a second, is then a small part.
+ * (`placedInThread`): the thread's start is then a small part of the parse (docs/benchmark.md,
+ * "a thread's start").
  */
 const PLACING_THREAD_FROM = 8 * 1024 * 1024;
 /**
  * The share of a file's bytes the loading thread plans, where the placing thread plans the rest:
  * the loading thread starts at once and hashes the file too, the placing thread first starts (half
- * a second through tsx) and then joins the parts. Measured on 17,000 institutions: the parse
- * ended at 5.5–5.7 s with two thirds, 5.9 s with a half, 6.2 s with the placing thread planning
- * alone.
+ * a second through tsx) and then joins the parts. Two thirds ended the parse soonest, before a half
+ * and before the placing thread planning alone (docs/benchmark.md, "the placing thread's share").
  */
 const FIRST_PART = 2 / 3;
 
@@ -199,7 +199,7 @@ function placedHere(
  * `placedHere` with the placing in a thread of its own (placingThread.ts): the two threads plan a
  * part of the lines each (this one hashes the file too), then this one loads each placed piece
  * while that one makes the next. On two cores the store's parse no longer waits for the lines to
- * be split and placed (the parse of 17,000 institutions: 5.3 against 6.1 s).
+ * be split and placed (docs/benchmark.md, "the placing thread's share").
  */
 async function placedInThread(
   target: DatasetStore,
@@ -296,8 +296,8 @@ async function loadSnapshot(
     let start = 0;
     for (let stop = text.indexOf(mark); stop !== -1; stop = text.indexOf(mark, start)) {
       // Unless requests wait, as many pieces at once as parse in a slice: each call into the
-      // store costs, above all while its memory grows (a first load of 16 KiB pieces one by
-      // one took twice as long). When they wait, one piece, so that a slice ends on time.
+      // store costs, above all while its memory grows (docs/benchmark.md, "pieces a call").
+      // When they wait, one piece, so that a slice ends on time.
       const enough = slicer.contended ? start : start + rate * UNCONTENDED_STEP_MS;
       for (let next = stop; next !== -1 && next < enough; next = text.indexOf(mark, next + 1))
         stop = next;

@@ -36,7 +36,7 @@ function labelsOf(line: string): string[] {
  * Groups of blank-node labels (union-find, with paths halved and the smaller group put under the
  * larger): each `find` costs nearly nothing whatever the order labels come in. Without both, a
  * chain of blank nodes dumped deepest first made a tree as deep as the chain, walked again for
- * every line: 100,000 levels took minutes.
+ * every line: time quadratic in the chain's length (docs/loading.md, Limits).
  */
 class LabelGroups {
   private readonly ids = new Map<string, number>();
@@ -163,8 +163,8 @@ export interface PieceHolder {
 }
 
 /**
- * Pieces held deflated, a block of about HELD_BLOCK_BYTES at a time: their text only a tenth of
- * its size (the snapshot of 17,000 institutions: 127 MB of text).
+ * Pieces held deflated, a block of about HELD_BLOCK_BYTES at a time: their text at a fraction of
+ * its size (docs/benchmark.md, "texts held deflated").
  */
 export class DeflatedPieces implements PieceHolder {
   private readonly blocks: Buffer[] = [];

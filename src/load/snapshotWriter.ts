@@ -1,6 +1,6 @@
 // A snapshot written by a thread of its own (snapshotThread.ts) while the loading thread writes the
-// change log, both about half a second for 17,000 institutions; `commitVersion` renames it into
-// place only once the log is flushed, as when one followed the other.
+// change log, so that neither waits for the other (docs/loading.md, Phases); `commitVersion`
+// renames it into place only once the log is flushed, as when one followed the other.
 import fs from 'node:fs';
 import path from 'node:path';
 import { SMALL_YOUNG_GENERATION, WorkerClient } from '../threads/client';
