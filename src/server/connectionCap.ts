@@ -13,7 +13,7 @@ export const MAX_CONNECTIONS_CEILING = 16_384;
  * The default cap of each listener: half of what the open-files limit leaves past the process's
  * own files (the public and the staff listener may both fill theirs), at most
  * MAX_CONNECTIONS_CEILING, at least 16. Past the limit, the kernel's accepted connections were
- * reset, new clients' among them: 19,960 idle sockets held every other client out.
+ * reset, new clients' among them: a flood of idle sockets held every other client out.
  */
 export function defaultMaxConnections(openFiles: number | undefined): number {
   if (openFiles === undefined) return MAX_CONNECTIONS_CEILING;
