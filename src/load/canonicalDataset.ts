@@ -239,7 +239,7 @@ async function inThread(
     const made = ({ described, texts, pieces }: DescribedBatch) => {
       for (const [isil, state] of described) states.set(isil, state);
       descriptions.add(texts);
-      for (const piece of pieces) held.hold(piece);
+      for (const piece of pieces) held.put(piece);
     };
     const slicer = new TimeSlicer();
     let batch: ToDescribe[] = [];
@@ -260,7 +260,7 @@ async function inThread(
     if (subjects.length > 1000)
       onProgress?.('canonicalising', subjects.length, subjects.length, 'institutions');
     const { tail, restHash } = restTail(read.rest, new Map(), read.linksGraph);
-    for (const piece of await thread.end(tail)) held.hold(piece);
+    for (const piece of await thread.end(tail)) held.put(piece);
     return {
       history: { states, descriptions, rest: restHash, version: versionOf(states, restHash) },
       pieces: held.end(),

@@ -13,7 +13,7 @@ import { PieceWriter } from './snapshotPieces';
 const { baseIri } = workerData as { baseIri: string };
 /** The pieces ended since the last answer: they go with it. */
 let ended: string[] = [];
-const writer = new PieceWriter({ hold: (text) => ended.push(text) });
+const writer = new PieceWriter({ put: (text) => ended.push(text) });
 
 /** The pieces ended since the last answer, taken. */
 function taken(): string[] {
