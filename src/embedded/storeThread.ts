@@ -34,7 +34,7 @@ export class StoreInThread implements DescriptionSource {
   constructor(
     private readonly thread: StoreThread,
     /** The store's number: each load has its own, in the order the loads were sent. */
-    readonly generation: number,
+    readonly storeNumber: number,
     readonly size: number,
     /** The id of the worker thread that holds the store. */
     readonly threadId: number,
@@ -47,13 +47,13 @@ export class StoreInThread implements DescriptionSource {
    */
   describe(iri: CheckedIri): Promise<string> {
     if (this.freed) throw freedError();
-    return this.thread.describe(this.generation, iri);
+    return this.thread.describe(this.storeNumber, iri);
   }
 
   free(): void {
     if (this.freed) return;
     this.freed = true;
-    this.thread.free(this.generation);
+    this.thread.free(this.storeNumber);
   }
 }
 
@@ -117,13 +117,13 @@ class StoreHolder {
 export class StoreThread implements Store<LoadRequest> {
   /** Every thread running: one for each store loaded or loading, and the one started ahead. */
   private readonly holders = new Set<StoreHolder>();
-  /** The thread of each store not freed, by generation (from the moment its load is sent). */
+  /** The thread of each store not freed, by its number (from the moment its load is sent). */
   private readonly stores = new Map<number, StoreHolder>();
   /** The thread the constructor started, until a load takes it. */
   private spare: StoreHolder | undefined;
   /** A load sent by `preload`, until an `open` takes it: the request it loads, as a key. */
   private ahead: { readonly key: string; readonly loading: Loading } | undefined;
-  private generations = 0;
+  private storesOpened = 0;
   /** Why no more can be loaded or asked: closed, or the thread of a store in use ended; set once. */
   private broken: Error | undefined;
 
@@ -149,19 +149,19 @@ export class StoreThread implements Store<LoadRequest> {
     const loading =
       ahead?.key === requestKey({ sources, options }) ? ahead.loading : this.send(sources, options);
     // A load sent ahead for another request is not served: its thread ends once it has loaded.
-    if (ahead && ahead.loading !== loading) this.free(ahead.loading.generation);
-    const { holder, generation } = loading;
+    if (ahead && ahead.loading !== loading) this.free(ahead.loading.storeNumber);
+    const { holder, storeNumber } = loading;
     let reply: LoadedReply;
     try {
       reply = await loading.reply;
     } catch (error) {
-      this.free(generation);
+      this.free(storeNumber);
       throw error;
     }
     const { report, rows: pieces } = reply;
     const store = new StoreInThread(
       this,
-      generation,
+      storeNumber,
       report.triples,
       holder.client.worker.threadId,
     );
@@ -200,19 +200,19 @@ export class StoreThread implements Store<LoadRequest> {
     this.ahead = { key: requestKey(request), loading };
   }
 
-  /** The N-Triples of `describe.rq` for `iri` from the store `generation`. */
-  async describe(generation: number, iri: CheckedIri): Promise<string> {
+  /** The N-Triples of `describe.rq` for `iri` from the store `storeNumber`. */
+  async describe(storeNumber: number, iri: CheckedIri): Promise<string> {
     if (this.broken) throw this.broken;
-    const holder = this.stores.get(generation);
+    const holder = this.stores.get(storeNumber);
     if (!holder) throw freedError();
     return holder.describe(iri);
   }
 
-  /** Frees the store `generation`: its thread ends once it has answered the queries sent before. */
-  free(generation: number): void {
-    const holder = this.stores.get(generation);
+  /** Frees the store `storeNumber`: its thread ends once it has answered the queries sent before. */
+  free(storeNumber: number): void {
+    const holder = this.stores.get(storeNumber);
     if (!holder) return;
-    this.stores.delete(generation);
+    this.stores.delete(storeNumber);
     holder.retire();
   }
 
@@ -239,9 +239,9 @@ export class StoreThread implements Store<LoadRequest> {
     this.spare = undefined;
     const holder = spare?.idle ? spare : this.start();
     if (spare && holder !== spare) void spare.terminate(freedError());
-    const generation = ++this.generations;
-    this.stores.set(generation, holder);
-    return { holder, generation, reply: holder.load(sources, options) };
+    const storeNumber = ++this.storesOpened;
+    this.stores.set(storeNumber, holder);
+    return { holder, storeNumber, reply: holder.load(sources, options) };
   }
 
   private start(): StoreHolder {
@@ -263,10 +263,10 @@ export class StoreThread implements Store<LoadRequest> {
 const requestKey = ({ sources, options }: LoadRequest): string =>
   JSON.stringify({ sources, options });
 
-/** A load sent to a thread: the store's generation, and the answer to come. */
+/** A load sent to a thread: the store's number, and the answer to come. */
 interface Loading {
   readonly holder: StoreHolder;
-  readonly generation: number;
+  readonly storeNumber: number;
   readonly reply: Promise<LoadedReply>;
 }
 
