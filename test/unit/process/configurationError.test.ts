@@ -1,7 +1,7 @@
 // How the process stops on wrong settings (src/process/configurationError.ts): one line on
 // stderr and exit code 2, as docs/operations.md says.
 import assert from 'node:assert/strict';
-import { configurationError } from '../../../src/server/configurationError';
+import { configurationError } from '../../../src/process/configurationError';
 
 class Exited extends Error {
   constructor(readonly code: number | string | null | undefined) {

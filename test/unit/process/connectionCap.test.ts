@@ -4,33 +4,12 @@ import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import type http from 'node:http';
 import net from 'node:net';
-import {
-  capConnections,
-  defaultMaxConnections,
-  MAX_CONNECTIONS_CEILING,
-  OWN_FILES,
-  type CapReport,
-} from '../../../src/server/connectionCap';
-import type { ServerSocket } from '../../../src/server/idle';
+import { capConnections, type CapReport } from '../../../src/process/connectionCap';
+import type { ServerSocket } from '../../../src/process/idle';
 
 /** Longer than the age below which a connection is not closed for a newer one. */
 const PAST_YOUNG_MS = 300;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-describe('defaultMaxConnections', () => {
-  it('leaves half of what the open-files limit leaves past the process’s own files', () => {
-    assert.equal(defaultMaxConnections(1024), (1024 - OWN_FILES) / 2);
-  });
-
-  it('keeps at least 16 and at most the ceiling', () => {
-    assert.equal(defaultMaxConnections(OWN_FILES), 16);
-    assert.equal(defaultMaxConnections(10_000_000), MAX_CONNECTIONS_CEILING);
-  });
-
-  it('takes the ceiling when the limit cannot be read', () => {
-    assert.equal(defaultMaxConnections(undefined), MAX_CONNECTIONS_CEILING);
-  });
-});
 
 describe('capConnections', () => {
   let server: http.Server;

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import type http from 'node:http';
 import net from 'node:net';
-import { isIdle, type ServerSocket } from '../../../src/server/idle';
+import { isIdle, type ServerSocket } from '../../../src/process/idle';
 
 /** A socket as Node leaves it: `bytesRead` and the parser's `duration()` say what was read. */
 const socket = (bytesRead: number, duration?: number, answering = false): ServerSocket =>

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import type http from 'node:http';
 import net from 'node:net';
-import { Connections } from '../../../src/server/lifecycle';
-import type { ServerSocket } from '../../../src/server/idle';
+import { Connections } from '../../../src/process/lifecycle';
+import type { ServerSocket } from '../../../src/process/idle';
 
 type Response = http.ServerResponse & { shouldKeepAlive: boolean };
 

@@ -2,8 +2,8 @@
 // status a client cannot choose into a new label, staff outcomes folded, the dataset read off the
 // service when scraped.
 import assert from 'node:assert/strict';
-import { Metrics } from '../../../src/metrics';
-import { Service } from '../../../src/serving/service';
+import { Metrics } from '../../../src/process/metrics';
+import { Service } from '../../../src/documents/service';
 import { testConfig } from '../../support';
 
 describe('Metrics', () => {

@@ -4,8 +4,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
-import { Generation, noWorkerWithin, openUnlinked } from '../../../../src/embedded/staffLanes';
-import type { VersionToLoad } from '../../../../src/embedded/staffProtocol';
+import {
+  Generation,
+  noWorkerWithin,
+  openUnlinked,
+} from '../../../../src/store/embedded/staffLanes';
+import type { VersionToLoad } from '../../../../src/store/embedded/staffProtocol';
 import { StaffUnavailable } from '../../../../src/store/staff';
 
 const VERSION: VersionToLoad = {

@@ -2,13 +2,13 @@
 // descriptions removed whole and nothing else, the check for an institution under the base, and
 // data minted under the other scheme served under the configured one. Graphs compared as graphs.
 import assert from 'node:assert/strict';
-import { DatasetStore } from '../../../../src/store/oxigraph/datasetStore';
+import { DatasetStore } from '../../../../src/store/embedded/datasetStore';
 import {
   holdsInstitution,
   removalUpdate,
   removeDescriptions,
   rewriteHttpBase,
-} from '../../../../src/store/oxigraph/updates';
+} from '../../../../src/store/embedded/updates';
 import { parseTurtle, sameGraph } from '../../../support';
 
 const BASE = 'https://ld.zdb-services.de';
