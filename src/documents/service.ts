@@ -8,8 +8,6 @@ import { CONTEXT_PATH } from '../rdf/context';
 import { RenderQueue } from './renderQueue';
 import { SearchHolder, type SearchOptions } from '../search/searchHolder';
 import { Dumps, type DumpsOptions } from './versionDumps';
-import { NO_HISTORY } from '../history/memory';
-import { dataTime, derivedHistory } from '../history/derived';
 import { typesOf } from '../oai/listVerbs';
 
 /** How the last reload (SIGHUP) ended, as /readyz shows it to an operator. */
@@ -111,10 +109,6 @@ export class Service {
    */
   use(dataset: Dataset, demonstration = false): void {
     const previous = this.documents;
-    // A version opened without a log (the bundled sources, a store that keeps none) serves the
-    // history of its one version, so that every document has its TimeGate and TimeMap.
-    if (dataset.history === NO_HISTORY)
-      dataset.history = derivedHistory(dataset, dataTime(dataset, dataset.loadedAt));
     this.demonstrationServed = demonstration;
     this.documents = new Documents(dataset, this.config.cacheMaxBytes, this.renders, this.stats, {
       baseIri: this.config.baseIri,

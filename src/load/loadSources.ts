@@ -5,7 +5,8 @@
 // validation (validator.ts: the SHACL workers; validationQueue.ts: institutions sent to them).
 import fs from 'node:fs';
 import { RESOURCE_PATH } from '../rdf/iris';
-import { Dataset, DatasetIndex } from '../store/dataset';
+import { Dataset } from '../store/dataset';
+import { DatasetIndex } from '../store/datasetIndex';
 import type { DatasetStore } from '../store/embedded/datasetStore';
 import { holdsInstitution } from '../store/embedded/updates';
 import { checkLiteral } from './limits';

@@ -9,7 +9,8 @@ import { toSparql, translate, Factory, Algebra } from 'sparqlalgebrajs';
 import { linksGraphIri } from '../../rdf/iris';
 import type { SelectBinding } from '../bindings';
 import { linksHeld, linksQuery } from '../linksHeld';
-import { Dataset, DatasetIndex, type DescriptionSource } from '../dataset';
+import { Dataset, type DescriptionSource } from '../dataset';
+import { DatasetIndex } from '../datasetIndex';
 import {
   checkedIri,
   describeIris,
