@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { createApp, createStaffApp } from '../src/http/app';
 import { StaffAuth } from '../src/http/sparql/auth';
 import { loadExamples } from '../src/http/sparql/editor';
-import type { StaffDeps } from '../src/http/sparql/endpoint';
+import type { StaffDeps } from '../src/http/deps';
 import { hashPassword, writeUser } from '../src/http/sparql/users';
 import { createLogger } from '../src/util/logger';
 import { RemoteStaff } from '../src/store/remote/staffRemote';

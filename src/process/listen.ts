@@ -6,7 +6,7 @@ import type net from 'node:net';
 import type { Config } from '../config/config';
 import { createApp, createStaffApp } from '../http/app';
 import { Metrics } from './metrics';
-import type { StaffDeps } from '../http/sparql/endpoint';
+import type { StaffDeps } from '../http/deps';
 import { ALLOW } from '../http/errors';
 import { CORS, versionNotSupported } from '../http/middleware';
 import { boundPipelining } from '../http/pipeline';
