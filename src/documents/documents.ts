@@ -12,7 +12,6 @@ import { RenderQueue } from './renderQueue';
 import { ownBuffer, Representation, type Answer, type Holder } from './representation';
 import type { HistoryEvent } from '../history/model';
 import { readDescription } from '../history/text';
-import { dataTime, derivedHistory } from '../history/derived';
 import { institutionIri, DIRECTORY_PATH } from '../rdf/iris';
 import type { Isil } from '../rdf/isil';
 
@@ -163,10 +162,6 @@ export class Documents {
     private readonly page: PageSettings = { baseIri: '', mapTiles: '', mapAttribution: '' },
   ) {
     this.cache = new DocumentCache(cacheMaxBytes);
-    // A version opened without a log (the bundled sources, a store that keeps none) serves the
-    // history of its one version, so that every document has its TimeGate and TimeMap.
-    if (!dataset.hasHistory)
-      dataset.history = derivedHistory(dataset, dataTime(dataset, dataset.loadedAt));
   }
 
   /** Documents being rendered now (each shared by every request that waits for it). */

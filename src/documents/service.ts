@@ -1,6 +1,6 @@
 // Holds the dataset being served and its rendered documents; a new dataset replaces both at once.
 import type { Config } from '../config/config';
-import type { Dataset } from '../store/dataset';
+import { NO_HISTORY, type Dataset } from '../store/dataset';
 import type { StoreHealth } from '../store/store';
 import type { Registry } from 'prom-client';
 import { Documents, ServingStats } from './documents';
@@ -8,6 +8,7 @@ import { CONTEXT_PATH } from '../rdf/context';
 import { RenderQueue } from './renderQueue';
 import { SearchHolder, type SearchOptions } from '../search/searchHolder';
 import { Dumps, type DumpsOptions } from './versionDumps';
+import { dataTime, derivedHistory } from '../history/derived';
 import { typesOf } from '../oai/listVerbs';
 
 /** How the last reload (SIGHUP) ended, as /readyz shows it to an operator. */
@@ -109,6 +110,10 @@ export class Service {
    */
   use(dataset: Dataset, demonstration = false): void {
     const previous = this.documents;
+    // A version opened without a log (the bundled sources, a store that keeps none) serves the
+    // history of its one version, so that every document has its TimeGate and TimeMap.
+    if (dataset.history === NO_HISTORY)
+      dataset.history = derivedHistory(dataset, dataTime(dataset, dataset.loadedAt));
     this.demonstrationServed = demonstration;
     this.documents = new Documents(dataset, this.config.cacheMaxBytes, this.renders, this.stats, {
       baseIri: this.config.baseIri,

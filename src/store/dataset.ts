@@ -14,9 +14,25 @@ import {
 import type { LinksHeld } from './linksHeld';
 import { institutionIriFor, type CheckedIri } from './queries';
 import { TimeSlicer } from '../util/timeSlice';
-import type { History, InstitutionState, VersionInfo } from '../history/model';
+import type { History, HistoryEvent, InstitutionState, VersionInfo } from '../history/model';
 
 export type { DataWarning, Institution, Lookup, Successor, Withdrawn } from './datasetIndex';
+
+const NO_EVENTS: readonly HistoryEvent[] = Object.freeze([]);
+
+/** The history of a version whose adapter keeps none (HISTORY_DIR=''): no version, no event. */
+export const NO_HISTORY: History = Object.freeze({
+  versions: [],
+  events: () => NO_EVENTS,
+  spelling: () => undefined,
+  mementos: () => NO_EVENTS,
+  lastChange: () => undefined,
+  description: () => Promise.reject(new Error('no history is kept')),
+  all: () => NO_EVENTS,
+  size: 0,
+  derived: false,
+  close: () => undefined,
+});
 
 /**
  * Where descriptions are read from: the store itself (`DatasetStore`, in this thread), or a handle
@@ -62,8 +78,8 @@ export class Dataset<S extends DescriptionSource = DescriptionSource> {
   /** Counted once: it is shown after the store may have been freed by a reload. */
   readonly tripleCount: number;
   readonly loadedAt = new Date();
-  /** The history this version ends, once given (`history`). */
-  private givenHistory: History | undefined;
+  /** The history this version ends (docs/history.md), set by the adapter that opened it. */
+  history: History = NO_HISTORY;
   /** Every ISIL's state, when the load made them (the version's own history is derived with them). */
   states: ReadonlyMap<string, InstitutionState> | undefined;
   /** The log's version its snapshot's trailer names, read with the data (store/embedded/embeddedHistory.ts). */
@@ -199,30 +215,12 @@ export class Dataset<S extends DescriptionSource = DescriptionSource> {
     return Promise.resolve(text).then((answer) => toDescription(iri, answer));
   }
 
-  /**
-   * The history this version ends (docs/history.md): given by the adapter that opened it, else by
-   * the documents that serve it (a history of its one version). Read before either: an error.
-   */
-  get history(): History {
-    if (!this.givenHistory) throw new Error(`dataset version ${this.version} has no history yet`);
-    return this.givenHistory;
-  }
-
-  set history(history: History) {
-    this.givenHistory = history;
-  }
-
-  /** Whether it was given a history yet. */
-  get hasHistory(): boolean {
-    return this.givenHistory !== undefined;
-  }
-
   documentIri(institution: Institution): string {
     return descriptionIri(this.baseIri, institution.isil);
   }
 
   free(): void {
     this.store.free();
-    this.givenHistory?.close();
+    this.history.close();
   }
 }
