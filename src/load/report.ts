@@ -129,11 +129,6 @@ export interface LoadOptions {
    * that cannot be read or written is ignored.
    */
   readonly statesCache?: string;
-  /**
-   * From how many descriptions the canonical reading makes them in a thread of its own, beside
-   * the one reading the store (default 2,000; the same bytes either way).
-   */
-  readonly canonicalThreadFrom?: number;
   /** Told how far each phase of the load is (the command line draws it; loader/progress.ts). */
   readonly onProgress?: OnProgress;
   /** Told as each phase of the load starts (test/bench/loadPhases.ts times them). */

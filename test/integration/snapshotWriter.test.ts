@@ -19,7 +19,7 @@ describe('a snapshot written beside its target, then renamed in place', () => {
     dir = tempDir();
     const source = path.join(dir, 'synthetic.nt');
     fs.writeFileSync(source, [...generate({ count: 300, seed: 5, base: BASE })].join(''));
-    loaded = await loadSources([source, WITHDRAWN_TTL], { baseIri: BASE, canonicalThreadFrom: 0 });
+    loaded = await loadSources([source, WITHDRAWN_TTL], { baseIri: BASE });
   });
   after(() => {
     loaded.dataset.free();
