@@ -8,13 +8,13 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { generate, generatePica } from '../../loader/generate';
+import { generate, generatePica } from '../../cli/generate';
 import {
   FIRST_VERSION_TIME,
   generateHistory,
   sourceFile,
   VERSION_INTERVAL,
-} from '../../loader/generateHistory';
+} from '../../cli/generateHistory';
 import { LOG_FILE } from '../../src/history/log';
 import { commitVersion } from '../../src/load/commitVersion';
 import { loadSources, type LoadOptions } from '../../src/load/loadSources';
