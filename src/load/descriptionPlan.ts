@@ -24,6 +24,11 @@ export class DescriptionPlan {
   /** Each line's length, and how many there were: the second pass checks it reads the same file. */
   readonly lengths = new Positions();
   lines = 0;
+  /**
+   * The last line (from 1) each blank-node label is on: the file is loaded in pieces that no blank
+   * node spans (`placedPieces`), each store load labelling blank nodes anew.
+   */
+  readonly lastLines = new Map<string, number>();
   private readonly institutions = new Map<string, string>();
   /** Blank nodes each institution or blank node links to. */
   private readonly blanksBelow = new Map<string, string[]>();

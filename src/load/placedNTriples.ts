@@ -143,6 +143,7 @@ function planLines(
   lines: Iterable<string>,
   check: (line: Line) => void,
 ): { vouched: boolean; refused: unknown } {
+  const last = plan.lastLines;
   let number = plan.lines;
   let vouched = true;
   /** The first refusal `check` made: a file that is not vouched for is refused by the parser first. */
@@ -161,6 +162,8 @@ function planLines(
       continue;
     }
     if (line !== 'unknown') {
+      if (line.s.startsWith('_:')) last.set(line.s, number);
+      if (line.o.startsWith('_:')) last.set(line.o, number);
       plan.subjectStarts.push(line.start);
       plan.subjectEnds.push(line.start + line.s.length);
       plan.objectEnds.push(line.end);
@@ -192,19 +195,42 @@ function checkSame(plan: DescriptionPlan, n: number, text: string | undefined, f
   );
 }
 
+/** A piece of the placed N-Quads, and the file's line its first line is. */
+export interface PlacedPiece {
+  readonly text: Buffer;
+  readonly firstLine: number;
+}
+
 /**
- * The second pass: the file's lines as N-Quads, each triple in its graphs, in pieces of about
- * CHUNK_BYTES. Every line keeps its number (what the store's parser says of a line is said of the
- * file's): a triple in several graphs is in the first on its line, in the others after the last.
+ * The second pass as pieces of about CHUNK_BYTES that the store may parse one by one (each `load`
+ * labels blank nodes anew): a piece ends only after the last line of every blank node it holds
+ * (`DescriptionPlan.lastLines`), and a triple in several graphs is in the others after the
+ * piece's last line, so that the file's lines keep their numbers from the piece's first.
  */
-export function* placedQuads(fd: number, plan: DescriptionPlan, file: string): Generator<string> {
-  const more: string[] = [];
+export function* placedPieces(
+  fd: number,
+  plan: DescriptionPlan,
+  file: string,
+): Generator<PlacedPiece> {
+  const last = plan.lastLines;
   let piece: string[] = [];
+  let more: string[] = [];
   let size = 0;
+  /** The last line a blank node of the piece is on. */
+  let open = 0;
+  let firstLine = 1;
   let n = 0;
+  const cut = (): PlacedPiece => {
+    piece.push(...more);
+    const done = { text: Buffer.from(`${piece.join('\n')}\n`), firstLine };
+    piece = [];
+    more = [];
+    size = 0;
+    firstLine = n + 1;
+    return done;
+  };
   for (const text of linesOf(fd)) {
     checkSame(plan, n, text, file);
-    // Where the first pass found the subject and the object's end (the same file, line by line).
     const end = plan.objectEnds.get(n);
     const start = plan.subjectStarts.get(n);
     const subjectEnd = plan.subjectEnds.get(n++);
@@ -212,20 +238,17 @@ export function* placedQuads(fd: number, plan: DescriptionPlan, file: string): G
     if (end >= 0) {
       const [first, ...others] = plan.graphs(text.slice(start, subjectEnd));
       if (first !== undefined) out = `${text.slice(0, end)} ${first}${text.slice(end)}`;
-      if (others.length > 0) {
+      if (others.length > 0 || text.includes('_:')) {
         const line = splitTriple(text) as Line;
+        for (const term of [line.s, line.o])
+          if (term.startsWith('_:')) open = Math.max(open, last.get(term) ?? n);
         for (const graph of others) more.push(`${line.s} ${line.p} ${line.o} ${graph} .`);
       }
     }
     piece.push(out);
     size += out.length + 1;
-    if (size >= CHUNK_BYTES) {
-      yield `${piece.join('\n')}\n`;
-      piece = [];
-      size = 0;
-    }
+    if (size >= CHUNK_BYTES && open <= n) yield cut();
   }
   checkSame(plan, n, undefined, file);
-  piece.push(...more);
-  if (piece.length > 0) yield `${piece.join('\n')}\n`;
+  if (piece.length > 0 || more.length > 0) yield cut();
 }

@@ -11,7 +11,7 @@ import { isomorphic } from 'rdf-isomorphic';
 import { generate } from '../../../src/load/generated';
 import { MAX_LITERAL_LENGTH } from '../../../src/load/limits';
 import { LoadError, loadSources, type Loaded } from '../../../src/load/loadSources';
-import { placedQuads, planDescriptions, splitTriple } from '../../../src/load/placedNTriples';
+import { placedPieces, planDescriptions, splitTriple } from '../../../src/load/placedNTriples';
 import { MAX_BLANK_NODE_DEPTH } from '../../../src/store/descriptions';
 import { BASE, tempDir } from '../../support';
 
@@ -225,7 +225,7 @@ describe('placedNTriples: a file that changes between the two passes', () => {
       const plan = planDescriptions(fd, BASE, undefined, () => undefined)!;
       // Edited in place: the second line grows, as an editor saving over it would make it.
       fs.writeFileSync(file, `${X} ${P} "a" .\n${X} ${P} "xyz" .\n`);
-      const second = placedQuads(fd, plan, file);
+      const second = placedPieces(fd, plan, file);
       assert.throws(
         () => [...second],
         (error: unknown) =>
