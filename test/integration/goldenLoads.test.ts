@@ -139,7 +139,8 @@ function holds(name: string, got: Golden): void {
 const TIME = FIRST_VERSION_TIME;
 
 describe('golden loads', function () {
-  this.timeout(300_000);
+  // The large cases take minutes on a busy machine: a guard against a hung load, not a figure.
+  this.timeout(900_000);
   let dir: string;
   beforeEach(() => (dir = tempDir()));
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
