@@ -17,6 +17,7 @@ import { CHUNK_BYTES, VersionHash } from './reading';
 import { isLinkRecord, type LinkRecord } from './links';
 import { LinkSet } from './linkSet';
 import type { SkippedRecord, SourceRecord } from './records';
+import type { CodeWarning } from './pica/codeCheck';
 import type { Conflict, FileReport, LoadOptions, Skipped } from './report';
 import type { Trailer } from './snapshot';
 import type { Defect, Validator } from './validator';
@@ -40,6 +41,8 @@ export class Load {
   }
   readonly files: FileReport[] = [];
   readonly skipped: Skipped[] = [];
+  /** What records said that no list knows, warned of in the report. */
+  readonly warnings: CodeWarning[] = [];
   /** The links of links sources, placed at the end of the load (`LinkSet.place`). */
   readonly links = new LinkSet();
   private readonly entries = new Map<string, Entry>();
@@ -141,6 +144,7 @@ export class Load {
       this.skipped.push(record);
       return;
     }
+    if (record.warnings?.length) this.warnings.push(...record.warnings);
     // A record's literals are not placed (it goes into its graph whole): checked here, where
     // the record's position is known.
     if (record.ntriples.length > MAX_LITERAL_LENGTH) checkLiterals(record.origin, record.ntriples);

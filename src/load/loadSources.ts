@@ -203,7 +203,7 @@ function reportOf(
     defects: tally(defects),
     defective: defects.length,
     validated: load.options.validate === true,
-    warnings: dataset.warnings,
+    warnings: [...load.warnings, ...dataset.warnings],
     version: dataset.version,
   };
 }

@@ -4,7 +4,7 @@
 // version. src/search/fields.ts lists what of it is published as fields.
 import type { Quad, Term } from 'n3';
 import { parseModified, type Description } from '../rdf/description';
-import { LIBTYPES } from '../rdf/libtype';
+import { LIBTYPES, unknownLibType } from '../rdf/libtype';
 import { GND, PREFIXES, RDF_TYPE, WIKIDATA } from '../rdf/namespaces';
 
 const { foaf, v, dbp, geo, schema, dc, dcterms, gbv, owl, rdf, wdrs } = PREFIXES;
@@ -172,12 +172,13 @@ export function searchEntry(isil: string, description: Description): SearchEntry
   const lat = coordinate(location && objects(quads, location, `${geo}lat`)[0], 90);
   const lon = coordinate(location && objects(quads, location, `${geo}long`)[0], 180);
   const types = objects(quads, r, RDF_TYPE).map((t) => TYPES.get(t.value));
-  const libtypes = objects(quads, r, `${PREFIXES.dcterms}type`).map(
-    (t) => LIBTYPES.get(t.value)?.kind,
-  );
+  const agency = objects(quads, r, `${PREFIXES.dcterms}type`).map((t) => t.value);
+  // A type the code list does not know is no kind, and no guess below stands in for it.
+  const unknown = agency.some(unknownLibType);
   const type =
     types.find((t) => t !== undefined) ??
-    libtypes.find((t) => t !== undefined) ??
+    agency.map((t) => LIBTYPES.get(t)?.kind).find((t) => t !== undefined) ??
+    (unknown ? 'other' : undefined) ??
     (objects(quads, r, `${gbv}opac`).length > 0 ? 'library' : undefined) ??
     // The agency gives museums ISILs of their own prefix (through the Institut für
     // Museumsforschung): a name-only record of one is a museum, though it says no more.

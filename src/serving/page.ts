@@ -276,13 +276,18 @@ function facts(g: Graph, r: string, institution: Institution, options: PageOptio
         .filter(Boolean),
     ),
   ];
-  // The agency's own type (035E $f) as lobid's term, by its label where it is known here.
+  // The agency's own type (035E $f): its code list's page and label where the list knows it.
   const typeNames = [
     ...kinds.map((k) => escapeHtml(t.types[k!]!)),
     ...g
       .values(r, `${dcterms}type`)
       .filter((lt) => lt.startsWith(LIBTYPE))
-      .map((lt) => link(lt, LIBTYPES.get(lt)?.[options.language.lang] ?? lt.slice(LIBTYPE.length))),
+      .map((lt) => {
+        const known = LIBTYPES.get(lt);
+        if (!known) return link(lt, lt.slice(LIBTYPE.length));
+        const href = keepLanguage(`/vocab/institution-types/${known.code}.html`, options.language);
+        return `<a href="${escapeMarkup(href)}">${escapeHtml(known[options.language.lang])}</a>`;
+      }),
   ];
   const rows: [string, string][] = [
     ['ISIL', `<code>${escapeHtml(institution.isil)}</code>`],
