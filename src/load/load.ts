@@ -18,6 +18,8 @@ import { isLinkRecord, type LinkRecord } from './links';
 import { LinkSet } from './linkSet';
 import type { SkippedRecord, SourceRecord } from './records';
 import type { CodeWarning } from './pica/codeCheck';
+import { PositionSet } from './positionSet';
+import { isPositionRecord, type PositionRecord } from './wikidataPositions';
 import type { Conflict, FileReport, LoadOptions, Skipped } from './report';
 import type { Trailer } from './snapshot';
 import type { Defect, Validator } from './validator';
@@ -45,6 +47,8 @@ export class Load {
   readonly warnings: CodeWarning[] = [];
   /** The links of links sources, placed at the end of the load (`LinkSet.place`). */
   readonly links = new LinkSet();
+  /** Wikidata's positions, placed once the links are (`PositionSet.place`). */
+  readonly positions = new PositionSet();
   private readonly entries = new Map<string, Entry>();
   private readonly conflicts = new Map<
     string,
@@ -135,9 +139,16 @@ export class Load {
    * Takes one record of a PICA+ file or a list: checked, weighed, validated, batched. Links are
    * held apart: they compete with no record, and are placed once the institutions are known.
    */
-  async add(record: SourceRecord | SkippedRecord | LinkRecord, file: string): Promise<void> {
+  async add(
+    record: SourceRecord | SkippedRecord | LinkRecord | PositionRecord,
+    file: string,
+  ): Promise<void> {
     if (isLinkRecord(record)) {
       this.links.add(record, file);
+      return;
+    }
+    if (isPositionRecord(record)) {
+      this.positions.add(record, file);
       return;
     }
     if (!('ntriples' in record)) {

@@ -61,6 +61,8 @@ export interface LoadReport {
   /** The index's warnings, and the codes of records no code list knows. */
   readonly warnings: readonly (DataWarning | CodeWarning)[];
   readonly version: string;
+  /** Institutions with a position from Wikidata in the version (src/load/positionSet.ts). */
+  readonly positions?: number;
   /** The links to the same institutions elsewhere that the version holds, when it holds any. */
   readonly links?: LinksReport | undefined;
 }

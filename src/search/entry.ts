@@ -6,6 +6,7 @@ import type { Quad, Term } from 'n3';
 import { parseModified, type Description } from '../rdf/description';
 import { LIBTYPES, unknownLibType } from '../rdf/libtype';
 import { GND, PREFIXES, RDF_TYPE, WIKIDATA } from '../rdf/namespaces';
+import type { Position } from '../store/positions';
 
 const { foaf, v, dbp, geo, schema, dc, dcterms, gbv, owl, rdf, wdrs } = PREFIXES;
 
@@ -41,6 +42,8 @@ export interface SearchEntry {
   readonly gnd?: string | undefined;
   /** When the record last changed: `dcterms:modified` of its description, as the record has it. */
   readonly modified?: string | undefined;
+  /** `wikidata` where `lat` and `lon` are Wikidata's (src/store/positions.ts), not the record's. */
+  readonly positionFrom?: 'wikidata' | undefined;
 }
 
 /** The class IRIs a description may type an institution with, and the kind each one means. */
@@ -205,4 +208,13 @@ export function searchEntry(isil: string, description: Description): SearchEntry
     lon: lat !== undefined && lon !== undefined ? lon : undefined,
     ...defined(reach(description, adrs)),
   };
+}
+
+/**
+ * The entry with Wikidata's position where its record has no coordinates: the record's own always
+ * win, and a position taken from Wikidata says so.
+ */
+export function withPosition(entry: SearchEntry, position: Position | undefined): SearchEntry {
+  if (!position || entry.lat !== undefined) return entry;
+  return { ...entry, lat: position.lat, lon: position.lon, positionFrom: 'wikidata' };
 }

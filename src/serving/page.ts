@@ -9,16 +9,18 @@ import { RDF_FORMATS } from '../rdf/formats';
 import { documentPath, mementoPath, timemapPath } from '../rdf/iris';
 import { timestamp14 } from '../history/model';
 import { CC0, PREFIXES } from '../rdf/namespaces';
+import type { Position } from '../store/positions';
 import { LIBTYPE, LIBTYPES } from '../rdf/libtype';
 import { Graph, mainFirst } from './html/graph';
 import { schemaOrg } from './html/schemaOrg';
+import { location } from './html/location';
 import { searchEntry } from '../search/entry';
 import { layout } from './html/layout';
 import { DE, ELSEWHERE, KINDS, PAGE } from './html/pageWords';
 import { escapeHtml, escapeMarkup } from './html/escape';
 import { humanDate, humanNumber, keepLanguage, type PageLanguage } from './html/language';
 
-const { foaf, v, dbp, dc, dcterms, geo, schema, gbv, rdf, rdfs, wdrs } = PREFIXES;
+const { foaf, v, dbp, dc, dcterms, schema, gbv, rdf, rdfs, wdrs } = PREFIXES;
 
 /** JSON inside <script>: `<` escaped so that no `</script>` or `<!--` can end or bend the element. */
 function scriptJson(json: string): string {
@@ -74,6 +76,8 @@ export interface PageOptions {
   readonly versionCount?: number;
   /** A memento's page: the time it shows the record as of, and the current page. */
   readonly asOf?: { readonly time: number; readonly current: string };
+  /** Wikidata's position, shown where the record has no coordinates (src/store/positions.ts). */
+  readonly position?: Position | undefined;
 }
 
 /**
@@ -236,17 +240,6 @@ function webLinks(g: Graph, r: string, t: typeof DE): string {
       .objects(r, `${gbv}opac`)
       .flatMap((o) => g.values(o, `${foaf}homepage`).map((u) => `${t.catalogue}: ${link(u)}`)),
   ]);
-}
-
-/** The coordinates as text, and the map (drawn by /assets/map.js where scripts and tiles are). */
-function location(g: Graph, r: string, name: string, options: PageOptions): string {
-  const t = PAGE[options.language.lang];
-  const at = g.objects(r, `${geo}location`)[0];
-  const lat = at && g.first(at, `${geo}lat`);
-  const long = at && g.first(at, `${geo}long`);
-  if (!lat || !long) return '';
-  return `<p>${t.coordinates}: <span class="coordinates">${escapeHtml(lat)}, ${escapeHtml(long)}</span></p>
-<div id="map" role="region" aria-label="${escapeHtml(`${t.map}: ${name}`)}" data-lat="${escapeHtml(lat)}" data-lon="${escapeHtml(long)}" data-name="${escapeHtml(name)}" data-tiles="${escapeHtml(options.mapTiles)}" data-attribution="${escapeHtml(options.mapAttribution)}"></div>`;
 }
 
 function hours(g: Graph, r: string): string {
