@@ -5,7 +5,7 @@
 // description's graph: the documents stay as their records make them.
 import { linksGraphIri } from '../rdf/iris';
 import { CC0, PREFIXES, RDF_TYPE, WIKIDATA } from '../rdf/namespaces';
-import type { DatasetStore } from '../store/oxigraph/datasetStore';
+import type { DatasetStore } from '../store/embedded/datasetStore';
 import {
   positionsGraphIri,
   positionsHeld,

@@ -9,7 +9,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import { loadSources, type Loaded } from '../../src/load/loadSources';
 import { RDF_FORMATS } from '../../src/rdf/formats';
-import type { Service } from '../../src/serving/service';
+import type { Service } from '../../src/documents/service';
 import { positionsGraphIri } from '../../src/store/positions';
 import { BASE, buildApp, needsThirdParty, REAL_DATA, tempDir } from '../support';
 

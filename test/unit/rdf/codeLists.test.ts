@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { generatePica } from '../../../loader/generate';
+import { generatePica } from '../../../cli/generate';
 import { readPica, type PicaRecord } from '../../../src/load/pica/read';
 import {
   CODE_LISTS_FILE,

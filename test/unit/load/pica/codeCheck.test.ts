@@ -7,12 +7,12 @@ import path from 'node:path';
 import { loadSources, type LoadReport } from '../../../../src/load/loadSources';
 import { convertRecord } from '../../../../src/load/pica/convert';
 import type { PicaRecord } from '../../../../src/load/pica/read';
-import type { SourceRecord } from '../../../../src/load/records';
+import type { SourceRecord } from '../../../../src/load/sourceRecord';
 import { toDescription } from '../../../../src/rdf/description';
 import { PREFIXES } from '../../../../src/rdf/namespaces';
-import { searchEntry } from '../../../../src/search/entry';
-import { Graph } from '../../../../src/serving/html/graph';
-import { schemaOrg } from '../../../../src/serving/html/schemaOrg';
+import { flatRecord } from '../../../../src/record/flatRecord';
+import { Graph } from '../../../../src/pages/graph';
+import { schemaOrg } from '../../../../src/pages/schemaOrg';
 import { tempDir } from '../../../support';
 
 const BASE = 'https://ld.zdb-services.de';
@@ -89,7 +89,7 @@ describe('codes no list knows', () => {
       ),
     ));
   it('is no library for its catalogue in the search', () =>
-    assert.equal(searchEntry('DE-MUS-1', description).type, 'other'));
+    assert.equal(flatRecord('DE-MUS-1', description).type, 'other'));
   it('is no museum for its ISIL to search engines', () => {
     const json = schemaOrg(new Graph(description.quads), R('DE-MUS-1'), {
       phone: undefined,
@@ -129,10 +129,7 @@ describe('codes no list knows', () => {
         ['f', '83'],
       ]),
     );
-    assert.equal(
-      searchEntry('DE-Xy2', toDescription(R('DE-Xy2'), memorial.ntriples)).type,
-      'other',
-    );
+    assert.equal(flatRecord('DE-Xy2', toDescription(R('DE-Xy2'), memorial.ntriples)).type, 'other');
   });
 
   describe('in the load report', () => {
