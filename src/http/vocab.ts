@@ -15,7 +15,7 @@ import { cacheControl, pathBelow, queryOf, type RouteDeps } from './deps';
 import { notAcceptable, notFound } from './errors';
 import { negotiate } from './negotiate';
 import { documentAnswer, made, redirect, RedirectHeaders, sendDocument, sendMade } from './respond';
-import { vocabPage } from './vocabPage';
+import { vocabPage } from '../pages/vocabPage';
 
 /** A scheme or a concept: its path below /vocab/, and the triples its documents hold. */
 interface Node {

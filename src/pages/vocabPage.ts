@@ -1,9 +1,9 @@
 // The page of a code list or of one code: the scheme's title, and each code with its German and
 // English label (both, whatever the page's language: the labels are what a reader compares).
 import { VOCAB_PATH, type CodeLists, type Scheme } from '../rdf/codeLists';
-import { escapeHtml } from '../pages/escape';
-import { keepLanguage, type PageLanguage } from '../pages/language';
-import { layout } from '../pages/frame';
+import { escapeHtml } from './escape';
+import { keepLanguage, type PageLanguage } from './language';
+import { layout } from './frame';
 
 const WORDS = {
   de: { lists: 'Codelisten der ISIL-Agentur', code: 'Code', field: 'PICA+-Feld', in: 'in' },
