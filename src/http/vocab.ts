@@ -1,9 +1,17 @@
 // The agency's code lists (src/rdf/codeLists.ts) at `/vocab/<scheme>` and `/vocab/<scheme>/<code>`:
 // without an extension 303 to the document `Accept` chooses (406 listing them), as /resource does;
 // with one, that document, every format rendered once when the app is built (docs/data-model.md).
+import fs from 'node:fs';
 import type { Request, RequestHandler, Response } from 'express';
 import { Writer, type Quad } from 'n3';
-import { codeLists, SKOS, VOCAB_PATH, type CodeLists, type Scheme } from '../rdf/codeLists';
+import {
+  CODE_LISTS_FILE,
+  codeLists,
+  SKOS,
+  VOCAB_PATH,
+  type CodeLists,
+  type Scheme,
+} from '../rdf/codeLists';
 import { CONTEXT_PATH } from '../rdf/context';
 import { toDescription } from '../rdf/description';
 import { FORMATS, formatByExtension, RDF_FORMATS, type Format } from '../rdf/formats';
@@ -97,7 +105,8 @@ export function vocab({ config }: RouteDeps): RequestHandler {
   const cache = cacheControl(config);
   const nodes = new Map(nodesOf(lists).map((n) => [n.path, n]));
   const seeOther = new RedirectHeaders({ Vary: 'Accept', 'Cache-Control': cache });
-  const modified = new Date();
+  // Last-Modified is the file's, as for the shapes: a client revalidates when the lists changed.
+  const modified = fs.statSync(CODE_LISTS_FILE).mtime;
   // Rendered on first use, then kept: a few dozen small documents, the same for every request.
   const rendered = new Map<string, Promise<Map<string, Representation>>>();
   const pages = new Map<string, ReturnType<typeof made>>();
