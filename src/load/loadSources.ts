@@ -25,8 +25,6 @@ import { expandSources, type SkippedFile } from './sources';
 import { Validator, type Defect } from './validator';
 import { tally } from './validationQueue';
 import { versionHistory } from './versionHistory';
-import { CANONICAL_THREAD_FROM } from './canonicalDataset';
-import { CanonicalThread } from './canonicalClient';
 
 /** Re-exported: the loading API the server, the command line and the tests use. */
 export { LoadError, NoInstitutionError };
@@ -60,7 +58,6 @@ export async function loadSources(
     ? await Validator.start({ workers: options.validationWorkers })
     : undefined;
   const load = new Load(options, files.length > 1, validator);
-  let thread: CanonicalThread | undefined;
   try {
     options.onPhase?.('parse');
     let size = await readFiles(load, files);
@@ -89,7 +86,6 @@ export async function loadSources(
     if (combined) load.store.completeDescriptions(options.baseIri);
     if (placed || combined) size = load.store.size;
     options.onPhase?.('index');
-    thread = canonicalThreadFor(size, files.length, load, options);
     // A snapshot's own index holds when it is the store's only source (not `combined`) and
     // nothing was placed since.
     const rows =
@@ -111,7 +107,7 @@ export async function loadSources(
         `holds no institution to serve (${figure(size)} triples, ${figure(dataset.withdrawnCount)} withdrawn ISILs, ${figure(dataset.warnings.length)} warnings)`,
       );
     const trailer = ownSnapshot && !combined ? load.snapshot?.trailer : undefined;
-    const { read, defects } = await readCanonically(load, dataset, trailer, options, thread);
+    const { read, defects } = await readCanonically(load, dataset, trailer, options);
     dataset.version = read.history.version;
     dataset.states = read.history.states;
     const report = reportOf(load, dataset, size, defects, linksPlaced, skipped);
@@ -127,32 +123,8 @@ export async function loadSources(
       );
     throw error;
   } finally {
-    await Promise.all([validator?.close(), thread?.close()]);
+    await validator?.close();
   }
-}
-
-/**
- * About how many quads an institution comes to at least: the bench's generated ones have 41, the
- * agency's records about 30.
- */
-const QUADS_AN_INSTITUTION = 20;
-
-/**
- * The canonical reading's thread, started while the store is indexed rather than when the reading
- * needs it (its start took about 0.2 s of the reading), when the reading will likely make its
- * descriptions there: enough quads for CANONICAL_THREAD_FROM institutions, and no states to take
- * from a trailer or a cache.
- */
-function canonicalThreadFor(
-  quads: number,
-  files: number,
-  load: Load,
-  options: LoadOptions,
-): CanonicalThread | undefined {
-  if (options.statesCache || (options.reuseStates && files === 1 && load.snapshot))
-    return undefined;
-  const from = (options.canonicalThreadFrom ?? CANONICAL_THREAD_FROM) * QUADS_AN_INSTITUTION;
-  return quads >= from ? new CanonicalThread(options.baseIri) : undefined;
 }
 
 /**
@@ -165,12 +137,11 @@ async function readCanonically(
   dataset: Dataset<DatasetStore>,
   trailer: Trailer | undefined,
   options: LoadOptions,
-  thread: CanonicalThread | undefined,
 ) {
   options.onPhase?.('canonicalisation');
   const sources = { sha256: load.hash.digest(), trailer };
   const check = load.checkDescriptions(dataset);
-  const read = await versionHistory(dataset, sources, options, check, thread);
+  const read = await versionHistory(dataset, sources, options, check);
   dataset.logVersion = trailer?.history;
   options.onPhase?.('validation');
   return { read, defects: await load.validated(dataset) };

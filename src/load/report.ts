@@ -133,16 +133,6 @@ export interface LoadOptions {
    * that cannot be read or written is ignored.
    */
   readonly statesCache?: string;
-  /**
-   * From how many descriptions the canonical reading makes them in a thread of its own, beside
-   * the one reading the store (default 2,000; the same bytes either way).
-   */
-  readonly canonicalThreadFrom?: number;
-  /**
-   * From how many bytes a single N-Triples source is planned and placed in a thread of its own,
-   * beside the one whose store parses it (default 8 MiB; the same store either way).
-   */
-  readonly placingThreadFrom?: number;
   /** Told how far each phase of the load is (the command line draws it; cli/progress.ts). */
   readonly onProgress?: OnProgress;
   /** Told as each phase of the load starts (test/bench/loadPhases.ts times them). */
