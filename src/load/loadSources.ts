@@ -7,11 +7,13 @@ import fs from 'node:fs';
 import { RESOURCE_PATH } from '../rdf/iris';
 import { Dataset } from '../store/dataset';
 import { DatasetIndex } from '../store/datasetIndex';
+import type { SelectBinding } from '../store/bindings';
 import type { DatasetStore } from '../store/embedded/datasetStore';
 import { holdsInstitution } from '../store/embedded/updates';
 import { checkLiteral } from './limits';
 import { Load } from './load';
 import type { LinksPlaced } from './linkSet';
+import { readPositions } from './positionSet';
 import { LoadError, NoInstitutionError } from './loadError';
 import { PicaFileError } from './pica/read';
 import { loadRdf } from './rdfFile';
@@ -91,12 +93,11 @@ export async function loadSources(
       load.snapshotRows !== undefined && !placed && !combined
         ? DatasetIndex.order(load.snapshotRows)
         : await Dataset.indexRows(load.store);
-    // The links of links sources, for the live institutions the rows name (src/load/linkSet.ts).
-    const linksPlaced =
-      load.links.size > 0 ? load.links.place(load.store, options.baseIri, rows) : undefined;
-    if (linksPlaced) size = load.store.size;
+    const { linksPlaced, grew } = placeBeside(load, rows, options.baseIri);
+    if (grew) size = load.store.size;
     const links = load.store.readLinks(options.baseIri);
     const dataset = await Dataset.fromRows(load.store, options.baseIri, '', rows, links);
+    dataset.positions = readPositions(load.store, options.baseIri);
     if (load.snapshot && files.length === 1)
       checkInstitutions(load.snapshot.file, load.snapshot.trailer, dataset);
     if (options.requireInstitutions && dataset.institutionCount === 0)
@@ -147,6 +148,20 @@ async function readCanonically(
   return { read, defects: await load.validated(dataset) };
 }
 
+/**
+ * The links of links sources, for the live institutions the rows name (src/load/linkSet.ts), then
+ * Wikidata's positions, joined to them through those links (src/load/positionSet.ts).
+ */
+function placeBeside(
+  load: Load,
+  rows: readonly SelectBinding[],
+  baseIri: string,
+): { linksPlaced: LinksPlaced | undefined; grew: boolean } {
+  const linksPlaced = load.links.size > 0 ? load.links.place(load.store, baseIri, rows) : undefined;
+  const positioned = load.positions.place(load.store, baseIri);
+  return { linksPlaced, grew: linksPlaced !== undefined || positioned > 0 };
+}
+
 function reportOf(
   load: Load,
   dataset: Dataset<DatasetStore>,
@@ -175,7 +190,8 @@ function reportOf(
     defects: tally(defects),
     defective: defects.length,
     validated: load.options.validate === true,
-    warnings: dataset.warnings,
+    warnings: [...load.warnings, ...dataset.warnings],
+    ...(dataset.positions && { positions: dataset.positions.size }),
     version: dataset.version,
   };
 }

@@ -7,6 +7,7 @@ import type { CanonicalDataset, VersionHistory } from './canonicalDataset';
 import type { SourceFormat } from './readers';
 import type { SkippedFile } from './sources';
 import type { Defect, DefectClass } from './validator';
+import type { CodeWarning } from './pica/codeCheck';
 
 export interface FileReport {
   readonly file: string;
@@ -57,8 +58,11 @@ export interface LoadReport {
   readonly defective: number;
   /** Whether the institutions were validated against the shapes. */
   readonly validated: boolean;
-  readonly warnings: readonly DataWarning[];
+  /** The index's warnings, and the codes of records no code list knows. */
+  readonly warnings: readonly (DataWarning | CodeWarning)[];
   readonly version: string;
+  /** Institutions with a position from Wikidata in the version (src/load/positionSet.ts). */
+  readonly positions?: number;
   /** The links to the same institutions elsewhere that the version holds, when it holds any. */
   readonly links?: LinksReport | undefined;
 }

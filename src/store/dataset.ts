@@ -12,6 +12,7 @@ import {
   type Withdrawn,
 } from './datasetIndex';
 import type { LinksHeld } from './linksHeld';
+import type { Position } from './positions';
 import { institutionIriFor, type CheckedIri } from './queries';
 import { TimeSlicer } from '../util/timeSlice';
 import type { History, HistoryEvent, InstitutionState, VersionInfo } from '../history/model';
@@ -84,6 +85,8 @@ export class Dataset<S extends DescriptionSource = DescriptionSource> {
   states: ReadonlyMap<string, InstitutionState> | undefined;
   /** The log's version its snapshot's trailer names, read with the data (store/embedded/embeddedHistory.ts). */
   logVersion: VersionInfo | undefined;
+  /** Wikidata's positions by ISIL (store/positions.ts), when the version holds any. */
+  positions: ReadonlyMap<string, Position> | undefined;
 
   /** The rows of `queries/institutions.rq` in the order the index takes them, read in slices. */
   static async indexRows(store: IndexedSource): Promise<SelectBinding[]> {
@@ -195,10 +198,7 @@ export class Dataset<S extends DescriptionSource = DescriptionSource> {
       if (lookup.kind === 'withdrawn') yield lookup.withdrawn;
   }
 
-  /**
-   * The description of the live institution `isil` as the store answers it (N-Triples), unread:
-   * for work done in another thread (the dumps).
-   */
+  /** The description of `isil` as the store answers it (N-Triples), unread: for the dumps. */
   describeText(isil: Isil): Promise<string> {
     return Promise.resolve(this.store.describe(institutionIriFor(this.baseIri, isil)));
   }
