@@ -230,7 +230,7 @@ export interface LoadHooks {
   readonly onPhase?: OnPhase;
   /**
    * The process ends after the load (the command line itself): the written store goes with it
-   * instead of being freed, which takes about half a second for 17,000 institutions and gives
+   * instead of being freed, which takes time (docs/benchmark.md, "a store freed") and gives
    * nothing back (WebAssembly memory does not shrink).
    */
   readonly exits?: boolean;

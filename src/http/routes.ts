@@ -5,8 +5,7 @@
 import { CONTEXT_PATH } from '../rdf/context';
 import { DATA_PATH, DIRECTORY_PATH, RESOURCE_PATH } from '../rdf/iris';
 import { data } from './data';
-import type { RouteDeps } from './deps';
-import type { StaffDeps } from './sparql/endpoint';
+import type { RouteDeps, StaffDeps } from './deps';
 import { healthz, readyz } from './health';
 import { home } from './home';
 import { page } from './isilPage';

@@ -260,7 +260,7 @@ export class Load {
   /**
    * What checks the descriptions the canonical reading reads anyway (canonicalDataset.ts), those
    * of RDF institutions: each is then read from the store once, not once more by its own query
-   * (`describe`, about 150 µs an institution). Undefined when the load does not validate.
+   * (`describe`). Undefined when the load does not validate.
    */
   checkDescriptions(dataset: Dataset<DatasetStore>): DescriptionCheck | undefined {
     const checks = this.checks;

@@ -5,7 +5,8 @@
 // validation (validator.ts: the SHACL workers; validationQueue.ts: institutions sent to them).
 import fs from 'node:fs';
 import { RESOURCE_PATH } from '../rdf/iris';
-import { Dataset, DatasetIndex } from '../store/dataset';
+import { Dataset } from '../store/dataset';
+import { DatasetIndex } from '../store/datasetIndex';
 import type { SelectBinding } from '../store/bindings';
 import type { DatasetStore } from '../store/embedded/datasetStore';
 import { holdsInstitution } from '../store/embedded/updates';
@@ -46,8 +47,8 @@ export type { CanonicalDataset, VersionHistory } from './canonicalDataset';
  * Loads every source into a new store, resolves ISILs held by several sources, rewrites `http://`
  * base IRIs, optionally validates, and returns the dataset with a report. Throws a LoadError for
  * the first file that is not well-formed; nothing is half-loaded (the store is freed). The event
- * loop turns between pieces of other sources (about a MiB), and every 2 ms while a snapshot loads
- * and is indexed, so a server reloading in the background keeps answering.
+ * loop turns between pieces of other sources (about a MiB), and every time slice (SLICE_MS) while a
+ * snapshot loads and is indexed, so a server reloading in the background keeps answering.
  */
 export async function loadSources(
   sources: readonly string[],
@@ -197,7 +198,8 @@ function reportOf(
 
 /**
  * Reads every file into the load, each by its format's reader; returns the store's size, counted as
- * few times as may be: each count is a pass over every quad (about 60 ms for 17,000 institutions).
+ * few times as may be: each count is a pass over every quad (docs/benchmark.md, "a count of the
+ * store's quads").
  */
 async function readFiles(
   load: Load,

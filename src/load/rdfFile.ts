@@ -198,8 +198,8 @@ async function loadSnapshot(
     let start = 0;
     for (let stop = text.indexOf(mark); stop !== -1; stop = text.indexOf(mark, start)) {
       // Unless requests wait, as many pieces at once as parse in a slice: each call into the
-      // store costs, above all while its memory grows (a first load of 16 KiB pieces one by
-      // one took twice as long). When they wait, one piece, so that a slice ends on time.
+      // store costs, above all while its memory grows (docs/benchmark.md, "pieces a call").
+      // When they wait, one piece, so that a slice ends on time.
       const enough = slicer.contended ? start : start + rate * UNCONTENDED_STEP_MS;
       for (let next = stop; next !== -1 && next < enough; next = text.indexOf(mark, next + 1))
         stop = next;

@@ -32,7 +32,7 @@ export interface ExportChunk {
   readonly done: boolean;
 }
 
-/** Institutions written into one chunk: about 300 KB of JSON Lines. */
+/** Institutions written into one chunk: some hundreds of KB of JSON Lines. */
 const CHUNK = 1000;
 
 /** Exports held at once in the thread: the route admits fewer; past this the oldest is dropped. */

@@ -2,7 +2,7 @@
 // and the part of the contract it implements; the directory pages only when no directory is set.
 import assert from 'node:assert/strict';
 import { routeTable, staffRouteTable } from '../../../src/http/routes';
-import type { StaffDeps } from '../../../src/http/sparql/endpoint';
+import type { StaffDeps } from '../../../src/http/deps';
 import { Service } from '../../../src/documents/service';
 import { testConfig } from '../../support';
 
