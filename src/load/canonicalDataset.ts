@@ -213,7 +213,7 @@ export function describedCanonically(
  * texts (deflated, a block a batch, and held so) and the snapshot's pieces come back, the pieces to
  * be deflated here (that thread has the
  * longer half of the work). The same bytes as the reading in this thread
- * (test/unit/load/canonicalThread.test.ts).
+ * (test/integration/load/canonicalThread.test.ts).
  */
 async function inThread(
   dataset: Dataset<DatasetStore>,

@@ -4,14 +4,14 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadRemote } from '../../loader/remote';
-import { StaffPool } from '../../src/embedded/staffPool';
-import { StoreThread } from '../../src/embedded/storeThread';
-import { createLogger } from '../../src/log';
-import { adaptersFor, type Adapters } from '../../src/server/adapters';
-import { SparqlStore } from '../../src/store/remote/sparqlStore';
-import { RemoteStaff } from '../../src/store/remote/staffRemote';
-import { bulkTarget, sharedVirtuoso } from '../servers/virtuoso';
+import { loadRemote } from '../../../loader/remote';
+import { StaffPool } from '../../../src/embedded/staffPool';
+import { StoreThread } from '../../../src/embedded/storeThread';
+import { createLogger } from '../../../src/log';
+import { adaptersFor, type Adapters } from '../../../src/server/adapters';
+import { SparqlStore } from '../../../src/store/remote/sparqlStore';
+import { RemoteStaff } from '../../../src/store/remote/staffRemote';
+import { bulkTarget, sharedVirtuoso } from '../../servers/virtuoso';
 import {
   ADAPTERS,
   BASE,
@@ -20,7 +20,7 @@ import {
   needsThirdParty,
   tempDir,
   testConfig,
-} from '../support';
+} from '../../support';
 
 const logger = createLogger('silent');
 

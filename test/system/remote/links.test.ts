@@ -13,12 +13,12 @@ import {
   LoadError,
   NoInstitutionError,
   writeSnapshot,
-} from '../../src/load/loadSources';
-import type { LoadReport } from '../../src/load/loadSources';
-import { GND, LINK_LIST_HEADER, WIKIDATA } from '../../src/load/links';
-import { PREFIXES } from '../../src/rdf/namespaces';
-import type { DatasetStore } from '../../src/store/oxigraph/datasetStore';
-import type { Service } from '../../src/serving/service';
+} from '../../../src/load/loadSources';
+import type { LoadReport } from '../../../src/load/loadSources';
+import { GND, LINK_LIST_HEADER, WIKIDATA } from '../../../src/load/links';
+import { PREFIXES } from '../../../src/rdf/namespaces';
+import type { DatasetStore } from '../../../src/store/oxigraph/datasetStore';
+import type { Service } from '../../../src/serving/service';
 import {
   ADAPTERS,
   parseTurtle,
@@ -28,7 +28,7 @@ import {
   REAL_DATA,
   sameGraph,
   needsThirdParty,
-} from '../support';
+} from '../../support';
 
 const PICA = path.join(REAL_DATA, 'isil-directory_pica-plain_8-records.dat');
 const SAME_AS = `${PREFIXES.owl}sameAs`;

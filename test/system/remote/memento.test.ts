@@ -7,10 +7,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Express } from 'express';
 import request from 'supertest';
-import { createApp } from '../../src/http/app';
-import { httpDate, timestamp14 } from '../../src/history/model';
-import { createLogger } from '../../src/log';
-import { Service } from '../../src/serving/service';
+import { createApp } from '../../../src/http/app';
+import { httpDate, timestamp14 } from '../../../src/history/model';
+import { createLogger } from '../../../src/log';
+import { Service } from '../../../src/serving/service';
 import {
   ADAPTERS,
   asText,
@@ -27,8 +27,8 @@ import {
   tempDir,
   testConfig,
   type Adapter,
-} from '../support';
-import { historyOf, parseLinkFormat, type ParsedLink } from '../support/history';
+} from '../../support';
+import { historyOf, parseLinkFormat, type ParsedLink } from '../../support/history';
 
 /** The two versions' times: 14 Nov 2023 and 15 Jun 2025. */
 const T1 = 1_700_000_000;

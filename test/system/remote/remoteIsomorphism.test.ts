@@ -6,13 +6,13 @@
 import assert from 'node:assert/strict';
 import { DataFactory, type Quad, type Term } from 'n3';
 import { isomorphic } from 'rdf-isomorphic';
-import { loadSources } from '../../src/load/loadSources';
-import type { Dataset } from '../../src/store/dataset';
-import { BUNDLED_DATASET } from '../../src/util/bundled';
-import { loadRemote } from '../../loader/remote';
-import { SparqlStore } from '../../src/store/remote/sparqlStore';
-import { bulkTarget, startVirtuoso, type Virtuoso } from '../servers/virtuoso';
-import { ADAPTERS, openDataset, testConfig, needsThirdParty } from '../support';
+import { loadSources } from '../../../src/load/loadSources';
+import type { Dataset } from '../../../src/store/dataset';
+import { BUNDLED_DATASET } from '../../../src/util/bundled';
+import { loadRemote } from '../../../loader/remote';
+import { SparqlStore } from '../../../src/store/remote/sparqlStore';
+import { bulkTarget, startVirtuoso, type Virtuoso } from '../../servers/virtuoso';
+import { ADAPTERS, openDataset, testConfig, needsThirdParty } from '../../support';
 
 const XSD_DATE_TIME = 'http://www.w3.org/2001/XMLSchema#dateTime';
 

@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { startTopology, topologyInstalled, type Topology } from '../servers/topology';
-import { sharedVirtuoso } from '../servers/virtuoso';
+import { startTopology, topologyInstalled, type Topology } from '../../servers/topology';
+import { sharedVirtuoso } from '../../servers/virtuoso';
 import {
   ADAPTERS,
   parseJsonLd,
@@ -22,7 +22,7 @@ import {
   sameGraph,
   testConfig,
   needsThirdParty,
-} from '../support';
+} from '../../support';
 
 /** What Chromium sends for a page. */
 const BROWSER =

@@ -3,12 +3,12 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import type { Server } from 'node:http';
-import { BUNDLED_DATASET } from '../../src/util/bundled';
-import type { Service } from '../../src/serving/service';
-import { loadSources } from '../../src/load/loadSources';
-import { SearchHolder } from '../../src/search/searchHolder';
+import { BUNDLED_DATASET } from '../../../src/util/bundled';
+import type { Service } from '../../../src/serving/service';
+import { loadSources } from '../../../src/load/loadSources';
+import { SearchHolder } from '../../../src/search/searchHolder';
 import type { Worker } from 'node:worker_threads';
-import { ADAPTERS, BASE, buildApp, needsThirdParty } from '../support';
+import { ADAPTERS, BASE, buildApp, needsThirdParty } from '../../support';
 
 /** The rows of a CSV answer (RFC 4180: quoted fields may hold commas and doubled quotes). */
 function csvRows(text: string): string[][] {

@@ -13,16 +13,16 @@ import {
   REAL_DATA,
   sameGraph,
   needsThirdParty,
-} from '../support';
+} from '../../support';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
-import { basic, buildStaffApp, poolReady, SMALL, STAFF, type StaffApp } from '../staffSupport';
-import { ADAPTERS, type Adapter } from '../support';
-import { loadSources } from '../../src/load/loadSources';
-import { StaffPool } from '../../src/embedded/staffPool';
-import { CUT_HEADER } from '../../src/http/sparql/endpoint';
-import { loadExamples } from '../../src/http/sparql/editor';
+import { basic, buildStaffApp, poolReady, SMALL, STAFF, type StaffApp } from '../../staffSupport';
+import { ADAPTERS, type Adapter } from '../../support';
+import { loadSources } from '../../../src/load/loadSources';
+import { StaffPool } from '../../../src/embedded/staffPool';
+import { CUT_HEADER } from '../../../src/http/sparql/endpoint';
+import { loadExamples } from '../../../src/http/sparql/editor';
 
 const PICA_PLAIN = path.join(REAL_DATA, 'isil-directory_pica-plain_8-records.dat');
 const COUNT_ALL = 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }';
