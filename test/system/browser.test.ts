@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { CHROMIUM, startSite, type Site } from '../browser/pages';
 import { needsThirdParty } from '../support';
+import { skipWithout } from '../support/missing';
 
 const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -23,10 +24,7 @@ describe('the pages in a browser', function () {
   const problems: string[] = [];
 
   before(async function () {
-    if (!CHROMIUM) {
-      if (process.env.CI) throw new Error('Chromium is missing: .ci/packages installs it');
-      this.skip();
-    }
+    if (!CHROMIUM) skipWithout(this, 'chromium', 'sudo bash .ci/packages installs it');
     site = await startSite();
     context = await site.browser.newContext({ locale: 'de-DE' });
     // Every request goes to this service or to the tiles; anything else is a failure.

@@ -9,6 +9,7 @@ import type { BrowserContext } from 'playwright-core';
 import { generate } from '../../loader/generate';
 import { CHROMIUM, policyViolations, startSite, watchPolicy, type Site } from '../browser/pages';
 import { BASE, tempDir } from '../support';
+import { skipWithout } from '../support/missing';
 
 const HOSTILE = '<img src=x onerror="window.attributionRan=1">© Tiles & Co';
 
@@ -22,10 +23,7 @@ describe('the pages’ Content-Security-Policy in a browser', function () {
   let town: string;
 
   before(async function () {
-    if (!CHROMIUM) {
-      if (process.env.CI) throw new Error('Chromium is missing: .ci/packages installs it');
-      this.skip();
-    }
+    if (!CHROMIUM) skipWithout(this, 'chromium', 'sudo bash .ci/packages installs it');
     dir = tempDir();
     const lines = [...generate({ count: 30, seed: 11, base: BASE })];
     const file = path.join(dir, 'generated.nt');

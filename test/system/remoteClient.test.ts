@@ -10,6 +10,7 @@ import {
 } from '../../src/store/remote/sparqlClient';
 import { VIRTUOSO_GRAPH_INDEX } from '../../src/store/remote/sparqlStore';
 import { startVirtuoso, virtuosoInstalled, type Virtuoso } from '../servers/virtuoso';
+import { skipWithout } from '../support/missing';
 
 /** Four scans of Virtuoso's own graphs joined with nothing: far past any deadline here. */
 const RUNAWAY =
@@ -21,10 +22,8 @@ describe('the remote store client against Virtuoso', function () {
   let client: SparqlClient;
 
   before(async function () {
-    if (!virtuosoInstalled()) {
-      if (process.env.CI) throw new Error('Virtuoso is missing: .ci/packages installs it');
-      this.skip();
-    }
+    if (!virtuosoInstalled())
+      skipWithout(this, 'virtuoso-opensource-7-bin', 'sudo bash .ci/packages installs it');
     virtuoso = await startVirtuoso(60_000, 2);
     client = new SparqlClient({ endpoint: virtuoso.endpoint, connections: 4, deadlineMs: 10_000 });
   });

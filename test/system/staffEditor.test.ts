@@ -10,6 +10,7 @@ import { loadExamples } from '../../src/http/sparql/editor';
 import { policyViolations, watchPolicy } from '../browser/pages';
 import { buildStaffApp, SMALL, STAFF, type StaffApp } from '../staffSupport';
 import { needsThirdParty } from '../support';
+import { skipWithout } from '../support/missing';
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
 
@@ -22,11 +23,7 @@ describe('the query editor in a browser', function () {
   let base: string;
 
   before(async function () {
-    if (!CHROMIUM) {
-      // CI installs it (.ci/packages): there a missing browser is a failure, not a skip.
-      if (process.env.CI) throw new Error('Chromium is missing: .ci/packages installs it');
-      this.skip();
-    }
+    if (!CHROMIUM) skipWithout(this, 'chromium', 'sudo bash .ci/packages installs it');
     staff = await buildStaffApp(SMALL);
     server = staff.app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));

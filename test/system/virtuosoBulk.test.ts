@@ -18,6 +18,7 @@ import { SparqlStore } from '../../src/store/remote/sparqlStore';
 import { BulkLoadError, VirtuosoBulkTransport } from '../../src/store/remote/virtuosoBulk';
 import { bulkTarget, startVirtuoso, virtuosoInstalled, type Virtuoso } from '../servers/virtuoso';
 import { BASE, needsThirdParty, parseTurtle, sameGraph, tempDir } from '../support';
+import { skipWithout } from '../support/missing';
 
 /**
  * The snapshot's pieces as the loader reads them: its lines between chunk marks, gathered to
@@ -57,10 +58,8 @@ describe('the bulk loader as the way into Virtuoso', function () {
   let triples: ReturnType<typeof parseTurtle>;
 
   before(async function () {
-    if (!virtuosoInstalled()) {
-      if (process.env.CI) throw new Error('Virtuoso is missing: .ci/packages installs it');
-      this.skip();
-    }
+    if (!virtuosoInstalled())
+      skipWithout(this, 'virtuoso-opensource-7-bin', 'sudo bash .ci/packages installs it');
     virtuoso = await startVirtuoso(60_000, 10);
     dir = tempDir();
     const snapshotOf = async (count: number, seed: number) => {
@@ -310,10 +309,8 @@ describe('a Virtuoso killed in the middle of a bulk load', function () {
   };
 
   before(async function () {
-    if (!virtuosoInstalled()) {
-      if (process.env.CI) throw new Error('Virtuoso is missing: .ci/packages installs it');
-      this.skip();
-    }
+    if (!virtuosoInstalled())
+      skipWithout(this, 'virtuoso-opensource-7-bin', 'sudo bash .ci/packages installs it');
     virtuoso = await startVirtuoso(60_000, 10);
     dir = tempDir();
     store = new SparqlStore(

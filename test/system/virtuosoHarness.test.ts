@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseTurtle, CONFORMANCE, sameGraph, needsThirdParty } from '../support';
 import { startVirtuoso, virtuosoInstalled, type Virtuoso } from '../servers/virtuoso';
+import { skipWithout } from '../support/missing';
 
 const GRAPH = 'https://ld.zdb-services.de/data/organisations/DE-1a';
 
@@ -14,10 +15,8 @@ describe('the Virtuoso test server', function () {
   let virtuoso: Virtuoso;
 
   before(async function () {
-    if (!virtuosoInstalled()) {
-      if (process.env.CI) throw new Error('Virtuoso is missing: .ci/packages installs it');
-      this.skip();
-    }
+    if (!virtuosoInstalled())
+      skipWithout(this, 'virtuoso-opensource-7-bin', 'sudo bash .ci/packages installs it');
     virtuoso = await startVirtuoso();
   });
 

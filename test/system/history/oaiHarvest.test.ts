@@ -17,6 +17,7 @@ import {
 } from '../../support/oaiHarvester';
 import { id, oaiFixture, stamp } from '../../support/oaiApp';
 import { readOai, type OaiAnswer } from '../../support/oaiXml';
+import { skipWithout } from '../../support/missing';
 
 /** The providers' key: the restarted server is given the same one. */
 const KEY = 'harvest-test-token-key-0123456789abcdef';
@@ -49,11 +50,8 @@ describe('OAI-PMH harvest by oai_pmh (libhttp-oai-perl)', function () {
 
   before(async function () {
     needsThirdParty.call(this);
-    if (!hasHarvester) {
-      if (process.env.CI)
-        throw new Error('oai_pmh (libhttp-oai-perl) is missing: sudo bash .ci/packages');
-      this.skip();
-    }
+    if (!hasHarvester)
+      skipWithout(this, 'libhttp-oai-perl (oai_pmh)', 'sudo bash .ci/packages installs it');
     ({ fixture, base, extra, live, deleted } = await oaiFixture());
     server = await startServerProcess({ env: env() });
     url = `http://127.0.0.1:${server.port}/oai`;
