@@ -109,6 +109,12 @@ export const ADAPTERS: readonly Adapter[] =
   virtuosoInstalled() || process.env.CI ? ['embedded', 'remote'] : ['embedded'];
 
 /**
+ * The adapter of the suites that check what the HTTP layer makes of the store's answers: the same
+ * code over either adapter (docs/testing.md says which suites run on both).
+ */
+export const EMBEDDED: readonly Adapter[] = ['embedded'];
+
+/**
  * `sources` as a dataset of `adapter`: loaded in this thread (embedded), or written into the
  * run's Virtuoso (or `server`) as a new version by the loader's remote path (Virtuoso's bulk loader) and opened
  * through the remote adapter, as a replica opens it.
