@@ -2,7 +2,7 @@
 // data/third-party/, from THIRD_PARTY_DIR (a folder holding them by name) or from each file's
 // origin, checked against its SHA-256. One line for each file refused; exit 1 if any was.
 // `--bundled` fetches the bundled dataset's files alone (the container image's build does).
-import { loadConfig, ConfigError } from '../src/config';
+import { loadConfig, ConfigError } from '../src/config/config';
 import { BUNDLED_NAMES } from '../src/util/bundled';
 import { fetchThirdParty, THIRD_PARTY_FOLDER, type Fetched } from '../src/util/thirdParty';
 

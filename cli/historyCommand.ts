@@ -1,5 +1,5 @@
-// Command line: `npm run generate -- --history V …` (loader/generate.ts), the synthetic history of
-// loader/generateHistory.ts, checked, written with progress, and summed up in one line.
+// Command line: `npm run generate -- --history V …` (cli/generate.ts), the synthetic history of
+// cli/generateHistory.ts, checked, written with progress, and summed up in one line.
 import path from 'node:path';
 import { LOG_FILE } from '../src/history/log';
 import { generateHistory } from './generateHistory';

@@ -5,7 +5,7 @@
 // initialised before: the server then refuses to start.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig, type Config } from '../src/config';
+import { ConfigError, loadConfig, type Config } from '../src/config/config';
 import { dataTime } from '../src/history/derived';
 import { commitVersion } from '../src/load/commitVersion';
 import { BUNDLED_DATASET } from '../src/util/bundled';

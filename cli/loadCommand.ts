@@ -3,7 +3,7 @@
 // any file is broken, the result holds no institution (unless --allow-empty), or, with --strict,
 // any institution violates the shapes. Every refusal is one line on stderr, never a stack trace.
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../src/config';
+import { ConfigError, loadConfig } from '../src/config/config';
 import {
   FORMAT_NAMES,
   LoadError,

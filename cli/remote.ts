@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import type { Config } from '../src/config';
+import type { Config } from '../src/config/config';
 import {
   LoadError,
   loadSources,

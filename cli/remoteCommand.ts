@@ -1,7 +1,7 @@
 // `npm run load` into a remote store (STORE=remote): which way in the operator chose, the load,
 // and its report. Every refusal is one line on stderr; the live version is untouched by a failure.
 import fs from 'node:fs';
-import { ConfigError, type Config } from '../src/config';
+import { ConfigError, type Config } from '../src/config/config';
 import type { LoadOptions, LoadReport } from '../src/load/loadSources';
 import { loadRemote, type RemoteTarget } from './remote';
 

@@ -3,7 +3,7 @@
 // served with a history of its own (src/history/derived.ts), which the loader's first log keeps:
 // the same version adopts its time, another is logged first, as it was served.
 import fs from 'node:fs';
-import type { Config } from '../src/config';
+import type { Config } from '../src/config/config';
 import { dataTime } from '../src/history/derived';
 import { statesOf } from '../src/history/states';
 import type { Served } from '../src/load/commitVersion';

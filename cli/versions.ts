@@ -6,7 +6,7 @@
 // left, once every replica named serves the current version (a replica still on an old version
 // would lose its data). The history stays whole: its events, and every description they name.
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../src/config';
+import { ConfigError, loadConfig } from '../src/config/config';
 import { diff, statesAfterEvents, versionTime } from '../src/history/model';
 import { listTimeline, listVersions } from '../src/store/remote/registry';
 import { eventsGraph, hashGraph, type VersionEntry } from '../src/store/remote/layout';

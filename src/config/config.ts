@@ -2,23 +2,22 @@
 // which dataset they make the server load.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { LoadRequest } from './load/loadSources';
-import { defaultMaxConnections, OWN_FILES } from './server/connectionCap';
+import type { LoadRequest } from '../load/loadSources';
+import { defaultMaxConnections, OWN_FILES } from './maxConnections';
 import { listenOf, sparqlConfig, type Listen, type SparqlConfig } from './sparqlConfig';
 import { storeConfig, type StoreConfig } from './storeConfig';
-import { fileDefect } from './util/files';
+import { fileDefect } from '../util/files';
+import type { LogLevel } from '../util/logger';
 import { historyConfig, type HistoryConfig } from './historyConfig';
 import {
   BUNDLED_DATASET,
   bundledMissing,
   DEMONSTRATION_DATASET,
   STATES_CACHE,
-} from './util/bundled';
-import { openFilesLimit } from './util/openFiles';
-import { PROJECT_ROOT } from './util/paths';
-import { FETCH_COMMAND, THIRD_PARTY_DIR, thirdPartyDir } from './util/thirdParty';
-
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+} from '../util/bundled';
+import { openFilesLimit } from '../util/openFiles';
+import { PROJECT_ROOT } from '../util/paths';
+import { FETCH_COMMAND, THIRD_PARTY_DIR, thirdPartyDir } from '../util/thirdParty';
 
 export interface Config extends HistoryConfig {
   readonly port: number;
@@ -63,7 +62,7 @@ export interface Config extends HistoryConfig {
   readonly keepAliveTimeoutMs: number;
   /**
    * Connections each listener holds at most; at the cap, a new one closes the connection idle the
-   * longest (src/server/connectionCap.ts).
+   * longest (src/process/connectionCap.ts).
    */
   readonly maxConnections: number;
   /** Milliseconds SIGTERM waits for in-flight requests before it closes sockets and exits. */
@@ -73,9 +72,9 @@ export interface Config extends HistoryConfig {
    * `--heap-growing-percent`, set for every thread of the process at start); 0 leaves it to V8.
    */
   readonly heapGrowingPercent: number;
-  /** The staff SPARQL endpoint (src/sparqlConfig.ts). */
+  /** The staff SPARQL endpoint (src/config/sparqlConfig.ts). */
   readonly sparql: SparqlConfig;
-  /** The store read: embedded (the default) or a remote SPARQL endpoint (src/storeConfig.ts). */
+  /** The store read: embedded (the default) or a remote SPARQL endpoint (src/config/storeConfig.ts). */
   readonly store: StoreConfig;
   /** Where `/metrics` listens (METRICS_LISTEN); undefined: no metrics are kept. */
   readonly metricsListen: Listen | undefined;

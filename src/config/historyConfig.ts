@@ -3,8 +3,8 @@
 // resumption tokens are signed with.
 import fs from 'node:fs';
 import path from 'node:path';
-import { repositoryIdentifier } from './oai/identifiers';
-import { TOKEN_KEY_MIN_BYTES, TokenKey } from './oai/token';
+import { repositoryIdentifier } from '../oai/identifiers';
+import { TOKEN_KEY_MIN_BYTES, TokenKey } from '../oai/token';
 
 type Env = Readonly<Record<string, string | undefined>>;
 type Fail = (name: string, message: string) => Error;

@@ -1,7 +1,7 @@
 // The staff SPARQL endpoint's settings (docs/sparql.md has the table): off unless SPARQL_USERS
 // names a credentials file; its limits, its worker pool and, optionally, a listener of its own.
 import path from 'node:path';
-import { fileDefect } from './util/files';
+import { fileDefect } from '../util/files';
 
 /** Where the endpoint listens when it has a listener of its own (SPARQL_LISTEN). */
 export interface Listen {

@@ -1,13 +1,13 @@
 // Renders an institution's documents (the four RDF formats and the HTML page) and keeps their
-// representations (src/serving/representation.ts) in a byte-bounded LRU cache.
+// representations (src/documents/representation.ts) in a byte-bounded LRU cache.
 import type { Dataset, Institution } from '../store/dataset';
 import type { FormatName } from '../rdf/formats';
 import { SerializationError } from '../rdf/rdfxml';
 import type { Description } from '../rdf/description';
 import { CONTEXT_PATH } from '../rdf/context';
 import { serialize } from '../rdf/serialize';
-import { listedVersions, renderPage } from './page';
-import type { PageLanguage } from './html/language';
+import { listedVersions, renderPage } from '../pages/institutionPage';
+import type { PageLanguage } from '../pages/language';
 import { RenderQueue } from './renderQueue';
 import { ownBuffer, Representation, type Answer, type Holder } from './representation';
 import type { HistoryEvent } from '../history/model';
@@ -119,14 +119,14 @@ const keyOf = (institution: Institution, format: FormatName, language?: PageLang
 /** Its key in the cache: its URLs (context, links) are on the origin asked, each has a copy. */
 const cacheKey = (origin: string, key: string) => `${origin}\u0001${key}`;
 
-/** What pages say beyond their description (src/serving/page.ts). */
+/** What pages say beyond their description (src/pages/institutionPage.ts). */
 export interface PageSettings {
   readonly baseIri: string;
   readonly mapTiles: string;
   readonly mapAttribution: string;
 }
 
-/** What the documents of every dataset served count, for the metrics (src/metrics.ts). */
+/** What the documents of every dataset served count, for the metrics (src/process/metrics.ts). */
 export class ServingStats {
   /** Documents answered from the cache. */
   hits = 0;

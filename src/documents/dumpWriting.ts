@@ -1,4 +1,4 @@
-// Writing one version's dumps (src/serving/dumps.ts): the three files, each under a temporary
+// Writing one version's dumps (src/documents/versionDumps.ts): the three files, each under a temporary
 // name until whole, with its SHA-256 and size, and what each institution's description becomes in
 // each. It runs in a worker thread of its own (dumpsWorker.ts): framing 17,000 descriptions as
 // JSON-LD left about 340 MB of garbage in the serving thread's heap for half a minute
@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { toDescription, withOwnBlankNodes } from '../rdf/description';
 import { toJsonLd } from '../rdf/jsonld';
-import { searchEntry } from '../search/entry';
-import { csvRow, CSV_HEAD } from '../search/searchCsv';
+import { flatRecord } from '../record/flatRecord';
+import { csvRow, CSV_HEAD } from '../record/csv';
 
 /** One file being written: its stream (gzipped or not), its hash and size as written. */
 export class Writing {
@@ -110,7 +110,7 @@ export class DumpWriting {
     await jsonl.write(
       `${JSON.stringify(JSON.parse(await toJsonLd(description, this.contextUrl)))}\n`,
     );
-    const e = searchEntry(isil, description);
+    const e = flatRecord(isil, description);
     await csv.write(`${csvRow(e, iri)}\r\n`);
   }
 

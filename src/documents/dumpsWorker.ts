@@ -1,4 +1,4 @@
-// The dumps' worker thread (src/serving/dumpWriting.ts): one set at a time, written as the serving
+// The dumps' worker thread (src/documents/dumpWriting.ts): one set at a time, written as the serving
 // thread hands it the descriptions; the thread ends when the set is written, and its heap with it.
 import { serve } from '../threads/serve';
 import { DumpWriting, type DumpItem } from './dumpWriting';

@@ -18,7 +18,7 @@ import {
   writeFeed,
   type FeedFormat,
   type StreamSettings,
-} from './feed';
+} from './feedStatements';
 import { RenderQueue } from './renderQueue';
 import { Representation, type Answer } from './representation';
 

@@ -20,8 +20,7 @@ import {
   type FeedLayout,
   type FeedPage,
 } from './feedLayout';
-
-export const FEED_PATH = '/feed';
+import { FEED_PATH } from '../rdf/iris';
 
 export { AS, LDES, TREE, writeFeed, type FeedFormatName, type Statement } from './feedWriter';
 export const LDES_SPECIFICATION = 'https://w3id.org/ldes/specification';

@@ -1,4 +1,4 @@
-// Writes the change feed's statements (src/serving/feed.ts) in each of its formats: TriG with the
+// Writes the change feed's statements (src/documents/feedStatements.ts) in each of its formats: TriG with the
 // payloads as named graphs, N-Quads, N-Triples, Turtle, and JSON-LD with an inline context; the
 // feed's own IRIs are made absolute under the origin asked.
 import { PREFIXES } from '../rdf/namespaces';

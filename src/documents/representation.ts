@@ -44,7 +44,7 @@ const gzip = promisify(zlib.gzip);
 
 /**
  * What each compressed form costs beside its bytes: its buffer object and allocation, and its ETag
- * header (calibrated with the cache's ENTRY_OVERHEAD, src/serving/documents.ts).
+ * header (calibrated with the cache's ENTRY_OVERHEAD, src/documents/documents.ts).
  */
 export const ENCODING_OVERHEAD = 512;
 

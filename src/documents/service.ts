@@ -1,16 +1,16 @@
 // Holds the dataset being served and its rendered documents; a new dataset replaces both at once.
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 import type { Dataset } from '../store/dataset';
 import type { StoreHealth } from '../store/store';
-import type { Metrics } from '../metrics';
+import type { Registry } from 'prom-client';
 import { Documents, ServingStats } from './documents';
 import { CONTEXT_PATH } from '../rdf/context';
 import { RenderQueue } from './renderQueue';
 import { SearchHolder, type SearchOptions } from '../search/searchHolder';
-import { Dumps, type DumpsOptions } from './dumps';
+import { Dumps, type DumpsOptions } from './versionDumps';
 import { NO_HISTORY } from '../history/memory';
 import { dataTime, derivedHistory } from '../history/derived';
-import { typesOf } from '../oai/lists';
+import { typesOf } from '../oai/listVerbs';
 
 /** How the last reload (SIGHUP) ended, as /readyz shows it to an operator. */
 export interface ReloadOutcome {
@@ -27,6 +27,15 @@ export interface ReloadOutcome {
 const EMBEDDED: StoreHealth = Object.freeze({ kind: 'embedded', state: 'available' });
 
 /** What a service is built with besides its settings; each part has a default for tests. */
+/** What the service and its routes count; src/process/metrics.ts keeps the counters. */
+export interface ServiceMetrics {
+  /** The counters, for the metrics listener. */
+  readonly registry: Registry;
+  request(route: string, status: number, seconds: number, bytes: number): void;
+  reload(outcome: 'done' | 'refused'): void;
+  sparqlQuery(outcome: string, seconds: number): void;
+}
+
 export interface ServiceParts {
   /** Whether the store answers, for /readyz: the store's own `health` (an embedded store's). */
   readonly storeHealth?: () => StoreHealth;
@@ -34,7 +43,7 @@ export interface ServiceParts {
   readonly search?: SearchOptions;
   readonly dumps?: DumpsOptions;
   /** The metrics of this service, when the process keeps them (METRICS_LISTEN). */
-  readonly metrics?: (service: Service) => Metrics;
+  readonly metrics?: (service: Service) => ServiceMetrics;
   /** Bounds the renders of uncached documents, whichever dataset they are of. */
   readonly renders?: RenderQueue;
 }
@@ -49,10 +58,10 @@ export class Service {
   /** What the documents of every dataset served count (the metrics read it). */
   readonly stats = new ServingStats();
   /** The metrics, when the process keeps them (METRICS_LISTEN). */
-  readonly metrics: Metrics | undefined;
+  readonly metrics: ServiceMetrics | undefined;
   /** The search index, following the dataset served (src/search/). */
   readonly search: SearchHolder;
-  /** The dumps of each dataset version served (src/serving/dumps.ts). */
+  /** The dumps of each dataset version served (src/documents/versionDumps.ts). */
   readonly dumps: Dumps;
   /** Bounds the renders of uncached documents, whichever dataset they are of. */
   readonly renders: RenderQueue;
@@ -71,7 +80,7 @@ export class Service {
 
   /**
    * Whether the dataset served is the generated demonstration data, served because the bundled
-   * real data is missing (src/server/bundled.ts): the home page and /readyz say so.
+   * real data is missing (src/process/prepareBundled.ts): the home page and /readyz say so.
    */
   get demonstration(): boolean {
     return this.demonstrationServed;
@@ -97,7 +106,7 @@ export class Service {
    * the event loop. A request takes `current` once and answers from that dataset alone: a render
    * that started queries the store before its first `await`, and one waiting in the render queue
    * holds the retired store until it has run (tested in test/system/reload.test.ts and
-   * flood.test.ts). Each store lives in a thread of its own (src/embedded/storeThread.ts), ended once
+   * test/integration/flood.test.ts). Each store lives in a thread of its own (src/store/embedded/storeThread.ts), ended once
    * it has answered its last query, so freeing a large one holds no other query.
    */
   use(dataset: Dataset, demonstration = false): void {

@@ -36,7 +36,7 @@ export interface DumpSet {
   readonly institutions: number;
   readonly triples: number;
   readonly files: readonly DumpFile[];
-  /** Made of the generated demonstration data (src/server/bundled.ts), not the agency's. */
+  /** Made of the generated demonstration data (src/process/prepareBundled.ts), not the agency's. */
   readonly demonstration?: true;
 }
 

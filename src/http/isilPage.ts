@@ -18,7 +18,7 @@ import { find } from './lookup';
 import { pageHeaders } from './pageHeaders';
 import { publicOrigin } from './publicOrigin';
 import { documentAnswer, sendDocument } from './respond';
-import { pageLanguage } from '../serving/html/language';
+import { pageLanguage } from '../pages/language';
 
 export function page({ service, config }: RouteDeps): RequestHandler {
   const cache = cacheControl(config);

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { descriptionIri, institutionIri } from '../rdf/iris';
 import { isilDefect, isilKey, type Isil } from '../rdf/isil';
 import { CC0, PREFIXES, RDF_TYPE } from '../rdf/namespaces';
-import type { SkippedRecord, SourceRecord } from './records';
+import type { SkippedRecord, SourceRecord } from './sourceRecord';
 import { fileHead } from './fileHead';
 import { LoadError } from './loadError';
 import { firstInvalidUtf8 } from './utf8';

@@ -5,10 +5,10 @@
 import { LIBTYPE } from '../rdf/libtype';
 import { CC0, PREFIXES, RDF_TYPE } from '../rdf/namespaces';
 import { fileHead } from './fileHead';
-import { readLines } from './lists';
+import { readLines } from './listRecords';
 import { LoadError } from './loadError';
 import { IRI_SAFE_ISIL, iri, text, Triples } from './recordTriples';
-import type { SkippedRecord, SourceRecord } from './records';
+import type { SkippedRecord, SourceRecord } from './sourceRecord';
 
 const { rdfs, xsd, owl, foaf, v, dc, dcterms, geo, wgs84, schema, gbv, wdrs, cdtype, rdf } =
   PREFIXES;

@@ -1,9 +1,9 @@
 // The lists of OAI-PMH (ListIdentifiers, ListRecords): the items a selection picks, cut into pages
 // with resumption tokens bound to the list and to the version the history ends with.
 import type { Dataset } from '../store/dataset';
-import { keepEntries } from '../search/readEntries';
-import { historyOf, refuse, type OaiContext } from './context';
-import { formatOf } from './formats';
+import { keepRecords } from '../record/readRecords';
+import { historyOf, refuse, type OaiContext } from './oaiContext';
+import { formatOf } from './metadataFormats';
 import { cannotDisseminate, header, record } from './record';
 import { items, select, TYPE_SETS, type Selection, type TypeSet } from './records';
 import { datestamp, parseDatestamp, parseOaiRequest, type OaiArguments } from './request';
@@ -152,13 +152,13 @@ async function inTurn<T, R>(list: readonly T[], make: (item: T) => Promise<R>): 
 const typesMade = new WeakMap<Dataset, Promise<(isil: string) => TypeSet>>();
 
 /**
- * The kind of each live institution of `dataset` (its search entry's `type`), from the entries
+ * The kind of each live institution of `dataset` (its flat record's `type`), from the entries
  * read once per dataset version for its search index too.
  */
 export function typesOf(dataset: Dataset): Promise<(isil: string) => TypeSet> {
   let made = typesMade.get(dataset);
   if (!made) {
-    made = keepEntries(dataset).then((batches) => {
+    made = keepRecords(dataset).then((batches) => {
       const types = new Map<string, TypeSet>();
       for (const entries of batches)
         for (const e of entries) types.set(e.isil, e.type ?? 'unknown');

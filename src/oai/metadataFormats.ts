@@ -1,9 +1,9 @@
 // The metadata formats the repository disseminates (OAI-PMH 2.0 §3.4): Dublin Core (`oai_dc`,
 // which every repository must) and the description itself in RDF/XML (`rdf`), each written from
-// the institution's description; the fields of `oai_dc` are the search entry's (src/search/entry.ts).
+// the institution's description; the fields of `oai_dc` are the flat record's (src/record/flatRecord.ts).
 import type { Description } from '../rdf/description';
 import { SerializationError, toRdfXml } from '../rdf/rdfxml';
-import type { SearchEntry } from '../search/entry';
+import type { FlatRecord } from '../record/flatRecord';
 import { element } from './xml';
 
 export interface MetadataFormat {
@@ -38,7 +38,7 @@ export const formatOf = (prefix: string): MetadataFormat | undefined =>
  * (`type`), its places (`coverage`) and when its record last changed (`date`: its
  * `dcterms:modified`, else the day of its datestamp).
  */
-export function oaiDc(e: SearchEntry, datestamp: string): string {
+export function oaiDc(e: FlatRecord, datestamp: string): string {
   const fields = [
     element('dc:title', e.name),
     ...e.otherNames.map((n) => element('dc:title', n)),

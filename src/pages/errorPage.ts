@@ -2,7 +2,7 @@
 // in the reader's language, with the header, the lookup box and the way home, what went wrong, the
 // documents that do exist, and where an ISIL's past is still read (its TimeMap, its last memento).
 import { escapeHtml } from './escape';
-import { layout } from './layout';
+import { layout } from './frame';
 import { humanDate, keepLanguage, type Language, type PageLanguage } from './language';
 
 /** Where an ISIL's past is read (paths of the Memento routes). */

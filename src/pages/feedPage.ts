@@ -1,7 +1,7 @@
 // The change feed's page for people (`GET /feed` asked for as HTML): what the feed is, the formats a
 // client gets it in, and how to follow it with the reference client. Machines get the feed itself.
 import { escapeHtml } from './escape';
-import { layout } from './layout';
+import { layout } from './frame';
 import type { PageLanguage } from './language';
 
 const LDES = 'https://w3id.org/ldes/specification';

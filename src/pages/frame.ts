@@ -2,10 +2,10 @@
 // the lookup box and the language switch, the footer with the licence; one stylesheet of this host
 // (/assets/site.css), readable on a phone and in print. Values from the data are escaped by the
 // caller (escapeHtml); everything here is the service's own text.
-import { CC0 } from '../../rdf/namespaces';
+import { CC0 } from '../rdf/namespaces';
 import { escapeHtml } from './escape';
 import { keepLanguage, type PageLanguage } from './language';
-import { TEXT } from './text';
+import { TEXT } from './words';
 
 /** The pages' icon (/assets/favicon.svg, drawn for this service), linked from every page's head. */
 export const ICON_LINK = '<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">';

@@ -1,7 +1,7 @@
 // A description's quads, asked the way the pages read them: the objects of a subject's
 // property, its types, the first value.
 import type { Quad, Term } from 'n3';
-import { PREFIXES } from '../../rdf/namespaces';
+import { PREFIXES } from '../rdf/namespaces';
 
 const { rdf, v } = PREFIXES;
 

@@ -1,7 +1,7 @@
 // The institution's HTML page for people: the same triples as the RDF documents, laid out to read,
 // every value from the data escaped.
-import { FEED_PATH } from './feed';
-import { TEXT } from './html/text';
+import { FEED_PATH } from '../rdf/iris';
+import { TEXT } from './words';
 import type { Term } from 'n3';
 import type { Institution } from '../store/dataset';
 import type { Description } from '../rdf/description';
@@ -10,13 +10,13 @@ import { documentPath, mementoPath, timemapPath } from '../rdf/iris';
 import { timestamp14 } from '../history/model';
 import { CC0, PREFIXES } from '../rdf/namespaces';
 import { LIBTYPE, LIBTYPES } from '../rdf/libtype';
-import { Graph, mainFirst } from './html/graph';
-import { schemaOrg } from './html/schemaOrg';
-import { searchEntry } from '../search/entry';
-import { layout } from './html/layout';
-import { DE, ELSEWHERE, KINDS, PAGE } from './html/pageWords';
-import { escapeHtml, escapeMarkup } from './html/escape';
-import { humanDate, humanNumber, keepLanguage, type PageLanguage } from './html/language';
+import { Graph, mainFirst } from './graph';
+import { schemaOrg } from './schemaOrg';
+import { flatRecord } from '../record/flatRecord';
+import { layout } from './frame';
+import { DE, ELSEWHERE, KINDS, PAGE } from './institutionWords';
+import { escapeHtml, escapeMarkup } from './escape';
+import { humanDate, humanNumber, keepLanguage, type PageLanguage } from './language';
 
 const { foaf, v, dbp, dc, dcterms, geo, schema, gbv, rdf, rdfs, wdrs } = PREFIXES;
 
@@ -371,7 +371,7 @@ export function renderPage(
     ),
     ...(where ? ['<link rel="stylesheet" href="/assets/leaflet/leaflet.css">'] : []),
     `<script type="application/ld+json">\n${scriptJson(jsonld.trim())}\n</script>`,
-    `<script type="application/ld+json">\n${scriptJson(JSON.stringify(schemaOrg(g, r, searchEntry(institution.isil, description))))}\n</script>`,
+    `<script type="application/ld+json">\n${scriptJson(JSON.stringify(schemaOrg(g, r, flatRecord(institution.isil, description))))}\n</script>`,
   ].join('\n');
   const body = `${asOfNote(options)}<h1${langOf(nameTerm)}>${escapeHtml(name)}</h1>
 ${others.length ? `<p class="other-names">${t.otherNames}: ${others.join(' · ')}</p>` : ''}

@@ -1,6 +1,6 @@
 // The institution page's own words, in German and English, and the names it gives to
 // the kinds of institution and to the sites an owl:sameAs leads to.
-import { PREFIXES } from '../../rdf/namespaces';
+import { PREFIXES } from '../rdf/namespaces';
 import type { Language } from './language';
 
 const { schema } = PREFIXES;

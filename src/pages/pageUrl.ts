@@ -1,7 +1,7 @@
 // Where an institution's page lives: this service's `/isil/<isil>` when no ISIL_DIRECTORY_URL is
 // set, else the agency's directory. Every link to a page (home, search, reconciliation, sitemap,
 // the `.html` document's redirect) and the route table's choice of the page route ask here.
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 import { DIRECTORY_PATH, RESOURCE_PATH } from '../rdf/iris';
 
 /** Whether this service serves the institutions' pages itself (the route `/isil/`). */

@@ -2,25 +2,25 @@
 // institution (Library, Museum, ArchiveOrganization, else Organization), its name, identifier,
 // address, coordinates, contact and contact functions, and the same institution elsewhere.
 import type { Term } from 'n3';
-import { LIBTYPES } from '../../rdf/libtype';
-import { PREFIXES } from '../../rdf/namespaces';
-import type { SearchEntry } from '../../search/entry';
+import { LIBTYPES } from '../rdf/libtype';
+import { PREFIXES } from '../rdf/namespaces';
+import type { FlatRecord } from '../record/flatRecord';
 import { mainFirst, type Graph } from './graph';
 
 const { foaf, v, dbp, dc, dcterms, geo, schema } = PREFIXES;
 
 /**
  * schema.org JSON-LD for search engines: the kind of institution, name, address, geo, contact; its
- * main phone number and e-mail address are the fields' (src/search/fields.ts), as in every format.
+ * main phone number and e-mail address are the fields' (src/record/fields.ts), as in every format.
  */
 export function schemaOrg(
   g: Graph,
   r: string,
-  fields: Pick<SearchEntry, 'phone' | 'email'>,
+  fields: Pick<FlatRecord, 'phone' | 'email'>,
 ): Record<string, unknown> {
   const kinds = g.types({ value: r } as Term);
   // The agency's type (035E $f), else, for a museum's ISIL (`DE-MUS-…`) whose record says no
-  // more, a museum: as the search's facet reads them (src/search/entry.ts).
+  // more, a museum: as the search's facet reads them (src/record/flatRecord.ts).
   const agency =
     g
       .values(r, `${dcterms}type`)

@@ -2,15 +2,14 @@
 // that narrow the search (and a link that widens it again), the chosen facets as the fielded query
 // that says the same (so a person learns the syntax), paging, and the same search as CSV. A query
 // that cannot be read is shown with its error, the query kept in the box.
-import type { SearchAnswer } from '../../search/searchIndex';
-import { escapeHtml } from '../../serving/html/escape';
-import type { RouteDeps } from '../deps';
-import { institutionPage } from '../institutionPage';
-import { SEARCH_PATH, type ParsedSearch } from '../search';
-import { layout } from '../../serving/html/layout';
-import { humanNumber, keepLanguage, type PageLanguage } from '../../serving/html/language';
-import { TEXT } from '../../serving/html/text';
-import { fieldedFacet, usesSyntax } from '../../search/query';
+import type { SearchAnswer, SearchRequest } from '../search/searchIndex';
+import { escapeHtml } from './escape';
+import type { Config } from '../config/config';
+import { institutionPage } from './pageUrl';
+import { layout } from './frame';
+import { humanNumber, keepLanguage, type PageLanguage } from './language';
+import { TEXT } from './words';
+import { fieldedFacet, usesSyntax } from '../search/query';
 
 const FACETS = ['type', 'country', 'city'] as const;
 
@@ -33,7 +32,7 @@ const asQueryLine = (label: string, fielded: string, href: string) =>
   `<p class="fielded">${label}: <a href="${escapeHtml(href)}"><code>${escapeHtml(fielded)}</code></a></p>`;
 
 /** The hits, each with its identifiers, place, kind and distance. */
-function hitList(deps: RouteDeps, answer: SearchAnswer, language: PageLanguage): string {
+function hitList(config: Config, answer: SearchAnswer, language: PageLanguage): string {
   const t = TEXT[language.lang];
   return answer.hits
     .map(({ entry, distanceKm }) => {
@@ -48,13 +47,18 @@ function hitList(deps: RouteDeps, answer: SearchAnswer, language: PageLanguage):
         ...(entry.type ? [t.types[entry.type]] : []),
         ...(distanceKm !== undefined ? [t.distance(distanceKm.toFixed(1))] : []),
       ];
-      return `<li><a href="${escapeHtml(keepLanguage(institutionPage(deps.config, entry.isil), language))}" lang="de">${escapeHtml(entry.name)}</a><div class="meta">${meta.join(' · ')}</div></li>`;
+      return `<li><a href="${escapeHtml(keepLanguage(institutionPage(config, entry.isil), language))}" lang="de">${escapeHtml(entry.name)}</a><div class="meta">${meta.join(' · ')}</div></li>`;
     })
     .join('\n');
 }
 
+export const SEARCH_PATH = '/search';
+
+/** A search as its page asks it: the request, and which page of hits of what size. */
+export type ParsedSearch = SearchRequest & { page: number; size: number };
+
 export function searchPage(
-  deps: RouteDeps,
+  config: Config,
   params: URLSearchParams,
   request: ParsedSearch,
   answer: SearchAnswer,
@@ -88,7 +92,7 @@ export function searchPage(
         );
     return items.length ? `<section><h2>${title}</h2><ul>${items.join('')}</ul></section>` : '';
   };
-  const hits = hitList(deps, answer, language);
+  const hits = hitList(config, answer, language);
   const pages = Math.max(1, Math.ceil(answer.total / request.size));
   const pager =
     pages > 1

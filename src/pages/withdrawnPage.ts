@@ -1,10 +1,10 @@
 // The page of a withdrawn ISIL whose successor cannot be followed (410, contract §5): in
 // German or English, what the institution was, that its ISIL was withdrawn, the successor the data
 // names and why it is not followed, when the record last changed, and where its past is read.
-import type { Withdrawn } from '../../store/dataset';
+import type { Withdrawn } from '../store/dataset';
 import { pastLinks, type Past } from './errorPage';
 import { escapeHtml } from './escape';
-import { layout } from './layout';
+import { layout } from './frame';
 import { humanDate, keepLanguage, type PageLanguage } from './language';
 
 export function withdrawnPage(withdrawn: Withdrawn, language: PageLanguage, past?: Past): string {

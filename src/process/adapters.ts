@@ -2,15 +2,15 @@
 // from the settings (STORE, SPARQL_USERS), and how a replica follows a store others load. Above
 // this file, the process, the server and the app see the ports alone (src/store/store.ts,
 // src/store/staff.ts); the lint refuses an adapter's import anywhere else above the port.
-import type { Config, DatasetLoad } from '../config';
-import { embeddedHistory } from '../embedded/history';
+import type { Config, DatasetLoad } from '../config/config';
+import { embeddedHistory } from '../store/embedded/embeddedHistory';
 import { dataTime, derivedHistory } from '../history/derived';
 import type { History } from '../history/model';
 import type { Dataset } from '../store/dataset';
 import type { LoadRequest } from '../load/loadSources';
-import type { Logger } from '../log';
-import { StaffPool } from '../embedded/staffPool';
-import { StoreThread } from '../embedded/storeThread';
+import type { Logger } from '../util/logger';
+import { StaffPool } from '../store/embedded/staffPool';
+import { StoreThread } from '../store/embedded/storeThread';
 import { remoteHistory } from '../store/remote/remoteHistory';
 import { SparqlStore } from '../store/remote/sparqlStore';
 import { RemoteStaff } from '../store/remote/staffRemote';

@@ -4,22 +4,6 @@ import type http from 'node:http';
 import type net from 'node:net';
 import { isIdle, type ServerSocket } from './idle';
 
-/** Files the process keeps open besides its connections: the store's, the workers', the logs'. */
-export const OWN_FILES = 256;
-/** The cap when the open-files limit cannot be read, or is larger than it needs to be. */
-export const MAX_CONNECTIONS_CEILING = 16_384;
-
-/**
- * The default cap of each listener: half of what the open-files limit leaves past the process's
- * own files (the public and the staff listener may both fill theirs), at most
- * MAX_CONNECTIONS_CEILING, at least 16. Past the limit, the kernel's accepted connections were
- * reset, new clients' among them: 19,960 idle sockets held every other client out.
- */
-export function defaultMaxConnections(openFiles: number | undefined): number {
-  if (openFiles === undefined) return MAX_CONNECTIONS_CEILING;
-  return Math.max(16, Math.min(MAX_CONNECTIONS_CEILING, Math.floor((openFiles - OWN_FILES) / 2)));
-}
-
 /** What the cap did since it last said so. */
 export interface CapReport {
   readonly max: number;

@@ -3,9 +3,9 @@
 // the store's thread ends the process, as does the end of npm when npm started it.
 import type http from 'node:http';
 import net from 'node:net';
-import type { Config } from '../config';
-import type { Logger } from '../log';
-import type { Service } from '../serving/service';
+import type { Config } from '../config/config';
+import type { Logger } from '../util/logger';
+import type { Service } from '../documents/service';
 import type { StaffStore } from '../store/staff';
 import type { Store } from '../store/store';
 import { isIdle, type ServerSocket } from './idle';

@@ -3,15 +3,15 @@
 // (contract §1: a bad request line, an unknown method, an HTTP version not spoken, heads too long).
 import http from 'node:http';
 import type net from 'node:net';
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 import { createApp, createStaffApp } from '../http/app';
-import { Metrics } from '../metrics';
+import { Metrics } from './metrics';
 import type { StaffDeps } from '../http/sparql/endpoint';
 import { ALLOW } from '../http/errors';
 import { CORS, versionNotSupported } from '../http/middleware';
 import { boundPipelining } from '../http/pipeline';
-import type { Logger } from '../log';
-import { Service } from '../serving/service';
+import type { Logger } from '../util/logger';
+import { Service } from '../documents/service';
 import type { StoreHealth } from '../store/store';
 import { capConnections } from './connectionCap';
 

@@ -7,7 +7,7 @@
 // one: two services in one process (the tests) do not count into each other.
 import http from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Service } from './serving/service';
+import type { Service, ServiceMetrics } from '../documents/service';
 
 const PREFIX = 'isil_ld_';
 
@@ -19,7 +19,7 @@ function statusOf(status: number): string {
   return status >= 100 && status < 600 ? String(status) : 'other';
 }
 
-export class Metrics {
+export class Metrics implements ServiceMetrics {
   readonly registry = new Registry();
   private readonly requests: Counter<'route' | 'status'>;
   private readonly latency: Histogram<'route'>;
@@ -168,7 +168,7 @@ export class Metrics {
  * The metrics listener: `GET /metrics` (and HEAD) in the Prometheus text format, 404 for any
  * other path, 405 for any other method. It serves nothing else, and no data.
  */
-export function metricsServer(metrics: Metrics): http.Server {
+export function metricsServer(metrics: Pick<ServiceMetrics, 'registry'>): http.Server {
   return http.createServer((req, res) => {
     // Origin form or absolute form (RFC 9112 §3.2.2): the path either way.
     let path: string;

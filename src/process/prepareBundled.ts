@@ -3,9 +3,9 @@
 // generated demonstration dataset written in their place, said in one line of the log.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 import { generate } from '../load/generated';
-import type { Logger } from '../log';
+import type { Logger } from '../util/logger';
 import { BUNDLED_NAMES, DEMONSTRATION_COUNT } from '../util/bundled';
 import { fetchThirdParty, FETCH_COMMAND, THIRD_PARTY_DIR } from '../util/thirdParty';
 

@@ -1,7 +1,7 @@
 // Loads the dataset and swaps it in: the first load at start, and every reload (SIGHUP) after it.
-import { ConfigError, datasetLoad, type DatasetLoad } from '../config';
-import type { Logger } from '../log';
-import type { Service } from '../serving/service';
+import { ConfigError, datasetLoad, type DatasetLoad } from '../config/config';
+import type { Logger } from '../util/logger';
+import type { Service } from '../documents/service';
 import { LoadError } from '../load/loadError';
 import type { LoadRequest } from '../load/loadSources';
 import { NoVersion, StoreClosed, StoreTimeout, StoreUnavailable, type Store } from '../store/store';

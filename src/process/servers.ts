@@ -4,11 +4,11 @@
 import { StaffAuth } from '../http/sparql/auth';
 import { loadExamples } from '../http/sparql/editor';
 import { UsersFileError } from '../http/sparql/users';
-import type { Config } from '../config';
-import type { Logger } from '../log';
-import { metricsServer } from '../metrics';
+import type { Config } from '../config/config';
+import type { Logger } from '../util/logger';
+import { metricsServer } from './metrics';
 import type { Adapters } from './adapters';
-import { prepareBundled } from './bundled';
+import { prepareBundled } from './prepareBundled';
 import { configurationError } from './configurationError';
 import { handleSignals } from './lifecycle';
 import { startServer } from './listen';

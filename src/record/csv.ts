@@ -1,8 +1,8 @@
 // The CSV of search hits (`/search?format=csv`) and of the dumps, one row an institution, its
-// columns fields of src/search/fields.ts: made in the search index's thread for a search, since an
+// columns fields of src/record/fields.ts: made in the search index's thread for a search, since an
 // export of 10,000 rows took the serving thread some 55 ms to copy back and write.
 import { createHash } from 'node:crypto';
-import type { SearchEntry } from './entry';
+import type { FlatRecord } from './flatRecord';
 import { CSV_FIELDS, fieldValue, type FieldContext, type FieldName } from './fields';
 
 /** A CSV field (RFC 4180), a leading formula character made inert for spreadsheets. */
@@ -24,7 +24,7 @@ export const CSV_HEAD: readonly string[] = CSV_FIELDS;
 
 /** One institution's row of the columns `fields`, without its line end. */
 export function csvLine(
-  e: SearchEntry,
+  e: FlatRecord,
   fields: readonly FieldName[],
   context: FieldContext,
 ): string {
@@ -32,7 +32,7 @@ export function csvLine(
 }
 
 /** One institution's row of the default columns, without its line end; `uri` is its resource URI. */
-export function csvRow(e: SearchEntry, uri: string): string {
+export function csvRow(e: FlatRecord, uri: string): string {
   const before = CSV_FIELDS.filter((name) => name !== 'uri');
   return `${csvLine(e, before, { baseIri: '', pagePattern: '' })},${csvField(uri)}`;
 }
@@ -42,7 +42,7 @@ export function csvRow(e: SearchEntry, uri: string): string {
  * bytes: bytes, so that the thread that sends them neither measures nor encodes the text.
  */
 export function searchCsv(
-  entries: Iterable<SearchEntry>,
+  entries: Iterable<FlatRecord>,
   context: FieldContext,
   fields: readonly FieldName[] = CSV_FIELDS,
 ): MadeCsv {

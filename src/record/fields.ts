@@ -1,16 +1,16 @@
-// An institution's fields, read from its search entry (src/search/entry.ts): the one list of what
+// An institution's fields, read from its flat record (src/record/flatRecord.ts): the one list of what
 // a machine can ask for by name. The CSV's columns, the JSON Lines' keys, the GeoJSON's properties,
 // reconciliation's `extend` values and the OAI-PMH records read them here, and docs/search.md
 // lists them from `FIELDS` (a test compares the two).
 import type { Description } from '../rdf/description';
 import { RESOURCE_PATH } from '../rdf/iris';
-import { searchEntry, type SearchEntry } from './entry';
+import { flatRecord, type FlatRecord } from './flatRecord';
 
 /** Where an institution's URI and page are: plain data, so that it reaches the index's thread. */
 export interface FieldContext {
   /** BASE_IRI: the URI is `{baseIri}/resource/organisations/{isil}`. */
   readonly baseIri: string;
-  /** The page's URL with `{isil}` where the ISIL goes (src/http/institutionPage.ts). */
+  /** The page's URL with `{isil}` where the ISIL goes (src/pages/pageUrl.ts). */
   readonly pagePattern: string;
 }
 
@@ -20,7 +20,7 @@ interface Field {
   readonly name: string;
   /** What it holds, as docs/search.md says it. */
   readonly description: string;
-  readonly value: (entry: SearchEntry, context: FieldContext) => FieldValue;
+  readonly value: (entry: FlatRecord, context: FieldContext) => FieldValue;
 }
 
 const list = (values: readonly string[]): FieldValue => (values.length ? values : undefined);
@@ -105,13 +105,13 @@ export const CSV_FIELDS: readonly FieldName[] = [
 export const isField = (name: string): name is FieldName => BY_NAME.has(name);
 
 /** The value of the field `name` of `entry`; `undefined` where the data has none. */
-export function fieldValue(entry: SearchEntry, name: FieldName, context: FieldContext): FieldValue {
+export function fieldValue(entry: FlatRecord, name: FieldName, context: FieldContext): FieldValue {
   return BY_NAME.get(name)!.value(entry, context);
 }
 
 /** The fields `names` of `entry` that have a value, in that order, as a JSON object. */
 export function institutionFields(
-  entry: SearchEntry,
+  entry: FlatRecord,
   context: FieldContext,
   names: readonly FieldName[] = FIELD_NAMES,
 ): Record<string, string | number | readonly string[]> {
@@ -130,5 +130,5 @@ export function fieldsOf(
   context: FieldContext,
   names: readonly FieldName[] = FIELD_NAMES,
 ): Record<string, string | number | readonly string[]> {
-  return institutionFields(searchEntry(isil, description), context, names);
+  return institutionFields(flatRecord(isil, description), context, names);
 }

@@ -1,7 +1,7 @@
 // What the search knows of an institution, read from its published description: the
 // names, the identifiers, the places, the coordinates, the ways to reach it and its links. Made the
 // same way for every adapter (it reads descriptions through the store port), for every dataset
-// version. src/search/fields.ts lists what of it is published as fields.
+// version. src/record/fields.ts lists what of it is published as fields.
 import type { Quad, Term } from 'n3';
 import { parseModified, type Description } from '../rdf/description';
 import { LIBTYPES } from '../rdf/libtype';
@@ -12,7 +12,7 @@ const { foaf, v, dbp, geo, schema, dc, dcterms, gbv, owl, rdf, wdrs } = PREFIXES
 /** The kinds of institution the search facets and the pages tell apart. */
 export type InstitutionType = 'library' | 'archive' | 'museum' | 'other';
 
-export interface SearchEntry {
+export interface FlatRecord {
   readonly isil: string;
   /** The institution's URI. */
   readonly iri: string;
@@ -160,8 +160,8 @@ function defined<T extends object>(values: T): Partial<T> {
   ) as Partial<T>;
 }
 
-/** The search entry of the institution `isil`, from its description. */
-export function searchEntry(isil: string, description: Description): SearchEntry {
+/** The flat record of the institution `isil`, from its description. */
+export function flatRecord(isil: string, description: Description): FlatRecord {
   const quads = description.quads;
   const r = description.subject;
   const names = objects(quads, r, `${foaf}name`).map((t) => t.value.normalize('NFC'));

@@ -20,7 +20,7 @@ import {
 } from './likeness';
 import { inTownNamed, IN_TOWN_NAMED, OTHER_TOWN, otherTown } from './towns';
 import { townOf } from './wordLikeness';
-import type { InstitutionType, SearchEntry } from './entry';
+import type { InstitutionType, FlatRecord } from '../record/flatRecord';
 import type { SearchIndex } from './searchIndex';
 
 /** The properties a query may give (`pid`). */
@@ -81,7 +81,7 @@ const PART_OF_CANDIDATE = 6;
 /** How telling a query's words are together: auto-matching on a name alone needs enough. */
 const DISTINCTIVE = 10;
 
-const typeOf = (entry: SearchEntry) => {
+const typeOf = (entry: FlatRecord) => {
   const kind = TYPES.find((t) => t.kind !== undefined && t.kind === entry.type);
   return kind
     ? [
@@ -112,9 +112,9 @@ function candidatePool(
   index: SearchIndex,
   name: string,
   isils: readonly string[],
-  keep: ((e: SearchEntry) => boolean) | undefined,
-): Map<string, SearchEntry> {
-  const pool = new Map<string, SearchEntry>();
+  keep: ((e: FlatRecord) => boolean) | undefined,
+): Map<string, FlatRecord> {
+  const pool = new Map<string, FlatRecord>();
   for (const isil of isils) {
     const entry = index.entry(isil) ?? index.search({ q: isil, limit: 1 }).hits[0]?.entry;
     if (entry && entry.isil.toLowerCase() === isil.toLowerCase()) pool.set(entry.isil, entry);
@@ -122,7 +122,7 @@ function candidatePool(
   // The best by BM25, and those holding a telling word of the query (a town's name), which BM25
   // may rank below many that share two common words (`Städtisches Museum`).
   for (const hit of index.candidates(name, 100, keep)) pool.set(hit.entry.isil, hit.entry);
-  const add = (entries: readonly SearchEntry[]) => {
+  const add = (entries: readonly FlatRecord[]) => {
     for (const entry of entries) {
       if (pool.size >= MAX_POOL) return;
       if (!keep || keep(entry)) pool.set(entry.isil, entry);
@@ -198,7 +198,7 @@ function endKnown(index: SearchIndex, word: string): string | undefined {
  * elsewhere that fits both names the whole (Wikidata's `Hochschul- und Landesbibliothek Fulda` is
  * DE-66, not its campus library), unless it fits the part better by more than PART_OF_CANDIDATE.
  */
-function wholesFirst(scored: { readonly entry: SearchEntry; score: number }[]): void {
+function wholesFirst(scored: { readonly entry: FlatRecord; score: number }[]): void {
   const held = new Set(scored.map((c) => c.entry.isil));
   for (const c of scored) {
     const whole = c.entry.isil.replace(/-\d+$/, '');
@@ -257,7 +257,7 @@ export function reconcile(index: SearchIndex, query: ReconcileQuery): Candidate[
     .filter((k): k is InstitutionType => k !== undefined);
   const keep =
     kinds.length > 0 && !types.includes(ORGANIZATION)
-      ? (e: SearchEntry) => e.type !== undefined && kinds.includes(e.type)
+      ? (e: FlatRecord) => e.type !== undefined && kinds.includes(e.type)
       : undefined;
 
   const pool = candidatePool(index, query.query, given.get('isil') ?? [], keep);
@@ -327,14 +327,14 @@ const bestFirst = (a: Ranked, b: Ranked) =>
   b.score - a.score || b.spelt - a.spelt || a.entry.name.localeCompare(b.entry.name, 'de');
 
 interface Ranked {
-  readonly entry: SearchEntry;
+  readonly entry: FlatRecord;
   readonly score: number;
   /** How many of the query's words, as the query spells them, the name has. */
   readonly spelt: number;
 }
 
 interface Scored {
-  readonly entry: SearchEntry;
+  readonly entry: FlatRecord;
   readonly likeness: number;
   readonly score: number;
   readonly isil: boolean | undefined;

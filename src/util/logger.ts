@@ -1,8 +1,9 @@
 // The process's JSON logger (pino).
 import pino from 'pino';
-import type { LogLevel } from './config';
 
 export type Logger = pino.Logger;
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export function createLogger(level: LogLevel, destination?: pino.DestinationStream): Logger {
   return pino(

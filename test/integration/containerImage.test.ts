@@ -42,7 +42,10 @@ function admitted(rules: readonly string[], source: string): boolean {
 
 /** The variables `loadConfig` reads, from its source (the SPARQL endpoint's and the store's in files of their own). */
 function settingsRead(): string[] {
-  const source = read('src/config.ts') + read('src/sparqlConfig.ts') + read('src/storeConfig.ts');
+  const source =
+    read('src/config/config.ts') +
+    read('src/config/sparqlConfig.ts') +
+    read('src/config/storeConfig.ts');
   const names = new Set<string>();
   for (const match of source.matchAll(/env\.([A-Z_]+)|integer\(env, '([A-Z_]+)'/g))
     names.add(match[1] ?? match[2]!);

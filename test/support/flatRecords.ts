@@ -1,7 +1,7 @@
-// A search entry made for a test (src/search/entry.ts): an ISIL and a name, the rest as given.
-import type { SearchEntry } from '../../src/search/entry';
+// A flat record made for a test (src/record/flatRecord.ts): an ISIL and a name, the rest as given.
+import type { FlatRecord } from '../../src/record/flatRecord';
 
-export function entry(isil: string, name: string, more: Partial<SearchEntry> = {}): SearchEntry {
+export function entry(isil: string, name: string, more: Partial<FlatRecord> = {}): FlatRecord {
   return {
     isil,
     iri: `https://ld.zdb-services.de/resource/organisations/${isil}`,

@@ -4,7 +4,7 @@ import oxigraph from 'oxigraph';
 import { DATA_PATH, linksGraphIri, RESOURCE_PATH } from '../../rdf/iris';
 import { boundTerm, type BoundTerm, type SelectBinding } from '../bindings';
 import { descriptionQuads, NAMED_LINKS } from '../descriptions';
-import { linksHeld, linksQuery, type LinksHeld } from '../links';
+import { linksHeld, linksQuery, type LinksHeld } from '../linksHeld';
 import type { Line } from '../../rdf/ntriples';
 import { checkedIri, describeIris, loadQueries, type CheckedIri, type Queries } from '../queries';
 import type { TimeSlicer } from '../../util/timeSlice';

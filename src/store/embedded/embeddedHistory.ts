@@ -5,8 +5,8 @@
 // another history. Without a log (the bundled sources, HISTORY_DIR='', a
 // snapshot written without one) the version is a history of its own: one version, every ISIL
 // created at its time.
-import type { Config, DatasetLoad } from '../config';
-import { dataTime, derivedHistory } from '../history/derived';
+import type { Config, DatasetLoad } from '../../config/config';
+import { dataTime, derivedHistory } from '../../history/derived';
 import {
   committed,
   fileHistory,
@@ -18,14 +18,14 @@ import {
   readLogInTurns,
   statesAfter,
   type Pointer,
-} from '../history/log';
-import { LogWriter } from '../history/logWriter';
-import { diff, versionTime, type History } from '../history/model';
-import { statesOf } from '../history/states';
-import { snapshotPointer } from '../load/commitVersion';
-import { LoadError } from '../load/loadError';
-import type { Logger } from '../log';
-import type { Dataset } from '../store/dataset';
+} from '../../history/log';
+import { LogWriter } from '../../history/logWriter';
+import { diff, versionTime, type History } from '../../history/model';
+import { statesOf } from '../../history/states';
+import { snapshotPointer } from '../../load/commitVersion';
+import { LoadError } from '../../load/loadError';
+import type { Logger } from '../../util/logger';
+import type { Dataset } from '../dataset';
 import path from 'node:path';
 
 /**

@@ -5,15 +5,15 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { WorkerClient } from '../threads/client';
-import { moduleIn } from '../threads/workerRequire';
+import { WorkerClient } from '../../threads/client';
+import { moduleIn } from '../../threads/workerRequire';
 import {
   reviveStaffError,
   StaffUnavailable,
   type StaffAnswer,
   type StaffQuery,
   type WorkerState,
-} from '../store/staff';
+} from '../staff';
 import type { StaffReply, StaffRequest, VersionToLoad, WorkerMemory } from './staffProtocol';
 
 const WORKER = moduleIn(__dirname, 'staffWorker');

@@ -6,8 +6,8 @@
 // a query) and a fresh one takes its place, as does one whose memory grew past the bound. A worker
 // idle for the idle time ends; the next query starts one from the version's dump and waits for it.
 import fs from 'node:fs';
-import type { LoadRequest } from '../load/loadSources';
-import { QueryRefused } from '../store/staffQuery';
+import type { LoadRequest } from '../../load/loadSources';
+import { QueryRefused } from '../staffQuery';
 import {
   CannotWrite,
   NoFormatAccepted,
@@ -19,7 +19,7 @@ import {
   type StaffQuery,
   type StaffStore,
   type WorkerState,
-} from '../store/staff';
+} from '../staff';
 import type { Answered, Loaded, VersionToLoad } from './staffProtocol';
 import { Generation, QueryWorker, noWorkerWithin, openUnlinked, type Job } from './staffLanes';
 

@@ -1,6 +1,6 @@
 // What the staff pool (staffPool.ts) asks a query worker (staffWorker.ts) and what it answers.
-import type { LoadOptions } from '../load/loadSources';
-import type { StaffQuery } from '../store/staff';
+import type { LoadOptions } from '../../load/loadSources';
+import type { StaffQuery } from '../staff';
 
 /** The version a worker loads: the sources and options the served version was loaded from. */
 export interface VersionToLoad {

@@ -6,13 +6,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { workerData } from 'node:worker_threads';
-import { loadServed } from '../load/servedSnapshot';
-import { chunkedNQuads, markedTexts } from '../load/snapshot';
-import { serve } from '../threads/serve';
-import { NoFormatAccepted, QueryFailed, RESULT_FORMATS, type StaffQuery } from '../store/staff';
-import { checkQuery } from '../store/staffQuery';
-import { negotiateAmong } from '../util/accept';
-import { DatasetStore } from '../store/oxigraph/datasetStore';
+import { loadServed } from '../../load/servedSnapshot';
+import { chunkedNQuads, markedTexts } from '../../load/snapshot';
+import { serve } from '../../threads/serve';
+import { NoFormatAccepted, QueryFailed, RESULT_FORMATS, type StaffQuery } from '../staff';
+import { checkQuery } from '../staffQuery';
+import { negotiateAmong } from '../../util/accept';
+import { DatasetStore } from './datasetStore';
 import type {
   Answered,
   Dumped,
@@ -22,7 +22,7 @@ import type {
   VersionToLoad,
   WorkerMemory,
 } from './staffProtocol';
-import { writeBoolean, writeGraph, writeSolutions } from '../store/staffResults';
+import { writeBoolean, writeGraph, writeSolutions } from '../staffResults';
 
 const version = workerData as VersionToLoad;
 let store: DatasetStore | undefined;

@@ -1,7 +1,7 @@
 // What the HTTP thread asks a store's thread (storeThread.ts, storeWorker.ts) and what it answers;
 // the messages themselves are src/threads/'s.
-import type { VersionInfo } from '../history/model';
-import type { LoadOptions, LoadReport } from '../load/loadSources';
+import type { VersionInfo } from '../../history/model';
+import type { LoadOptions, LoadReport } from '../../load/loadSources';
 
 /**
  * A thread loads once, then answers describe queries of the store it loaded; it is not asked to
@@ -25,4 +25,4 @@ export interface LoadedReply {
 export type Reply = LoadedReply | string;
 
 /** A LoadError is a LoadError again on the HTTP thread, with where the file breaks. */
-export { reviveLoadError } from '../load/loadError';
+export { reviveLoadError } from '../../load/loadError';

@@ -7,18 +7,18 @@
 // queries. A reload loads in a fresh thread, and the previous one is terminated once it has
 // answered its last query: terminating releases its WebAssembly memory at once, and no query of
 // the new store waits behind the old one's free.
-import type { LoadOptions, LoadReport, LoadRequest } from '../load/loadSources';
-import { readCompactStates } from '../history/canonical';
-import { Dataset, type DescriptionSource } from '../store/dataset';
-import type { LinksHeld } from '../store/links';
-import { StoreClosed, type Opened, type Store, type StoreHealth } from '../store/store';
+import type { LoadOptions, LoadReport, LoadRequest } from '../../load/loadSources';
+import { readCompactStates } from '../../history/canonical';
+import { Dataset, type DescriptionSource } from '../dataset';
+import type { LinksHeld } from '../linksHeld';
+import { StoreClosed, type Opened, type Store, type StoreHealth } from '../store';
 
 const EMBEDDED: StoreHealth = Object.freeze({ kind: 'embedded', state: 'available' });
-import { TimeSlicer } from '../util/timeSlice';
-import { WorkerClient } from '../threads/client';
-import { moduleIn } from '../threads/workerRequire';
-import type { SelectBinding } from '../store/oxigraph/datasetStore';
-import type { CheckedIri } from '../store/queries';
+import { TimeSlicer } from '../../util/timeSlice';
+import { WorkerClient } from '../../threads/client';
+import { moduleIn } from '../../threads/workerRequire';
+import type { SelectBinding } from './datasetStore';
+import type { CheckedIri } from '../queries';
 import { reviveLoadError, type LoadedReply, type Reply, type Request } from './storeProtocol';
 
 /** The worker's module beside this one (src/threads/workerRequire.ts says how it is loaded). */

@@ -1,11 +1,11 @@
 // A store's own thread (see storeThread.ts): it loads one dataset with the loader's code, keeps
 // its store and runs the describe queries, answering describes between the slices of the load. It
 // is never asked to free the store: the HTTP thread terminates it instead.
-import { compactStates } from '../history/canonical';
-import { loadServed } from '../load/servedSnapshot';
-import { serve } from '../threads/serve';
-import type { DatasetStore } from '../store/oxigraph/datasetStore';
-import { checkedIri } from '../store/queries';
+import { compactStates } from '../../history/canonical';
+import { loadServed } from '../../load/servedSnapshot';
+import { serve } from '../../threads/serve';
+import type { DatasetStore } from './datasetStore';
+import { checkedIri } from '../queries';
 import type { LoadedReply, Reply, Request } from './storeProtocol';
 
 /** Index rows are sent as JSON text in pieces of this many rows: strings cross threads cheaply. */

@@ -9,7 +9,7 @@ import { readUsers, verify } from '../../../src/http/sparql/users';
 import { PROJECT_ROOT } from '../../../src/util/paths';
 import { tempDir } from '../../support';
 
-const SCRIPT = path.join(PROJECT_ROOT, 'loader', 'sparqlUser.ts');
+const SCRIPT = path.join(PROJECT_ROOT, 'cli', 'sparqlUser.ts');
 
 function run(args: string[], input = '', env: Record<string, string> = {}) {
   return spawnSync(process.execPath, ['--import', 'tsx', SCRIPT, ...args], {

@@ -1,12 +1,12 @@
-// Reconciliation's scoring (src/search/reconcile.ts): what a name's words say an institution is,
+// Reconciliation's scoring (src/search/candidates.ts): what a name's words say an institution is,
 // and a candidate of another kind ranked below one of the kind the name says, over entries made
 // for the purpose. The service's answers are tested against the spec's schemas in
 // test/integration/reconcile.test.ts.
 import assert from 'node:assert/strict';
 import { kindsNamed, significant, townsNamed } from '../../../src/search/likeness';
-import { reconcile } from '../../../src/search/reconcile';
+import { reconcile } from '../../../src/search/candidates';
 import { SearchIndex } from '../../../src/search/searchIndex';
-import { entry } from '../../support/searchEntry';
+import { entry } from '../../support/flatRecords';
 
 /**
  * `count` institutions, their ISILs `isil` and a number, named `name` with its `#` the number: as
@@ -124,7 +124,7 @@ describe('reconciliation scoring', () => {
   it("finds a compound's first part at the start of a word of a name", async () => {
     const index = await SearchIndex.build('v', [
       entry('DE-MUS-746414', 'Internationales Museum für Nummernschilder'),
-      // Enough others that a word no name has is telling (src/search/reconcile.ts, TELLING).
+      // Enough others that a word no name has is telling (src/search/candidates.ts, TELLING).
       ...others(200),
     ]);
     // No word of the label is a word of the name, nor a typo of one.
@@ -169,9 +169,9 @@ describe('reconciliation scoring', () => {
       entry('DE-MUS-477410', 'Gedenkstätte Bonn'),
       entry('DE-MUS-313311', 'Gedenkstätte Aachen'), // first by name, were they alike
       // A town's museum is a common name, the town's name a rare word: more of them than the
-      // best by BM25 that reconciliation weighs (src/search/reconcile.ts, candidatePool).
+      // best by BM25 that reconciliation weighs (src/search/candidates.ts, candidatePool).
       ...many(120, 'DE-MUS-1', 'Stadtmuseum'),
-      // Enough others that a word one name has is telling (src/search/reconcile.ts, TELLING).
+      // Enough others that a word one name has is telling (src/search/candidates.ts, TELLING).
       ...others(300),
     ]);
     assert.equal(firstId(index, 'Pasewalker Stadtmuseum'), 'DE-MUS-455212');
@@ -207,7 +207,7 @@ describe('reconciliation scoring', () => {
       entry('DE-MUS-855310', 'Museum Sächs.-Böhm. Erzgeb. im Bergmagazin'),
       entry('DE-MUS-959219', 'Sächsisches Industriemuseum'),
       entry('DE-MUS-962616', 'Glashüttenmuseum des Erzgebirges'),
-      // Enough others that a word few names have is telling (TELLING in src/search/reconcile.ts).
+      // Enough others that a word few names have is telling (TELLING in src/search/candidates.ts).
       ...others(300),
     ]);
     // Found though no word of the label is a word of the name: `erzgeb` is not `erzgebirge`.

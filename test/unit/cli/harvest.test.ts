@@ -1,7 +1,7 @@
 // The SRU harvest's command line: --from narrows the query by a date-of-change index, which the
 // DNB's ISIL catalogue does not have, so it must be named.
 import assert from 'node:assert/strict';
-import { parseCommandLine, type HarvestOptions } from '../../../loader/harvest';
+import { parseCommandLine, type HarvestOptions } from '../../../cli/harvest';
 
 describe('harvest command line (SRU)', () => {
   it('adds --from by the index --date-index names', () => {

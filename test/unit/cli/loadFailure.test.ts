@@ -2,7 +2,7 @@
 // (measured at about 315,000 generated institutions, 13 million triples: RuntimeError:
 // unreachable), where a larger dataset goes instead.
 import assert from 'node:assert/strict';
-import { failure } from '../../../loader/load';
+import { failure } from '../../../cli/loadCommand';
 import { LoadError } from '../../../src/load/loadSources';
 
 describe('a failed load, in one line', () => {

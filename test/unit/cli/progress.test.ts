@@ -2,7 +2,7 @@
 // --quiet; each line says the phase, the count, the rate and the time left.
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import { duration, Progress, progressMode } from '../../../loader/progress';
+import { duration, Progress, progressMode } from '../../../cli/progress';
 
 /** A stream that keeps what is written, and says whether it is a terminal. */
 function sink(isTTY: boolean): NodeJS.WriteStream & { text: () => string } {

@@ -1,9 +1,9 @@
-// The SRU client's pure parts (loader/sru.ts, loader/sruResponse.ts): the query, the request URL,
+// The SRU client's pure parts (cli/sru.ts, cli/sruResponse.ts): the query, the request URL,
 // Retry-After, and reading a response page into records that stand on their own.
 import assert from 'node:assert/strict';
 import { SaxesParser } from 'saxes';
-import { isilPrefixQuery, retryAfterMs, searchRetrieveUrl } from '../../../loader/sru';
-import { parseSearchRetrieveResponse, PPXML_NS } from '../../../loader/sruResponse';
+import { isilPrefixQuery, retryAfterMs, searchRetrieveUrl } from '../../../cli/sru';
+import { parseSearchRetrieveResponse, PPXML_NS } from '../../../cli/sruResponse';
 
 const SRW = 'http://www.loc.gov/zing/srw/';
 

@@ -1,7 +1,7 @@
 // The rendered-document cache keeps to its byte bound and evicts the least recently used first.
 import assert from 'node:assert/strict';
-import { DocumentCache, ENTRY_OVERHEAD, weight } from '../../../src/serving/documents';
-import { ENCODING_OVERHEAD, Representation } from '../../../src/serving/representation';
+import { DocumentCache, ENTRY_OVERHEAD, weight } from '../../../src/documents/documents';
+import { ENCODING_OVERHEAD, Representation } from '../../../src/documents/representation';
 
 const ANSWER = { status: 200, headers: () => ({}) } as const;
 const doc = (bytes: number, kind = 'x') =>

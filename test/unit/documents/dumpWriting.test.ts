@@ -1,11 +1,11 @@
-// One dump file being written (src/serving/dumpWriting.ts): whole, renamed into place with its
+// One dump file being written (src/documents/dumpWriting.ts): whole, renamed into place with its
 // SHA-256; and a file that cannot be written (here: its temporary name is taken by a folder, as a
 // full disk or a folder gone fails it) fails the writing instead of leaving it waiting for ever.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Writing } from '../../../src/serving/dumpWriting';
+import { Writing } from '../../../src/documents/dumpWriting';
 import { tempDir } from '../../support';
 
 describe('a dump file being written', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { MemoryHistory } from '../../../src/history/memory';
 import type { HistoryEvent, VersionInfo } from '../../../src/history/model';
-import { feedLayout, findPage, isImmutable, nextInRun } from '../../../src/serving/feedLayout';
+import { feedLayout, findPage, isImmutable, nextInRun } from '../../../src/documents/feedLayout';
 
 const DAY = 86_400;
 const T0 = Date.UTC(2025, 2, 1, 12) / 1000;

@@ -1,13 +1,13 @@
-// The feed's root and index pages (src/serving/feedPages.ts, feedLayout.ts): with more runs than a
+// The feed's root and index pages (src/documents/feedPages.ts, feedLayout.ts): with more runs than a
 // node links, the root links the newest and an index page the rest, a chain of index pages that
 // reaches every member once, each relation's bounds holding for all it reaches.
 import assert from 'node:assert/strict';
 import { Parser, type Quad } from 'n3';
 import { MemoryHistory } from '../../../src/history/memory';
 import type { HistoryEvent, VersionInfo } from '../../../src/history/model';
-import { AS, FEED_FORMATS, TREE } from '../../../src/serving/feed';
-import { FeedPages } from '../../../src/serving/feedPages';
-import { RenderQueue } from '../../../src/serving/renderQueue';
+import { AS, FEED_FORMATS, TREE } from '../../../src/documents/feedStatements';
+import { FeedPages } from '../../../src/documents/feedPages';
+import { RenderQueue } from '../../../src/documents/renderQueue';
 
 const BASE = 'https://ld.example.org';
 const ORIGIN = 'http://feed.test';

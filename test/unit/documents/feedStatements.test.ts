@@ -1,12 +1,12 @@
-// The change feed's documents as statements and their writers (src/serving/feed.ts): each format
+// The change feed's documents as statements and their writers (src/documents/feedStatements.ts): each format
 // the same dataset, the feed's own IRIs relative where the format allows, absolute under the
 // origin asked where it does not, and every member's blank nodes its own.
 import assert from 'node:assert/strict';
 import { Parser } from 'n3';
 import { MemoryHistory } from '../../../src/history/memory';
 import type { HistoryEvent } from '../../../src/history/model';
-import { pageStatements, rootStatements, writeFeed } from '../../../src/serving/feed';
-import { feedLayout } from '../../../src/serving/feedLayout';
+import { pageStatements, rootStatements, writeFeed } from '../../../src/documents/feedStatements';
+import { feedLayout } from '../../../src/documents/feedLayout';
 import { asTriples, parseJsonLd, sameGraph } from '../../support';
 
 const BASE = 'https://ld.example.org';

@@ -2,7 +2,7 @@
 // headers of its answers, made once.
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
-import { ownBuffer, Representation, type Answer } from '../../../src/serving/representation';
+import { ownBuffer, Representation, type Answer } from '../../../src/documents/representation';
 
 const LAST = new Date('2021-12-15T13:55:44Z');
 /** An answer that counts how often its headers are made. */

@@ -1,8 +1,8 @@
 // The error pages and the withdrawn ISIL's page: pages of the site, in German or English, each
 // status named in the page's language, and a 410's links to the ISIL's past.
 import assert from 'node:assert/strict';
-import { errorPage, statusTitle, type Past } from '../../../src/serving/html/errorPage';
-import { withdrawnPage } from '../../../src/serving/html/withdrawnPage';
+import { errorPage, statusTitle, type Past } from '../../../src/pages/errorPage';
+import { withdrawnPage } from '../../../src/pages/withdrawnPage';
 import type { Isil } from '../../../src/rdf/isil';
 
 const PAST: Past = {

@@ -1,4 +1,4 @@
-// The institution page's list of versions (src/serving/page.ts): the newest few, newest first, and
+// The institution page's list of versions (src/pages/institutionPage.ts): the newest few, newest first, and
 // the TimeMap for the rest, so that an ISIL with thousands of versions does not make a page of them.
 import assert from 'node:assert/strict';
 import { readDescription } from '../../../src/history/text';
@@ -7,7 +7,7 @@ import {
   renderPage,
   VERSIONS_SHOWN,
   type PageOptions,
-} from '../../../src/serving/page';
+} from '../../../src/pages/institutionPage';
 import type { Institution } from '../../../src/store/dataset';
 import type { Isil } from '../../../src/rdf/isil';
 

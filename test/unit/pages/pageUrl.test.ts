@@ -1,7 +1,7 @@
-// Where an institution's page lives (src/http/institutionPage.ts): here, or in the agency's
+// Where an institution's page lives (src/pages/pageUrl.ts): here, or in the agency's
 // directory, as a path or an absolute URL on the origin given, the page itself or a URL of this service that leads to it.
 import assert from 'node:assert/strict';
-import { institutionPage, servesPages } from '../../../src/http/institutionPage';
+import { institutionPage, servesPages } from '../../../src/pages/pageUrl';
 
 const here = { isilDirectoryUrl: '', baseIri: 'https://ld.example' };
 const agency = { isilDirectoryUrl: 'https://sigel.example', baseIri: 'https://ld.example' };

@@ -1,14 +1,14 @@
-// The fields of an institution (src/search/fields.ts) are the documented ones: docs/search.md
+// The fields of an institution (src/record/fields.ts) are the documented ones: docs/search.md
 // lists the module's own list, and the data extension's properties, as the modules have them; the
 // e-mail addresses and the time read from a description as docs/search.md says.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { toDescription } from '../../../src/rdf/description';
-import { searchEntry } from '../../../src/search/entry';
-import { FIELDS, institutionFields } from '../../../src/search/fields';
+import { flatRecord } from '../../../src/record/flatRecord';
+import { FIELDS, institutionFields } from '../../../src/record/fields';
 import { EXTEND_PROPERTIES } from '../../../src/search/extend';
-import { entry } from '../../support/searchEntry';
+import { entry } from '../../support/flatRecords';
 
 const MANUAL = fs.readFileSync(path.join(__dirname, '../../../docs/search.md'), 'utf8');
 
@@ -65,16 +65,16 @@ describe('the fields of an institution', () => {
             ]
           : []),
       ].join('\n');
-    const main = searchEntry('DE-9', toDescription(r, nt('', '+49 (1) 3')));
+    const main = flatRecord('DE-9', toDescription(r, nt('', '+49 (1) 3')));
     assert.equal(main.email, 'info@x.example', "the main phone number's contact's");
     assert.equal(main.illEmail, 'a-fernleihe@x.example');
     assert.equal(main.modified, '2022-11-18T14:37:34', 'no zone added');
     // No contact point has the main number: the address no contact point names, the general one.
-    const general = searchEntry('DE-9', toDescription(r, nt('+01:00', '+49 9')));
+    const general = flatRecord('DE-9', toDescription(r, nt('+01:00', '+49 9')));
     assert.equal(general.email, 'z-general@x.example');
     assert.equal(general.modified, '2022-11-18T14:37:34+01:00', 'the zone the record has');
     // No contact points at all: the first address.
-    const plain = searchEntry('DE-9', toDescription(r, nt('Z', '+49 9', false)));
+    const plain = flatRecord('DE-9', toDescription(r, nt('Z', '+49 9', false)));
     assert.equal(plain.email, 'a-fernleihe@x.example');
     assert.equal(plain.illEmail, undefined);
   });

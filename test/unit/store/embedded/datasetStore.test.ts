@@ -1,7 +1,7 @@
-// The embedded store's count of its quads (src/store/oxigraph/datasetStore.ts): counted once, and
+// The embedded store's count of its quads (src/store/embedded/datasetStore.ts): counted once, and
 // counted again after every kind of write.
 import assert from 'node:assert/strict';
-import { DatasetStore } from '../../../src/store/oxigraph/datasetStore';
+import { DatasetStore } from '../../../../src/store/embedded/datasetStore';
 
 const BASE = 'https://ld.zdb-services.de';
 const X = `<${BASE}/resource/organisations/DE-X>`;
