@@ -13,7 +13,7 @@ import { DataFactory, Parser, type Quad } from 'n3';
 import { isMemento, type History, type HistoryEvent } from '../../src/history/model';
 import type { DumpFile } from '../../src/documents/versionDumps';
 import type { Service } from '../../src/documents/service';
-import { ADAPTERS, sameGraph, tempDir } from '../support';
+import { ADAPTERS, sameGraph, tempDir, needsStore } from '../support';
 import {
   historyApp,
   registryVersions,
@@ -62,6 +62,7 @@ before(async function () {
 
 for (const adapter of ADAPTERS)
   describe(`change files (${adapter})`, function () {
+    before(needsStore(adapter));
     this.timeout(180_000);
     let app: Express;
     let service: Service;

@@ -17,7 +17,7 @@ import type { Dataset, Institution } from '../../src/store/dataset';
 import type { Isil } from '../../src/rdf/isil';
 import { SparqlStore } from '../../src/store/remote/sparqlStore';
 import { startVirtuoso, type Virtuoso } from '../servers/virtuoso';
-import { ADAPTERS, BASE, DE_1A_RDF, tempDir, testConfig, needsThirdParty } from '../support';
+import { BASE, DE_1A_RDF, tempDir, testConfig, needsThirdParty, needsStore } from '../support';
 
 const DEADLINE_MS = 1500;
 
@@ -39,7 +39,8 @@ async function snapshotOf(dir: string, count: number, seed: number): Promise<str
   return file;
 }
 
-(ADAPTERS.includes('remote') ? describe : describe.skip)('a remote store that fails', function () {
+describe('a remote store that fails', function () {
+  before(needsStore('remote'));
   before(needsThirdParty);
   this.timeout(180_000);
   let virtuoso: Virtuoso;

@@ -11,7 +11,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import type { History } from '../../../src/history/model';
 import { PROJECT_ROOT } from '../../../src/util/paths';
-import { asTriples, sameGraph } from '../../support';
+import { asTriples, sameGraph, type Adapter, needsStore } from '../../support';
 import { startServerProcess, type ServerProcess } from '../../support/serverProcess';
 import {
   HISTORY_BASE,
@@ -68,7 +68,7 @@ const institution = (isil: string) => `${HISTORY_BASE}/resource/organisations/${
 
 /** The app serving a fixture with its history: one function, so that each adapter is one call. */
 type FeedApp = (fixture: HistoryFixture) => Promise<{ app: Express; history: History }>;
-const FEED_APPS: readonly [string, FeedApp][] = HISTORY_APPS;
+const FEED_APPS: readonly [Adapter, FeedApp][] = HISTORY_APPS;
 
 /**
  * Serves `app` on a free port for the suite, its feed's URL in `feed.url`; the client's logger,
@@ -99,6 +99,7 @@ function listening(app: () => Promise<Express>): { url: string; paths: string[] 
 
 for (const [adapter, feedApp] of FEED_APPS)
   describe(`The reference client replays the change feed (${adapter})`, function () {
+    before(needsStore(adapter));
     this.timeout(120_000);
     let app: Express;
     let history: History;

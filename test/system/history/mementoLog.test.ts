@@ -17,10 +17,11 @@ import {
   writeHistory,
   type HistoryFixture,
 } from '../../support/history';
-import { ADAPTERS, rawRequest } from '../../support';
+import { ADAPTERS, rawRequest, needsStore } from '../../support';
 
 for (const adapter of ADAPTERS)
   describe(`Memento over the history the loader writes (${adapter})`, function () {
+    before(needsStore(adapter));
     this.timeout(120_000);
     let fixture: HistoryFixture;
     let app: Express;

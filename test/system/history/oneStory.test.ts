@@ -7,7 +7,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import type { History, HistoryEvent } from '../../../src/history/model';
 import { httpDate } from '../../../src/history/model';
-import { ADAPTERS } from '../../support';
+import { ADAPTERS, needsStore } from '../../support';
 import {
   historyApp,
   parseLinkFormat,
@@ -50,6 +50,7 @@ async function feedQuads(app: Express): Promise<Quad[]> {
 
 for (const adapter of ADAPTERS)
   describe(`the feed, OAI-PMH and the TimeMaps tell one story (${adapter})`, function () {
+    before(needsStore(adapter));
     this.timeout(300_000);
     let fixture: HistoryFixture;
     let app: Express;

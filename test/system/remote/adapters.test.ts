@@ -13,13 +13,13 @@ import { SparqlStore } from '../../../src/store/remote/sparqlStore';
 import { RemoteStaff } from '../../../src/store/remote/staffRemote';
 import { bulkTarget, sharedVirtuoso } from '../../servers/virtuoso';
 import {
-  ADAPTERS,
   BASE,
   DE_1A_RDF,
   FIXTURES,
   needsThirdParty,
   tempDir,
   testConfig,
+  needsStore,
 } from '../../support';
 
 const logger = createLogger('silent');
@@ -70,34 +70,32 @@ describe('the adapters the settings choose', function () {
     ));
 });
 
-(ADAPTERS.includes('remote') ? describe : describe.skip)(
-  'a replica following its remote store (STORE_POLL_SECONDS)',
-  function () {
-    before(needsThirdParty);
-    this.timeout(120_000);
+describe('a replica following its remote store (STORE_POLL_SECONDS)', function () {
+  before(needsStore('remote'));
+  before(needsThirdParty);
+  this.timeout(120_000);
 
-    it('reloads once the store marks another version current than the one served, not before', async () => {
-      const virtuoso = await sharedVirtuoso();
-      const env = { STORE: 'remote', SPARQL_ENDPOINT: virtuoso.endpoint, STORE_POLL_SECONDS: '1' };
-      const config = testConfig(env);
-      await loadRemote([DE_1A_RDF], { baseIri: BASE }, config, bulkTarget(virtuoso));
-      await withAdapters(env, async ({ store, follow }) => {
-        const { dataset } = await store.open({ sources: [], options: { baseIri: BASE } });
-        let reloads = 0;
-        const stop = follow(
-          () => dataset.version,
-          () => reloads++,
-        );
-        await new Promise((resolve) => setTimeout(resolve, 2500));
-        assert.equal(reloads, 0);
-        const other = path.join(FIXTURES, 'test', 'withdrawn.ttl');
-        await loadRemote([other], { baseIri: BASE }, config, bulkTarget(virtuoso));
-        for (let waited = 0; reloads === 0 && waited < 10_000; waited += 250)
-          await new Promise((resolve) => setTimeout(resolve, 250));
-        stop();
-        dataset.free();
-        assert.ok(reloads > 0);
-      });
+  it('reloads once the store marks another version current than the one served, not before', async () => {
+    const virtuoso = await sharedVirtuoso();
+    const env = { STORE: 'remote', SPARQL_ENDPOINT: virtuoso.endpoint, STORE_POLL_SECONDS: '1' };
+    const config = testConfig(env);
+    await loadRemote([DE_1A_RDF], { baseIri: BASE }, config, bulkTarget(virtuoso));
+    await withAdapters(env, async ({ store, follow }) => {
+      const { dataset } = await store.open({ sources: [], options: { baseIri: BASE } });
+      let reloads = 0;
+      const stop = follow(
+        () => dataset.version,
+        () => reloads++,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      assert.equal(reloads, 0);
+      const other = path.join(FIXTURES, 'test', 'withdrawn.ttl');
+      await loadRemote([other], { baseIri: BASE }, config, bulkTarget(virtuoso));
+      for (let waited = 0; reloads === 0 && waited < 10_000; waited += 250)
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      stop();
+      dataset.free();
+      assert.ok(reloads > 0);
     });
-  },
-);
+  });
+});

@@ -28,6 +28,7 @@ import {
   REAL_DATA,
   sameGraph,
   needsThirdParty,
+  needsStore,
 } from '../../support';
 
 const PICA = path.join(REAL_DATA, 'isil-directory_pica-plain_8-records.dat');
@@ -77,6 +78,7 @@ const turtle = async (app: Express, isil: string) => {
 
 for (const adapter of ADAPTERS)
   describe(`links to the same institution elsewhere (${adapter} store)`, function () {
+    before(needsStore(adapter));
     this.timeout(120_000);
     let without: Express;
     let app: Express;

@@ -27,6 +27,7 @@ import {
   tempDir,
   testConfig,
   type Adapter,
+  needsStore,
 } from '../../support';
 import { historyOf, parseLinkFormat, type ParsedLink } from '../../support/history';
 
@@ -126,6 +127,7 @@ const mementoPath = (time: number, original: string) => `/memento/${timestamp14(
 
 for (const adapter of ADAPTERS)
   describe(`Memento (RFC 7089) over a history of two versions (${adapter} store)`, function () {
+    before(needsStore(adapter));
     this.timeout(120_000);
     let app: Express;
     let then: Express;
@@ -676,6 +678,7 @@ describe('Memento over three versions: a TimeGate’s choice between the first a
 
 for (const adapter of ADAPTERS)
   describe(`Memento over the one version a dataset without a log derives (${adapter} store)`, function () {
+    before(needsStore(adapter));
     before(needsThirdParty);
     this.timeout(120_000);
     let app: Express;

@@ -12,7 +12,7 @@ import { BUNDLED_DATASET } from '../../../src/util/bundled';
 import { loadRemote } from '../../../cli/remote';
 import { SparqlStore } from '../../../src/store/remote/sparqlStore';
 import { bulkTarget, startVirtuoso, type Virtuoso } from '../../servers/virtuoso';
-import { ADAPTERS, openDataset, testConfig, needsThirdParty } from '../../support';
+import { openDataset, testConfig, needsThirdParty, needsStore } from '../../support';
 
 const XSD_DATE_TIME = 'http://www.w3.org/2001/XMLSchema#dateTime';
 
@@ -45,86 +45,82 @@ function term<T extends Term>(t: T): T {
 const normalise = (quads: readonly Quad[]): Quad[] =>
   quads.map((q) => DataFactory.quad(term(q.subject), q.predicate, term(q.object)));
 
-(ADAPTERS.includes('remote') ? describe : describe.skip)(
-  'the remote store serves every bundled institution as the embedded store does',
-  function () {
-    before(needsThirdParty);
-    this.timeout(300_000);
-    let embedded: Dataset;
-    let remote: Dataset;
-    before(async () => {
-      const config = testConfig();
-      embedded = (await loadSources(BUNDLED_DATASET, { baseIri: config.baseIri })).dataset;
-      remote = (await openDataset(BUNDLED_DATASET, config, 'remote')).dataset;
-    });
-    after(() => embedded.free());
+describe('the remote store serves every bundled institution as the embedded store does', function () {
+  before(needsStore('remote'));
+  before(needsThirdParty);
+  this.timeout(300_000);
+  let embedded: Dataset;
+  let remote: Dataset;
+  before(async () => {
+    const config = testConfig();
+    embedded = (await loadSources(BUNDLED_DATASET, { baseIri: config.baseIri })).dataset;
+    remote = (await openDataset(BUNDLED_DATASET, config, 'remote')).dataset;
+  });
+  after(() => embedded.free());
 
-    it('has the same institutions, withdrawn ISILs and triples', () => {
-      assert.deepEqual(
-        [...remote.institutions()].map((i) => i.isil).sort(),
-        [...embedded.institutions()].map((i) => i.isil).sort(),
+  it('has the same institutions, withdrawn ISILs and triples', () => {
+    assert.deepEqual(
+      [...remote.institutions()].map((i) => i.isil).sort(),
+      [...embedded.institutions()].map((i) => i.isil).sort(),
+    );
+    assert.ok(remote.institutionCount > 17_000, `${remote.institutionCount} institutions`);
+    assert.equal(remote.withdrawnCount, embedded.withdrawnCount);
+    assert.equal(remote.tripleCount, embedded.tripleCount);
+  });
+
+  it('gives each institution a graph isomorphic to the embedded one', async () => {
+    const institutions = [...embedded.institutions()];
+    const differ: string[] = [];
+    // Four at a time: the remote adapter's pool has four connections.
+    for (let i = 0; i < institutions.length; i += 4) {
+      await Promise.all(
+        institutions.slice(i, i + 4).map(async (institution) => {
+          const here = (await embedded.describe(institution)).quads;
+          const found = remote.lookup(institution.isil);
+          assert.equal(found.kind, 'found', institution.isil);
+          const there = (await remote.describe(found.institution)).quads;
+          if (there.length === 0 || !isomorphic(normalise(there), normalise(here)))
+            differ.push(institution.isil);
+        }),
       );
-      assert.ok(remote.institutionCount > 17_000, `${remote.institutionCount} institutions`);
-      assert.equal(remote.withdrawnCount, embedded.withdrawnCount);
-      assert.equal(remote.tripleCount, embedded.tripleCount);
-    });
+    }
+    assert.deepEqual(differ.slice(0, 10), [], `${differ.length} institutions differ`);
+    // What the normalisations changed: printed for the record, bounded so none hides much.
+    console.log(
+      `      ${institutions.length} institutions compared; normalised: ${normalised.language} language tags, ${normalised.dateTime} dateTimes`,
+    );
+  });
+});
 
-    it('gives each institution a graph isomorphic to the embedded one', async () => {
-      const institutions = [...embedded.institutions()];
-      const differ: string[] = [];
-      // Four at a time: the remote adapter's pool has four connections.
-      for (let i = 0; i < institutions.length; i += 4) {
-        await Promise.all(
-          institutions.slice(i, i + 4).map(async (institution) => {
-            const here = (await embedded.describe(institution)).quads;
-            const found = remote.lookup(institution.isil);
-            assert.equal(found.kind, 'found', institution.isil);
-            const there = (await remote.describe(found.institution)).quads;
-            if (there.length === 0 || !isomorphic(normalise(there), normalise(here)))
-              differ.push(institution.isil);
-          }),
-        );
-      }
-      assert.deepEqual(differ.slice(0, 10), [], `${differ.length} institutions differ`);
-      // What the normalisations changed: printed for the record, bounded so none hides much.
-      console.log(
-        `      ${institutions.length} institutions compared; normalised: ${normalised.language} language tags, ${normalised.dateTime} dateTimes`,
-      );
-    });
-  },
-);
+describe('a store that gives at most 5,000 rows an answer, without saying so', function () {
+  before(needsStore('remote'));
+  before(needsThirdParty);
+  this.timeout(300_000);
+  let virtuoso: Virtuoso;
+  before(async () => {
+    virtuoso = await startVirtuoso(60_000, 10, 10_000, 5_000);
+  });
+  after(() => virtuoso.stop());
 
-(ADAPTERS.includes('remote') ? describe : describe.skip)(
-  'a store that gives at most 5,000 rows an answer, without saying so',
-  function () {
-    before(needsThirdParty);
-    this.timeout(300_000);
-    let virtuoso: Virtuoso;
-    before(async () => {
-      virtuoso = await startVirtuoso(60_000, 10, 10_000, 5_000);
-    });
-    after(() => virtuoso.stop());
-
-    it('is read in pages: the index holds every institution, not the first 5,000', async () => {
-      const config = testConfig();
-      await loadRemote(BUNDLED_DATASET, { baseIri: config.baseIri }, config, bulkTarget(virtuoso));
-      const store = new SparqlStore(
-        { endpoint: virtuoso.endpoint, connections: 4, deadlineMs: 30_000 },
-        config.baseIri,
-      );
+  it('is read in pages: the index holds every institution, not the first 5,000', async () => {
+    const config = testConfig();
+    await loadRemote(BUNDLED_DATASET, { baseIri: config.baseIri }, config, bulkTarget(virtuoso));
+    const store = new SparqlStore(
+      { endpoint: virtuoso.endpoint, connections: 4, deadlineMs: 30_000 },
+      config.baseIri,
+    );
+    try {
+      const { dataset } = await store.open();
+      const embedded = (await loadSources(BUNDLED_DATASET, { baseIri: config.baseIri })).dataset;
       try {
-        const { dataset } = await store.open();
-        const embedded = (await loadSources(BUNDLED_DATASET, { baseIri: config.baseIri })).dataset;
-        try {
-          assert.ok(embedded.institutionCount > 15_000);
-          assert.equal(dataset.institutionCount, embedded.institutionCount);
-          assert.equal(dataset.withdrawnCount, embedded.withdrawnCount);
-        } finally {
-          embedded.free();
-        }
+        assert.ok(embedded.institutionCount > 15_000);
+        assert.equal(dataset.institutionCount, embedded.institutionCount);
+        assert.equal(dataset.withdrawnCount, embedded.withdrawnCount);
       } finally {
-        await store.close();
+        embedded.free();
       }
-    });
-  },
-);
+    } finally {
+      await store.close();
+    }
+  });
+});

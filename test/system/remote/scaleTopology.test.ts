@@ -11,7 +11,6 @@ import zlib from 'node:zlib';
 import { startTopology, topologyInstalled, type Topology } from '../../servers/topology';
 import { sharedVirtuoso } from '../../servers/virtuoso';
 import {
-  ADAPTERS,
   parseJsonLd,
   parseRdfXml,
   parseTurtle,
@@ -22,7 +21,9 @@ import {
   sameGraph,
   testConfig,
   needsThirdParty,
+  needsStore,
 } from '../../support';
+import { skipWithout } from '../../support/missing';
 
 /** What Chromium sends for a page. */
 const BROWSER =
@@ -68,9 +69,12 @@ function get(url: string, headers: Record<string, string> = {}) {
   });
 }
 
-const runs = ADAPTERS.includes('remote') && (topologyInstalled() || process.env.CI);
-
-(runs ? describe : describe.skip)('the scale topology: replicas, nginx, Varnish', function () {
+describe('the scale topology: replicas, nginx, Varnish', function () {
+  before(needsStore('remote'));
+  before(function () {
+    if (!topologyInstalled())
+      skipWithout(this, 'nginx-light and varnish', 'sudo bash .ci/packages installs them');
+  });
   before(needsThirdParty);
   this.timeout(180_000);
   let topology: Topology;

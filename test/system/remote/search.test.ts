@@ -8,7 +8,7 @@ import type { Service } from '../../../src/documents/service';
 import { loadSources } from '../../../src/load/loadSources';
 import { SearchHolder } from '../../../src/search/searchHolder';
 import type { Worker } from 'node:worker_threads';
-import { ADAPTERS, BASE, buildApp, needsThirdParty } from '../../support';
+import { ADAPTERS, BASE, buildApp, needsThirdParty, needsStore } from '../../support';
 
 /** The rows of a CSV answer (RFC 4180: quoted fields may hold commas and doubled quotes). */
 function csvRows(text: string): string[][] {
@@ -27,6 +27,7 @@ function csvRows(text: string): string[][] {
 
 for (const adapter of ADAPTERS)
   describe(`search over HTTP (${adapter} store)`, function () {
+    before(needsStore(adapter));
     before(needsThirdParty);
     this.timeout(120_000);
     // One listening server: an answer's pages are absolute on the origin asked, the same port each time.

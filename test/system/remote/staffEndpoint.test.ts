@@ -13,6 +13,7 @@ import {
   REAL_DATA,
   sameGraph,
   needsThirdParty,
+  needsStore,
 } from '../../support';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
@@ -81,6 +82,7 @@ async function runaway(own: StaffApp): Promise<{ status: Promise<number> }> {
 
 for (const suite of ADAPTERS)
   describe(`the staff SPARQL endpoint (${suite} store)`, function () {
+    before(needsStore(suite));
     before(needsThirdParty);
     this.timeout(60_000);
     let staff: StaffApp;
@@ -844,6 +846,7 @@ for (const suite of ADAPTERS)
 
 for (const suite of ADAPTERS)
   describe(`the staff listener over DE-1a and its links (${suite} store)`, function () {
+    before(needsStore(suite));
     before(needsThirdParty);
     this.timeout(60_000);
     /** DE-1a with its links: the links graph holds two triples about it. */

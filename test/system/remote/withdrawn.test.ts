@@ -20,6 +20,7 @@ import {
   sameGraph,
   asText,
   needsThirdParty,
+  needsStore,
 } from '../../support';
 
 const WITHDRAWN_TTL = path.join(FIXTURES, 'test', 'withdrawn.ttl');
@@ -45,6 +46,7 @@ const LIVE_STATUS: Readonly<Record<string, number>> = {
 
 for (const adapter of ADAPTERS)
   describe(`withdrawn ISILs (${adapter} store)`, () => {
+    before(needsStore(adapter));
     before(needsThirdParty);
     let app: Express;
     let service: Service;
