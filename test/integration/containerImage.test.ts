@@ -71,7 +71,7 @@ describe('the container image', () => {
   it('fetches the bundled dataset at build time by the command developers use, and copies it', () => {
     const dockerfile = read('Dockerfile');
     assert.match(dockerfile, /^ARG THIRD_PARTY_DIR=$/m);
-    assert.match(dockerfile, /node dist\/loader\/fetchData\.js --bundled$/m);
+    assert.match(dockerfile, /node dist\/cli\/fetchData\.js --bundled$/m);
     assert.match(dockerfile, /^COPY --from=build \/app\/data\/ data\/$/m);
     assert.ok(admitted(rules, 'data/sources.json') && admitted(rules, 'data/third-party/x.tsv'));
     // Where the command puts them is where the server reads them.
