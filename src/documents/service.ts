@@ -104,8 +104,8 @@ export class Service {
    * every render asked of it has settled (`Documents.retire`), at the earliest on the next turn of
    * the event loop. A request takes `current` once and answers from that dataset alone: a render
    * that started queries the store before its first `await`, and one waiting in the render queue
-   * holds the retired store until it has run (tested in test/integration/reload.test.ts and
-   * flood.test.ts). Each store lives in a thread of its own (src/store/embedded/storeThread.ts), ended once
+   * holds the retired store until it has run (tested in test/system/reload.test.ts and
+   * test/integration/flood.test.ts). Each store lives in a thread of its own (src/store/embedded/storeThread.ts), ended once
    * it has answered its last query, so freeing a large one holds no other query.
    */
   use(dataset: Dataset, demonstration = false): void {

@@ -1,6 +1,6 @@
 // The SHACL Core shapes of queries/shapes.ttl compiled into direct checks: each shape becomes a
 // function over an institution's triples that reports what shacl-engine reports (the same shapes,
-// focus nodes, values and messages, in the same order: test/unit/load/compiledShapes.test.ts holds
+// focus nodes, values and messages, in the same order: test/integration/load/compiledShapes.test.ts holds
 // them equal over every fixture and the generated set), several times faster. A shape using what is
 // not compiled here (sh:closed, sh:equals, ranges, path quantifiers, ...) is refused with a
 // ShapesError: shacl-engine runs such shapes (the validator's `engine` option).

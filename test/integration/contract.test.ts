@@ -6,7 +6,7 @@ import type { Express } from 'express';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  ADAPTERS,
+  EMBEDDED,
   buildApp,
   local,
   PUBLIC,
@@ -83,7 +83,7 @@ function writeTurtle(dir: string, name: string, text: string): string {
   return file;
 }
 
-for (const adapter of ADAPTERS)
+for (const adapter of EMBEDDED)
   describe(`HTTP contract (${adapter} store)`, () => {
     before(needsThirdParty);
     let app: Express;

@@ -14,7 +14,7 @@ import type { Express } from 'express';
 import type { Service } from '../../src/documents/service';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
 import { EXTEND_PROPERTIES } from '../../src/search/extend';
-import { ADAPTERS, buildApp, CONFORMANCE, needsThirdParty, PUBLIC } from '../support';
+import { EMBEDDED, buildApp, CONFORMANCE, needsThirdParty, PUBLIC } from '../support';
 
 const SCHEMAS = path.join(CONFORMANCE, 'reconciliation-0.2', 'schemas');
 
@@ -58,11 +58,10 @@ const PROPERTIES = [
   'otherNames',
 ];
 
-for (const adapter of ADAPTERS)
+for (const adapter of EMBEDDED)
   describe(`reconciliation's data extension (${adapter} store)`, function () {
     before(needsThirdParty);
-    // The remote store reads the 18,672 descriptions for the index one query each: on a busy
-    // 2-core machine, minutes (105 s to load, 15 ms a description).
+    // The index of the bundled dataset is built before the first test: minutes on a busy machine.
     this.timeout(900_000);
     let app: Express;
     let service: Service;

@@ -1,4 +1,4 @@
-// Search for machines over HTTP, through each store adapter, on generated institutions (most of
+// Search for machines over HTTP, over the embedded store, on generated institutions (most of
 // them with coordinates, unlike the bundled data): fielded queries, GeoJSON, JSON Lines, CSV
 // columns, and a bulk export that keeps the version it started in across a reload.
 import assert from 'node:assert/strict';
@@ -11,7 +11,7 @@ import { check } from '@placemarkio/check-geojson';
 import { generate } from '../../cli/generate';
 import type { Service } from '../../src/documents/service';
 import { fieldContext } from '../../src/http/searchExport';
-import { ADAPTERS, BASE, buildApp, openDataset, tempDir, testConfig } from '../support';
+import { EMBEDDED, BASE, buildApp, openDataset, tempDir, testConfig } from '../support';
 
 const COUNT = 300;
 
@@ -38,7 +38,7 @@ const lines = (body: Buffer): Line[] =>
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Line);
 
-for (const adapter of ADAPTERS)
+for (const adapter of EMBEDDED)
   describe(`search for machines (${adapter} store)`, function () {
     this.timeout(120_000);
     // One listening server: an answer's pages are absolute on the origin asked, the same port each time.

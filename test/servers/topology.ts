@@ -2,7 +2,7 @@
 // CI (which has no Docker): N service replicas (node processes on free ports, all on one store),
 // Debian's nginx balancing over them and Debian's Varnish caching in front, each with the
 // configuration from docs/scale/ that compose mounts, its host names and ports written in.
-// The tests start it in test/integration/scaleTopology.test.ts, the bench in test/bench/scaleOut.ts.
+// The tests start it in test/system/remote/scaleTopology.test.ts, the bench in test/bench/scaleOut.ts.
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';

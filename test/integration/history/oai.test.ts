@@ -1,19 +1,19 @@
 // The OAI-PMH provider (/oai, docs/history.md "Harvesting by OAI-PMH") over a registry with a
 // past: five versions (created, updated, deleted, withdrawn, a rollback) written by the loader's
 // commit step. Every answer is validated against the OAI-PMH schemas with xmllint (--nonet), each
-// verb and each error. The app comes from one function (`historyApp`): the remote store's history
-// is a second call of the same suite.
+// verb and each error. Over the embedded store: test/system/history/oneStory.test.ts holds that
+// the remote store's history tells the harvester the same.
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import type { Express } from 'express';
 import { historyApp, VERSION_TIMES, type HistoryFixture } from '../../support/history';
-import { ADAPTERS, needsThirdParty, parseRdfXml, sameGraph } from '../../support';
+import { EMBEDDED, needsThirdParty, parseRdfXml, sameGraph } from '../../support';
 import { needsXmllint } from '../../support/oaiSchema';
 import type { OaiAnswer } from '../../support/oaiXml';
 import { ask, harvest, id, iri, ODD, oaiFixture, REPOSITORY, stamp } from '../../support/oaiApp';
 import { RECORDS_PER_PAGE } from '../../../src/oai/listVerbs';
 
-for (const adapter of ADAPTERS)
+for (const adapter of EMBEDDED)
   describe(`OAI-PMH provider (/oai, ${adapter})`, function () {
     this.timeout(180_000);
     let fixture: HistoryFixture;

@@ -342,7 +342,7 @@ describe('DatasetStore.describe with and without links', () => {
   });
 
   // The links graph's description as versions loaded before 2026-11-26 have it (void:Linkset);
-  // the loader's own now describes a void:Dataset (test/integration/links.test.ts).
+  // the loader's own now describes a void:Dataset (test/system/remote/links.test.ts).
   it('serves the links once the store has read that it holds them', () => {
     store.load(SAME, 'nq');
     assert.doesNotMatch(store.describe(checkedIri(DE_1A)), /Q170109/, 'not looked for');
