@@ -2,6 +2,7 @@
 // the messages themselves are src/threads/'s.
 import type { VersionInfo } from '../history/model';
 import type { LoadOptions, LoadReport } from '../load/loadSources';
+import type { ProfileName } from '../rdf/profiles';
 
 /**
  * A thread loads once, then answers describe queries of the store it loaded; it is not asked to
@@ -9,7 +10,7 @@ import type { LoadOptions, LoadReport } from '../load/loadSources';
  */
 export type Request =
   | { readonly op: 'load'; readonly sources: readonly string[]; readonly options: LoadOptions }
-  | { readonly op: 'describe'; readonly iri: string };
+  | { readonly op: 'describe'; readonly iri: string; readonly profile: ProfileName };
 
 /** A load's result: the report, and the index rows as JSON pieces. */
 export interface LoadedReply {
