@@ -12,6 +12,8 @@ import { CC0, PREFIXES } from '../rdf/namespaces';
 import { LIBTYPE, LIBTYPES } from '../rdf/libtype';
 import { Graph, mainFirst } from './html/graph';
 import { schemaOrg } from './html/schemaOrg';
+import { fullFacts } from './html/fullFacts';
+import type { ProfileName } from '../rdf/profiles';
 import { searchEntry } from '../search/entry';
 import { layout } from './html/layout';
 import { DE, ELSEWHERE, KINDS, PAGE } from './html/pageWords';
@@ -74,6 +76,8 @@ export interface PageOptions {
   readonly versionCount?: number;
   /** A memento's page: the time it shows the record as of, and the current page. */
   readonly asOf?: { readonly time: number; readonly current: string };
+  /** The profile the description is in: `full` shows what the record holds beyond `zdb`. */
+  readonly profile?: ProfileName;
 }
 
 /**
@@ -376,7 +380,7 @@ export function renderPage(
   const body = `${asOfNote(options)}<h1${langOf(nameTerm)}>${escapeHtml(name)}</h1>
 ${others.length ? `<p class="other-names">${t.otherNames}: ${others.join(' · ')}</p>` : ''}
 ${facts(g, r, institution, options)}
-${notes ? section(t.about, notes) : ''}${section(t.addresses, addresses(g, r, t))}${section(t.location, where)}${section(t.hours, hours(g, r))}${section(t.contact, contact(g, r, t))}${section(t.web, webLinks(g, r, t))}${section(t.related, related)}${section(t.linksOut, out)}${section(t.data, formats)}${section(t.versions, versions(options, `/isil/${institution.isil}`))}
+${notes ? section(t.about, notes) : ''}${section(t.addresses, addresses(g, r, t))}${section(t.location, where)}${section(t.hours, hours(g, r))}${section(t.contact, contact(g, r, t))}${section(t.web, webLinks(g, r, t))}${section(t.related, related)}${section(t.linksOut, out)}${options.profile === 'full' ? section(lang === 'de' ? 'Aus dem Datensatz der ISIL-Agentur' : "From the ISIL agency's record", fullFacts(g, r, lang)) : ''}${section(t.data, formats)}${section(t.versions, versions(options, `/isil/${institution.isil}`))}
 <p class="record">${modifiedDate && !Number.isNaN(modifiedDate.getTime()) ? `${t.modified} ${humanDate(modifiedDate, lang)}. ` : ''}${t.licence} ${license === CC0 || !license ? `<a rel="license" href="${CC0}">CC0 1.0 Universal</a>` : link(license)}.</p>`;
   return layout({
     language: options.language,
