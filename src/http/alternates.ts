@@ -6,7 +6,7 @@ import { FORMATS, type Format } from '../rdf/formats';
 import { documentPath, institutionIri } from '../rdf/iris';
 import type { Isil } from '../rdf/isil';
 import { PROFILES, profileIri, type ProfileName } from '../rdf/profiles';
-import { escapeHtml } from '../serving/html/escape';
+import { escapeHtml } from '../pages/escape';
 import { CORS } from './middleware';
 import { VARY_PROFILE } from './profile';
 import { publicOrigin } from './publicOrigin';

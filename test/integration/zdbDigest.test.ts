@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import type { Institution } from '../../src/store/dataset';
 import { FORMATS, type FormatName } from '../../src/rdf/formats';
-import { Documents } from '../../src/serving/documents';
-import type { Answer } from '../../src/serving/representation';
+import { Documents } from '../../src/documents/documents';
+import type { Answer } from '../../src/documents/representation';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
 import { needsThirdParty, openDataset, testConfig } from '../support';
 
