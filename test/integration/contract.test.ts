@@ -26,7 +26,7 @@ import {
  * otherwise (Fetch's CORS-safelisted response headers need no listing).
  */
 const CORS_EXPOSE =
-  'Link, Location, Content-Location, ETag, Last-Modified, Vary, Dataset-Version, Retry-After, X-Request-Id, Content-Disposition, Allow, WWW-Authenticate, Results-Truncated, Memento-Datetime';
+  'Link, Location, Content-Location, ETag, Last-Modified, Vary, Dataset-Version, Retry-After, X-Request-Id, Content-Disposition, Allow, WWW-Authenticate, Results-Truncated, Memento-Datetime, Content-Profile';
 const HTTP_DATE =
   /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
@@ -313,7 +313,7 @@ for (const adapter of ADAPTERS)
           assert.equal(res.headers['access-control-allow-methods'], 'GET, HEAD, OPTIONS');
           assert.equal(
             res.headers['access-control-allow-headers'],
-            'Accept, Accept-Language, Accept-Datetime, If-None-Match, If-Modified-Since',
+            'Accept, Accept-Language, Accept-Datetime, Accept-Profile, If-None-Match, If-Modified-Since',
           );
           assert.match(res.headers['access-control-max-age']!, /^\d+$/);
         });
