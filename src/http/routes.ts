@@ -10,7 +10,7 @@ import type { StaffDeps } from './sparql/endpoint';
 import { healthz, readyz } from './health';
 import { home } from './home';
 import { page } from './isilPage';
-import { context, shapes, SHAPES_PATH } from './published';
+import { context, profiles, PROFILES_PREFIX, shapes, SHAPES_PATH } from './published';
 import { resource } from './resource';
 import { SPARQL_PATH, sparqlElsewhere, sparqlEndpoint } from './sparql/endpoint';
 import { METHODS, METHODS_WITH_POST } from './errors';
@@ -140,6 +140,13 @@ export function routeTable(deps: RouteDeps): readonly Route[] {
       label: 'context',
     },
     { match: 'exact', path: SHAPES_PATH, handler: shapes(deps), ...model, label: 'shapes' },
+    {
+      match: 'prefix',
+      path: PROFILES_PREFIX,
+      handler: profiles(deps),
+      contract: '§8',
+      label: 'profiles',
+    },
     ...probes(deps),
     { match: 'exact', path: '/', handler: home(deps), contract: '§1', label: 'home' },
     { match: 'exact', path: SEARCH_PATH, handler: search(deps), ...searching, label: 'search' },

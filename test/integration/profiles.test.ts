@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import request from 'supertest';
 import type { Express } from 'express';
+import type { Quad } from 'n3';
 import { buildApp, BASE, local, needsThirdParty, parseTurtle, PUBLIC, REAL_DATA } from '../support';
 
 const DAT = path.join(REAL_DATA, 'isil-directory_pica-plain_8-records.dat');
@@ -31,6 +32,27 @@ const CASES: readonly (readonly [string, Record<string, string>, string, 'zdb' |
     ['_profile wins over the header', { 'Accept-Profile': 'full' }, '?_profile=zdb', 'zdb'],
     ['_profile unknown', {}, '?_profile=nope', 406],
   ];
+
+/** shacl-engine over the full profile's shapes as served. */
+async function fullValidator(app: Express) {
+  const shapes = await request(app).get('/profiles/full/shapes.ttl');
+  assert.equal(shapes.status, 200);
+  const { Validator } = await import('shacl-engine');
+  const { DataFactory, Store } = await import('n3');
+  const factory = {
+    ...DataFactory,
+    dataset: (quads?: Iterable<Quad>) => new Store(quads ? [...quads] : undefined),
+  };
+  const named = shapes.text.replace(
+    '@prefix : <#>',
+    `@prefix : <${BASE}/profiles/full/shapes.ttl#>`,
+  );
+  const validator = new Validator(new Store(parseTurtle(named)), { factory });
+  return async (turtle: string) =>
+    (await validator.validate({ dataset: new Store(parseTurtle(turtle)) })).results.map((r) =>
+      r.message.map((m) => m.value).join(' '),
+    );
+}
 
 describe('negotiation by profile', () => {
   before(needsThirdParty);
@@ -140,5 +162,35 @@ describe('negotiation by profile', () => {
     assert.match(full.text, /Mon, Tue, Wed, Thu, Fri, Sat 08:00–22:00/);
     assert.doesNotMatch(zdb.text, /Special collections/);
     assert.equal(full.headers['content-profile'], `<${FULL}>`);
+  });
+
+  describe('the profiles themselves', () => {
+    it('describes each profile at its IRI, full with its shapes', async () => {
+      const res = await request(app).get('/profiles/full');
+      assert.equal(res.status, 200);
+      const quads = parseTurtle(res.text);
+      assert.ok(
+        quads.some((q) => q.subject.value === FULL && q.object.value.endsWith('prof/Profile')),
+      );
+      assert.ok(quads.some((q) => q.object.value === `${BASE}/profiles/full/shapes.ttl`));
+      assert.equal((await request(app).get('/profiles/zdb')).status, 200);
+      assert.equal((await request(app).get('/profiles/other')).status, 404);
+    });
+
+    it("serves shapes that every real record's full description holds", async () => {
+      const validate = await fullValidator(app);
+      const isils = ['DE-1a', 'DE-294', 'DE-38', 'DE-38M', 'DE-B2042', 'DE-Hil2', 'DE-MUS-872815'];
+      for (const isil of [...isils, 'ZDB-1-AAS4']) {
+        const doc = await request(app).get(`/data/organisations/${isil}.ttl?_profile=full`);
+        assert.equal(doc.status, 200, isil);
+        assert.deepEqual(await validate(doc.text), [], isil);
+      }
+    });
+
+    it('and that a description breaking them does not', async () => {
+      const validate = await fullValidator(app);
+      const broken = `<${BASE}/resource/organisations/DE-X> a <http://xmlns.com/foaf/0.1/Organization> ; <https://ld.zdb-services.de/terms#funder> "07" .`;
+      assert.equal((await validate(broken)).length, 1);
+    });
   });
 });
