@@ -193,4 +193,11 @@ describe('negotiation by profile', () => {
       assert.equal((await validate(broken)).length, 1);
     });
   });
+
+  it('disseminates the full profile by OAI-PMH as rdf-full, rdf staying zdb', async () => {
+    const full = await request(app).get('/oai?verb=ListRecords&metadataPrefix=rdf-full');
+    const zdb = await request(app).get('/oai?verb=ListRecords&metadataPrefix=rdf');
+    assert.match(full.text, /specialCollection/);
+    assert.doesNotMatch(zdb.text, /specialCollection/);
+  });
 });
