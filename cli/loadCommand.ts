@@ -154,6 +154,8 @@ function printReport(report: LoadReport, outcome: string): void {
           ? `; left out: ${links.unknown} ISILs not in the data, ${links.withdrawn} withdrawn\n`
           : '\n'),
     );
+  if (report.positions !== undefined)
+    out.write(`positions\t${report.positions} institutions with a position from Wikidata\n`);
   const malformed = report.skipped.filter((s) => s.kind === 'malformed').length;
   const validation = report.validated
     ? `${report.defective} institutions with defects`

@@ -389,7 +389,9 @@ export class Documents {
         .predecessors(institution.isil)
         .map((w) => ({ isil: w.isil, name: w.name })),
       ...listedVersions(this.dataset.history.mementos(institution.isil), page),
-      ...(asOf === undefined ? {} : { asOf: { time: asOf, current: page } }),
+      ...(asOf === undefined
+        ? { position: this.dataset.positions?.get(institution.isil) }
+        : { asOf: { time: asOf, current: page } }),
       profile,
     });
   }

@@ -11,6 +11,8 @@ import { healthz, readyz } from './health';
 import { home } from './home';
 import { page } from './isilPage';
 import { context, profiles, PROFILES_PREFIX, shapes, SHAPES_PATH } from './published';
+import { vocab } from './vocab';
+import { VOCAB_PATH } from '../rdf/codeLists';
 import { resource } from './resource';
 import { SPARQL_PATH, sparqlElsewhere, sparqlEndpoint } from './sparql/endpoint';
 import { METHODS, METHODS_WITH_POST } from './errors';
@@ -146,6 +148,13 @@ export function routeTable(deps: RouteDeps): readonly Route[] {
       handler: profiles(deps),
       contract: '§8',
       label: 'profiles',
+    },
+    {
+      match: 'prefix',
+      path: `${VOCAB_PATH}/`,
+      handler: vocab(deps),
+      contract: 'docs/data-model.md',
+      label: 'vocab',
     },
     ...probes(deps),
     { match: 'exact', path: '/', handler: home(deps), contract: '§1', label: 'home' },

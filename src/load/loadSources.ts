@@ -6,11 +6,13 @@
 import fs from 'node:fs';
 import { RESOURCE_PATH } from '../rdf/iris';
 import { Dataset, DatasetIndex } from '../store/dataset';
+import type { SelectBinding } from '../store/bindings';
 import type { DatasetStore } from '../store/embedded/datasetStore';
 import { holdsInstitution } from '../store/embedded/updates';
 import { checkLiteral } from './limits';
 import { Load } from './load';
 import type { LinksPlaced } from './linkSet';
+import { readPositions } from './positionSet';
 import { LoadError, NoInstitutionError } from './loadError';
 import { PicaFileError } from './pica/read';
 import { loadRdf } from './rdfFile';
@@ -23,8 +25,6 @@ import { expandSources, type SkippedFile } from './sources';
 import { Validator, type Defect } from './validator';
 import { tally } from './validationQueue';
 import { versionHistory } from './versionHistory';
-import { CANONICAL_THREAD_FROM } from './canonicalDataset';
-import { CanonicalThread } from './canonicalClient';
 
 /** Re-exported: the loading API the server, the command line and the tests use. */
 export { LoadError, NoInstitutionError };
@@ -58,7 +58,6 @@ export async function loadSources(
     ? await Validator.start({ workers: options.validationWorkers })
     : undefined;
   const load = new Load(options, files.length > 1, validator);
-  let thread: CanonicalThread | undefined;
   try {
     options.onPhase?.('parse');
     let size = await readFiles(load, files);
@@ -87,19 +86,17 @@ export async function loadSources(
     if (combined) load.store.completeDescriptions(options.baseIri);
     if (placed || combined) size = load.store.size;
     options.onPhase?.('index');
-    thread = canonicalThreadFor(size, files.length, load, options);
     // A snapshot's own index holds when it is the store's only source (not `combined`) and
     // nothing was placed since.
     const rows =
       load.snapshotRows !== undefined && !placed && !combined
         ? DatasetIndex.order(load.snapshotRows)
         : await Dataset.indexRows(load.store);
-    // The links of links sources, for the live institutions the rows name (src/load/linkSet.ts).
-    const linksPlaced =
-      load.links.size > 0 ? load.links.place(load.store, options.baseIri, rows) : undefined;
-    if (linksPlaced) size = load.store.size;
+    const { linksPlaced, grew } = placeBeside(load, rows, options.baseIri);
+    if (grew) size = load.store.size;
     const links = load.store.readLinks(options.baseIri);
     const dataset = await Dataset.fromRows(load.store, options.baseIri, '', rows, links);
+    dataset.positions = readPositions(load.store, options.baseIri);
     if (load.snapshot && files.length === 1)
       checkInstitutions(load.snapshot.file, load.snapshot.trailer, dataset);
     if (options.requireInstitutions && dataset.institutionCount === 0)
@@ -110,7 +107,7 @@ export async function loadSources(
         `holds no institution to serve (${figure(size)} triples, ${figure(dataset.withdrawnCount)} withdrawn ISILs, ${figure(dataset.warnings.length)} warnings)`,
       );
     const trailer = ownSnapshot && !combined ? load.snapshot?.trailer : undefined;
-    const { read, defects } = await readCanonically(load, dataset, trailer, options, thread);
+    const { read, defects } = await readCanonically(load, dataset, trailer, options);
     dataset.version = read.history.version;
     dataset.states = read.history.states;
     const report = reportOf(load, dataset, size, defects, linksPlaced, skipped);
@@ -126,32 +123,8 @@ export async function loadSources(
       );
     throw error;
   } finally {
-    await Promise.all([validator?.close(), thread?.close()]);
+    await validator?.close();
   }
-}
-
-/**
- * About how many quads an institution comes to at least: the bench's generated ones have 41, the
- * agency's records about 30.
- */
-const QUADS_AN_INSTITUTION = 20;
-
-/**
- * The canonical reading's thread, started while the store is indexed rather than when the reading
- * needs it (its start took about 0.2 s of the reading), when the reading will likely make its
- * descriptions there: enough quads for CANONICAL_THREAD_FROM institutions, and no states to take
- * from a trailer or a cache.
- */
-function canonicalThreadFor(
-  quads: number,
-  files: number,
-  load: Load,
-  options: LoadOptions,
-): CanonicalThread | undefined {
-  if (options.statesCache || (options.reuseStates && files === 1 && load.snapshot))
-    return undefined;
-  const from = (options.canonicalThreadFrom ?? CANONICAL_THREAD_FROM) * QUADS_AN_INSTITUTION;
-  return quads >= from ? new CanonicalThread(options.baseIri) : undefined;
 }
 
 /**
@@ -164,15 +137,28 @@ async function readCanonically(
   dataset: Dataset<DatasetStore>,
   trailer: Trailer | undefined,
   options: LoadOptions,
-  thread: CanonicalThread | undefined,
 ) {
   options.onPhase?.('canonicalisation');
   const sources = { sha256: load.hash.digest(), trailer };
   const check = load.checkDescriptions(dataset);
-  const read = await versionHistory(dataset, sources, options, check, thread);
+  const read = await versionHistory(dataset, sources, options, check);
   dataset.logVersion = trailer?.history;
   options.onPhase?.('validation');
   return { read, defects: await load.validated(dataset) };
+}
+
+/**
+ * The links of links sources, for the live institutions the rows name (src/load/linkSet.ts), then
+ * Wikidata's positions, joined to them through those links (src/load/positionSet.ts).
+ */
+function placeBeside(
+  load: Load,
+  rows: readonly SelectBinding[],
+  baseIri: string,
+): { linksPlaced: LinksPlaced | undefined; grew: boolean } {
+  const linksPlaced = load.links.size > 0 ? load.links.place(load.store, baseIri, rows) : undefined;
+  const positioned = load.positions.place(load.store, baseIri);
+  return { linksPlaced, grew: linksPlaced !== undefined || positioned > 0 };
 }
 
 function reportOf(
@@ -203,7 +189,8 @@ function reportOf(
     defects: tally(defects),
     defective: defects.length,
     validated: load.options.validate === true,
-    warnings: dataset.warnings,
+    warnings: [...load.warnings, ...dataset.warnings],
+    ...(dataset.positions && { positions: dataset.positions.size }),
     version: dataset.version,
   };
 }

@@ -1,7 +1,5 @@
 // Writing a snapshot's file (snapshot.ts says what it holds): its first line, its pieces and its
-// trailer, hashed as they are written, flushed to disk. A module with nothing of the store in it,
-// so that the thread that writes a snapshot while the change log is written (snapshotWriter.ts)
-// starts at once.
+// trailer, hashed as they are written, flushed to disk.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { LoadError } from './loadError';

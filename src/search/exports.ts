@@ -39,7 +39,14 @@ const CHUNK = 1000;
 const MAX_HELD = 32;
 
 /** The GeoJSON Feature's properties: what a map's pop-up shows. */
-const GEOJSON_PROPERTIES: readonly FieldName[] = ['name', 'city', 'type', 'page', 'uri'];
+const GEOJSON_PROPERTIES: readonly FieldName[] = [
+  'name',
+  'city',
+  'type',
+  'page',
+  'uri',
+  'positionFrom',
+];
 
 interface Held {
   readonly index: SearchIndex;

@@ -4,6 +4,7 @@ import { descriptionIri, isilOfInstitutionIri } from '../rdf/iris';
 import { parseModified, toDescription, type Description } from '../rdf/description';
 import type { SelectBinding } from './bindings';
 import type { LinksHeld } from './linksHeld';
+import type { Position } from './positions';
 import { institutionIriFor, type CheckedIri } from './queries';
 import { TimeSlicer } from '../util/timeSlice';
 import { NO_HISTORY } from '../history/memory';
@@ -259,6 +260,8 @@ export class Dataset<S extends DescriptionSource = DescriptionSource> {
   states: ReadonlyMap<string, InstitutionState> | undefined;
   /** The log's version its snapshot's trailer names, read with the data (store/embedded/embeddedHistory.ts). */
   logVersion: VersionInfo | undefined;
+  /** Wikidata's positions by ISIL (store/positions.ts), when the version holds any. */
+  positions: ReadonlyMap<string, Position> | undefined;
 
   /** The rows of `queries/institutions.rq` in the order the index takes them, read in slices. */
   static async indexRows(store: IndexedSource): Promise<SelectBinding[]> {
@@ -370,10 +373,7 @@ export class Dataset<S extends DescriptionSource = DescriptionSource> {
       if (lookup.kind === 'withdrawn') yield lookup.withdrawn;
   }
 
-  /**
-   * The description of the live institution `isil` as the store answers it (N-Triples), unread:
-   * for work done in another thread (the dumps).
-   */
+  /** The description of `isil` as the store answers it (N-Triples), unread: for the dumps. */
   describeText(isil: Isil, profile: ProfileName = 'zdb'): Promise<string> {
     return Promise.resolve(this.store.describe(institutionIriFor(this.baseIri, isil), profile));
   }

@@ -180,6 +180,7 @@ export class StoreThread implements Store<LoadRequest> {
       );
       dataset.states = readCompactStates(JSON.parse(reply.states));
       dataset.logVersion = reply.logVersion;
+      if (reply.positions) dataset.positions = new Map(reply.positions);
       return { dataset };
     } catch (error) {
       store.free();

@@ -25,6 +25,7 @@ describe('the route table', () => {
         ['exact', '/context.jsonld'],
         ['exact', '/shapes.ttl'],
         ['prefix', '/profiles/'],
+        ['prefix', '/vocab/'],
         ['exact', '/healthz'],
         ['exact', '/readyz'],
         ['exact', '/'],
@@ -57,6 +58,7 @@ describe('the route table', () => {
       'context',
       'shapes',
       'profiles',
+      'vocab',
       'healthz',
       'readyz',
       'home',
@@ -73,7 +75,7 @@ describe('the route table', () => {
       'sparqlOff',
       'feed',
     ]);
-    for (const route of routes) assert.match(route.contract, /^(§\d(, §\d)*|docs\/\w+\.md)$/);
+    for (const route of routes) assert.match(route.contract, /^(§\d(, §\d)*|docs\/[\w-]+\.md)$/);
   });
 
   it('gives each route the label it is counted under and the methods it answers', () => {
@@ -89,6 +91,7 @@ describe('the route table', () => {
         ['/context.jsonld', 'context', 'GET, HEAD, OPTIONS'],
         ['/shapes.ttl', 'shapes', 'GET, HEAD, OPTIONS'],
         ['/profiles/', 'profiles', 'GET, HEAD, OPTIONS'],
+        ['/vocab/', 'vocab', 'GET, HEAD, OPTIONS'],
         ['/healthz', 'healthz', 'GET, HEAD, OPTIONS'],
         ['/readyz', 'readyz', 'GET, HEAD, OPTIONS'],
         ['/', 'home', 'GET, HEAD, OPTIONS'],
