@@ -338,15 +338,8 @@ export class Documents {
     const asked = this.stats.onStoreQuery ? performance.now() : 0;
     const description = await this.dataset.describe(institution, profile);
     this.stats.onStoreQuery?.((performance.now() - asked) / 1000);
-    const text = await this.write(
-      origin,
-      description,
-      institution,
-      format,
-      language,
-      undefined,
-      profile,
-    );
+    const page = { asOf: undefined, profile };
+    const text = await this.write(origin, description, institution, format, language, page);
     const body = ownBuffer(Buffer.from(text, 'utf8'));
     const modified = lastModified(this.dataset, institution, description);
     return new Representation(body, modified, answer, format);
@@ -363,7 +356,9 @@ export class Documents {
     const iri = institutionIri(this.dataset.baseIri, isil);
     const description = readDescription(iri, await this.dataset.history.description(event));
     const institution: Institution = { isil, iri, name: undefined, modified: undefined };
-    const text = await this.write(origin, description, institution, format, language, event.time);
+    const text = await this.write(origin, description, institution, format, language, {
+      asOf: event.time,
+    });
     const body = ownBuffer(Buffer.from(text, 'utf8'));
     return new Representation(body, new Date(event.time * 1000), answer, format);
   }
@@ -375,8 +370,7 @@ export class Documents {
     institution: Institution,
     format: FormatName,
     language: PageLanguage,
-    asOf?: number,
-    profile: ProfileName = 'zdb',
+    { asOf, profile = 'zdb' }: { asOf?: number | undefined; profile?: ProfileName } = {},
   ): Promise<string> {
     const contextUrl = `${origin}${CONTEXT_PATH}`;
     if (format !== 'html') return serialize(description, format, contextUrl);

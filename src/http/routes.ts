@@ -106,6 +106,7 @@ export function routeTable(deps: RouteDeps): readonly Route[] {
   const discovery = { contract: 'docs/discovery.md', label: 'discovery' } as const;
   const searching = { contract: 'docs/search.md' } as const;
   const model = { contract: 'docs/data.md' } as const;
+  const profiled = { contract: '§8', label: 'profiles' } as const;
   const entries: Entry[] = [
     {
       match: 'prefix',
@@ -142,13 +143,7 @@ export function routeTable(deps: RouteDeps): readonly Route[] {
       label: 'context',
     },
     { match: 'exact', path: SHAPES_PATH, handler: shapes(deps), ...model, label: 'shapes' },
-    {
-      match: 'prefix',
-      path: PROFILES_PREFIX,
-      handler: profiles(deps),
-      contract: '§8',
-      label: 'profiles',
-    },
+    { match: 'prefix', path: PROFILES_PREFIX, handler: profiles(deps), ...profiled },
     {
       match: 'prefix',
       path: `${VOCAB_PATH}/`,

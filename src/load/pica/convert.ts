@@ -83,13 +83,7 @@ export function convertRecord(
     published(record, isil, R, out);
   }
   // What the `full` profile adds, in a graph of its own: the `zdb` description stays as it was.
-  const full =
-    status === 'I'
-      ? ''
-      : fullTriples(record, isil, {
-          baseIri: options.baseIri,
-          blankNodePrefix: `${options.blankNodePrefix}f`,
-        });
+  const full = status === 'I' ? '' : fullOf(record, isil, options);
   out.add(R, `${wdrs}describedby`, D);
   out.add(D, `${dcterms}license`, `<${CC0}>`);
   if (modified) out.add(D, `${dcterms}modified`, `"${modified.lexical}"^^<${xsd}dateTime>`);
@@ -105,6 +99,11 @@ export function convertRecord(
     origin: options.origin,
     ...(warnings.length > 0 ? { warnings } : {}),
   };
+}
+
+function fullOf(record: PicaRecord, isil: string, options: ConvertOptions): string {
+  const blankNodePrefix = `${options.blankNodePrefix}f`;
+  return fullTriples(record, isil, { baseIri: options.baseIri, blankNodePrefix });
 }
 
 /** Every property of a published institution but its identity and description document. */
