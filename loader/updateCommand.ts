@@ -1,6 +1,7 @@
 // `npm run load -- --update FILE…`: the records of FILE applied over the current version
 // (src/load/update/): the update's own report, then the outcome's line, as a load prints them.
 import type { Config } from '../src/config';
+import type { Committed } from '../src/load/commitVersion';
 import type { LoadOptions, LoadReport } from '../src/load/loadSources';
 import { prepareUpdate } from '../src/load/update/applyUpdate';
 import { commitUpdate } from '../src/load/update/commitUpdate';
@@ -14,16 +15,19 @@ export interface UpdateHooks {
   readonly now?: Date;
 }
 
-/** Applies the update; its exit code. A refusal is thrown, as a load's (loader/load.ts prints it). */
-export async function updateCommand(
+/**
+ * Applies the update: its exit code, and what went live (none when refused). A refusal is thrown,
+ * as a load's (loader/load.ts prints it).
+ */
+export async function applyUpdate(
   sources: readonly string[],
   config: Config,
   options: LoadOptions,
   hooks: UpdateHooks,
-): Promise<number> {
+): Promise<{ code: number; committed?: Committed }> {
   if (config.store.kind === 'remote') {
     process.stderr.write('--update writes the embedded store only (STORE=embedded)\n');
-    return 2;
+    return { code: 2 };
   }
   const update = await prepareUpdate(sources, config.dataset, options);
   const { report } = update.loaded;
@@ -33,7 +37,7 @@ export async function updateCommand(
     if (refused !== undefined) {
       printReport(report, 'no snapshot written');
       process.stderr.write(`${refused}\n`);
-      return 1;
+      return { code: 1 };
     }
     const at = crashAt(process.env.ISIL_LD_CRASH_AT);
     const committed = await commitUpdate(update, config, {
@@ -45,8 +49,13 @@ export async function updateCommand(
       `update over version ${base.trailer.version}: ${report.institutions} institutions and ${report.withdrawn} withdrawn in it, ` +
       `${update.deletions} deletions, ${merged.dropped.size} institutions of the base replaced or removed; `;
     printReport(report, applied + outcomeOf(config.dataset, committed));
-    return 0;
+    return { code: 0, committed };
   } finally {
     update.loaded.dataset.free();
   }
+}
+
+/** `npm run load -- --update`: the update's exit code. */
+export async function updateCommand(...args: Parameters<typeof applyUpdate>): Promise<number> {
+  return (await applyUpdate(...args)).code;
 }

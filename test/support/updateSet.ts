@@ -22,6 +22,8 @@ export interface UpdateSet {
   readonly update: string;
   /** The records a full load of the merged sources reads. */
   readonly merged: string;
+  /** The update's items: a record's PicaPlus-XML, or none for a deletion. */
+  readonly items: readonly { readonly isil: string; readonly record?: string }[];
   /** The ISILs of each kind of change. */
   readonly isils: Record<keyof ChangeCounts, string[]>;
 }
@@ -77,16 +79,20 @@ export function updateSet(
     ...base.flatMap((line, n) => (deleted.has(n) ? [] : [changed(line, n)])),
     ...created,
   ];
+  const records = [...[...updated, ...withdrawn].map((n) => changed(base[n]!, n)), ...created].map(
+    (line) => ({ isil: isilOf(line), record: picaXml(line) }),
+  );
+  const removals = [...deleted].map((n) => ({ isil: isilOf(base[n]!) }));
   const items = [
-    ...[...updated, ...withdrawn].map((n) => picaXml(changed(base[n]!, n))),
-    ...created.map(picaXml),
-    ...[...deleted].map((n) =>
-      deletionLine({ identifier: `oai:stand-in.invalid:${isilOf(base[n]!)}`, datestamp: 'x' }),
+    ...records.map((c) => c.record),
+    ...removals.map((r) =>
+      deletionLine({ identifier: `oai:stand-in.invalid:${r.isil}`, datestamp: 'x' }),
     ),
   ];
   return {
     base: base.join(''),
     merged: merged.join(''),
+    items: [...records, ...removals],
     update: `<?xml version="1.0" encoding="UTF-8"?>\n<harvest xmlns:ppxml="${PPXML_NAMESPACE}">\n${items.join('\n')}\n</harvest>\n`,
     isils: {
       created: created.map(isilOf),
