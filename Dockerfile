@@ -10,7 +10,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src/ src/
-COPY loader/ loader/
+COPY cli/ cli/
 RUN npm run build
 # The bundled dataset's files are third-party (data/sources.json), never in the repository: fetched
 # by the same command as on a developer's machine, checked against their SHA-256, from the folder of
@@ -19,7 +19,7 @@ RUN npm run build
 ARG THIRD_PARTY_DIR=
 COPY data/sources.json data/
 RUN --mount=type=bind,target=/context \
-    THIRD_PARTY_DIR="${THIRD_PARTY_DIR:+/context/${THIRD_PARTY_DIR}}" node dist/loader/fetchData.js --bundled
+    THIRD_PARTY_DIR="${THIRD_PARTY_DIR:+/context/${THIRD_PARTY_DIR}}" node dist/cli/fetchData.js --bundled
 
 FROM ${NODE_IMAGE} AS runtime
 # Two malloc arenas, not one per thread: the threads that compress and write (the dumps' thread,
@@ -46,7 +46,7 @@ COPY --from=build /app/data/ data/
 RUN mkdir -p /data && chown node:node /data
 VOLUME ["/data"]
 
-# Every setting with its default (src/config.ts), except HOST and DATASET, which suit a container.
+# Every setting with its default (src/config/config.ts), except HOST and DATASET, which suit a container.
 ENV PORT=8080 \
     HOST=0.0.0.0 \
     BASE_IRI=https://ld.zdb-services.de \

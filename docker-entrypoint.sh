@@ -5,6 +5,6 @@
 # place of an operator's snapshot that went missing. Then it runs the command (the server).
 set -eu
 if [ "${1:-}" = "node" ] && [ "${2:-}" = "dist/src/main.js" ]; then
-  node dist/loader/initDataset.js
+  node dist/cli/initDataset.js
 fi
 exec "$@"

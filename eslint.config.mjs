@@ -1,12 +1,13 @@
-// Lint configuration: typescript-eslint's recommended rules over the sources, loader and tests,
-// and the architecture's rules (docs/architecture.md), so that a wrong arrow fails `npm run lint`:
+// Lint configuration: typescript-eslint's recommended rules over the sources, the command line and
+// the tests, and the architecture's rules (docs/architecture.md), so that a wrong arrow fails
+// `npm run lint`:
 //
-//   loader/ (command line) ─→ src/
-//   src/server/, main.ts, config.ts (composition) ─→ http/ ─→ serving/ ─→ search/ ─→ store/ ─→ rdf/
-//   embedded/ ─→ load/ ─→ store/ ─→ rdf/;   everything ─→ util/, threads/
+//   cli/ (command line) ─→ src/
+//   main.ts, process/ ─→ http/ ─→ documents/ ─→ pages/ ─→ oai/, search/ ─→ record/ ─→ history/ ─→ store/ ─→ rdf/
+//   store/embedded/ ─→ load/ ─→ store/ (the port), history/, rdf/;   everything ─→ config/, util/, threads/
 //
-// Nothing in src/ imports loader/; nothing above store/ knows which store adapter it talks to, but
-// the one function that chooses them from the settings (src/server/adapters.ts).
+// Nothing in src/ imports cli/; nothing above store/ knows which store adapter it talks to, but
+// the one function that chooses them from the settings (src/process/adapters.ts).
 // Errors become answers in one place: only src/http/errors.ts constructs an HttpError.
 import tseslint from 'typescript-eslint';
 
@@ -15,11 +16,11 @@ const into = (folders, message) => ({
   regex: `^\\.{1,2}/(\\.\\./)*(${folders.join('|')})(/|$)`,
   message,
 });
-const LOADER = into(['loader'], 'src/ never imports the command-line scripts of loader/.');
+const CLI = into(['cli'], 'src/ never imports the command-line scripts of cli/.');
 const ADAPTER = {
   regex: '(^|/)(embedded|store/remote|store/oxigraph)(/|$)',
   message:
-    'Above the store port, nothing knows which adapter it talks to: import src/store/store (src/server/adapters.ts chooses them).',
+    'Above the store port, nothing knows which adapter it talks to: import src/store/store (src/process/adapters.ts chooses them).',
 };
 /** The layer rule for files matching `files`: which folders of src/ they must not import. */
 const layer = (files, folders, why, extra = []) => ({
@@ -27,7 +28,7 @@ const layer = (files, folders, why, extra = []) => ({
   rules: {
     'no-restricted-imports': [
       'error',
-      { patterns: [LOADER, ...(folders.length ? [into(folders, why)] : []), ...extra] },
+      { patterns: [CLI, ...(folders.length ? [into(folders, why)] : []), ...extra] },
     ],
   },
 });
@@ -44,7 +45,7 @@ export default tseslint.config(
   { files: ['**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
   // One job per file, one screen per function.
   {
-    files: ['src/**/*.ts', 'loader/**/*.ts'],
+    files: ['src/**/*.ts', 'cli/**/*.ts'],
     rules: {
       'max-lines': ['error', { max: 400 }],
       'max-lines-per-function': ['error', { max: 80 }],
@@ -69,68 +70,131 @@ export default tseslint.config(
   layer(['src/**/*.ts'], [], ''),
   layer(
     ['src/util/**/*.ts'],
-    ['http', 'serving', 'search', 'store', 'rdf', 'load', 'embedded', 'server', 'threads'],
+    [
+      'config',
+      'http',
+      'documents',
+      'pages',
+      'oai',
+      'search',
+      'record',
+      'history',
+      'store',
+      'rdf',
+      'load',
+      'process',
+      'threads',
+    ],
     'util/ is a leaf.',
   ),
   layer(
     ['src/threads/**/*.ts'],
-    ['http', 'serving', 'store', 'rdf', 'load', 'embedded', 'server'],
+    [
+      'config',
+      'http',
+      'documents',
+      'pages',
+      'oai',
+      'search',
+      'record',
+      'history',
+      'store',
+      'rdf',
+      'load',
+      'process',
+    ],
     'threads/ is a leaf.',
   ),
   layer(
     ['src/rdf/**/*.ts'],
-    ['http', 'serving', 'search', 'store', 'load', 'embedded', 'server'],
+    [
+      'config',
+      'http',
+      'documents',
+      'pages',
+      'oai',
+      'search',
+      'record',
+      'history',
+      'store',
+      'load',
+      'process',
+    ],
     'rdf/ is the bottom layer.',
   ),
-  // embedded/ → load/ → store/: the embedded adapter runs the loader in its threads; the loader
-  // fills the Oxigraph store (store/oxigraph/); the store knows neither.
+  // config/: the settings, read once at start; it may know the types of what it configures.
   layer(
-    ['src/store/**/*.ts'],
-    ['http', 'serving', 'search', 'load', 'embedded', 'server'],
-    'store/ imports only rdf/ below it.',
+    ['src/config/**/*.ts'],
+    ['http', 'documents', 'pages', 'search', 'record', 'store', 'process'],
+    'config/ reads the settings; it knows no layer above load/ and oai/.',
   ),
-  // The port's own files know no adapter either.
+  // The store port and the remote adapter know rdf/ and the history's model below them.
   layer(
-    ['src/store/*.ts'],
-    ['http', 'serving', 'search', 'load', 'embedded', 'server'],
-    'store/ imports only rdf/ below it.',
-    [{ regex: '^\\./(oxigraph|remote)(/|$)', message: 'The port knows no adapter.' }],
+    ['src/store/*.ts', 'src/store/remote/**/*.ts'],
+    ['http', 'documents', 'pages', 'oai', 'search', 'record', 'load', 'process'],
+    'store/ imports only history/ and rdf/ below it.',
+    [
+      { regex: '^\\./(embedded|remote)(/|$)', message: 'The port knows no adapter.' },
+      { regex: '^\\.\\./embedded(/|$)', message: 'One adapter knows nothing of the other.' },
+    ],
   ),
-  // history/: the registry's past (docs/history.md), read by serving/ and http/, written by load/
-  // and embedded/; it reads versions through the store port and serves nothing.
+  // store/embedded/ is the adapter that runs the loader in its threads, below documents/.
+  layer(
+    ['src/store/embedded/**/*.ts'],
+    ['http', 'documents', 'pages', 'oai', 'search', 'record', 'process'],
+    'store/embedded/ is the store adapter over the loader: below documents/.',
+    [{ regex: '^\\.\\./remote(/|$)', message: 'One adapter knows nothing of the other.' }],
+  ),
+  // history/: the registry's past (docs/history.md), read by documents/ and http/, written by load/
+  // and store/embedded/; it reads versions through the store port and serves nothing.
   layer(
     ['src/history/**/*.ts'],
-    ['http', 'serving', 'search', 'load', 'embedded', 'server'],
-    'history/ is below serving/ and load/: it knows the store port and rdf/ only.',
+    ['http', 'documents', 'pages', 'oai', 'search', 'record', 'load', 'process'],
+    'history/ is below documents/ and load/: it knows the store port and rdf/ only.',
     [ADAPTER],
   ),
   layer(
     ['src/load/**/*.ts'],
-    ['http', 'serving', 'search', 'embedded', 'server'],
+    ['http', 'documents', 'pages', 'oai', 'search', 'record', 'process'],
     'load/ writes stores; it serves nothing, and runs in the embedded adapter, not above it.',
+    [
+      {
+        regex: '(^|/)store/remote(/|$)',
+        message: 'load/ fills the embedded store; cli/ writes the remote one.',
+      },
+    ],
   ),
   layer(
-    ['src/embedded/**/*.ts'],
-    ['http', 'serving', 'search', 'server'],
-    'embedded/ is the store adapter over the loader: below serving/.',
+    ['src/record/**/*.ts'],
+    ['http', 'documents', 'pages', 'oai', 'search', 'load', 'process'],
+    'record/ is the flat record every reader shares: below search/, oai/ and pages/.',
+    [ADAPTER],
   ),
   layer(
     ['src/search/**/*.ts'],
-    ['http', 'serving', 'load', 'server'],
-    'search/ reads descriptions through the store port, below serving/.',
+    ['http', 'documents', 'pages', 'oai', 'load', 'process'],
+    'search/ reads descriptions through the store port, below documents/.',
     [ADAPTER],
   ),
-  layer(['src/serving/**/*.ts'], ['http', 'load', 'server'], 'serving/ is below http/.', [ADAPTER]),
   layer(
     ['src/oai/**/*.ts'],
-    ['http', 'serving', 'load', 'embedded', 'server'],
+    ['http', 'documents', 'pages', 'search', 'load', 'process'],
     'oai/ answers OAI-PMH from the dataset and its history, below http/.',
     [ADAPTER],
   ),
-  layer(['src/http/**/*.ts'], ['load', 'server'], 'http/ is below the process (src/server/).', [
+  layer(
+    ['src/pages/**/*.ts'],
+    ['http', 'documents', 'load', 'process'],
+    'pages/ writes the HTML of pages for people, below documents/ and http/.',
+    [ADAPTER],
+  ),
+  layer(['src/documents/**/*.ts'], ['http', 'load', 'process'], 'documents/ is below http/.', [
+    ADAPTER,
+  ]),
+  layer(['src/http/**/*.ts'], ['load', 'process'], 'http/ is below the process (src/process/).', [
     ADAPTER,
   ]),
   // The process sees the ports too: one function chooses the adapters from the settings.
-  layer(['src/*.ts', 'src/server/**/*.ts'], [], '', [ADAPTER]),
-  layer(['src/server/adapters.ts'], [], ''),
+  layer(['src/*.ts', 'src/process/**/*.ts'], [], '', [ADAPTER]),
+  layer(['src/process/adapters.ts'], [], ''),
 );

@@ -1,12 +1,18 @@
 // The process entry: reads the settings, starts the store and, when SPARQL_USERS is set, the staff
-// endpoint's store, both chosen from the settings (src/server/adapters.ts), and sends the first
-// load ahead; then the HTTP side (src/server/serve.ts) listens, serves the dataset once loaded,
+// endpoint's store, both chosen from the settings (src/process/adapters.ts), and sends the first
+// load ahead; then the HTTP side (src/process/servers.ts) listens, serves the dataset once loaded,
 // and hands the signals to the lifecycle. Its modules load while the store's thread loads.
 import v8 from 'node:v8';
-import { ConfigError, datasetLoad, loadConfig, type Config, type DatasetLoad } from './config';
-import { createLogger } from './log';
-import { adaptersFor } from './server/adapters';
-import { configurationError } from './server/configurationError';
+import {
+  ConfigError,
+  datasetLoad,
+  loadConfig,
+  type Config,
+  type DatasetLoad,
+} from './config/config';
+import { createLogger } from './util/logger';
+import { adaptersFor } from './process/adapters';
+import { configurationError } from './process/configurationError';
 
 /** The settings, or one line and exit 2 when they are wrong (a DATASET that cannot be served too). */
 function settings(): Config {
@@ -44,7 +50,7 @@ async function main(): Promise<void> {
   // The first load starts now, in the store's thread, while the HTTP side's modules load here.
   const first = firstLoad(config);
   if (first) adapters.store.preload?.(first);
-  const { serve } = await import('./server/serve.js');
+  const { serve } = await import('./process/servers.js');
   serve(config, logger, adapters);
 }
 

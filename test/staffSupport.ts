@@ -11,10 +11,10 @@ import { StaffAuth } from '../src/http/sparql/auth';
 import { loadExamples } from '../src/http/sparql/editor';
 import type { StaffDeps } from '../src/http/sparql/endpoint';
 import { hashPassword, writeUser } from '../src/http/sparql/users';
-import { createLogger } from '../src/log';
+import { createLogger } from '../src/util/logger';
 import { RemoteStaff } from '../src/store/remote/staffRemote';
-import { Service } from '../src/serving/service';
-import { StaffPool } from '../src/embedded/staffPool';
+import { Service } from '../src/documents/service';
+import { StaffPool } from '../src/store/embedded/staffPool';
 import { startVirtuoso } from './servers/virtuoso';
 import { type Adapter, DE_1A_RDF, type LogLine, tempDir, openDataset, testConfig } from './support';
 

@@ -2,10 +2,9 @@
 // table's methods and labels), then each route, then 404 for anything else. Handlers throw;
 // errorHandler answers by the error table (errors.ts).
 import express from 'express';
-import type { Config } from '../config';
-import type { Logger } from '../log';
-import type { Metrics } from '../metrics';
-import type { Service } from '../serving/service';
+import type { Config } from '../config/config';
+import type { Logger } from '../util/logger';
+import type { Service, ServiceMetrics } from '../documents/service';
 import { notFound } from './errors';
 import { requestGate } from './middleware';
 import { useOriginSettings } from './publicOrigin';
@@ -58,7 +57,7 @@ function appOf(
   logger: Logger,
   config: Config,
   routes: readonly Route[],
-  metrics?: Metrics,
+  metrics?: ServiceMetrics,
   pages = true,
 ): express.Express {
   const app = express();

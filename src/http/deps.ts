@@ -1,9 +1,9 @@
 // What the route handlers are given: the service (the dataset being served, its documents) and the
 // settings. Passed to each handler's factory; no handler keeps state of its own between requests.
 import type { Request } from 'express';
-import type { Config } from '../config';
-import type { Documents } from '../serving/documents';
-import type { Service } from '../serving/service';
+import type { Config } from '../config/config';
+import type { Documents } from '../documents/documents';
+import type { Service } from '../documents/service';
 import type { StaffDeps } from './sparql/endpoint';
 import type { SearchHolder, Searched } from '../search/searchHolder';
 import type { Asker } from '../search/searchQueue';

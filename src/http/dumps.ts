@@ -1,11 +1,11 @@
 // The dumps, `GET /dumps/` (the list: HTML or JSON, with each file's size and SHA-256) and
 // `GET /dumps/<file>` (the file, with Last-Modified, a strong ETag, its SHA-256, and ranges, so a
-// download that broke off goes on where it stopped). Made in the background (src/serving/dumps.ts).
+// download that broke off goes on where it stopped). Made in the background (src/documents/versionDumps.ts).
 import fs from 'node:fs';
 import type { Request, RequestHandler, Response } from 'express';
 import { preconditionFailed, rangeApplies } from './conditional';
-import type { DumpFile, DumpSet, DumpState } from '../serving/dumps';
-import { escapeHtml } from '../serving/html/escape';
+import type { DumpFile, DumpSet, DumpState } from '../documents/versionDumps';
+import { escapeHtml } from '../pages/escape';
 import { negotiateAmong } from '../util/accept';
 import { pathBelow, queryOf, type RouteDeps } from './deps';
 import {
@@ -14,8 +14,8 @@ import {
   preconditionFailed as status412,
   rangeNotSatisfiable,
 } from './errors';
-import { layout } from '../serving/html/layout';
-import { humanDate, humanNumber, pageLanguage, type PageLanguage } from '../serving/html/language';
+import { layout } from '../pages/frame';
+import { humanDate, humanNumber, pageLanguage, type PageLanguage } from '../pages/language';
 import { pageHeaders } from './pageHeaders';
 import { commonHeaders } from './middleware';
 import { publicOrigin } from './publicOrigin';

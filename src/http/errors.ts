@@ -2,12 +2,12 @@
 // answers with (`badRequest(…)`, `notFound(…)`, `tooManyRequests(retryAfter, …)`), and the table
 // from the domain's errors (store, renders, search, staff queries) to a status, its headers and the
 // level it is logged at (`answerOf`). Nothing else constructs an HttpError (a lint rule).
-import type { Config } from '../config';
-import { RendersBusy } from '../serving/renderQueue';
+import type { Config } from '../config/config';
+import { RendersBusy } from '../documents/renderQueue';
 import { SearchUnavailable } from '../search/searchHolder';
 import { ClientGone, SearchBusy } from '../search/searchQueue';
 import type { Withdrawn } from '../store/dataset';
-import type { Past } from '../serving/html/errorPage';
+import type { Past } from '../pages/errorPage';
 import {
   CannotWrite,
   GRAPH_FORMATS,

@@ -4,11 +4,12 @@
 // says what the feed is and how to follow it. A page that will never change is sent immutable
 // (RFC 8246); a page retention dropped is 410; too many renders at once are 429.
 import type { RequestHandler } from 'express';
-import { FEED_FORMATS, FEED_PATH } from '../serving/feed';
-import { feedPage } from '../serving/html/feedPage';
-import { pageLanguage } from '../serving/html/language';
-import { FeedPages, IMMUTABLE } from '../serving/feedPages';
-import { RendersBusy } from '../serving/renderQueue';
+import { FEED_FORMATS } from '../documents/feedStatements';
+import { FEED_PATH } from '../rdf/iris';
+import { feedPage } from '../pages/feedPage';
+import { pageLanguage } from '../pages/language';
+import { FeedPages, IMMUTABLE } from '../documents/feedPages';
+import { RendersBusy } from '../documents/renderQueue';
 import { cacheControl, currentDocuments, pathBelow, queryOf, type RouteDeps } from './deps';
 import { notAcceptable, removed, notFound, tooManyRequests } from './errors';
 import { CORS } from './middleware';
@@ -16,8 +17,6 @@ import { negotiateAmong } from './negotiate';
 import { pageHeaders } from './pageHeaders';
 import { publicOrigin } from './publicOrigin';
 import { made, sendDocument, sendMade } from './respond';
-
-export { FEED_PATH };
 
 /**
  * The root's offers: the feed's formats, then a page for people. Last, so that no `Accept` and

@@ -1,24 +1,19 @@
 // The home page, `GET /`: in German or English (`lang`, else Accept-Language), the
 // lookup box with autocomplete, what the service is, its counts, an example institution that has
 // an address, and the ways in for machines (VoID, dumps, sitemap, reconciliation).
-import { FEED_PATH } from '../serving/feed';
+import { FEED_PATH } from '../rdf/iris';
 import { OAI_PATH } from './oai';
 import type { RequestHandler } from 'express';
 import { CONTEXT_PATH } from '../rdf/context';
 import { RESOURCE_PATH } from '../rdf/iris';
 import type { Dataset, Institution } from '../store/dataset';
-import type { SearchEntry } from '../search/entry';
-import { escapeHtml } from '../serving/html/escape';
+import type { FlatRecord } from '../record/flatRecord';
+import { escapeHtml } from '../pages/escape';
 import { cacheControl, currentDocuments, DATASET_VERSION, queryOf, type RouteDeps } from './deps';
-import { layout } from '../serving/html/layout';
-import {
-  humanNumber,
-  keepLanguage,
-  pageLanguage,
-  type PageLanguage,
-} from '../serving/html/language';
-import { TEXT } from '../serving/html/text';
-import { institutionPage } from './institutionPage';
+import { layout } from '../pages/frame';
+import { humanNumber, keepLanguage, pageLanguage, type PageLanguage } from '../pages/language';
+import { TEXT } from '../pages/words';
+import { institutionPage } from '../pages/pageUrl';
 import { pageHeaders } from './pageHeaders';
 import { made, sendMade, type Made } from './respond';
 
@@ -29,7 +24,7 @@ interface Example {
   readonly place: string;
 }
 
-const placeOf = (entry: SearchEntry | undefined): string =>
+const placeOf = (entry: FlatRecord | undefined): string =>
   entry ? [entry.postcodes[0], entry.cities[0]].filter(Boolean).join(' ') : '';
 
 /**

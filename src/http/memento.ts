@@ -25,8 +25,8 @@ import {
 } from '../rdf/iris';
 import type { Isil } from '../rdf/isil';
 import { SerializationError } from '../rdf/rdfxml';
-import type { Documents } from '../serving/documents';
-import { pageLanguage } from '../serving/html/language';
+import type { Documents } from '../documents/documents';
+import { pageLanguage } from '../pages/language';
 import { cacheControl, currentDocuments, pathBelow, queryOf, type RouteDeps } from './deps';
 import {
   badRequest,
@@ -36,13 +36,13 @@ import {
   notFound,
   unknownIsil,
 } from './errors';
-import { servesPages } from './institutionPage';
+import { servesPages } from '../pages/pageUrl';
 import { isilFromPath } from './lookup';
 import { commonHeaders } from './middleware';
 import { pageHeaders } from './pageHeaders';
 import { publicOrigin } from './publicOrigin';
 import { documentAnswer, sendDocument } from './respond';
-import { ownBuffer, Representation } from '../serving/representation';
+import { ownBuffer, Representation } from '../documents/representation';
 import { documentLinks } from './resource';
 import { LINK_FORMAT, timemapLink } from './timeLinks';
 

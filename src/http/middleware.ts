@@ -1,7 +1,7 @@
 // The middleware every request passes: request id, access log, the read-only method gate; CORS headers.
 import type { NextFunction, Request, Response } from 'express';
-import type { Metrics } from '../metrics';
-import type { Logger } from '../log';
+import type { ServiceMetrics } from '../documents/service';
+import type { Logger } from '../util/logger';
 import { NO_ROUTE, ownMethods, routeFor, type Route } from './route';
 import {
   ALLOW,
@@ -101,7 +101,7 @@ const GIVEN_ID = /^[\w.:-]{1,64}$/;
  * GET, HEAD and OPTIONS is 405 and OPTIONS is a CORS preflight (204), except on the routes that
  * answer methods of their own (the SPARQL endpoint, reconciliation).
  */
-export function requestGate(logger: Logger, routes: readonly Route[], metrics?: Metrics) {
+export function requestGate(logger: Logger, routes: readonly Route[], metrics?: ServiceMetrics) {
   let sequence = 0;
   const prefix = process.pid.toString(36);
   return (req: Request, res: Response, next: NextFunction): void => {

@@ -3,7 +3,7 @@
 // tile server (MAP_TILES), and fetch from this host (autocomplete). A value from the data or the
 // settings that reached the page as markup still runs nothing. The staff editor has a policy of its
 // own (sparql/editor.ts).
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 
 /**
  * The CSP source of the tiles a MAP_TILES template names: its scheme and host (a leading `{s}.`,

@@ -2,7 +2,7 @@
 // on PUBLIC_URL when it is set, else on the origin the request asked; identifiers stay under
 // BASE_IRI.
 import type { Application, Request } from 'express';
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 
 /** What the rule reads of the settings, BASE_IRI parsed once. */
 interface OriginSettings {

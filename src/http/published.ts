@@ -7,7 +7,7 @@ import type { RequestHandler } from 'express';
 import { contextDocument } from '../rdf/context';
 import { formatByName } from '../rdf/formats';
 import { CC0 } from '../rdf/namespaces';
-import { Representation } from '../serving/representation';
+import { Representation } from '../documents/representation';
 import { QUERY_DIR } from '../util/paths';
 import { cacheControl, type RouteDeps } from './deps';
 import { documentAnswer, sendDocument } from './respond';

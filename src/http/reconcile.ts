@@ -1,7 +1,7 @@
 // The reconciliation service, `/reconcile`: the W3C Entity Reconciliation community
 // group's API, version 0.2, as OpenRefine speaks it. `GET /reconcile` is the service manifest;
 // queries come as `queries=<JSON>` by GET or form POST and get candidates with scores and `match`
-// (src/search/reconcile.ts); `suggest/entity`, `suggest/type` and `suggest/property` complete what
+// (src/search/candidates.ts); `suggest/entity`, `suggest/type` and `suggest/property` complete what
 // is typed; `preview?id=` is a small page for OpenRefine's pop-up; `view` is the institution's
 // page. The data extension (src/http/reconcileExtend.ts): `extend=<JSON>` by GET or form POST, and
 // the property proposals at `properties`. JSONP (`callback=`) for the clients that still ask for it.
@@ -13,9 +13,9 @@ import {
   TYPES,
   type Candidate,
   type ReconcileQuery,
-} from '../search/reconcile';
-import type { SearchEntry } from '../search/entry';
-import { escapeHtml } from '../serving/html/escape';
+} from '../search/candidates';
+import type { FlatRecord } from '../record/flatRecord';
+import { escapeHtml } from '../pages/escape';
 import { requestBody } from './body';
 import type { Asker } from '../search/searchQueue';
 import {
@@ -38,11 +38,11 @@ import {
   tooManyRequests,
   unsupportedMediaType,
 } from './errors';
-import { institutionPage } from './institutionPage';
+import { institutionPage } from '../pages/pageUrl';
 import { commonHeaders, formPostPreflight } from './middleware';
 import { pageHeaders } from './pageHeaders';
 import { publicOrigin } from './publicOrigin';
-import { ICON_LINK } from '../serving/html/layout';
+import { ICON_LINK } from '../pages/frame';
 import { extend, extendManifest, parseExtend, proposals, PROPERTIES_PATH } from './reconcileExtend';
 
 export const RECONCILE_PATH = '/reconcile';
@@ -180,12 +180,7 @@ async function formOf(req: Request, params: URLSearchParams): Promise<URLSearchP
   return new URLSearchParams(body);
 }
 
-function preview(
-  deps: RouteDeps,
-  base: string,
-  entry: SearchEntry | undefined,
-  id: string,
-): string {
+function preview(deps: RouteDeps, base: string, entry: FlatRecord | undefined, id: string): string {
   if (!entry) throw notFound(`No institution has the ISIL ${id}.`);
   const place = [entry.postcodes[0], entry.cities[0]].filter(Boolean).join(' ');
   const page = viewUrl(deps, base).replace('{{id}}', encodeURIComponent(entry.isil));

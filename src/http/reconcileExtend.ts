@@ -4,7 +4,7 @@
 // a withdrawn ISIL's successor from the dataset.
 import { EXTEND_PROPERTIES, extendMeta, extendValues, isExtendProperty } from '../search/extend';
 import type { ExtendValue, Successor } from '../search/extend';
-import { ORGANIZATION, TYPES } from '../search/reconcile';
+import { ORGANIZATION, TYPES } from '../search/candidates';
 import type { Asker } from '../search/searchQueue';
 import { currentDocuments, searching, type RouteDeps } from './deps';
 import { badRequest } from './errors';

@@ -9,7 +9,7 @@ import { notAcceptable } from './errors';
 import { findOrGone } from './lookup';
 import { negotiate } from './negotiate';
 import { redirect, RedirectHeaders } from './respond';
-import { servesPages } from './institutionPage';
+import { servesPages } from '../pages/pageUrl';
 import { publicOrigin } from './publicOrigin';
 import { originalPath } from './timeLinks';
 

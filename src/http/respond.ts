@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import accepts from 'accepts';
 import type { NextFunction, Request, Response } from 'express';
 import { FORMATS, type Format } from '../rdf/formats';
-import type { Answer, Encoding, Representation } from '../serving/representation';
-import type { Logger } from '../log';
+import type { Answer, Encoding, Representation } from '../documents/representation';
+import type { Logger } from '../util/logger';
 import { negotiateAmong } from './negotiate';
 import { notModified } from './conditional';
 import {
@@ -16,9 +16,9 @@ import {
   type HttpError,
 } from './errors';
 import { queryOf } from './deps';
-import { pageLanguage, type PageLanguage } from '../serving/html/language';
-import { errorPage, statusTitle } from '../serving/html/errorPage';
-import { withdrawnPage } from '../serving/html/withdrawnPage';
+import { pageLanguage, type PageLanguage } from '../pages/language';
+import { errorPage, statusTitle } from '../pages/errorPage';
+import { withdrawnPage } from '../pages/withdrawnPage';
 import { commonHeaders, CORS } from './middleware';
 import { pageHeaders } from './pageHeaders';
 import { publicOrigin } from './publicOrigin';

@@ -9,15 +9,16 @@ import type { RouteDeps } from './deps';
 import type { StaffDeps } from './sparql/endpoint';
 import { healthz, readyz } from './health';
 import { home } from './home';
-import { page } from './page';
+import { page } from './isilPage';
 import { context, shapes, SHAPES_PATH } from './published';
 import { resource } from './resource';
 import { SPARQL_PATH, sparqlElsewhere, sparqlEndpoint } from './sparql/endpoint';
 import { METHODS, METHODS_WITH_POST } from './errors';
 import type { Route } from './route';
-import { servesPages } from './institutionPage';
+import { servesPages } from '../pages/pageUrl';
 import { assetFiles } from './assets';
-import { search, SEARCH_PATH, suggest, SUGGEST_PATH } from './search';
+import { search, suggest, SUGGEST_PATH } from './search';
+import { SEARCH_PATH } from '../pages/searchPage';
 import { RECONCILE_PATH, reconciliation } from './reconcile';
 import {
   robots,
@@ -32,7 +33,8 @@ import { dumps, DUMPS_PATH } from './dumps';
 import { memento, timegate, timemap } from './memento';
 import { MEMENTO_PATH, TIMEGATE_PATH, TIMEMAP_PATH } from '../rdf/iris';
 import { oai, OAI_PATH, OAI_ROUTE } from './oai';
-import { feed, FEED_PATH } from './feed';
+import { feed } from './feed';
+import { FEED_PATH } from '../rdf/iris';
 
 type Entry = Omit<Route, 'methods'> & { readonly methods?: readonly string[] };
 const read = (entry: Entry): Route => ({ methods: METHODS, ...entry });

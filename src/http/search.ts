@@ -3,7 +3,7 @@
 // served (src/search/). Until the first index is built both answer 503 with Retry-After; a bad
 // parameter, or a fielded query that cannot be read, is 400 saying which and where.
 import type { Request, RequestHandler, Response } from 'express';
-import type { InstitutionType, SearchEntry } from '../search/entry';
+import type { InstitutionType, FlatRecord } from '../record/flatRecord';
 import {
   CSV_FIELDS,
   FIELD_NAMES,
@@ -11,19 +11,18 @@ import {
   isField,
   type FieldContext,
   type FieldName,
-} from '../search/fields';
+} from '../record/fields';
 import { parseQuery, QuerySyntaxError } from '../search/query';
 import { ExportSlots, requestFieldContext, searchExport } from './searchExport';
 import type { SearchAnswer, SearchRequest } from '../search/searchIndex';
 import { negotiateAmong } from '../util/accept';
 import { askerOf, cacheControl, DATASET_VERSION, queryOf, searching, type RouteDeps } from './deps';
 import { badRequest, notAcceptable } from './errors';
-import { pageLanguage } from '../serving/html/language';
-import { searchPage } from './html/searchPage';
+import { pageLanguage } from '../pages/language';
+import { type ParsedSearch, searchPage } from '../pages/searchPage';
 import { pageHeaders } from './pageHeaders';
 import { made, sendMade, type Made } from './respond';
 
-export const SEARCH_PATH = '/search';
 export const SUGGEST_PATH = '/search/suggest';
 
 const MAX_QUERY = 200;
@@ -104,12 +103,7 @@ function integer(
 }
 
 /** The search asked for by the query string; a parameter out of its range is a 400. */
-export type ParsedSearch = ReturnType<typeof searchRequest>;
-
-export function searchRequest(
-  params: URLSearchParams,
-  output: Output,
-): SearchRequest & { page: number; size: number } {
+export function searchRequest(params: URLSearchParams, output: Output): ParsedSearch {
   const q = one(params, 'q') ?? '';
   if (q.length > MAX_QUERY) throw badRequest(`q is at most ${MAX_QUERY} characters.`);
   const fielded = parseQuery(q);
@@ -170,7 +164,7 @@ export function searchRequest(
   };
 }
 
-/** A hit's keys: fields (src/search/fields.ts), so that each has the value it has in every format. */
+/** A hit's keys: fields (src/record/fields.ts), so that each has the value it has in every format. */
 const HIT_FIELDS: readonly FieldName[] = [
   'isil',
   'uri',
@@ -185,7 +179,7 @@ const HIT_FIELDS: readonly FieldName[] = [
   'lon',
 ];
 
-function hitJson(entry: SearchEntry, context: FieldContext, extra: Record<string, unknown> = {}) {
+function hitJson(entry: FlatRecord, context: FieldContext, extra: Record<string, unknown> = {}) {
   return { ...institutionFields(entry, context, HIT_FIELDS), ...extra };
 }
 
@@ -302,7 +296,7 @@ export function search(deps: RouteDeps): RequestHandler {
       res,
       deps,
       CONTENT_TYPE.html,
-      made(searchPage(deps, params, request, answer, language)),
+      made(searchPage(deps.config, params, request, answer, language)),
       version,
       {
         'Content-Language': language.lang,
@@ -328,7 +322,7 @@ async function queryErrorPage(
   const q = params.get('q') ?? '';
   const request = { q, page: 1, size: PAGE_SIZE, offset: 0, limit: PAGE_SIZE };
   const empty = { total: 0, hits: [], facets: { city: [], country: [], type: [] } };
-  const page = searchPage(deps, params, request, empty, language, error.message);
+  const page = searchPage(deps.config, params, request, empty, language, error.message);
   const headers = { 'Content-Language': language.lang, ...pageHeaders(deps.config) };
   send(req, res, deps, CONTENT_TYPE.html, made(page), version, headers, 400);
 }

@@ -10,14 +10,14 @@ import { createGzip } from 'node:zlib';
 import accepts from 'accepts';
 import type { Request, Response } from 'express';
 import type { ExportFormat } from '../search/exports';
-import type { FieldContext, FieldName } from '../search/fields';
-import type { Config } from '../config';
+import type { FieldContext, FieldName } from '../record/fields';
+import type { Config } from '../config/config';
 import type { SearchRequest } from '../search/searchIndex';
 import type { Asker } from '../search/searchQueue';
 import { notModified } from './conditional';
 import { cacheControl, DATASET_VERSION, queryOf, searching, type RouteDeps } from './deps';
 import { NO_STORE, serviceUnavailable } from './errors';
-import { institutionPage } from './institutionPage';
+import { institutionPage } from '../pages/pageUrl';
 import { commonHeaders } from './middleware';
 import { publicOrigin } from './publicOrigin';
 
@@ -29,7 +29,7 @@ const CONTENT_TYPE: Readonly<Record<ExportFormat, string>> = {
 
 /**
  * Where the fields module finds an institution's URI (under BASE_IRI) and page (on `base`, the
- * origin asked: src/search/fields.ts).
+ * origin asked: src/record/fields.ts).
  */
 export function fieldContext(config: Config, base: string): FieldContext {
   return {

@@ -11,7 +11,7 @@ import type { Isil } from '../rdf/isil';
 import { PREFIXES } from '../rdf/namespaces';
 import { lines, splitLine, type Triple } from '../rdf/ntriples';
 import type { Dataset } from '../store/dataset';
-import type { DatasetStore } from '../store/oxigraph/datasetStore';
+import type { DatasetStore } from '../store/embedded/datasetStore';
 import { TimeSlicer } from '../util/timeSlice';
 import { LoadError } from './loadError';
 import type { OnProgress } from './report';

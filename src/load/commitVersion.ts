@@ -12,7 +12,7 @@ import type { Loaded, OnPhase } from './report';
 import { readTrailer, writeSnapshot, type WrittenSnapshot } from './snapshot';
 import { SnapshotWriting } from './snapshotWriter';
 
-/** Where a version is written, and how the log is kept (src/config.ts). */
+/** Where a version is written, and how the log is kept (src/config/config.ts). */
 export interface VersionTarget {
   readonly dataset: string;
   readonly baseIri: string;
@@ -32,7 +32,7 @@ export interface CommitOptions {
   /** Told as the change log's phase and the snapshot's start (`LoadOptions.onPhase`). */
   readonly onPhase?: OnPhase;
   /**
-   * The version served at the target while no log names one (loader/servedVersion.ts), asked for
+   * The version served at the target while no log names one (cli/servedVersion.ts), asked for
    * only when the log has no version: a first version that is it adopts its time, so that what
    * was served (mementos, feed pages, dates) stays as it was.
    */
@@ -44,7 +44,7 @@ export interface CommitOptions {
   readonly resetHistory?: boolean;
 }
 
-/** The version a log's first version finds served before it (loader/servedVersion.ts). */
+/** The version a log's first version finds served before it (cli/servedVersion.ts). */
 export interface Served {
   readonly version: string;
   /** The time its history is served at, when known. */

@@ -1,6 +1,6 @@
 // Whether the records of a load state triples about nodes that other records link to: only then
 // can completing the descriptions across graphs find anything.
-import type { SourceRecord } from './records';
+import type { SourceRecord } from './sourceRecord';
 import { NAMED_LINKS } from '../store/descriptions';
 import { lines, splitLine } from '../rdf/ntriples';
 

@@ -1,6 +1,6 @@
 // Synthetic institutions in exactly the shape of the published model (docs/data-model.md), as
 // N-Triples, the same bytes for the same seed: the bench's and the tests' data, and the
-// demonstration dataset served when the bundled real data is missing (src/server/bundled.ts).
+// demonstration dataset served when the bundled real data is missing (src/process/prepareBundled.ts).
 import { PREFIXES } from '../rdf/namespaces';
 import { Draw, HOURS, KINDS, literal, pad, STREETS, TOWNS } from './synthetic';
 

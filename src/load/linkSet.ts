@@ -7,8 +7,8 @@ import { isilOfInstitutionIri, linksGraphIri } from '../rdf/iris';
 import { isilKey } from '../rdf/isil';
 import { CC0, PREFIXES, RDF_TYPE } from '../rdf/namespaces';
 import type { SelectBinding } from '../store/bindings';
-import type { DatasetStore } from '../store/oxigraph/datasetStore';
-import { linksHeld, linksQuery } from '../store/links';
+import type { DatasetStore } from '../store/embedded/datasetStore';
+import { linksHeld, linksQuery } from '../store/linksHeld';
 import { checkedIri } from '../store/queries';
 import type { LinkRecord } from './links';
 

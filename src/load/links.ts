@@ -10,8 +10,8 @@ import { isilDefect } from '../rdf/isil';
 import { GND, WIKIDATA } from '../rdf/namespaces';
 import { fileHead } from './fileHead';
 import { LoadError } from './loadError';
-import { readLines } from './lists';
-import type { SkippedRecord } from './records';
+import { readLines } from './listRecords';
+import type { SkippedRecord } from './sourceRecord';
 
 /** The header of the Wikidata Query Service's TSV answer, which fixes the column order. */
 export const LINK_LIST_HEADER = '?item\t?itemLabel\t?isil\t?gndId\t?dbsId';

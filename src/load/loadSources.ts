@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import { RESOURCE_PATH } from '../rdf/iris';
 import { Dataset, DatasetIndex } from '../store/dataset';
-import type { DatasetStore } from '../store/oxigraph/datasetStore';
-import { holdsInstitution } from '../store/oxigraph/updates';
+import type { DatasetStore } from '../store/embedded/datasetStore';
+import { holdsInstitution } from '../store/embedded/updates';
 import { checkLiteral } from './limits';
 import { Load } from './load';
 import type { LinksPlaced } from './linkSet';

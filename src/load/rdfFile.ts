@@ -3,8 +3,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { otherScheme } from '../rdf/iris';
-import { DatasetStore, type StoreFormat } from '../store/oxigraph/datasetStore';
-import { rewriteHttpBase } from '../store/oxigraph/updates';
+import { DatasetStore, type StoreFormat } from '../store/embedded/datasetStore';
+import { rewriteHttpBase } from '../store/embedded/updates';
 import { nextTurn, TimeSlicer, UNCONTENDED_STEP_MS } from '../util/timeSlice';
 import { checkJsonDepth, checkLiteral, checkLiterals, checkXml } from './limits';
 import type { Load } from './load';

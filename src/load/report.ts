@@ -2,7 +2,7 @@
 // ISILs several sources held, the defects found, and the dataset's version.
 import type { Dataset, DataWarning } from '../store/dataset';
 import type { SelectBinding } from '../store/bindings';
-import type { DatasetStore } from '../store/oxigraph/datasetStore';
+import type { DatasetStore } from '../store/embedded/datasetStore';
 import type { CanonicalDataset, VersionHistory } from './canonicalDataset';
 import type { SourceFormat } from './readers';
 import type { SkippedFile } from './sources';
@@ -139,7 +139,7 @@ export interface LoadOptions {
    * beside the one whose store parses it (default 8 MiB; the same store either way).
    */
   readonly placingThreadFrom?: number;
-  /** Told how far each phase of the load is (the command line draws it; loader/progress.ts). */
+  /** Told how far each phase of the load is (the command line draws it; cli/progress.ts). */
   readonly onProgress?: OnProgress;
   /** Told as each phase of the load starts (test/bench/loadPhases.ts times them). */
   readonly onPhase?: OnPhase;

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Dataset } from '../store/dataset';
 import { RESOURCE_PATH } from '../rdf/iris';
 import { PREFIXES } from '../rdf/namespaces';
-import { DatasetStore, type SelectBinding } from '../store/oxigraph/datasetStore';
+import { DatasetStore, type SelectBinding } from '../store/embedded/datasetStore';
 import { LoadError } from './loadError';
 import type { Loaded } from './loadSources';
 import { chunks, figure } from './reading';

@@ -1,4 +1,4 @@
-// What both synthetic generators draw from (generated.ts, loader/generatePica.ts): a seeded PRNG, plainly
+// What both synthetic generators draw from (generated.ts, cli/generatePica.ts): a seeded PRNG, plainly
 // synthetic names, and the ISIL shapes of the agency's data. The same seed gives the same bytes.
 import { isilDefect, isilKey } from '../rdf/isil';
 

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { compactStates, readCompactStates, versionOf } from '../history/canonical';
 import type { Dataset } from '../store/dataset';
-import type { DatasetStore } from '../store/oxigraph/datasetStore';
+import type { DatasetStore } from '../store/embedded/datasetStore';
 import {
   canonicalDataset,
   type CanonicalDataset,

@@ -1,6 +1,6 @@
 // How strongly each source's record holds its ISIL, when several sources hold one: what the loader
 // keeps of each ISIL to decide, and the rule (docs/data.md, "When several sources hold one ISIL").
-import type { SourceRecord } from './records';
+import type { SourceRecord } from './sourceRecord';
 import type { Defect } from './validator';
 
 /** What the loader keeps of each ISIL to resolve conflicts: small, never the record's text. */

@@ -1,16 +1,16 @@
 // The OAI-PMH 2.0 answers (the six verbs and their errors) of the dataset served and the history
 // it ends: an XML document for each request, built from the change log's events and the
 // institutions' descriptions. The HTTP route (src/http/oai.ts) reads the request and sends this.
-import { historyOf, Refusal, refuse, type OaiContext } from './context';
-import { FORMATS, formatOf, rdfXml, RDF } from './formats';
+import { historyOf, Refusal, refuse, type OaiContext } from './oaiContext';
+import { FORMATS, formatOf, rdfXml, RDF } from './metadataFormats';
 import { oaiIdentifier } from './identifiers';
-import { list } from './lists';
+import { list } from './listVerbs';
 import { cannotDisseminate, describe, itemNamed, record, SEGMENT } from './record';
 import { items, TYPE_SETS, type TypeSet } from './records';
 import { datestamp, parseOaiRequest, type OaiArguments, type OaiError, type Verb } from './request';
 import { attributes, element, xmlText } from './xml';
 
-export type { OaiContext, OaiSettings } from './context';
+export type { OaiContext, OaiSettings } from './oaiContext';
 
 const OAI_HEAD =
   '<?xml version="1.0" encoding="UTF-8"?>\n' +

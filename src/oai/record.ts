@@ -1,8 +1,8 @@
 // The records of the repository as OAI-PMH writes them: an item's header (identifier, datestamp,
 // sets, deleted status) and, for a live item, its metadata in the format asked for.
-import { searchEntry } from '../search/entry';
-import { FORMATS, oaiDc, rdfXml, RDF, type MetadataFormat } from './formats';
-import { historyOf, refuse, type OaiContext } from './context';
+import { flatRecord } from '../record/flatRecord';
+import { FORMATS, oaiDc, rdfXml, RDF, type MetadataFormat } from './metadataFormats';
+import { historyOf, refuse, type OaiContext } from './oaiContext';
 import { isilOfIdentifier, oaiIdentifier } from './identifiers';
 import { itemOf, type Item, type TypeSet } from './records';
 import { datestamp } from './request';
@@ -52,7 +52,7 @@ export async function record(
   if (item.deleted) return `<record>${header(item, context)}</record>`;
   const description = await describe(item.isil, context);
   if (!description) return undefined;
-  const entry = searchEntry(item.isil, description);
+  const entry = flatRecord(item.isil, description);
   const metadata = format === RDF ? rdfXml(description) : oaiDc(entry, datestamp(item.event.time));
   return metadata === undefined
     ? undefined

@@ -6,6 +6,8 @@ export const DATA_PATH = '/data/organisations/';
 export const DIRECTORY_PATH = '/isil/';
 /** The graph of the links to the same institutions elsewhere (src/load/linkSet.ts). */
 export const LINKS_PATH = '/data/links';
+/** The change feed (docs/history.md): an LDES, its pages below it. */
+export const FEED_PATH = '/feed';
 
 /** The institution, a non-information resource. */
 export function institutionIri(baseIri: string, isil: Isil): string {

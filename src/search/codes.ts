@@ -3,7 +3,7 @@
 // in MiniSearch, each such word cost a node of its tree and two maps, about 30 of the index's 55 MB
 // for the bench's 17,000 institutions (65,629 distinct words, 48,600 of them codes). Here they are
 // one sorted array of words and one array of positions: a word's entries are a contiguous range.
-import type { SearchEntry } from './entry';
+import type { FlatRecord } from '../record/flatRecord';
 import { words } from './fold';
 
 /** A code is found by its beginning from this many characters, as MiniSearch finds words. */
@@ -81,7 +81,7 @@ export class Codes {
 }
 
 /** The codes of an entry's identifiers: `DE-Tue120` and `Tü 120` as their words and as one word. */
-export function identifierCodes(entry: SearchEntry): string[] {
+export function identifierCodes(entry: FlatRecord): string[] {
   const ids = [entry.isil, ...(entry.sigel ? [entry.sigel] : [])];
   return ids.flatMap((id) => {
     const parts = words(id);

@@ -7,7 +7,7 @@
 // shorter names, then by name.
 import { identifierCodes, lowerBound } from './codes';
 import { words } from './fold';
-import type { SearchEntry } from './entry';
+import type { FlatRecord } from '../record/flatRecord';
 
 /** Words shorter than this match whole only, not as a prefix: `b` would match half the index. */
 const MIN_PREFIX = 2;
@@ -28,7 +28,7 @@ export class Completion {
   private readonly lengths: Uint16Array;
   private readonly wide = new Map<string, Uint32Array>();
 
-  constructor(private readonly entries: readonly SearchEntry[]) {
+  constructor(private readonly entries: readonly FlatRecord[]) {
     const byWord = new Map<string, number[]>();
     this.keys = new Array<string>(entries.length);
     this.lengths = new Uint16Array(entries.length);
@@ -109,14 +109,14 @@ export class Completion {
   }
 
   /** The entries that hold `word` (folded) whole, at most `limit`. */
-  holding(word: string, limit: number): SearchEntry[] {
+  holding(word: string, limit: number): FlatRecord[] {
     const at = lowerBound(this.vocabulary, word);
     if (this.vocabulary[at] !== word) return [];
     return [...this.postings[at]!.subarray(0, limit)].map((i) => this.entries[i]!);
   }
 
   /** Up to `limit` entries for what is being typed. */
-  suggest(query: string, limit = 10): SearchEntry[] {
+  suggest(query: string, limit = 10): FlatRecord[] {
     const typed = [...new Set(words(query))];
     if (typed.length === 0) return [];
     const lists = typed.map((w) => this.matching(w)).sort((a, b) => a.length - b.length);

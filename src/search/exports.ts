@@ -2,9 +2,9 @@
 // of the version it started in and its matches in ranking order (references to the index's own
 // entries, nothing more per match), and hands its text out a chunk at a time as the client reads
 // it. A reload builds a new index beside it; the export goes on in its own version.
-import type { SearchEntry } from './entry';
-import { institutionFields, type FieldContext, type FieldName } from './fields';
-import { csvLine } from './searchCsv';
+import type { FlatRecord } from '../record/flatRecord';
+import { institutionFields, type FieldContext, type FieldName } from '../record/fields';
+import { csvLine } from '../record/csv';
 import type { SearchIndex, SearchRequest } from './searchIndex';
 
 export type ExportFormat = 'jsonl' | 'geojson' | 'csv';
@@ -44,18 +44,18 @@ const GEOJSON_PROPERTIES: readonly FieldName[] = ['name', 'city', 'type', 'page'
 interface Held {
   readonly index: SearchIndex;
   readonly spec: ExportSpec;
-  readonly entries: readonly SearchEntry[];
+  readonly entries: readonly FlatRecord[];
   at: number;
   written: number;
 }
 
-const hasPoint = (e: SearchEntry) => e.lat !== undefined && e.lon !== undefined;
+const hasPoint = (e: FlatRecord) => e.lat !== undefined && e.lon !== undefined;
 
 /**
  * One match as its text: a JSON line, a CSV row (RFC 4180, its CRLF), or a GeoJSON Feature
  * (RFC 7946 §3.2, `[lon, lat]`).
  */
-function line(e: SearchEntry, spec: ExportSpec): string {
+function line(e: FlatRecord, spec: ExportSpec): string {
   if (spec.format === 'jsonl')
     return `${JSON.stringify(institutionFields(e, spec.context, spec.fields))}\n`;
   if (spec.format === 'csv') return `${csvLine(e, spec.fields, spec.context)}\r\n`;

@@ -1,10 +1,10 @@
 // Reconciliation's data extension (W3C Reconciliation API 0.2, "Data extension"): the properties
 // a client may add to a reconciled column, each read from the institution's fields
-// (src/search/fields.ts), typed as the spec has it: strings as `str`, the coordinates as one
+// (src/record/fields.ts), typed as the spec has it: strings as `str`, the coordinates as one
 // "lat,lon" string, Wikidata, the GND and a withdrawn ISIL's successor as entities (`id`, `name`)
 // with `meta` naming their service and type.
-import type { SearchEntry } from './entry';
-import { fieldValue, type FieldContext, type FieldName } from './fields';
+import type { FlatRecord } from '../record/flatRecord';
+import { fieldValue, type FieldContext, type FieldName } from '../record/fields';
 
 export type ExtendValue = { readonly str: string } | { readonly id: string; readonly name: string };
 
@@ -103,7 +103,7 @@ const strings = (value: string | number | readonly string[] | undefined): Extend
  */
 export function extendValues(
   id: string,
-  entry: SearchEntry | undefined,
+  entry: FlatRecord | undefined,
   successor: Successor | undefined,
   context: FieldContext,
 ): ExtendValue[] {

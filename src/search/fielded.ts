@@ -3,16 +3,16 @@
 // places, the code index for identifiers and postcodes); AND keeps the entries both sides found,
 // summing their scores, OR either side's, NOT every entry the other side did not find. MiniSearch
 // keeps no positions: a quoted phrase is found as its words, then checked on the folded field.
-import type { SearchEntry } from './entry';
+import type { FlatRecord } from '../record/flatRecord';
 import { words } from './fold';
 import { anyTerm, type FieldedQuery, type QueryField, type QueryNode } from './query';
 
 export type Found = Map<number, number>;
-type Keep = (e: SearchEntry) => boolean;
+type Keep = (e: FlatRecord) => boolean;
 
 /** What of the index a fielded query reads (src/search/searchIndex.ts gives it). */
 export interface Lookup {
-  readonly entries: readonly SearchEntry[];
+  readonly entries: readonly FlatRecord[];
   /** Every field, as the plain search finds a text whose words must all match. */
   any(text: string, keep: Keep): Found;
   /** One word in MiniSearch's fields `fields` (`name`, `other`, `place`). */
@@ -22,7 +22,7 @@ export interface Lookup {
 }
 
 /** The texts of `entry` a field holds; every one of them for a bare term. */
-function texts(entry: SearchEntry, field: QueryField | undefined): string[] {
+function texts(entry: FlatRecord, field: QueryField | undefined): string[] {
   switch (field) {
     case 'name':
       return [entry.name, ...entry.otherNames];

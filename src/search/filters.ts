@@ -1,6 +1,6 @@
 // A search's filters: the facets (city, ISIL prefix, kind) and the geo filters (near a point,
 // inside a box), and the distance they measure.
-import type { SearchEntry } from './entry';
+import type { FlatRecord } from '../record/flatRecord';
 import { fold } from './fold';
 import type { SearchRequest } from './searchIndex';
 
@@ -21,7 +21,7 @@ export function distanceKm(a: GeoPoint, b: GeoPoint): number {
 }
 
 /** Whether an entry passes the request's filters (facets, geo). */
-export function keeper(request: SearchRequest): (e: SearchEntry) => boolean {
+export function keeper(request: SearchRequest): (e: FlatRecord) => boolean {
   const { near, bbox } = request;
   const city = request.city === undefined ? undefined : fold(request.city);
   const country = request.country?.toUpperCase();

@@ -1,9 +1,9 @@
 // How alike a name from elsewhere is to an institution's name (for reconciliation): words
 // folded and weighed by how telling they are, compounds and their parts, typos, a town's adjective,
 // acronyms, the kind of institution a name says; src/search/wordLikeness.ts says how alike two
-// words are. src/search/reconcile.ts finds the candidates and scores them with it.
+// words are. src/search/candidates.ts finds the candidates and scores them with it.
 import { fold, words } from './fold';
-import type { InstitutionType, SearchEntry } from './entry';
+import type { InstitutionType, FlatRecord } from '../record/flatRecord';
 import { INFLECTED, PART, TOWNS, wordLikeness } from './wordLikeness';
 
 /** A town's own institution: its library, archive, museum (`Stadtarchiv Bonn`, `Gemeindebücherei`). */
@@ -21,7 +21,7 @@ export const townWords = (town: string) =>
  * holds no gazetteer, and most records only a name: this is how a reconciliation learns that the
  * `Gedenkstätte ... in Düsseldorf` names another town than a `Gedenkstätte für die Bonner Opfer`.
  */
-export function townsNamed(entries: readonly SearchEntry[]): Set<string> {
+export function townsNamed(entries: readonly FlatRecord[]): Set<string> {
   const towns = new Set<string>();
   for (const entry of entries) {
     for (const city of entry.cities) for (const w of townWords(city)) towns.add(w);
@@ -115,7 +115,7 @@ export function kindsNamed(name: string): Set<InstitutionType> {
  * für Moderne Kunst, Bibliothek` for a `Museum für Moderne Kunst`). The sizes are those that
  * ranked the most of all 3,723 Wikidata labels of the bench right (test/bench/reconcile.ts).
  */
-export function kindAgreement(query: ReadonlySet<InstitutionType>, entry: SearchEntry): number {
+export function kindAgreement(query: ReadonlySet<InstitutionType>, entry: FlatRecord): number {
   if (query.size === 0) return 0;
   const kinds = kindsNamed(entry.name);
   if (entry.type !== undefined && entry.type !== 'other') kinds.add(entry.type);

@@ -1,5 +1,5 @@
 // The search index that follows the dataset being served. Each version's index is built in the
-// background from the version's entries (readEntries.ts, through the store port) and handed in
+// background from the version's entries (readRecords.ts, through the store port) and handed in
 // batches to the index's worker thread (searchWorker.ts), which indexes them beside the index it
 // answers from and switches once built; the serving thread's heap holds none of it. Until the
 // first is built, search answers 503 with Retry-After (and the server is not ready). A build for a
@@ -10,13 +10,13 @@
 import type { Dataset } from '../store/dataset';
 import { WorkerClient } from '../threads/client';
 import { moduleIn } from '../threads/workerRequire';
-import type { Candidate, ReconcileQuery } from './reconcile';
-import { takeEntries } from './readEntries';
-import type { SearchEntry } from './entry';
+import type { Candidate, ReconcileQuery } from './candidates';
+import { takeRecords } from '../record/readRecords';
+import type { FlatRecord } from '../record/flatRecord';
 import type { SearchAnswer, SearchRequest } from './searchIndex';
-import type { MadeCsv } from './searchCsv';
+import type { MadeCsv } from '../record/csv';
 import type { ExportChunk, ExportSpec, ExportStarted } from './exports';
-import type { FieldContext, FieldName } from './fields';
+import type { FieldContext, FieldName } from '../record/fields';
 import { SearchQueue, type Asker } from './searchQueue';
 import type { SearchAsk, SearchReply } from './searchWorker';
 
@@ -201,41 +201,37 @@ export class SearchHolder {
   }
 
   /** Up to `limit` institutions for what is being typed, best first. */
-  suggest(
-    q: string,
-    limit = 10,
-    asker: Asker = SERVICE,
-  ): Promise<Searched<readonly SearchEntry[]>> {
+  suggest(q: string, limit = 10, asker: Asker = SERVICE): Promise<Searched<readonly FlatRecord[]>> {
     return this.ask(
       asker,
       { kind: 'suggest', q, limit },
-      (r) => (r as { entries: readonly SearchEntry[] }).entries,
+      (r) => (r as { entries: readonly FlatRecord[] }).entries,
     );
   }
 
-  entry(isil: string, asker: Asker = SERVICE): Promise<Searched<SearchEntry | undefined>> {
+  entry(isil: string, asker: Asker = SERVICE): Promise<Searched<FlatRecord | undefined>> {
     return this.ask(
       asker,
       { kind: 'entry', isil },
-      (r) => (r as { entry: SearchEntry | null }).entry ?? undefined,
+      (r) => (r as { entry: FlatRecord | null }).entry ?? undefined,
     );
   }
 
   /** The entries of `isils`, `null` for one the index does not hold (reconciliation's extend). */
-  entries(isils: readonly string[], asker = SERVICE): Promise<Searched<(SearchEntry | null)[]>> {
-    return this.ask(asker, { kind: 'entries', isils }, part<(SearchEntry | null)[]>('found'));
+  entries(isils: readonly string[], asker = SERVICE): Promise<Searched<(FlatRecord | null)[]>> {
+    return this.ask(asker, { kind: 'entries', isils }, part<(FlatRecord | null)[]>('found'));
   }
 
   /** An institution with a place and coordinates, to show as an example. */
-  example(asker: Asker = SERVICE): Promise<Searched<SearchEntry | undefined>> {
+  example(asker: Asker = SERVICE): Promise<Searched<FlatRecord | undefined>> {
     return this.ask(
       asker,
       { kind: 'example' },
-      (r) => (r as { entry: SearchEntry | null }).entry ?? undefined,
+      (r) => (r as { entry: FlatRecord | null }).entry ?? undefined,
     );
   }
 
-  /** The candidates for one reconciliation query (src/search/reconcile.ts). */
+  /** The candidates for one reconciliation query (src/search/candidates.ts). */
   reconcile(
     query: ReconcileQuery,
     asker: Asker = SERVICE,
@@ -382,7 +378,7 @@ export class SearchHolder {
     const { version } = dataset;
     const wanted = () => this.following === dataset && this.thread === thread;
     await this.step(thread, { kind: 'begin', version });
-    const read = await takeEntries(
+    const read = await takeRecords(
       dataset,
       async (entries) => void (await this.step(thread, { kind: 'add', version, entries })),
       wanted,

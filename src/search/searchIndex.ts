@@ -9,7 +9,7 @@ import MiniSearch, { type SearchOptions } from 'minisearch';
 import { Codes, identifierCodes } from './codes';
 import { Completion } from './completion';
 import { words } from './fold';
-import type { InstitutionType, SearchEntry } from './entry';
+import type { InstitutionType, FlatRecord } from '../record/flatRecord';
 import { MAX_QUERY_WORDS, townsNamed } from './likeness';
 import { fieldedSearch, type Found, type Lookup } from './fielded';
 import { distanceKm, keeper, type GeoPoint } from './filters';
@@ -21,7 +21,7 @@ type Field = 'name' | 'other' | 'place';
 const FIELDS: readonly Field[] = ['name', 'other', 'place'];
 
 /** The words of an entry's field, as the index keeps them (already folded). */
-function fieldWords(entry: SearchEntry, field: Field): string[] {
+function fieldWords(entry: FlatRecord, field: Field): string[] {
   switch (field) {
     case 'name':
       return words(entry.name);
@@ -51,7 +51,7 @@ export interface SearchRequest {
 }
 
 export interface Hit {
-  readonly entry: SearchEntry;
+  readonly entry: FlatRecord;
   readonly score: number;
   /** Kilometres from `near`, when asked near a point. */
   readonly distanceKm: number | undefined;
@@ -121,7 +121,7 @@ export class SearchIndex {
 
   private constructor(
     readonly version: string,
-    private readonly entries: readonly SearchEntry[],
+    private readonly entries: readonly FlatRecord[],
   ) {
     this.mini = new MiniSearch<number>({
       idField: 'id',
@@ -159,7 +159,7 @@ export class SearchIndex {
    * The entries a query's word finds, kept by `keep`, with its score in each: BM25 over the words
    * of names and places (MiniSearch), and over identifiers and postcodes (`Codes`), summed.
    */
-  private found(word: string, keep: (e: SearchEntry) => boolean): Map<number, number> {
+  private found(word: string, keep: (e: FlatRecord) => boolean): Map<number, number> {
     const scores = new Map<number, number>();
     // MiniSearch's ids are the positions as it read them, as strings (`extractField`).
     for (const r of this.mini.search(word, { filter: (r) => keep(this.entries[Number(r.id)]!) }))
@@ -180,7 +180,7 @@ export class SearchIndex {
   private matching(
     q: string,
     all: boolean,
-    keep: (e: SearchEntry) => boolean,
+    keep: (e: FlatRecord) => boolean,
   ): { id: number; score: number }[] {
     const perWord = [...new Set(words(q))].map((word) => this.found(word, keep));
     const total = new Map<number, { score: number; words: number }>();
@@ -241,7 +241,7 @@ export class SearchIndex {
   }
 
   /** The index of `entries`, built a chunk at a time so the event loop keeps turning. */
-  static async build(version: string, entries: readonly SearchEntry[]): Promise<SearchIndex> {
+  static async build(version: string, entries: readonly FlatRecord[]): Promise<SearchIndex> {
     const index = new SearchIndex(version, entries);
     await index.mini.addAllAsync(
       entries.map((_, i) => i),
@@ -261,11 +261,11 @@ export class SearchIndex {
   }
 
   /** Every entry, in the index's order. */
-  all(): readonly SearchEntry[] {
+  all(): readonly FlatRecord[] {
     return this.entries;
   }
 
-  entry(isil: string): SearchEntry | undefined {
+  entry(isil: string): FlatRecord | undefined {
     const i = this.byIsil.get(isil);
     return i === undefined ? undefined : this.entries[i];
   }
@@ -306,7 +306,7 @@ export class SearchIndex {
   }
 
   /** Every match of `request`, in ranking order: what a bulk export walks (src/search/exports.ts). */
-  matches(request: SearchRequest): readonly SearchEntry[] {
+  matches(request: SearchRequest): readonly FlatRecord[] {
     return this.rank(request).map((h) => h.entry);
   }
 
@@ -349,7 +349,7 @@ export class SearchIndex {
   }
 
   /** The institutions whose names or identifiers hold `word` (folded) whole, at most `limit`. */
-  holding(word: string, limit: number): SearchEntry[] {
+  holding(word: string, limit: number): FlatRecord[] {
     return this.completion!.holding(word, limit);
   }
 
@@ -359,7 +359,7 @@ export class SearchIndex {
    * the search ranks it: its words are short and common (`DE-1`), so the completion alone ranks
    * the longer ISILs that hold them before it.
    */
-  suggest(q: string, limit = 10): SearchEntry[] {
+  suggest(q: string, limit = 10): FlatRecord[] {
     const typed = (this.wholeIdentifiers.get(words(q).join('')) ?? []).map((i) => this.entries[i]!);
     const rest = this.completion!.suggest(q, limit).filter((e) => !typed.includes(e));
     return [...typed, ...rest].slice(0, limit);
@@ -369,7 +369,7 @@ export class SearchIndex {
    * Candidates for a name from elsewhere (reconciliation): any of its words, with typos, scored;
    * the best `limit`.
    */
-  candidates(name: string, limit: number, keep?: (e: SearchEntry) => boolean): Hit[] {
+  candidates(name: string, limit: number, keep?: (e: FlatRecord) => boolean): Hit[] {
     // Each word once, and no more than the likeness weighs: MiniSearch looks a word up, typos and
     // prefixes included, as often as it is given (`museum der` fifty times took 140 ms).
     const distinct = [...new Set(words(name))].slice(0, MAX_QUERY_WORDS);

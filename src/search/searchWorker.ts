@@ -4,16 +4,16 @@
 // serving thread's collector while documents are served. A new version's entries come in batches
 // and are indexed beside the old index, which answers until the new one replaces it.
 import { serve } from '../threads/serve';
-import type { SearchEntry } from './entry';
-import { reconcile, type Candidate, type ReconcileQuery } from './reconcile';
-import { searchCsv, type MadeCsv } from './searchCsv';
+import type { FlatRecord } from '../record/flatRecord';
+import { reconcile, type Candidate, type ReconcileQuery } from './candidates';
+import { searchCsv, type MadeCsv } from '../record/csv';
 import { SearchIndex, type SearchAnswer, type SearchRequest } from './searchIndex';
 import { Exports, type ExportChunk, type ExportSpec, type ExportStarted } from './exports';
-import type { FieldContext, FieldName } from './fields';
+import type { FieldContext, FieldName } from '../record/fields';
 
 export type SearchAsk =
   | { readonly kind: 'begin'; readonly version: string }
-  | { readonly kind: 'add'; readonly version: string; readonly entries: readonly SearchEntry[] }
+  | { readonly kind: 'add'; readonly version: string; readonly entries: readonly FlatRecord[] }
   | { readonly kind: 'finish'; readonly version: string }
   | { readonly kind: 'search'; readonly request: SearchRequest }
   | {
@@ -36,9 +36,9 @@ export type SearchReply =
   | { readonly version: string; readonly institutions: number }
   | { readonly version: string; readonly answer: SearchAnswer }
   | { readonly version: string; readonly csv: MadeCsv }
-  | { readonly version: string; readonly entries: readonly SearchEntry[] }
-  | { readonly version: string; readonly entry: SearchEntry | null }
-  | { readonly version: string; readonly found: readonly (SearchEntry | null)[] }
+  | { readonly version: string; readonly entries: readonly FlatRecord[] }
+  | { readonly version: string; readonly entry: FlatRecord | null }
+  | { readonly version: string; readonly found: readonly (FlatRecord | null)[] }
   | { readonly version: string; readonly candidates: readonly Candidate[] }
   | { readonly version: string; readonly started: ExportStarted }
   | { readonly version: string; readonly chunk: ExportChunk }
@@ -47,7 +47,7 @@ export type SearchReply =
 /** The index answering now. */
 let current: SearchIndex | undefined;
 /** The entries of the version being indexed. */
-let next: { version: string; entries: SearchEntry[] } | undefined;
+let next: { version: string; entries: FlatRecord[] } | undefined;
 /** The bulk exports under way, each in the version it started in. */
 const bulkExports = new Exports();
 
@@ -56,7 +56,7 @@ function ready(): SearchIndex {
   return current;
 }
 
-function building(version: string): SearchEntry[] {
+function building(version: string): FlatRecord[] {
   if (next?.version !== version) throw new Error(`no index of version ${version} is being built`);
   return next.entries;
 }

@@ -1,7 +1,7 @@
-// The towns a name from elsewhere names, for reconciliation (src/search/reconcile.ts): a
+// The towns a name from elsewhere names, for reconciliation (src/search/candidates.ts): a
 // candidate whose name names another loses, one whose address is in it gains. The data has no
 // gazetteer: the towns are learnt from the names and cities (src/search/likeness.ts, townsNamed).
-import type { SearchEntry } from './entry';
+import type { FlatRecord } from '../record/flatRecord';
 import { significant, townWords } from './likeness';
 import type { SearchIndex } from './searchIndex';
 import { townOf } from './wordLikeness';
@@ -27,7 +27,7 @@ const townsAsked = (index: SearchIndex, name: string) =>
   );
 
 /** Whether a candidate's address is in a town the query's name names. */
-export function inTownNamed(index: SearchIndex, name: string): (entry: SearchEntry) => boolean {
+export function inTownNamed(index: SearchIndex, name: string): (entry: FlatRecord) => boolean {
   const asked = townsAsked(index, name);
   return (entry) => entry.cities.some((c) => townWords(c).some((w) => asked.has(w)));
 }
@@ -42,7 +42,7 @@ export function otherTown(
   index: SearchIndex,
   name: string,
   cities: readonly string[],
-): (entry: SearchEntry, named: readonly string[]) => boolean {
+): (entry: FlatRecord, named: readonly string[]) => boolean {
   const towns = index.towns();
   const said = significant(name);
   const asked = new Set([...townsAsked(index, name), ...cities.flatMap(townWords)]);

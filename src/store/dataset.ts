@@ -3,7 +3,7 @@ import { isilDefect, isilKey, type Isil } from '../rdf/isil';
 import { descriptionIri, isilOfInstitutionIri } from '../rdf/iris';
 import { parseModified, toDescription, type Description } from '../rdf/description';
 import type { SelectBinding } from './bindings';
-import type { LinksHeld } from './links';
+import type { LinksHeld } from './linksHeld';
 import { institutionIriFor, type CheckedIri } from './queries';
 import { TimeSlicer } from '../util/timeSlice';
 import { NO_HISTORY } from '../history/memory';
@@ -55,7 +55,7 @@ export interface DataWarning {
 
 /**
  * Where descriptions are read from: the store itself (`DatasetStore`, in this thread), or a handle
- * on a store in the store's own thread (`src/embedded/storeThread.ts`), which answers later.
+ * on a store in the store's own thread (`src/store/embedded/storeThread.ts`), which answers later.
  */
 export interface DescriptionSource {
   /** Triples in the store. */
@@ -256,7 +256,7 @@ export class Dataset<S extends DescriptionSource = DescriptionSource> {
   history: History = NO_HISTORY;
   /** Every ISIL's state, when the load made them (the version's own history is derived with them). */
   states: ReadonlyMap<string, InstitutionState> | undefined;
-  /** The log's version its snapshot's trailer names, read with the data (embedded/history.ts). */
+  /** The log's version its snapshot's trailer names, read with the data (store/embedded/embeddedHistory.ts). */
   logVersion: VersionInfo | undefined;
 
   /** The rows of `queries/institutions.rq` in the order the index takes them, read in slices. */

@@ -1,6 +1,6 @@
 // The store port: everything above src/store/ (serving, http, the process) asks for dataset
 // versions, descriptions, the institution index and readiness through these types alone, and never
-// learns which adapter answers. The embedded Oxigraph store (src/embedded/, over the loader) is the
+// learns which adapter answers. The embedded Oxigraph store (src/store/embedded/, over the loader) is the
 // first adapter; a remote SPARQL store (src/store/remote/) is the second (docs/architecture.md).
 import type { Dataset, DescriptionSource } from './dataset';
 

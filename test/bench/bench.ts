@@ -8,7 +8,7 @@ import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_pr
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { generate, generatePica } from '../../loader/generate';
+import { generate, generatePica } from '../../cli/generate';
 import { PROJECT_ROOT } from '../../src/util/paths';
 import { everyDocument, pipelinedFlood, rssOf, type FloodResult } from './hardening';
 import {
@@ -202,7 +202,7 @@ async function main(): Promise<void> {
   fs.closeSync(fd);
 
   const loadStarted = Date.now();
-  const load = spawnSync(process.execPath, [path.join(DIST, 'loader', 'load.js'), source], {
+  const load = spawnSync(process.execPath, [path.join(DIST, 'cli', 'loadCommand.js'), source], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, DATASET: snapshot },
     encoding: 'utf8',
@@ -217,11 +217,15 @@ async function main(): Promise<void> {
   for (const record of generatePica({ count: COUNT, seed: 1 })) fs.writeSync(picaFd, record);
   fs.closeSync(picaFd);
   const picaStarted = Date.now();
-  const picaLoad = spawnSync(process.execPath, [path.join(DIST, 'loader', 'load.js'), picaSource], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, DATASET: path.join(WORK, 'pica.nq') },
-    encoding: 'utf8',
-  });
+  const picaLoad = spawnSync(
+    process.execPath,
+    [path.join(DIST, 'cli', 'loadCommand.js'), picaSource],
+    {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, DATASET: path.join(WORK, 'pica.nq') },
+      encoding: 'utf8',
+    },
+  );
   if (picaLoad.status !== 0) throw new Error(`PICA+ load failed: ${picaLoad.stderr}`);
   const picaMs = Date.now() - picaStarted;
   const picaPeakMb = Number(/peak memory (\d+) MB/.exec(picaLoad.stdout)?.[1] ?? NaN);
@@ -470,7 +474,7 @@ async function main(): Promise<void> {
     process.execPath,
     [
       ...['--import', 'tsx', path.join('test', 'bench', 'validate.ts'), '--count', String(COUNT)],
-      ...['--load', '--loader', path.join(DIST, 'loader', 'load.js')],
+      ...['--load', '--loader', path.join(DIST, 'cli', 'loadCommand.js')],
     ],
     { cwd: PROJECT_ROOT, encoding: 'utf8' },
   );
@@ -555,7 +559,7 @@ async function main(): Promise<void> {
   const historyRows: string[] = [];
   for (const [script, extra] of [
     ['historyLog.ts', []],
-    ['historyLoad.ts', ['--loader', path.join(DIST, 'loader', 'load.js')]],
+    ['historyLoad.ts', ['--loader', path.join(DIST, 'cli', 'loadCommand.js')]],
     ['historyHttp.ts', ['--main', path.join(DIST, 'src', 'main.js')]],
   ] as const) {
     const step = spawnSync(

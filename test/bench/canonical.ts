@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { generate } from '../../loader/generate';
+import { generate } from '../../cli/generate';
 import { canonicalDataset } from '../../src/load/canonicalDataset';
 import { loadSources } from '../../src/load/loadSources';
 import { canonicalDescription, institutionHash } from '../../src/history/canonical';

@@ -2,15 +2,15 @@
 // institutions of a generated dataset, the CPU time of an empty query (Oxigraph's floor), the
 // CONSTRUCT of queries/describe.rq, reading and labelling its result, and each serializer.
 import { parseArgs } from 'node:util';
-import { generate } from '../../loader/generate';
+import { generate } from '../../cli/generate';
 import { Dataset, type Institution } from '../../src/store/dataset';
-import { Documents } from '../../src/serving/documents';
+import { Documents } from '../../src/documents/documents';
 import { documentAnswer } from '../../src/http/respond';
 import { formatByName } from '../../src/rdf/formats';
 import type { Description } from '../../src/rdf/description';
 import { toRdfXml } from '../../src/rdf/rdfxml';
 import { toNTriples, toTurtle } from '../../src/rdf/turtle';
-import { DatasetStore } from '../../src/store/oxigraph/datasetStore';
+import { DatasetStore } from '../../src/store/embedded/datasetStore';
 import { institutionIriFor } from '../../src/store/queries';
 
 const { values } = parseArgs({

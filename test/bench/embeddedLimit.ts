@@ -4,8 +4,8 @@
 // failure, and the error Oxigraph ends with. `npm run bench` does not run it (minutes, 5 GB);
 // alone: `npx tsx test/bench/embeddedLimit.ts [--step 25000] [--max 400000]`.
 import { parseArgs } from 'node:util';
-import { generateSnapshot } from '../../loader/generate';
-import { DatasetStore } from '../../src/store/oxigraph/datasetStore';
+import { generateSnapshot } from '../../cli/generate';
+import { DatasetStore } from '../../src/store/embedded/datasetStore';
 
 const { values } = parseArgs({
   options: {

@@ -172,7 +172,7 @@ function replay(url: string): Promise<{ ms: number; members: number; peakRss: nu
  * written by the loader's commit step (test/support/history.ts).
  */
 async function makeHistory(): Promise<{ dataset: string; historyDir: string }> {
-  const generator = path.join(PROJECT_ROOT, 'loader', 'generate.ts');
+  const generator = path.join(PROJECT_ROOT, 'cli', 'generate.ts');
   if (!fs.readFileSync(generator, 'utf8').includes("history: { type: 'string' }"))
     return writeHistory(registryVersions(COUNT));
   const dir = tempDir();

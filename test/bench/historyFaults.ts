@@ -10,8 +10,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { FIRST_VERSION_TIME } from '../../loader/generateHistory';
-import { writeGeneratedSnapshot } from '../../loader/generatedSnapshot';
+import { FIRST_VERSION_TIME } from '../../cli/generateHistory';
+import { writeGeneratedSnapshot } from '../../cli/generatedSnapshot';
 import {
   canonicalDescription,
   compactStates,

@@ -4,7 +4,7 @@
 // .bench/history and taken again while its options are the same. Each bench works on a copy.
 import fs from 'node:fs';
 import path from 'node:path';
-import { generateHistory, type WrittenHistory } from '../../loader/generateHistory';
+import { generateHistory, type WrittenHistory } from '../../cli/generateHistory';
 import { LOG_FILE } from '../../src/history/log';
 import { PROJECT_ROOT } from '../../src/util/paths';
 

@@ -3,7 +3,7 @@
 // history of 17,000 generated institutions (historyFixture.ts), with the change log (HISTORY_DIR:
 // the log read, the version compared, its events appended) against without (HISTORY_DIR=''), by
 // turns, 3 each, each turn on a fresh copy of the fixture. Alone:
-//   npx tsx test/bench/historyLoad.ts [--loader dist/loader/load.js] [--turns 3]
+//   npx tsx test/bench/historyLoad.ts [--loader dist/cli/loadCommand.js] [--turns 3]
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -40,7 +40,7 @@ function loadOnce(
   const copy = copyFixture(fixture, path.join(HISTORY_BENCH_DIR, 'load'));
   const command = values.loader
     ? [values.loader]
-    : ['--import', 'tsx', path.join(PROJECT_ROOT, 'loader', 'load.ts')];
+    : ['--import', 'tsx', path.join(PROJECT_ROOT, 'cli', 'loadCommand.ts')];
   const started = Date.now();
   // /usr/bin/time gives the CPU time (the loader's threads and its validation workers): on a
   // machine shared with other work the steadier figure.
@@ -71,7 +71,7 @@ function main(): void {
   const started = Date.now();
   const fixture = historyFixture();
   log(
-    `history load: one more version over ${fixture.written.versions} versions of ${fixture.written.institutions} institutions, ${TURNS} turns, loader ${values.loader ?? 'loader/load.ts through tsx'}`,
+    `history load: one more version over ${fixture.written.versions} versions of ${fixture.written.institutions} institutions, ${TURNS} turns, loader ${values.loader ?? 'cli/loadCommand.ts through tsx'}`,
   );
   const withLog: number[] = [];
   const without: number[] = [];

@@ -11,8 +11,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import oxigraph from 'oxigraph';
-import { generate } from '../../loader/generate';
-import { main as loadCommand } from '../../loader/load';
+import { generate } from '../../cli/generate';
+import { main as loadCommand } from '../../cli/loadCommand';
 import type { LoadPhase } from '../../src/load/report';
 import { PROJECT_ROOT } from '../../src/util/paths';
 

@@ -6,14 +6,14 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { generate } from '../../loader/generate';
+import { generate } from '../../cli/generate';
 import { PROJECT_ROOT } from '../../src/util/paths';
 
 const BASE = 'https://ld.zdb-services.de';
 /** The size of the two large inputs: near the sizes once measured (200 MB, 2.96 GB peak). */
 const INPUT_BYTES = 200 * 1000 * 1000;
 const CHAIN_DEPTH = 100_000;
-const DIST_LOADER = path.join(PROJECT_ROOT, '.bench', 'dist', 'loader', 'load.js');
+const DIST_LOADER = path.join(PROJECT_ROOT, '.bench', 'dist', 'cli', 'loadCommand.js');
 
 /**
  * The loader as the image runs it (compiled by test/bench/bench.ts) when that build is newer than
@@ -21,7 +21,7 @@ const DIST_LOADER = path.join(PROJECT_ROOT, '.bench', 'dist', 'loader', 'load.js
  */
 function loaderCommand(): string[] {
   const built = fs.statSync(DIST_LOADER, { throwIfNoEntry: false })?.mtimeMs;
-  const sources = ['loader', path.join('src', 'store')].flatMap((folder) =>
+  const sources = ['cli', path.join('src', 'store')].flatMap((folder) =>
     fs
       .readdirSync(path.join(PROJECT_ROOT, folder), { recursive: true, encoding: 'utf8' })
       .filter((name) => name.endsWith('.ts'))
@@ -29,7 +29,7 @@ function loaderCommand(): string[] {
   );
   return built !== undefined && sources.every((changed) => changed < built)
     ? [DIST_LOADER]
-    : ['--import', 'tsx', path.join(PROJECT_ROOT, 'loader', 'load.ts')];
+    : ['--import', 'tsx', path.join(PROJECT_ROOT, 'cli', 'loadCommand.ts')];
 }
 
 interface LoadRun {

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { generate } from '../../loader/generate';
+import { generate } from '../../cli/generate';
 import { PROJECT_ROOT } from '../../src/util/paths';
 import { freePort } from '../servers/topology';
 import { startVirtuoso } from '../servers/virtuoso';
@@ -77,7 +77,7 @@ async function main(): Promise<void> {
   fs.mkdirSync(WORK, { recursive: true });
   log(`million: ${COUNT} institutions, ${process.version}`);
   const gen = await run([
-    ...entry('loader/generate'),
+    ...entry('cli/generate'),
     ...['--count', String(COUNT), '--format', 'snapshot', '--quiet', '--out', SNAPSHOT],
   ]);
   const size = fs.statSync(SNAPSHOT).size;
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
   const virtuoso = await startVirtuoso(300_000, 60, Number(values.buffers));
   try {
     const load = await run(
-      [...entry('loader/load'), '--quiet', '--virtuoso-bulk', virtuoso.dir, SNAPSHOT],
+      [...entry('cli/loadCommand'), '--quiet', '--virtuoso-bulk', virtuoso.dir, SNAPSHOT],
       {
         STORE: 'remote',
         SPARQL_ENDPOINT: virtuoso.endpoint,

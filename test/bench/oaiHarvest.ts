@@ -32,7 +32,7 @@ const stamp = (seconds: number) => `${new Date(seconds * 1000).toISOString().sli
 
 /** The snapshot and change log to serve, and how they were made. */
 async function history(): Promise<{ dataset: string; historyDir: string; made: string }> {
-  const generator = fs.readFileSync(path.join(PROJECT_ROOT, 'loader', 'generate.ts'), 'utf8');
+  const generator = fs.readFileSync(path.join(PROJECT_ROOT, 'cli', 'generate.ts'), 'utf8');
   if (generator.includes('--history')) {
     const dir = tempDir();
     const dataset = path.join(dir, 'dataset.nq');

@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { harvestOai } from '../../loader/oaiHarvest';
-import { parseOaiCommandLine } from '../../loader/oaiCommand';
+import { harvestOai } from '../../cli/oaiHarvest';
+import { parseOaiCommandLine } from '../../cli/oaiCommand';
 import { tempDir } from '../support';
 import { generatedSnapshot, startServerProcess } from '../support/serverProcess';
 

@@ -9,9 +9,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadSources } from '../../src/load/loadSources';
 import { words } from '../../src/search/fold';
-import { reconcile } from '../../src/search/reconcile';
-import type { SearchEntry } from '../../src/search/entry';
-import { readEntries } from '../../src/search/readEntries';
+import { reconcile } from '../../src/search/candidates';
+import type { FlatRecord } from '../../src/record/flatRecord';
+import { readRecords } from '../../src/record/readRecords';
 import { SearchIndex } from '../../src/search/searchIndex';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
 import { BASE, REAL_DATA } from '../support';
@@ -42,8 +42,8 @@ export function allForeignNames(names: ReadonlyMap<string, string>): [string, st
 export async function reconcileBench(verbose = false): Promise<void> {
   const { dataset } = await loadSources([...BUNDLED_DATASET], { baseIri: BASE });
   // The index in this process, as the index's thread holds it.
-  const entries: SearchEntry[] = [];
-  await readEntries(dataset, (batch) => void entries.push(...batch));
+  const entries: FlatRecord[] = [];
+  await readRecords(dataset, (batch) => void entries.push(...batch));
   const index = await SearchIndex.build(dataset.version, entries);
   const names = new Map([...dataset.institutions()].map((i) => [i.isil as string, i.name ?? '']));
   const labels = foreignNames(names);

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { generate } from '../../loader/generate';
+import { generate } from '../../cli/generate';
 import { loadSources, writeSnapshot } from '../../src/load/loadSources';
 import { PROJECT_ROOT } from '../../src/util/paths';
 import { benchDumps } from './drivers';
@@ -189,7 +189,7 @@ async function main(): Promise<void> {
   }
   if (fd !== undefined) {
     fs.closeSync(fd);
-    const loaded = spawnSync(process.execPath, ['--import', 'tsx', 'loader/load.ts', source], {
+    const loaded = spawnSync(process.execPath, ['--import', 'tsx', 'cli/loadCommand.ts', source], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, DATASET: snapshot },
       encoding: 'utf8',

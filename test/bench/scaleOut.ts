@@ -20,7 +20,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadRemote, type RemoteTarget } from '../../loader/remote';
+import { loadRemote, type RemoteTarget } from '../../cli/remote';
 import { Algebra } from 'sparqlalgebrajs';
 import { descriptionIri } from '../../src/rdf/iris';
 import type { Isil } from '../../src/rdf/isil';

@@ -9,9 +9,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { loadSources } from '../../src/load/loadSources';
-import type { SearchEntry } from '../../src/search/entry';
+import type { FlatRecord } from '../../src/record/flatRecord';
 import { words } from '../../src/search/fold';
-import { readEntries } from '../../src/search/readEntries';
+import { readRecords } from '../../src/record/readRecords';
 import { SearchIndex } from '../../src/search/searchIndex';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
 import { PROJECT_ROOT } from '../../src/util/paths';
@@ -94,7 +94,7 @@ async function rate(url: string, paths: readonly string[]): Promise<{ rps: numbe
 }
 
 /** 1,000,000 entries made from the bundled names' words and cities, shuffled into new names. */
-function generated(names: readonly SearchEntry[], count: number): SearchEntry[] {
+function generated(names: readonly FlatRecord[], count: number): FlatRecord[] {
   const vocabulary = names.flatMap((e) => e.name.split(/\s+/)).filter((w) => w.length > 2);
   const cities = names.flatMap((e) => e.cities);
   let seed = 7;
@@ -124,8 +124,8 @@ export async function searchBench(): Promise<void> {
   const before = heapMb();
   // The index in this process, as the index's thread holds it.
   const started = Date.now();
-  const entries: SearchEntry[] = [];
-  await readEntries(dataset, (batch) => void entries.push(...batch));
+  const entries: FlatRecord[] = [];
+  await readRecords(dataset, (batch) => void entries.push(...batch));
   const index = await SearchIndex.build(dataset.version, entries);
   const report = { institutions: index.size, ms: Date.now() - started };
   const heap = heapMb() - before;

@@ -282,7 +282,7 @@ async function main(): Promise<void> {
   const snapshot = path.join(work, 'dataset.nq');
   const generated = spawnSync(
     process.execPath,
-    ['--import', 'tsx', path.join(PROJECT_ROOT, 'loader', 'generate.ts')].concat([
+    ['--import', 'tsx', path.join(PROJECT_ROOT, 'cli', 'generate.ts')].concat([
       '--count',
       String(COUNT),
       '--format',

@@ -13,10 +13,10 @@ import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadSources } from '../../src/load/loadSources';
-import type { SearchEntry } from '../../src/search/entry';
+import type { FlatRecord } from '../../src/record/flatRecord';
 import { words } from '../../src/search/fold';
 import { parseQuery } from '../../src/search/query';
-import { readEntries } from '../../src/search/readEntries';
+import { readRecords } from '../../src/record/readRecords';
 import { SearchIndex } from '../../src/search/searchIndex';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
 import { PROJECT_ROOT } from '../../src/util/paths';
@@ -56,7 +56,7 @@ const SHAPES: readonly [string, (a: string, b: string) => string][] = [
 ];
 
 /** 1,000 pairs of words from the names (three letters or more), the same for every shape. */
-function wordPairs(entries: readonly SearchEntry[]): [string, string][] {
+function wordPairs(entries: readonly FlatRecord[]): [string, string][] {
   const pairs: [string, string][] = [];
   for (let i = 0; pairs.length < 1000; i++) {
     const w = words(entries[(i * 7919) % entries.length]!.name).filter((x) => x.length > 2);
@@ -67,8 +67,8 @@ function wordPairs(entries: readonly SearchEntry[]): [string, string][] {
 
 async function fieldedAgainstPlain(): Promise<void> {
   const { dataset } = await loadSources([...BUNDLED_DATASET], { baseIri: BASE });
-  const entries: SearchEntry[] = [];
-  await readEntries(dataset, (batch) => void entries.push(...batch));
+  const entries: FlatRecord[] = [];
+  await readRecords(dataset, (batch) => void entries.push(...batch));
   const index = await SearchIndex.build(dataset.version, entries);
   dataset.free();
   const pairs = wordPairs(entries);
@@ -215,7 +215,7 @@ async function remotely(snapshot: string, label: string, port: number): Promise<
     const started = Date.now();
     const load = spawnSync(
       process.execPath,
-      ['--import', 'tsx', path.join('loader', 'load.ts')].concat([
+      ['--import', 'tsx', path.join('cli', 'loadCommand.ts')].concat([
         '--quiet',
         '--virtuoso-bulk',
         virtuoso.dir,
@@ -263,7 +263,7 @@ export async function searchMachinesBench(): Promise<void> {
     if (!fs.existsSync(snapshot)) {
       const made = spawnSync(
         process.execPath,
-        ['--import', 'tsx', path.join('loader', 'generate.ts')].concat([
+        ['--import', 'tsx', path.join('cli', 'generate.ts')].concat([
           '--count',
           String(COUNT),
           '--format',

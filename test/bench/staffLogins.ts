@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { generateSnapshot } from '../../loader/generate';
+import { generateSnapshot } from '../../cli/generate';
 import { hashPassword, writeUser } from '../../src/http/sparql/users';
 import { PROJECT_ROOT } from '../../src/util/paths';
 import { floodWhileProbing, getOnce, type Flood } from '../staffSupport';

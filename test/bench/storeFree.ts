@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PROJECT_ROOT } from '../../src/util/paths';
-import { StoreThread } from '../../src/embedded/storeThread';
+import { StoreThread } from '../../src/store/embedded/storeThread';
 
 const { values } = parseArgs({
   options: {

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { generate } from '../../loader/generate';
+import { generate } from '../../cli/generate';
 import { ValidationQueue } from '../../src/load/validationQueue';
 import { Validator, type Institution } from '../../src/load/validator';
 import type { ShaclEngine } from '../../src/load/shaclWorker';
@@ -71,7 +71,7 @@ async function turn(engine: ShaclEngine, institutions: readonly Institution[]) {
 function load(file: string, extra: readonly string[]): number {
   const entry = values.loader
     ? [values.loader]
-    : ['--import', 'tsx', path.join(PROJECT_ROOT, 'loader', 'load.ts')];
+    : ['--import', 'tsx', path.join(PROJECT_ROOT, 'cli', 'loadCommand.ts')];
   const started = performance.now();
   const run = spawnSync(process.execPath, [...entry, '--quiet', ...extra, file], {
     cwd: PROJECT_ROOT,

@@ -1,14 +1,14 @@
-// The adapters the settings choose (src/server/adapters.ts): the embedded store and its staff pool,
+// The adapters the settings choose (src/process/adapters.ts): the embedded store and its staff pool,
 // or a remote endpoint for both; and a replica that follows the version its remote store marks
 // current (STORE_POLL_SECONDS), with a real Virtuoso.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadRemote } from '../../loader/remote';
-import { StaffPool } from '../../src/embedded/staffPool';
-import { StoreThread } from '../../src/embedded/storeThread';
-import { createLogger } from '../../src/log';
-import { adaptersFor, type Adapters } from '../../src/server/adapters';
+import { loadRemote } from '../../cli/remote';
+import { StaffPool } from '../../src/store/embedded/staffPool';
+import { StoreThread } from '../../src/store/embedded/storeThread';
+import { createLogger } from '../../src/util/logger';
+import { adaptersFor, type Adapters } from '../../src/process/adapters';
 import { SparqlStore } from '../../src/store/remote/sparqlStore';
 import { RemoteStaff } from '../../src/store/remote/staffRemote';
 import { bulkTarget, sharedVirtuoso } from '../servers/virtuoso';

@@ -1,5 +1,5 @@
 // The architecture's rules are lint rules (eslint.config.mjs): a wrong arrow between the layers, an
-// adapter known above the store port, src/ reaching into loader/, a file over 400 lines or a
+// adapter known above the store port, src/ reaching into cli/, a file over 400 lines or a
 // function over 80, an HttpError made outside src/http/errors.ts fail `npm run lint`. Each rule is tried here on a file it must refuse and on
 // one it must let through, so that a rule that quietly stops matching fails this test.
 import assert from 'node:assert/strict';
@@ -24,52 +24,60 @@ describe('the architecture, as lint rules', function () {
   const wrong: [string, string][] = [
     ['src/rdf/turtle2.ts', '../store/queries'],
     ['src/rdf/turtle2.ts', '../http/app'],
-    ['src/store/dataset2.ts', '../serving/documents'],
-    ['src/store/oxigraph/store2.ts', '../../http/respond'],
-    ['src/store/dataset2.ts', './oxigraph/datasetStore'],
+    ['src/store/dataset2.ts', '../documents/documents'],
+    ['src/store/dataset2.ts', './embedded/datasetStore'],
     ['src/store/dataset2.ts', './remote/sparqlStore'],
-    ['src/serving/documents2.ts', '../http/respond'],
-    ['src/serving/documents2.ts', '../embedded/storeThread'],
-    ['src/serving/documents2.ts', '../store/oxigraph/datasetStore'],
-    ['src/http/respond2.ts', '../embedded/storeThread'],
+    ['src/store/embedded/store2.ts', '../../http/respond'],
+    ['src/store/embedded/storeThread2.ts', '../../documents/documents'],
+    ['src/documents/documents2.ts', '../http/respond'],
+    ['src/documents/documents2.ts', '../store/embedded/storeThread'],
+    ['src/documents/documents2.ts', '../process/metrics'],
+    ['src/pages/frame2.ts', '../http/deps'],
+    ['src/pages/frame2.ts', '../documents/documents'],
+    ['src/record/flatRecord2.ts', '../search/searchIndex'],
+    ['src/http/respond2.ts', '../store/embedded/storeThread'],
     ['src/http/respond2.ts', '../store/remote/sparqlStore'],
-    ['src/embedded/storeThread2.ts', '../serving/documents'],
-    ['src/http/respond2.ts', '../server/reloader'],
+    ['src/http/respond2.ts', '../process/reloader'],
     ['src/http/respond2.ts', '../load/loadSources'],
-    ['src/load/sources2.ts', '../serving/documents'],
-    ['src/load/sources2.ts', '../embedded/storeThread'],
-    ['src/store/oxigraph/store2.ts', '../../load/loadSources'],
-    ['src/store/remote/store2.ts', '../../embedded/storeThread'],
+    ['src/load/sources2.ts', '../documents/documents'],
+    ['src/load/sources2.ts', '../store/remote/sparqlStore'],
+    ['src/store/remote/store2.ts', '../embedded/storeThread'],
     ['src/store/remote/store2.ts', '../../load/loadSources'],
-    ['src/rdf/turtle2.ts', '../embedded/storeThread'],
-    ['src/main2.ts', './embedded/storeThread'],
+    ['src/rdf/turtle2.ts', '../store/embedded/storeThread'],
+    ['src/main2.ts', './store/embedded/storeThread'],
     ['src/main2.ts', './store/remote/sparqlStore'],
-    ['src/server/listen2.ts', '../embedded/staffPool'],
-    ['src/server/reloader2.ts', '../store/remote/staffRemote'],
+    ['src/process/listen2.ts', '../store/embedded/staffPool'],
+    ['src/process/reloader2.ts', '../store/remote/staffRemote'],
     ['src/util/paths2.ts', '../rdf/iris'],
+    ['src/util/logger2.ts', '../config/config'],
+    ['src/config/config2.ts', '../process/connectionCap'],
     ['src/threads/client2.ts', '../store/store'],
-    ['src/config2.ts', '../loader/generate'],
-    ['src/load/pica/read2.ts', '../../../loader/sru'],
+    ['src/config/config2.ts', '../../cli/generate'],
+    ['src/load/pica/read2.ts', '../../../cli/sru'],
   ];
   for (const [file, from] of wrong)
     it(`refuses ${from} in ${file}`, async () =>
       assert.ok((await broken(file, importing(from))).includes(RESTRICTED)));
 
   const right: [string, string][] = [
-    ['src/http/respond2.ts', '../serving/documents'],
+    ['src/http/respond2.ts', '../documents/documents'],
+    ['src/http/respond2.ts', '../pages/frame'],
     ['src/http/respond2.ts', '../store/store'],
-    ['src/serving/documents2.ts', '../store/dataset'],
+    ['src/documents/documents2.ts', '../store/dataset'],
+    ['src/documents/documents2.ts', '../pages/institutionPage'],
+    ['src/pages/frame2.ts', '../record/flatRecord'],
+    ['src/search/searchIndex2.ts', '../record/flatRecord'],
     ['src/store/dataset2.ts', '../rdf/iris'],
-    ['src/embedded/storeThread2.ts', '../load/loadSources'],
-    ['src/embedded/storeThread2.ts', '../store/oxigraph/datasetStore'],
-    ['src/load/sources2.ts', '../store/oxigraph/datasetStore'],
+    ['src/store/embedded/storeThread2.ts', '../../load/loadSources'],
+    ['src/store/embedded/storeThread2.ts', './datasetStore'],
+    ['src/load/sources2.ts', '../store/embedded/datasetStore'],
     ['src/load/sources2.ts', '../store/dataset'],
     ['src/store/remote/store2.ts', '../dataset'],
-    ['src/server/adapters.ts', '../embedded/storeThread'],
-    ['src/server/adapters.ts', '../store/remote/sparqlStore'],
-    ['src/main2.ts', './server/adapters'],
+    ['src/process/adapters.ts', '../store/embedded/storeThread'],
+    ['src/process/adapters.ts', '../store/remote/sparqlStore'],
+    ['src/main2.ts', './process/adapters'],
     ['src/main2.ts', './store/store'],
-    ['loader/load2.ts', '../src/load/loadSources'],
+    ['cli/load2.ts', '../src/load/loadSources'],
   ];
   for (const [file, from] of right)
     it(`lets ${file} import ${from}`, async () =>
@@ -84,10 +92,10 @@ describe('the architecture, as lint rules', function () {
       );
   });
 
-  it('refuses a file over 400 lines in src/ and loader/', async () => {
+  it('refuses a file over 400 lines in src/ and cli/', async () => {
     const long = Array.from({ length: 401 }, (_, i) => `export const v${i} = ${i};`).join('\n');
     assert.ok((await broken('src/rdf/long.ts', `${long}\n`)).includes('max-lines'));
-    assert.ok((await broken('loader/long.ts', `${long}\n`)).includes('max-lines'));
+    assert.ok((await broken('cli/long.ts', `${long}\n`)).includes('max-lines'));
   });
 
   it('refuses an HttpError made anywhere but src/http/errors.ts', async () => {

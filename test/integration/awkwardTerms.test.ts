@@ -8,7 +8,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import type { Quad } from 'n3';
 import { createApp } from '../../src/http/app';
-import { createLogger } from '../../src/log';
+import { createLogger } from '../../src/util/logger';
 import {
   buildApp,
   FIXTURES,

@@ -11,8 +11,8 @@ import request from 'supertest';
 import type { Express } from 'express';
 import { DataFactory, Parser, type Quad } from 'n3';
 import { isMemento, type History, type HistoryEvent } from '../../src/history/model';
-import type { DumpFile } from '../../src/serving/dumps';
-import type { Service } from '../../src/serving/service';
+import type { DumpFile } from '../../src/documents/versionDumps';
+import type { Service } from '../../src/documents/service';
 import { ADAPTERS, sameGraph, tempDir } from '../support';
 import {
   historyApp,

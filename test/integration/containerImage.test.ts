@@ -42,7 +42,10 @@ function admitted(rules: readonly string[], source: string): boolean {
 
 /** The variables `loadConfig` reads, from its source (the SPARQL endpoint's and the store's in files of their own). */
 function settingsRead(): string[] {
-  const source = read('src/config.ts') + read('src/sparqlConfig.ts') + read('src/storeConfig.ts');
+  const source =
+    read('src/config/config.ts') +
+    read('src/config/sparqlConfig.ts') +
+    read('src/config/storeConfig.ts');
   const names = new Set<string>();
   for (const match of source.matchAll(/env\.([A-Z_]+)|integer\(env, '([A-Z_]+)'/g))
     names.add(match[1] ?? match[2]!);
@@ -68,7 +71,7 @@ describe('the container image', () => {
   it('fetches the bundled dataset at build time by the command developers use, and copies it', () => {
     const dockerfile = read('Dockerfile');
     assert.match(dockerfile, /^ARG THIRD_PARTY_DIR=$/m);
-    assert.match(dockerfile, /node dist\/loader\/fetchData\.js --bundled$/m);
+    assert.match(dockerfile, /node dist\/cli\/fetchData\.js --bundled$/m);
     assert.match(dockerfile, /^COPY --from=build \/app\/data\/ data\/$/m);
     assert.ok(admitted(rules, 'data/sources.json') && admitted(rules, 'data/third-party/x.tsv'));
     // Where the command puts them is where the server reads them.

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext } from 'playwright-core';
-import { generate } from '../../loader/generate';
+import { generate } from '../../cli/generate';
 import { CHROMIUM, policyViolations, startSite, watchPolicy, type Site } from '../browser/pages';
 import { BASE, tempDir } from '../support';
 

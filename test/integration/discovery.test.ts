@@ -6,7 +6,7 @@ import { SaxesParser } from 'saxes';
 import express, { type Express } from 'express';
 import { sitemap, sitemaps } from '../../src/http/discovery';
 import { useOriginSettings } from '../../src/http/publicOrigin';
-import type { Service } from '../../src/serving/service';
+import type { Service } from '../../src/documents/service';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
 import { BASE, buildApp, parseTurtle, needsThirdParty, PUBLIC } from '../support';
 

@@ -9,10 +9,10 @@ import zlib from 'node:zlib';
 import request from 'supertest';
 import type { Express } from 'express';
 import type { Quad } from 'n3';
-import { generate } from '../../loader/generate';
+import { generate } from '../../cli/generate';
 import { loadSources } from '../../src/load/loadSources';
-import { Dumps } from '../../src/serving/dumps';
-import type { Service } from '../../src/serving/service';
+import { Dumps } from '../../src/documents/versionDumps';
+import type { Service } from '../../src/documents/service';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
 import { PROJECT_ROOT } from '../../src/util/paths';
 import {

@@ -8,11 +8,11 @@ import net from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
 import type { Express } from 'express';
-import { generate } from '../../loader/generate';
+import { generate } from '../../cli/generate';
 import { createApp } from '../../src/http/app';
 import { MAX_EXPORTS } from '../../src/http/searchExport';
-import { createLogger } from '../../src/log';
-import { Service } from '../../src/serving/service';
+import { createLogger } from '../../src/util/logger';
+import { Service } from '../../src/documents/service';
 import { BASE, openDataset, tempDir, testConfig } from '../support';
 
 /** Enough institutions that an export outgrows a Unix socket's buffers and Node's. */

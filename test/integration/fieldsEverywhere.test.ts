@@ -1,4 +1,4 @@
-// One institution's fields in every format that carries them (src/search/fields.ts): JSON Lines,
+// One institution's fields in every format that carries them (src/record/fields.ts): JSON Lines,
 // CSV, GeoJSON, the search's JSON, the suggestions, reconciliation's `extend`, OAI-PMH's oai_dc and
 // the page's schema.org. DE-1a of the bundled dataset has them all: four e-mail addresses (its
 // contact points', its interlibrary loan's first), and a `dcterms:modified` without a zone.
@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import request from 'supertest';
 import type { Server } from 'node:http';
 import { repositoryIdentifier, oaiIdentifier } from '../../src/oai/identifiers';
-import { FIELD_NAMES } from '../../src/search/fields';
-import type { Service } from '../../src/serving/service';
+import { FIELD_NAMES } from '../../src/record/fields';
+import type { Service } from '../../src/documents/service';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
 import { BASE, buildApp, needsThirdParty } from '../support';
 

@@ -6,14 +6,14 @@ import http from 'node:http';
 import net from 'node:net';
 import { loadSources } from '../../src/load/loadSources';
 import type { Dataset, DescriptionSource, Institution } from '../../src/store/dataset';
-import { Documents } from '../../src/serving/documents';
-import type { Answer } from '../../src/serving/representation';
+import { Documents } from '../../src/documents/documents';
+import type { Answer } from '../../src/documents/representation';
 import { createApp } from '../../src/http/app';
 import { boundPipelining, PIPELINE_DEPTH } from '../../src/http/pipeline';
-import { createLogger } from '../../src/log';
+import { createLogger } from '../../src/util/logger';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
-import { RenderQueue, RendersBusy } from '../../src/serving/renderQueue';
-import { Service } from '../../src/serving/service';
+import { RenderQueue, RendersBusy } from '../../src/documents/renderQueue';
+import { Service } from '../../src/documents/service';
 import { testConfig, needsThirdParty } from '../support';
 
 /** The origin the documents are asked on. */

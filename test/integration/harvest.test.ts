@@ -6,14 +6,14 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SaxesParser } from 'saxes';
-import { harvestToFile, parseCommandLine, type HarvestOptions } from '../../loader/harvest';
+import { harvestToFile, parseCommandLine, type HarvestOptions } from '../../cli/harvest';
 import {
   readPica,
   sniffPica,
   type MalformedPicaRecord,
   type PicaRecord,
 } from '../../src/load/pica/read';
-import { PPXML_NS, SruError } from '../../loader/sru';
+import { PPXML_NS, SruError } from '../../cli/sru';
 import { PROJECT_ROOT } from '../../src/util/paths';
 import { tempDir, REAL_DATA, needsThirdParty, readWhenThere } from '../support';
 import { SruStub, diagnosticResponse, pageResponse, type SruStubOptions } from '../support/sruStub';
@@ -459,7 +459,7 @@ describe('harvest', () => {
       return new Promise((resolve) => {
         const child = spawn(
           process.execPath,
-          ['--import', 'tsx', path.join(PROJECT_ROOT, 'loader', 'harvest.ts'), ...args],
+          ['--import', 'tsx', path.join(PROJECT_ROOT, 'cli', 'harvest.ts'), ...args],
           { cwd: PROJECT_ROOT },
         );
         let stdout = '';
@@ -520,7 +520,7 @@ describe('harvest', () => {
     it('exits 2 on a bad flag, saying which', () => {
       const result = spawnSync(
         process.execPath,
-        ['--import', 'tsx', path.join(PROJECT_ROOT, 'loader', 'harvest.ts'), '--rate', 'fast'],
+        ['--import', 'tsx', path.join(PROJECT_ROOT, 'cli', 'harvest.ts'), '--rate', 'fast'],
         { cwd: PROJECT_ROOT, encoding: 'utf8' },
       );
       assert.equal(result.status, 2);

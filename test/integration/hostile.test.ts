@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type http from 'node:http';
-import { inProcessStore } from '../../src/embedded/inProcessStore';
-import { createLogger } from '../../src/log';
-import { loadInto } from '../../src/server/reloader';
-import { startServer } from '../../src/server/listen';
+import { inProcessStore } from '../../src/store/embedded/inProcessStore';
+import { createLogger } from '../../src/util/logger';
+import { loadInto } from '../../src/process/reloader';
+import { startServer } from '../../src/process/listen';
 import { testConfig } from '../support';
 
 interface Answer {

@@ -9,7 +9,7 @@ import { BUNDLED_DATASET } from '../../src/util/bundled';
 import { PROJECT_ROOT } from '../../src/util/paths';
 import { BASE, tempDir, needsThirdParty } from '../support';
 
-const INIT = path.join(PROJECT_ROOT, 'loader', 'initDataset.ts');
+const INIT = path.join(PROJECT_ROOT, 'cli', 'initDataset.ts');
 const ENTRYPOINT = path.join(PROJECT_ROOT, 'docker-entrypoint.sh');
 
 function init(dataset: string) {

@@ -17,8 +17,8 @@ import {
 import type { LoadReport } from '../../src/load/loadSources';
 import { GND, LINK_LIST_HEADER, WIKIDATA } from '../../src/load/links';
 import { PREFIXES } from '../../src/rdf/namespaces';
-import type { DatasetStore } from '../../src/store/oxigraph/datasetStore';
-import type { Service } from '../../src/serving/service';
+import type { DatasetStore } from '../../src/store/embedded/datasetStore';
+import type { Service } from '../../src/documents/service';
 import {
   ADAPTERS,
   parseTurtle,

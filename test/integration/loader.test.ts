@@ -6,12 +6,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import jsonld from 'jsonld';
 import { Writer } from 'n3';
-import { Service } from '../../src/serving/service';
-import { createLogger } from '../../src/log';
-import { loadInto } from '../../src/server/reloader';
+import { Service } from '../../src/documents/service';
+import { createLogger } from '../../src/util/logger';
+import { loadInto } from '../../src/process/reloader';
 import { PROJECT_ROOT } from '../../src/util/paths';
-import { inProcessStore } from '../../src/embedded/inProcessStore';
-import { NAME_LIST_HEADER } from '../../src/load/lists';
+import { inProcessStore } from '../../src/store/embedded/inProcessStore';
+import { NAME_LIST_HEADER } from '../../src/load/listRecords';
 import request from 'supertest';
 import {
   parseRdfXml,
@@ -51,7 +51,7 @@ const PPXML_TEXT = readWhenThere(PPXML).toString('utf8');
 function load(dataset: string, args: string[], env: Record<string, string> = {}): Run {
   const run = spawnSync(
     process.execPath,
-    ['--import', 'tsx', path.join(PROJECT_ROOT, 'loader', 'load.ts'), ...args],
+    ['--import', 'tsx', path.join(PROJECT_ROOT, 'cli', 'loadCommand.ts'), ...args],
     {
       cwd: PROJECT_ROOT,
       // The change log has tests of its own (test/integration/history/): these snapshots, several

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { NAME_LIST_HEADER } from '../../src/load/lists';
+import { NAME_LIST_HEADER } from '../../src/load/listRecords';
 import { BEYOND_EMBEDDED } from '../../src/load/sources';
 import {
   chunkedNQuads,
@@ -52,7 +52,7 @@ interface Run {
 function load(dataset: string, args: string[]): Run {
   const run = spawnSync(
     process.execPath,
-    ['--import', 'tsx', path.join(PROJECT_ROOT, 'loader', 'load.ts'), ...args],
+    ['--import', 'tsx', path.join(PROJECT_ROOT, 'cli', 'loadCommand.ts'), ...args],
     {
       cwd: PROJECT_ROOT,
       env: { ...process.env, DATASET: dataset, LOG_LEVEL: 'silent', HISTORY_DIR: '' },

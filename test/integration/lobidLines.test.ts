@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadSources, type LoadReport } from '../../src/load/loadSources';
-import { searchEntry, type SearchEntry } from '../../src/search/entry';
+import { flatRecord, type FlatRecord } from '../../src/record/flatRecord';
 import type { Dataset } from '../../src/store/dataset';
 import { PROJECT_ROOT } from '../../src/util/paths';
 import { BASE, needsThirdParty, REAL_DATA, tempDir } from '../support';
@@ -18,10 +18,10 @@ const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 const LOBID = path.join(REAL_DATA, 'lobid-organisations_jsonld-bulk_same-8-records.jsonl');
 const PICA = path.join(REAL_DATA, 'isil-directory_pica-plain_8-records.dat');
 
-type Fields = Omit<SearchEntry, 'email' | 'illEmail' | 'phone' | 'otherNames'>;
+type Fields = Omit<FlatRecord, 'email' | 'illEmail' | 'phone' | 'otherNames'>;
 
 /**
- * The search entries of every institution of `dataset`, by ISIL, without `modified` (lobid keeps
+ * The flat records of every institution of `dataset`, by ISIL, without `modified` (lobid keeps
  * the day, not the time), and apart the contacts and other names, of which lobid keeps fewer.
  */
 async function entries(
@@ -30,7 +30,7 @@ async function entries(
   const found = new Map<string, { fields: Fields; contacts: Set<string> }>();
   for (const institution of dataset.institutions()) {
     const description = await dataset.describe(institution);
-    const { email, illEmail, phone, otherNames, ...rest } = searchEntry(
+    const { email, illEmail, phone, otherNames, ...rest } = flatRecord(
       institution.isil,
       description,
     );
@@ -104,7 +104,7 @@ describe("lobid-organisations' JSON-LD lines", function () {
   it('npm run load prints a skipped-file line for each', () => {
     const run = spawnSync(
       process.execPath,
-      ['--import', 'tsx', path.join(PROJECT_ROOT, 'loader', 'load.ts'), '--quiet', folder],
+      ['--import', 'tsx', path.join(PROJECT_ROOT, 'cli', 'loadCommand.ts'), '--quiet', folder],
       {
         cwd: PROJECT_ROOT,
         env: {

@@ -7,8 +7,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SaxesParser } from 'saxes';
-import { harvestOai, type OaiOptions } from '../../loader/oaiHarvest';
-import { parseOaiCommandLine } from '../../loader/oaiCommand';
+import { harvestOai, type OaiOptions } from '../../cli/oaiHarvest';
+import { parseOaiCommandLine } from '../../cli/oaiCommand';
 import {
   readPica,
   sniffPica,
@@ -292,7 +292,7 @@ describe('OAI-PMH harvester against a stand-in provider', function () {
       new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
         const child = spawn(
           process.execPath,
-          ['--import', 'tsx', path.join(PROJECT_ROOT, 'loader', 'harvest.ts'), ...args],
+          ['--import', 'tsx', path.join(PROJECT_ROOT, 'cli', 'harvest.ts'), ...args],
           { cwd: PROJECT_ROOT },
         );
         let [stdout, stderr] = ['', ''];

@@ -7,8 +7,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { DataFactory, Parser, type Quad } from 'n3';
-import { harvestOai, type OaiHarvestReport } from '../../loader/oaiHarvest';
-import { parseOaiCommandLine } from '../../loader/oaiCommand';
+import { harvestOai, type OaiHarvestReport } from '../../cli/oaiHarvest';
+import { parseOaiCommandLine } from '../../cli/oaiCommand';
 import { PROJECT_ROOT } from '../../src/util/paths';
 import { VERSION_TIMES } from '../support/history';
 import { sameGraph, tempDir } from '../support';
@@ -82,7 +82,7 @@ describe('OAI-PMH harvester against our own /oai (rdf)', function () {
     const snapshot = path.join(dir, 'loaded.nq');
     const run = spawnSync(
       process.execPath,
-      ['--import', 'tsx', path.join(PROJECT_ROOT, 'loader', 'load.ts'), '--quiet', out],
+      ['--import', 'tsx', path.join(PROJECT_ROOT, 'cli', 'loadCommand.ts'), '--quiet', out],
       {
         cwd: PROJECT_ROOT,
         env: { ...process.env, DATASET: snapshot, LOG_LEVEL: 'silent', HISTORY_DIR: '' },

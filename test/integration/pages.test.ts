@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import request from 'supertest';
 import type { Express } from 'express';
-import { acceptLanguage } from '../../src/serving/html/language';
+import { acceptLanguage } from '../../src/pages/language';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
 import { buildApp, needsThirdParty, PUBLIC } from '../support';
 

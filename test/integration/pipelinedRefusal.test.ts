@@ -7,10 +7,10 @@ import fs from 'node:fs';
 import type http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { createLogger } from '../../src/log';
-import { startServer } from '../../src/server/listen';
-import { loadInto } from '../../src/server/reloader';
-import { inProcessStore } from '../../src/embedded/inProcessStore';
+import { createLogger } from '../../src/util/logger';
+import { startServer } from '../../src/process/listen';
+import { loadInto } from '../../src/process/reloader';
+import { inProcessStore } from '../../src/store/embedded/inProcessStore';
 import { testConfig } from '../support';
 import { generatedSnapshot } from '../support/serverProcess';
 

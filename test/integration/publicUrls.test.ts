@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { generateSnapshot } from '../../loader/generate';
+import { generateSnapshot } from '../../cli/generate';
 import { parseTurtle, sameGraph, tempDir } from '../support';
 import { parseLinkFormat, type ParsedLink } from '../support/history';
 import { startServerProcess, type ServerProcess } from '../support/serverProcess';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
 import request from 'supertest';
 import type { Express } from 'express';
-import type { Service } from '../../src/serving/service';
+import type { Service } from '../../src/documents/service';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
 import { buildApp, CONFORMANCE, needsThirdParty } from '../support';
 

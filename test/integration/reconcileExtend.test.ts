@@ -11,7 +11,7 @@ import path from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
 import request from 'supertest';
 import type { Express } from 'express';
-import type { Service } from '../../src/serving/service';
+import type { Service } from '../../src/documents/service';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
 import { EXTEND_PROPERTIES } from '../../src/search/extend';
 import { ADAPTERS, buildApp, CONFORMANCE, needsThirdParty, PUBLIC } from '../support';

@@ -9,7 +9,7 @@ import { isomorphic } from 'rdf-isomorphic';
 import { loadSources } from '../../src/load/loadSources';
 import type { Dataset } from '../../src/store/dataset';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
-import { loadRemote } from '../../loader/remote';
+import { loadRemote } from '../../cli/remote';
 import { SparqlStore } from '../../src/store/remote/sparqlStore';
 import { bulkTarget, startVirtuoso, type Virtuoso } from '../servers/virtuoso';
 import { ADAPTERS, openDataset, testConfig, needsThirdParty } from '../support';

@@ -5,12 +5,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { generate, generateSnapshot } from '../../loader/generate';
-import { checkSnapshot } from '../../loader/remote';
+import { generate, generateSnapshot } from '../../cli/generate';
+import { checkSnapshot } from '../../cli/remote';
 import { LoadError, loadSources, writeSnapshot, type Loaded } from '../../src/load/loadSources';
 import { readTrailer, type Trailer } from '../../src/load/snapshot';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
-import { datasetLoad } from '../../src/config';
+import { datasetLoad } from '../../src/config/config';
 import { BASE, knotNTriples, needsThirdParty, tempDir, testConfig } from '../support';
 
 const ORG = `${BASE}/resource/organisations`;

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import request from 'supertest';
 import type { Server } from 'node:http';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
-import type { Service } from '../../src/serving/service';
+import type { Service } from '../../src/documents/service';
 import { loadSources } from '../../src/load/loadSources';
 import { SearchHolder } from '../../src/search/searchHolder';
 import type { Worker } from 'node:worker_threads';

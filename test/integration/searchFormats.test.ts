@@ -8,8 +8,8 @@ import { gunzipSync } from 'node:zlib';
 import request from 'supertest';
 import type { Server } from 'node:http';
 import { check } from '@placemarkio/check-geojson';
-import { generate } from '../../loader/generate';
-import type { Service } from '../../src/serving/service';
+import { generate } from '../../cli/generate';
+import type { Service } from '../../src/documents/service';
 import { fieldContext } from '../../src/http/searchExport';
 import { ADAPTERS, BASE, buildApp, openDataset, tempDir, testConfig } from '../support';
 

@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { generate } from '../../loader/generate';
-import type { Service } from '../../src/serving/service';
+import { generate } from '../../cli/generate';
+import type { Service } from '../../src/documents/service';
 import { BASE, buildApp, tempDir } from '../support';
 import {
   ask,

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { datasetLoad } from '../../src/config';
+import { datasetLoad } from '../../src/config/config';
 import { canonicalDataset } from '../../src/load/canonicalDataset';
 import type { Loaded } from '../../src/load/loadSources';
 import { loadServed } from '../../src/load/servedSnapshot';

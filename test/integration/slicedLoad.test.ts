@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { generate } from '../../loader/generate';
+import { generate } from '../../cli/generate';
 import { LoadError, loadSources, writeSnapshot } from '../../src/load/loadSources';
 import { Dataset } from '../../src/store/dataset';
-import { DatasetStore, type SelectBinding } from '../../src/store/oxigraph/datasetStore';
+import { DatasetStore, type SelectBinding } from '../../src/store/embedded/datasetStore';
 import { BASE, FIXTURES, tempDir } from '../support';
 
 const WITHDRAWN_TTL = path.join(FIXTURES, 'test', 'withdrawn.ttl');

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { generate } from '../../loader/generate';
+import { generate } from '../../cli/generate';
 import { LoadError, loadSources, snapshotHeader, writeSnapshot } from '../../src/load/loadSources';
 import { PROJECT_ROOT } from '../../src/util/paths';
 import { BASE, FIXTURES, parseTurtle, sameGraph, tempDir } from '../support';
@@ -203,7 +203,7 @@ describe('a snapshot is loaded whole, or not at all', () => {
     fs.copyFileSync(snapshot, target);
     const run = spawnSync(
       process.execPath,
-      ['--import', 'tsx', path.join(PROJECT_ROOT, 'loader', 'load.ts'), cut],
+      ['--import', 'tsx', path.join(PROJECT_ROOT, 'cli', 'loadCommand.ts'), cut],
       {
         cwd: PROJECT_ROOT,
         env: { ...process.env, DATASET: target, LOG_LEVEL: 'silent' },

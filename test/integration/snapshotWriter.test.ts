@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { generate } from '../../loader/generate';
+import { generate } from '../../cli/generate';
 import { loadSources, writeSnapshot, type Loaded } from '../../src/load/loadSources';
 import { SnapshotWriting } from '../../src/load/snapshotWriter';
 import { BASE, FIXTURES, tempDir } from '../support';

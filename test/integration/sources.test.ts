@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { generate } from '../../loader/generate';
+import { generate } from '../../cli/generate';
 import {
   chunkedNQuads,
   LoadError,
@@ -17,7 +17,7 @@ import { readPica } from '../../src/load/pica/read';
 import type { Dataset } from '../../src/store/dataset';
 import { descriptionIri, institutionIri } from '../../src/rdf/iris';
 import type { Isil } from '../../src/rdf/isil';
-import { DatasetStore } from '../../src/store/oxigraph/datasetStore';
+import { DatasetStore } from '../../src/store/embedded/datasetStore';
 import { checkedIri } from '../../src/store/queries';
 import { Writer } from 'n3';
 import {

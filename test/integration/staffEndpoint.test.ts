@@ -20,7 +20,7 @@ import path from 'node:path';
 import { basic, buildStaffApp, poolReady, SMALL, STAFF, type StaffApp } from '../staffSupport';
 import { ADAPTERS, type Adapter } from '../support';
 import { loadSources } from '../../src/load/loadSources';
-import { StaffPool } from '../../src/embedded/staffPool';
+import { StaffPool } from '../../src/store/embedded/staffPool';
 import { CUT_HEADER } from '../../src/http/sparql/endpoint';
 import { loadExamples } from '../../src/http/sparql/editor';
 

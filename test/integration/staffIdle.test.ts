@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
-import { generate } from '../../loader/generate';
+import { generate } from '../../cli/generate';
 import { loadSources } from '../../src/load/loadSources';
-import { StaffPool } from '../../src/embedded/staffPool';
+import { StaffPool } from '../../src/store/embedded/staffPool';
 import { basic, buildStaffApp, type StaffApp } from '../staffSupport';
 import { BASE, DE_1A_RDF, REAL_DATA, tempDir } from '../support';
 

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { generate } from '../../loader/generate';
+import { generate } from '../../cli/generate';
 import { USERS_MAX_BYTES, hashPassword, writeUser } from '../../src/http/sparql/users';
 import {
   basic,

@@ -1,10 +1,10 @@
-// What the staff pool tells the process's log (src/embedded/staffPool.ts, PoolEvents): a version
+// What the staff pool tells the process's log (src/store/embedded/staffPool.ts, PoolEvents): a version
 // its workers cannot load is a failure, an error line; workers ended by a stop while they load
 // are no failure, so a routine stop logs none (docs/operations.md, the staff endpoint).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { StaffPool, type PoolEvents } from '../../src/embedded/staffPool';
+import { StaffPool, type PoolEvents } from '../../src/store/embedded/staffPool';
 import { BASE, DE_1A_RDF, needsThirdParty, tempDir, testConfig } from '../support';
 
 /** The pool's events, as they come. */

@@ -1,4 +1,4 @@
-// The stores in threads of their own (src/embedded/storeThread.ts), as the server runs them: the same
+// The stores in threads of their own (src/store/embedded/storeThread.ts), as the server runs them: the same
 // dataset, descriptions and documents as a load in this thread; load errors as they were thrown;
 // a thread for each load, ended once its store is freed and its queries answered; a thread that
 // ends.
@@ -9,15 +9,15 @@ import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import request from 'supertest';
 import { LoadError, loadSources } from '../../src/load/loadSources';
-import { inProcessStore } from '../../src/embedded/inProcessStore';
+import { inProcessStore } from '../../src/store/embedded/inProcessStore';
 import { createApp } from '../../src/http/app';
-import { createLogger } from '../../src/log';
-import { Reloader } from '../../src/server/reloader';
+import { createLogger } from '../../src/util/logger';
+import { Reloader } from '../../src/process/reloader';
 import type { Isil } from '../../src/rdf/isil';
 import { PROJECT_ROOT } from '../../src/util/paths';
-import { Service } from '../../src/serving/service';
+import { Service } from '../../src/documents/service';
 import { institutionIriFor, type CheckedIri } from '../../src/store/queries';
-import { StoreInThread, StoreThread } from '../../src/embedded/storeThread';
+import { StoreInThread, StoreThread } from '../../src/store/embedded/storeThread';
 import { BASE, FIXTURES, tempDir, testConfig, needsThirdParty } from '../support';
 
 const WITHDRAWN = path.join(FIXTURES, 'test', 'withdrawn.ttl');
@@ -374,14 +374,16 @@ describe('the store in its own thread', function () {
         'tsx',
         '-e',
         `require(${JSON.stringify(path.join(PROJECT_ROOT, 'src', 'main.ts'))});
-         require(${JSON.stringify(path.join(PROJECT_ROOT, 'src', 'server', 'serve.ts'))});
+         require(${JSON.stringify(path.join(PROJECT_ROOT, 'src', 'process', 'servers.ts'))});
          console.log(JSON.stringify(Object.keys(require.cache)));`,
       ],
       { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 30_000 },
     );
     assert.equal(run.status, 0, run.stderr);
     const loaded = JSON.parse(run.stdout) as string[];
-    assert.ok(loaded.some((file) => file.endsWith(path.join('src', 'embedded', 'storeThread.ts'))));
+    assert.ok(
+      loaded.some((file) => file.endsWith(path.join('src', 'store', 'embedded', 'storeThread.ts'))),
+    );
     assert.ok(
       loaded.some((file) => file.endsWith(path.join('node_modules', 'express', 'index.js'))),
     );

@@ -163,7 +163,7 @@ describe('third-party files', () => {
       const run = (args: string[]) =>
         spawnSync(
           process.execPath,
-          ['--import', 'tsx', path.join(PROJECT_ROOT, 'loader', 'fetchData.ts'), ...args],
+          ['--import', 'tsx', path.join(PROJECT_ROOT, 'cli', 'fetchData.ts'), ...args],
           { cwd: PROJECT_ROOT, env: { ...process.env, THIRD_PARTY_DIR: from }, encoding: 'utf8' },
         );
       // The project's own folder holds the file intact: a name it holds is "already there".
@@ -175,7 +175,7 @@ describe('third-party files', () => {
       assert.match(unknown.stderr, /not a third-party file/);
       const badDir = spawnSync(
         process.execPath,
-        ['--import', 'tsx', path.join(PROJECT_ROOT, 'loader', 'fetchData.ts')],
+        ['--import', 'tsx', path.join(PROJECT_ROOT, 'cli', 'fetchData.ts')],
         {
           cwd: PROJECT_ROOT,
           env: { ...process.env, THIRD_PARTY_DIR: path.join(from, 'missing') },

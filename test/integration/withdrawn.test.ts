@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { Express } from 'express';
 import request from 'supertest';
-import type { Service } from '../../src/serving/service';
+import type { Service } from '../../src/documents/service';
 import fs from 'node:fs';
 import { Parser, type Quad } from 'n3';
 import {

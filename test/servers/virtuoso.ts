@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { RemoteTarget } from '../../loader/remote';
+import type { RemoteTarget } from '../../cli/remote';
 
 export const VIRTUOSO = '/usr/bin/virtuoso-t';
 const ISQL = '/usr/bin/isql-vt';

@@ -14,17 +14,17 @@ import {
 import { writeTriples } from '../../src/history/text';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createLogger, type Logger } from '../../src/log';
+import { createLogger, type Logger } from '../../src/util/logger';
 import { createApp } from '../../src/http/app';
-import { embeddedHistory } from '../../src/embedded/history';
+import { embeddedHistory } from '../../src/store/embedded/embeddedHistory';
 import { generate } from '../../src/load/generated';
 import { commitVersion, type Committed } from '../../src/load/commitVersion';
 import { PREFIXES } from '../../src/rdf/namespaces';
-import { Service } from '../../src/serving/service';
+import { Service } from '../../src/documents/service';
 import { ADAPTERS, tempDir, testConfig, type Adapter } from '../support';
 import type { Express } from 'express';
-import { loadRemote } from '../../loader/remote';
-import { adaptersFor } from '../../src/server/adapters';
+import { loadRemote } from '../../cli/remote';
+import { adaptersFor } from '../../src/process/adapters';
 import { bulkTarget, startVirtuoso, type Virtuoso } from '../servers/virtuoso';
 /** A version of a test history: the sources it is loaded from, and its time (seconds, UTC). */
 export interface TestVersion {

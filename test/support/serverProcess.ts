@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { generateSnapshot } from '../../loader/generate';
+import { generateSnapshot } from '../../cli/generate';
 import { hashPassword, writeUser } from '../../src/http/sparql/users';
 import { PROJECT_ROOT } from '../../src/util/paths';
 import { BASE, serverEnv, tempDir, type LogLine } from '../support';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { inspect } from 'node:util';
-import { ConfigError, loadConfig, maxConnections, type Config } from '../../src/config';
+import { ConfigError, loadConfig, maxConnections, type Config } from '../../src/config/config';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
 import { PROJECT_ROOT } from '../../src/util/paths';
 

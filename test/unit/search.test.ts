@@ -2,12 +2,12 @@
 // facets, geo filters, paging) and autocomplete, over entries made for the purpose.
 import assert from 'node:assert/strict';
 import { Completion } from '../../src/search/completion';
-import type { SearchEntry } from '../../src/search/entry';
+import type { FlatRecord } from '../../src/record/flatRecord';
 import { fold, words } from '../../src/search/fold';
 import { distanceKm, SearchIndex } from '../../src/search/searchIndex';
-import { entry } from '../support/searchEntry';
+import { entry } from '../support/flatRecords';
 
-const ENTRIES: SearchEntry[] = [
+const ENTRIES: FlatRecord[] = [
   entry('DE-1a', 'Staatsbibliothek zu Berlin - Preußischer Kulturbesitz', {
     sigel: '1a',
     cities: ['Berlin'],

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../../src/config';
-import { SPARQL_DEFAULTS } from '../../src/sparqlConfig';
+import { ConfigError, loadConfig } from '../../src/config/config';
+import { SPARQL_DEFAULTS } from '../../src/config/sparqlConfig';
 import { tempDir } from '../support';
 
 describe('the SPARQL settings', () => {

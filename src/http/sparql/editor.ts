@@ -6,8 +6,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { QUERY_DIR } from '../../util/paths';
-import { escapeHtml } from '../../serving/html/escape';
-import { ICON_LINK } from '../../serving/html/layout';
+import { escapeHtml } from '../../pages/escape';
+import { ICON_LINK } from '../../pages/frame';
 
 export const EDITOR_ASSETS = {
   'yasgui.min.js': 'application/javascript;charset=utf-8',

@@ -3,12 +3,12 @@
 // checked on its algebra and run by the store's staff adapter (a pool of workers when embedded).
 import crypto from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import type { Config } from '../../config';
-import type { Logger } from '../../log';
+import type { Config } from '../../config/config';
+import type { Logger } from '../../util/logger';
 import { toDescription } from '../../rdf/description';
 import { formatByName, FORMATS, type RdfFormatName } from '../../rdf/formats';
 import { serialize } from '../../rdf/serialize';
-import type { Service } from '../../serving/service';
+import type { Service } from '../../documents/service';
 import {
   QueryAbandoned,
   QueryTimeout,
@@ -31,7 +31,7 @@ import { commonHeaders } from '../middleware';
 import { negotiateAmong } from '../negotiate';
 import { publicOrigin } from '../publicOrigin';
 import type { StaffAuth } from './auth';
-import { serviceDescription } from './description';
+import { serviceDescription } from './serviceDescription';
 import {
   EDITOR_ASSETS,
   editorAsset,
@@ -41,7 +41,7 @@ import {
   type AssetName,
   type Example,
 } from './editor';
-import { readProtocol, SPARQL_METHODS } from './protocol';
+import { readProtocol, SPARQL_METHODS } from './protocolRequest';
 
 export const SPARQL_PATH = '/sparql';
 /** The header that says an answer was cut at a cap, and which: `rows; limit=100000`. */
@@ -312,7 +312,7 @@ class StaffEndpoint {
       if (!res.writableEnded) gone.abort();
     };
     res.once('close', closed);
-    // The listener keeps a half-closed connection open (httpAllowHalfOpen, src/server/listen.ts),
+    // The listener keeps a half-closed connection open (httpAllowHalfOpen, src/process/listen.ts),
     // so a client's FIN does not close the response: a client that closed its socket normally
     // held its worker for SPARQL_TIMEOUT_MS. A FIN before the answer is taken as the client gone.
     const { socket } = res.req;

@@ -4,7 +4,7 @@ import { LIBTYPE } from '../../rdf/libtype';
 import { isilDefect } from '../../rdf/isil';
 import { CC0, PREFIXES, RDF_TYPE } from '../../rdf/namespaces';
 import { IRI_SAFE_ISIL, iri, text, Triples } from '../recordTriples';
-import type { SkippedRecord, SourceRecord } from '../records';
+import type { SkippedRecord, SourceRecord } from '../sourceRecord';
 import type { PicaField, PicaRecord } from './read';
 
 const { rdf, rdfs, xsd, owl, foaf, v, dbp, dc, dcterms, geo, wgs84, schema, gbv, wdrs, cdtype } =

@@ -1,8 +1,8 @@
 // The three lists, all `.tsv`, told apart by their first line: the agency's ISIL name list (a
-// header "id<TAB>isil<TAB>sigel<TAB>name") and redirect list of retired ISILs (src/load/lists.ts),
+// header "id<TAB>isil<TAB>sigel<TAB>name") and redirect list of retired ISILs (src/load/listRecords.ts),
 // and Wikidata's ISIL lookup, a links source (src/load/links.ts).
 import { readLinkList, sniffLinks } from '../links';
-import { readNameList, readRedirectList, sniffList, type ListKind } from '../lists';
+import { readNameList, readRedirectList, sniffList, type ListKind } from '../listRecords';
 import type { RecordReader } from './reader';
 
 /** The reader of the list of `format`, told from the other by its first line. */

@@ -1,6 +1,6 @@
 // lobid-organisations' bulk JSON-LD lines (`.jsonl`, `.ndjson`): one institution's JSON-LD document
-// a line, mapped to the published model by src/load/lobid.ts; other JSON Lines are not its.
-import { readLobid, sniffLobid } from '../lobid';
+// a line, mapped to the published model by src/load/lobidRecord.ts; other JSON Lines are not its.
+import { readLobid, sniffLobid } from '../lobidRecord';
 import type { RecordReader } from './reader';
 
 export const LOBID_LINES: RecordReader<'lobid'> = {

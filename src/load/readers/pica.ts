@@ -3,7 +3,7 @@
 // (src/load/pica/read.ts) and converted to the published model (src/load/pica/convert.ts).
 import { convertRecord } from '../pica/convert';
 import { readPica, sniffPica, type PicaForm } from '../pica/read';
-import type { SkippedRecord, SourceRecord } from '../records';
+import type { SkippedRecord, SourceRecord } from '../sourceRecord';
 import type { RecordContext, RecordReader } from './reader';
 
 function* picaRecords(

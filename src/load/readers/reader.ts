@@ -1,9 +1,9 @@
 // What every reader of a source format is: its name, the file extensions it is chosen by, and how
 // it reads. Record readers turn a file into records, each one institution's description (PICA+,
 // PicaPlus-XML, the lists); RDF readers hand the file to the store's own parser (Oxigraph).
-import type { StoreFormat } from '../../store/oxigraph/datasetStore';
+import type { StoreFormat } from '../../store/embedded/datasetStore';
 import type { LinkRecord } from '../links';
-import type { SkippedRecord, SourceRecord } from '../records';
+import type { SkippedRecord, SourceRecord } from '../sourceRecord';
 
 /** What a record reader is told: where IRIs are minted, and labels for each record's blank nodes. */
 export interface RecordContext {

@@ -8,7 +8,7 @@ import { serve } from '../../threads/serve';
 import { NoFormatAccepted, RESULT_FORMATS, type ResultFormat } from '../staff';
 import { checkQuery, type CheckedQuery, type QueryForm } from '../staffQuery';
 import { writeBoolean, writeGraph, writeSolutions, type Written } from '../staffResults';
-import { canonicalNTriples } from './canonical';
+import { canonicalNTriples } from './canonicalNTriples';
 import { booleanOf, tsvOf } from './results';
 import { scopeQuery, unscope } from './scope';
 

@@ -19,7 +19,7 @@ import { writeTriples } from '../../history/text';
 import { institutionIri } from '../../rdf/iris';
 import type { Isil } from '../../rdf/isil';
 import { toDescription } from '../../rdf/description';
-import { canonicalNTriples } from './canonical';
+import { canonicalNTriples } from './canonicalNTriples';
 import {
   DESCRIPTION_PREFIX,
   descriptionText,

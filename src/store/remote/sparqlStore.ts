@@ -8,7 +8,7 @@ import { DataFactory } from 'n3';
 import { toSparql, translate, Factory, Algebra } from 'sparqlalgebrajs';
 import { linksGraphIri } from '../../rdf/iris';
 import type { SelectBinding } from '../bindings';
-import { linksHeld, linksQuery } from '../links';
+import { linksHeld, linksQuery } from '../linksHeld';
 import { Dataset, DatasetIndex, type DescriptionSource } from '../dataset';
 import {
   checkedIri,
@@ -25,7 +25,7 @@ import {
   type Store,
   type StoreHealth,
 } from '../store';
-import { canonicalNTriples } from './canonical';
+import { canonicalNTriples } from './canonicalNTriples';
 import {
   descriptionGraph,
   readRegistry,

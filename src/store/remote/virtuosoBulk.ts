@@ -12,7 +12,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { canonicalNTriples } from './canonical';
+import { canonicalNTriples } from './canonicalNTriples';
 import { listVersions, registryWith, storedVersions } from './registry';
 import {
   REGISTRY,

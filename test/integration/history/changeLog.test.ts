@@ -10,14 +10,14 @@ import { generate } from '../../../src/load/generated';
 import { loadSources } from '../../../src/load/loadSources';
 import { commitVersion, snapshotPointer, type CommitStep } from '../../../src/load/commitVersion';
 import { committed, fileHistory, LOG_FILE, readLog, statesAfter } from '../../../src/history/log';
-import { embeddedHistory } from '../../../src/embedded/history';
-import { StoreThread } from '../../../src/embedded/storeThread';
+import { embeddedHistory } from '../../../src/store/embedded/embeddedHistory';
+import { StoreThread } from '../../../src/store/embedded/storeThread';
 import type { History } from '../../../src/history/model';
 import { PROJECT_ROOT } from '../../../src/util/paths';
-import { inProcessStore } from '../../../src/embedded/inProcessStore';
-import { createLogger } from '../../../src/log';
-import { Reloader } from '../../../src/server/reloader';
-import { Service } from '../../../src/serving/service';
+import { inProcessStore } from '../../../src/store/embedded/inProcessStore';
+import { createLogger } from '../../../src/util/logger';
+import { Reloader } from '../../../src/process/reloader';
+import { Service } from '../../../src/documents/service';
 import { testConfig } from '../../support';
 import { HISTORY_BASE, registryVersions, writeHistory } from '../../support/history';
 
@@ -278,7 +278,7 @@ describe('the change log', function () {
           [
             '--import',
             'tsx',
-            path.join(PROJECT_ROOT, 'loader', 'load.ts'),
+            path.join(PROJECT_ROOT, 'cli', 'loadCommand.ts'),
             '--quiet',
             '--skip-validation',
             source,

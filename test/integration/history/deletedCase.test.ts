@@ -8,8 +8,8 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { createApp } from '../../../src/http/app';
 import { timestamp14 } from '../../../src/history/model';
-import { createLogger } from '../../../src/log';
-import { Service } from '../../../src/serving/service';
+import { createLogger } from '../../../src/util/logger';
+import { Service } from '../../../src/documents/service';
 import { BASE, openDataset, PUBLIC, tempDir, testConfig } from '../../support';
 import { historyOf } from '../../support/history';
 

@@ -8,8 +8,8 @@ import request from 'supertest';
 import type { Express } from 'express';
 import type { History, HistoryEvent } from '../../../src/history/model';
 import { parseNTriples } from '../../../src/rdf/ntriples';
-import { FEED_PAGE_SIZE } from '../../../src/serving/feedLayout';
-import { FEED_RENDERS_IN_FLIGHT, FEED_RENDERS_WAITING } from '../../../src/serving/feedPages';
+import { FEED_PAGE_SIZE } from '../../../src/documents/feedLayout';
+import { FEED_RENDERS_IN_FLIGHT, FEED_RENDERS_WAITING } from '../../../src/documents/feedPages';
 import { asTriples, parseJsonLd, sameGraph } from '../../support';
 import {
   HISTORY_BASE,

@@ -22,7 +22,7 @@ import {
   HISTORY_APPS,
   registryVersions,
 } from '../../support/history';
-import { FEED_PAGE_SIZE } from '../../../src/serving/feedLayout';
+import { FEED_PAGE_SIZE } from '../../../src/documents/feedLayout';
 
 const AS = 'https://www.w3.org/ns/activitystreams#';
 const CLI = path.join(PROJECT_ROOT, 'node_modules', 'ldes-client', 'dist', 'bin', 'cli.js');

@@ -19,7 +19,7 @@ function load(source: string, env: Record<string, string>, ...options: string[])
     [
       '--import',
       'tsx',
-      path.join(PROJECT_ROOT, 'loader', 'load.ts'),
+      path.join(PROJECT_ROOT, 'cli', 'loadCommand.ts'),
       '--quiet',
       ...options,
       source,

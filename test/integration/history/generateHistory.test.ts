@@ -1,11 +1,11 @@
-// The generated history (loader/generateHistory.ts) against the loader: the versions the generator
+// The generated history (cli/generateHistory.ts) against the loader: the versions the generator
 // writes directly are the versions `npm run load` writes loading the same sources one after
 // another, event for event, and the generator writes the same bytes for the same seed.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { generateHistory, sourceFile, type WrittenHistory } from '../../../loader/generateHistory';
+import { generateHistory, sourceFile, type WrittenHistory } from '../../../cli/generateHistory';
 import { LOG_FILE, readLog, type LogContents } from '../../../src/history/log';
 import { readTrailer } from '../../../src/load/snapshot';
 import { PROJECT_ROOT } from '../../../src/util/paths';
@@ -36,7 +36,7 @@ function trailerOf(file: string) {
 function load(source: string, dir: string): string {
   const run = spawnSync(
     process.execPath,
-    ['--import', 'tsx', path.join(PROJECT_ROOT, 'loader', 'load.ts'), '--quiet', source],
+    ['--import', 'tsx', path.join(PROJECT_ROOT, 'cli', 'loadCommand.ts'), '--quiet', source],
     {
       env: {
         ...process.env,
@@ -144,7 +144,7 @@ describe('npm run generate -- --history', function () {
   const generateCommand = (args: readonly string[], env: Record<string, string> = {}) =>
     spawnSync(
       process.execPath,
-      ['--import', 'tsx', path.join(PROJECT_ROOT, 'loader', 'generate.ts'), '--quiet', ...args],
+      ['--import', 'tsx', path.join(PROJECT_ROOT, 'cli', 'generate.ts'), '--quiet', ...args],
       { env: { ...process.env, ...env }, encoding: 'utf8' },
     );
 
@@ -207,7 +207,7 @@ describe('npm run generate -- --history', function () {
     const out = path.join(dir, 'killed');
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', path.join(PROJECT_ROOT, 'loader', 'generate.ts'), '--quiet'].concat(
+      ['--import', 'tsx', path.join(PROJECT_ROOT, 'cli', 'generate.ts'), '--quiet'].concat(
         ['--history', '400', '--count', '2000', '--change', '0.05'],
         ['--out', path.join(out, 'dataset.nq')],
       ),

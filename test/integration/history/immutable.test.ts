@@ -11,7 +11,7 @@ import { commitVersion } from '../../../src/load/commitVersion';
 import { generate } from '../../../src/load/generated';
 import { loadSources } from '../../../src/load/loadSources';
 import { timestamp14 } from '../../../src/history/model';
-import { feedLayout } from '../../../src/serving/feedLayout';
+import { feedLayout } from '../../../src/documents/feedLayout';
 import { asText, tempDir } from '../../support';
 import {
   HISTORY_BASE,

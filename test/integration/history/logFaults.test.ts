@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
-import { embeddedHistory } from '../../../src/embedded/history';
+import { embeddedHistory } from '../../../src/store/embedded/embeddedHistory';
 import { committed, fileHistory, HistoryError, LOG_FILE, readLog } from '../../../src/history/log';
 import { LogWriter } from '../../../src/history/logWriter';
 import { isMemento, timestamp14 } from '../../../src/history/model';
@@ -21,10 +21,10 @@ import {
   type CommitStep,
 } from '../../../src/load/commitVersion';
 import { PROJECT_ROOT } from '../../../src/util/paths';
-import { createLogger } from '../../../src/log';
-import { inProcessStore } from '../../../src/embedded/inProcessStore';
-import { Reloader } from '../../../src/server/reloader';
-import { Service } from '../../../src/serving/service';
+import { createLogger } from '../../../src/util/logger';
+import { inProcessStore } from '../../../src/store/embedded/inProcessStore';
+import { Reloader } from '../../../src/process/reloader';
+import { Service } from '../../../src/documents/service';
 import { tempDir, testConfig } from '../../support';
 import { HISTORY_BASE as BASE, historyApp, isilOf } from '../../support/history';
 
@@ -73,7 +73,7 @@ function loader(target: Target, blocks: readonly string[], crash?: CommitStep) {
     [
       '--import',
       'tsx',
-      path.join(PROJECT_ROOT, 'loader', 'load.ts'),
+      path.join(PROJECT_ROOT, 'cli', 'loadCommand.ts'),
       '--quiet',
       '--skip-validation',
       source,

@@ -1,11 +1,11 @@
 // A large change log read on the serving thread (src/history/log.ts, readLogInTurns), as a start
-// or a reload reads it (src/embedded/history.ts): the same contents as a read at once, and other
+// or a reload reads it (src/store/embedded/embeddedHistory.ts): the same contents as a read at once, and other
 // work gets the event loop while it is read.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { generateHistory } from '../../../loader/generateHistory';
-import { embeddedHistory } from '../../../src/embedded/history';
+import { generateHistory } from '../../../cli/generateHistory';
+import { embeddedHistory } from '../../../src/store/embedded/embeddedHistory';
 import { LOG_FILE, readLog, readLogInTurns } from '../../../src/history/log';
 import { loadSources } from '../../../src/load/loadSources';
 import { tempDir, testConfig } from '../../support';

@@ -11,7 +11,7 @@ import { ADAPTERS, needsThirdParty, parseRdfXml, sameGraph } from '../../support
 import { needsXmllint } from '../../support/oaiSchema';
 import type { OaiAnswer } from '../../support/oaiXml';
 import { ask, harvest, id, iri, ODD, oaiFixture, REPOSITORY, stamp } from '../../support/oaiApp';
-import { RECORDS_PER_PAGE } from '../../../src/oai/lists';
+import { RECORDS_PER_PAGE } from '../../../src/oai/listVerbs';
 
 for (const adapter of ADAPTERS)
   describe(`OAI-PMH provider (/oai, ${adapter})`, function () {

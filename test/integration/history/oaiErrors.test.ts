@@ -18,8 +18,8 @@ import { readOai } from '../../support/oaiXml';
 import { ask, COUNT, id, ODD, ODD_BLOCK, oaiFixture, stamp } from '../../support/oaiApp';
 import { decodeToken, encodeToken, TokenKey, type Token } from '../../../src/oai/token';
 import { createApp } from '../../../src/http/app';
-import { createLogger } from '../../../src/log';
-import { Service } from '../../../src/serving/service';
+import { createLogger } from '../../../src/util/logger';
+import { Service } from '../../../src/documents/service';
 
 /** The providers' key in these tests: replicas are given the same one. */
 const KEY = 'the-replicas-shared-secret-0123456789';

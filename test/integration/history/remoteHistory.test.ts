@@ -10,16 +10,16 @@ import http from 'node:http';
 import path from 'node:path';
 import { DataFactory, Parser, type Quad, type Term } from 'n3';
 import { isomorphic } from 'rdf-isomorphic';
-import { loadRemote, transportOf, type RemoteTarget } from '../../../loader/remote';
-import { prune, useVersion } from '../../../loader/versions';
+import { loadRemote, transportOf, type RemoteTarget } from '../../../cli/remote';
+import { prune, useVersion } from '../../../cli/versions';
 import { committed, LOG_FILE, readLog } from '../../../src/history/log';
 import type { History, HistoryEvent } from '../../../src/history/model';
 import { writeTriples } from '../../../src/history/text';
 import { commitVersion } from '../../../src/load/commitVersion';
 import { generate } from '../../../src/load/generated';
 import { loadSources, writeSnapshot } from '../../../src/load/loadSources';
-import { createLogger } from '../../../src/log';
-import { adaptersFor } from '../../../src/server/adapters';
+import { createLogger } from '../../../src/util/logger';
+import { adaptersFor } from '../../../src/process/adapters';
 import { DESCRIPTION_PREFIX, hashGraph, HISTORY_PREFIX } from '../../../src/store/remote/layout';
 import {
   graphsStartingWith,

@@ -11,7 +11,7 @@ import {
   serviceUnavailable,
   tooManyRequests,
 } from '../../../src/http/errors';
-import { RendersBusy } from '../../../src/serving/renderQueue';
+import { RendersBusy } from '../../../src/documents/renderQueue';
 import { SearchUnavailable } from '../../../src/search/searchHolder';
 import {
   CannotWrite,

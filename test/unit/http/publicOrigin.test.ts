@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { loadConfig } from '../../../src/config';
+import { loadConfig } from '../../../src/config/config';
 import { publicOrigin, useOriginSettings } from '../../../src/http/publicOrigin';
 
 /** What the app answers for a request with these headers (sent raw: supertest sets Host). */

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { NO_ROUTE, ownMethods, routeFor } from '../../../src/http/route';
 import { routeTable } from '../../../src/http/routes';
-import { Service } from '../../../src/serving/service';
+import { Service } from '../../../src/documents/service';
 import { testConfig } from '../../support';
 
 const table = (env: Record<string, string> = {}) => {

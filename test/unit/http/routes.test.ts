@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { routeTable, staffRouteTable } from '../../../src/http/routes';
 import type { StaffDeps } from '../../../src/http/sparql/endpoint';
-import { Service } from '../../../src/serving/service';
+import { Service } from '../../../src/documents/service';
 import { testConfig } from '../../support';
 
 const table = (env: Record<string, string> = {}) => {

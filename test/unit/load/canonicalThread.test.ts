@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { generate } from '../../../loader/generate';
+import { generate } from '../../../cli/generate';
 import { canonicalDataset, type CanonicalDataset } from '../../../src/load/canonicalDataset';
 import { LoadError, loadSources, type Loaded } from '../../../src/load/loadSources';
 import { BUNDLED_DATASET } from '../../../src/util/bundled';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Parser, Writer } from 'n3';
-import { generate } from '../../../loader/generate';
+import { generate } from '../../../cli/generate';
 import { compileShapes } from '../../../src/load/compiledShapes';
 import { loadSources } from '../../../src/load/loadSources';
 import { ShapesError } from '../../../src/load/shapes';

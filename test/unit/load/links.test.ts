@@ -13,7 +13,7 @@ import {
   type LinkRecord,
 } from '../../../src/load/links';
 import { LoadError } from '../../../src/load/loadError';
-import type { SkippedRecord } from '../../../src/load/records';
+import type { SkippedRecord } from '../../../src/load/sourceRecord';
 import { tempDir, REAL_DATA, needsThirdParty } from '../../support';
 
 const REAL = path.join(REAL_DATA, 'wikidata_isil-lookup_2023-09.tsv');

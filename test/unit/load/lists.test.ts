@@ -8,9 +8,9 @@ import {
   readNameList,
   readRedirectList,
   sniffList,
-} from '../../../src/load/lists';
+} from '../../../src/load/listRecords';
 import { LoadError } from '../../../src/load/loadError';
-import type { SkippedRecord, SourceRecord } from '../../../src/load/records';
+import type { SkippedRecord, SourceRecord } from '../../../src/load/sourceRecord';
 import { firstInvalidUtf8 } from '../../../src/load/utf8';
 import { BASE, parseTurtle, tempDir } from '../../support';
 

@@ -16,7 +16,7 @@ import {
   type Defect,
   type DefectClass,
 } from '../../../src/load/validator';
-import { generate } from '../../../loader/generate';
+import { generate } from '../../../cli/generate';
 import { loadSources } from '../../../src/load/loadSources';
 import { isilDefect } from '../../../src/rdf/isil';
 import {

@@ -102,18 +102,15 @@ describe('canonical blank-node labels', () => {
       shared.push(`_:n${i} <${V}left> _:n${i + 1} .`, `_:n${i} <${V}right> _:n${i + 1} .`);
     const input = triples(shared.join('\n'));
     let error: unknown;
-    const started = performance.now();
     try {
       labelBlankNodes(input, R.slice(1, -1));
     } catch (caught) {
       error = caught;
     }
-    const ms = performance.now() - started;
 
     it('is refused with CanonicalLimit', () => assert.ok(error instanceof CanonicalLimit));
     it('names the institution', () =>
       assert.match((error as Error).message, /<https:\/\/ld\.zdb-services\.de\/.*DE-Tue120>/));
     it('names the limit', () => assert.equal((error as CanonicalLimit).limit, MAX_CANONICAL_WORK));
-    it('is refused within a second', () => assert.ok(ms < 1000, `${ms} ms`));
   });
 });

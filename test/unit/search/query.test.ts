@@ -2,7 +2,7 @@
 // becomes a tree, and a malformed query says what is wrong and where.
 import assert from 'node:assert/strict';
 import { anyTerm, parseQuery, QuerySyntaxError, type QueryNode } from '../../../src/search/query';
-import { fieldedForm } from '../../../src/http/html/searchPage';
+import { fieldedForm } from '../../../src/pages/searchPage';
 
 const term = (text: string, field?: string, phrase = false): QueryNode =>
   ({ kind: 'term', field, text, phrase }) as QueryNode;

@@ -7,7 +7,7 @@ import { isomorphic } from 'rdf-isomorphic';
 import { Algebra, translate, Util } from 'sparqlalgebrajs';
 import type { Isil } from '../../../src/rdf/isil';
 import { PROJECT_ROOT } from '../../../src/util/paths';
-import { DatasetStore } from '../../../src/store/oxigraph/datasetStore';
+import { DatasetStore } from '../../../src/store/embedded/datasetStore';
 import { MAX_BLANK_NODE_DEPTH } from '../../../src/store/descriptions';
 import {
   checkedIri,

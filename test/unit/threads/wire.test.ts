@@ -1,9 +1,9 @@
 // Errors across a thread boundary (src/threads/wire.ts): what a worker threw is what the asking
 // thread sees, its code and its fields included, and a LoadError of the store's thread is a
-// LoadError again (reviveLoadError in src/embedded/storeProtocol.ts).
+// LoadError again (reviveLoadError in src/store/embedded/storeProtocol.ts).
 import assert from 'node:assert/strict';
 import { LoadError } from '../../../src/load/loadError';
-import { reviveLoadError } from '../../../src/embedded/storeProtocol';
+import { reviveLoadError } from '../../../src/store/embedded/storeProtocol';
 import { fromWire, toWire } from '../../../src/threads/wire';
 
 /** The error as it arrives on the other side: serialized the way postMessage does it. */

@@ -5,7 +5,7 @@ import { Parser, type Quad } from 'n3';
 import oxigraph from 'oxigraph';
 import { convertRecord, type ConvertOptions } from '../../../../src/load/pica/convert';
 import type { PicaRecord } from '../../../../src/load/pica/read';
-import type { SkippedRecord, SourceRecord } from '../../../../src/load/records';
+import type { SkippedRecord, SourceRecord } from '../../../../src/load/sourceRecord';
 import { CC0, PREFIXES, XSD_STRING } from '../../../../src/rdf/namespaces';
 
 const { rdf, rdfs, xsd, owl, foaf, v, dbp, dc, dcterms, geo, wgs84, schema, gbv, wdrs, cdtype } =

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { LoadError } from '../../../../src/load/loadError';
-import { NAME_LIST_HEADER } from '../../../../src/load/lists';
+import { NAME_LIST_HEADER } from '../../../../src/load/listRecords';
 import {
   detect,
   FORMAT_NAMES,
