@@ -5,11 +5,11 @@
 // harvest, or one that changes nothing, writes no version and exits 0, saying "nothing changed".
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../src/config';
+import { ConfigError, loadConfig } from '../src/config/config';
 import { snapshotPointer } from '../src/load/commitVersion';
 import { pacingFlags, numberFlag, UsageError } from './flags';
 import { USER_AGENT } from './harvest';
-import { failure } from './load';
+import { failure } from './loadCommand';
 import {
   DEFAULT_METADATA_PREFIX,
   harvestOai,

@@ -1,11 +1,11 @@
 // `npm run load -- --update FILE…`: the records of FILE applied over the current version
 // (src/load/update/): the update's own report, then the outcome's line, as a load prints them.
-import type { Config } from '../src/config';
+import type { Config } from '../src/config/config';
 import type { Committed } from '../src/load/commitVersion';
 import type { LoadOptions, LoadReport } from '../src/load/loadSources';
 import { prepareUpdate } from '../src/load/update/applyUpdate';
 import { commitUpdate } from '../src/load/update/commitUpdate';
-import { crashAt, outcomeOf, printReport } from './load';
+import { crashAt, outcomeOf, printReport } from './loadCommand';
 import type { Progress } from './progress';
 
 export interface UpdateHooks {
@@ -17,7 +17,7 @@ export interface UpdateHooks {
 
 /**
  * Applies the update: its exit code, and what went live (none when refused). A refusal is thrown,
- * as a load's (loader/load.ts prints it).
+ * as a load's (cli/loadCommand.ts prints it).
  */
 export async function applyUpdate(
   sources: readonly string[],

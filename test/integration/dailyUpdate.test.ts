@@ -28,7 +28,7 @@ describe('npm run update', function () {
     new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
       const child = spawn(
         process.execPath,
-        ['--import', 'tsx', path.join(PROJECT_ROOT, 'loader', script), ...args],
+        ['--import', 'tsx', path.join(PROJECT_ROOT, 'cli', script), ...args],
         { cwd: PROJECT_ROOT, env: { ...env(), ...extra } },
       );
       let [stdout, stderr] = ['', ''];
@@ -43,7 +43,7 @@ describe('npm run update', function () {
     dir = tempDir();
     dataset = path.join(dir, 'dataset.nq');
     fs.writeFileSync(path.join(dir, 'base.pica'), set.base);
-    const loaded = await run('load.ts', ['--quiet', path.join(dir, 'base.pica')]);
+    const loaded = await run('loadCommand.ts', ['--quiet', path.join(dir, 'base.pica')]);
     assert.equal(loaded.status, 0, loaded.stderr);
     base = snapshotPointer(dataset, BASE)!;
     // Changed at the version's time: inside the window the update asks for.

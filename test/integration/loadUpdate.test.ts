@@ -150,7 +150,7 @@ describe('load --update', function () {
       [
         '--import',
         'tsx',
-        path.join(PROJECT_ROOT, 'loader', 'load.ts'),
+        path.join(PROJECT_ROOT, 'cli', 'loadCommand.ts'),
         '--update',
         '--quiet',
         files.update,
@@ -173,7 +173,7 @@ describe('load --update', function () {
       [
         '--import',
         'tsx',
-        path.join(PROJECT_ROOT, 'loader', 'load.ts'),
+        path.join(PROJECT_ROOT, 'cli', 'loadCommand.ts'),
         '--update',
         '--quiet',
         files.update,

@@ -1,8 +1,8 @@
 // A generated PICA+ set and a day's changes to it, for the update's tests and bench: the base
 // records, the update as the OAI-PMH harvester writes it (PicaPlus-XML records and deletions),
 // and the merged records a full load reads instead.
-import { generatePica } from '../../loader/generatePica';
-import { deletionLine } from '../../loader/oaiHarvest';
+import { generatePica } from '../../cli/generatePica';
+import { deletionLine } from '../../cli/oaiHarvest';
 import { PPXML_NAMESPACE } from '../../src/load/pica/read';
 
 export interface ChangeCounts {

@@ -1,4 +1,4 @@
-// The deletions an OAI-PMH harvest keeps (loader/oaiHarvest.ts writes each as a line
+// The deletions an OAI-PMH harvest keeps (cli/oaiHarvest.ts writes each as a line
 // `<?oai-deleted identifier="…" datestamp="…"?>`, which every XML reader passes over): the ISILs
 // an update removes besides those its records withdraw.
 import fs from 'node:fs';
