@@ -36,6 +36,8 @@ COPY --from=build /app/dist/ dist/
 COPY docker-entrypoint.sh LICENSE-MIT LICENSE-APACHE ./
 # src/util/paths.ts finds the project root as the folder with package.json and queries/.
 COPY queries/ queries/
+# The agency's code lists, read at start (src/rdf/codeLists.ts).
+COPY vocab/ vocab/
 # The pages' stylesheet and scripts, served as they are (src/http/assets.ts).
 COPY src/http/assets/ src/http/assets/
 # Served when no snapshot exists at DATASET yet: the files of BUNDLED_DATASET (src/util/bundled.ts),

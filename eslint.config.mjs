@@ -128,7 +128,7 @@ export default tseslint.config(
     ['http', 'documents', 'pages', 'search', 'record', 'store', 'process'],
     'config/ reads the settings; it knows no layer above load/ and oai/.',
   ),
-  // The store port and the remote adapter know rdf/ and the history's model below them.
+  // The store port and the remote adapter know rdf/ below them, and history/ (the port its types).
   layer(
     ['src/store/*.ts', 'src/store/remote/**/*.ts'],
     ['http', 'documents', 'pages', 'oai', 'search', 'record', 'load', 'process'],
@@ -138,6 +138,26 @@ export default tseslint.config(
       { regex: '^\\.\\./embedded(/|$)', message: 'One adapter knows nothing of the other.' },
     ],
   ),
+  // The port sits below history/: a dataset version ends a history, but the port only knows its
+  // type. The adapters above it write and read histories (store/embedded/embeddedHistory.ts,
+  // store/remote/remoteHistory.ts) and may use history/'s code.
+  {
+    files: ['src/store/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../history/*'],
+              allowTypeImports: true,
+              message: 'The store port is below history/: import its types only (import type).',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // store/embedded/ is the adapter that runs the loader in its threads, below documents/.
   layer(
     ['src/store/embedded/**/*.ts'],

@@ -157,6 +157,8 @@ export function printReport(report: LoadReport, outcome: string): void {
           ? `; left out: ${links.unknown} ISILs not in the data, ${links.withdrawn} withdrawn\n`
           : '\n'),
     );
+  if (report.positions !== undefined)
+    out.write(`positions\t${report.positions} institutions with a position from Wikidata\n`);
   const malformed = report.skipped.filter((s) => s.kind === 'malformed').length;
   const validation = report.validated
     ? `${report.defective} institutions with defects`
@@ -236,7 +238,7 @@ export interface LoadHooks {
   readonly onPhase?: OnPhase;
   /**
    * The process ends after the load (the command line itself): the written store goes with it
-   * instead of being freed, which takes about half a second for 17,000 institutions and gives
+   * instead of being freed, which takes time (docs/benchmark.md, "a store freed") and gives
    * nothing back (WebAssembly memory does not shrink).
    */
   readonly exits?: boolean;

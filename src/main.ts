@@ -30,12 +30,11 @@ function settings(): Config {
 
 /**
  * How far the heaps may grow past what a full collection kept. Left to V8, a thread's old
- * generation may grow to about four times its live size after a burst of renders, and is given
- * back only after some 30 s idle: the bench's warm phase held 684-714 MB of RSS, and 582-621 MB
- * with 100%, at the same uncached rate and a cached one 3% lower, inside the noise
- * (docs/benchmark.md). V8 reads the flag at each collection, so set here, before the threads
- * start, it binds them all; unlike `--max-old-space-size`, it leaves every heap's limit (a
- * worker's `resourceLimits`) as it is.
+ * generation may grow to about four times its live size after a burst of renders, and is given back
+ * only after a long idle time: 100% holds less RSS at the same rates (docs/benchmark.md,
+ * "`HEAP_GROWING_PERCENT=100` against V8's own growth"). V8 reads the flag at each collection, so
+ * set here, before the threads start, it binds them all; unlike `--max-old-space-size`, it leaves
+ * every heap's limit (a worker's `resourceLimits`) as it is.
  */
 function boundHeapGrowth(config: Config): void {
   if (config.heapGrowingPercent > 0)

@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { createApp, createStaffApp } from '../src/http/app';
 import { StaffAuth } from '../src/http/sparql/auth';
 import { loadExamples } from '../src/http/sparql/editor';
-import type { StaffDeps } from '../src/http/sparql/endpoint';
+import type { StaffDeps } from '../src/http/deps';
 import { hashPassword, writeUser } from '../src/http/sparql/users';
 import { createLogger } from '../src/util/logger';
 import { RemoteStaff } from '../src/store/remote/staffRemote';
@@ -28,7 +28,7 @@ export function basic(name: string = STAFF.name, password: string = STAFF.passwo
 
 let usersFile: string | undefined;
 
-/** A credentials file with the test user (hashed once per run: scrypt takes about 50 ms). */
+/** A credentials file with the test user (hashed once per run: scrypt is slow by design). */
 export async function testUsers(): Promise<string> {
   if (usersFile && fs.existsSync(usersFile)) return usersFile;
   const file = path.join(tempDir(), 'sparql-users');

@@ -12,7 +12,7 @@ export type StoreConfig =
       /** HTTP Basic credentials, when the endpoint asks for them. */
       readonly user: string | undefined;
       readonly password: string | undefined;
-      /** Connections kept open to the store at most: its best concurrency (Virtuoso: about 4). */
+      /** Connections kept open to the store at most: its best concurrency (docs/scaling.md). */
       readonly connections: number;
       /** A public query's deadline, its retries included: past it the client gets 503. */
       readonly timeoutMs: number;

@@ -21,12 +21,10 @@ const pagePath = (isil: string) => `${DIRECTORY_PATH}${isil}`;
 /**
  * What an entry costs the process beside its bytes: the entry, its key, the Representation with
  * the headers prepared in it (about 15 strings), each buffer's own object and allocation, and the
- * heap the collector keeps in proportion to all of these. Calibrated, not guessed: with every
- * document of 17,000 institutions asked for in every format and coding (`npm run bench`, "cache
- * bound"), the RSS above the idle footprint grew by 1.9 MB for each MB the cache counted with 2 KiB
- * an entry (64 MiB bound: +219 MB; 256 MiB: +580 MB), about 16 KB an entry. With this overhead
- * the cache counts about what the process holds for it: the same run ended at 734 MB against an
- * idle 402 MB and a 256 MiB bound (1.12 ×, where 2 KiB gave 1.49 ×).
+ * heap the collector keeps in proportion to all of these. Calibrated, not guessed, with every
+ * document asked for in every format and coding: with this overhead the cache counts about what
+ * the process holds for it (docs/benchmark.md, "every document × format × coding" and "an
+ * entry's overhead").
  */
 export const ENTRY_OVERHEAD = 9 * 1024;
 
@@ -366,7 +364,9 @@ export class Documents {
         .predecessors(institution.isil)
         .map((w) => ({ isil: w.isil, name: w.name })),
       ...listedVersions(this.dataset.history.mementos(institution.isil), page),
-      ...(asOf === undefined ? {} : { asOf: { time: asOf, current: page } }),
+      ...(asOf === undefined
+        ? { position: this.dataset.positions?.get(institution.isil) }
+        : { asOf: { time: asOf, current: page } }),
     });
   }
 }

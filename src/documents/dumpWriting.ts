@@ -1,8 +1,8 @@
 // Writing one version's dumps (src/documents/versionDumps.ts): the three files, each under a temporary
 // name until whole, with its SHA-256 and size, and what each institution's description becomes in
-// each. It runs in a worker thread of its own (dumpsWorker.ts): framing 17,000 descriptions as
-// JSON-LD left about 340 MB of garbage in the serving thread's heap for half a minute
-// (docs/benchmark.md), which goes with the thread here.
+// each. It runs in a worker thread of its own (dumpsWorker.ts): framing every description as
+// JSON-LD left its garbage in the serving thread's heap for a long while (docs/benchmark.md, "the
+// dumps written in a thread of their own"), which goes with the thread here.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import zlib from 'node:zlib';

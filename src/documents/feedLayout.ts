@@ -24,8 +24,9 @@ import {
 export const FEED_PAGE_SIZE = 250;
 
 /**
- * Runs the root or an index page links at most. The root linked every version's first page: 8.5 MB
- * at 10,001 versions, made on the serving thread whenever a new version came.
+ * Runs the root or an index page links at most. The root linked every version's first page, which
+ * grew with the versions and was made on the serving thread whenever a new version came
+ * (docs/benchmark.md, "the feed root (TriG) at 10,000 versions").
  */
 export const FEED_ROOT_RUNS = 100;
 

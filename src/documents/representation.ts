@@ -24,8 +24,8 @@ export interface Holder {
 /**
  * The bytes in a buffer of their own, of their exact size. zlib's results are slices of its 16 KiB
  * output chunks, and small `Buffer.from` results are slices of Node's shared 8 KiB pool: a cached
- * slice keeps the whole backing store alive, so a cache counting slices held several times the
- * bytes it counted (3.6 GB RSS with CACHE_MAX_BYTES at 256 MiB).
+ * slice keeps the whole backing store alive, so a cache counting slices held many times the
+ * bytes it counted (docs/benchmark.md, "buffers of their own").
  */
 export function ownBuffer(bytes: Buffer): Buffer {
   if (bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length) return bytes;

@@ -1,6 +1,6 @@
 // Holds the dataset being served and its rendered documents; a new dataset replaces both at once.
 import type { Config } from '../config/config';
-import type { Dataset } from '../store/dataset';
+import { NO_HISTORY, type Dataset } from '../store/dataset';
 import type { StoreHealth } from '../store/store';
 import type { Registry } from 'prom-client';
 import { Documents, ServingStats } from './documents';
@@ -8,7 +8,6 @@ import { CONTEXT_PATH } from '../rdf/context';
 import { RenderQueue } from './renderQueue';
 import { SearchHolder, type SearchOptions } from '../search/searchHolder';
 import { Dumps, type DumpsOptions } from './versionDumps';
-import { NO_HISTORY } from '../history/memory';
 import { dataTime, derivedHistory } from '../history/derived';
 import { typesOf } from '../oai/listVerbs';
 

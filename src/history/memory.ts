@@ -77,8 +77,3 @@ export class MemoryHistory implements History {
     for (let i = Math.max(0, after); i < this.list.length; i++) yield this.list[i]!;
   }
 }
-
-/** The history of a store that keeps none (HISTORY_DIR=''): no version, no event. */
-export const NO_HISTORY: History = new MemoryHistory([], [], () =>
-  Promise.reject(new Error('no history is kept')),
-);

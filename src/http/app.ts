@@ -11,7 +11,7 @@ import { useOriginSettings } from './publicOrigin';
 import { errorHandler } from './respond';
 import type { Route } from './route';
 import { routeTable, staffRouteTable } from './routes';
-import type { StaffDeps } from './sparql/endpoint';
+import type { StaffDeps } from './deps';
 
 export interface AppDeps {
   readonly service: Service;

@@ -4,10 +4,23 @@ import type { Request } from 'express';
 import type { Config } from '../config/config';
 import type { Documents } from '../documents/documents';
 import type { Service } from '../documents/service';
-import type { StaffDeps } from './sparql/endpoint';
+import type { StaffStore } from '../store/staff';
+import type { Logger } from '../util/logger';
+import type { StaffAuth } from './sparql/auth';
+import type { Example } from './sparql/editor';
 import type { SearchHolder, Searched } from '../search/searchHolder';
 import type { Asker } from '../search/searchQueue';
 import { notReady } from './errors';
+
+/** What the staff endpoint's handlers are given (src/http/sparql/endpoint.ts). */
+export interface StaffDeps {
+  readonly service: Service;
+  readonly config: Config;
+  readonly staff: StaffStore;
+  readonly auth: StaffAuth;
+  readonly logger: Logger;
+  readonly examples: readonly Example[];
+}
 
 export interface RouteDeps {
   readonly service: Service;

@@ -8,8 +8,9 @@ import type { Socket } from 'node:net';
  * (RFC 9112 §9.3.2), so a client gains nothing from more: a later answer waits for the earlier
  * ones anyway. Node parses every request of a read (up to 64 KiB, some hundreds of GETs) before
  * the app sees the first; those past the bound wait here, and the socket is not read again until
- * they are in. Without a bound, eight connections pipelining 50,000 GETs for uncached documents
- * each started a render, and the server stalled for 29–100 s at up to 3.1 GB.
+ * they are in. Without a bound, connections pipelining thousands of GETs for uncached documents
+ * each started a render, and the server stalled for a minute at gigabytes (docs/benchmark.md,
+ * "pipelining bounded").
  */
 export const PIPELINE_DEPTH = 4;
 
@@ -42,9 +43,10 @@ const waitingCount = (connection: Connection) => connection.waiting.length - con
 
 /**
  * Stops reading the connection. Node's HTTP parser reads the socket's handle itself ("consumes"
- * it), and `socket.pause()` then does not stop the handle: 54,000 pipelined requests were parsed
- * in 2 s past a paused socket. So the handle's reading is stopped, as Node's own `onSocketPause`
- * does for a consumed socket; the parser finishes the read it is in (at most 64 KiB).
+ * it), and `socket.pause()` then does not stop the handle: tens of thousands of pipelined requests
+ * were parsed past a paused socket. So the handle's reading is stopped, as Node's own
+ * `onSocketPause` does for a consumed socket; the parser finishes the read it is in (at most 64
+ * KiB).
  */
 function pause(connection: Connection): void {
   connection.paused = true;
@@ -77,8 +79,8 @@ function resume(connection: Connection): void {
  * each answer) gives its place back at once when answered synchronously (a cached document).
  * Waiting requests are handed in on the next turn of the event loop, `depth` at a time: Node
  * flushes a connection's queued answers in a chain of ticks that never yields, so a connection
- * whose requests all entered at once held every other client (a cached document took 3.3 s beside
- * eight pipelining connections).
+ * whose requests all entered at once held every other client for seconds (docs/benchmark.md,
+ * "pipelining bounded").
  */
 export function boundPipelining(
   listener: RequestListener,

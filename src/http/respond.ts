@@ -49,8 +49,8 @@ export function documentAnswer(
 /**
  * `headers`, made once for a document or a kind of redirect, with this request's id written in:
  * they are handed to `writeHead`, which reads them synchronously, so the next request may write
- * its own. A fresh copy per answer instead (15 headers) cost the cached `.ttl` about 10% and the
- * 303 about 20% of their throughput (wrk, 50 connections, old and new build by turns).
+ * its own. A fresh copy per answer instead cost the cached `.ttl` and the 303 a noticeable part of
+ * their throughput (docs/benchmark.md, "headers copied per answer").
  */
 function withRequestId(headers: Record<string, string>, id: string): Record<string, string> {
   headers['X-Request-Id'] = id;

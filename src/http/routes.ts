@@ -5,12 +5,13 @@
 import { CONTEXT_PATH } from '../rdf/context';
 import { DATA_PATH, DIRECTORY_PATH, RESOURCE_PATH } from '../rdf/iris';
 import { data } from './data';
-import type { RouteDeps } from './deps';
-import type { StaffDeps } from './sparql/endpoint';
+import type { RouteDeps, StaffDeps } from './deps';
 import { healthz, readyz } from './health';
 import { home } from './home';
 import { page } from './isilPage';
 import { context, shapes, SHAPES_PATH } from './published';
+import { vocab } from './vocab';
+import { VOCAB_PATH } from '../rdf/codeLists';
 import { resource } from './resource';
 import { SPARQL_PATH, sparqlElsewhere, sparqlEndpoint } from './sparql/endpoint';
 import { METHODS, METHODS_WITH_POST } from './errors';
@@ -140,6 +141,13 @@ export function routeTable(deps: RouteDeps): readonly Route[] {
       label: 'context',
     },
     { match: 'exact', path: SHAPES_PATH, handler: shapes(deps), ...model, label: 'shapes' },
+    {
+      match: 'prefix',
+      path: `${VOCAB_PATH}/`,
+      handler: vocab(deps),
+      contract: 'docs/data-model.md',
+      label: 'vocab',
+    },
     ...probes(deps),
     { match: 'exact', path: '/', handler: home(deps), contract: '§1', label: 'home' },
     { match: 'exact', path: SEARCH_PATH, handler: search(deps), ...searching, label: 'search' },

@@ -16,20 +16,8 @@ import { TimeSlicer } from '../util/timeSlice';
 import { LoadError } from './loadError';
 import type { OnProgress } from './report';
 import { restLines, type TextQuad } from './restLabels';
-import { CanonicalThread, type DescribedBatch, type ToDescribe } from './canonicalClient';
-import { DeflatedTexts } from './deflatedTexts';
-import { DeflatedPieces, PieceWriter, type HeldPieces } from './snapshotPieces';
-
-/**
- * From this many descriptions the reading makes them in a thread of its own (its start, about a
- * tenth of a second, is then a small part of the reading).
- */
-export const CANONICAL_THREAD_FROM = 2000;
-/**
- * Descriptions sent to that thread in one message: small enough that what the thread makes of one
- * dies in its young generation (canonicalClient.ts), large enough that messages cost little.
- */
-const CANONICAL_BATCH = 50;
+import { deflateBlock, DeflatedTexts } from './deflatedTexts';
+import { PieceWriter, type HeldPieces } from './snapshotPieces';
 
 const SAME_AS = `<${PREFIXES.owl}sameAs>`;
 
@@ -57,9 +45,10 @@ export interface CanonicalDataset {
    * between its first line and its trailer.
    */
   readonly pieces: HeldPieces;
-  /** Whether the descriptions were made in a thread of their own (`LoadOptions.canonicalThreadFrom`). */
-  readonly threaded: boolean;
 }
+
+/** Canonical texts deflated together, for the change log: a quarter of their size held. */
+const TEXT_BLOCK = 50;
 
 /**
  * Sees each description as the canonical reading reads it: its ISIL, and its triples with the
@@ -78,29 +67,21 @@ export async function canonicalDataset(
   dataset: Dataset<DatasetStore>,
   onProgress?: OnProgress,
   check?: DescriptionCheck,
-  options: {
-    readonly threadFrom?: number | undefined;
-    /** The thread to make them in, started before (it is left for its starter to close). */
-    readonly thread?: CanonicalThread | undefined;
-  } = {},
 ): Promise<CanonicalDataset> {
   const { baseIri, store } = dataset;
   const linksGraph = `<${linksGraphIri(baseIri)}>`;
 
   const subjects = subjectsOf(dataset);
   const { rest, owner, sameAs, named } = readRest(store, subjects, linksGraph);
-  // No blank node of the rest is a description's too (the rest's lines need no label of theirs):
-  // the descriptions can be made in a thread of their own while this one reads the store.
-  if (owner.size === 0 && subjects.length >= (options.threadFrom ?? CANONICAL_THREAD_FROM))
-    return inThread(
-      dataset,
-      subjects,
-      { rest, sameAs, named, linksGraph },
-      { onProgress, check, thread: options.thread },
-    );
-
   const states = new Map<string, InstitutionState>();
-  const descriptions = new Map<string, string>();
+  const descriptions = new DeflatedTexts();
+  let keys: string[] = [];
+  let texts: string[] = [];
+  const deflate = () => {
+    if (keys.length > 0) descriptions.add(deflateBlock(keys, texts));
+    keys = [];
+    texts = [];
+  };
   const writer = new PieceWriter();
   const anchors = new Map<string, string>();
   const slicer = new TimeSlicer();
@@ -116,18 +97,20 @@ export async function canonicalDataset(
       return true;
     });
     writer.add(made.lines, made.later);
-    descriptions.set(subject.isil, made.text);
+    keys.push(subject.isil);
+    texts.push(made.text);
+    if (keys.length >= TEXT_BLOCK) deflate();
     states.set(subject.isil, made.state);
     await slicer.pause();
   }
   if (subjects.length > 1000)
     onProgress?.('canonicalising', subjects.length, subjects.length, 'institutions');
+  deflate();
   const { tail, restHash } = restTail(rest, anchors, linksGraph);
   writer.add(tail);
   return {
     history: { states, descriptions, rest: restHash, version: versionOf(states, restHash) },
     pieces: writer.end(),
-    threaded: false,
   };
 }
 
@@ -205,70 +188,6 @@ export function describedCanonically(
       lines.push(`${local(t.s, prefix)} ${t.p} ${local(t.o, prefix)} ${graph} .`);
   const text = writeTriples(triples);
   return { lines, later, text, state: stateOf(isil, iri, live, text, baseIri) };
-}
-
-/**
- * The descriptions made by a thread of their own (canonicalThread.ts) while this one reads each
- * graph from the store and checks it: batches of graphs' N-Triples go over; their states, canonical
- * texts (deflated, a block a batch, and held so) and the snapshot's pieces come back, the pieces to
- * be deflated here (that thread has the
- * longer half of the work). The same bytes as the reading in this thread
- * (test/unit/load/canonicalThread.test.ts).
- */
-async function inThread(
-  dataset: Dataset<DatasetStore>,
-  subjects: readonly Subject[],
-  read: {
-    rest: readonly TextQuad[];
-    sameAs: ReadonlyMap<string, Triple[]>;
-    named: ReadonlySet<string>;
-    linksGraph: string;
-  },
-  {
-    onProgress,
-    check,
-    thread: started,
-  }: { onProgress?: OnProgress; check?: DescriptionCheck; thread?: CanonicalThread | undefined },
-): Promise<CanonicalDataset> {
-  const { baseIri, store } = dataset;
-  const thread = started ?? new CanonicalThread(baseIri);
-  try {
-    const states = new Map<string, InstitutionState>();
-    const descriptions = new DeflatedTexts();
-    const held = new DeflatedPieces();
-    const made = ({ described, texts, pieces }: DescribedBatch) => {
-      for (const [isil, state] of described) states.set(isil, state);
-      descriptions.add(texts);
-      for (const piece of pieces) held.hold(piece);
-    };
-    const slicer = new TimeSlicer();
-    let batch: ToDescribe[] = [];
-    for (const [n, subject] of subjects.entries()) {
-      if (n % 1000 === 0 && n > 0)
-        onProgress?.('canonicalising', n, subjects.length, 'institutions');
-      const text = read.named.has(subject.graph) ? graphText(store, subject.graph) : '';
-      const linked = read.sameAs.get(`<${subject.iri}>`);
-      if (check) await check(subject.isil, () => text + writeTriples(linked ?? []));
-      batch.push({ subject, n, text, ...(linked ? { linked } : {}) });
-      if (batch.length >= CANONICAL_BATCH) {
-        await thread.describe(batch, made);
-        batch = [];
-      }
-      await slicer.pause();
-    }
-    if (batch.length > 0) await thread.describe(batch, made);
-    if (subjects.length > 1000)
-      onProgress?.('canonicalising', subjects.length, subjects.length, 'institutions');
-    const { tail, restHash } = restTail(read.rest, new Map(), read.linksGraph);
-    for (const piece of await thread.end(tail)) held.hold(piece);
-    return {
-      history: { states, descriptions, rest: restHash, version: versionOf(states, restHash) },
-      pieces: held.end(),
-      threaded: true,
-    };
-  } finally {
-    if (!started) await thread.close();
-  }
 }
 
 /** A description's triples labelled canonically; past the work limit, a LoadError naming its ISIL. */

@@ -10,7 +10,6 @@ import { diff, versionTime, type Change, type VersionInfo } from '../history/mod
 import { statesOf, type DatasetStates } from '../history/states';
 import type { Loaded, OnPhase } from './report';
 import { readTrailer, writeSnapshot, type WrittenSnapshot } from './snapshot';
-import { SnapshotWriting } from './snapshotWriter';
 
 /** Where a version is written, and how the log is kept (src/config/config.ts). */
 export interface VersionTarget {
@@ -160,28 +159,24 @@ export async function commitVersion(
     const own = loaded.history.descriptions.size > 0 ? loaded.history : undefined;
     const { states: next, descriptions } = states ?? own ?? (await statesOf(dataset));
     const changes = diff(last === undefined ? undefined : statesAfter(log.versions), next);
-    // The snapshot is written by a thread of its own while this one writes the log; it is renamed
-    // into place only once the log is flushed.
-    const snapshot = await SnapshotWriting.start(loaded, target.dataset, { ...now, ...logId(log) });
-    try {
-      writer.append({
-        ...now,
-        changes,
-        description: (isil) => {
-          const text = descriptions.get(isil);
-          if (text === undefined) throw new Error(`no description of ${isil} to log`);
-          return text;
-        },
-        institutions: dataset.institutionCount,
-        withdrawn: dataset.withdrawnCount,
-      });
-    } catch (error) {
-      await snapshot.abandon();
-      throw error;
-    }
+    writer.append({
+      ...now,
+      changes,
+      description: (isil) => {
+        const text = descriptions.get(isil);
+        if (text === undefined) throw new Error(`no description of ${isil} to log`);
+        return text;
+      },
+      institutions: dataset.institutionCount,
+      withdrawn: dataset.withdrawnCount,
+    });
     at('append');
+    // The log is flushed: the snapshot that names its version is written and renamed into place.
     phase('snapshot');
-    const written = await snapshot.done(() => at('before-rename'));
+    const written = writeSnapshot(loaded, target.dataset, {
+      history: { ...now, ...logId(log) },
+      beforeRename: () => at('before-rename'),
+    });
     at('after-rename');
     const dropped = completeCommit(writer, now, target.historyKeepVersions, at);
     const extra = { ...first, ...(setAside ? { setAside } : {}), ...(kept ? { kept } : {}) };

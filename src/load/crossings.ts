@@ -11,7 +11,8 @@ const MANY = '';
  * The named nodes records state triples about and those their institutions link to, each with its
  * record's graph: whether `completeDescriptions` could find anything after a load of records
  * alone. It can when a node is stated in one graph and linked from another (two records with one
- * URL node, say); completing costs 250 ms for 16,000 records, whatever it finds.
+ * URL node, say); completing costs an update over every record's links, whatever it finds
+ * (docs/benchmark.md, "descriptions completed").
  */
 export class Crossings {
   private readonly stated = new Map<string, string>();

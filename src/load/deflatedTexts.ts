@@ -1,7 +1,6 @@
-// A load's canonical descriptions held compactly: the canonical reading's thread deflates each
-// batch's texts as one block (`deflateBlock`), and the loading thread keeps the blocks
-// (`DeflatedTexts`), a quarter of the texts' size (17,000 institutions: 80 MB of N-Triples, 20 MB
-// held), until the change log has read them.
+// A load's canonical descriptions held compactly until the change log has read them: the canonical
+// reading deflates each batch's texts as one block (`deflateBlock`) and keeps the blocks
+// (`DeflatedTexts`), a quarter of the texts' size.
 import zlib from 'node:zlib';
 
 /** Texts deflated as one block: what `DeflatedTexts.add` takes. */
@@ -20,7 +19,7 @@ export function deflateBlock(keys: readonly string[], texts: readonly string[]):
     keys,
     lengths: texts.map((text) => text.length),
     // The fastest level: the texts are held for minutes at most, and deflating is on the reading's
-    // longer half (a tenth of a second for 80 MB beside the 0.4 s level 6 takes).
+    // path.
     deflated: zlib.deflateRawSync(texts.join(''), { level: 1 }),
   };
 }

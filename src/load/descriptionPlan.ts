@@ -1,7 +1,5 @@
 // The plan of an N-Triples file's descriptions (placedNTriples.ts): which graphs each subject's
 // triples go into, and where each line's terms are, as the first pass over its lines finds them.
-// A plan may be made in parts, each over its own lines, and the parts joined in the file's order
-// (`append`): the same plan as one pass over the whole file.
 import { descriptionIriOf, otherScheme, RESOURCE_PATH } from '../rdf/iris';
 import type { Line } from '../rdf/ntriples';
 import { NAMED_LINKS, walkBlankNodes } from '../store/descriptions';
@@ -27,10 +25,10 @@ export class DescriptionPlan {
   readonly lengths = new Positions();
   lines = 0;
   /**
-   * The last line (from 1) each blank-node label is on, when the plan was asked to keep them
-   * (`placedPieces`: the file is then loaded in pieces that no blank node spans).
+   * The last line (from 1) each blank-node label is on: the file is loaded in pieces that no blank
+   * node spans (`placedPieces`), each store load labelling blank nodes anew.
    */
-  readonly lastLines: Map<string, number> | undefined;
+  readonly lastLines = new Map<string, number>();
   private readonly institutions = new Map<string, string>();
   /** Blank nodes each institution or blank node links to. */
   private readonly blanksBelow = new Map<string, string[]>();
@@ -41,8 +39,7 @@ export class DescriptionPlan {
   private readonly prefix: string;
   private readonly other: string;
 
-  constructor(baseIri: string, lastLines = false) {
-    this.lastLines = lastLines ? new Map() : undefined;
+  constructor(baseIri: string) {
     this.prefix = `<${baseIri}${RESOURCE_PATH}`;
     this.other = `<${otherScheme(baseIri)}/`;
   }
@@ -73,41 +70,6 @@ export class DescriptionPlan {
       this.institutions.set(subject, graph);
     }
     return graph;
-  }
-
-  /**
-   * Adds the plan of the lines after this one's (made by a part of its own, not closed): as if one
-   * pass had read them all. Maps keep their first-seen order, and lists grow in the file's order.
-   */
-  append(later: DescriptionPlan): void {
-    const offset = this.lines;
-    for (let n = 0; n < later.lines; n++) {
-      this.subjectStarts.push(later.subjectStarts.get(n));
-      this.subjectEnds.push(later.subjectEnds.get(n));
-      this.objectEnds.push(later.objectEnds.get(n));
-      this.lengths.push(later.lengths.get(n));
-    }
-    this.lines += later.lines;
-    if (this.lastLines && later.lastLines)
-      for (const [label, line] of later.lastLines) this.lastLines.set(label, line + offset);
-    for (const [subject, graph] of later.institutions) this.institutions.set(subject, graph);
-    for (const [node, below] of later.blanksBelow) {
-      const mine = this.blanksBelow.get(node);
-      // One at a time: a spread of some hundred thousand arguments overflows the stack.
-      if (mine) for (const blank of below) mine.push(blank);
-      else this.blanksBelow.set(node, below);
-    }
-    for (const [node, graphs] of later.linked)
-      for (const graph of typeof graphs === 'string' ? [graphs] : graphs)
-        addGraph(this.linked, node, graph);
-  }
-
-  /** A plan that crossed between threads (a structured clone: its data without its classes). */
-  static revive(data: DescriptionPlan): DescriptionPlan {
-    const plan = Object.setPrototypeOf(data, DescriptionPlan.prototype) as DescriptionPlan;
-    for (const positions of [plan.subjectStarts, plan.subjectEnds, plan.objectEnds, plan.lengths])
-      Object.setPrototypeOf(positions, Positions.prototype);
-    return plan;
   }
 
   /** Follows each institution's blank nodes down to MAX_BLANK_NODE_DEPTH levels. */

@@ -8,11 +8,10 @@ import { chunks, figure } from './reading';
 
 /**
  * The most bytes a load reads from its sources together, snapshots aside: 256 MiB. A load's memory
- * peaks at about 8 bytes an input byte (200 MB of generated institutions in N-Triples: 1.3-1.7 GB,
- * most of it Oxigraph's WebAssembly memory, which cannot pass 4 GiB; docs/loading.md), and
- * sources in other formats are placed from one string of the store's default graph: 256 MiB stays
- * inside both that and V8's longest string (2^29 - 24 characters, about 512 MiB). The 18,672
- * institutions of the ISIL directory make about 100 MB.
+ * peaks at several bytes an input byte, most of it Oxigraph's WebAssembly memory, which cannot
+ * pass 4 GiB (docs/loading.md, Memory), and sources in other formats are placed from one string of
+ * the store's default graph: 256 MiB stays inside both that and V8's longest string (2^29 - 24
+ * characters, about 512 MiB), with room above the ISIL directory's own sources.
  */
 export const MAX_INPUT_BYTES = 256 * 1024 * 1024;
 
@@ -25,11 +24,10 @@ export const MAX_LITERAL_LENGTH = 64 * 1024;
 
 /**
  * How deep a JSON-LD document (objects and arrays) or an RDF/XML document (elements) may nest:
- * 256 levels. Oxigraph's readers of both recurse: its JSON-LD reader overflowed the WebAssembly
- * stack at about 950 levels (an error that leaves the store's module unusable) and took seconds
- * from 800; its RDF/XML reader takes time growing with the square of the depth (20,000 levels
- * 2.5 s, 100,000 levels 52 s). Turtle, TriG, N-Triples and N-Quads have no such limit (100,000
- * nested blank nodes load in seconds). The real data nests 6 levels.
+ * 256 levels. Oxigraph's readers of both recurse: its JSON-LD reader overflows the WebAssembly
+ * stack some hundreds of levels deeper (an error that leaves the store's module unusable), and its
+ * RDF/XML reader takes time growing with the square of the depth (docs/loading.md, Limits).
+ * Turtle, TriG, N-Triples and N-Quads have no such limit. The real data nests a few levels.
  */
 export const MAX_NESTING_DEPTH = 256;
 

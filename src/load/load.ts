@@ -17,6 +17,9 @@ import { CHUNK_BYTES, VersionHash } from './reading';
 import { isLinkRecord, type LinkRecord } from './links';
 import { LinkSet } from './linkSet';
 import type { SkippedRecord, SourceRecord } from './sourceRecord';
+import type { CodeWarning } from './pica/codeCheck';
+import { PositionSet } from './positionSet';
+import { isPositionRecord, type PositionRecord } from './wikidataPositions';
 import type { Conflict, FileReport, LoadOptions, Skipped } from './report';
 import type { Trailer } from './snapshot';
 import type { Defect, Validator } from './validator';
@@ -40,8 +43,12 @@ export class Load {
   }
   readonly files: FileReport[] = [];
   readonly skipped: Skipped[] = [];
+  /** What records said that no list knows, warned of in the report. */
+  readonly warnings: CodeWarning[] = [];
   /** The links of links sources, placed at the end of the load (`LinkSet.place`). */
   readonly links = new LinkSet();
+  /** Wikidata's positions, placed once the links are (`PositionSet.place`). */
+  readonly positions = new PositionSet();
   private readonly entries = new Map<string, Entry>();
   private readonly conflicts = new Map<
     string,
@@ -132,15 +139,23 @@ export class Load {
    * Takes one record of a PICA+ file or a list: checked, weighed, validated, batched. Links are
    * held apart: they compete with no record, and are placed once the institutions are known.
    */
-  async add(record: SourceRecord | SkippedRecord | LinkRecord, file: string): Promise<void> {
+  async add(
+    record: SourceRecord | SkippedRecord | LinkRecord | PositionRecord,
+    file: string,
+  ): Promise<void> {
     if (isLinkRecord(record)) {
       this.links.add(record, file);
+      return;
+    }
+    if (isPositionRecord(record)) {
+      this.positions.add(record, file);
       return;
     }
     if (!('ntriples' in record)) {
       this.skipped.push(record);
       return;
     }
+    if (record.warnings?.length) this.warnings.push(...record.warnings);
     // A record's literals are not placed (it goes into its graph whole): checked here, where
     // the record's position is known.
     if (record.ntriples.length > MAX_LITERAL_LENGTH) checkLiterals(record.origin, record.ntriples);
@@ -245,7 +260,7 @@ export class Load {
   /**
    * What checks the descriptions the canonical reading reads anyway (canonicalDataset.ts), those
    * of RDF institutions: each is then read from the store once, not once more by its own query
-   * (`describe`, about 150 µs an institution). Undefined when the load does not validate.
+   * (`describe`). Undefined when the load does not validate.
    */
   checkDescriptions(dataset: Dataset<DatasetStore>): DescriptionCheck | undefined {
     const checks = this.checks;

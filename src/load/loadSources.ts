@@ -5,12 +5,15 @@
 // validation (validator.ts: the SHACL workers; validationQueue.ts: institutions sent to them).
 import fs from 'node:fs';
 import { RESOURCE_PATH } from '../rdf/iris';
-import { Dataset, DatasetIndex } from '../store/dataset';
+import { Dataset } from '../store/dataset';
+import { DatasetIndex } from '../store/datasetIndex';
+import type { SelectBinding } from '../store/bindings';
 import type { DatasetStore } from '../store/embedded/datasetStore';
 import { holdsInstitution } from '../store/embedded/updates';
 import { checkLiteral } from './limits';
 import { Load } from './load';
 import type { LinksPlaced } from './linkSet';
+import { readPositions } from './positionSet';
 import { LoadError, NoInstitutionError } from './loadError';
 import { PicaFileError } from './pica/read';
 import { loadRdf } from './rdfFile';
@@ -23,8 +26,6 @@ import { expandSources, type SkippedFile } from './sources';
 import { Validator, type Defect } from './validator';
 import { tally } from './validationQueue';
 import { versionHistory } from './versionHistory';
-import { CANONICAL_THREAD_FROM } from './canonicalDataset';
-import { CanonicalThread } from './canonicalClient';
 
 /** Re-exported: the loading API the server, the command line and the tests use. */
 export { LoadError, NoInstitutionError };
@@ -46,8 +47,8 @@ export type { CanonicalDataset, VersionHistory } from './canonicalDataset';
  * Loads every source into a new store, resolves ISILs held by several sources, rewrites `http://`
  * base IRIs, optionally validates, and returns the dataset with a report. Throws a LoadError for
  * the first file that is not well-formed; nothing is half-loaded (the store is freed). The event
- * loop turns between pieces of other sources (about a MiB), and every 2 ms while a snapshot loads
- * and is indexed, so a server reloading in the background keeps answering.
+ * loop turns between pieces of other sources (about a MiB), and every time slice (SLICE_MS) while a
+ * snapshot loads and is indexed, so a server reloading in the background keeps answering.
  */
 export async function loadSources(
   sources: readonly string[],
@@ -58,7 +59,6 @@ export async function loadSources(
     ? await Validator.start({ workers: options.validationWorkers })
     : undefined;
   const load = new Load(options, files.length > 1, validator);
-  let thread: CanonicalThread | undefined;
   try {
     options.onPhase?.('parse');
     let size = await readFiles(load, files);
@@ -87,19 +87,17 @@ export async function loadSources(
     if (combined) load.store.completeDescriptions(options.baseIri);
     if (placed || combined) size = load.store.size;
     options.onPhase?.('index');
-    thread = canonicalThreadFor(size, files.length, load, options);
     // A snapshot's own index holds when it is the store's only source (not `combined`) and
     // nothing was placed since.
     const rows =
       load.snapshotRows !== undefined && !placed && !combined
         ? DatasetIndex.order(load.snapshotRows)
         : await Dataset.indexRows(load.store);
-    // The links of links sources, for the live institutions the rows name (src/load/linkSet.ts).
-    const linksPlaced =
-      load.links.size > 0 ? load.links.place(load.store, options.baseIri, rows) : undefined;
-    if (linksPlaced) size = load.store.size;
+    const { linksPlaced, grew } = placeBeside(load, rows, options.baseIri);
+    if (grew) size = load.store.size;
     const links = load.store.readLinks(options.baseIri);
     const dataset = await Dataset.fromRows(load.store, options.baseIri, '', rows, links);
+    dataset.positions = readPositions(load.store, options.baseIri);
     if (load.snapshot && files.length === 1)
       checkInstitutions(load.snapshot.file, load.snapshot.trailer, dataset);
     if (options.requireInstitutions && dataset.institutionCount === 0)
@@ -110,7 +108,7 @@ export async function loadSources(
         `holds no institution to serve (${figure(size)} triples, ${figure(dataset.withdrawnCount)} withdrawn ISILs, ${figure(dataset.warnings.length)} warnings)`,
       );
     const trailer = ownSnapshot && !combined ? load.snapshot?.trailer : undefined;
-    const { read, defects } = await readCanonically(load, dataset, trailer, options, thread);
+    const { read, defects } = await readCanonically(load, dataset, trailer, options);
     dataset.version = read.history.version;
     dataset.states = read.history.states;
     const report = reportOf(load, dataset, size, defects, linksPlaced, skipped);
@@ -126,32 +124,8 @@ export async function loadSources(
       );
     throw error;
   } finally {
-    await Promise.all([validator?.close(), thread?.close()]);
+    await validator?.close();
   }
-}
-
-/**
- * About how many quads an institution comes to at least: the bench's generated ones have 41, the
- * agency's records about 30.
- */
-const QUADS_AN_INSTITUTION = 20;
-
-/**
- * The canonical reading's thread, started while the store is indexed rather than when the reading
- * needs it (its start took about 0.2 s of the reading), when the reading will likely make its
- * descriptions there: enough quads for CANONICAL_THREAD_FROM institutions, and no states to take
- * from a trailer or a cache.
- */
-function canonicalThreadFor(
-  quads: number,
-  files: number,
-  load: Load,
-  options: LoadOptions,
-): CanonicalThread | undefined {
-  if (options.statesCache || (options.reuseStates && files === 1 && load.snapshot))
-    return undefined;
-  const from = (options.canonicalThreadFrom ?? CANONICAL_THREAD_FROM) * QUADS_AN_INSTITUTION;
-  return quads >= from ? new CanonicalThread(options.baseIri) : undefined;
 }
 
 /**
@@ -164,15 +138,28 @@ async function readCanonically(
   dataset: Dataset<DatasetStore>,
   trailer: Trailer | undefined,
   options: LoadOptions,
-  thread: CanonicalThread | undefined,
 ) {
   options.onPhase?.('canonicalisation');
   const sources = { sha256: load.hash.digest(), trailer };
   const check = load.checkDescriptions(dataset);
-  const read = await versionHistory(dataset, sources, options, check, thread);
+  const read = await versionHistory(dataset, sources, options, check);
   dataset.logVersion = trailer?.history;
   options.onPhase?.('validation');
   return { read, defects: await load.validated(dataset) };
+}
+
+/**
+ * The links of links sources, for the live institutions the rows name (src/load/linkSet.ts), then
+ * Wikidata's positions, joined to them through those links (src/load/positionSet.ts).
+ */
+function placeBeside(
+  load: Load,
+  rows: readonly SelectBinding[],
+  baseIri: string,
+): { linksPlaced: LinksPlaced | undefined; grew: boolean } {
+  const linksPlaced = load.links.size > 0 ? load.links.place(load.store, baseIri, rows) : undefined;
+  const positioned = load.positions.place(load.store, baseIri);
+  return { linksPlaced, grew: linksPlaced !== undefined || positioned > 0 };
 }
 
 function reportOf(
@@ -203,14 +190,16 @@ function reportOf(
     defects: tally(defects),
     defective: defects.length,
     validated: load.options.validate === true,
-    warnings: dataset.warnings,
+    warnings: [...load.warnings, ...dataset.warnings],
+    ...(dataset.positions && { positions: dataset.positions.size }),
     version: dataset.version,
   };
 }
 
 /**
  * Reads every file into the load, each by its format's reader; returns the store's size, counted as
- * few times as may be: each count is a pass over every quad (about 60 ms for 17,000 institutions).
+ * few times as may be: each count is a pass over every quad (docs/benchmark.md, "a count of the
+ * store's quads").
  */
 async function readFiles(
   load: Load,

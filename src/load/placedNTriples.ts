@@ -2,7 +2,6 @@
 // its lines finds each description's members (as `descriptionQuads` would), a second hands the
 // same lines to the store as N-Quads, each with its description's graph: no default graph to dump
 // and parse again. A file this reading cannot vouch for is left to the store's parser as before.
-import fs from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import type { Line } from '../rdf/ntriples';
 import { DescriptionPlan } from './descriptionPlan';
@@ -105,11 +104,11 @@ export function splitTriple(line: string): Split {
   };
 }
 
-/** The file's lines (from byte `start` to `end`, ends of lines), decoded, each without its newline. */
-function* linesOf(fd: number, hash?: Hasher, start?: number, end?: number): Generator<string> {
+/** The file's lines, decoded, each without its newline. */
+function* linesOf(fd: number, hash?: Hasher): Generator<string> {
   const decoder = new StringDecoder('utf8');
   let carry = '';
-  for (const chunk of chunks(fd, hash, end, start)) {
+  for (const chunk of chunks(fd, hash)) {
     const text = carry + decoder.write(chunk);
     const lines = text.split('\n');
     carry = lines.pop()!;
@@ -129,52 +128,13 @@ export function planDescriptions(
   baseIri: string,
   hash: Hasher | undefined,
   check: (line: Line) => void,
-  lastLines = false,
 ): DescriptionPlan | undefined {
-  const plan = new DescriptionPlan(baseIri, lastLines);
+  const plan = new DescriptionPlan(baseIri);
   const { vouched, refused } = planLines(plan, linesOf(fd, hash), check);
   if (!vouched) return undefined;
   if (refused !== undefined) throw refused;
   plan.close();
   return plan;
-}
-
-/** A part of the first pass: the plan of its lines (not closed), and what it found wrong. */
-export interface PlanPart {
-  readonly plan: DescriptionPlan;
-  /** Whether every line is one this reading vouches for. */
-  readonly vouched: boolean;
-  /** The first refusal `check` made. */
-  readonly refused: unknown;
-}
-
-/**
- * The first pass over the lines from byte `start` (the start of a line) to `end` (the file's end,
- * or the start of a line), keeping each blank node's last line: parts made side by side and
- * joined in order (`DescriptionPlan.append`) are the plan of the whole.
- */
-export function planPart(
-  fd: number,
-  baseIri: string,
-  start: number,
-  end: number,
-  check: (line: Line) => void,
-): PlanPart {
-  const plan = new DescriptionPlan(baseIri, true);
-  return { plan, ...planLines(plan, linesOf(fd, undefined, start, end), check) };
-}
-
-/** Where a line starts at byte `at` of a file of `size` bytes or after: the file's end if none does. */
-export function lineFrom(fd: number, size: number, at: number): number {
-  if (at <= 0) return 0;
-  const buffer = Buffer.alloc(64 * 1024);
-  for (let from = at - 1; from < size; from += buffer.length) {
-    const read = fs.readSync(fd, buffer, 0, buffer.length, from);
-    const newline = buffer.subarray(0, read).indexOf(0x0a);
-    if (newline !== -1) return from + newline + 1;
-    if (read === 0) break;
-  }
-  return size;
 }
 
 /** Plans `lines` into `plan`, numbering them on from its last; `check` sees each triple. */
@@ -202,8 +162,8 @@ function planLines(
       continue;
     }
     if (line !== 'unknown') {
-      if (last && line.s.startsWith('_:')) last.set(line.s, number);
-      if (last && line.o.startsWith('_:')) last.set(line.o, number);
+      if (line.s.startsWith('_:')) last.set(line.s, number);
+      if (line.o.startsWith('_:')) last.set(line.o, number);
       plan.subjectStarts.push(line.start);
       plan.subjectEnds.push(line.start + line.s.length);
       plan.objectEnds.push(line.end);
@@ -235,44 +195,6 @@ function checkSame(plan: DescriptionPlan, n: number, text: string | undefined, f
   );
 }
 
-/**
- * The second pass: the file's lines as N-Quads, each triple in its graphs, in pieces of about
- * CHUNK_BYTES. Every line keeps its number (what the store's parser says of a line is said of the
- * file's): a triple in several graphs is in the first on its line, in the others after the last.
- */
-export function* placedQuads(fd: number, plan: DescriptionPlan, file: string): Generator<string> {
-  const more: string[] = [];
-  let piece: string[] = [];
-  let size = 0;
-  let n = 0;
-  for (const text of linesOf(fd)) {
-    checkSame(plan, n, text, file);
-    // Where the first pass found the subject and the object's end (the same file, line by line).
-    const end = plan.objectEnds.get(n);
-    const start = plan.subjectStarts.get(n);
-    const subjectEnd = plan.subjectEnds.get(n++);
-    let out = text;
-    if (end >= 0) {
-      const [first, ...others] = plan.graphs(text.slice(start, subjectEnd));
-      if (first !== undefined) out = `${text.slice(0, end)} ${first}${text.slice(end)}`;
-      if (others.length > 0) {
-        const line = splitTriple(text) as Line;
-        for (const graph of others) more.push(`${line.s} ${line.p} ${line.o} ${graph} .`);
-      }
-    }
-    piece.push(out);
-    size += out.length + 1;
-    if (size >= CHUNK_BYTES) {
-      yield `${piece.join('\n')}\n`;
-      piece = [];
-      size = 0;
-    }
-  }
-  checkSame(plan, n, undefined, file);
-  piece.push(...more);
-  if (piece.length > 0) yield `${piece.join('\n')}\n`;
-}
-
 /** A piece of the placed N-Quads, and the file's line its first line is. */
 export interface PlacedPiece {
   readonly text: Buffer;
@@ -291,7 +213,6 @@ export function* placedPieces(
   file: string,
 ): Generator<PlacedPiece> {
   const last = plan.lastLines;
-  if (!last) throw new Error('the plan kept no last lines of its blank nodes');
   let piece: string[] = [];
   let more: string[] = [];
   let size = 0;

@@ -10,8 +10,7 @@ import { checkJsonDepth, checkLiteral, checkLiterals, checkXml } from './limits'
 import type { Load } from './load';
 import { LoadError, locate } from './loadError';
 import { CHUNK_BYTES, chunks, countLines, readHashed, type Hasher } from './reading';
-import { lineFrom, placedQuads, planDescriptions, planPart, type PlanPart } from './placedNTriples';
-import { PlacingThread } from './placingClient';
+import { placedPieces, planDescriptions } from './placedNTriples';
 import { servedContextInline } from './servedContext';
 import {
   checkTrailer,
@@ -22,20 +21,6 @@ import {
   snapshotBase,
   trailerRows,
 } from './snapshot';
-
-/**
- * From this many bytes a single N-Triples source is planned and placed in a thread of its own
- * (`placedInThread`): the thread's start, about a tenth of a second, is then a small part.
- */
-const PLACING_THREAD_FROM = 8 * 1024 * 1024;
-/**
- * The share of a file's bytes the loading thread plans, where the placing thread plans the rest:
- * the loading thread starts at once and hashes the file too, the placing thread first starts (half
- * a second through tsx) and then joins the parts. Measured on 17,000 institutions: the parse
- * ended at 5.5–5.7 s with two thirds, 5.9 s with a half, 6.2 s with the placing thread planning
- * alone.
- */
-const FIRST_PART = 2 / 3;
 
 /**
  * Loads an RDF file. The first file goes straight into the store; later ones into a store of
@@ -133,17 +118,13 @@ async function readRdf(
         } else if (format === 'nt' && direct && !load.resolving) {
           // The only source: parsed once, into the graphs of its descriptions (a file the plan
           // cannot vouch for is parsed as any other, into the default graph, and placed after).
-          const from = load.options.placingThreadFrom ?? PLACING_THREAD_FROM;
-          placed =
-            fs.fstatSync(fd).size >= from
-              ? await placedInThread(target, file, fd, baseIri, hash)
-              : placedHere(target, file, fd, baseIri, hash);
+          placed = placedHere(target, file, fd, baseIri, hash);
           if (placed) return { ours, size, placed };
           input = chunks(fd);
         } else input = chunks(fd, hash, trailer?.start);
         target.load(input, format, `${baseIri}/`);
       } catch (error) {
-        if (error instanceof LoadError || error instanceof PlacingFailed) throw error;
+        if (error instanceof LoadError) throw error;
         throw locate(file, error as Error);
       }
     }
@@ -164,8 +145,9 @@ async function readRdf(
 }
 
 /**
- * Loads the N-Triples file open as `fd` straight into the graphs of its descriptions, planned and
- * placed in this thread; false (nothing loaded) when the placing cannot vouch for the file.
+ * Loads the N-Triples file open as `fd` straight into the graphs of its descriptions, a piece at a
+ * time (parsed whole, the store's peak grew by a third); false (nothing loaded) when the placing
+ * cannot vouch for the file.
  */
 function placedHere(
   target: DatasetStore,
@@ -176,93 +158,13 @@ function placedHere(
 ): boolean {
   const plan = planDescriptions(fd, baseIri, hash, (line) => checkLiteral(file, line));
   if (!plan) return false;
-  // What the lines throw (a file changed since the plan) reaches the store's caller wrapped in its
-  // own error: it is kept here and thrown as it was.
-  let thrown: unknown;
-  function* lines(): Generator<string> {
+  for (const piece of placedPieces(fd, plan, file))
     try {
-      yield* placedQuads(fd, plan!, file);
+      target.load(piece.text, 'nq', `${baseIri}/`);
     } catch (error) {
-      thrown = error;
-      throw error;
+      throw locate(file, error as Error, piece.firstLine - 1);
     }
-  }
-  try {
-    target.load(lines(), 'nq', `${baseIri}/`);
-  } catch (error) {
-    throw thrown ?? error;
-  }
   return true;
-}
-
-/**
- * `placedHere` with the placing in a thread of its own (placingThread.ts): the two threads plan a
- * part of the lines each (this one hashes the file too), then this one loads each placed piece
- * while that one makes the next. On two cores the store's parse no longer waits for the lines to
- * be split and placed (the parse of 17,000 institutions: 5.3 against 6.1 s).
- */
-async function placedInThread(
-  target: DatasetStore,
-  file: string,
-  fd: number,
-  baseIri: string,
-  hash: Hasher,
-): Promise<boolean> {
-  const thread = new PlacingThread(file, fd, baseIri);
-  // Each answer is awaited below, unless an error ends this first: then it is not left unhandled.
-  const handled = <T>(answer: Promise<T>) => (answer.catch(() => undefined), answer);
-  // A request leaves when the event loop next turns (src/threads/client.ts): it turns once before
-  // this thread works on, or the other would wait for that work to end.
-  const sent = () => new Promise((resolve) => setImmediate(resolve));
-  try {
-    // That thread plans the last third of the lines while this one hashes the file and plans the
-    // rest; the two parts are then joined there.
-    const size = fs.fstatSync(fd).size;
-    const middle = lineFrom(fd, size, Math.floor(size * FIRST_PART));
-    const second = handled(thread.part(middle, size));
-    await sent();
-    for (const bytes of chunks(fd, hash)) void bytes;
-    let first: PlanPart | undefined = planPart(fd, baseIri, 0, middle, (line) =>
-      checkLiteral(file, line),
-    );
-    const vouched = await fromThread(second);
-    if (!first.vouched || !vouched) return false;
-    if (first.refused !== undefined) throw first.refused;
-    const joined = handled(thread.join(first.plan));
-    // The part is the other thread's once sent: held here, it would cost the parse its collections.
-    first = undefined;
-    await fromThread(joined);
-    let next = handled(thread.next());
-    for (let piece = await fromThread(next); piece !== null; piece = await fromThread(next)) {
-      next = handled(thread.next());
-      await sent();
-      try {
-        target.load(piece.text, 'nq', `${baseIri}/`);
-      } catch (error) {
-        throw locate(file, error as Error, piece.firstLine - 1);
-      }
-    }
-    return true;
-  } finally {
-    await thread.close();
-  }
-}
-
-/** A failure of the placing thread itself, not of the file it reads: not placed in the file. */
-export class PlacingFailed extends Error {
-  override name = 'PlacingFailed';
-}
-
-/** The thread's answer; what it throws that is not a LoadError is its own failure. */
-async function fromThread<T>(answer: Promise<T>): Promise<T> {
-  try {
-    return await answer;
-  } catch (error) {
-    if (error instanceof LoadError) throw error;
-    throw new PlacingFailed(`the placing thread failed: ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
 }
 
 /**
@@ -296,8 +198,8 @@ async function loadSnapshot(
     let start = 0;
     for (let stop = text.indexOf(mark); stop !== -1; stop = text.indexOf(mark, start)) {
       // Unless requests wait, as many pieces at once as parse in a slice: each call into the
-      // store costs, above all while its memory grows (a first load of 16 KiB pieces one by
-      // one took twice as long). When they wait, one piece, so that a slice ends on time.
+      // store costs, above all while its memory grows (docs/benchmark.md, "pieces a call").
+      // When they wait, one piece, so that a slice ends on time.
       const enough = slicer.contended ? start : start + rate * UNCONTENDED_STEP_MS;
       for (let next = stop; next !== -1 && next < enough; next = text.indexOf(mark, next + 1))
         stop = next;

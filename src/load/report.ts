@@ -7,6 +7,7 @@ import type { CanonicalDataset, VersionHistory } from './canonicalDataset';
 import type { SourceFormat } from './readers';
 import type { SkippedFile } from './sources';
 import type { Defect, DefectClass } from './validator';
+import type { CodeWarning } from './pica/codeCheck';
 
 export interface FileReport {
   readonly file: string;
@@ -57,8 +58,11 @@ export interface LoadReport {
   readonly defective: number;
   /** Whether the institutions were validated against the shapes. */
   readonly validated: boolean;
-  readonly warnings: readonly DataWarning[];
+  /** The index's warnings, and the codes of records no code list knows. */
+  readonly warnings: readonly (DataWarning | CodeWarning)[];
   readonly version: string;
+  /** Institutions with a position from Wikidata in the version (src/load/positionSet.ts). */
+  readonly positions?: number;
   /** The links to the same institutions elsewhere that the version holds, when it holds any. */
   readonly links?: LinksReport | undefined;
 }
@@ -129,16 +133,6 @@ export interface LoadOptions {
    * that cannot be read or written is ignored.
    */
   readonly statesCache?: string;
-  /**
-   * From how many descriptions the canonical reading makes them in a thread of its own, beside
-   * the one reading the store (default 2,000; the same bytes either way).
-   */
-  readonly canonicalThreadFrom?: number;
-  /**
-   * From how many bytes a single N-Triples source is planned and placed in a thread of its own,
-   * beside the one whose store parses it (default 8 MiB; the same store either way).
-   */
-  readonly placingThreadFrom?: number;
   /** Told how far each phase of the load is (the command line draws it; cli/progress.ts). */
   readonly onProgress?: OnProgress;
   /** Told as each phase of the load starts (test/bench/loadPhases.ts times them). */

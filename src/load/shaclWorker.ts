@@ -61,8 +61,8 @@ function rdfXmlResults(quads: readonly Quad[]): WireResult[] {
 /**
  * An institution's few dozen triples as the engine reads them: looked up by subject (indexed on
  * the first such match), else scanned. Building an N3 Store's indexes for each institution cost
- * more than the lookups save: the checks took 45 % longer. The engine only matches, counts and
- * iterates a data graph.
+ * more than the lookups save (docs/benchmark.md, "validation's data graph"). The engine only
+ * matches, counts and iterates a data graph.
  */
 class Graph {
   private subjects: Map<string, Quad[]> | undefined;

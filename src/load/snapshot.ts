@@ -8,7 +8,7 @@ import { RESOURCE_PATH } from '../rdf/iris';
 import { PREFIXES } from '../rdf/namespaces';
 import { DatasetStore, type SelectBinding } from '../store/embedded/datasetStore';
 import { LoadError } from './loadError';
-import type { Loaded } from './loadSources';
+import type { Loaded } from './report';
 import { chunks, figure } from './reading';
 import { compactStates, readCompactStates, VERSION_LENGTH } from '../history/canonical';
 import type { InstitutionState } from '../history/model';

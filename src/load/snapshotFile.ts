@@ -1,7 +1,5 @@
 // Writing a snapshot's file (snapshot.ts says what it holds): its first line, its pieces and its
-// trailer, hashed as they are written, flushed to disk. A module with nothing of the store in it,
-// so that the thread that writes a snapshot while the change log is written (snapshotWriter.ts)
-// starts at once.
+// trailer, hashed as they are written, flushed to disk.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { LoadError } from './loadError';
@@ -10,19 +8,19 @@ import { CHUNK_MARK } from './snapshotPieces';
 
 /**
  * The largest snapshot a load reads or writes: 512 MiB, above what sources of MAX_INPUT_BYTES come
- * to (about 450 MB). It is written and read in pieces, with no string of the whole.
+ * to (docs/loading.md, Limits). It is written and read in pieces, with no string of the whole.
  */
 export const MAX_SNAPSHOT_BYTES = 512 * 1024 * 1024;
 
 /**
  * The start of a snapshot's last line, its trailer (see `writeSnapshot`): JSON with the sha256 of
  * every byte before the line, the store's triples, the live and the withdrawn institutions, and,
- * when every institution is an IRI, the index of its institutions as `Dataset.indexRows` reads
- * them with the hash of the index query they were read with. A snapshot is loaded only whole: a
- * trailer that is missing (the file was cut off), not last (lines were appended), malformed, or
- * that does not match what was read is refused. Its rows are taken instead of querying the store
- * (about 0.6 s of a start with 17,000 institutions) unless the index query changed since or a row
- * is not a row of it: then the store is queried, as from any source.
+ * when every institution is an IRI, the index of its institutions as `Dataset.indexRows` reads them
+ * with the hash of the index query they were read with. A snapshot is loaded only whole: a trailer
+ * that is missing (the file was cut off), not last (lines were appended), malformed, or that does
+ * not match what was read is refused. Its rows are taken instead of querying the store (a query
+ * over every institution that a start then does not pay) unless the index query changed since or a
+ * row is not a row of it: then the store is queried, as from any source.
  */
 export const INDEX_LINE = '# index ';
 

@@ -36,7 +36,7 @@ function labelsOf(line: string): string[] {
  * Groups of blank-node labels (union-find, with paths halved and the smaller group put under the
  * larger): each `find` costs nearly nothing whatever the order labels come in. Without both, a
  * chain of blank nodes dumped deepest first made a tree as deep as the chain, walked again for
- * every line: 100,000 levels took minutes.
+ * every line: time quadratic in the chain's length (docs/loading.md, Limits).
  */
 class LabelGroups {
   private readonly ids = new Map<string, number>();
@@ -158,20 +158,20 @@ export function* markedTexts(reads: Iterable<Buffer>): Generator<Buffer> {
 }
 
 /** Where a PieceWriter puts each piece it ends. */
-export interface PieceHolder {
-  hold(text: string): void;
+export interface PieceSink {
+  put(text: string): void;
 }
 
 /**
- * Pieces held deflated, a block of about HELD_BLOCK_BYTES at a time: their text only a tenth of
- * its size (the snapshot of 17,000 institutions: 127 MB of text).
+ * Pieces held deflated, a block of about HELD_BLOCK_BYTES at a time: their text at a fraction of
+ * its size (docs/benchmark.md, "texts held deflated").
  */
-export class DeflatedPieces implements PieceHolder {
+export class DeflatedPieces implements PieceSink {
   private readonly blocks: Buffer[] = [];
   private block: string[] = [];
   private blockSize = 0;
 
-  hold(text: string): void {
+  put(text: string): void {
     this.block.push(text);
     this.blockSize += text.length;
     if (this.blockSize >= HELD_BLOCK_BYTES) this.deflate();
@@ -195,7 +195,7 @@ export class DeflatedPieces implements PieceHolder {
  * Lines in their order, in pieces of about SNAPSHOT_CHUNK_BYTES each ended by a chunk mark, put
  * only where no blank-node label of the lines before appears after: the canonical snapshot's
  * order is kept. The lines come a batch at a time (a description, then the rest), and each piece
- * goes to `holder` as it ends (held deflated, unless told otherwise): the lines are never all
+ * goes to `sink` as it ends (held deflated, unless told otherwise): the lines are never all
  * held. A description's labels are its own, but the rest may name some of them again (`later`):
  * no mark is put until those lines are past.
  */
@@ -209,7 +209,7 @@ export class PieceWriter {
   /** Labels seen that appear again in a later batch. */
   private readonly pending = new Set<string>();
 
-  constructor(private readonly holder: PieceHolder = new DeflatedPieces()) {}
+  constructor(private readonly sink: PieceSink = new DeflatedPieces()) {}
 
   /** Adds a batch of lines; labels in `later` appear again in a batch to come. */
   add(lines: readonly string[], later?: ReadonlySet<string>): void {
@@ -234,23 +234,23 @@ export class PieceWriter {
       }
       if (this.size < SNAPSHOT_CHUNK_BYTES || this.open > n || this.pending.size > 0) continue;
       this.piece.push(CHUNK_MARK);
-      this.holder.hold(this.piece.join(''));
+      this.sink.put(this.piece.join(''));
       this.piece = [];
       this.size = 0;
     }
   }
 
-  /** Hands the last piece, whole or not, to the holder. */
+  /** Hands the last piece, whole or not, to the sink. */
   flush(): void {
-    if (this.piece.length > 0) this.holder.hold(this.piece.join(''));
+    if (this.piece.length > 0) this.sink.put(this.piece.join(''));
     this.piece = [];
   }
 
   /** The pieces' bytes, the last piece whole or not (held deflated): as often as asked. */
   end(): HeldPieces {
     this.flush();
-    if (!(this.holder instanceof DeflatedPieces)) throw new Error('the pieces are held elsewhere');
-    return this.holder.end();
+    if (!(this.sink instanceof DeflatedPieces)) throw new Error('the pieces went elsewhere');
+    return this.sink.end();
   }
 }
 

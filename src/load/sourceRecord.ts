@@ -1,5 +1,6 @@
 // One institution's record as a non-RDF source gives it (PICA+, the name and redirect lists): the
 // unit the loader resolves conflicts on. A record wins or loses whole; it is never merged.
+import type { CodeWarning } from './pica/codeCheck';
 
 /** What the source says of the ISIL. */
 export type RecordStatus =
@@ -26,6 +27,8 @@ export interface SourceRecord {
   readonly ntriples: string;
   /** Where it comes from, for the load report: `file:line` or `file#record-id`. */
   readonly origin: string;
+  /** What the load report warns of it: codes no code list knows (src/load/pica/codeCheck.ts). */
+  readonly warnings?: readonly CodeWarning[];
 }
 
 /** A record the converter left out, and why; counted in the load report. */

@@ -13,7 +13,6 @@ import {
   type DescriptionCheck,
   type VersionHistory,
 } from './canonicalDataset';
-import type { CanonicalThread } from './canonicalClient';
 import type { LoadOptions } from './report';
 import type { Trailer } from './snapshot';
 
@@ -37,17 +36,13 @@ export async function versionHistory(
   sources: VersionSources,
   options: LoadOptions,
   check?: DescriptionCheck,
-  thread?: CanonicalThread,
 ): Promise<{ history: VersionHistory; canonical?: CanonicalDataset }> {
   const kept = options.reuseStates ? fromTrailer(sources.trailer, dataset) : undefined;
   if (kept) return { history: kept };
   const file = options.statesCache && cacheFile(options.statesCache, sources.sha256, dataset);
   const cached = file ? fromCache(file, dataset) : undefined;
   if (cached) return { history: cached };
-  const canonical = await canonicalDataset(dataset, options.onProgress, check, {
-    threadFrom: options.canonicalThreadFrom,
-    thread,
-  });
+  const canonical = await canonicalDataset(dataset, options.onProgress, check);
   if (file) toCache(file, canonical.history);
   return { history: canonical.history, canonical };
 }

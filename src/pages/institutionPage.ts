@@ -9,16 +9,18 @@ import { RDF_FORMATS } from '../rdf/formats';
 import { documentPath, mementoPath, timemapPath } from '../rdf/iris';
 import { timestamp14 } from '../history/model';
 import { CC0, PREFIXES } from '../rdf/namespaces';
+import type { Position } from '../store/positions';
 import { LIBTYPE, LIBTYPES } from '../rdf/libtype';
 import { Graph, mainFirst } from './graph';
 import { schemaOrg } from './schemaOrg';
+import { location } from './location';
 import { flatRecord } from '../record/flatRecord';
 import { layout } from './frame';
 import { DE, ELSEWHERE, KINDS, PAGE } from './institutionWords';
 import { escapeHtml, escapeMarkup } from './escape';
 import { humanDate, humanNumber, keepLanguage, type PageLanguage } from './language';
 
-const { foaf, v, dbp, dc, dcterms, geo, schema, gbv, rdf, rdfs, wdrs } = PREFIXES;
+const { foaf, v, dbp, dc, dcterms, schema, gbv, rdf, rdfs, wdrs } = PREFIXES;
 
 /** JSON inside <script>: `<` escaped so that no `</script>` or `<!--` can end or bend the element. */
 function scriptJson(json: string): string {
@@ -74,6 +76,8 @@ export interface PageOptions {
   readonly versionCount?: number;
   /** A memento's page: the time it shows the record as of, and the current page. */
   readonly asOf?: { readonly time: number; readonly current: string };
+  /** Wikidata's position, shown where the record has no coordinates (src/store/positions.ts). */
+  readonly position?: Position | undefined;
 }
 
 /**
@@ -238,17 +242,6 @@ function webLinks(g: Graph, r: string, t: typeof DE): string {
   ]);
 }
 
-/** The coordinates as text, and the map (drawn by /assets/map.js where scripts and tiles are). */
-function location(g: Graph, r: string, name: string, options: PageOptions): string {
-  const t = PAGE[options.language.lang];
-  const at = g.objects(r, `${geo}location`)[0];
-  const lat = at && g.first(at, `${geo}lat`);
-  const long = at && g.first(at, `${geo}long`);
-  if (!lat || !long) return '';
-  return `<p>${t.coordinates}: <span class="coordinates">${escapeHtml(lat)}, ${escapeHtml(long)}</span></p>
-<div id="map" role="region" aria-label="${escapeHtml(`${t.map}: ${name}`)}" data-lat="${escapeHtml(lat)}" data-lon="${escapeHtml(long)}" data-name="${escapeHtml(name)}" data-tiles="${escapeHtml(options.mapTiles)}" data-attribution="${escapeHtml(options.mapAttribution)}"></div>`;
-}
-
 function hours(g: Graph, r: string): string {
   return g
     .objects(r, `${schema}openingHoursSpecification`)
@@ -276,13 +269,18 @@ function facts(g: Graph, r: string, institution: Institution, options: PageOptio
         .filter(Boolean),
     ),
   ];
-  // The agency's own type (035E $f) as lobid's term, by its label where it is known here.
+  // The agency's own type (035E $f): its code list's page and label where the list knows it.
   const typeNames = [
     ...kinds.map((k) => escapeHtml(t.types[k!]!)),
     ...g
       .values(r, `${dcterms}type`)
       .filter((lt) => lt.startsWith(LIBTYPE))
-      .map((lt) => link(lt, LIBTYPES.get(lt)?.[options.language.lang] ?? lt.slice(LIBTYPE.length))),
+      .map((lt) => {
+        const known = LIBTYPES.get(lt);
+        if (!known) return link(lt, lt.slice(LIBTYPE.length));
+        const href = keepLanguage(`/vocab/institution-types/${known.code}.html`, options.language);
+        return `<a href="${escapeMarkup(href)}">${escapeHtml(known[options.language.lang])}</a>`;
+      }),
   ];
   const rows: [string, string][] = [
     ['ISIL', `<code>${escapeHtml(institution.isil)}</code>`],

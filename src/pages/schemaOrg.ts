@@ -2,7 +2,7 @@
 // institution (Library, Museum, ArchiveOrganization, else Organization), its name, identifier,
 // address, coordinates, contact and contact functions, and the same institution elsewhere.
 import type { Term } from 'n3';
-import { LIBTYPES } from '../rdf/libtype';
+import { LIBTYPES, unknownLibType } from '../rdf/libtype';
 import { PREFIXES } from '../rdf/namespaces';
 import type { FlatRecord } from '../record/flatRecord';
 import { mainFirst, type Graph } from './graph';
@@ -21,12 +21,12 @@ export function schemaOrg(
   const kinds = g.types({ value: r } as Term);
   // The agency's type (035E $f), else, for a museum's ISIL (`DE-MUS-…`) whose record says no
   // more, a museum: as the search's facet reads them (src/record/flatRecord.ts).
+  const agencyTypes = g.values(r, `${dcterms}type`);
   const agency =
-    g
-      .values(r, `${dcterms}type`)
-      .map((lt) => LIBTYPES.get(lt)?.kind)
-      .find((k) => k !== undefined && k !== 'other') ??
-    (g.values(r, `${dc}identifier`).some((id) => /^\(ISIL\)DE-MUS-/i.test(id))
+    agencyTypes.map((lt) => LIBTYPES.get(lt)?.kind).find((k) => k !== undefined && k !== 'other') ??
+    // A type the code list does not know is not taken for a museum by its ISIL.
+    (!agencyTypes.some(unknownLibType) &&
+    g.values(r, `${dc}identifier`).some((id) => /^\(ISIL\)DE-MUS-/i.test(id))
       ? 'museum'
       : undefined);
   const type =

@@ -6,7 +6,7 @@ import type net from 'node:net';
 import type { Config } from '../config/config';
 import { createApp, createStaffApp } from '../http/app';
 import { Metrics } from './metrics';
-import type { StaffDeps } from '../http/sparql/endpoint';
+import type { StaffDeps } from '../http/deps';
 import { ALLOW } from '../http/errors';
 import { CORS, versionNotSupported } from '../http/middleware';
 import { boundPipelining } from '../http/pipeline';
@@ -61,8 +61,8 @@ function failedRequest(
   return before < 0 ? packet : packet.subarray(before + 4);
 }
 
-/** The status of a request Node's parser refused. */
-function clientErrorStatus(
+/** The status and reason of a request Node's parser refused (contract §1). */
+export function clientErrorStatus(
   error: NodeJS.ErrnoException & { rawPacket?: Buffer; bytesParsed?: number },
 ): [number, string] {
   // The HTTP/2 connection preface (`PRI * HTTP/2.0`, RFC 9113 §3.4), sent by a client that assumes

@@ -8,7 +8,8 @@ const isBlank = (term: string): boolean => term.charCodeAt(0) === 95;
 
 /**
  * The most work one description's labelling may take, in steps (a triple or an edge looked at):
- * at most about 0.1 s. The descriptions of the real and the generated data take a few hundred; one past it
+ * a fraction of a second at most. The descriptions of the real and the generated data take a few
+ * hundred; one past it
  * (blank nodes sharing their children many times over, or many alike in a cycle) is refused.
  */
 export const MAX_CANONICAL_WORK = 100_000;

@@ -1,6 +1,7 @@
 // The CSV of search hits (`/search?format=csv`) and of the dumps, one row an institution, its
-// columns fields of src/record/fields.ts: made in the search index's thread for a search, since an
-// export of 10,000 rows took the serving thread some 55 ms to copy back and write.
+// columns fields of src/record/fields.ts: made in the search index's thread for a search, since a
+// large export copied back and written held the serving thread (docs/benchmark.md, "the CSV in the
+// index's thread").
 import { createHash } from 'node:crypto';
 import type { FlatRecord } from './flatRecord';
 import { CSV_FIELDS, fieldValue, type FieldContext, type FieldName } from './fields';

@@ -51,6 +51,11 @@ export const FIELDS = [
   { name: 'lat', description: 'latitude (WGS 84)', value: (e) => e.lat },
   { name: 'lon', description: 'longitude (WGS 84)', value: (e) => e.lon },
   {
+    name: 'positionFrom',
+    description: "`wikidata` where `lat` and `lon` are Wikidata's, not the agency's record's",
+    value: (e) => e.positionFrom,
+  },
+  {
     name: 'uri',
     description: "the institution's URI",
     value: (e, c) => `${c.baseIri}${RESOURCE_PATH}${e.isil}`,

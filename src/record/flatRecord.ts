@@ -4,8 +4,9 @@
 // version. src/record/fields.ts lists what of it is published as fields.
 import type { Quad, Term } from 'n3';
 import { parseModified, type Description } from '../rdf/description';
-import { LIBTYPES } from '../rdf/libtype';
+import { LIBTYPES, unknownLibType } from '../rdf/libtype';
 import { GND, PREFIXES, RDF_TYPE, WIKIDATA } from '../rdf/namespaces';
+import type { Position } from '../store/positions';
 
 const { foaf, v, dbp, geo, schema, dc, dcterms, gbv, owl, rdf, wdrs } = PREFIXES;
 
@@ -41,6 +42,8 @@ export interface FlatRecord {
   readonly gnd?: string | undefined;
   /** When the record last changed: `dcterms:modified` of its description, as the record has it. */
   readonly modified?: string | undefined;
+  /** `wikidata` where `lat` and `lon` are Wikidata's (src/store/positions.ts), not the record's. */
+  readonly positionFrom?: 'wikidata' | undefined;
 }
 
 /** The class IRIs a description may type an institution with, and the kind each one means. */
@@ -172,12 +175,13 @@ export function flatRecord(isil: string, description: Description): FlatRecord {
   const lat = coordinate(location && objects(quads, location, `${geo}lat`)[0], 90);
   const lon = coordinate(location && objects(quads, location, `${geo}long`)[0], 180);
   const types = objects(quads, r, RDF_TYPE).map((t) => TYPES.get(t.value));
-  const libtypes = objects(quads, r, `${PREFIXES.dcterms}type`).map(
-    (t) => LIBTYPES.get(t.value)?.kind,
-  );
+  const agency = objects(quads, r, `${PREFIXES.dcterms}type`).map((t) => t.value);
+  // A type the code list does not know is no kind, and no guess below stands in for it.
+  const unknown = agency.some(unknownLibType);
   const type =
     types.find((t) => t !== undefined) ??
-    libtypes.find((t) => t !== undefined) ??
+    agency.map((t) => LIBTYPES.get(t)?.kind).find((t) => t !== undefined) ??
+    (unknown ? 'other' : undefined) ??
     (objects(quads, r, `${gbv}opac`).length > 0 ? 'library' : undefined) ??
     // The agency gives museums ISILs of their own prefix (through the Institut für
     // Museumsforschung): a name-only record of one is a museum, though it says no more.
@@ -204,4 +208,13 @@ export function flatRecord(isil: string, description: Description): FlatRecord {
     lon: lat !== undefined && lon !== undefined ? lon : undefined,
     ...defined(reach(description, adrs)),
   };
+}
+
+/**
+ * The entry with Wikidata's position where its record has no coordinates: the record's own always
+ * win, and a position taken from Wikidata says so.
+ */
+export function withPosition(entry: FlatRecord, position: Position | undefined): FlatRecord {
+  if (!position || entry.lat !== undefined) return entry;
+  return { ...entry, lat: position.lat, lon: position.lon, positionFrom: 'wikidata' };
 }

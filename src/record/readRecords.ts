@@ -3,7 +3,7 @@
 // A version's entries are read once: before it is served (the OAI-PMH kinds need them, and are
 // ready when the version is) and kept for its index's build, which takes them.
 import type { Dataset } from '../store/dataset';
-import { flatRecord, type FlatRecord } from './flatRecord';
+import { flatRecord, withPosition, type FlatRecord } from './flatRecord';
 
 /** Descriptions read at once while building: leaves the store's thread free for requests. */
 const IN_FLIGHT = 4;
@@ -29,7 +29,8 @@ export async function readRecords(
       while (next < slice.length && wanted()) {
         const i = next++;
         const { isil } = slice[i]!;
-        entries[i] = flatRecord(isil, await dataset.describe(slice[i]!));
+        const entry = flatRecord(isil, await dataset.describe(slice[i]!));
+        entries[i] = withPosition(entry, dataset.positions?.get(isil));
       }
     };
     await Promise.all(Array.from({ length: IN_FLIGHT }, reader));

@@ -61,8 +61,8 @@ const TELLING = 5;
 
 /**
  * The most candidates a query's words bring beside the best by BM25: a query of many telling words
- * (60 towns' adjectives in its 500 characters) would otherwise weigh 12,000. The 200 names of the
- * bench bring at most 246.
+ * (dozens of towns' adjectives in its 500 characters) would otherwise weigh many thousands, where
+ * the names of the bench (test/bench/reconcile.ts) bring fewer than this.
  */
 const MAX_POOL = 500;
 

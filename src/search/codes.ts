@@ -1,8 +1,8 @@
 // The identifiers (ISIL and Sigel, each as its words and as one word) and postcodes of the
 // entries, for search (src/search/searchIndex.ts). Most of them are held by one institution alone:
-// in MiniSearch, each such word cost a node of its tree and two maps, about 30 of the index's 55 MB
-// for the bench's 17,000 institutions (65,629 distinct words, 48,600 of them codes). Here they are
-// one sorted array of words and one array of positions: a word's entries are a contiguous range.
+// in MiniSearch, each such word cost a node of its tree and two maps, most of the index's memory
+// (docs/benchmark.md, "codes beside MiniSearch"). Here they are one sorted array of words and one
+// array of positions: a word's entries are a contiguous range.
 import type { FlatRecord } from '../record/flatRecord';
 import { words } from './fold';
 

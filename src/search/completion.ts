@@ -1,7 +1,7 @@
 // Autocomplete: the institutions whose names, ISIL or Sigel hold every typed word as the
 // start of one of theirs, best first. MiniSearch answers the search page, but its prefix search
-// scores every posting of a short prefix: 14 ms at p99 on the bundled 18,681 names, against a goal
-// of 1 ms (test/bench/search.ts). This index keeps, per folded word, the sorted positions of the
+// scores every posting of a short prefix: far over the goal of docs/benchmark.md, "suggestion, the
+// index's own time". This index keeps, per folded word, the sorted positions of the
 // entries that hold it; a query intersects the postings of its words (each word by prefix, the
 // smallest list first) and ranks what is left: names that start with the first word first, then
 // shorter names, then by name.

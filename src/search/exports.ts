@@ -32,14 +32,21 @@ export interface ExportChunk {
   readonly done: boolean;
 }
 
-/** Institutions written into one chunk: about 300 KB of JSON Lines. */
+/** Institutions written into one chunk: some hundreds of KB of JSON Lines. */
 const CHUNK = 1000;
 
 /** Exports held at once in the thread: the route admits fewer; past this the oldest is dropped. */
 const MAX_HELD = 32;
 
 /** The GeoJSON Feature's properties: what a map's pop-up shows. */
-const GEOJSON_PROPERTIES: readonly FieldName[] = ['name', 'city', 'type', 'page', 'uri'];
+const GEOJSON_PROPERTIES: readonly FieldName[] = [
+  'name',
+  'city',
+  'type',
+  'page',
+  'uri',
+  'positionFrom',
+];
 
 interface Held {
   readonly index: SearchIndex;

@@ -113,7 +113,8 @@ export function kindsNamed(name: string): Set<InstitutionType> {
  * rarest word, is in both. Nothing when the query names no kind, or nothing is known of the
  * candidate's; less, not nothing, for a candidate that is more than the query says (the `Museum
  * für Moderne Kunst, Bibliothek` for a `Museum für Moderne Kunst`). The sizes are those that
- * ranked the most of all 3,723 Wikidata labels of the bench right (test/bench/reconcile.ts).
+ * ranked the most of the bench's Wikidata labels right (docs/benchmark.md, "reconciliation of 200
+ * Wikidata labels").
  */
 export function kindAgreement(query: ReadonlySet<InstitutionType>, entry: FlatRecord): number {
   if (query.size === 0) return 0;

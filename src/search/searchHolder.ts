@@ -32,7 +32,7 @@ const RETRY_MS = 30_000;
 
 /**
  * How long the index's thread may work on one question before it counts as stuck and is ended:
- * the worst search of a million institutions took 1.3 s (docs/search.md).
+ * far above the worst search of a million institutions (docs/search.md, Figures).
  */
 const ASK_TIMEOUT_MS = 10_000;
 
@@ -333,8 +333,8 @@ export class SearchHolder {
       {
         name: "the search index's thread",
         // After its build the thread allocates little (a query's results): a small young
-        // generation keeps its heap near the index's own size (103 against 128 MB here, the
-        // index of the bench's 17,000 institutions, with V8's default).
+        // generation keeps its heap nearer the index's own size than V8's default
+        // (docs/benchmark.md, "the search thread's young generation").
         resourceLimits: { maxYoungGenerationSizeMb: 8 },
         onEnd: (error) => this.lost(thread, error),
       },

@@ -112,7 +112,8 @@ export class SearchIndex {
   /**
    * Institutions by their ISIL or Sigel as one word (`detue120`, `tue120`). `identifiers` holds the
    * same codes, but also each identifier's words: telling the whole from a word of another there
-   * folds every holder's identifiers again, 16 ms more for a query `de` over 18,000 institutions.
+   * folds every holder's identifiers again, which made a short query such as `de` slower by
+   * several times its own time (docs/benchmark.md, "whole identifiers").
    */
   private readonly wholeIdentifiers = new Map<string, number[]>();
   private completion: Completion | undefined;
@@ -250,8 +251,8 @@ export class SearchIndex {
     await new Promise((resolve) => setImmediate(resolve));
     index.completion = new Completion(entries);
     await new Promise((resolve) => setImmediate(resolve));
-    // Read with the index, not on the first reconciliation, which it would hold up (35 ms for the
-    // bundled 18,672 names, about 1 s for a million of them repeated).
+    // Read with the index, not on the first reconciliation, which it would hold up (a pass over
+    // every name).
     index.townWords = townsNamed(entries);
     return index;
   }
@@ -371,7 +372,7 @@ export class SearchIndex {
    */
   candidates(name: string, limit: number, keep?: (e: FlatRecord) => boolean): Hit[] {
     // Each word once, and no more than the likeness weighs: MiniSearch looks a word up, typos and
-    // prefixes included, as often as it is given (`museum der` fifty times took 140 ms).
+    // prefixes included, as often as it is given (a word repeated fifty times cost fifty lookups).
     const distinct = [...new Set(words(name))].slice(0, MAX_QUERY_WORDS);
     if (distinct.length === 0) return [];
     return this.mini

@@ -82,8 +82,8 @@ export class QueryTemplate {
 
 /**
  * The query without its whole-line comments and blank lines: Oxigraph parses the text on every
- * request (it has no prepared queries), and the comment block of describe.rq cost about 4% of the
- * query's time. A `#` inside a line is left alone: it may be part of an IRI.
+ * request (it has no prepared queries), and the comment block of describe.rq cost a measurable
+ * part of the query's time. A `#` inside a line is left alone: it may be part of an IRI.
  */
 function withoutCommentLines(text: string): string {
   return text

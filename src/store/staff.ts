@@ -86,8 +86,8 @@ export const RESULT_FORMATS: Readonly<Record<QueryForm, readonly ResultFormat[]>
 /**
  * A staff query as the protocol request brings it: its text, its dataset, where relative IRIs
  * resolve, what the client accepts. The adapter parses and checks it (src/store/staffQuery.ts) off
- * the HTTP thread: parsing is linear at best (about 4 ms for 1 KB, 4 s for 1 MB) and far worse on
- * deep nesting, so it runs where the time limit stops it.
+ * the HTTP thread: parsing is linear at best and far worse on deep nesting (docs/benchmark.md,
+ * "a staff query parsed"), so it runs where the time limit stops it.
  */
 export interface StaffQuery {
   readonly text: string;

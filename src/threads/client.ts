@@ -6,16 +6,6 @@ import type { Answer, Asking, Batch } from './protocol';
 import { fromWire, type Reviver } from './wire';
 import { requireIn } from './workerRequire';
 
-/**
- * Heap limits for a thread that holds little and makes garbage a few MB at a time (a load's
- * snapshot thread: a deflated block inflated at a time): a young generation of 4 MB. V8's default
- * lets it grow to tens of MB before it is collected, which a load pays in RSS at its peak. Not for
- * a thread that makes pieces of megabytes (the placing thread: its peak grew), the validation
- * threads (no saving to tell from the noise, and more time), nor the canonical reading's thread,
- * whose batches outgrew it (src/load/canonicalClient.ts).
- */
-export const SMALL_YOUNG_GENERATION: ResourceLimits = { maxYoungGenerationSizeMb: 4 };
-
 export interface ClientOptions {
   /** What the thread is called in errors: "the store's thread", "the SHACL engine". */
   readonly name: string;

@@ -7,7 +7,7 @@ import { thirdPartyIntact, thirdPartyPath } from './thirdParty';
 /**
  * Its files, in this order, since an ISIL held by two sources of equal weight goes to the later:
  * the name list and the redirect list first, then the full records from the oldest to the newest,
- * then the links source (Wikidata's ISIL lookup), which competes with none of them.
+ * then the links source (Wikidata's ISIL lookup) and the positions source, which compete with none.
  */
 export const BUNDLED_NAMES: readonly string[] = [
   'data/real/lobid-organisations_isil-sigel-name_2023-11.tsv',
@@ -17,6 +17,8 @@ export const BUNDLED_NAMES: readonly string[] = [
   'data/real/isil-directory_pica-plain_8-records.dat',
   // Links to Wikidata and the GND: served beside the descriptions, never instead of them.
   'data/real/wikidata_isil-lookup_2023-09.tsv',
+  // Wikidata's positions of museums, joined through those links: for the map and geo search only.
+  'data/real/wikidata_museums-de_2020-10.geojson',
 ];
 
 /** The bundled dataset's files where `npm run fetch-data` puts them. */

@@ -4,10 +4,9 @@
 /**
  * How long a slice of background work may hold the event loop while requests wait. A request that
  * arrives meanwhile waits this long at most, and the requests queued meanwhile are all answered
- * before the next slice. 2 ms rather than 5: under 50 connections the p99 of a first reload went
- * from 2.7–5.1 to 2.6–4.3 times the p99 without one, of later reloads from 1.9–3.2 to 1.6–2.6
- * (`test/bench/reload.ts`), for reloads about a third longer; much shorter, the load would spend
- * more on the turns than on its work.
+ * before the next slice. 2 ms rather than 5: a reload's p99 came closer to the p99 without one, for
+ * a somewhat longer reload (docs/benchmark.md, "the time slice"); much shorter, the load would
+ * spend more on the turns than on its work.
  */
 export const SLICE_MS = 2;
 

@@ -92,6 +92,18 @@ describe('the architecture, as lint rules', function () {
       );
   });
 
+  it('the store port takes only the types of history/, the adapters its code too', async () => {
+    const TYPED = '@typescript-eslint/no-restricted-imports';
+    const value = `import { MemoryHistory } from '../history/memory';\nexport const y = MemoryHistory;\n`;
+    const type = `import type { History } from '../history/model';\nexport type y = History;\n`;
+    assert.ok((await broken('src/store/dataset2.ts', value)).includes(TYPED));
+    assert.deepEqual(await broken('src/store/dataset2.ts', type), []);
+    assert.deepEqual(
+      await broken('src/store/remote/history2.ts', importing('../../history/memory')),
+      [],
+    );
+  });
+
   it('refuses a file over 400 lines in src/ and cli/', async () => {
     const long = Array.from({ length: 401 }, (_, i) => `export const v${i} = ${i};`).join('\n');
     assert.ok((await broken('src/rdf/long.ts', `${long}\n`)).includes('max-lines'));

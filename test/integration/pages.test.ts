@@ -128,10 +128,11 @@ describe('pages in German and English', () => {
       [...page.text.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)][1]![1]!,
     );
     assert.ok(org.contactPoint.some((p: { contactType: string }) => p.contactType === 'Auskunft'));
-    // The agency's type (035E $f 11) as lobid's term, named; a library for search engines too.
+    // The agency's type (035E $f 11), named and linked to its code list's page; a library for
+    // search engines too.
     assert.match(
       page.text,
-      /<dt>Type<\/dt><dd><a href="http:\/\/purl\.org\/lobid\/libtype#n11">National Library<\/a>/,
+      /<dt>Type<\/dt><dd><a href="\/vocab\/institution-types\/11\.html\?lang=en">National Library<\/a>/,
     );
     assert.equal(org['@type'], 'Library');
     // A museum's ISIL whose name-only record says no more: a museum for search engines.

@@ -23,15 +23,15 @@ import { BASE, FIXTURES, tempDir, testConfig, needsThirdParty } from '../support
 const WITHDRAWN = path.join(FIXTURES, 'test', 'withdrawn.ttl');
 
 /**
- * The worker thread of the store `generation`, or of the load sent last (reached inside the
+ * The worker thread of the store `storeNumber`, or of the load sent last (reached inside the
  * StoreThread: a test ends it from outside as a crash would, or waits for its end).
  */
-function workerOf(thread: StoreThread, generation?: number): Worker {
+function workerOf(thread: StoreThread, storeNumber?: number): Worker {
   const inside = thread as unknown as {
     stores: Map<number, { client: { worker: Worker } }>;
-    generations: number;
+    storesOpened: number;
   };
-  return inside.stores.get(generation ?? inside.generations)!.client.worker;
+  return inside.stores.get(storeNumber ?? inside.storesOpened)!.client.worker;
 }
 
 const exitOf = (worker: Worker) => new Promise<number>((resolve) => worker.once('exit', resolve));
@@ -155,14 +155,14 @@ describe('the store in its own thread', function () {
     });
     const found = dataset.lookup('DE-1a' as Isil);
     assert.equal(found.kind, 'found');
-    const exited = exitOf(workerOf(thread, dataset.store.generation));
+    const exited = exitOf(workerOf(thread, dataset.store.storeNumber));
     const before = dataset.describe(found.institution);
     dataset.free();
     assert.ok((await before).triples.length > 20);
     assert.throws(() => dataset.describe(found.institution), /freed/);
     // The StoreThread refuses a store it freed too, whatever a handle on it believes.
     const iri = institutionIriFor(BASE, 'DE-1a' as Isil);
-    await assert.rejects(thread.describe(dataset.store.generation, iri), /freed/);
+    await assert.rejects(thread.describe(dataset.store.storeNumber, iri), /freed/);
     // Its thread was terminated, which released its memory: no failure.
     await exited;
     assert.deepEqual(failures, []);
@@ -176,7 +176,7 @@ describe('the store in its own thread', function () {
       assert.notEqual(fresh.dataset.store.threadId, old.dataset.store.threadId);
       const found = old.dataset.lookup('DE-1a' as Isil);
       assert.equal(found.kind, 'found');
-      const oldThread = workerOf(thread, old.dataset.store.generation);
+      const oldThread = workerOf(thread, old.dataset.store.storeNumber);
       const exited = exitOf(oldThread);
       // Queries in flight for the old store, as requests begun before a swap leave them.
       const owed = Array.from({ length: 20 }, () => old.dataset.describe(found.institution));
@@ -185,7 +185,7 @@ describe('the store in its own thread', function () {
       assert.ok(answers.every((answer) => answer.triples.length > 20));
       assert.equal(await exited, 1, 'terminated');
       assert.deepEqual(failures, [], 'the end of a freed store is no failure');
-      assert.ok((await thread.describe(fresh.dataset.store.generation, iri)).length > 0);
+      assert.ok((await thread.describe(fresh.dataset.store.storeNumber, iri)).length > 0);
     } finally {
       old.dataset.free();
       fresh.dataset.free();
@@ -207,7 +207,7 @@ describe('the store in its own thread', function () {
       await assert.rejects(failing, LoadError);
       await exited;
       assert.deepEqual(failures, []);
-      assert.ok((await thread.describe(dataset.store.generation, iri)).length > 0);
+      assert.ok((await thread.describe(dataset.store.storeNumber, iri)).length > 0);
     } finally {
       dataset.free();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -225,7 +225,7 @@ describe('the store in its own thread', function () {
       await workerOf(thread).terminate();
       await assert.rejects(dying, /store's thread stopped/);
       assert.deepEqual(failures, [], 'not fatal: the store in use is in another thread');
-      assert.ok((await thread.describe(dataset.store.generation, iri)).length > 0);
+      assert.ok((await thread.describe(dataset.store.storeNumber, iri)).length > 0);
       const again = await thread.open({
         sources: config.bundledDataset,
         options: { baseIri: BASE },
@@ -248,7 +248,7 @@ describe('the store in its own thread', function () {
         'urn:x-bind:description',
       ]) {
         await assert.rejects(
-          thread.describe(dataset.store.generation, hostile as CheckedIri),
+          thread.describe(dataset.store.storeNumber, hostile as CheckedIri),
           /refused to bind/,
           hostile,
         );
@@ -266,8 +266,8 @@ describe('the store in its own thread', function () {
       const first = service.current!.dataset;
       const found = first.lookup('DE-1a' as Isil);
       assert.equal(found.kind, 'found');
-      const generation = (first.store as StoreInThread).generation;
-      const exited = exitOf(workerOf(thread, generation));
+      const storeNumber = (first.store as StoreInThread).storeNumber;
+      const exited = exitOf(workerOf(thread, storeNumber));
       await reloader.reload();
       assert.notEqual(service.current!.dataset, first);
       await new Promise((resolve) => setImmediate(resolve));
@@ -275,7 +275,7 @@ describe('the store in its own thread', function () {
       // And its thread ended, not only marked freed here.
       await exited;
       await assert.rejects(
-        thread.describe(generation, institutionIriFor(BASE, 'DE-1a' as Isil)),
+        thread.describe(storeNumber, institutionIriFor(BASE, 'DE-1a' as Isil)),
         /freed/,
       );
       assert.deepEqual(failures, []);
@@ -318,7 +318,7 @@ describe('the store in its own thread', function () {
 
   describe('a load sent ahead (the first, while the process boots)', () => {
     const bundled = () => ({ sources: [...config.bundledDataset], options: { baseIri: BASE } });
-    const sent = (of: StoreThread) => (of as unknown as { generations: number }).generations;
+    const sent = (of: StoreThread) => (of as unknown as { storesOpened: number }).storesOpened;
     let ahead: StoreThread;
     let ended: Error[];
     beforeEach(() => {
@@ -333,7 +333,7 @@ describe('the store in its own thread', function () {
       const { dataset } = await ahead.open(bundled());
       try {
         assert.equal(sent(ahead), 1, 'no second load');
-        assert.equal(dataset.store.generation, 1);
+        assert.equal(dataset.store.storeNumber, 1);
         assert.ok(dataset.institutionCount > 18_000);
       } finally {
         dataset.free();
@@ -345,7 +345,7 @@ describe('the store in its own thread', function () {
       const exited = exitOf(workerOf(ahead, 1));
       const { dataset } = await ahead.open(bundled());
       try {
-        assert.equal(dataset.store.generation, 2);
+        assert.equal(dataset.store.storeNumber, 2);
         assert.ok(dataset.institutionCount > 18_000);
         await exited;
         assert.deepEqual(ended, []);
@@ -404,7 +404,7 @@ describe('the store in its own thread', function () {
     const owed = dataset.describe(found.institution);
     const count = failures.length;
     // As if the thread died (an out-of-memory abort, say): the worker is ended from outside.
-    await workerOf(ending, dataset.store.generation).terminate();
+    await workerOf(ending, dataset.store.storeNumber).terminate();
     await assert.rejects(owed, /store's thread stopped/);
     assert.equal(failures.length, count + 1);
     await assert.rejects(

@@ -231,8 +231,8 @@ export function bulkTarget(virtuoso: Virtuoso): RemoteTarget {
 let shared: Promise<Virtuoso> | undefined;
 
 /**
- * One Virtuoso for every test of a run that needs one (about 2 s to start): started on first use,
- * killed when the run's process exits. Tests that stop or kill their server start their own.
+ * One Virtuoso for every test of a run that needs one (it takes seconds to start): started on first
+ * use, killed when the run's process exits. Tests that stop or kill their server start their own.
  */
 export function sharedVirtuoso(): Promise<Virtuoso> {
   shared ??= startVirtuoso(60_000, 10);

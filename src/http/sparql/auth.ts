@@ -1,7 +1,7 @@
 // Who may ask the staff endpoint: HTTP Basic authentication (RFC 7617) against the credentials
 // file, and addresses that keep failing slowed down. A verified login is remembered for a while by
 // an HMAC under a key made at start (never the password), so that each query does not pay scrypt's
-// 50 ms. A login being checked counts against its address's failures, and an address has only a
+// cost. A login being checked counts against its address's failures, and an address has only a
 // few checked at once: a flood of guesses gets 429 at once instead of filling libuv's threads. The
 // file is looked at again every second, off the serving thread, so that an added or removed user,
 // or a file deleted, counts at once.

@@ -4,20 +4,12 @@
 import crypto from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Config } from '../../config/config';
-import type { Logger } from '../../util/logger';
 import { toDescription } from '../../rdf/description';
 import { formatByName, FORMATS, type RdfFormatName } from '../../rdf/formats';
 import { serialize } from '../../rdf/serialize';
-import type { Service } from '../../documents/service';
-import {
-  QueryAbandoned,
-  QueryTimeout,
-  type StaffAnswer,
-  type StaffQuery,
-  type StaffStore,
-} from '../../store/staff';
+import { QueryAbandoned, QueryTimeout, type StaffAnswer, type StaffQuery } from '../../store/staff';
 import { CONTEXT_PATH } from '../../rdf/context';
-import { DATASET_VERSION } from '../deps';
+import { DATASET_VERSION, type StaffDeps } from '../deps';
 import {
   answerOf,
   badRequest,
@@ -30,7 +22,6 @@ import {
 import { commonHeaders } from '../middleware';
 import { negotiateAmong } from '../negotiate';
 import { publicOrigin } from '../publicOrigin';
-import type { StaffAuth } from './auth';
 import { serviceDescription } from './serviceDescription';
 import {
   EDITOR_ASSETS,
@@ -39,22 +30,12 @@ import {
   editorPolicy,
   type Asset,
   type AssetName,
-  type Example,
 } from './editor';
 import { readProtocol, SPARQL_METHODS } from './protocolRequest';
 
 export const SPARQL_PATH = '/sparql';
 /** The header that says an answer was cut at a cap, and which: `rows; limit=100000`. */
 export const CUT_HEADER = 'Results-Truncated';
-
-export interface StaffDeps {
-  readonly service: Service;
-  readonly config: Config;
-  readonly staff: StaffStore;
-  readonly auth: StaffAuth;
-  readonly logger: Logger;
-  readonly examples: readonly Example[];
-}
 
 const PREFLIGHT = {
   'Access-Control-Allow-Methods': SPARQL_METHODS,

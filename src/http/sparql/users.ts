@@ -14,24 +14,25 @@ const scrypt = promisify(crypto.scrypt) as (
   options: crypto.ScryptOptions,
 ) => Promise<Buffer>;
 
-/** scrypt's cost: about 50 ms a hash here; 16 MiB of memory (128 · N · r). */
+/** scrypt's cost (docs/benchmark.md, "scrypt"); 16 MiB of memory (128 · N · r). */
 const COST = { N: 16_384, r: 8, p: 1 } as const;
 const KEY_BYTES = 32;
 const SALT_BYTES = 16;
 /**
  * The most bytes a credentials file may have: about 10,000 users at ~100 bytes a line. A larger
- * file is not read (a 303 MB one took 1.3 s on the serving thread, and 450 MB of memory kept).
+ * file is not read (docs/benchmark.md, "scrypt": a huge one held the serving thread and its
+ * memory).
  */
 export const USERS_MAX_BYTES = 1024 * 1024;
 /**
  * scrypt runs at once in the process. Each holds one of libuv's threads (4 unless
- * UV_THREADPOOL_SIZE says more) and a core for its 50 ms; file reads (the dumps), zlib and DNS
- * need the other threads, and the serving thread a core (two at once doubled a bystander's
- * latency during 300 logins from 100 addresses, test/bench/staffLogins.ts). 20 logins a second
- * is plenty for staff, whose verified logins are remembered.
+ * UV_THREADPOOL_SIZE says more) and a core while it hashes; file reads (the dumps), zlib and DNS
+ * need the other threads, and the serving thread a core (two at once slowed a bystander during a
+ * flood of logins: docs/benchmark.md, "scrypt"). One at a time is plenty for staff, whose verified
+ * logins are remembered.
  */
 export const SCRYPT_AT_ONCE = 1;
-/** scrypt runs waiting for a turn, at most (0.8 s of waiting); past it `verify` throws ScryptBusy. */
+/** scrypt runs waiting for a turn, at most (under a second's wait); past it `verify` throws. */
 export const SCRYPT_WAITING = 16;
 /** A user name: what Basic authentication can carry (no `:`) and a log line can show. */
 export const USER_NAME = /^[A-Za-z0-9._@-]{1,64}$/;

@@ -4,6 +4,7 @@ import { LIBTYPE } from '../../rdf/libtype';
 import { isilDefect } from '../../rdf/isil';
 import { CC0, PREFIXES, RDF_TYPE } from '../../rdf/namespaces';
 import { IRI_SAFE_ISIL, iri, text, Triples } from '../recordTriples';
+import { codeWarnings } from './codeCheck';
 import type { SkippedRecord, SourceRecord } from '../sourceRecord';
 import type { PicaField, PicaRecord } from './read';
 
@@ -83,6 +84,7 @@ export function convertRecord(
   out.add(R, `${wdrs}describedby`, D);
   out.add(D, `${dcterms}license`, `<${CC0}>`);
   if (modified) out.add(D, `${dcterms}modified`, `"${modified.lexical}"^^<${xsd}dateTime>`);
+  const warnings = status === 'I' ? [] : codeWarnings(record, isil);
 
   return {
     isil,
@@ -91,6 +93,7 @@ export function convertRecord(
     ...(successor ? { successor } : {}),
     ntriples: out.toString(),
     origin: options.origin,
+    ...(warnings.length > 0 ? { warnings } : {}),
   };
 }
 

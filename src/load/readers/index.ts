@@ -4,6 +4,7 @@ import { LoadError } from '../loadError';
 import { LINK_LIST, NAME_LIST, REDIRECT_LIST } from './lists';
 import { LOBID_LINES } from './lobid';
 import { PICA_PLAIN, PICA_XML } from './pica';
+import { POSITIONS } from './positions';
 import { RDF_READERS } from './rdf';
 import type { Reader } from './reader';
 
@@ -15,6 +16,7 @@ export const READERS = [
   NAME_LIST,
   REDIRECT_LIST,
   LINK_LIST,
+  POSITIONS,
   LOBID_LINES,
 ] as const;
 

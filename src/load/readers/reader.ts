@@ -4,6 +4,7 @@
 import type { StoreFormat } from '../../store/embedded/datasetStore';
 import type { LinkRecord } from '../links';
 import type { SkippedRecord, SourceRecord } from '../sourceRecord';
+import type { PositionRecord } from '../wikidataPositions';
 
 /** What a record reader is told: where IRIs are minted, and labels for each record's blank nodes. */
 export interface RecordContext {
@@ -34,7 +35,7 @@ export interface RecordReader<F extends string = string> extends ReaderBase<F> {
   readonly records: (
     file: string,
     context: RecordContext,
-  ) => Iterable<SourceRecord | SkippedRecord | LinkRecord>;
+  ) => Iterable<SourceRecord | SkippedRecord | LinkRecord | PositionRecord>;
 }
 
 export interface RdfReader<F extends StoreFormat = StoreFormat> extends ReaderBase<F> {

@@ -6,7 +6,7 @@ import { versionOf } from '../../history/canonical';
 import type { InstitutionState } from '../../history/model';
 import { isilKey } from '../../rdf/isil';
 import type { SelectBinding } from '../../store/bindings';
-import { DatasetIndex } from '../../store/dataset';
+import { DatasetIndex } from '../../store/datasetIndex';
 import { LoadError } from '../loadError';
 import { PieceWriter } from '../snapshotPieces';
 import { relabelled, type Block } from './snapshotBlocks';
@@ -108,7 +108,7 @@ export function* mergedPieces(
   counted: (quads: number) => void,
 ): Generator<Buffer> {
   const ended: string[] = [];
-  const writer = new PieceWriter({ hold: (text) => ended.push(text) });
+  const writer = new PieceWriter({ put: (text: string) => ended.push(text) });
   const oldPlace = new Map(sorted(base.states.keys()).map((isil, n) => [isil, n]));
   const newPlace = new Map(sorted(update.states.keys()).map((isil, n) => [isil, n]));
   const updated = new Map<string, string[]>();

@@ -21,8 +21,8 @@ export type { BoundTerm, SelectBinding } from '../bindings';
 const INSTITUTION_LIST =
   'SELECT DISTINCT ?institution WHERE { ?institution a <http://xmlns.com/foaf/0.1/Organization> }';
 /**
- * Institutions read by one query of the sliced index: each costs about 0.03 ms, so a query takes
- * a few milliseconds, and fewer would cost more per institution (each query is parsed anew).
+ * Institutions read by one query of the sliced index: a query then holds the thread for a few
+ * milliseconds, and fewer would cost more per institution (each query is parsed anew).
  */
 const INDEX_SLICE = 100;
 
@@ -52,9 +52,8 @@ export class DatasetStore {
   /** What the links graph under `baseIri` holds (queries/links.rq); `describe` takes note. */
   readLinks(baseIri: string): LinksHeld | undefined {
     const graph = checkedIri(linksGraphIri(baseIri));
-    // Asked first: the counting query, when run at all, left this thread's later work about 8%
-    // slower in test/bench/describe.ts (uncached .ttl 205 µs against 190), and most versions
-    // hold no links.
+    // Asked first: the counting query, when run at all, left this thread's later work slower
+    // (docs/benchmark.md, "links asked first"), and most versions hold no links.
     const links = this.ask(`ASK { GRAPH <${graph}> { ?s ?p ?o } }`)
       ? linksHeld(this.select(linksQuery(graph)))
       : undefined;
@@ -69,7 +68,7 @@ export class DatasetStore {
 
   /**
    * The store's quads: counted once until the next write (each count is a pass over every quad,
-   * about 0.1 s for 17,000 institutions, and a load asks for it at several of its steps).
+   * docs/benchmark.md, "a count of the store's quads", and a load asks for it at several steps).
    */
   get size(): number {
     this.quads ??= this.live.size;
@@ -86,10 +85,9 @@ export class DatasetStore {
    *
    * A trusted load runs outside a transaction too (Oxigraph's `no_transaction`): one that fails
    * half-way leaves what it had parsed, but every store this project loads into is new, not yet
-   * served, and freed whole when a load fails (`loadSources`). A snapshot of 17,000 institutions
-   * then loads in about 13% less time (2.8 against 3.2 s, in its pieces). Other loads keep the
-   * transaction: in one large piece, outside it, the peak memory was higher (the PICA+ load's
-   * 926-962 against 889-904 MB, three turns each).
+   * served, and freed whole when a load fails (`loadSources`). A snapshot then loads in less time.
+   * Other loads keep the transaction: in one large piece, outside it, the peak memory was higher
+   * (docs/benchmark.md, "trusted loads outside a transaction").
    */
   load(
     input: string | Uint8Array | Iterable<string | Uint8Array>,
@@ -158,8 +156,8 @@ export class DatasetStore {
     this.update(
       // VALUES, not FILTER(?link IN …): the links are then read from the predicate index, not
       // found in a scan of every quad. The filter on ?h stands outside the UNION: inside its
-      // branch ?g is not bound yet, and it would drop every triple of another graph. For 16,000
-      // PICA+ records 250 ms, against 780 ms with FILTER(?link IN …) and no filter on ?h.
+      // branch ?g is not bound yet, and it would drop every triple of another graph
+      // (docs/benchmark.md, "descriptions completed").
       `INSERT { GRAPH ?g { ?n ?p ?o } } WHERE {
         VALUES ?link { ${[...NAMED_LINKS].join(' ')} }
         GRAPH ?g { ?i ?link ?n }
@@ -185,8 +183,8 @@ export class DatasetStore {
 
   /**
    * Runs a SELECT written by this project; returns its solutions as the SPARQL JSON results format
-   * has them. Read from the TSV results: Oxigraph writes and this reads them in about two thirds
-   * of the time JSON takes (the index of 17,000 institutions: 325 against 480 ms).
+   * has them. Read from the TSV results: Oxigraph writes and this reads them in less time than JSON
+   * (docs/benchmark.md, "TSV results").
    */
   select(sparql: string): SelectBinding[] {
     const lines = this.query(sparql, 'tsv').split('\n');
@@ -220,10 +218,11 @@ export class DatasetStore {
 
   /**
    * What `institutions()` returns, read for a few institutions at a time (bound with VALUES) with
-   * `slicer` pausing between: the one query over 17,000 institutions holds the event loop for about
-   * half a second. The institutions are listed first (as TSV, the cheapest format to write and
-   * read); a store with one that cannot be bound into a query (a blank node, or not an http(s)
-   * IRI) is read by the one query instead, so that the index and its warnings stay the same.
+   * `slicer` pausing between: the one query over every institution would hold the event loop for
+   * far longer than a slice. The institutions are listed first (as TSV, the cheapest format to
+   * write and read); a store with one that cannot be bound into a query (a blank node, or not an
+   * http(s) IRI) is read by the one query instead, so that the index and its warnings stay the
+   * same.
    */
   async institutionsInSlices(
     slicer: Pick<TimeSlicer, 'pause' | 'contended'>,
@@ -297,8 +296,8 @@ export class DatasetStore {
 
   /**
    * The store's named graphs, as N-Triples terms (`<iri>`), in the order the store keeps them; one
-   * left empty by a removal may be among them. `GRAPH ?g {}` reads the store's list of graphs: a
-   * twentieth of the time of finding them in every quad (20 against 410 ms for 17,000 graphs).
+   * left empty by a removal may be among them. `GRAPH ?g {}` reads the store's list of graphs,
+   * much faster than finding them in every quad (docs/benchmark.md, "the list of graphs").
    */
   graphNames(): string[] {
     const listed = this.query('SELECT ?g WHERE { GRAPH ?g {} }', 'tsv');

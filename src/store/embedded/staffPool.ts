@@ -311,7 +311,8 @@ export class StaffPool implements StaffStore<LoadRequest> {
    * temporary folder, and the rest of the generation's workers start from that dump: a worker
    * replaced after a time-out then costs Oxigraph's parser a few seconds of one idle-priority
    * thread, where loading the sources again ran the loader and its garbage collection, whose V8
-   * helper threads run at normal priority beside the public path (public p99 2.7× under staff load).
+   * helper threads run at normal priority beside the public path (docs/benchmark.md, "staff
+   * workers from a dump").
    */
   private async loaded(lane: QueryWorker): Promise<void> {
     const { generation } = lane;

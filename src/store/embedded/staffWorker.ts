@@ -30,9 +30,9 @@ let store: DatasetStore | undefined;
 /**
  * Lowers this thread's CPU priority, and only this thread's: on Linux a thread is a task of its
  * own, and `setPriority(0, …)` called here changes the calling task. Nice 19 alone still let a
- * query's thread finish its time slice before a woken HTTP thread ran (public p99 1.48× under
- * staff load); SCHED_IDLE (`chrt --idle`, on this thread's id from /proc/thread-self) has the
- * scheduler preempt it at once for any other task. Where either is not permitted or not there,
+ * query's thread finish its time slice before a woken HTTP thread ran (docs/benchmark.md, "staff
+ * threads' priority"); SCHED_IDLE (`chrt --idle`, on this thread's id from /proc/thread-self) has
+ * the scheduler preempt it at once for any other task. Where either is not permitted or not there,
  * the thread runs as it can, and /readyz says so.
  */
 function lowerPriority(): { priority: number; policy: string } {
@@ -64,7 +64,7 @@ async function load(): Promise<Loaded> {
   const { priority, policy } = lowerPriority();
   if (version.from !== undefined) {
     // What another worker of this version dumped: its triples, read by Oxigraph's parser alone, and
-    // not counted (a pass over every quad, 0.1 s of the first query after idle).
+    // not counted (a pass over every quad, which the first query after idle would wait for).
     const dumped = new DatasetStore();
     loadDump(dumped, version.from);
     store = dumped;
@@ -84,8 +84,8 @@ async function load(): Promise<Loaded> {
 /**
  * Writes the store's N-Quads to the file open as `fd`, for the next workers of the version, with a
  * chunk mark wherever no blank node spans it (`chunkedNQuads`, as a snapshot has them): those
- * workers load it a piece at a time, in less time and memory than in one call (706,419 quads:
- * 2.1 against 2.5–3.2 s, 455 against 590 MB).
+ * workers load it a piece at a time, in less time and memory than in one call (docs/benchmark.md,
+ * "staff workers from a dump").
  */
 function dump(fd: number): Dumped {
   if (!store) throw new Error('this worker has no store loaded');

@@ -2,6 +2,7 @@
 // the messages themselves are src/threads/'s.
 import type { VersionInfo } from '../../history/model';
 import type { LoadOptions, LoadReport } from '../../load/loadSources';
+import type { Position } from '../positions';
 
 /**
  * A thread loads once, then answers describe queries of the store it loaded; it is not asked to
@@ -19,6 +20,8 @@ export interface LoadedReply {
   readonly states: string;
   /** The change log's version the snapshot read names (`Dataset.logVersion`). */
   readonly logVersion: VersionInfo | undefined;
+  /** Wikidata's positions by ISIL (`Dataset.positions`). */
+  readonly positions?: readonly (readonly [string, Position])[];
 }
 
 /** A load answers what it loaded; a describe, the description's N-Triples. */

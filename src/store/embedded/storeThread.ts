@@ -1,6 +1,7 @@
 // The stores in threads of their own, one thread for each loaded dataset. Oxigraph's calls are
-// synchronous: a describe query takes about 0.3 ms, a load seconds in slices, freeing a large
-// store 0.4–0.9 s in one piece. In the thread that answers HTTP they would hold every request,
+// synchronous: a describe query takes a fraction of a millisecond, a load seconds in slices,
+// freeing a large store most of a second in one piece (docs/benchmark.md, "a store freed"). In
+// the thread that answers HTTP they would hold every request,
 // cached ones included, and the query and the rest of an uncached request could not use two
 // cores. Here the HTTP thread keeps the index of the dataset and the rendered documents; a store's
 // thread (storeWorker.ts) loads with the loader's code, keeps that one store and answers describe
@@ -33,7 +34,7 @@ export class StoreInThread implements DescriptionSource {
   constructor(
     private readonly thread: StoreThread,
     /** The store's number: each load has its own, in the order the loads were sent. */
-    readonly generation: number,
+    readonly storeNumber: number,
     readonly size: number,
     /** The id of the worker thread that holds the store. */
     readonly threadId: number,
@@ -46,13 +47,13 @@ export class StoreInThread implements DescriptionSource {
    */
   describe(iri: CheckedIri): Promise<string> {
     if (this.freed) throw freedError();
-    return this.thread.describe(this.generation, iri);
+    return this.thread.describe(this.storeNumber, iri);
   }
 
   free(): void {
     if (this.freed) return;
     this.freed = true;
-    this.thread.free(this.generation);
+    this.thread.free(this.storeNumber);
   }
 }
 
@@ -116,13 +117,13 @@ class StoreHolder {
 export class StoreThread implements Store<LoadRequest> {
   /** Every thread running: one for each store loaded or loading, and the one started ahead. */
   private readonly holders = new Set<StoreHolder>();
-  /** The thread of each store not freed, by generation (from the moment its load is sent). */
+  /** The thread of each store not freed, by its number (from the moment its load is sent). */
   private readonly stores = new Map<number, StoreHolder>();
   /** The thread the constructor started, until a load takes it. */
   private spare: StoreHolder | undefined;
   /** A load sent by `preload`, until an `open` takes it: the request it loads, as a key. */
   private ahead: { readonly key: string; readonly loading: Loading } | undefined;
-  private generations = 0;
+  private storesOpened = 0;
   /** Why no more can be loaded or asked: closed, or the thread of a store in use ended; set once. */
   private broken: Error | undefined;
 
@@ -130,7 +131,8 @@ export class StoreThread implements Store<LoadRequest> {
    * `failed` hears of the end of a thread that holds a store not freed (the served one, or one
    * about to be): its data is gone. The end of a thread whose load failed only fails that load;
    * one terminated because its store was freed, or by `close`, is no failure. A thread is started
-   * at once, so that it boots (Oxigraph, the loader: about 110 ms) while the caller goes on.
+   * at once, so that it boots (Oxigraph, the loader: docs/benchmark.md, "a thread's start") while
+   * the caller goes on.
    */
   constructor(private readonly failed: (error: Error) => void = () => undefined) {
     this.spare = this.start();
@@ -147,19 +149,19 @@ export class StoreThread implements Store<LoadRequest> {
     const loading =
       ahead?.key === requestKey({ sources, options }) ? ahead.loading : this.send(sources, options);
     // A load sent ahead for another request is not served: its thread ends once it has loaded.
-    if (ahead && ahead.loading !== loading) this.free(ahead.loading.generation);
-    const { holder, generation } = loading;
+    if (ahead && ahead.loading !== loading) this.free(ahead.loading.storeNumber);
+    const { holder, storeNumber } = loading;
     let reply: LoadedReply;
     try {
       reply = await loading.reply;
     } catch (error) {
-      this.free(generation);
+      this.free(storeNumber);
       throw error;
     }
     const { report, rows: pieces } = reply;
     const store = new StoreInThread(
       this,
-      generation,
+      storeNumber,
       report.triples,
       holder.client.worker.threadId,
     );
@@ -179,6 +181,7 @@ export class StoreThread implements Store<LoadRequest> {
       );
       dataset.states = readCompactStates(JSON.parse(reply.states));
       dataset.logVersion = reply.logVersion;
+      if (reply.positions) dataset.positions = new Map(reply.positions);
       return { dataset };
     } catch (error) {
       store.free();
@@ -198,19 +201,19 @@ export class StoreThread implements Store<LoadRequest> {
     this.ahead = { key: requestKey(request), loading };
   }
 
-  /** The N-Triples of `describe.rq` for `iri` from the store `generation`. */
-  async describe(generation: number, iri: CheckedIri): Promise<string> {
+  /** The N-Triples of `describe.rq` for `iri` from the store `storeNumber`. */
+  async describe(storeNumber: number, iri: CheckedIri): Promise<string> {
     if (this.broken) throw this.broken;
-    const holder = this.stores.get(generation);
+    const holder = this.stores.get(storeNumber);
     if (!holder) throw freedError();
     return holder.describe(iri);
   }
 
-  /** Frees the store `generation`: its thread ends once it has answered the queries sent before. */
-  free(generation: number): void {
-    const holder = this.stores.get(generation);
+  /** Frees the store `storeNumber`: its thread ends once it has answered the queries sent before. */
+  free(storeNumber: number): void {
+    const holder = this.stores.get(storeNumber);
     if (!holder) return;
-    this.stores.delete(generation);
+    this.stores.delete(storeNumber);
     holder.retire();
   }
 
@@ -237,9 +240,9 @@ export class StoreThread implements Store<LoadRequest> {
     this.spare = undefined;
     const holder = spare?.idle ? spare : this.start();
     if (spare && holder !== spare) void spare.terminate(freedError());
-    const generation = ++this.generations;
-    this.stores.set(generation, holder);
-    return { holder, generation, reply: holder.load(sources, options) };
+    const storeNumber = ++this.storesOpened;
+    this.stores.set(storeNumber, holder);
+    return { holder, storeNumber, reply: holder.load(sources, options) };
   }
 
   private start(): StoreHolder {
@@ -261,10 +264,10 @@ export class StoreThread implements Store<LoadRequest> {
 const requestKey = ({ sources, options }: LoadRequest): string =>
   JSON.stringify({ sources, options });
 
-/** A load sent to a thread: the store's generation, and the answer to come. */
+/** A load sent to a thread: the store's number, and the answer to come. */
 interface Loading {
   readonly holder: StoreHolder;
-  readonly generation: number;
+  readonly storeNumber: number;
   readonly reply: Promise<LoadedReply>;
 }
 

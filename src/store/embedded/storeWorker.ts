@@ -28,6 +28,7 @@ async function load({ sources, options }: Extract<Request, { op: 'load' }>): Pro
     rows: pieces,
     states: JSON.stringify(compactStates(dataset.states ?? new Map())),
     logVersion: dataset.logVersion,
+    ...(dataset.positions && { positions: [...dataset.positions] }),
   };
 }
 

@@ -1,8 +1,8 @@
 // The thread that does the staff queries' CPU work for the remote adapter (staffRemote.ts): it parses
 // and checks each query, and writes the store's answer in the format the client chose. Parsing is
-// linear at best and far worse on deep nesting (321 s for a query nested 20,000 deep), and writing
-// 100,000 rows takes seconds: neither runs on the thread that answers HTTP, and this one is ended
-// at the query's time limit.
+// linear at best and far worse on deep nesting (docs/benchmark.md, "a staff query parsed"), and
+// writing a large answer takes seconds: neither runs on the thread that answers HTTP, and this one
+// is ended at the query's time limit.
 import { negotiateAmong } from '../../util/accept';
 import { serve } from '../../threads/serve';
 import { NoFormatAccepted, RESULT_FORMATS, type ResultFormat } from '../staff';

@@ -16,7 +16,7 @@ export interface ClientSettings {
   /** HTTP Basic credentials, when the endpoint asks for them. */
   readonly user?: string;
   readonly password?: string;
-  /** Connections kept open to the endpoint at most (Virtuoso answered best with about 4). */
+  /** Connections kept open to the endpoint at most: its best concurrency (docs/scaling.md). */
   readonly connections: number;
   /** A query's deadline, its retries included. */
   readonly deadlineMs: number;

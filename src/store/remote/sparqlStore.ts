@@ -9,7 +9,8 @@ import { toSparql, translate, Factory, Algebra } from 'sparqlalgebrajs';
 import { linksGraphIri } from '../../rdf/iris';
 import type { SelectBinding } from '../bindings';
 import { linksHeld, linksQuery } from '../linksHeld';
-import { Dataset, DatasetIndex, type DescriptionSource } from '../dataset';
+import { Dataset, type DescriptionSource } from '../dataset';
+import { DatasetIndex } from '../datasetIndex';
 import {
   checkedIri,
   describeIris,
@@ -68,8 +69,8 @@ function bindingsOf(body: string): SelectBinding[] {
 /**
  * Virtuoso's pragma that has it read a graph through its GS index (graph, subject). Without it,
  * from about a million quads on, its optimizer scans the whole POGS index for the graph of one
- * description: 10 ms a description against 2 ms (measured on 1.4 million quads, Virtuoso
- * 07.20.3229). Another store would refuse the DEFINE: it is sent to Virtuoso only.
+ * description (docs/benchmark.md, "Virtuoso's graph index"). Another store would refuse the
+ * DEFINE: it is sent to Virtuoso only.
  */
 export const VIRTUOSO_GRAPH_INDEX = 'DEFINE sql:table-option "index G"\n';
 
@@ -158,7 +159,7 @@ export class SparqlStore implements Store<unknown> {
   /**
    * The index's rows: the version's institutions listed first, then their rows asked for a few
    * thousand at a time (`VALUES`). One query of the whole index grouped every institution of the
-   * version for each page asked of it: a million institutions took 7 to 12 s a page on Virtuoso.
+   * version for each page asked of it: seconds a page for a million institutions on Virtuoso.
    */
   private async indexRows(version: string): Promise<SelectBinding[]> {
     const institutions = await this.institutionIris(version);

@@ -72,9 +72,8 @@ const ISQL_TIMEOUT = 3_600_000;
  */
 const FILE_BYTES = 32 * 1024 * 1024;
 /**
- * Loaders of the version's files at once (the history's file has one more): transfer of 17,000
- * institutions 7.2-7.3 s with two, 8.2-9.0 s with one, 6.8 s with one a file (dozens, for a
- * million institutions).
+ * Loaders of the version's files at once (the history's file has one more): two beat one, and one
+ * a file would mean dozens for a million institutions (docs/benchmark.md, "Virtuoso's loaders").
  */
 const VERSION_LOADERS = 2;
 

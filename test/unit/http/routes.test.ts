@@ -2,7 +2,7 @@
 // and the part of the contract it implements; the directory pages only when no directory is set.
 import assert from 'node:assert/strict';
 import { routeTable, staffRouteTable } from '../../../src/http/routes';
-import type { StaffDeps } from '../../../src/http/sparql/endpoint';
+import type { StaffDeps } from '../../../src/http/deps';
 import { Service } from '../../../src/documents/service';
 import { testConfig } from '../../support';
 
@@ -24,6 +24,7 @@ describe('the route table', () => {
         ['prefix', '/memento/'],
         ['exact', '/context.jsonld'],
         ['exact', '/shapes.ttl'],
+        ['prefix', '/vocab/'],
         ['exact', '/healthz'],
         ['exact', '/readyz'],
         ['exact', '/'],
@@ -55,6 +56,7 @@ describe('the route table', () => {
       'memento',
       'context',
       'shapes',
+      'vocab',
       'healthz',
       'readyz',
       'home',
@@ -71,7 +73,7 @@ describe('the route table', () => {
       'sparqlOff',
       'feed',
     ]);
-    for (const route of routes) assert.match(route.contract, /^(§\d(, §\d)*|docs\/\w+\.md)$/);
+    for (const route of routes) assert.match(route.contract, /^(§\d(, §\d)*|docs\/[\w-]+\.md)$/);
   });
 
   it('gives each route the label it is counted under and the methods it answers', () => {
@@ -86,6 +88,7 @@ describe('the route table', () => {
         ['/memento/', 'memento', 'GET, HEAD, OPTIONS'],
         ['/context.jsonld', 'context', 'GET, HEAD, OPTIONS'],
         ['/shapes.ttl', 'shapes', 'GET, HEAD, OPTIONS'],
+        ['/vocab/', 'vocab', 'GET, HEAD, OPTIONS'],
         ['/healthz', 'healthz', 'GET, HEAD, OPTIONS'],
         ['/readyz', 'readyz', 'GET, HEAD, OPTIONS'],
         ['/', 'home', 'GET, HEAD, OPTIONS'],

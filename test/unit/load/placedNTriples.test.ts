@@ -1,9 +1,8 @@
 // An N-Triples file read straight into the graphs of its descriptions (src/load/placedNTriples.ts):
 // each description as `descriptionQuads` makes it, through the real store; the same dataset and
 // snapshot lines as the store's parser and placing after it give (a file with CRLF line ends is
-// read that way); and the lines this reading does not vouch for. Each case runs planned and placed
-// in the loading thread and in a thread of its own (`LoadOptions.placingThreadFrom`), and a file of
-// several pieces holds blank nodes across them, errors with their lines, and the same dataset.
+// read that way); and the lines this reading does not vouch for. A file of several pieces holds
+// blank nodes across them, errors with their lines, and the same dataset.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,12 +11,7 @@ import { isomorphic } from 'rdf-isomorphic';
 import { generate } from '../../../src/load/generated';
 import { MAX_LITERAL_LENGTH } from '../../../src/load/limits';
 import { LoadError, loadSources, type Loaded } from '../../../src/load/loadSources';
-import {
-  placedPieces,
-  placedQuads,
-  planDescriptions,
-  splitTriple,
-} from '../../../src/load/placedNTriples';
+import { placedPieces, planDescriptions, splitTriple } from '../../../src/load/placedNTriples';
 import { MAX_BLANK_NODE_DEPTH } from '../../../src/store/descriptions';
 import { BASE, tempDir } from '../../support';
 
@@ -34,8 +28,6 @@ function quads(nquads: string): Quad[] {
 }
 
 let dir: string;
-/** `LoadOptions.placingThreadFrom` of the loads: 0 plans and places in a thread of their own. */
-let placingThreadFrom: number | undefined;
 before(() => (dir = tempDir()));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -61,7 +53,7 @@ async function loaded<T>(
   const file = path.join(dir, `source-${Math.random().toString(36).slice(2)}.nt`);
   fs.writeFileSync(file, ntriples);
   assert.equal(vouched(file), straight);
-  const load = await loadSources([file], { baseIri: BASE, placingThreadFrom });
+  const load = await loadSources([file], { baseIri: BASE });
   try {
     return use(load);
   } finally {
@@ -75,14 +67,7 @@ async function places(ntriples: string, expected: string): Promise<void> {
   assert.ok(isomorphic(quads(dump), quads(expected)), dump);
 }
 
-for (const route of ['in the loading thread', 'in a thread of its own'])
-  describe(`placedNTriples: an N-Triples source read into the graphs of its descriptions, ${route}`, () => {
-    before(() => (placingThreadFrom = route === 'in the loading thread' ? Infinity : 0));
-    after(() => (placingThreadFrom = undefined));
-    cases();
-  });
-
-function cases(): void {
+describe('placedNTriples: an N-Triples source read into the graphs of its descriptions', () => {
   it('puts an institution its own triples in its graph', () =>
     places(
       `${X} ${P} "a" .\n${X} ${P} <http://example.org/o> .\n`,
@@ -152,29 +137,31 @@ function cases(): void {
     assert.equal(once.pieces, twice.pieces);
     assert.equal(once.version, twice.version);
   });
-}
+});
 
-describe('placedNTriples: a file of several pieces, placed in a thread of its own', () => {
+describe('placedNTriples: a file of several pieces', () => {
   /** About 2.5 MB of generated institutions: three pieces of CHUNK_BYTES and more. */
   const generated = () => [...generate({ count: 600, seed: 7, base: BASE })].join('');
-  after(() => (placingThreadFrom = undefined));
 
-  it('gives the dataset, snapshot and version of the loading thread, blank nodes spanning pieces', async () => {
+  it('gives the dataset, snapshot and version of the store’s parser and placing after, blank nodes spanning pieces', async () => {
     // A blank node on the first line and the last, and one two institutions far apart share.
     const text =
       `${X} ${P} _:far .\n${X} ${P} _:shared .\n${generated()}` +
       `${Y} ${P} _:shared .\n_:shared ${P} "shared" .\n_:far ${P} "far" .\n`;
     assert.ok(text.length > 2 * (1 << 20), 'more than two pieces');
-    const read = async (from: number) => {
-      placingThreadFrom = from;
-      return loaded(text, (load) => ({
-        dump: load.dataset.store.dump(),
-        pieces: Buffer.concat([...load.canonical!.pieces]).toString(),
-        version: load.dataset.version,
-      }));
-    };
-    const here = await read(Infinity);
-    const there = await read(0);
+    // CRLF line ends: a file this reading does not vouch for, parsed by the store and placed after.
+    const read = (ntriples: string, straight: boolean) =>
+      loaded(
+        ntriples,
+        (load) => ({
+          dump: load.dataset.store.dump(),
+          pieces: Buffer.concat([...load.canonical!.pieces]).toString(),
+          version: load.dataset.version,
+        }),
+        straight,
+      );
+    const here = await read(text.replaceAll('\n', '\r\n'), false);
+    const there = await read(text, true);
     // The canonical snapshot's lines: the same dataset, blank nodes matched (an isomorphism test
     // of 80,000 quads would take half a minute).
     assert.equal(there.pieces, here.pieces);
@@ -189,71 +176,67 @@ describe('placedNTriples: a file of several pieces, placed in a thread of its ow
     lines[at] = `${X} ${P} <not an absolute IRI> .`;
     const file = path.join(dir, 'broken.nt');
     fs.writeFileSync(file, lines.join('\n'));
-    await assert.rejects(
-      loadSources([file], { baseIri: BASE, placingThreadFrom: 0 }),
-      (error: Error) => {
-        assert.ok(error instanceof LoadError, String(error));
-        assert.equal(error.line, at + 1, error.message);
-        return true;
-      },
-    );
+    await assert.rejects(loadSources([file], { baseIri: BASE }), (error: Error) => {
+      assert.ok(error instanceof LoadError, String(error));
+      assert.equal(error.line, at + 1, error.message);
+      return true;
+    });
   });
 
-  it('leaves no file open when a load placed in its own thread fails', async function () {
+  it('leaves no file open when a load fails', async function () {
     if (!fs.existsSync('/proc/self/fd')) this.skip();
     const lines = generated().split('\n');
     lines[lines.length - 10] = `${X} ${P} <not an absolute IRI> .`;
     const file = path.join(dir, 'broken-again.nt');
     fs.writeFileSync(file, lines.join('\n'));
     const open = () => fs.readdirSync('/proc/self/fd').length;
-    const fail = () =>
-      assert.rejects(loadSources([file], { baseIri: BASE, placingThreadFrom: 0 }), LoadError);
+    const fail = () => assert.rejects(loadSources([file], { baseIri: BASE }), LoadError);
     // The first thread of a process opens what the runtime keeps for threads from then on.
     await fail();
     const before = open();
     for (let i = 0; i < 3; i++) await fail();
     assert.equal(open(), before);
   });
-
-  it('refuses a literal past the limit from the placing thread, as the loading thread does', async () => {
-    const file = path.join(dir, 'long.nt');
+  it('refuses a literal past the limit as the store’s parser and placing after do', async () => {
     const long = 'x'.repeat(MAX_LITERAL_LENGTH + 1);
-    fs.writeFileSync(file, `${generated()}${X} ${P} "${long}" .\n`);
-    const refusal = async (from: number) =>
-      loadSources([file], { baseIri: BASE, placingThreadFrom: from }).then(
+    const text = `${generated()}${X} ${P} "${long}" .\n`;
+    const refusal = async (name: string, ntriples: string) => {
+      const file = path.join(dir, name);
+      fs.writeFileSync(file, ntriples);
+      return loadSources([file], { baseIri: BASE }).then(
         () => assert.fail('loaded'),
         (error: Error) => error,
       );
-    const here = await refusal(Infinity);
-    const there = await refusal(0);
-    assert.ok(there instanceof LoadError, String(there));
-    assert.equal(there.message, here.message);
+    };
+    const placed = await refusal('long.nt', text);
+    const parsed = await refusal('long-crlf.nt', text.replaceAll('\n', '\r\n'));
+    assert.ok(placed instanceof LoadError, String(placed));
+    assert.ok(vouched(path.join(dir, 'long.nt')));
+    assert.equal(placed.message.replace('long.nt', ''), parsed.message.replace('long-crlf.nt', ''));
   });
 });
 
 describe('placedNTriples: a file that changes between the two passes', () => {
-  for (const pass of ['placedQuads', 'placedPieces'] as const)
-    it(`is refused by ${pass} with the first line not as planned, not loaded with cut terms`, () => {
-      const file = path.join(dir, `changing-${pass}.nt`);
-      fs.writeFileSync(file, `${X} ${P} "a" .\n${X} ${P} "x" .\n`);
-      const fd = fs.openSync(file, 'r');
-      try {
-        const plan = planDescriptions(fd, BASE, undefined, () => undefined, true)!;
-        // Edited in place: the second line grows, as an editor saving over it would make it.
-        fs.writeFileSync(file, `${X} ${P} "a" .\n${X} ${P} "xyz" .\n`);
-        const second =
-          pass === 'placedQuads' ? placedQuads(fd, plan, file) : placedPieces(fd, plan, file);
-        assert.throws(
-          () => [...second],
-          (error: unknown) =>
-            error instanceof LoadError &&
-            error.line === 2 &&
-            /changed while it was read/.test(error.message),
-        );
-      } finally {
-        fs.closeSync(fd);
-      }
-    });
+  it('is refused with the first line not as planned, not loaded with cut terms', () => {
+    const file = path.join(dir, 'changing.nt');
+    fs.writeFileSync(file, `${X} ${P} "a" .\n${X} ${P} "x" .\n`);
+    const fd = fs.openSync(file, 'r');
+    try {
+      const plan = planDescriptions(fd, BASE, undefined, () => undefined)!;
+      // Edited in place: the second line grows, as an editor saving over it would make it.
+      fs.writeFileSync(file, `${X} ${P} "a" .\n${X} ${P} "xyz" .\n`);
+      const second = placedPieces(fd, plan, file);
+      assert.throws(
+        () => [...second],
+        (error: unknown) =>
+          error instanceof LoadError &&
+          error.line === 2 &&
+          /changed while it was read/.test(error.message),
+      );
+    } finally {
+      fs.closeSync(fd);
+    }
+  });
 });
 
 describe('placedNTriples: what the store parser reads instead', () => {

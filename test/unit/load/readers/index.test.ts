@@ -36,6 +36,7 @@ describe('the readers registry', () => {
       'nq',
       'nt',
       'pica',
+      'positions',
       'ppxml',
       'rdf',
       'redirects',
@@ -117,7 +118,9 @@ describe('the readers registry', () => {
     for (const reader of READERS)
       if (readsRecords(reader))
         assert.ok(
-          ['pica', 'ppxml', 'names', 'redirects', 'links', 'lobid'].includes(reader.format),
+          ['pica', 'ppxml', 'names', 'redirects', 'links', 'positions', 'lobid'].includes(
+            reader.format,
+          ),
         );
       else assert.equal(reader.storeFormat, reader.format);
   });
