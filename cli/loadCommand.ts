@@ -25,8 +25,9 @@ import {
 import { Progress, progressMode } from './progress';
 import { intoRemote, remoteVia } from './remoteCommand';
 import { servedVersion } from './servedVersion';
+import { updateCommand } from './updateCommand';
 
-const USAGE = `usage: npm run load -- [--format ${FORMAT_NAMES.join('|')}] [--strict | --skip-validation] [--allow-empty] [--workers N] [--reset-history] [--quiet] <file or folder>…
+const USAGE = `usage: npm run load -- [--format ${FORMAT_NAMES.join('|')}] [--strict | --skip-validation] [--allow-empty] [--workers N] [--reset-history | --update] [--quiet] <file or folder>…
 Reads the sources (format by extension unless --format is given), validates every published
 institution against the shapes, and replaces the snapshot at $DATASET with what they hold.
 --strict refuses to write the snapshot when any institution violates the shapes;
@@ -35,7 +36,9 @@ institution against the shapes, and replaces the snapshot at $DATASET with what 
 serve it);
 --workers N validates in N threads beside the loading one (default: one a core);
 --reset-history starts the change log anew (the log in place is renamed beside it): the past's
-mementos answer 404 and its feed pages 410 (docs/history.md).
+mementos answer 404 and its feed pages 410 (docs/history.md);
+--update applies the records of the files (a harvest: records, and <?oai-deleted?> lines) over
+the current version instead, keeping every other institution as it is (docs/data.md).
 Limits (input size, literal length): docs/loading.md.
 With STORE=remote and SPARQL_ENDPOINT set, writes a new version into that store instead, beside
 the live one, and marks it current (docs/scaling.md): through the Graph Store Protocol at
@@ -79,7 +82,7 @@ function snapshotOf(target: string, written: WrittenSnapshot): string {
 }
 
 /** The snapshot written and what the change log gained, for the report's last line. */
-function outcomeOf(target: string, committed: Committed): string {
+export function outcomeOf(target: string, committed: Committed): string {
   const snapshot = committed.written
     ? snapshotOf(target, committed.written)
     : `snapshot ${target} unchanged (version ${committed.version})`;
@@ -110,7 +113,7 @@ function outcomeOf(target: string, committed: Committed): string {
  * A test's hook (ISIL_LD_CRASH_AT=append|before-rename|after-rename|retention): the loader is
  * killed at that step of going live, as a crash or `kill -9` would stop it.
  */
-function crashAt(step: string | undefined): ((at: CommitStep) => void) | undefined {
+export function crashAt(step: string | undefined): ((at: CommitStep) => void) | undefined {
   if (!step) return undefined;
   return (at) => {
     if (at === step) process.kill(process.pid, 'SIGKILL');
@@ -118,7 +121,7 @@ function crashAt(step: string | undefined): ((at: CommitStep) => void) | undefin
 }
 
 /** The report, one item a line, tab-separated: the first column says what the line is. */
-function printReport(report: LoadReport, outcome: string): void {
+export function printReport(report: LoadReport, outcome: string): void {
   const out = process.stdout;
   for (const f of report.files) {
     const records = f.records === undefined ? '' : `${f.records} records, `;
@@ -180,6 +183,7 @@ const OPTIONS = {
   'virtuoso-bulk': { type: 'string' },
   quiet: { type: 'boolean' },
   'reset-history': { type: 'boolean' },
+  update: { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
 
@@ -209,6 +213,10 @@ function parseCommand(
   }
   if (args.values.strict && args.values['skip-validation']) {
     process.stderr.write(`--strict needs the validation that --skip-validation leaves out\n`);
+    return 2;
+  }
+  if (args.values.update && args.values['reset-history']) {
+    process.stderr.write(`--update applies over the history that --reset-history starts anew\n`);
     return 2;
   }
   const workers = args.values.workers === undefined ? undefined : Number(args.values.workers);
@@ -257,6 +265,8 @@ export async function main(argv: readonly string[], hooks: LoadHooks = {}): Prom
       ...(workers ? { validationWorkers: workers } : {}),
       ...(format ? { format } : {}),
     };
+    if (args.values.update)
+      return await updateCommand(args.positionals, config, options, { progress, refusal });
     if (config.store.kind === 'remote') {
       remote = true;
       const via = remoteVia(args.values['graph-store'], args.values['virtuoso-bulk']);

@@ -187,7 +187,7 @@ export async function commitVersion(
 }
 
 /** The commit line of `now`, whose snapshot is in place, and retention; the number dropped. */
-function completeCommit(
+export function completeCommit(
   writer: LogWriter,
   now: VersionInfo,
   keep: number,

@@ -39,7 +39,7 @@ export function snapshotHeader(baseIri: string): string {
 }
 
 /** Which index query a snapshot's index was read with: one changed since makes it stale. */
-function queryHash(store: DatasetStore): string {
+export function queryHash(store: Pick<DatasetStore, 'indexQuery'>): string {
   return crypto.createHash('sha256').update(store.indexQuery).digest('hex').slice(0, 16);
 }
 
@@ -338,21 +338,61 @@ export function writeSnapshot(
 export function snapshotParts(
   { dataset, rows, canonical }: Pick<Loaded, 'dataset' | 'rows' | 'canonical'>,
   history: SnapshotHistory | undefined,
-): SnapshotParts & { readonly pieces: HeldPieces; readonly version: string } {
+): SnapshotParts & {
+  readonly pieces: HeldPieces;
+  readonly trailer: string;
+  readonly version: string;
+} {
   if (canonical === undefined)
     throw new Error('a load that took its states from a trailer or the cache is not written again');
   const { version, states, rest } = canonical.history;
-  // Blank nodes are labelled anew by every load: rows naming one would not match the store.
-  const keepRows = rows.every((row) => Object.values(row).every((term) => term?.type !== 'bnode'));
-  const trailer = JSON.stringify({
+  const trailer = trailerText({
     triples: dataset.store.size,
     institutions: dataset.institutionCount,
     withdrawn: dataset.withdrawnCount,
     version,
     rest,
-    ...(history ? { history } : {}),
-    ...(keepRows ? { query: queryHash(dataset.store), rows } : {}),
-    states: compactStates(states),
+    history,
+    query: queryHash(dataset.store),
+    rows,
+    states,
   });
   return { header: snapshotHeader(dataset.baseIri), pieces: canonical.pieces, trailer, version };
+}
+
+/** What a trailer says, as `trailerText` takes it. */
+export interface TrailerFields {
+  readonly triples: number;
+  readonly institutions: number;
+  readonly withdrawn: number;
+  readonly version: string;
+  readonly rest: string;
+  readonly history: SnapshotHistory | undefined;
+  /** The hash of the index query the rows were read with (`queryHash`). */
+  readonly query: string;
+  /** The index's rows; undefined when they are not known (the store is queried at start). */
+  readonly rows: readonly SelectBinding[] | undefined;
+  readonly states: ReadonlyMap<string, InstitutionState>;
+}
+
+/**
+ * A trailer's JSON object but its sha256, in the order every writer gives its fields (a load's
+ * snapshot and an update's are compared byte for byte).
+ */
+export function trailerText(fields: TrailerFields): string {
+  const { rows } = fields;
+  // Blank nodes are labelled anew by every load: rows naming one would not match the store.
+  const keepRows =
+    rows !== undefined &&
+    rows.every((row) => Object.values(row).every((term) => term?.type !== 'bnode'));
+  return JSON.stringify({
+    triples: fields.triples,
+    institutions: fields.institutions,
+    withdrawn: fields.withdrawn,
+    version: fields.version,
+    rest: fields.rest,
+    ...(fields.history ? { history: fields.history } : {}),
+    ...(keepRows ? { query: fields.query, rows } : {}),
+    states: compactStates(fields.states),
+  });
 }

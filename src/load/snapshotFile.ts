@@ -30,8 +30,11 @@ export interface SnapshotParts {
   readonly header: string;
   /** Its quads, in pieces ended by chunk marks (the last may not be). */
   readonly pieces: Iterable<Buffer>;
-  /** Its trailer's JSON object but the hash of the bytes before it, which is written first. */
-  readonly trailer: string;
+  /**
+   * Its trailer's JSON object but the hash of the bytes before it, which is written first; or what
+   * makes it once the pieces are written (an update counts its quads as it writes them).
+   */
+  readonly trailer: string | (() => string);
 }
 
 /** The temporary file a snapshot is written to beside `target`, before it is renamed over it. */
@@ -44,8 +47,12 @@ export function temporaryOf(target: string): string {
  * A snapshot past MAX_SNAPSHOT_BYTES is a LoadError naming `target`, and is not written further.
  */
 export function writeSnapshotFile(file: string, target: string, parts: SnapshotParts): number {
-  if (!parts.trailer.startsWith('{') || parts.trailer === '{}')
-    throw new Error(`not the fields of a trailer: ${parts.trailer.slice(0, 40)}`);
+  const trailerOf = (text: string) => {
+    if (!text.startsWith('{') || text === '{}')
+      throw new Error(`not the fields of a trailer: ${text.slice(0, 40)}`);
+    return text;
+  };
+  if (typeof parts.trailer === 'string') trailerOf(parts.trailer);
   let bytes = 0;
   const hash = crypto.createHash('sha256');
   const fd = fs.openSync(file, 'w');
@@ -72,7 +79,8 @@ export function writeSnapshotFile(file: string, target: string, parts: SnapshotP
     // The trailer is a piece of its own, so that a load finds it whole at the end.
     if (!ended) write(CHUNK_MARK);
     const sha256 = hash.copy().digest('hex');
-    write(`${INDEX_LINE}{"sha256":"${sha256}",${parts.trailer.slice(1)}\n`);
+    const trailer = trailerOf(typeof parts.trailer === 'string' ? parts.trailer : parts.trailer());
+    write(`${INDEX_LINE}{"sha256":"${sha256}",${trailer.slice(1)}\n`);
     fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
