@@ -2,7 +2,7 @@
 // whose record wins), the records batched for the store, and the report's tallies. RDF files are
 // read into it by rdfFile.ts; loadSources.ts drives it.
 import { parseModified } from '../rdf/description';
-import { descriptionIri, fullGraphIri, institutionIri, isilOfInstitutionIri } from '../rdf/iris';
+import { descriptionIri, institutionIri, isilOfInstitutionIri } from '../rdf/iris';
 import { isilDefect, isilKey, type Isil } from '../rdf/isil';
 import type { Dataset } from '../store/dataset';
 import type { SelectBinding } from '../store/bindings';
@@ -184,9 +184,7 @@ export class Load {
     this.pendingEntries.push(held);
     const graph = descriptionIri(this.options.baseIri, record.isil as Isil);
     this.crossings.add(graph, institutionIri(this.options.baseIri, record.isil as Isil), record);
-    const quads =
-      inGraph(record.ntriples, graph) +
-      (record.full ? inGraph(record.full, fullGraphIri(graph)) : '');
+    const quads = inGraph(record.ntriples, graph);
     this.pending.push(quads);
     this.pendingBytes += quads.length;
     // A name-only record is a checked ISIL and a name that is not empty, made by this loader: the

@@ -25,11 +25,6 @@ export interface SourceRecord {
    * parsed together never share a blank node.
    */
   readonly ntriples: string;
-  /**
-   * What the `full` profile adds to the description (src/load/pica/full.ts), as N-Triples like
-   * `ntriples`: stored in the institution's full graph (src/rdf/iris.ts, `fullGraphIri`).
-   */
-  readonly full?: string;
   /** Where it comes from, for the load report: `file:line` or `file#record-id`. */
   readonly origin: string;
   /** What the load report warns of it: codes no code list knows (src/load/pica/codeCheck.ts). */

@@ -20,14 +20,6 @@ export function descriptionIri(baseIri: string, isil: Isil): string {
 }
 
 /**
- * The graph of what the `full` profile adds to a description (src/load/pica/full.ts): the
- * description's IRI with a fragment, which no ISIL holds, so that it names no other description.
- */
-export function fullGraphIri(description: string): string {
-  return `${description}#full`;
-}
-
-/**
  * The base an institution IRI was minted under (`institutionIri`, under any base), and its ISIL:
  * `undefined` for an IRI without the path. The path is found from the end: an ISIL may hold a
  * `/`, but at 16 characters at most, not the path.

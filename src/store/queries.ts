@@ -5,7 +5,7 @@ import path from 'node:path';
 import { DataFactory } from 'n3';
 import { Algebra, type Factory, toSparql, translate, Util } from 'sparqlalgebrajs';
 import { QUERY_DIR } from '../util/paths';
-import { descriptionIriOf, fullGraphIri, institutionIri, linksGraphOf } from '../rdf/iris';
+import { descriptionIriOf, institutionIri, linksGraphOf } from '../rdf/iris';
 import { isilDefect, type Isil } from '../rdf/isil';
 
 /** The placeholder a template names the bound IRI by: in describe.rq, the description's graph. */
@@ -188,8 +188,6 @@ export function loadQueries() {
     describe: loadTemplate('describe.rq', Algebra.types.CONSTRUCT),
     /** describe.rq for a version without links: the description's graph alone. */
     describeOwn: loadTemplate('describeOwn.rq', Algebra.types.CONSTRUCT),
-    /** The `full` profile's description: describe.rq's and the description's full graph. */
-    describeFull: loadTemplate('describeFull.rq', Algebra.types.CONSTRUCT),
     institutions,
     /** institutions.rq for a few institutions at a time (`?institution` bound with VALUES). */
     institutionsOf: new ValuesTemplate(institutions, 'institution'),
@@ -200,11 +198,6 @@ export function loadQueries() {
   if (placeholders !== 'description, institution, links')
     throw new QueryTemplateError(
       `describe.rq: expected the placeholders description, institution and links, found ${placeholders || 'none'}`,
-    );
-  const full = [...queries.describeFull.placeholders].sort().join(', ');
-  if (full !== 'description, full, institution, links')
-    throw new QueryTemplateError(
-      `describeFull.rq: expected the placeholders description, full, institution and links, found ${full || 'none'}`,
     );
   return Object.freeze(queries);
 }
@@ -220,7 +213,7 @@ export type Queries = ReturnType<typeof loadQueries>;
 export function describeIris(
   institution: CheckedIri,
   graph: (iri: CheckedIri) => CheckedIri = (iri) => iri,
-): Record<'description' | 'full' | 'institution' | 'links', CheckedIri> | undefined {
+): Record<'description' | 'institution' | 'links', CheckedIri> | undefined {
   const description = descriptionIriOf(institution);
   const links = linksGraphOf(institution);
   if (description === undefined || links === undefined) return undefined;
@@ -228,7 +221,6 @@ export function describeIris(
   // the same, as every IRI bound into a query is.
   return {
     description: graph(checkedIri(description)),
-    full: graph(checkedIri(fullGraphIri(description))),
     institution,
     links: graph(checkedIri(links)),
   };

@@ -7,7 +7,6 @@ import { IRI_SAFE_ISIL, iri, text, Triples } from '../recordTriples';
 import { codeWarnings } from './codeCheck';
 import type { SkippedRecord, SourceRecord } from '../sourceRecord';
 import type { PicaField, PicaRecord } from './read';
-import { fullTriples } from './full';
 
 const { rdf, rdfs, xsd, owl, foaf, v, dbp, dc, dcterms, geo, wgs84, schema, gbv, wdrs, cdtype } =
   PREFIXES;
@@ -82,8 +81,6 @@ export function convertRecord(
   } else {
     published(record, isil, R, out);
   }
-  // What the `full` profile adds, in a graph of its own: the `zdb` description stays as it was.
-  const full = status === 'I' ? '' : fullOf(record, isil, options);
   out.add(R, `${wdrs}describedby`, D);
   out.add(D, `${dcterms}license`, `<${CC0}>`);
   if (modified) out.add(D, `${dcterms}modified`, `"${modified.lexical}"^^<${xsd}dateTime>`);
@@ -95,15 +92,9 @@ export function convertRecord(
     modified: modified?.date,
     ...(successor ? { successor } : {}),
     ntriples: out.toString(),
-    ...(full ? { full } : {}),
     origin: options.origin,
     ...(warnings.length > 0 ? { warnings } : {}),
   };
-}
-
-function fullOf(record: PicaRecord, isil: string, options: ConvertOptions): string {
-  const blankNodePrefix = `${options.blankNodePrefix}f`;
-  return fullTriples(record, isil, { baseIri: options.baseIri, blankNodePrefix });
 }
 
 /** Every property of a published institution but its identity and description document. */
@@ -251,7 +242,7 @@ function phoneNumber(
  * "Aufgegangen in DE-11-97" or "Ungültig; aufgegangen in …", which is where lobid-organisations
  * reads it too (its `successor` field, conf/fix-enriched.fix); no structured field holds it.
  */
-export function successorOf(record: PicaRecord, isil: string): string | undefined {
+function successorOf(record: PicaRecord, isil: string): string | undefined {
   for (const note of fields(record, '047A').flatMap((f) => values(f, 'a'))) {
     const named = /aufgegangen in:?\s+([A-Za-z0-9]{1,4}-[A-Za-z0-9/:-]*[A-Za-z0-9])/iu.exec(
       note.normalize('NFC'),
@@ -283,18 +274,18 @@ function modifiedOf(record: PicaRecord): { lexical: string; date: Date } | undef
     : undefined;
 }
 
-export function fields(record: PicaRecord, tag: string): PicaField[] {
+function fields(record: PicaRecord, tag: string): PicaField[] {
   return record.fields.filter((f) => f.tag === tag);
 }
 
-export function values(field: PicaField, code: string): string[] {
+function values(field: PicaField, code: string): string[] {
   return field.subfields.filter((s) => s.code === code).map((s) => s.value);
 }
 
 /** The first value of `code` in the field, or in the record's first field `tag`. */
-export function value(source: PicaField, code: string): string | undefined;
-export function value(source: PicaRecord, tag: string, code: string): string | undefined;
-export function value(source: PicaField | PicaRecord, a: string, b?: string): string | undefined {
+function value(source: PicaField, code: string): string | undefined;
+function value(source: PicaRecord, tag: string, code: string): string | undefined;
+function value(source: PicaField | PicaRecord, a: string, b?: string): string | undefined {
   const field = 'tag' in source ? source : source.fields.find((f) => f.tag === a);
   const code = 'tag' in source ? a : b;
   return field?.subfields.find((s) => s.code === code)?.value;

@@ -2,7 +2,7 @@
 // loader asks for what it needs by name (remove these institutions' descriptions, is there an
 // institution under this base, serve data minted under the other scheme under this one).
 import { PREFIXES } from '../../rdf/namespaces';
-import { descriptionIriOf, fullGraphIri, otherScheme, RESOURCE_PATH } from '../../rdf/iris';
+import { descriptionIriOf, otherScheme, RESOURCE_PATH } from '../../rdf/iris';
 import { MAX_BLANK_NODE_DEPTH } from '../descriptions';
 import { checkedIri } from '../queries';
 import type { DatasetStore } from './datasetStore';
@@ -46,9 +46,7 @@ export function removalUpdate(iris: readonly string[]): string {
   );
   const graphs = iris.flatMap((iri) => {
     const graph = descriptionIriOf(iri);
-    return graph === undefined
-      ? []
-      : [`<${checkedIri(graph)}>`, `<${checkedIri(fullGraphIri(graph))}>`];
+    return graph === undefined ? [] : [`<${checkedIri(graph)}>`];
   });
   if (graphs.length > 0)
     operations.push(

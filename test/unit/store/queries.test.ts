@@ -232,7 +232,6 @@ describe('loadQueries', () => {
     const iris = describeIris(institution, (graph) => `urn:v:${graph}` as CheckedIri)!;
     assert.deepEqual(iris, {
       description: `urn:v:${BASE}/data/organisations/DE-1a`,
-      full: `urn:v:${BASE}/data/organisations/DE-1a#full`,
       institution,
       links: `urn:v:${BASE}/data/links`,
     });
