@@ -23,12 +23,23 @@ describe('npm run update', function () {
   let provider: OaiProvider;
   let server: ServerProcess;
   const env = () => ({ ...process.env, DATASET: dataset, HISTORY_DIR: dir, BASE_IRI: BASE });
+  const keptIn = (script: string, args: string[]) =>
+    script !== 'update.ts' || args.includes('--out')
+      ? []
+      : ['--out', path.join(dir, 'harvest.picaplus.xml')];
   // Not spawnSync: the stand-in provider answers from this process's event loop.
   const run = (script: string, args: string[], extra: Record<string, string> = {}) =>
     new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
       const child = spawn(
         process.execPath,
-        ['--import', 'tsx', path.join(PROJECT_ROOT, 'cli', script), ...args],
+        // The harvest is kept in the test's folder, never in the project's data/harvest/.
+        [
+          '--import',
+          'tsx',
+          path.join(PROJECT_ROOT, 'cli', script),
+          ...args,
+          ...keptIn(script, args),
+        ],
         { cwd: PROJECT_ROOT, env: { ...env(), ...extra } },
       );
       let [stdout, stderr] = ['', ''];
