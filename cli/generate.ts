@@ -13,7 +13,7 @@ import {
 } from '../src/history/canonical';
 import type { InstitutionState } from '../src/history/model';
 import { RESOURCE_PATH } from '../src/rdf/iris';
-import { generate, type GenerateOptions } from '../src/load/generated';
+import { generate, type GenerateOptions } from '../src/generate/generated';
 import { PREFIXES } from '../src/rdf/namespaces';
 import { Progress, progressMode } from './progress';
 import { generatePica } from './generatePica';
@@ -21,7 +21,7 @@ import { generatedSnapshot } from './generatedSnapshot';
 import { HISTORY_COUNT, historyCommand, type HistoryArgs } from './historyCommand';
 
 export { generate, generatePica, type GenerateOptions };
-export { prng } from '../src/load/synthetic';
+export { prng } from '../src/generate/synthetic';
 
 const { rdf, foaf } = PREFIXES;
 const XSD_STRING = '"^^<http://www.w3.org/2001/XMLSchema#string>';

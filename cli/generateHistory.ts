@@ -16,9 +16,9 @@ import {
 import { LOG_FILE } from '../src/history/log';
 import { LogWriter } from '../src/history/logWriter';
 import { diff, type Change, type InstitutionState } from '../src/history/model';
-import { generate, type GenerateOptions } from '../src/load/generated';
-import { withdrawnRecord } from '../src/load/listRecords';
-import { prng, STREETS } from '../src/load/synthetic';
+import { generate, type GenerateOptions } from '../src/generate/generated';
+import { withdrawnRecord } from '../src/load/read/listRecords';
+import { prng, STREETS } from '../src/generate/synthetic';
 import { institutionIri } from '../src/rdf/iris';
 import { isilKey, type Isil } from '../src/rdf/isil';
 import { PREFIXES } from '../src/rdf/namespaces';

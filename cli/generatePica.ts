@@ -1,6 +1,6 @@
 // Synthetic source records in normalized PICA+, shaped like the agency's real ones
 // (`isil-directory_pica-plain_8-records.dat`): the same bytes for the same seed.
-import { Draw, HOURS, KINDS, pad, STREETS, TOWNS } from '../src/load/synthetic';
+import { Draw, HOURS, KINDS, pad, STREETS, TOWNS } from '../src/generate/synthetic';
 
 /** Plainly synthetic states and contact labels for the PICA+ records. */
 const STATES = ['Nordrhein-Westfalen', 'Baden-Württemberg', 'Thüringen', 'Niedersachsen', 'Berlin'];

@@ -1,10 +1,10 @@
-// A snapshot (the loader's output, src/load/snapshot.ts) of generated institutions, written as it
+// A snapshot (the loader's output, src/load/snapshot/snapshot/snapshot.ts) of generated institutions, written as it
 // is generated: no store is filled, so a million institutions go into a remote store this way and
 // a history's last version is written without a load.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CHUNK_MARK, INDEX_LINE, SNAPSHOT_CHUNK_BYTES, snapshotHeader } from '../src/load/snapshot';
+import { CHUNK_MARK, INDEX_LINE, SNAPSHOT_CHUNK_BYTES, snapshotHeader } from '../src/load/snapshot/snapshot';
 import { DATA_PATH } from '../src/rdf/iris';
 
 /** What a trailer says beyond the hash and the triples: the counts a load checks, and more. */

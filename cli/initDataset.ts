@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig, type Config } from '../src/config/config';
 import { dataTime } from '../src/history/derived';
-import { commitVersion } from '../src/load/commitVersion';
+import { commitVersion } from '../src/load/commit/commitVersion';
 import { BUNDLED_DATASET } from '../src/util/bundled';
 import { LoadError, loadSources, type WrittenSnapshot } from '../src/load/loadSources';
 

@@ -14,14 +14,14 @@ import {
   type SourceFormat,
   type WrittenSnapshot,
 } from '../src/load/loadSources';
-import { ShapesError } from '../src/load/validator';
+import { ShapesError } from '../src/load/describe/validator';
 import { HistoryError } from '../src/history/log';
 import {
   commitVersion,
   LiveVersionError,
   type CommitStep,
   type Committed,
-} from '../src/load/commitVersion';
+} from '../src/load/commit/commitVersion';
 import { Progress, progressMode } from './progress';
 import { intoRemote, remoteVia } from './remoteCommand';
 import { servedVersion } from './servedVersion';

@@ -6,9 +6,9 @@ import fs from 'node:fs';
 import type { Config } from '../src/config/config';
 import { dataTime } from '../src/history/derived';
 import { statesOf } from '../src/history/states';
-import type { Served } from '../src/load/commitVersion';
+import type { Served } from '../src/load/commit/commitVersion';
 import { loadSources } from '../src/load/loadSources';
-import { readTrailer } from '../src/load/snapshot';
+import { readTrailer } from '../src/load/snapshot/snapshot';
 import type { Dataset } from '../src/store/dataset';
 import { bundledMissing } from '../src/util/bundled';
 

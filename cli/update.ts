@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../src/config/config';
-import { snapshotPointer } from '../src/load/commitVersion';
+import { snapshotPointer } from '../src/load/commit/commitVersion';
 import { pacingFlags, numberFlag, UsageError } from './flags';
 import { USER_AGENT } from './harvest';
 import { failure } from './loadCommand';

@@ -1,7 +1,7 @@
 // `npm run load -- --update FILE…`: the records of FILE applied over the current version
 // (src/load/update/): the update's own report, then the outcome's line, as a load prints them.
 import type { Config } from '../src/config/config';
-import type { Committed } from '../src/load/commitVersion';
+import type { Committed } from '../src/load/commit/commitVersion';
 import type { LoadOptions, LoadReport } from '../src/load/loadSources';
 import { prepareUpdate } from '../src/load/update/applyUpdate';
 import { commitUpdate } from '../src/load/update/commitUpdate';

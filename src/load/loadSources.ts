@@ -11,28 +11,28 @@ import type { SelectBinding } from '../store/bindings';
 import type { DatasetStore } from '../store/embedded/datasetStore';
 import { holdsInstitution } from '../store/embedded/updates';
 import { checkLiteral } from './limits';
-import { Load } from './load';
-import type { LinksPlaced } from './linkSet';
-import { readPositions } from './positionSet';
+import { Load } from './place/load';
+import type { LinksPlaced } from './place/linkSet';
+import { readPositions } from './place/positionSet';
 import { LoadError, NoInstitutionError } from './loadError';
-import { PicaFileError } from './pica/read';
-import { loadRdf } from './rdfFile';
-import { readerOf, type SourceFormat } from './readers';
-import { readsRecords, type RecordReader } from './readers/reader';
+import { PicaFileError } from './read/pica/read';
+import { loadRdf } from './place/rdfFile';
+import { readerOf, type SourceFormat } from './read/readers';
+import { readsRecords, type RecordReader } from './read/readers/reader';
 import { figure, hashFile } from './reading';
 import type { Loaded, LoadOptions, LoadReport } from './report';
-import { checkInstitutions, isStringTooLong, type Trailer } from './snapshot';
-import { expandSources, type SkippedFile } from './sources';
-import { Validator, type Defect } from './validator';
-import { tally } from './validationQueue';
-import { versionHistory } from './versionHistory';
+import { checkInstitutions, isStringTooLong, type Trailer } from './snapshot/snapshot';
+import { expandSources, type SkippedFile } from './read/sources';
+import { Validator, type Defect } from './describe/validator';
+import { tally } from './describe/validationQueue';
+import { versionHistory } from './commit/versionHistory';
 
 /** Re-exported: the loading API the server, the command line and the tests use. */
 export { LoadError, NoInstitutionError };
 export type * from './report';
-export { FORMAT_NAMES, type SourceFormat } from './readers';
+export { FORMAT_NAMES, type SourceFormat } from './read/readers';
 export { MAX_INPUT_BYTES, MAX_LITERAL_LENGTH, MAX_NESTING_DEPTH } from './limits';
-export { expandSources } from './sources';
+export { expandSources } from './read/sources';
 export {
   chunkedNQuads,
   MAX_SNAPSHOT_BYTES,
@@ -40,8 +40,8 @@ export {
   writeSnapshot,
   type SnapshotHistory,
   type WrittenSnapshot,
-} from './snapshot';
-export type { CanonicalDataset, VersionHistory } from './canonicalDataset';
+} from './snapshot/snapshot';
+export type { CanonicalDataset, VersionHistory } from './describe/canonicalDataset';
 
 /**
  * Loads every source into a new store, resolves ISILs held by several sources, rewrites `http://`
@@ -149,8 +149,8 @@ async function readCanonically(
 }
 
 /**
- * The links of links sources, for the live institutions the rows name (src/load/linkSet.ts), then
- * Wikidata's positions, joined to them through those links (src/load/positionSet.ts).
+ * The links of links sources, for the live institutions the rows name (src/load/place/linkSet.ts), then
+ * Wikidata's positions, joined to them through those links (src/load/place/positionSet.ts).
  */
 function placeBeside(
   load: Load,

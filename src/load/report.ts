@@ -3,11 +3,11 @@
 import type { Dataset, DataWarning } from '../store/dataset';
 import type { SelectBinding } from '../store/bindings';
 import type { DatasetStore } from '../store/embedded/datasetStore';
-import type { CanonicalDataset, VersionHistory } from './canonicalDataset';
-import type { SourceFormat } from './readers';
-import type { SkippedFile } from './sources';
-import type { Defect, DefectClass } from './validator';
-import type { CodeWarning } from './pica/codeCheck';
+import type { CanonicalDataset, VersionHistory } from './describe/canonicalDataset';
+import type { SourceFormat } from './read/readers';
+import type { SkippedFile } from './read/sources';
+import type { Defect, DefectClass } from './describe/validator';
+import type { CodeWarning } from './read/pica/codeCheck';
 
 export interface FileReport {
   readonly file: string;
@@ -43,7 +43,7 @@ export interface DefectCount {
 
 export interface LoadReport {
   readonly files: readonly FileReport[];
-  /** Files of the folders given that were not read, each with why (src/load/sources.ts). */
+  /** Files of the folders given that were not read, each with why (src/load/read/sources.ts). */
   readonly skippedFiles: readonly SkippedFile[];
   readonly institutions: number;
   readonly withdrawn: number;
@@ -61,13 +61,13 @@ export interface LoadReport {
   /** The index's warnings, and the codes of records no code list knows. */
   readonly warnings: readonly (DataWarning | CodeWarning)[];
   readonly version: string;
-  /** Institutions with a position from Wikidata in the version (src/load/positionSet.ts). */
+  /** Institutions with a position from Wikidata in the version (src/load/place/positionSet.ts). */
   readonly positions?: number;
   /** The links to the same institutions elsewhere that the version holds, when it holds any. */
   readonly links?: LinksReport | undefined;
 }
 
-/** The version's links graph (src/load/linkSet.ts), and what this load left out of it. */
+/** The version's links graph (src/load/place/linkSet.ts), and what this load left out of it. */
 export interface LinksReport {
   /** When the newest links source was made (ISO 8601). */
   readonly modified: string;

@@ -5,11 +5,11 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { canonicalDataset } from './canonicalDataset';
+import { canonicalDataset } from './describe/canonicalDataset';
 import { loadSources } from './loadSources';
 import { hashFile } from './reading';
 import type { Loaded, LoadOptions } from './report';
-import { writeSnapshot } from './snapshot';
+import { writeSnapshot } from './snapshot/snapshot';
 
 /**
  * Changes whenever what a load makes of the same sources may change (the loader's rules, the

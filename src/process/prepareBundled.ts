@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config/config';
-import { generate } from '../load/generated';
+import { generate } from '../generate/generated';
 import type { Logger } from '../util/logger';
 import { BUNDLED_NAMES, DEMONSTRATION_COUNT } from '../util/bundled';
 import { fetchThirdParty, FETCH_COMMAND, THIRD_PARTY_DIR } from '../util/thirdParty';

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { generate } from '../../cli/generate';
-import { canonicalDataset } from '../../src/load/canonicalDataset';
+import { canonicalDataset } from '../../src/load/describe/canonicalDataset';
 import { loadSources } from '../../src/load/loadSources';
 import { canonicalDescription, institutionHash } from '../../src/history/canonical';
 import { labelBlankNodes } from '../../src/rdf/blankNodeLabels';

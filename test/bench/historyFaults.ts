@@ -21,7 +21,7 @@ import {
 import { LOG_FILE, readLog } from '../../src/history/log';
 import { LogWriter } from '../../src/history/logWriter';
 import { diff, isMemento, timestamp14, type InstitutionState } from '../../src/history/model';
-import { generate } from '../../src/load/generated';
+import { generate } from '../../src/generate/generated';
 import { institutionIri } from '../../src/rdf/iris';
 import type { Isil } from '../../src/rdf/isil';
 import { PREFIXES } from '../../src/rdf/namespaces';

@@ -23,7 +23,7 @@ import { PROJECT_ROOT } from '../../src/util/paths';
 import { BASE } from '../support';
 import { AS_DEPLOYED, thirdPartyForBench } from './drivers';
 import { rssOf } from './hardening';
-import { MAX_SNAPSHOT_BYTES } from '../../src/load/snapshot';
+import { MAX_SNAPSHOT_BYTES } from '../../src/load/snapshot/snapshot';
 import { startVirtuoso } from '../servers/virtuoso';
 
 const { values } = parseArgs({ options: { count: { type: 'string', default: '100000' } } });

@@ -10,9 +10,9 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { generate } from '../../cli/generate';
-import { ValidationQueue } from '../../src/load/validationQueue';
-import { Validator, type Institution } from '../../src/load/validator';
-import type { ShaclEngine } from '../../src/load/shaclWorker';
+import { ValidationQueue } from '../../src/load/describe/validationQueue';
+import { Validator, type Institution } from '../../src/load/describe/validator';
+import type { ShaclEngine } from '../../src/load/describe/shaclWorker';
 import { PROJECT_ROOT } from '../../src/util/paths';
 
 const { values } = parseArgs({

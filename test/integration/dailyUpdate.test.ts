@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { snapshotPointer } from '../../src/load/commitVersion';
+import { snapshotPointer } from '../../src/load/commit/commitVersion';
 import { PROJECT_ROOT } from '../../src/util/paths';
 import { BASE, tempDir } from '../support';
 import { OaiProvider } from '../support/oaiProvider';

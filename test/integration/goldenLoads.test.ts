@@ -16,7 +16,7 @@ import {
   VERSION_INTERVAL,
 } from '../../cli/generateHistory';
 import { LOG_FILE } from '../../src/history/log';
-import { commitVersion } from '../../src/load/commitVersion';
+import { commitVersion } from '../../src/load/commit/commitVersion';
 import { loadSources, type LoadOptions } from '../../src/load/loadSources';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
 import { BASE, needsThirdParty, tempDir } from '../support';

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { commitVersion } from '../../src/load/commitVersion';
+import { commitVersion } from '../../src/load/commit/commitVersion';
 import { loadSources, type LoadPhase } from '../../src/load/loadSources';
 import { BASE, FIXTURES, tempDir } from '../support';
 

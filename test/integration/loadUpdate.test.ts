@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { commitVersion } from '../../src/load/commitVersion';
+import { commitVersion } from '../../src/load/commit/commitVersion';
 import { loadSources } from '../../src/load/loadSources';
 import { prepareUpdate } from '../../src/load/update/applyUpdate';
 import { commitUpdate } from '../../src/load/update/commitUpdate';

@@ -11,7 +11,7 @@ import { createLogger } from '../../src/util/logger';
 import { loadInto } from '../../src/process/reloader';
 import { PROJECT_ROOT } from '../../src/util/paths';
 import { inProcessStore } from '../../src/store/embedded/inProcessStore';
-import { NAME_LIST_HEADER } from '../../src/load/listRecords';
+import { NAME_LIST_HEADER } from '../../src/load/read/listRecords';
 import request from 'supertest';
 import {
   parseRdfXml,

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { NAME_LIST_HEADER } from '../../src/load/listRecords';
-import { BEYOND_EMBEDDED } from '../../src/load/sources';
+import { NAME_LIST_HEADER } from '../../src/load/read/listRecords';
+import { BEYOND_EMBEDDED } from '../../src/load/read/sources';
 import {
   chunkedNQuads,
   LoadError,

@@ -5,9 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DataFactory, Parser, type Quad, type Term } from 'n3';
 import oxigraph from 'oxigraph';
-import { convertRecord } from '../../src/load/pica/convert';
-import { readPica, sniffPica } from '../../src/load/pica/read';
-import type { SkippedRecord, SourceRecord } from '../../src/load/sourceRecord';
+import { convertRecord } from '../../src/load/read/pica/convert';
+import { readPica, sniffPica } from '../../src/load/read/pica/read';
+import type { SkippedRecord, SourceRecord } from '../../src/load/read/sourceRecord';
 import { PREFIXES } from '../../src/rdf/namespaces';
 import { parseRdfXml, BASE, DE_1A_RDF, distinct, REAL_DATA, needsThirdParty } from '../support';
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { generate, generateSnapshot } from '../../cli/generate';
 import { checkSnapshot } from '../../cli/remote';
 import { LoadError, loadSources, writeSnapshot, type Loaded } from '../../src/load/loadSources';
-import { readTrailer, type Trailer } from '../../src/load/snapshot';
+import { readTrailer, type Trailer } from '../../src/load/snapshot/snapshot';
 import { BUNDLED_DATASET } from '../../src/util/bundled';
 import { datasetLoad } from '../../src/config/config';
 import { BASE, knotNTriples, needsThirdParty, tempDir, testConfig } from '../support';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { datasetLoad } from '../../src/config/config';
-import { canonicalDataset } from '../../src/load/canonicalDataset';
+import { canonicalDataset } from '../../src/load/describe/canonicalDataset';
 import type { Loaded } from '../../src/load/loadSources';
 import { loadServed } from '../../src/load/servedSnapshot';
 import { BUNDLED_DATASET } from '../../src/util/bundled';

@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import request from 'supertest';
 import type { Express } from 'express';
 import { Parser } from 'n3';
-import { SHAPES_FILE, Validator } from '../../src/load/validator';
+import { SHAPES_FILE, Validator } from '../../src/load/describe/validator';
 import { BASE, buildApp, rawRequest, sameGraph, needsThirdParty } from '../support';
 
 const SH = 'http://www.w3.org/ns/shacl#';

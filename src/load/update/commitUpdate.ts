@@ -12,10 +12,10 @@ import {
   type CommitStep,
   type Committed,
   type VersionTarget,
-} from '../commitVersion';
+} from '../commit/commitVersion';
 import { LoadError } from '../loadError';
-import { snapshotHeader, trailerText, type SnapshotHistory } from '../snapshot';
-import { temporaryOf, writeSnapshotFile } from '../snapshotFile';
+import { snapshotHeader, trailerText, type SnapshotHistory } from '../snapshot/snapshot';
+import { temporaryOf, writeSnapshotFile } from '../snapshot/snapshotFile';
 import type { PreparedUpdate } from './applyUpdate';
 import { readBase } from './applyUpdate';
 

@@ -8,7 +8,7 @@ import { isilKey } from '../../rdf/isil';
 import type { SelectBinding } from '../../store/bindings';
 import { DatasetIndex } from '../../store/datasetIndex';
 import { LoadError } from '../loadError';
-import { PieceWriter } from '../snapshotPieces';
+import { PieceWriter } from '../snapshot/snapshotPieces';
 import { relabelled, type Block } from './snapshotBlocks';
 
 /** What the update's own load made: its states, its descriptions' lines, its index rows. */

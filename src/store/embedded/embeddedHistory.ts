@@ -22,7 +22,7 @@ import {
 import { LogWriter } from '../../history/logWriter';
 import { diff, versionTime, type History } from '../../history/model';
 import { statesOf } from '../../history/states';
-import { snapshotPointer } from '../../load/commitVersion';
+import { snapshotPointer } from '../../load/commit/commitVersion';
 import { LoadError } from '../../load/loadError';
 import type { Logger } from '../../util/logger';
 import type { Dataset } from '../dataset';

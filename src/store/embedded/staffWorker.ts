@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { workerData } from 'node:worker_threads';
 import { loadServed } from '../../load/servedSnapshot';
-import { chunkedNQuads, markedTexts } from '../../load/snapshot';
+import { chunkedNQuads, markedTexts } from '../../load/snapshot/snapshot';
 import { serve } from '../../threads/serve';
 import { NoFormatAccepted, QueryFailed, RESULT_FORMATS, type StaffQuery } from '../staff';
 import { checkQuery } from '../staffQuery';

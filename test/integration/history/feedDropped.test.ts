@@ -8,7 +8,7 @@ import { Parser, type Quad } from 'n3';
 import request from 'supertest';
 import type { Express } from 'express';
 import { LOG_FILE } from '../../../src/history/log';
-import { commitVersion } from '../../../src/load/commitVersion';
+import { commitVersion } from '../../../src/load/commit/commitVersion';
 import { loadSources } from '../../../src/load/loadSources';
 import {
   HISTORY_BASE,

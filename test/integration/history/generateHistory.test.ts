@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { generateHistory, sourceFile, type WrittenHistory } from '../../../cli/generateHistory';
 import { LOG_FILE, readLog, type LogContents } from '../../../src/history/log';
-import { readTrailer } from '../../../src/load/snapshot';
+import { readTrailer } from '../../../src/load/snapshot/snapshot';
 import { PROJECT_ROOT } from '../../../src/util/paths';
 import { tempDir } from '../../support';
 

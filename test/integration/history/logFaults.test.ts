@@ -11,7 +11,7 @@ import { embeddedHistory } from '../../../src/store/embedded/embeddedHistory';
 import { committed, fileHistory, HistoryError, LOG_FILE, readLog } from '../../../src/history/log';
 import { LogWriter } from '../../../src/history/logWriter';
 import { isMemento, timestamp14 } from '../../../src/history/model';
-import { generate } from '../../../src/load/generated';
+import { generate } from '../../../src/generate/generated';
 import { LoadError } from '../../../src/load/loadError';
 import { loadSources } from '../../../src/load/loadSources';
 import {
@@ -19,7 +19,7 @@ import {
   LiveVersionError,
   snapshotPointer,
   type CommitStep,
-} from '../../../src/load/commitVersion';
+} from '../../../src/load/commit/commitVersion';
 import { PROJECT_ROOT } from '../../../src/util/paths';
 import { createLogger } from '../../../src/util/logger';
 import { inProcessStore } from '../../../src/store/embedded/inProcessStore';

@@ -8,10 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Parser, Writer } from 'n3';
 import { generate } from '../../../cli/generate';
-import { compileShapes } from '../../../src/load/compiledShapes';
+import { compileShapes } from '../../../src/load/describe/compiledShapes';
 import { loadSources } from '../../../src/load/loadSources';
-import { ShapesError } from '../../../src/load/shapes';
-import { Validator, type Defect, type Institution } from '../../../src/load/validator';
+import { ShapesError } from '../../../src/load/describe/shapes';
+import { Validator, type Defect, type Institution } from '../../../src/load/describe/validator';
 import { checkedIri } from '../../../src/store/queries';
 import { BASE, FIXTURES, tempDir } from '../../support';
 

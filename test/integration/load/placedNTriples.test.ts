@@ -1,4 +1,4 @@
-// An N-Triples file read straight into the graphs of its descriptions (src/load/placedNTriples.ts):
+// An N-Triples file read straight into the graphs of its descriptions (src/load/place/placedNTriples.ts):
 // each description as `descriptionQuads` makes it, through the real store; the same dataset and
 // snapshot lines as the store's parser and placing after it give (a file with CRLF line ends is
 // read that way); and the lines this reading does not vouch for. A file of several pieces holds
@@ -8,10 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Parser, type Quad } from 'n3';
 import { isomorphic } from 'rdf-isomorphic';
-import { generate } from '../../../src/load/generated';
+import { generate } from '../../../src/generate/generated';
 import { MAX_LITERAL_LENGTH } from '../../../src/load/limits';
 import { LoadError, loadSources, type Loaded } from '../../../src/load/loadSources';
-import { placedPieces, planDescriptions, splitTriple } from '../../../src/load/placedNTriples';
+import { placedPieces, planDescriptions, splitTriple } from '../../../src/load/place/placedNTriples';
 import { MAX_BLANK_NODE_DEPTH } from '../../../src/store/descriptions';
 import { BASE, tempDir } from '../../support';
 

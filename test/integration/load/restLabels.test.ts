@@ -2,7 +2,7 @@
 // labels and order the store gives, a chain labelled from the description it hangs below, and a
 // chain of 100,000 blank nodes in linear time.
 import assert from 'node:assert/strict';
-import { restLines, type TextQuad } from '../../../src/load/restLabels';
+import { restLines, type TextQuad } from '../../../src/load/describe/restLabels';
 
 const NEXT = '<http://example.org/next>';
 const VALUE = '<http://example.org/value>';

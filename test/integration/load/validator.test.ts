@@ -15,7 +15,7 @@ import {
   Validator,
   type Defect,
   type DefectClass,
-} from '../../../src/load/validator';
+} from '../../../src/load/describe/validator';
 import { generate } from '../../../cli/generate';
 import { loadSources } from '../../../src/load/loadSources';
 import { isilDefect } from '../../../src/rdf/isil';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { generate } from '../../../src/load/generated';
+import { generate } from '../../../src/generate/generated';
 import { LOG_FILE, readLog } from '../../../src/history/log';
 import { PROJECT_ROOT } from '../../../src/util/paths';
 import { BASE, tempDir } from '../../support';

@@ -7,7 +7,7 @@ import zlib from 'node:zlib';
 import request from 'supertest';
 import type { Express } from 'express';
 import { httpDate, timestamp14 } from '../../../src/history/model';
-import { generate } from '../../../src/load/generated';
+import { generate } from '../../../src/generate/generated';
 import {
   HISTORY_BASE,
   historyApp,

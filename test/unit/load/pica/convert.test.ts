@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { Parser, type Quad } from 'n3';
 import oxigraph from 'oxigraph';
-import { convertRecord, type ConvertOptions } from '../../../../src/load/pica/convert';
-import type { PicaRecord } from '../../../../src/load/pica/read';
-import type { SkippedRecord, SourceRecord } from '../../../../src/load/sourceRecord';
+import { convertRecord, type ConvertOptions } from '../../../../src/load/read/pica/convert';
+import type { PicaRecord } from '../../../../src/load/read/pica/read';
+import type { SkippedRecord, SourceRecord } from '../../../../src/load/read/sourceRecord';
 import { CC0, PREFIXES, XSD_STRING } from '../../../../src/rdf/namespaces';
 
 const { rdf, rdfs, xsd, owl, foaf, v, dbp, dc, dcterms, geo, wgs84, schema, gbv, wdrs, cdtype } =

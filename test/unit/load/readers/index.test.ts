@@ -6,15 +6,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { LoadError } from '../../../../src/load/loadError';
-import { NAME_LIST_HEADER } from '../../../../src/load/listRecords';
+import { NAME_LIST_HEADER } from '../../../../src/load/read/listRecords';
 import {
   detect,
   FORMAT_NAMES,
   knownExtension,
   READERS,
   readerOf,
-} from '../../../../src/load/readers';
-import { readsRecords } from '../../../../src/load/readers/reader';
+} from '../../../../src/load/read/readers';
+import { readsRecords } from '../../../../src/load/read/readers/reader';
 
 describe('the readers registry', () => {
   let dir: string;

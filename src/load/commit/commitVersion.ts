@@ -1,0 +1,267 @@
+// A new version of the embedded store goes live: its events are appended to the change log
+// (src/history/log.ts), the snapshot that names them is renamed into place (the commit point), and
+// the log marks them committed; retention follows. Without a log (HISTORY_DIR='') the snapshot is
+// written alone. A killed writer leaves the old version with its log, or the new one with its
+// events: readers ignore events no snapshot or commit line names, and the next writer cuts them.
+import fs from 'node:fs';
+import { LogWriter } from '../../history/logWriter';
+import { statesAfter, type Pointer } from '../../history/log';
+import { diff, versionTime, type Change, type VersionInfo } from '../../history/model';
+import { statesOf, type DatasetStates } from '../../history/states';
+import type { Loaded, OnPhase } from '../report';
+import { readTrailer, writeSnapshot, type WrittenSnapshot } from '../snapshot/snapshot';
+
+/** Where a version is written, and how the log is kept (src/config/config.ts). */
+export interface VersionTarget {
+  readonly dataset: string;
+  readonly baseIri: string;
+  readonly historyDir: string;
+  readonly historyKeepVersions: number;
+}
+
+/** The steps a test may stop the writer at (killed there, as a crash would). */
+export type CommitStep = 'append' | 'before-rename' | 'after-rename' | 'retention';
+
+export interface CommitOptions {
+  /** The version's time when not now (the bundled dataset's is its data's: src/history/derived.ts). */
+  readonly time?: number;
+  readonly now?: Date;
+  /** A test's hook, called at each step. */
+  readonly at?: (step: CommitStep) => void;
+  /** Told as the change log's phase and the snapshot's start (`LoadOptions.onPhase`). */
+  readonly onPhase?: OnPhase;
+  /**
+   * The version served at the target while no log names one (cli/servedVersion.ts), asked for
+   * only when the log has no version: a first version that is it adopts its time, so that what
+   * was served (mementos, feed pages, dates) stays as it was.
+   */
+  readonly served?: () => Promise<Served | undefined>;
+  /**
+   * Starts the log anew (`--reset-history`): the log in place is set aside, renamed beside it, and
+   * the version is a first one at the load's time; the past's mementos and feed pages are gone.
+   */
+  readonly resetHistory?: boolean;
+}
+
+/** The version a log's first version finds served before it (cli/servedVersion.ts). */
+export interface Served {
+  readonly version: string;
+  /** The time its history is served at, when known. */
+  readonly time?: number;
+  /** Another version's states and counts: it is logged first, as it was served. */
+  readonly past?: DatasetStates & { readonly institutions: number; readonly withdrawn: number };
+}
+
+/** What went live. */
+export interface Committed {
+  readonly written: WrittenSnapshot | undefined;
+  readonly version: string;
+  /** The version's time in the log, when one is kept. */
+  readonly time?: number;
+  /** The events it added; undefined without a log. */
+  readonly changes?: readonly Change[];
+  /** Whether the log already ended with this version (nothing was added). */
+  readonly unchanged: boolean;
+  /** Versions retention dropped. */
+  readonly dropped: number;
+  /** A first version that took the time of the same version served before it. */
+  readonly adopted?: boolean;
+  /** The version served before a first version that is another: its history is not in the log. */
+  readonly restarted?: string;
+  /** The version served before a first version that is another, logged first as it was served. */
+  readonly kept?: VersionInfo;
+  /** Where a reset set the log it replaced aside, if there was one. */
+  readonly setAside?: string;
+}
+
+/**
+ * A failure after the snapshot was renamed into place: the new version is live (its events are in
+ * the log, named by the snapshot), and the next load or start completes what was left.
+ */
+export class LiveVersionError extends Error {
+  override name = 'LiveVersionError';
+  constructor(version: string, what: string, cause: unknown) {
+    super(
+      `version ${version} is live (the snapshot is in place), but ${what}: ${(cause as Error).message}; the next load or start completes it`,
+      { cause },
+    );
+  }
+}
+
+const logId = (log: { readonly contents: { readonly id?: string } }) =>
+  log.contents.id === undefined ? {} : { log: log.contents.id };
+
+/** The log version a snapshot names in its trailer, if the file is a whole snapshot that does. */
+export function snapshotPointer(file: string, baseIri: string): Pointer | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    return readTrailer(file, fd, baseIri).history;
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Writes `loaded` as the version at `target`, with its change log when one is kept. */
+export async function commitVersion(
+  loaded: Loaded,
+  target: VersionTarget,
+  options: CommitOptions = {},
+  states?: DatasetStates,
+): Promise<Committed> {
+  const { dataset } = loaded;
+  const { version } = dataset;
+  const phase = options.onPhase ?? (() => undefined);
+  if (target.historyDir === '') {
+    phase('snapshot');
+    return {
+      written: writeSnapshot(loaded, target.dataset),
+      version,
+      unchanged: false,
+      dropped: 0,
+    };
+  }
+  phase('log');
+  const at = options.at ?? (() => undefined);
+  const writer = new LogWriter(target.historyDir, target.baseIri);
+  writer.acquire();
+  try {
+    const setAside = options.resetHistory ? writer.setAside() : undefined;
+    const pointer = snapshotPointer(target.dataset, target.baseIri);
+    let log = writer.prepare(pointer);
+    const { served, kept } = await firstOfLog(writer, log.versions.length === 0, version, options);
+    if (kept) log = writer.prepare(pointer);
+    const last = log.versions.at(-1);
+    if (last?.version === version) {
+      // The log ends with this version already: the snapshot is written only when the one in place
+      // is not it (a restored older file), naming the log's version.
+      const current = pointer?.version === version && pointer.time === last.time;
+      const history = { version, time: last.time, ...logId(log) };
+      phase('snapshot');
+      return {
+        written: current ? undefined : writeSnapshot(loaded, target.dataset, { history }),
+        version,
+        time: last.time,
+        changes: [],
+        unchanged: true,
+        dropped: 0,
+      };
+    }
+    const { time, first } = timeOf(version, last, options, kept ? undefined : served);
+    const now = { version, time };
+    // The load's own states (no second reading), unless it took them from a trailer or cache.
+    const own = loaded.history.descriptions.size > 0 ? loaded.history : undefined;
+    const { states: next, descriptions } = states ?? own ?? (await statesOf(dataset));
+    const changes = diff(last === undefined ? undefined : statesAfter(log.versions), next);
+    writer.append({
+      ...now,
+      changes,
+      description: (isil) => {
+        const text = descriptions.get(isil);
+        if (text === undefined) throw new Error(`no description of ${isil} to log`);
+        return text;
+      },
+      institutions: dataset.institutionCount,
+      withdrawn: dataset.withdrawnCount,
+    });
+    at('append');
+    // The log is flushed: the snapshot that names its version is written and renamed into place.
+    phase('snapshot');
+    const written = writeSnapshot(loaded, target.dataset, {
+      history: { ...now, ...logId(log) },
+      beforeRename: () => at('before-rename'),
+    });
+    at('after-rename');
+    const dropped = completeCommit(writer, now, target.historyKeepVersions, at);
+    const extra = { ...first, ...(setAside ? { setAside } : {}), ...(kept ? { kept } : {}) };
+    return { written, version, time: now.time, changes, unchanged: false, dropped, ...extra };
+  } finally {
+    writer.release();
+  }
+}
+
+/** The commit line of `now`, whose snapshot is in place, and retention; the number dropped. */
+export function completeCommit(
+  writer: LogWriter,
+  now: VersionInfo,
+  keep: number,
+  at: (step: CommitStep) => void,
+): number {
+  try {
+    writer.commit(now);
+  } catch (error) {
+    throw new LiveVersionError(
+      now.version,
+      'its commit line could not be written to the change log',
+      error,
+    );
+  }
+  try {
+    return writer.retain(keep, () => at('retention'));
+  } catch (error) {
+    throw new LiveVersionError(now.version, 'retention could not rewrite the change log', error);
+  }
+}
+
+/**
+ * The time of a new version after `last`, and, for a log's first, what it made of the version
+ * served before it: the same version adopts the time it was served at; another one it could not
+ * log first (`logServed`) leaves the history to start anew.
+ */
+function timeOf(
+  version: string,
+  last: VersionInfo | undefined,
+  options: CommitOptions,
+  served: Served | undefined,
+): { time: number; first: Pick<Committed, 'adopted' | 'restarted'> } {
+  if (options.time !== undefined)
+    return { time: last && options.time <= last.time ? last.time + 1 : options.time, first: {} };
+  if (served?.version === version && served.time !== undefined)
+    return { time: served.time, first: { adopted: true } };
+  return {
+    time: versionTime(options.now ?? new Date(), last?.time),
+    first: served ? { restarted: served.version } : {},
+  };
+}
+
+/** For a log without versions: the version served at the target, and the other one logged first. */
+async function firstOfLog(
+  writer: LogWriter,
+  empty: boolean,
+  version: string,
+  options: CommitOptions,
+): Promise<{ served?: Served; kept?: VersionInfo }> {
+  if (!empty || options.resetHistory) return {};
+  const served = await options.served?.();
+  return { served, kept: served?.version !== version ? logServed(writer, served) : undefined };
+}
+
+/**
+ * Logs another version served without a log as the log's first, at the time it was served at, and
+ * commits it at once (it is what the target serves): its mementos and feed pages stay, and the new
+ * version follows it as a change. Undefined when there is nothing to log.
+ */
+function logServed(writer: LogWriter, served: Served | undefined): VersionInfo | undefined {
+  if (served?.past === undefined || served.time === undefined) return undefined;
+  const { past } = served;
+  const info = { version: served.version, time: served.time };
+  writer.append({
+    ...info,
+    changes: diff(undefined, past.states),
+    description: (isil) => {
+      const text = past.descriptions.get(isil);
+      if (text === undefined) throw new Error(`no description of ${isil} to log`);
+      return text;
+    },
+    institutions: past.institutions,
+    withdrawn: past.withdrawn,
+  });
+  writer.commit(info);
+  return info;
+}

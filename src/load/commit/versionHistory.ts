@@ -1,0 +1,115 @@
+// A load's version and states: read from the store canonically, or taken from where they were kept
+// before (the trailer of the snapshot loaded, the states cache of the bundled sources), so that a
+// server's start costs no canonicalisation.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { compactStates, readCompactStates, versionOf } from '../../history/canonical';
+import type { Dataset } from '../../store/dataset';
+import type { DatasetStore } from '../../store/embedded/datasetStore';
+import {
+  canonicalDataset,
+  type CanonicalDataset,
+  type DescriptionCheck,
+  type VersionHistory,
+} from '../describe/canonicalDataset';
+import type { LoadOptions } from '../report';
+import type { Trailer } from '../snapshot/snapshot';
+
+/**
+ * Changes whenever what canonicalisation makes of the same data changes (labels, order, hashes):
+ * cached states of another scheme are not taken.
+ */
+const CANONICAL_SCHEME = 'isil-ld canonical 1';
+
+/** What the load knows besides its dataset: the bytes it read, and the snapshot it read alone. */
+export interface VersionSources {
+  /** The sha256 of every byte the load read, in order (hex). */
+  readonly sha256: string;
+  /** The trailer of the snapshot that is the load's only source, nothing placed since. */
+  readonly trailer: Trailer | undefined;
+}
+
+/** The version history of the loaded `dataset`, and its snapshot's pieces when it was read for it. */
+export async function versionHistory(
+  dataset: Dataset<DatasetStore>,
+  sources: VersionSources,
+  options: LoadOptions,
+  check?: DescriptionCheck,
+): Promise<{ history: VersionHistory; canonical?: CanonicalDataset }> {
+  const kept = options.reuseStates ? fromTrailer(sources.trailer, dataset) : undefined;
+  if (kept) return { history: kept };
+  const file = options.statesCache && cacheFile(options.statesCache, sources.sha256, dataset);
+  const cached = file ? fromCache(file, dataset) : undefined;
+  if (cached) return { history: cached };
+  const canonical = await canonicalDataset(dataset, options.onProgress, check);
+  if (file) toCache(file, canonical.history);
+  return { history: canonical.history, canonical };
+}
+
+/** The states of a trailer that has them, when they count the dataset's institutions. */
+function fromTrailer(
+  trailer: Trailer | undefined,
+  dataset: Dataset<DatasetStore>,
+): VersionHistory | undefined {
+  if (!trailer?.states || trailer.version === undefined || trailer.rest === undefined)
+    return undefined;
+  if (!counts(trailer.states.values(), dataset)) return undefined;
+  return {
+    states: trailer.states,
+    descriptions: new Map(),
+    rest: trailer.rest,
+    version: trailer.version,
+  };
+}
+
+/** Whether `states` has as many live and withdrawn ISILs as the dataset. */
+function counts(
+  states: Iterable<{ readonly status: 'live' | 'withdrawn' }>,
+  dataset: Dataset<DatasetStore>,
+): boolean {
+  let live = 0;
+  let withdrawn = 0;
+  for (const state of states) {
+    if (state.status === 'live') live++;
+    else withdrawn++;
+  }
+  return live === dataset.institutionCount && withdrawn === dataset.withdrawnCount;
+}
+
+/** The cache file of sources read as `sha256`, for the dataset's base. */
+function cacheFile(folder: string, sha256: string, dataset: Dataset<DatasetStore>): string {
+  const key = crypto
+    .createHash('sha256')
+    .update(`${CANONICAL_SCHEME}\n${dataset.baseIri}\n${sha256}\n`)
+    .digest('hex')
+    .slice(0, 32);
+  return path.join(folder, `states-${key}.json`);
+}
+
+/** The cached history, when the file holds one that adds up; else nothing (it is rewritten). */
+function fromCache(file: string, dataset: Dataset<DatasetStore>): VersionHistory | undefined {
+  try {
+    const json = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    const states = readCompactStates(json.states);
+    const { rest, version } = json;
+    if (!states || typeof rest !== 'string' || typeof version !== 'string') return undefined;
+    if (versionOf(states, rest) !== version || !counts(states.values(), dataset)) return undefined;
+    return { states, descriptions: new Map(), rest, version };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes the history to the cache, whole (a temporary file renamed); a failure is ignored. */
+function toCache(file: string, history: VersionHistory): void {
+  const temporary = `${file}.tmp-${process.pid}`;
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const { version, rest, states } = history;
+    fs.writeFileSync(temporary, JSON.stringify({ version, rest, states: compactStates(states) }));
+    fs.renameSync(temporary, file);
+  } catch {
+    fs.rmSync(temporary, { force: true });
+  }
+}

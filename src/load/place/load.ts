@@ -1,0 +1,324 @@
+// One load in progress: the store being filled, what is known of each ISIL held (the one source
+// whose record wins), the records batched for the store, and the report's tallies. RDF files are
+// read into it by rdfFile.ts; loadSources.ts drives it.
+import { parseModified } from '../../rdf/description';
+import { descriptionIri, institutionIri, isilOfInstitutionIri } from '../../rdf/iris';
+import { isilDefect, isilKey, type Isil } from '../../rdf/isil';
+import type { Dataset } from '../../store/dataset';
+import type { SelectBinding } from '../../store/bindings';
+import { DatasetStore } from '../../store/embedded/datasetStore';
+import { removeDescriptions } from '../../store/embedded/updates';
+import { checkedIri } from '../../store/queries';
+import { nextTurn } from '../../util/timeSlice';
+import type { DescriptionCheck } from '../describe/canonicalDataset';
+import { Crossings } from './crossings';
+import { checkLiterals, MAX_LITERAL_LENGTH } from '../limits';
+import { CHUNK_BYTES, VersionHash } from '../reading';
+import { isLinkRecord, type LinkRecord } from '../read/links';
+import { LinkSet } from './linkSet';
+import type { SkippedRecord, SourceRecord } from '../read/sourceRecord';
+import type { CodeWarning } from '../read/pica/codeCheck';
+import { PositionSet } from './positionSet';
+import { isPositionRecord, type PositionRecord } from '../read/wikidataPositions';
+import type { Conflict, FileReport, LoadOptions, Skipped } from '../report';
+import type { Trailer } from '../snapshot/snapshot';
+import type { Defect, Validator } from '../describe/validator';
+import { ValidationQueue } from '../describe/validationQueue';
+import { outweighs, weigh, type Entry } from './weights';
+
+/** One load: the store being filled, what is known of each ISIL, and the report's tallies. */
+export class Load {
+  readonly store = new DatasetStore();
+  /** Every byte read, in order: what the states cache knows sources by (`LoadOptions.statesCache`). */
+  readonly hash = new VersionHash();
+  /** The bytes of every source together, for progress: set before they are read. */
+  inputBytes = 0;
+  private bytesRead = 0;
+
+  /** Counts bytes read from the sources, and tells the progress callback in MiB. */
+  readBytes(bytes: number): void {
+    this.bytesRead += bytes;
+    const mib = (n: number) => Math.round(n / (1024 * 1024));
+    this.options.onProgress?.('reading', mib(this.bytesRead), mib(this.inputBytes), 'MiB');
+  }
+  readonly files: FileReport[] = [];
+  readonly skipped: Skipped[] = [];
+  /** What records said that no list knows, warned of in the report. */
+  readonly warnings: CodeWarning[] = [];
+  /** The links of links sources, placed at the end of the load (`LinkSet.place`). */
+  readonly links = new LinkSet();
+  /** Wikidata's positions, placed once the links are (`PositionSet.place`). */
+  readonly positions = new PositionSet();
+  private readonly entries = new Map<string, Entry>();
+  private readonly conflicts = new Map<
+    string,
+    { isil: string; origins: string[]; winner: string }
+  >();
+  private pending: string[] = [];
+  /**
+   * Institutions in the store outweighed by a record not loaded yet: removed before the next
+   * batch is loaded (which may hold the same IRIs), many in one update.
+   */
+  private outweighed: string[] = [];
+  /** The entries whose records are in `pending`. */
+  private pendingEntries: Entry[] = [];
+  private pendingBytes = 0;
+  private blankNodes = 0;
+  /** Whether records state triples about nodes that other records link to. */
+  readonly crossings = new Crossings();
+  /**
+   * The index rows of the snapshot loaded, when its trailer (INDEX_LINE) holds rows of the index
+   * query and it was the only source: only then can they describe the store.
+   */
+  snapshotRows: SelectBinding[] | undefined;
+  /** The last snapshot read, with its trailer: its institutions are checked once indexed. */
+  snapshot: { readonly file: string; readonly trailer: Trailer } | undefined;
+  /**
+   * The RDF files loaded straight into the store, whose triples are placed (and their literals
+   * checked) at the end of the load.
+   */
+  readonly placedFrom: string[] = [];
+  /**
+   * The only source was an N-Triples file parsed straight into the graphs of its descriptions
+   * (placedNTriples.ts): nothing is left to place.
+   */
+  placedWhileRead = false;
+  /** An RDF file was loaded without weighing its institutions (it was the only source). */
+  unregistered = false;
+  rewritten = 0;
+
+  /** The validation beside the loading, when the load validates. */
+  private readonly checks: ValidationQueue | undefined;
+  /**
+   * Defects of institutions from RDF sources by their place in the list validated (answers come
+   * in any order; the report lists them in this one). Those of records stay with their entries.
+   */
+  private readonly rdfDefects: Defect[][] = [];
+  /** The RDF institutions `checkDescriptions` has not checked yet, with their place in the list. */
+  private unvisited: Map<string, number> | undefined;
+  /** How many RDF institutions the shapes check from the store, once `checkDescriptions` counted them. */
+  private rdfTotal: number | undefined;
+
+  constructor(
+    readonly options: LoadOptions,
+    /** Whether several sources are read: only then can an ISIL be held twice. */
+    readonly resolving: boolean,
+    validator: Validator | undefined,
+  ) {
+    this.checks = validator && new ValidationQueue(validator);
+  }
+
+  /**
+   * Weighs a record of `isil` against the one held; returns whether it is to be loaded. The held
+   * one, when outweighed, is taken out of the batch at once, or queued for removal from the store
+   * before the next batch loads.
+   */
+  private contest(isil: string, entry: Omit<Entry, 'pending'>): boolean {
+    const key = isilKey(isil);
+    const held = this.entries.get(key);
+    if (held === undefined) return true;
+    const wins = outweighs(entry.weight, held.weight);
+    const conflict = this.conflicts.get(key) ?? { isil, origins: [held.origin], winner: '' };
+    conflict.origins.push(entry.origin);
+    conflict.winner = wins ? entry.origin : held.origin;
+    conflict.isil = wins ? isil : held.isil;
+    this.conflicts.set(key, conflict);
+    if (wins) {
+      if (held.pending !== undefined) {
+        this.pendingBytes -= this.pending[held.pending]!.length;
+        this.pending[held.pending] = '';
+      } else {
+        this.outweighed.push(institutionIri(this.options.baseIri, held.isil as Isil));
+      }
+      this.entries.delete(key);
+    }
+    return wins;
+  }
+
+  /**
+   * Takes one record of a PICA+ file or a list: checked, weighed, validated, batched. Links are
+   * held apart: they compete with no record, and are placed once the institutions are known.
+   */
+  async add(
+    record: SourceRecord | SkippedRecord | LinkRecord | PositionRecord,
+    file: string,
+  ): Promise<void> {
+    if (isLinkRecord(record)) {
+      this.links.add(record, file);
+      return;
+    }
+    if (isPositionRecord(record)) {
+      this.positions.add(record, file);
+      return;
+    }
+    if (!('ntriples' in record)) {
+      this.skipped.push(record);
+      return;
+    }
+    if (record.warnings?.length) this.warnings.push(...record.warnings);
+    // A record's literals are not placed (it goes into its graph whole): checked here, where
+    // the record's position is known.
+    if (record.ntriples.length > MAX_LITERAL_LENGTH) checkLiterals(record.origin, record.ntriples);
+    const defect = isilDefect(record.isil);
+    if (defect !== undefined) {
+      this.skipped.push({
+        origin: record.origin,
+        id: record.isil,
+        reason: `"${record.isil}" is not a well-formed ISIL (${defect})`,
+        kind: 'malformed',
+      });
+      return;
+    }
+    const entry = {
+      isil: record.isil,
+      origin: record.origin,
+      file,
+      weight: weigh(record.status, record.modified),
+      rdf: false,
+      withdrawn: record.status === 'withdrawn',
+      defects: [],
+    };
+    if (!this.contest(record.isil, entry)) return;
+    const held: Entry = { ...entry, pending: this.pending.length };
+    this.entries.set(isilKey(record.isil), held);
+    this.pendingEntries.push(held);
+    const graph = descriptionIri(this.options.baseIri, record.isil as Isil);
+    this.crossings.add(graph, institutionIri(this.options.baseIri, record.isil as Isil), record);
+    const quads = inGraph(record.ntriples, graph);
+    this.pending.push(quads);
+    this.pendingBytes += quads.length;
+    // A name-only record is a checked ISIL and a name that is not empty, made by this loader: the
+    // shapes could find nothing more in it, and SHACL costs a millisecond a record. An entry that
+    // is outweighed before its defects come is out of the map, and so are they.
+    if (this.checks && record.status === 'published') {
+      const iri = institutionIri(this.options.baseIri, record.isil as Isil);
+      await this.checks.check(
+        { iri, ntriples: record.ntriples },
+        (defects) => (held.defects = defects),
+      );
+    }
+    if (this.pendingBytes >= CHUNK_BYTES) await this.flush();
+  }
+
+  /** Hands the batch to the store in one parse, then lets the event loop turn. */
+  async flush(): Promise<void> {
+    this.removeOutweighed();
+    if (this.pending.length === 0) return;
+    const text = this.pending.join('');
+    for (const entry of this.pendingEntries) entry.pending = undefined;
+    this.pendingEntries = [];
+    this.pending = [];
+    this.pendingBytes = 0;
+    if (text !== '') this.store.load(text, 'nq');
+    await nextTurn();
+  }
+
+  removeOutweighed(): void {
+    removeDescriptions(this.store, this.outweighed);
+    this.outweighed = [];
+  }
+
+  /** A prefix for the blank-node labels of the next record: unique within every batch. */
+  blankNodePrefix(): string {
+    return `r${(this.blankNodes++).toString(36)}x`;
+  }
+
+  /** Weighs each institution of a store just loaded from `file`; removes those that lose from it. */
+  register(target: DatasetStore, file: string): void {
+    const losers: string[] = [];
+    for (const row of target.institutions()) {
+      const iri = row.institution!.value;
+      const isil = isilOfInstitutionIri(this.options.baseIri, iri);
+      if (isil === undefined || isilDefect(isil) !== undefined) continue;
+      // Case twins within one file are the index's to report, not a conflict between sources.
+      if (this.entries.get(isilKey(isil))?.file === file) continue;
+      const withdrawn = row.deprecated !== undefined;
+      const modified = parseModified(row.modified?.value);
+      const entry = {
+        isil,
+        origin: `${file}#${isil}`,
+        file,
+        weight: weigh(withdrawn ? 'withdrawn' : 'published', modified),
+        rdf: true,
+        withdrawn,
+        defects: [],
+      };
+      if (this.contest(isil, entry))
+        this.entries.set(isilKey(isil), { ...entry, pending: undefined });
+      else losers.push(iri);
+    }
+    removeDescriptions(target, losers);
+  }
+
+  /** The institutions of RDF sources the shapes check once the store is complete, in the report's order. */
+  private rdfInstitutions(dataset: Dataset<DatasetStore>): string[] {
+    return this.unregistered
+      ? [...dataset.institutions()].map((i) => i.isil as string)
+      : [...this.entries.values()].filter((e) => e.rdf && !e.withdrawn).map((e) => e.isil);
+  }
+
+  /**
+   * What checks the descriptions the canonical reading reads anyway (canonicalDataset.ts), those
+   * of RDF institutions: each is then read from the store once, not once more by its own query
+   * (`describe`). Undefined when the load does not validate.
+   */
+  checkDescriptions(dataset: Dataset<DatasetStore>): DescriptionCheck | undefined {
+    const checks = this.checks;
+    if (!checks) return undefined;
+    const places = new Map(this.rdfInstitutions(dataset).map((isil, i) => [isil, i]));
+    this.unvisited = places;
+    this.rdfTotal = places.size;
+    return async (isil, ntriples) => {
+      const i = places.get(isil);
+      if (i === undefined) return;
+      places.delete(isil);
+      const iri = institutionIri(this.options.baseIri, isil as Isil);
+      await checks.check(
+        { iri, ntriples: ntriples() },
+        (defects) => (this.rdfDefects[i] = defects),
+      );
+    };
+  }
+
+  /**
+   * Validates the institutions of RDF sources from the store (their description) that
+   * `checkDescriptions` did not see (all of them without it), waits for every answer still owed,
+   * and returns the defects: the records' first, then the RDF institutions'.
+   */
+  async validated(dataset: Dataset<DatasetStore>): Promise<Defect[][]> {
+    if (!this.checks) return [];
+    const rdf =
+      this.unvisited ?? new Map(this.rdfInstitutions(dataset).map((isil, i) => [isil, i]));
+    const total = this.rdfTotal ?? rdf.size;
+    let done = total - rdf.size;
+    for (const [isil, i] of rdf) {
+      if (done++ % 500 === 0)
+        this.options.onProgress?.('validating', done - 1, total, 'institutions');
+      const iri = institutionIri(this.options.baseIri, isil as Isil);
+      await this.checks.check(
+        { iri, ntriples: this.store.describe(checkedIri(iri)) },
+        (defects) => (this.rdfDefects[i] = defects),
+      );
+    }
+    await this.checks.send();
+    await this.checks.inHand(0);
+    if (total > 0) this.options.onProgress?.('validating', total, total, 'institutions');
+    const found: Defect[][] = [];
+    for (const entry of this.entries.values())
+      if (entry.defects.length > 0) found.push([...entry.defects]);
+    return [...found, ...this.rdfDefects.filter((defects) => defects?.length > 0)];
+  }
+
+  conflictList(): Conflict[] {
+    return [...this.conflicts.values()];
+  }
+}
+
+/**
+ * A record's N-Triples as N-Quads in the graph of its description: a record is one institution's
+ * description, whole. Each line ends in ` .` and a newline, which no term holds (N-Triples escapes
+ * a newline in a literal).
+ */
+function inGraph(ntriples: string, description: string): string {
+  return ntriples.replaceAll(' .\n', ` <${checkedIri(description)}> .\n`);
+}

@@ -1,0 +1,84 @@
+// N-Triples of one record as the record converters write it (PICA+, lobid's JSON-LD lines): the
+// published model's literals (NFC, white space collapsed, typed xsd:string), IRIs made safe from
+// the sources' free text, and blank-node labels under the record's own prefix.
+import { XSD_STRING } from '../../rdf/namespaces';
+
+/** An ISIL that can stand in an IRI path as it is (its syntax is the loader's to check). */
+export const IRI_SAFE_ISIL = /^[^\s<>"{}|\\^`?#%\x00-\x1f\x7f]+$/u;
+
+/** Printable ASCII words single-spaced: already NFC and collapsed, the common case, kept as is. */
+const PLAIN_TEXT = /^[!-~]+(?: [!-~]+)*$/;
+
+/** Literal text as published: NFC, white-space runs collapsed to one space (docs/data-model.md, quirks). */
+export function text(raw: string | undefined): string | undefined {
+  if (raw === undefined || PLAIN_TEXT.test(raw)) return raw || undefined;
+  const cleaned = raw.normalize('NFC').replace(/\s+/gu, ' ').trim();
+  return cleaned || undefined;
+}
+
+/**
+ * What an IRI may hold as it is (RFC 3987 §2.2): unreserved and reserved ASCII, `%` before two
+ * hex digits, and the `ucschar` of the Basic Multilingual Plane. Everything else is percent-encoded
+ * as UTF-8, which is always allowed; `[` and `]` too, since they may stand only around an IPv6 host.
+ */
+const NOT_IRI =
+  /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~:/?#@!$&'()*+,;=%\u00A0-\uD7FF\uF900-\uFDCF\uFDF0-\uFFEF]/gu;
+
+/**
+ * An absolute IRI as N-Triples writes it, or undefined. The source's URLs are free text: a URL
+ * without a scheme that starts `www.` gets `http://` (as lobid-organisations does), what an IRI may
+ * not hold is percent-encoded (a `#` after the first too: a fragment holds none), and what still
+ * does not parse as a URL is left out rather than break the load. IRIs are NFC (RFC 3987
+ * §5.3.2.2), since the source is NFD.
+ */
+export function iri(raw: string | undefined): string | undefined {
+  let candidate = raw?.normalize('NFC').trim();
+  if (!candidate) return undefined;
+  if (/^www\./i.test(candidate)) candidate = `http://${candidate}`;
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(candidate)) return undefined;
+  const encode = (c: string) =>
+    [...Buffer.from(c, 'utf8')]
+      .map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`)
+      .join('');
+  candidate = candidate.replace(NOT_IRI, encode);
+  const hash = candidate.indexOf('#');
+  if (hash !== -1)
+    candidate = candidate.slice(0, hash + 1) + candidate.slice(hash + 1).replaceAll('#', '%23');
+  return URL.canParse(candidate) ? `<${candidate}>` : undefined;
+}
+
+/** N-Triples of one record: subjects and objects already written as terms. */
+export class Triples {
+  private readonly lines: string[] = [];
+  private blanks = 0;
+
+  constructor(private readonly prefix: string) {}
+
+  blank(): string {
+    return `_:${this.prefix}${this.blanks++}`;
+  }
+
+  add(subject: string, predicate: string, object: string | undefined): void {
+    if (object !== undefined) this.lines.push(`${subject} <${predicate}> ${object} .\n`);
+  }
+
+  /** A literal typed xsd:string, as the original types all of its literals; none when empty. */
+  literal(subject: string, predicate: string, raw: string | undefined): void {
+    const cleaned = text(raw);
+    if (cleaned !== undefined)
+      this.add(subject, predicate, `"${escape(cleaned)}"^^<${XSD_STRING}>`);
+  }
+
+  toString(): string {
+    return this.lines.join('');
+  }
+}
+
+/** N-Triples string escapes (RDF 1.1 N-Triples §2.4): quote, backslash, and controls as UCHAR. */
+function escape(value: string): string {
+  return value.replace(/["\\\x00-\x1f\x7f]/g, (c) =>
+    c === '"' || c === '\\'
+      ? `\\${c}`
+      : `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`,
+  );
+}

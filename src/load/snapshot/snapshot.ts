@@ -1,0 +1,398 @@
+// Snapshots: the N-Quads file the loader writes and the server loads, cut into pieces no blank
+// node spans, and ended by a trailer that says what a whole snapshot holds.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Dataset } from '../../store/dataset';
+import { RESOURCE_PATH } from '../../rdf/iris';
+import { PREFIXES } from '../../rdf/namespaces';
+import { DatasetStore, type SelectBinding } from '../../store/embedded/datasetStore';
+import { LoadError } from '../loadError';
+import type { Loaded } from '../report';
+import { chunks, figure } from '../reading';
+import { compactStates, readCompactStates, VERSION_LENGTH } from '../../history/canonical';
+import type { InstitutionState } from '../../history/model';
+import {
+  INDEX_LINE,
+  MAX_SNAPSHOT_BYTES,
+  temporaryOf,
+  writeSnapshotFile,
+  type SnapshotParts,
+} from './snapshotFile';
+import type { HeldPieces } from './snapshotPieces';
+
+export { CHUNK_MARK, chunkedNQuads, markedTexts, SNAPSHOT_CHUNK_BYTES } from './snapshotPieces';
+
+export { INDEX_LINE, MAX_SNAPSHOT_BYTES };
+
+export { VERSION_LENGTH };
+
+/** How a snapshot's first line starts, whatever its base. */
+export const SNAPSHOT_START = '# isil-ld snapshot; base <';
+
+/**
+ * The first line of a snapshot this loader wrote: N-Quads allows comments. A snapshot written for
+ * the configured base needs neither the base rewrite nor validation again (a full pass each).
+ */
+export function snapshotHeader(baseIri: string): string {
+  return `${SNAPSHOT_START}${baseIri}>\n`;
+}
+
+/** Which index query a snapshot's index was read with: one changed since makes it stale. */
+export function queryHash(store: Pick<DatasetStore, 'indexQuery'>): string {
+  return crypto.createHash('sha256').update(store.indexQuery).digest('hex').slice(0, 16);
+}
+
+/** Whether `value` is a term of a SELECT row as `DatasetStore.select` makes them. */
+function isBoundTerm(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const { type, value: text } = value as { type?: unknown; value?: unknown };
+  return (type === 'uri' || type === 'bnode' || type === 'literal') && typeof text === 'string';
+}
+
+/** What a snapshot's trailer (INDEX_LINE) says. */
+export interface Trailer {
+  /** Where the line starts: the bytes before it are the snapshot's quads. */
+  readonly start: number;
+  /** The line, newline included: hashed into the version as the rest of the file. */
+  readonly bytes: Buffer;
+  /** The sha256 of the bytes before it. */
+  readonly sha256: string;
+  readonly triples: number;
+  readonly institutions: number;
+  readonly withdrawn: number;
+  /** The hash of the index query the rows were read with, when they were written. */
+  readonly query: unknown;
+  readonly rows: unknown;
+  /** The version, every ISIL's state and the rest's hash (`canonicalDataset`), when written. */
+  readonly version?: string;
+  readonly states?: ReadonlyMap<string, InstitutionState>;
+  readonly rest?: string;
+  /** The change log's version and time this snapshot commits, when a log was written with it. */
+  readonly history?: SnapshotHistory;
+}
+
+/** What a snapshot's trailer says of the change log it commits (docs/history.md). */
+export interface SnapshotHistory {
+  readonly version: string;
+  readonly time: number;
+  /** The change log's id (its header's `log`), when it has one. */
+  readonly log?: string;
+}
+
+/** The base a snapshot's first line (`snapshotHeader`) names, if the file starts with one. */
+export function snapshotBase(fd: number): string | undefined {
+  const head = Buffer.alloc(4096);
+  const text = head.toString('utf8', 0, fs.readSync(fd, head, 0, head.length, 0));
+  return /^# isil-ld snapshot; base <([^>\n]*)>\n/.exec(text)?.[1];
+}
+
+/** Where the last line of the file starts (the line after the last newline but one). */
+function lastLineStart(fd: number, size: number): number {
+  let end = size > 0 && readByte(fd, size - 1) === 0x0a ? size - 1 : size;
+  const block = Buffer.allocUnsafe(1 << 16);
+  while (end > 0) {
+    const from = Math.max(0, end - block.length);
+    const read = fs.readSync(fd, block, 0, end - from, from);
+    const at = block.subarray(0, read).lastIndexOf(0x0a);
+    if (at !== -1) return from + at + 1;
+    end = from;
+  }
+  return 0;
+}
+
+function readByte(fd: number, at: number): number | undefined {
+  const byte = Buffer.alloc(1);
+  return fs.readSync(fd, byte, 0, 1, at) === 1 ? byte[0] : undefined;
+}
+
+/**
+ * The start of each line of the file (without its newline; at most LINE_HEAD bytes of it), in
+ * order, read in pieces. Only the start of a line is kept: a line of megabytes is not gathered.
+ */
+function forEachLineHead(fd: number, visit: (head: Buffer) => void): void {
+  let carry: Buffer = Buffer.alloc(0);
+  /** Whether the line being read is longer than what is carried of it. */
+  let cut = false;
+  for (const chunk of chunks(fd)) {
+    let start = 0;
+    for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, start)) {
+      const rest = chunk.subarray(start, Math.min(at, start + LINE_HEAD));
+      visit(carry.length > 0 || cut ? headOf(carry, rest, cut) : rest);
+      carry = Buffer.alloc(0);
+      cut = false;
+      start = at + 1;
+    }
+    if (cut) continue;
+    carry = Buffer.concat([carry, chunk.subarray(start)]);
+    if (carry.length > LINE_HEAD) {
+      carry = carry.subarray(0, LINE_HEAD);
+      cut = true;
+    }
+  }
+  if (carry.length > 0) visit(carry);
+}
+
+/** How much of each line `forEachLineHead` keeps. */
+const LINE_HEAD = 1 << 16;
+
+/** The start of a line: what was carried of it, and the rest read, up to LINE_HEAD bytes. */
+function headOf(carried: Buffer, rest: Buffer, cut: boolean): Buffer {
+  return cut ? carried : Buffer.concat([carried, rest]).subarray(0, LINE_HEAD);
+}
+
+export function readTrailer(file: string, fd: number, baseIri: string): Trailer {
+  const size = fs.fstatSync(fd).size;
+  const start = lastLineStart(fd, size);
+  const head = Buffer.alloc(Math.min(INDEX_LINE.length, size - start));
+  fs.readSync(fd, head, 0, head.length, start);
+  if (!startsWithText(head, INDEX_LINE)) throw notWhole(file, fd, baseIri);
+  const bytes = Buffer.allocUnsafe(size - start);
+  fs.readSync(fd, bytes, 0, bytes.length, start);
+  const refuse = (reason: string) => new LoadError(file, undefined, undefined, reason);
+  if (bytes.at(-1) !== 0x0a)
+    throw refuse('the snapshot is incomplete: its trailer is cut off (no newline ends it)');
+  const malformed = (what: string) =>
+    refuse(`the snapshot's trailer is malformed: ${what} (load its sources again)`);
+  let json: unknown;
+  try {
+    json = JSON.parse(bytes.toString('utf8', INDEX_LINE.length));
+  } catch (error) {
+    throw malformed(`not JSON (${(error as Error).message})`);
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw malformed('not a JSON object');
+  const fields = json as Record<string, unknown>;
+  const { sha256 } = fields;
+  if (typeof sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(sha256))
+    throw malformed('it has no sha256');
+  const count = (name: 'triples' | 'institutions' | 'withdrawn'): number => {
+    const value = fields[name];
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+      throw malformed(`it has no count of ${name} (an older loader's?)`);
+    return value;
+  };
+  return {
+    start,
+    bytes,
+    sha256,
+    triples: count('triples'),
+    institutions: count('institutions'),
+    withdrawn: count('withdrawn'),
+    query: fields.query,
+    rows: fields.rows,
+    ...versionFields(fields),
+  };
+}
+
+/**
+ * The version, states and rest of a trailer when all three are there and well-formed (a snapshot
+ * of an older loader has none: its load canonicalises), and the change log's pointer.
+ */
+function versionFields(
+  fields: Record<string, unknown>,
+): Pick<Trailer, 'version' | 'states' | 'rest' | 'history'> {
+  const { version, rest, history } = fields;
+  const pointer =
+    typeof history === 'object' &&
+    history !== null &&
+    typeof (history as SnapshotHistory).version === 'string' &&
+    Number.isSafeInteger((history as SnapshotHistory).time)
+      ? { history: history as SnapshotHistory }
+      : {};
+  const states = readCompactStates(fields.states);
+  if (typeof version !== 'string' || typeof rest !== 'string' || states === undefined)
+    return pointer;
+  return { version, states, rest, ...pointer };
+}
+
+/** Why a snapshot whose last line is no trailer is refused: cut off, or lines appended. */
+function notWhole(file: string, fd: number, baseIri: string): LoadError {
+  const typed = Buffer.from(`> <${PREFIXES.rdf}type> <${PREFIXES.foaf}Organization> `);
+  const institution = Buffer.from(`<${baseIri}${RESOURCE_PATH}`);
+  const index = Buffer.from(INDEX_LINE);
+  let lines = 0;
+  let institutions = 0;
+  let trailerLine: number | undefined;
+  forEachLineHead(fd, (line) => {
+    lines++;
+    if (line.subarray(0, index.length).equals(index)) trailerLine = lines;
+    else if (line.subarray(0, institution.length).equals(institution) && line.includes(typed))
+      institutions++;
+  });
+  const reason =
+    trailerLine === undefined
+      ? `the snapshot is incomplete: its trailer is missing (cut off after ${figure(institutions)} institutions?)`
+      : `the snapshot is not as written: ${lines - trailerLine === 1 ? 'a line follows' : `${figure(lines - trailerLine)} lines follow`} its trailer (line ${figure(trailerLine)}), which must be its last line`;
+  return new LoadError(file, undefined, undefined, reason);
+}
+
+/** Refuses a snapshot whose bytes or triples are not those its trailer counted. */
+export function checkTrailer(
+  file: string,
+  trailer: Trailer,
+  sha256: string,
+  triples: number,
+): void {
+  const refuse = (what: string) =>
+    new LoadError(file, undefined, undefined, `the snapshot does not match its trailer: ${what}`);
+  if (sha256 !== trailer.sha256)
+    throw refuse(
+      `its bytes before the trailer have the sha256 ${sha256.slice(0, 16)}…, the trailer says ${trailer.sha256.slice(0, 16)}… (changed since it was written?)`,
+    );
+  if (triples !== trailer.triples)
+    throw refuse(
+      `the trailer says ${figure(trailer.triples)} triples, ${figure(triples)} were read`,
+    );
+}
+
+/** Refuses a snapshot loaded alone whose institutions are not those its trailer counted. */
+export function checkInstitutions(
+  file: string,
+  trailer: Trailer,
+  dataset: Dataset<DatasetStore>,
+): void {
+  const refuse = (what: string) =>
+    new LoadError(file, undefined, undefined, `the snapshot does not match its trailer: ${what}`);
+  if (dataset.institutionCount !== trailer.institutions)
+    throw refuse(
+      `the trailer says ${figure(trailer.institutions)} institutions, ${figure(dataset.institutionCount)} were read`,
+    );
+  if (dataset.withdrawnCount !== trailer.withdrawn)
+    throw refuse(
+      `the trailer says ${figure(trailer.withdrawn)} withdrawn institutions, ${figure(dataset.withdrawnCount)} were read`,
+    );
+}
+
+/**
+ * The rows of a snapshot's trailer, when `store`'s index query is the one they were read with and
+ * every row has the shape of a row of that query; otherwise none (the store is queried).
+ */
+export function trailerRows(trailer: Trailer, store: DatasetStore): SelectBinding[] | undefined {
+  const { query, rows } = trailer;
+  if (query !== queryHash(store) || !Array.isArray(rows)) return undefined;
+  const wellFormed = rows.every(
+    (row: unknown) =>
+      typeof row === 'object' &&
+      row !== null &&
+      isBoundTerm((row as SelectBinding).institution) &&
+      Object.values(row).every(isBoundTerm),
+  );
+  return wellFormed ? (rows as SelectBinding[]) : undefined;
+}
+
+/** Whether `buffer` starts with the UTF-8 bytes of `text`. */
+function startsWithText(buffer: Buffer, text: string): boolean {
+  const bytes = Buffer.from(text);
+  return buffer.length >= bytes.length && buffer.subarray(0, bytes.length).equals(bytes);
+}
+
+/** Whether `error` is V8 refusing to make a string longer than it can. */
+export function isStringTooLong(error: unknown): boolean {
+  // From another thread an error arrives as a plain Error that keeps its name (src/threads/wire.ts).
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return (
+    (cause as NodeJS.ErrnoException | undefined)?.code === 'ERR_STRING_TOO_LONG' ||
+    ((cause instanceof RangeError || (cause as Error | undefined)?.name === 'RangeError') &&
+      (cause as Error).message === 'Invalid string length')
+  );
+}
+
+/** What `writeSnapshot` wrote. */
+export interface WrittenSnapshot {
+  readonly bytes: number;
+  /** The version a server loading the snapshot shows (`/readyz`, `Dataset-Version`). */
+  readonly version: string;
+}
+
+/**
+ * Writes the loaded dataset as an N-Quads snapshot, canonically (docs/loading.md, "The snapshot's
+ * order"): the same sources in the same order give the same bytes. To a temporary file beside the
+ * target, flushed to disk, then renamed over it, so a reader sees the old snapshot or the new one,
+ * never a part. Its last line is its trailer (INDEX_LINE), always: a snapshot that does not end
+ * with it is not whole; it names the version, every ISIL's state and the rest's hash, and
+ * `history` (the change log's version and time this snapshot commits) when given. One larger than
+ * a load reads (MAX_SNAPSHOT_BYTES) is not written.
+ */
+export function writeSnapshot(
+  loaded: Pick<Loaded, 'dataset' | 'rows' | 'canonical'>,
+  target: string,
+  // `history`: the change log's version it goes live with; `beforeRename`: a test's hook.
+  { history, beforeRename }: { history?: SnapshotHistory; beforeRename?: () => void } = {},
+): WrittenSnapshot {
+  const parts = snapshotParts(loaded, history);
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  const temporary = temporaryOf(target);
+  try {
+    const bytes = writeSnapshotFile(temporary, target, parts);
+    beforeRename?.();
+    fs.renameSync(temporary, target);
+    return { bytes, version: parts.version };
+  } catch (error) {
+    fs.rmSync(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** What `writeSnapshot` writes of `loaded`, and the version it names. */
+export function snapshotParts(
+  { dataset, rows, canonical }: Pick<Loaded, 'dataset' | 'rows' | 'canonical'>,
+  history: SnapshotHistory | undefined,
+): SnapshotParts & {
+  readonly pieces: HeldPieces;
+  readonly trailer: string;
+  readonly version: string;
+} {
+  if (canonical === undefined)
+    throw new Error('a load that took its states from a trailer or the cache is not written again');
+  const { version, states, rest } = canonical.history;
+  const trailer = trailerText({
+    triples: dataset.store.size,
+    institutions: dataset.institutionCount,
+    withdrawn: dataset.withdrawnCount,
+    version,
+    rest,
+    history,
+    query: queryHash(dataset.store),
+    rows,
+    states,
+  });
+  return { header: snapshotHeader(dataset.baseIri), pieces: canonical.pieces, trailer, version };
+}
+
+/** What a trailer says, as `trailerText` takes it. */
+export interface TrailerFields {
+  readonly triples: number;
+  readonly institutions: number;
+  readonly withdrawn: number;
+  readonly version: string;
+  readonly rest: string;
+  readonly history: SnapshotHistory | undefined;
+  /** The hash of the index query the rows were read with (`queryHash`). */
+  readonly query: string;
+  /** The index's rows; undefined when they are not known (the store is queried at start). */
+  readonly rows: readonly SelectBinding[] | undefined;
+  readonly states: ReadonlyMap<string, InstitutionState>;
+}
+
+/**
+ * A trailer's JSON object but its sha256, in the order every writer gives its fields (a load's
+ * snapshot and an update's are compared byte for byte).
+ */
+export function trailerText(fields: TrailerFields): string {
+  const { rows } = fields;
+  // Blank nodes are labelled anew by every load: rows naming one would not match the store.
+  const keepRows =
+    rows !== undefined &&
+    rows.every((row) => Object.values(row).every((term) => term?.type !== 'bnode'));
+  return JSON.stringify({
+    triples: fields.triples,
+    institutions: fields.institutions,
+    withdrawn: fields.withdrawn,
+    version: fields.version,
+    rest: fields.rest,
+    ...(fields.history ? { history: fields.history } : {}),
+    ...(keepRows ? { query: fields.query, rows } : {}),
+    states: compactStates(fields.states),
+  });
+}
