@@ -4,7 +4,12 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CHUNK_MARK, INDEX_LINE, SNAPSHOT_CHUNK_BYTES, snapshotHeader } from '../src/load/snapshot/snapshot';
+import {
+  CHUNK_MARK,
+  INDEX_LINE,
+  SNAPSHOT_CHUNK_BYTES,
+  snapshotHeader,
+} from '../src/load/snapshot/snapshot';
 import { DATA_PATH } from '../src/rdf/iris';
 
 /** What a trailer says beyond the hash and the triples: the counts a load checks, and more. */

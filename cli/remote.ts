@@ -17,7 +17,12 @@ import {
   type LoadOptions,
   type LoadReport,
 } from '../src/load/loadSources';
-import { CHUNK_MARK, readTrailer, SNAPSHOT_START, VERSION_LENGTH } from '../src/load/snapshot/snapshot';
+import {
+  CHUNK_MARK,
+  readTrailer,
+  SNAPSHOT_START,
+  VERSION_LENGTH,
+} from '../src/load/snapshot/snapshot';
 import { statesOf, type DatasetStates } from '../src/history/states';
 import type { Loaded } from '../src/load/report';
 import { GraphStoreTransport } from '../src/store/remote/graphStore';

@@ -9,7 +9,13 @@ import { LoadError } from '../loadError';
 import { loadSources } from '../loadSources';
 import { chunks } from '../reading';
 import type { Loaded, LoadOptions } from '../report';
-import { queryHash, readTrailer, snapshotBase, snapshotHeader, type Trailer } from '../snapshot/snapshot';
+import {
+  queryHash,
+  readTrailer,
+  snapshotBase,
+  snapshotHeader,
+  type Trailer,
+} from '../snapshot/snapshot';
 import { expandSources } from '../read/sources';
 import { deletionsOf } from './deletions';
 import { mergedPieces, mergedStates, type MergedStates } from './mergedVersion';

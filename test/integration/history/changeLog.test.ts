@@ -8,7 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { generate } from '../../../src/generate/generated';
 import { loadSources } from '../../../src/load/loadSources';
-import { commitVersion, snapshotPointer, type CommitStep } from '../../../src/load/commit/commitVersion';
+import {
+  commitVersion,
+  snapshotPointer,
+  type CommitStep,
+} from '../../../src/load/commit/commitVersion';
 import { committed, fileHistory, LOG_FILE, readLog, statesAfter } from '../../../src/history/log';
 import { embeddedHistory } from '../../../src/store/embedded/embeddedHistory';
 import { StoreThread } from '../../../src/store/embedded/storeThread';

@@ -11,7 +11,11 @@ import { isomorphic } from 'rdf-isomorphic';
 import { generate } from '../../../src/generate/generated';
 import { MAX_LITERAL_LENGTH } from '../../../src/load/limits';
 import { LoadError, loadSources, type Loaded } from '../../../src/load/loadSources';
-import { placedPieces, planDescriptions, splitTriple } from '../../../src/load/place/placedNTriples';
+import {
+  placedPieces,
+  planDescriptions,
+  splitTriple,
+} from '../../../src/load/place/placedNTriples';
 import { MAX_BLANK_NODE_DEPTH } from '../../../src/store/descriptions';
 import { BASE, tempDir } from '../../support';
 
