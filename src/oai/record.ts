@@ -1,7 +1,8 @@
 // The records of the repository as OAI-PMH writes them: an item's header (identifier, datestamp,
 // sets, deleted status) and, for a live item, its metadata in the format asked for.
 import { flatRecord } from '../record/flatRecord';
-import { FORMATS, oaiDc, rdfXml, RDF, type MetadataFormat } from './metadataFormats';
+import { FORMATS, oaiDc, rdfXml, RDF, RDF_FULL, type MetadataFormat } from './metadataFormats';
+import type { ProfileName } from '../rdf/profiles';
 import { historyOf, refuse, type OaiContext } from './oaiContext';
 import { isilOfIdentifier, oaiIdentifier } from './identifiers';
 import { itemOf, type Item, type TypeSet } from './records';
@@ -20,9 +21,9 @@ export function itemNamed(identifier: string, context: OaiContext): Item {
 }
 
 /** The current description of a live ISIL, or undefined when the dataset serves none. */
-export async function describe(isil: string, context: OaiContext) {
+export async function describe(isil: string, context: OaiContext, profile: ProfileName = 'zdb') {
   const found = context.dataset.exact(isil);
-  return found?.kind === 'found' ? context.dataset.describe(found.institution) : undefined;
+  return found?.kind === 'found' ? context.dataset.describe(found.institution, profile) : undefined;
 }
 
 /** An item's header; `type`: its kind, when live (deleted items are in no `type:` set). */
@@ -53,7 +54,13 @@ export async function record(
   const description = await describe(item.isil, context);
   if (!description) return undefined;
   const entry = flatRecord(item.isil, description);
-  const metadata = format === RDF ? rdfXml(description) : oaiDc(entry, datestamp(item.event.time));
+  // The full profile's description, asked apart: the zdb one gives the header's kind.
+  const full = format === RDF_FULL ? await describe(item.isil, context, 'full') : undefined;
+  const metadata = full
+    ? rdfXml(full)
+    : format === RDF
+      ? rdfXml(description)
+      : oaiDc(entry, datestamp(item.event.time));
   return metadata === undefined
     ? undefined
     : `<record>${header(item, context, entry.type ?? 'unknown')}<metadata>${metadata}</metadata></record>`;
