@@ -6,7 +6,22 @@ import path from 'node:path';
 import request from 'supertest';
 import type { Express } from 'express';
 import type { Quad } from 'n3';
-import { buildApp, BASE, local, needsThirdParty, parseTurtle, PUBLIC, REAL_DATA } from '../support';
+import { createApp } from '../../src/http/app';
+import { timestamp14 } from '../../src/history/model';
+import { Service } from '../../src/documents/service';
+import { createLogger } from '../../src/util/logger';
+import {
+  buildApp,
+  BASE,
+  local,
+  needsThirdParty,
+  openDataset,
+  parseTurtle,
+  PUBLIC,
+  REAL_DATA,
+  testConfig,
+} from '../support';
+import { historyOf } from '../support/history';
 
 const DAT = path.join(REAL_DATA, 'isil-directory_pica-plain_8-records.dat');
 const ZDB = `${BASE}/profiles/zdb`;
@@ -199,5 +214,30 @@ describe('negotiation by profile', () => {
     const zdb = await request(app).get('/oai?verb=ListRecords&metadataPrefix=rdf');
     assert.match(full.text, /specialCollection/);
     assert.doesNotMatch(zdb.text, /specialCollection/);
+  });
+});
+
+describe('a memento in the zdb profile', function () {
+  this.timeout(120_000);
+  before(needsThirdParty);
+  const TIME = 1_700_000_000;
+  let app: Express;
+  before(async () => {
+    // The history holds the description as stored, full fields and all.
+    const history = await historyOf([{ version: 'v1', time: TIME, sources: [DAT] }], BASE);
+    const config = testConfig();
+    const { dataset } = await openDataset([DAT], config, 'embedded');
+    dataset.history = history;
+    const service = new Service(config);
+    service.use(dataset);
+    app = createApp({ service, logger: createLogger('silent') });
+  });
+
+  it('is the current zdb document, without the full fields the history holds', async () => {
+    const memento = await request(app).get(`/memento/${timestamp14(TIME)}${TTL}`);
+    const current = await request(app).get(TTL);
+    assert.equal(memento.status, 200);
+    assert.equal(memento.text, current.text);
+    assert.doesNotMatch(memento.text, /dayOfWeek|ld\.zdb-services\.de\/terms#/);
   });
 });
