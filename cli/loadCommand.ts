@@ -265,11 +265,13 @@ export async function main(argv: readonly string[], hooks: LoadHooks = {}): Prom
       ...(workers ? { validationWorkers: workers } : {}),
       ...(format ? { format } : {}),
     };
-    if (args.values.update)
-      return await updateCommand(args.positionals, config, options, { progress, refusal });
-    if (config.store.kind === 'remote') {
-      remote = true;
-      const via = remoteVia(args.values['graph-store'], args.values['virtuoso-bulk']);
+    remote = config.store.kind === 'remote';
+    const via = remote
+      ? remoteVia(args.values['graph-store'], args.values['virtuoso-bulk'])
+      : undefined;
+    const updating = { progress, refusal, ...(via ? { via } : {}) };
+    if (args.values.update) return await updateCommand(args.positionals, config, options, updating);
+    if (config.store.kind === 'remote' && via) {
       return await intoRemote(
         args.positionals,
         config,

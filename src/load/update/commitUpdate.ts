@@ -42,15 +42,18 @@ function checkBase(update: PreparedUpdate, current: string | undefined): void {
   );
 }
 
-/** Writes the merged snapshot to the temporary file beside the target; its size in bytes. */
-function writeMerged(
+/**
+ * Writes the merged snapshot to the temporary file beside the target (`temporaryOf`); its size in
+ * bytes, and its quads.
+ */
+export function writeMerged(
   update: PreparedUpdate,
-  target: VersionTarget,
+  target: Pick<VersionTarget, 'dataset' | 'baseIri'>,
   history: SnapshotHistory | undefined,
-): number {
+): { bytes: number; triples: number } {
   const { merged } = update;
   let triples = 0;
-  return writeSnapshotFile(temporaryOf(target.dataset), target.dataset, {
+  const bytes = writeSnapshotFile(temporaryOf(target.dataset), target.dataset, {
     header: snapshotHeader(target.baseIri),
     pieces: update.pieces((quads) => (triples = quads)),
     trailer: () =>
@@ -66,6 +69,7 @@ function writeMerged(
         states: merged.states,
       }),
   });
+  return { bytes, triples };
 }
 
 /** Writes the merged version at `target` with its events; nothing when it is the base's again. */
@@ -82,7 +86,7 @@ export async function commitUpdate(
     checkBase(update, readBase(target.dataset, target.baseIri).trailer.version);
     if (version === update.base.trailer.version) return unchanged;
     try {
-      const bytes = writeMerged(update, target, undefined);
+      const { bytes } = writeMerged(update, target, undefined);
       fs.renameSync(temporary, target.dataset);
       return { written: { bytes, version }, version, unchanged: false, dropped: 0 };
     } finally {
@@ -103,7 +107,7 @@ export async function commitUpdate(
     const descriptions = update.loaded.history.descriptions;
     try {
       const id = log.contents.id === undefined ? {} : { log: log.contents.id };
-      const bytes = writeMerged(update, target, { ...now, ...id });
+      const { bytes } = writeMerged(update, target, { ...now, ...id });
       writer.append({
         ...now,
         changes,
