@@ -4,6 +4,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { canonicalDataset } from '../describe/canonicalDataset';
 import type { InstitutionState } from '../../history/model';
 import { compactStates } from '../../history/canonical';
@@ -20,9 +21,16 @@ import {
   type SnapshotHistory,
 } from './snapshot';
 
-/** The temporary file a snapshot is written to beside `target`, before it is renamed over it. */
-export function temporaryOf(target: string): string {
-  return `${target}.tmp-${process.pid}`;
+/** How many snapshots this thread began. */
+let begun = 0;
+
+/**
+ * A new temporary file for a snapshot beside `target`, before it is renamed over it: a name of
+ * its own for every writer, as two loads of one process (threads share a pid) may overlap.
+ */
+function temporaryOf(target: string): string {
+  const thread = threadId === 0 ? '' : `-t${threadId}`;
+  return `${target}.tmp-${process.pid}${thread}-${++begun}`;
 }
 
 /**
