@@ -9,7 +9,6 @@ import type { Config } from '../src/config/config';
 import { writeMerged, StaleUpdateError } from '../src/load/update/commitUpdate';
 import type { PreparedUpdate } from '../src/load/update/applyUpdate';
 import { CHUNK_MARK } from '../src/load/snapshot/snapshot';
-import { temporaryOf } from '../src/load/snapshot/snapshotFile';
 import { DATA_PATH } from '../src/rdf/iris';
 import { StaleVersion, writeUpdate } from '../src/store/remote/updateWriter';
 import { splitQuad, type Written } from '../src/store/remote/versionWriter';
@@ -67,10 +66,9 @@ export async function updateRemote(
 ): Promise<Written & { bytes: number; triples: number }> {
   const { baseIri, dataset } = config;
   const { merged, base } = update;
-  const temporary = temporaryOf(dataset);
+  const { file, bytes, triples } = writeMerged(update, { dataset, baseIri }, undefined);
   const { transport, client } = transportOf(target);
   try {
-    const { bytes, triples } = writeMerged(update, { dataset, baseIri }, undefined);
     const descriptions = update.loaded.history.descriptions;
     const written = await writeUpdate(
       transport,
@@ -84,7 +82,7 @@ export async function updateRemote(
           sources: `${dataset} (version ${base.trailer.version}) updated with ${sources.join(', ')}`,
         },
         except: [...merged.dropped].map((isil) => `${baseIri}${DATA_PATH}${isil}`),
-        pieces: changedPieces(temporary, new Set(update.loaded.history.states.keys()), baseIri),
+        pieces: changedPieces(file.file, new Set(update.loaded.history.states.keys()), baseIri),
       },
       {
         client,
@@ -93,14 +91,14 @@ export async function updateRemote(
         ...(now ? { now } : {}),
       },
     );
-    fs.renameSync(temporary, dataset);
+    file.rename();
     return { ...written, bytes, triples };
   } catch (error) {
     if (error instanceof StaleVersion)
       throw new StaleUpdateError(dataset, undefined, undefined, error.message);
     throw error;
   } finally {
-    fs.rmSync(temporary, { force: true });
+    file.discard();
     await transport.close();
     client.close();
   }

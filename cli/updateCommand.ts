@@ -86,6 +86,7 @@ export async function applyUpdate(
     printReport(report, appliedOf(update) + outcomeOf(config.dataset, committed));
     return { code: 0, committed };
   } finally {
+    update.loaded.canonical?.snapshot?.discard();
     update.loaded.dataset.free();
   }
 }

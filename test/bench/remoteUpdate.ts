@@ -121,6 +121,7 @@ async function main(): Promise<void> {
     try {
       written = await updateRemote(prepared, config, target, [files.update]);
     } finally {
+      prepared.loaded.canonical?.snapshot?.discard();
       prepared.loaded.dataset.free();
     }
     const update = { ...sent, total: total() };

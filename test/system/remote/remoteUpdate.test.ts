@@ -53,6 +53,7 @@ async function update(
     const config = { baseIri: BASE, dataset };
     return await updateRemote(prepared, config, bulkTarget(virtuoso), [file], SECOND);
   } finally {
+    prepared.loaded.canonical?.snapshot?.discard();
     prepared.loaded.dataset.free();
   }
 }
