@@ -16,7 +16,13 @@ import { checkLiterals, MAX_LITERAL_LENGTH } from '../limits';
 import { CHUNK_BYTES, VersionHash } from '../reading';
 import { isLinkRecord, type LinkRecord } from '../read/links';
 import { LinkSet } from './linkSet';
-import type { SkippedRecord, SourceRecord } from '../read/sourceRecord';
+import {
+  outweighs,
+  weigh,
+  type SkippedRecord,
+  type SourceRecord,
+  type Weight,
+} from '../read/sourceRecord';
 import type { CodeWarning } from '../read/pica/codeCheck';
 import { PositionSet } from './positionSet';
 import { isPositionRecord, type PositionRecord } from '../read/wikidataPositions';
@@ -24,7 +30,23 @@ import type { Conflict, FileReport, LoadOptions, Skipped } from '../report';
 import type { Trailer } from '../snapshot/snapshot';
 import type { Defect, Validator } from '../describe/validator';
 import { ValidationQueue } from '../describe/validationQueue';
-import { outweighs, weigh, type Entry } from './weights';
+
+/** What the loader keeps of each ISIL to resolve conflicts: small, never the record's text. */
+export interface Entry {
+  /** The ISIL as the loaded record spells it (its IRI is minted from this spelling). */
+  readonly isil: string;
+  readonly origin: string;
+  /** Which file it came from, so that an RDF file's case twins are not taken for a conflict. */
+  readonly file: string;
+  readonly weight: Weight;
+  /** From an RDF source: validated from the store once it is complete. */
+  readonly rdf: boolean;
+  readonly withdrawn: boolean;
+  /** Filled in when the validator answers. */
+  defects: readonly Defect[];
+  /** Its place in the batch not yet handed to the store, if it is there. */
+  pending: number | undefined;
+}
 
 /** One load: the store being filled, what is known of each ISIL, and the report's tallies. */
 export class Load {
