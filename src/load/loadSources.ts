@@ -79,7 +79,7 @@ export async function loadSources(
     // default graph would be loaded anew, cut from the descriptions' blank nodes it continues.
     const ownSnapshot = files.length === 1 && load.snapshot && load.placedFrom.length === 0;
     const placed =
-      !ownSnapshot &&
+      !(ownSnapshot || load.placedWhileRead) &&
       load.store.placeDescriptions(options.baseIri, (line) => checkLiteral(placedFrom, line));
     // One source's descriptions are whole once placed, unless its records cross; several sources
     // may state triples about a node that another's description links to.

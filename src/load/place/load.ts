@@ -100,6 +100,11 @@ export class Load {
    * checked) at the end of the load.
    */
   readonly placedFrom: string[] = [];
+  /**
+   * The only source was an N-Triples file parsed straight into the graphs of its descriptions
+   * (placedNTriples.ts): nothing is left to place.
+   */
+  placedWhileRead = false;
   /** An RDF file was loaded without weighing its institutions (it was the only source). */
   unregistered = false;
   rewritten = 0;

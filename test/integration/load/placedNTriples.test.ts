@@ -1,7 +1,8 @@
-// An N-Triples file read by the store's parser and placed into the graphs of its descriptions
-// (`placeDescriptions`): each description as `descriptionQuads` makes it, through the real store;
-// the same dataset and snapshot lines whatever its line ends. A file read in several chunks keeps
-// its blank nodes across them, and its errors keep their lines.
+// An N-Triples file read straight into the graphs of its descriptions (src/load/place/placedNTriples.ts):
+// each description as `descriptionQuads` makes it, through the real store; the same dataset and
+// snapshot lines as the store's parser and placing after it give (a file with CRLF line ends is
+// read that way); and the lines this reading does not vouch for. A file of several pieces holds
+// blank nodes across them, errors with their lines, and the same dataset.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,6 +11,11 @@ import { isomorphic } from 'rdf-isomorphic';
 import { generate } from '../../../src/generate/generated';
 import { MAX_LITERAL_LENGTH } from '../../../src/load/limits';
 import { LoadError, loadSources, type Loaded } from '../../../src/load/loadSources';
+import {
+  placedPieces,
+  planDescriptions,
+  splitTriple,
+} from '../../../src/load/place/placedNTriples';
 import { MAX_BLANK_NODE_DEPTH } from '../../../src/store/descriptions';
 import { BASE, tempDir } from '../../support';
 
@@ -29,10 +35,28 @@ let dir: string;
 before(() => (dir = tempDir()));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-/** Loads `ntriples` as the only source, a file of its own; gives the load to `use`. */
-async function loaded<T>(ntriples: string, use: (loaded: Loaded) => T): Promise<T> {
+/** Whether this reading vouches for the file (else the store's parser reads it, and places after). */
+function vouched(file: string): boolean {
+  const fd = fs.openSync(file, 'r');
+  try {
+    return planDescriptions(fd, BASE, { update: () => undefined }, () => undefined) !== undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Loads `ntriples` as the only source, a file of its own, read straight into the graphs of its
+ * descriptions unless `vouched` is false; gives the load to `use`.
+ */
+async function loaded<T>(
+  ntriples: string,
+  use: (loaded: Loaded) => T,
+  straight = true,
+): Promise<T> {
   const file = path.join(dir, `source-${Math.random().toString(36).slice(2)}.nt`);
   fs.writeFileSync(file, ntriples);
+  assert.equal(vouched(file), straight);
   const load = await loadSources([file], { baseIri: BASE });
   try {
     return use(load);
@@ -41,21 +65,13 @@ async function loaded<T>(ntriples: string, use: (loaded: Loaded) => T): Promise<
   }
 }
 
-/** The store's dump, the snapshot's lines and the version of `ntriples` loaded. */
-const read = (ntriples: string) =>
-  loaded(ntriples, (load) => ({
-    dump: load.dataset.store.dump(),
-    pieces: Buffer.concat([...load.canonical!.pieces]).toString(),
-    version: load.dataset.version,
-  }));
-
 /** Whether `ntriples` loaded gives the dataset `expected` (N-Quads), blank nodes matched. */
 async function places(ntriples: string, expected: string): Promise<void> {
   const dump = await loaded(ntriples, (load) => load.dataset.store.dump());
   assert.ok(isomorphic(quads(dump), quads(expected)), dump);
 }
 
-describe('an N-Triples source placed into the graphs of its descriptions', () => {
+describe('placedNTriples: an N-Triples source read into the graphs of its descriptions', () => {
   it('puts an institution its own triples in its graph', () =>
     places(
       `${X} ${P} "a" .\n${X} ${P} <http://example.org/o> .\n`,
@@ -107,28 +123,49 @@ describe('an N-Triples source placed into the graphs of its descriptions', () =>
       `${X} ${P} "a .\\n_:b" ${GX} .\n${X} ${P} _:b ${GX} .\n_:b ${P} "x"@de-DE ${GX} .\n`,
     ));
 
-  it('gives the same dataset, snapshot lines and version with CRLF line ends', async () => {
+  it('gives the dataset and snapshot lines of the store parsing it and placing after (CRLF)', async () => {
     const text = [...generate({ count: 60, seed: 5, base: BASE })].join('');
-    const once = await read(text);
-    const twice = await read(text.replaceAll('\n', '\r\n'));
+    const read = (ntriples: string, straight: boolean) =>
+      loaded(
+        ntriples,
+        (load) => ({
+          dump: load.dataset.store.dump(),
+          pieces: Buffer.concat([...load.canonical!.pieces]).toString(),
+          version: load.dataset.version,
+        }),
+        straight,
+      );
+    const once = await read(text, true);
+    const twice = await read(text.replaceAll('\n', '\r\n'), false);
     assert.ok(isomorphic(quads(once.dump), quads(twice.dump)));
     assert.equal(once.pieces, twice.pieces);
     assert.equal(once.version, twice.version);
   });
 });
 
-describe('an N-Triples source read in several chunks', () => {
-  /** About 2.5 MB of generated institutions: three chunks of CHUNK_BYTES and more. */
+describe('placedNTriples: a file of several pieces', () => {
+  /** About 2.5 MB of generated institutions: three pieces of CHUNK_BYTES and more. */
   const generated = () => [...generate({ count: 600, seed: 7, base: BASE })].join('');
 
-  it('gives the same dataset, snapshot and version with CRLF line ends, blank nodes spanning chunks', async () => {
+  it('gives the dataset, snapshot and version of the store’s parser and placing after, blank nodes spanning pieces', async () => {
     // A blank node on the first line and the last, and one two institutions far apart share.
     const text =
       `${X} ${P} _:far .\n${X} ${P} _:shared .\n${generated()}` +
       `${Y} ${P} _:shared .\n_:shared ${P} "shared" .\n_:far ${P} "far" .\n`;
-    assert.ok(text.length > 2 * (1 << 20), 'more than two chunks');
-    const here = await read(text.replaceAll('\n', '\r\n'));
-    const there = await read(text);
+    assert.ok(text.length > 2 * (1 << 20), 'more than two pieces');
+    // CRLF line ends: a file this reading does not vouch for, parsed by the store and placed after.
+    const read = (ntriples: string, straight: boolean) =>
+      loaded(
+        ntriples,
+        (load) => ({
+          dump: load.dataset.store.dump(),
+          pieces: Buffer.concat([...load.canonical!.pieces]).toString(),
+          version: load.dataset.version,
+        }),
+        straight,
+      );
+    const here = await read(text.replaceAll('\n', '\r\n'), false);
+    const there = await read(text, true);
     // The canonical snapshot's lines: the same dataset, blank nodes matched (an isomorphism test
     // of 80,000 quads would take half a minute).
     assert.equal(there.pieces, here.pieces);
@@ -137,7 +174,7 @@ describe('an N-Triples source read in several chunks', () => {
     assert.match(there.dump, new RegExp(`^_:\\S+ ${P} "shared" ${GY} \\.$`, 'm'));
   });
 
-  it('refuses a line the store cannot parse in a later chunk with its line in the file', async () => {
+  it('refuses a line the store cannot parse in a later piece with its line in the file', async () => {
     const lines = generated().split('\n');
     const at = lines.length - 10;
     lines[at] = `${X} ${P} <not an absolute IRI> .`;
@@ -164,7 +201,7 @@ describe('an N-Triples source read in several chunks', () => {
     for (let i = 0; i < 3; i++) await fail();
     assert.equal(open(), before);
   });
-  it('refuses a literal past the limit with the same message whatever the line ends', async () => {
+  it('refuses a literal past the limit as the store’s parser and placing after do', async () => {
     const long = 'x'.repeat(MAX_LITERAL_LENGTH + 1);
     const text = `${generated()}${X} ${P} "${long}" .\n`;
     const refusal = async (name: string, ntriples: string) => {
@@ -178,12 +215,35 @@ describe('an N-Triples source read in several chunks', () => {
     const placed = await refusal('long.nt', text);
     const parsed = await refusal('long-crlf.nt', text.replaceAll('\n', '\r\n'));
     assert.ok(placed instanceof LoadError, String(placed));
-    assert.match(placed.message, /more than a load accepts/);
+    assert.ok(vouched(path.join(dir, 'long.nt')));
     assert.equal(placed.message.replace('long.nt', ''), parsed.message.replace('long-crlf.nt', ''));
   });
 });
 
-describe('an N-Triples source that is not UTF-8', () => {
+describe('placedNTriples: a file that changes between the two passes', () => {
+  it('is refused with the first line not as planned, not loaded with cut terms', () => {
+    const file = path.join(dir, 'changing.nt');
+    fs.writeFileSync(file, `${X} ${P} "a" .\n${X} ${P} "x" .\n`);
+    const fd = fs.openSync(file, 'r');
+    try {
+      const plan = planDescriptions(fd, BASE, undefined, () => undefined)!;
+      // Edited in place: the second line grows, as an editor saving over it would make it.
+      fs.writeFileSync(file, `${X} ${P} "a" .\n${X} ${P} "xyz" .\n`);
+      const second = placedPieces(fd, plan, file);
+      assert.throws(
+        () => [...second],
+        (error: unknown) =>
+          error instanceof LoadError &&
+          error.line === 2 &&
+          /changed while it was read/.test(error.message),
+      );
+    } finally {
+      fs.closeSync(fd);
+    }
+  });
+});
+
+describe('placedNTriples: what the store parser reads instead', () => {
   it('refuses bytes that are not UTF-8, with their line (not read as replacement characters)', async () => {
     const file = path.join(dir, 'latin1.nt');
     fs.writeFileSync(
@@ -195,9 +255,31 @@ describe('an N-Triples source that is not UTF-8', () => {
         Buffer.from(`${X} ${P} "K\xf6ln" .\n`, 'latin1'),
       ]),
     );
+    assert.equal(vouched(file), false);
     await assert.rejects(loadSources([file], { baseIri: BASE }), (error: Error) => {
       assert.match(error.message, /latin1\.nt:2:\d+: /);
       return true;
     });
   });
+});
+
+describe('splitTriple: the lines this reading vouches for', () => {
+  const rows: [string, string][] = [
+    [`${X} ${P} "a" .`, 'triple'],
+    [`${X} ${P} "a"^^<http://www.w3.org/2001/XMLSchema#string> .`, 'triple'],
+    ['   # a comment', 'nothing'],
+    ['', 'nothing'],
+    [`<resource/organisations/DE-X> ${P} "relative" .`, 'unknown'],
+    [`<${BASE}/resource/organisations/DE-\\u0058> ${P} "an escape" .`, 'unknown'],
+    [`${X} ${P} "no dot"`, 'unknown'],
+    [`${X} ${P} "unterminated .`, 'unknown'],
+    [`${X} ${P} "a" <http://example.org/g> .`, 'unknown'],
+    [`"literal" ${P} "a" .`, 'unknown'],
+    [`${X} ${P} "a" . trailing`, 'unknown'],
+  ];
+  for (const [line, kind] of rows)
+    it(`${JSON.stringify(line)}: ${kind}`, () => {
+      const split = splitTriple(line);
+      assert.equal(typeof split === 'string' ? split : 'triple', kind);
+    });
 });
