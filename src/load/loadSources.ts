@@ -24,7 +24,7 @@ import type { Loaded, LoadOptions, LoadReport } from './report';
 import { checkInstitutions, isStringTooLong, type Trailer } from './snapshot/snapshot';
 import { expandSources, type SkippedFile } from './read/sources';
 import { Validator, type Defect } from './describe/validator';
-import { tally } from './describe/validationQueue';
+import { tally, ValidationQueue } from './describe/validationQueue';
 import { versionHistory } from './commit/versionHistory';
 
 /** Re-exported: the loading API the server, the command line and the tests use. */
@@ -58,7 +58,7 @@ export async function loadSources(
   const validator = options.validate
     ? await Validator.start({ workers: options.validationWorkers })
     : undefined;
-  const load = new Load(options, files.length > 1, validator);
+  const load = new Load(options, files.length > 1, validator && new ValidationQueue(validator));
   try {
     options.onPhase?.('parse');
     let size = await readFiles(load, files);

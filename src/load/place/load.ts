@@ -28,8 +28,8 @@ import { PositionSet } from './positionSet';
 import { isPositionRecord, type PositionRecord } from '../read/wikidataPositions';
 import type { Conflict, FileReport, LoadOptions, Skipped } from '../report';
 import type { Trailer } from '../snapshot/snapshot';
-import type { Defect, Validator } from '../describe/validator';
-import { ValidationQueue } from '../describe/validationQueue';
+import type { Defect } from '../describe/validator';
+import type { ValidationQueue } from '../describe/validationQueue';
 
 /** What the loader keeps of each ISIL to resolve conflicts: small, never the record's text. */
 export interface Entry {
@@ -125,9 +125,10 @@ export class Load {
     readonly options: LoadOptions,
     /** Whether several sources are read: only then can an ISIL be held twice. */
     readonly resolving: boolean,
-    validator: Validator | undefined,
+    /** The validation beside the loading (made by loadSources.ts: a later stage's), if any. */
+    checks: ValidationQueue | undefined,
   ) {
-    this.checks = validator && new ValidationQueue(validator);
+    this.checks = checks;
   }
 
   /**
