@@ -33,14 +33,9 @@ export type * from './report';
 export { FORMAT_NAMES, type SourceFormat } from './read/readers';
 export { MAX_INPUT_BYTES, MAX_LITERAL_LENGTH, MAX_NESTING_DEPTH } from './limits';
 export { expandSources } from './read/sources';
-export {
-  chunkedNQuads,
-  MAX_SNAPSHOT_BYTES,
-  snapshotHeader,
-  writeSnapshot,
-  type SnapshotHistory,
-  type WrittenSnapshot,
-} from './snapshot/snapshot';
+export { MAX_SNAPSHOT_BYTES, snapshotHeader, type SnapshotHistory } from './snapshot/snapshot';
+export { chunkedNQuads } from './snapshot/snapshotPieces';
+export { writeSnapshot, type WrittenSnapshot } from './snapshot/snapshotWriter';
 export type { CanonicalDataset, VersionHistory } from './describe/canonicalDataset';
 
 /**
@@ -145,7 +140,12 @@ async function readCanonically(
   const read = await versionHistory(dataset, sources, options, check);
   dataset.logVersion = trailer?.history;
   options.onPhase?.('validation');
-  return { read, defects: await load.validated(dataset) };
+  try {
+    return { read, defects: await load.validated(dataset) };
+  } catch (error) {
+    read.canonical?.snapshot?.discard();
+    throw error;
+  }
 }
 
 /**
