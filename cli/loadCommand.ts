@@ -244,6 +244,10 @@ export interface LoadHooks {
   readonly exits?: boolean;
 }
 
+/** The way into a remote store that the flags, else the environment, name. */
+const viaOf = (values: { 'graph-store'?: string; 'virtuoso-bulk'?: string }) =>
+  remoteVia(values['graph-store'], values['virtuoso-bulk']);
+
 export async function main(argv: readonly string[], hooks: LoadHooks = {}): Promise<number> {
   const command = parseCommand(argv);
   if (typeof command === 'number') return command;
@@ -265,11 +269,11 @@ export async function main(argv: readonly string[], hooks: LoadHooks = {}): Prom
       ...(workers ? { validationWorkers: workers } : {}),
       ...(format ? { format } : {}),
     };
-    if (args.values.update)
-      return await updateCommand(args.positionals, config, options, { progress, refusal });
-    if (config.store.kind === 'remote') {
-      remote = true;
-      const via = remoteVia(args.values['graph-store'], args.values['virtuoso-bulk']);
+    remote = config.store.kind === 'remote';
+    const via = remote ? viaOf(args.values) : undefined;
+    const updating = { progress, refusal, ...(via ? { via } : {}) };
+    if (args.values.update) return await updateCommand(args.positionals, config, options, updating);
+    if (config.store.kind === 'remote' && via) {
       return await intoRemote(
         args.positionals,
         config,
@@ -289,11 +293,13 @@ export async function main(argv: readonly string[], hooks: LoadHooks = {}): Prom
         },
       );
     }
-    const loaded = await loadSources(args.positionals, options);
+    // The snapshot's pieces go to the file beside DATASET as they are made (docs/loading.md).
+    const loaded = await loadSources(args.positionals, { ...options, snapshot: config.dataset });
     const { dataset, report } = loaded;
     progress.end();
     const refused = refusal(report, 'snapshot unchanged');
     if (refused !== undefined) {
+      loaded.canonical?.snapshot?.discard();
       dataset.free();
       printReport(report, 'no snapshot written');
       process.stderr.write(`${refused}\n`);

@@ -1,6 +1,6 @@
 // Turns source files (RDF in every format, PICA+, the name and redirect lists) into a loaded
 // Dataset, resolving ISILs held by several sources: the one loading path shared by the server and
-// the command line. The pieces: which files (sources.ts) in which format (readers/), one load's
+// the command line. The pieces: which files (sources.ts) in which format (readers.ts), one load's
 // state (load.ts), RDF files and snapshots (rdfFile.ts, snapshot.ts), limits (limits.ts),
 // validation (validator.ts: the SHACL workers; validationQueue.ts: institutions sent to them).
 import fs from 'node:fs';
@@ -18,13 +18,13 @@ import { LoadError, NoInstitutionError } from './loadError';
 import { PicaFileError } from './read/pica/read';
 import { loadRdf } from './place/rdfFile';
 import { readerOf, type SourceFormat } from './read/readers';
-import { readsRecords, type RecordReader } from './read/readers/reader';
+import { readsRecords, type RecordReader } from './read/readers';
 import { figure, hashFile } from './reading';
 import type { Loaded, LoadOptions, LoadReport } from './report';
 import { checkInstitutions, isStringTooLong, type Trailer } from './snapshot/snapshot';
 import { expandSources, type SkippedFile } from './read/sources';
 import { Validator, type Defect } from './describe/validator';
-import { tally } from './describe/validationQueue';
+import { tally, ValidationQueue } from './describe/validationQueue';
 import { versionHistory } from './commit/versionHistory';
 
 /** Re-exported: the loading API the server, the command line and the tests use. */
@@ -33,14 +33,9 @@ export type * from './report';
 export { FORMAT_NAMES, type SourceFormat } from './read/readers';
 export { MAX_INPUT_BYTES, MAX_LITERAL_LENGTH, MAX_NESTING_DEPTH } from './limits';
 export { expandSources } from './read/sources';
-export {
-  chunkedNQuads,
-  MAX_SNAPSHOT_BYTES,
-  snapshotHeader,
-  writeSnapshot,
-  type SnapshotHistory,
-  type WrittenSnapshot,
-} from './snapshot/snapshot';
+export { MAX_SNAPSHOT_BYTES, snapshotHeader, type SnapshotHistory } from './snapshot/snapshot';
+export { chunkedNQuads } from './snapshot/snapshotPieces';
+export { writeSnapshot, type WrittenSnapshot } from './snapshot/snapshotWriter';
 export type { CanonicalDataset, VersionHistory } from './describe/canonicalDataset';
 
 /**
@@ -58,7 +53,7 @@ export async function loadSources(
   const validator = options.validate
     ? await Validator.start({ workers: options.validationWorkers })
     : undefined;
-  const load = new Load(options, files.length > 1, validator);
+  const load = new Load(options, files.length > 1, validator && new ValidationQueue(validator));
   try {
     options.onPhase?.('parse');
     let size = await readFiles(load, files);
@@ -145,7 +140,12 @@ async function readCanonically(
   const read = await versionHistory(dataset, sources, options, check);
   dataset.logVersion = trailer?.history;
   options.onPhase?.('validation');
-  return { read, defects: await load.validated(dataset) };
+  try {
+    return { read, defects: await load.validated(dataset) };
+  } catch (error) {
+    read.canonical?.snapshot?.discard();
+    throw error;
+  }
 }
 
 /**

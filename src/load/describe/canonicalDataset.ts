@@ -17,7 +17,8 @@ import { LoadError } from '../loadError';
 import type { OnProgress } from '../report';
 import { restLines, type TextQuad } from './restLabels';
 import { deflateBlock, DeflatedTexts } from './deflatedTexts';
-import { PieceWriter, type HeldPieces } from '../snapshot/snapshotPieces';
+import { PieceWriter, type PieceSink } from '../snapshot/snapshotPieces';
+import type { SnapshotWriter } from '../snapshot/snapshotWriter';
 
 const SAME_AS = `<${PREFIXES.owl}sameAs>`;
 
@@ -36,15 +37,15 @@ export interface VersionHistory {
   readonly version: string;
 }
 
-/** A dataset read canonically: its history, and its snapshot's quads in their order. */
+/** A dataset read canonically: its history, and the snapshot its pieces went to, if any. */
 export interface CanonicalDataset {
   readonly history: VersionHistory;
   /**
-   * The snapshot's quads (the description graphs, the links graph, the rest) as UTF-8 N-Quads, in
-   * pieces that end with a chunk mark where one may go (`PieceWriter`): what `writeSnapshot` writes
-   * between its first line and its trailer.
+   * The snapshot being written (`LoadOptions.snapshot`): its quads (the description graphs, the
+   * links graph, the rest) are in, in pieces that end with a chunk mark where one may go
+   * (`PieceWriter`); its trailer is not.
    */
-  readonly pieces: HeldPieces;
+  readonly snapshot?: SnapshotWriter;
 }
 
 /** Canonical texts deflated together, for the change log: a quarter of their size held. */
@@ -60,14 +61,15 @@ export type DescriptionCheck = (isil: string, ntriples: () => string) => Promise
  * Reads the store of `dataset` canonically, graph by graph: what no description holds first (the
  * default graph, the links graph, other graphs), then each description graph in ISIL order, with
  * canonical labels made unique to it (`_:d<n>b<i>` for the n-th), its lines made pieces of the
- * snapshot at once, then the rest (`restLines`). No dump of the whole store is held. A description
- * past the work limit is a LoadError naming its ISIL.
+ * snapshot at once, put to `sink` as each ends, then the rest (`restLines`). No dump of the whole
+ * store is held, nor the pieces. A description past the work limit is a LoadError naming its ISIL.
  */
 export async function canonicalDataset(
   dataset: Dataset<DatasetStore>,
   onProgress?: OnProgress,
   check?: DescriptionCheck,
-): Promise<CanonicalDataset> {
+  sink?: PieceSink,
+): Promise<{ history: VersionHistory }> {
   const { baseIri, store } = dataset;
   const linksGraph = `<${linksGraphIri(baseIri)}>`;
 
@@ -82,7 +84,7 @@ export async function canonicalDataset(
     keys = [];
     texts = [];
   };
-  const writer = new PieceWriter();
+  const writer = sink && new PieceWriter(sink);
   const anchors = new Map<string, string>();
   const slicer = new TimeSlicer();
   for (const [n, subject] of subjects.entries()) {
@@ -96,7 +98,7 @@ export async function canonicalDataset(
       anchors.set(term, label);
       return true;
     });
-    writer.add(made.lines, made.later);
+    writer?.add(made.lines, made.later);
     keys.push(subject.isil);
     texts.push(made.text);
     if (keys.length >= TEXT_BLOCK) deflate();
@@ -107,10 +109,10 @@ export async function canonicalDataset(
     onProgress?.('canonicalising', subjects.length, subjects.length, 'institutions');
   deflate();
   const { tail, restHash } = restTail(rest, anchors, linksGraph);
-  writer.add(tail);
+  writer?.add(tail);
+  writer?.flush();
   return {
     history: { states, descriptions, rest: restHash, version: versionOf(states, restHash) },
-    pieces: writer.end(),
   };
 }
 
