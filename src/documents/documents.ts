@@ -14,6 +14,8 @@ import type { HistoryEvent } from '../history/model';
 import { readDescription } from '../history/text';
 import { institutionIri, DIRECTORY_PATH } from '../rdf/iris';
 import type { Isil } from '../rdf/isil';
+import { zdbNTriples, type ProfileName } from '../rdf/profiles';
+import { lastModified } from './lastModified';
 
 /** The path of an institution's page on this service (the original of its HTML mementos). */
 const pagePath = (isil: string) => `${DIRECTORY_PATH}${isil}`;
@@ -111,8 +113,13 @@ export class DocumentCache implements Holder {
  * The key of an institution's document among the ones that cannot be written: a page in each
  * language, and with or without `lang` in its links, is a document of its own.
  */
-const keyOf = (institution: Institution, format: FormatName, language?: PageLanguage) =>
-  `${format}${language ? `${language.lang}${language.explicit ? '!' : ''}` : ''}\u0000${institution.isil}`;
+const keyOf = (
+  institution: Institution,
+  format: FormatName,
+  language?: PageLanguage,
+  profile: ProfileName = 'zdb',
+) =>
+  `${format}${language ? `${language.lang}${language.explicit ? '!' : ''}` : ''}${profile === 'zdb' ? '' : `+${profile}`}\u0000${institution.isil}`;
 
 /** Its key in the cache: its URLs (context, links) are on the origin asked, each has a copy. */
 const cacheKey = (origin: string, key: string) => `${origin}\u0001${key}`;
@@ -175,15 +182,20 @@ export class Documents {
     institution: Institution,
     format: FormatName,
     language?: PageLanguage,
+    profile: ProfileName = 'zdb',
   ): Representation | undefined {
-    const hit = this.cache.get(cacheKey(origin, keyOf(institution, format, language)));
+    const hit = this.cache.get(cacheKey(origin, keyOf(institution, format, language, profile)));
     if (hit) this.stats.hits++;
     return hit;
   }
 
   /** Why the document cannot be written, when an earlier `get` found it could not. */
-  failed(institution: Institution, format: FormatName): SerializationError | undefined {
-    return this.unwritable.get(keyOf(institution, format));
+  failed(
+    institution: Institution,
+    format: FormatName,
+    profile: ProfileName = 'zdb',
+  ): SerializationError | undefined {
+    return this.unwritable.get(keyOf(institution, format, undefined, profile));
   }
 
   /**
@@ -198,9 +210,10 @@ export class Documents {
     format: FormatName,
     answer: Answer,
     language?: PageLanguage,
+    profile: ProfileName = 'zdb',
   ): Promise<Representation> {
-    return this.through(origin, keyOf(institution, format, language), () =>
-      this.render(origin, institution, format, answer, language),
+    return this.through(origin, keyOf(institution, format, language, profile), () =>
+      this.render(origin, institution, format, answer, language, profile),
     );
   }
 
@@ -318,11 +331,13 @@ export class Documents {
     format: FormatName,
     answer: Answer,
     language: PageLanguage = { lang: 'de', explicit: false },
+    profile: ProfileName = 'zdb',
   ): Promise<Representation> {
     const asked = this.stats.onStoreQuery ? performance.now() : 0;
-    const description = await this.dataset.describe(institution);
+    const description = await this.dataset.describe(institution, profile);
     this.stats.onStoreQuery?.((performance.now() - asked) / 1000);
-    const text = await this.write(origin, description, institution, format, language);
+    const page = { asOf: undefined, profile };
+    const text = await this.write(origin, description, institution, format, language, page);
     const body = ownBuffer(Buffer.from(text, 'utf8'));
     const modified = lastModified(this.dataset, institution, description);
     return new Representation(body, modified, answer, format);
@@ -337,9 +352,13 @@ export class Documents {
   ): Promise<Representation> {
     const isil = event.isil as Isil;
     const iri = institutionIri(this.dataset.baseIri, isil);
-    const description = readDescription(iri, await this.dataset.history.description(event));
+    // The history holds the description as stored, `full` fields and all: its `zdb` projection.
+    const stored = await this.dataset.history.description(event);
+    const description = readDescription(iri, zdbNTriples(stored));
     const institution: Institution = { isil, iri, name: undefined, modified: undefined };
-    const text = await this.write(origin, description, institution, format, language, event.time);
+    const text = await this.write(origin, description, institution, format, language, {
+      asOf: event.time,
+    });
     const body = ownBuffer(Buffer.from(text, 'utf8'));
     return new Representation(body, new Date(event.time * 1000), answer, format);
   }
@@ -351,7 +370,7 @@ export class Documents {
     institution: Institution,
     format: FormatName,
     language: PageLanguage,
-    asOf?: number,
+    { asOf, profile = 'zdb' }: { asOf?: number | undefined; profile?: ProfileName } = {},
   ): Promise<string> {
     const contextUrl = `${origin}${CONTEXT_PATH}`;
     if (format !== 'html') return serialize(description, format, contextUrl);
@@ -367,6 +386,7 @@ export class Documents {
       ...(asOf === undefined
         ? { position: this.dataset.positions?.get(institution.isil) }
         : { asOf: { time: asOf, current: page } }),
+      profile,
     });
   }
 }
@@ -374,22 +394,3 @@ export class Documents {
 /** A memento's key: its datetime beside the format, so that no current document's key is one. */
 const mementoKey = (event: HistoryEvent, format: FormatName, language?: PageLanguage) =>
   `${format}${language ? `${language.lang}${language.explicit ? '!' : ''}` : ''}@${event.time}\u0000${event.isil}`;
-
-/**
- * When a document last changed: when the history says the institution last did; without one, when its record did (its description's `dcterms:modified`, else
- * the index's, else when the dataset was loaded), or when the links served beside it were made, if
- * that is later (and not after the load). Every document of a version with links takes their date:
- * a link added to an institution without one changes its document too.
- */
-function lastModified(dataset: Dataset, institution: Institution, description: Description): Date {
-  // The time of the institution's last event, where the history knows it: a new load of the same
-  // record keeps it (docs/history.md). Never after the load (RFC 9110 §8.8.2.1).
-  const changed = dataset.history.lastChange(institution.isil);
-  if (changed !== undefined) return new Date(Math.min(changed * 1000, dataset.loadedAt.getTime()));
-  const record = description.modified ?? institution.modified ?? dataset.loadedAt;
-  // A links file named for a date still to come (a careless name) dates them no later than the
-  // load: HTTP forbids a Last-Modified after the answer's own date (RFC 9110 §8.8.2.1).
-  const made = dataset.links?.modified;
-  const links = made !== undefined && made > dataset.loadedAt ? dataset.loadedAt : made;
-  return links !== undefined && links > record ? links : record;
-}

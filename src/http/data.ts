@@ -18,19 +18,39 @@ import { negotiate } from './negotiate';
 import { documentAnswer, redirect, RedirectHeaders, sendDocument } from './respond';
 import { documentLinks, seeOther, seeOtherHeaders } from './resource';
 import { publicOrigin } from './publicOrigin';
+import type { ProfileName } from '../rdf/profiles';
+import { sendAlternates, withProfile } from './alternates';
+import {
+  mediaTypeParameter,
+  negotiateProfile,
+  profileHeaders,
+  profileLinks,
+  VARY_PROFILE,
+} from './profile';
 import { originalPath, timeLinks } from './timeLinks';
 
 /**
  * The `Link` header of a document: the licence, every other format as alternate, and its TimeGate
  * and TimeMap (RFC 7089: the document, or the page, is an original resource), under `base`.
  */
-export function linkHeader(base: string, isil: string, self: Format): string {
+export function linkHeader(
+  base: string,
+  isil: string,
+  self: Format,
+  profile?: { readonly baseIri: string; readonly name: ProfileName },
+): string {
   const alternates = FORMATS.filter((f) => f !== self).map(
     (f) => `<${base}${documentPath(isil, f.ext)}>; rel="alternate"; type="${f.mediaType}"`,
   );
-  return [`<${CC0}>; rel="license"`, ...alternates, timeLinks(base, originalPath(isil, self))].join(
-    ', ',
-  );
+  const profiles = profile
+    ? profileLinks(profile.baseIri, profile.name, `${base}${documentPath(isil, self.ext)}`, self)
+    : [];
+  return [
+    `<${CC0}>; rel="license"`,
+    ...alternates,
+    ...profiles,
+    timeLinks(base, originalPath(isil, self)),
+  ].join(', ');
 }
 
 /** How a document of `documents`' dataset is answered: its headers, made once per render. */
@@ -40,18 +60,23 @@ function answerOf(
   institution: Institution,
   format: Format,
   cacheControl: string,
+  profile: ProfileName,
 ): Answer {
   const { isil } = institution;
+  const { baseIri } = documents.dataset;
+  const query = profile === 'zdb' ? '' : `?_profile=${profile}`;
   return documentAnswer(
     {
       'Content-Type': format.contentType,
-      'Content-Location': documentPath(isil, format.ext),
-      'Content-Disposition': `inline; filename="${isil.replace(/[/:]/g, '_')}.${format.ext}"`,
-      Link: linkHeader(base, isil, format),
+      'Content-Location': `${documentPath(isil, format.ext)}${query}`,
+      'Content-Disposition': `inline; filename="${isil.replace(/[/:]/g, '_')}${profile === 'zdb' ? '' : `.${profile}`}.${format.ext}"`,
+      Link: linkHeader(base, isil, format, { baseIri, name: profile }),
       'Cache-Control': cacheControl,
       [DATASET_VERSION]: documents.dataset.version,
+      ...profileHeaders(baseIri, profile),
     },
     format,
+    `Accept-Encoding, ${VARY_PROFILE}`,
   );
 }
 
@@ -63,18 +88,19 @@ function sendFormat(
   institution: Institution,
   format: Format,
   cacheControl: string,
+  profile: ProfileName,
 ): Promise<void> | void {
   const base = publicOrigin(req);
-  const cached = documents.cached(base, institution, format.name);
+  const cached = documents.cached(base, institution, format.name, undefined, profile);
   // A cached document is answered synchronously; only a render returns a promise.
   if (cached) return sendDocument(req, res, cached);
   const others = () =>
     documentLinks(base, institution.isil).filter((l) => l.type !== format.mediaType);
   // Known to fail: answered at once, and the log told only the first time.
-  const failed = documents.failed(institution, format.name);
+  const failed = documents.failed(institution, format.name, profile);
   if (failed) throw cannotWrite(format.label, failed.message, others());
-  const answer = answerOf(base, documents, institution, format, cacheControl);
-  return documents.get(base, institution, format.name, answer).then(
+  const answer = answerOf(base, documents, institution, format, cacheControl, profile);
+  return documents.get(base, institution, format.name, answer, undefined, profile).then(
     (document) => sendDocument(req, res, document),
     (error: unknown) => {
       if (!(error instanceof SerializationError)) throw error;
@@ -94,10 +120,10 @@ export function data({ service, config }: RouteDeps): RequestHandler {
     const path = pathBelow(req);
     const dot = path.lastIndexOf('.');
     if (dot < 0) {
-      const accepted = () => negotiate(req.headers.accept);
+      const accepted = () => negotiate(mediaTypeParameter(req) ?? req.headers.accept);
       const found = findOrGone(req, res, documents, path, bare, accepted);
       if (found instanceof Promise) return found;
-      return seeOther(req, res, found.isil, seeOtherDocument, servesPages(config));
+      return seeOther(req, res, found.isil, seeOtherDocument, servesPages(config), config.baseIri);
     }
     const format = formatByExtension(path.slice(dot + 1));
     if (!format) {
@@ -115,10 +141,12 @@ export function data({ service, config }: RouteDeps): RequestHandler {
       () => format,
     );
     if (found instanceof Promise) return found;
+    const profile = negotiateProfile(req, config.baseIri);
+    if (profile === 'alt') return sendAlternates(req, res, found.isil, config.baseIri, format);
     if (format.name === 'html') {
       const page = institutionPage(config, found.isil, { direct: true, base: publicOrigin(req) });
-      return redirect(res, 302, page, directory);
+      return redirect(res, 302, withProfile(page, profile), directory);
     }
-    return sendFormat(req, res, documents, found, format, cache);
+    return sendFormat(req, res, documents, found, format, cache, profile);
   };
 }

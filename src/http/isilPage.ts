@@ -19,6 +19,8 @@ import { pageHeaders } from './pageHeaders';
 import { publicOrigin } from './publicOrigin';
 import { documentAnswer, sendDocument } from './respond';
 import { pageLanguage } from '../pages/language';
+import { sendAlternates } from './alternates';
+import { negotiateProfile, profileHeaders, VARY_PROFILE } from './profile';
 
 export function page({ service, config }: RouteDeps): RequestHandler {
   const cache = cacheControl(config);
@@ -29,22 +31,26 @@ export function page({ service, config }: RouteDeps): RequestHandler {
     const documents = currentDocuments(service);
     const language = pageLanguage(queryOf(req), req.headers['accept-language']);
     const institution = find(req, documents, pathBelow(req), at);
+    const profile = negotiateProfile(req, config.baseIri);
+    if (profile === 'alt') return sendAlternates(req, res, institution.isil, config.baseIri, html);
     const base = publicOrigin(req);
-    const cached = documents.cached(base, institution, 'html', language);
+    const cached = documents.cached(base, institution, 'html', language, profile);
     if (cached) return sendDocument(req, res, cached);
     const answer = documentAnswer(
       {
         'Content-Type': html.contentType,
         'Content-Language': language.lang,
-        Link: linkHeader(base, institution.isil, html),
+        Link: linkHeader(base, institution.isil, html, { baseIri: config.baseIri, name: profile }),
         'Cache-Control': cache,
         [DATASET_VERSION]: documents.dataset.version,
+        ...profileHeaders(config.baseIri, profile),
         ...policy,
       },
       html,
+      `Accept-Encoding, Accept-Language, ${VARY_PROFILE}`,
     );
     return documents
-      .get(base, institution, 'html', answer, language)
+      .get(base, institution, 'html', answer, language, profile)
       .then((document) => sendDocument(req, res, document));
   };
 }

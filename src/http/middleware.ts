@@ -21,7 +21,7 @@ import {
 export const CORS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Expose-Headers':
-    'Link, Location, Content-Location, ETag, Last-Modified, Vary, Dataset-Version, Retry-After, X-Request-Id, Content-Disposition, Allow, WWW-Authenticate, Results-Truncated, Memento-Datetime',
+    'Link, Location, Content-Location, ETag, Last-Modified, Vary, Dataset-Version, Retry-After, X-Request-Id, Content-Disposition, Allow, WWW-Authenticate, Results-Truncated, Memento-Datetime, Content-Profile',
 } as const;
 
 /**
@@ -36,7 +36,7 @@ export function commonHeaders(res: Response): Record<string, string> {
 const PREFLIGHT = {
   'Access-Control-Allow-Methods': ALLOW,
   'Access-Control-Allow-Headers':
-    'Accept, Accept-Language, Accept-Datetime, If-None-Match, If-Modified-Since',
+    'Accept, Accept-Language, Accept-Datetime, Accept-Profile, If-None-Match, If-Modified-Since',
   'Access-Control-Max-Age': '86400',
   Allow: ALLOW,
   'Content-Length': '0',

@@ -12,6 +12,8 @@ import { redirect, RedirectHeaders } from './respond';
 import { servesPages } from '../pages/pageUrl';
 import { publicOrigin } from './publicOrigin';
 import { originalPath } from './timeLinks';
+import { sendAlternates, withProfile } from './alternates';
+import { mediaTypeParameter, negotiateProfile, VARY_PROFILE } from './profile';
 
 /** The institution's documents under `base`, for the body of a 406. */
 export const documentLinks = (base: string, isil: Isil) =>
@@ -26,7 +28,10 @@ export const documentLinks = (base: string, isil: Isil) =>
  * answer depends on `Accept-Datetime` too (a request with one is sent to a TimeGate).
  */
 export const seeOtherHeaders = (cacheControl: string) =>
-  new RedirectHeaders({ Vary: 'Accept, Accept-Datetime', 'Cache-Control': cacheControl });
+  new RedirectHeaders({
+    Vary: `Accept, Accept-Datetime, ${VARY_PROFILE}`,
+    'Cache-Control': cacheControl,
+  });
 
 /**
  * 303 to the negotiated document of `isil`, or 406 listing them all. With `Accept-Datetime`, an
@@ -39,16 +44,20 @@ export function seeOther(
   isil: Isil,
   headers: RedirectHeaders,
   pages: boolean,
+  baseIri: string,
 ): void {
   const base = publicOrigin(req);
-  const format = negotiate(req.headers.accept);
+  const format = negotiate(mediaTypeParameter(req) ?? req.headers.accept);
   if (!format) throw notAcceptable(undefined, documentLinks(base, isil));
+  // The profile asked for is carried to the document (dx-prof-conneg): in its query string.
+  const profile = negotiateProfile(req, baseIri);
+  if (profile === 'alt') return sendAlternates(req, res, isil, baseIri, format);
   const document = documentPath(isil, format.ext);
   const past = req.headers['accept-datetime'] !== undefined && (format.name !== 'html' || pages);
   redirect(
     res,
     303,
-    `${base}${past ? timegatePath(originalPath(isil, format)) : document}`,
+    withProfile(`${base}${past ? timegatePath(originalPath(isil, format)) : document}`, profile),
     headers,
   );
 }
@@ -62,6 +71,6 @@ export function resource({ service, config }: RouteDeps): RequestHandler {
     const accepted = () => negotiate(req.headers.accept);
     const found = findOrGone(req, res, documents, pathBelow(req), at, accepted);
     if (found instanceof Promise) return found;
-    seeOther(req, res, found.isil, headers, pages);
+    seeOther(req, res, found.isil, headers, pages, config.baseIri);
   };
 }

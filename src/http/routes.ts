@@ -9,7 +9,7 @@ import type { RouteDeps, StaffDeps } from './deps';
 import { healthz, readyz } from './health';
 import { home } from './home';
 import { page } from './isilPage';
-import { context, shapes, SHAPES_PATH } from './published';
+import { context, profiles, PROFILES_PREFIX, shapes, SHAPES_PATH } from './published';
 import { vocab } from './vocab';
 import { VOCAB_PATH } from '../rdf/codeLists';
 import { resource } from './resource';
@@ -105,6 +105,7 @@ export function routeTable(deps: RouteDeps): readonly Route[] {
   const discovery = { contract: 'docs/discovery.md', label: 'discovery' } as const;
   const searching = { contract: 'docs/search.md' } as const;
   const model = { contract: 'docs/data.md' } as const;
+  const profiled = { contract: '§8', label: 'profiles' } as const;
   const entries: Entry[] = [
     {
       match: 'prefix',
@@ -141,6 +142,7 @@ export function routeTable(deps: RouteDeps): readonly Route[] {
       label: 'context',
     },
     { match: 'exact', path: SHAPES_PATH, handler: shapes(deps), ...model, label: 'shapes' },
+    { match: 'prefix', path: PROFILES_PREFIX, handler: profiles(deps), ...profiled },
     {
       match: 'prefix',
       path: `${VOCAB_PATH}/`,

@@ -2,7 +2,7 @@
 // it ends: an XML document for each request, built from the change log's events and the
 // institutions' descriptions. The HTTP route (src/http/oai.ts) reads the request and sends this.
 import { historyOf, Refusal, refuse, type OaiContext } from './oaiContext';
-import { FORMATS, formatOf, rdfXml, RDF } from './metadataFormats';
+import { FORMATS, formatOf, rdfXml, RDF, RDF_FULL } from './metadataFormats';
 import { oaiIdentifier } from './identifiers';
 import { list } from './listVerbs';
 import { cannotDisseminate, describe, itemNamed, record, SEGMENT } from './record';
@@ -110,7 +110,7 @@ async function listMetadataFormats(args: OaiArguments, context: OaiContext): Pro
     if (!item.deleted) {
       const description = await describe(item.isil, context);
       if (description === undefined || rdfXml(description) === undefined)
-        formats = formats.filter((f) => f !== RDF);
+        formats = formats.filter((f) => f !== RDF && f !== RDF_FULL);
     }
   }
   return (

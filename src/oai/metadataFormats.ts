@@ -1,5 +1,6 @@
 // The metadata formats the repository disseminates (OAI-PMH 2.0 §3.4): Dublin Core (`oai_dc`,
-// which every repository must) and the description itself in RDF/XML (`rdf`), each written from
+// which every repository must) and the description itself in RDF/XML (`rdf`, the `zdb` profile;
+// `rdf-full`, the `full` profile), each written from
 // the institution's description; the fields of `oai_dc` are the flat record's (src/record/flatRecord.ts).
 import type { Description } from '../rdf/description';
 import { SerializationError, toRdfXml } from '../rdf/rdfxml';
@@ -28,7 +29,10 @@ export const RDF: MetadataFormat = {
   namespace: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
 };
 
-export const FORMATS: readonly MetadataFormat[] = [OAI_DC, RDF];
+/** The description in the `full` profile (docs/data-model.md), in RDF/XML as `rdf` is. */
+export const RDF_FULL: MetadataFormat = { ...RDF, prefix: 'rdf-full' };
+
+export const FORMATS: readonly MetadataFormat[] = [OAI_DC, RDF, RDF_FULL];
 
 export const formatOf = (prefix: string): MetadataFormat | undefined =>
   FORMATS.find((f) => f.prefix === prefix);

@@ -1,7 +1,8 @@
 // The records of the repository as OAI-PMH writes them: an item's header (identifier, datestamp,
 // sets, deleted status) and, for a live item, its metadata in the format asked for.
 import { flatRecord } from '../record/flatRecord';
-import { FORMATS, oaiDc, rdfXml, RDF, type MetadataFormat } from './metadataFormats';
+import { FORMATS, oaiDc, rdfXml, RDF, RDF_FULL, type MetadataFormat } from './metadataFormats';
+import type { ProfileName } from '../rdf/profiles';
 import { historyOf, refuse, type OaiContext } from './oaiContext';
 import { isilOfIdentifier, oaiIdentifier } from './identifiers';
 import { itemOf, type Item, type TypeSet } from './records';
@@ -20,12 +21,12 @@ export function itemNamed(identifier: string, context: OaiContext): Item {
 }
 
 /** The current description of an ISIL, live or withdrawn, or undefined when the dataset has none. */
-export async function describe(isil: string, context: OaiContext) {
+export async function describe(isil: string, context: OaiContext, profile: ProfileName = 'zdb') {
   const found = context.dataset.exact(isil);
-  if (found?.kind === 'found') return context.dataset.describe(found.institution);
+  if (found?.kind === 'found') return context.dataset.describe(found.institution, profile);
   if (found?.kind !== 'withdrawn') return undefined;
   const { withdrawn } = found;
-  return context.dataset.describe({ ...withdrawn, modified: withdrawn.modified });
+  return context.dataset.describe({ ...withdrawn, modified: withdrawn.modified }, profile);
 }
 
 /** An item's header; `type`: its kind, when live (deleted items are in no `type:` set). */
@@ -56,7 +57,13 @@ export async function record(
   const description = await describe(item.isil, context);
   if (!description) return undefined;
   const entry = flatRecord(item.isil, description);
-  const metadata = format === RDF ? rdfXml(description) : oaiDc(entry, datestamp(item.event.time));
+  // The full profile's description, asked apart: the zdb one gives the header's kind.
+  const full = format === RDF_FULL ? await describe(item.isil, context, 'full') : undefined;
+  const metadata = full
+    ? rdfXml(full)
+    : format === RDF
+      ? rdfXml(description)
+      : oaiDc(entry, datestamp(item.event.time));
   return metadata === undefined
     ? undefined
     : `<record>${header(item, context, entry.type ?? 'unknown')}<metadata>${metadata}</metadata></record>`;

@@ -19,6 +19,8 @@ import { layout } from './frame';
 import { DE, ELSEWHERE, KINDS, PAGE } from './institutionWords';
 import { escapeHtml, escapeMarkup } from './escape';
 import { humanDate, humanNumber, keepLanguage, type PageLanguage } from './language';
+import { fullFacts } from './fullFacts';
+import type { ProfileName } from '../rdf/profiles';
 
 const { foaf, v, dbp, dc, dcterms, schema, gbv, rdf, rdfs, wdrs } = PREFIXES;
 
@@ -76,6 +78,8 @@ export interface PageOptions {
   readonly versionCount?: number;
   /** A memento's page: the time it shows the record as of, and the current page. */
   readonly asOf?: { readonly time: number; readonly current: string };
+  /** The profile the description is in: `full` shows what the record holds beyond `zdb`. */
+  readonly profile?: ProfileName;
   /** Wikidata's position, shown where the record has no coordinates (src/store/positions.ts). */
   readonly position?: Position | undefined;
 }
@@ -374,7 +378,7 @@ export function renderPage(
   const body = `${asOfNote(options)}<h1${langOf(nameTerm)}>${escapeHtml(name)}</h1>
 ${others.length ? `<p class="other-names">${t.otherNames}: ${others.join(' · ')}</p>` : ''}
 ${facts(g, r, institution, options)}
-${notes ? section(t.about, notes) : ''}${section(t.addresses, addresses(g, r, t))}${section(t.location, where)}${section(t.hours, hours(g, r))}${section(t.contact, contact(g, r, t))}${section(t.web, webLinks(g, r, t))}${section(t.related, related)}${section(t.linksOut, out)}${section(t.data, formats)}${section(t.versions, versions(options, `/isil/${institution.isil}`))}
+${notes ? section(t.about, notes) : ''}${section(t.addresses, addresses(g, r, t))}${section(t.location, where)}${section(t.hours, hours(g, r))}${section(t.contact, contact(g, r, t))}${section(t.web, webLinks(g, r, t))}${section(t.related, related)}${section(t.linksOut, out)}${options.profile === 'full' ? section(lang === 'de' ? 'Aus dem Datensatz der ISIL-Agentur' : "From the ISIL agency's record", fullFacts(g, r, lang)) : ''}${section(t.data, formats)}${section(t.versions, versions(options, `/isil/${institution.isil}`))}
 <p class="record">${modifiedDate && !Number.isNaN(modifiedDate.getTime()) ? `${t.modified} ${humanDate(modifiedDate, lang)}. ` : ''}${t.licence} ${license === CC0 || !license ? `<a rel="license" href="${CC0}">CC0 1.0 Universal</a>` : link(license)}.</p>`;
   return layout({
     language: options.language,

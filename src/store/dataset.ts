@@ -16,6 +16,7 @@ import type { Position } from './positions';
 import { institutionIriFor, type CheckedIri } from './queries';
 import { TimeSlicer } from '../util/timeSlice';
 import type { History, HistoryEvent, InstitutionState, VersionInfo } from '../history/model';
+import type { ProfileName } from '../rdf/profiles';
 
 export type { DataWarning, Institution, Lookup, Successor, Withdrawn } from './datasetIndex';
 
@@ -46,7 +47,7 @@ export interface DescriptionSource {
    * The description of the institution `iri` as N-Triples (queries/describe.rq). Throws at once
    * when the store was freed.
    */
-  describe(iri: CheckedIri): string | Promise<string>;
+  describe(iri: CheckedIri, profile?: ProfileName): string | Promise<string>;
   /** Releases the store; describing afterwards fails. */
   free(): void;
 }
@@ -199,8 +200,8 @@ export class Dataset<S extends DescriptionSource = DescriptionSource> {
   }
 
   /** The description of `isil` as the store answers it (N-Triples), unread: for the dumps. */
-  describeText(isil: Isil): Promise<string> {
-    return Promise.resolve(this.store.describe(institutionIriFor(this.baseIri, isil)));
+  describeText(isil: Isil, profile: ProfileName = 'zdb'): Promise<string> {
+    return Promise.resolve(this.store.describe(institutionIriFor(this.baseIri, isil), profile));
   }
 
   /**
@@ -209,16 +210,15 @@ export class Dataset<S extends DescriptionSource = DescriptionSource> {
    * (a reload's swap) still answers it. Throws at once, not through the promise, when the store
    * was freed before.
    */
-  describe(institution: Institution): Promise<Description> {
+  describe(institution: Institution, profile: ProfileName = 'zdb'): Promise<Description> {
     const { iri } = institution;
-    const text = this.store.describe(institutionIriFor(this.baseIri, institution.isil));
+    const text = this.store.describe(institutionIriFor(this.baseIri, institution.isil), profile);
     return Promise.resolve(text).then((answer) => toDescription(iri, answer));
   }
 
   documentIri(institution: Institution): string {
     return descriptionIri(this.baseIri, institution.isil);
   }
-
   free(): void {
     this.store.free();
     this.history.close();

@@ -49,7 +49,7 @@ describe('the bundled dataset, as npm start serves it', () => {
     assert.equal(r200.headers['content-type'], 'application/rdf+xml;charset=UTF-8');
     assert.equal(r200.headers['content-location'], '/data/organisations/DE-1a.rdf');
     assert.equal(r200.headers['content-disposition'], 'inline; filename="DE-1a.rdf"');
-    assert.equal(r200.headers.vary, 'Accept-Encoding');
+    assert.equal(r200.headers.vary, 'Accept-Encoding, Accept-Profile');
     assert.match(
       r200.headers.link!,
       /^<http:\/\/creativecommons\.org\/publicdomain\/zero\/1\.0\/>; rel="license"/,

@@ -26,7 +26,7 @@ import {
  * otherwise (Fetch's CORS-safelisted response headers need no listing).
  */
 const CORS_EXPOSE =
-  'Link, Location, Content-Location, ETag, Last-Modified, Vary, Dataset-Version, Retry-After, X-Request-Id, Content-Disposition, Allow, WWW-Authenticate, Results-Truncated, Memento-Datetime';
+  'Link, Location, Content-Location, ETag, Last-Modified, Vary, Dataset-Version, Retry-After, X-Request-Id, Content-Disposition, Allow, WWW-Authenticate, Results-Truncated, Memento-Datetime, Content-Profile';
 const HTTP_DATE =
   /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
@@ -104,8 +104,8 @@ for (const adapter of EMBEDDED)
       it('303 Location is the HTML document, absolute (PUBLIC_URL)', () =>
         assert.equal(r303.headers.location, `${PUBLIC}/data/organisations/DE-1a.html`));
       it('303 Content-Length is 0', () => assert.equal(r303.headers['content-length'], '0'));
-      it('303 varies on Accept, and on Accept-Datetime (which sends it to a TimeGate)', () =>
-        assert.equal(r303.headers.vary, 'Accept, Accept-Datetime'));
+      it('303 varies on Accept, Accept-Datetime (which sends it to a TimeGate) and Accept-Profile', () =>
+        assert.equal(r303.headers.vary, 'Accept, Accept-Datetime, Accept-Profile'));
       it('303 is cacheable', () =>
         assert.match(r303.headers['cache-control']!, /^public, max-age=\d+$/));
       it('then 302', () => assert.equal(r302.status, 302));
@@ -117,8 +117,8 @@ for (const adapter of EMBEDDED)
       it('then 200', () => assert.equal(r200.status, 200));
       it('200 Content-Type is text/html;charset=utf-8', () =>
         assert.equal(r200.headers['content-type'], 'text/html;charset=utf-8'));
-      it('200 varies on Accept-Encoding and, being a page in German or English, Accept-Language', () =>
-        assert.equal(r200.headers.vary, 'Accept-Encoding, Accept-Language'));
+      it('200 varies on Accept-Encoding, Accept-Language (a page in German or English) and Accept-Profile', () =>
+        assert.equal(r200.headers.vary, 'Accept-Encoding, Accept-Language, Accept-Profile'));
       it('200 is an HTML document naming the institution', () => {
         assert.match(r200.text, /^<!DOCTYPE html>/);
         assert.match(
@@ -200,7 +200,8 @@ for (const adapter of EMBEDDED)
           it('strong ETag', () => assert.match(res.headers.etag!, /^"[A-Za-z0-9_-]+"$/));
           it('Cache-Control', () =>
             assert.match(res.headers['cache-control']!, /^public, max-age=\d+$/));
-          it('Vary: Accept-Encoding', () => assert.equal(res.headers.vary, 'Accept-Encoding'));
+          it('Vary: Accept-Encoding, Accept-Profile', () =>
+            assert.equal(res.headers.vary, 'Accept-Encoding, Accept-Profile'));
           it('Link: licence and an alternate for each other format with its type', () => {
             const link = res.headers.link!;
             assert.match(
@@ -312,7 +313,7 @@ for (const adapter of EMBEDDED)
           assert.equal(res.headers['access-control-allow-methods'], 'GET, HEAD, OPTIONS');
           assert.equal(
             res.headers['access-control-allow-headers'],
-            'Accept, Accept-Language, Accept-Datetime, If-None-Match, If-Modified-Since',
+            'Accept, Accept-Language, Accept-Datetime, Accept-Profile, If-None-Match, If-Modified-Since',
           );
           assert.match(res.headers['access-control-max-age']!, /^\d+$/);
         });
@@ -587,7 +588,7 @@ for (const adapter of EMBEDDED)
           assert.ok((coded.body as Buffer).length < (plain.body as Buffer).length);
           assert.deepEqual(decode(coded.body as Buffer), plain.body);
           assert.notEqual(coded.headers.etag, plain.headers.etag);
-          assert.equal(coded.headers.vary, 'Accept-Encoding');
+          assert.equal(coded.headers.vary, 'Accept-Encoding, Accept-Profile');
         });
       }
       it('a coded ETag revalidates (304)', async () => {

@@ -34,10 +34,10 @@ interface Golden {
 
 const GOLDEN: Record<string, Golden> = {
   bundled: {
-    version: '35b815582d00',
-    snapshot: 'c6e134391335ec695a89bce66c4751dbbd28cdbe022a9ae7522c733f9ad92f66',
+    version: '32d0a2c025d7',
+    snapshot: '16e135a2836b962c45ef60d640795b8b5060cb62d64f18c84395d82f3eb9526a',
     defects: '07f51e4e6f6cf5b78ac3ab31000fb8104aa93890679da765b0dd9d2019958965',
-    log: 'aaf9e4561f140d4474a40e96468e0d1270e04f2eabefd8cf1ca28500c607051a',
+    log: 'b72d6f60e4448cb513be2bf3b382d4efc64a30977e70a748e6cdab0e834d8331',
   },
   generated: {
     version: '631b154f9c4b',
@@ -46,10 +46,10 @@ const GOLDEN: Record<string, Golden> = {
     log: '734bce81950c7fa9cb879341f9b562f9f3203030ccfc05b08657f19cf7a6a621',
   },
   pica: {
-    version: '4d2edc88a0aa',
-    snapshot: '5fe8639cd9c5bf95971ef7bbf738f0072b81269011874f6b23d09cc9c5afb941',
+    version: '7d32e25744d1',
+    snapshot: 'a3634daac27ad463ea61eb3a780cff438f9e3c8fc83b33991d83923ba583116b',
     defects: '4f53cda18c2baa0c0354bb5f9a3ecbe5ed12ab4d8e11ba873c2f11161202b945',
-    log: '22c52e04baf0125f40bc2bd548d50767056d179322cde15d1b571b0e2842dc17',
+    log: '265c1f70df6f6158a67f66de7e47371bcab5667b55955be048b57fa95055385a',
   },
   chain: {
     version: 'e926349d446a',

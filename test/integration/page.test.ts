@@ -98,7 +98,7 @@ describe('HTML page /isil/<isil>', () => {
     assert.match(de.text, /Besuchsadresse/);
     assert.match(de.text, /Datensatz zuletzt geändert am 15\. Dezember 2021/);
     assert.equal(de.headers['content-language'], 'de');
-    assert.equal(de.headers.vary, 'Accept-Encoding, Accept-Language');
+    assert.equal(de.headers.vary, 'Accept-Encoding, Accept-Language, Accept-Profile');
     const en = await request(app).get('/isil/DE-1a').set('Accept-Language', 'en').expect(200);
     assert.match(en.text, /<html lang="en">/);
     assert.notEqual(en.headers.etag, de.headers.etag);
@@ -111,7 +111,7 @@ describe('HTML page /isil/<isil>', () => {
     // The RDF documents stay as the source has them: no language tag is added to the data.
     const ttl = await request(app).get('/data/organisations/DE-1a.ttl').expect(200);
     assert.doesNotMatch(ttl.text, /"@de/);
-    assert.equal(ttl.headers.vary, 'Accept-Encoding');
+    assert.equal(ttl.headers.vary, 'Accept-Encoding, Accept-Profile');
   });
 
   describe('data that tries to inject markup', () => {

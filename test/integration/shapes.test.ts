@@ -10,7 +10,7 @@ import { BASE, buildApp, rawRequest, sameGraph, needsThirdParty } from '../suppo
 
 const SH = 'http://www.w3.org/ns/shacl#';
 const CORS_EXPOSE =
-  'Link, Location, Content-Location, ETag, Last-Modified, Vary, Dataset-Version, Retry-After, X-Request-Id, Content-Disposition, Allow, WWW-Authenticate, Results-Truncated, Memento-Datetime';
+  'Link, Location, Content-Location, ETag, Last-Modified, Vary, Dataset-Version, Retry-After, X-Request-Id, Content-Disposition, Allow, WWW-Authenticate, Results-Truncated, Memento-Datetime, Content-Profile';
 
 describe('GET /shapes.ttl', () => {
   before(needsThirdParty);

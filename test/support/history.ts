@@ -43,7 +43,8 @@ async function statesOf(
   const texts = new Map<string, string>();
   try {
     for (const institution of dataset.institutions()) {
-      const text = writeTriples((await dataset.describe(institution)).triples);
+      // As the loader's history holds it: the description as stored, its full fields included.
+      const text = writeTriples((await dataset.describe(institution, 'full')).triples);
       const hash = createHash('sha256').update(text).digest('hex').slice(0, 32);
       states.set(institution.isil, { isil: institution.isil, status: 'live', hash });
       texts.set(hash, text);

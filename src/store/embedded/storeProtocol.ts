@@ -2,6 +2,7 @@
 // the messages themselves are src/threads/'s.
 import type { VersionInfo } from '../../history/model';
 import type { LoadOptions, LoadReport } from '../../load/loadSources';
+import type { ProfileName } from '../../rdf/profiles';
 import type { Position } from '../positions';
 
 /**
@@ -10,7 +11,7 @@ import type { Position } from '../positions';
  */
 export type Request =
   | { readonly op: 'load'; readonly sources: readonly string[]; readonly options: LoadOptions }
-  | { readonly op: 'describe'; readonly iri: string };
+  | { readonly op: 'describe'; readonly iri: string; readonly profile: ProfileName };
 
 /** A load's result: the report, and the index rows as JSON pieces. */
 export interface LoadedReply {

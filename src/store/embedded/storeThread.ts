@@ -20,6 +20,7 @@ import { WorkerClient } from '../../threads/client';
 import { moduleIn } from '../../threads/workerRequire';
 import type { SelectBinding } from './datasetStore';
 import type { CheckedIri } from '../queries';
+import type { ProfileName } from '../../rdf/profiles';
 import { reviveLoadError, type LoadedReply, type Reply, type Request } from './storeProtocol';
 
 /** The worker's module beside this one (src/threads/workerRequire.ts says how it is loaded). */
@@ -45,9 +46,9 @@ export class StoreInThread implements DescriptionSource {
    * has answered every query sent before the free); resolves later. Throws at once, like a store
    * in this thread, when this store was freed.
    */
-  describe(iri: CheckedIri): Promise<string> {
+  describe(iri: CheckedIri, profile: ProfileName = 'zdb'): Promise<string> {
     if (this.freed) throw freedError();
-    return this.thread.describe(this.storeNumber, iri);
+    return this.thread.describe(this.storeNumber, iri, profile);
   }
 
   free(): void {
@@ -92,8 +93,8 @@ class StoreHolder {
     return reply;
   }
 
-  async describe(iri: CheckedIri): Promise<string> {
-    const reply = await this.ask({ op: 'describe', iri });
+  async describe(iri: CheckedIri, profile: ProfileName): Promise<string> {
+    const reply = await this.ask({ op: 'describe', iri, profile });
     if (typeof reply !== 'string')
       throw new Error('the store thread answered a describe without text');
     return reply;
@@ -201,12 +202,16 @@ export class StoreThread implements Store<LoadRequest> {
     this.ahead = { key: requestKey(request), loading };
   }
 
-  /** The N-Triples of `describe.rq` for `iri` from the store `storeNumber`. */
-  async describe(storeNumber: number, iri: CheckedIri): Promise<string> {
+  /** The N-Triples of the profile's describe query for `iri` from the store `storeNumber`. */
+  async describe(
+    storeNumber: number,
+    iri: CheckedIri,
+    profile: ProfileName = 'zdb',
+  ): Promise<string> {
     if (this.broken) throw this.broken;
     const holder = this.stores.get(storeNumber);
     if (!holder) throw freedError();
-    return holder.describe(iri);
+    return holder.describe(iri, profile);
   }
 
   /** Frees the store `storeNumber`: its thread ends once it has answered the queries sent before. */

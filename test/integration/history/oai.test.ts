@@ -59,13 +59,13 @@ for (const adapter of EMBEDDED)
     });
 
     describe('ListMetadataFormats', () => {
-      it('lists oai_dc and rdf', async () => {
+      it('lists oai_dc, rdf and rdf-full', async () => {
         const answer = await ask(app, 'verb=ListMetadataFormats');
-        assert.deepEqual(answer.text.get('metadataPrefix'), ['oai_dc', 'rdf']);
+        assert.deepEqual(answer.text.get('metadataPrefix'), ['oai_dc', 'rdf', 'rdf-full']);
       });
-      it('lists both for an institution RDF/XML can carry', async () => {
+      it('lists all for an institution RDF/XML can carry', async () => {
         const answer = await ask(app, `verb=ListMetadataFormats&identifier=${id(base[1]!)}`);
-        assert.deepEqual(answer.text.get('metadataPrefix'), ['oai_dc', 'rdf']);
+        assert.deepEqual(answer.text.get('metadataPrefix'), ['oai_dc', 'rdf', 'rdf-full']);
       });
       it('omits rdf for one it cannot (whose .rdf answers 406)', async () => {
         const answer = await ask(app, `verb=ListMetadataFormats&identifier=${id(ODD)}`);

@@ -519,7 +519,7 @@ for (const adapter of ADAPTERS)
             .set('Accept-Datetime', httpDate(T1 + 60));
           assert.equal(seeOther.status, 303);
           assert.equal(seeOther.headers.location, at('/timegate/data/organisations/DE-Mt1.ttl'));
-          assert.equal(seeOther.headers.vary, 'Accept, Accept-Datetime');
+          assert.equal(seeOther.headers.vary, 'Accept, Accept-Datetime, Accept-Profile');
           assert.equal(seeOther.headers['memento-datetime'], undefined);
           const found = await request(app)
             .get(local(seeOther.headers.location))
@@ -544,7 +544,7 @@ for (const adapter of ADAPTERS)
           .get('/resource/organisations/DE-Mt1')
           .set('Accept', 'text/turtle');
         assert.equal(res.headers.location, at('/data/organisations/DE-Mt1.ttl'));
-        assert.equal(res.headers.vary, 'Accept, Accept-Datetime');
+        assert.equal(res.headers.vary, 'Accept, Accept-Datetime, Accept-Profile');
       });
     });
 

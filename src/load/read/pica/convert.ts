@@ -7,6 +7,7 @@ import { IRI_SAFE_ISIL, iri, text, Triples } from '../recordTriples';
 import { codeWarnings } from './codeCheck';
 import type { SkippedRecord, SourceRecord } from '../sourceRecord';
 import type { PicaField, PicaRecord } from './read';
+import { writeFull } from './full';
 
 const { rdf, rdfs, xsd, owl, foaf, v, dbp, dc, dcterms, geo, wgs84, schema, gbv, wdrs, cdtype } =
   PREFIXES;
@@ -80,6 +81,8 @@ export function convertRecord(
       );
   } else {
     published(record, isil, R, out);
+    // What the `full` profile adds, in the same description: queries/describe.rq leaves it out.
+    writeFull(record, isil, R, out, options);
   }
   out.add(R, `${wdrs}describedby`, D);
   out.add(D, `${dcterms}license`, `<${CC0}>`);
@@ -242,7 +245,7 @@ function phoneNumber(
  * "Aufgegangen in DE-11-97" or "Ungültig; aufgegangen in …", which is where lobid-organisations
  * reads it too (its `successor` field, conf/fix-enriched.fix); no structured field holds it.
  */
-function successorOf(record: PicaRecord, isil: string): string | undefined {
+export function successorOf(record: PicaRecord, isil: string): string | undefined {
   for (const note of fields(record, '047A').flatMap((f) => values(f, 'a'))) {
     const named = /aufgegangen in:?\s+([A-Za-z0-9]{1,4}-[A-Za-z0-9/:-]*[A-Za-z0-9])/iu.exec(
       note.normalize('NFC'),
@@ -274,18 +277,18 @@ function modifiedOf(record: PicaRecord): { lexical: string; date: Date } | undef
     : undefined;
 }
 
-function fields(record: PicaRecord, tag: string): PicaField[] {
+export function fields(record: PicaRecord, tag: string): PicaField[] {
   return record.fields.filter((f) => f.tag === tag);
 }
 
-function values(field: PicaField, code: string): string[] {
+export function values(field: PicaField, code: string): string[] {
   return field.subfields.filter((s) => s.code === code).map((s) => s.value);
 }
 
 /** The first value of `code` in the field, or in the record's first field `tag`. */
-function value(source: PicaField, code: string): string | undefined;
-function value(source: PicaRecord, tag: string, code: string): string | undefined;
-function value(source: PicaField | PicaRecord, a: string, b?: string): string | undefined {
+export function value(source: PicaField, code: string): string | undefined;
+export function value(source: PicaRecord, tag: string, code: string): string | undefined;
+export function value(source: PicaField | PicaRecord, a: string, b?: string): string | undefined {
   const field = 'tag' in source ? source : source.fields.find((f) => f.tag === a);
   const code = 'tag' in source ? a : b;
   return field?.subfields.find((s) => s.code === code)?.value;

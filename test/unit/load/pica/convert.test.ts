@@ -1,5 +1,7 @@
-// The PICA+ converter: each row of docs/data-model.md's mapping, display flags, statuses, both eras of
-// the format, NFC and white space, one node per phone number, and N-Triples Oxigraph accepts.
+// The PICA+ converter: each row of docs/data-model.md's `zdb` mapping (read through the `zdb`
+// projection, zdbProjection, since the converter writes the `full` fields beside them),
+// display flags, statuses, both eras of the format, NFC and white space, one node per phone number,
+// and N-Triples Oxigraph accepts.
 import assert from 'node:assert/strict';
 import { Parser, type Quad } from 'n3';
 import oxigraph from 'oxigraph';
@@ -7,6 +9,7 @@ import { convertRecord, type ConvertOptions } from '../../../../src/load/read/pi
 import type { PicaRecord } from '../../../../src/load/read/pica/read';
 import type { SkippedRecord, SourceRecord } from '../../../../src/load/read/sourceRecord';
 import { CC0, PREFIXES, XSD_STRING } from '../../../../src/rdf/namespaces';
+import { zdbProjection } from '../../../../src/rdf/profiles';
 
 const { rdf, rdfs, xsd, owl, foaf, v, dbp, dc, dcterms, geo, wgs84, schema, gbv, wdrs, cdtype } =
   PREFIXES;
@@ -52,8 +55,9 @@ function skipped(rec: PicaRecord): SkippedRecord {
 
 class Graph {
   readonly quads: Quad[];
-  constructor(ntriples: string) {
-    this.quads = new Parser({ format: 'application/n-triples' }).parse(ntriples);
+  constructor(ntriples: string, profile: 'zdb' | 'full' = 'full') {
+    const quads = new Parser({ format: 'application/n-triples' }).parse(ntriples);
+    this.quads = profile === 'zdb' ? zdbProjection(quads) : quads;
   }
   objects(subject: string, predicate: string): Quad['object'][] {
     return this.quads
@@ -75,7 +79,7 @@ class Graph {
   }
 }
 
-const graph = (...fields: FieldSpec[]) => new Graph(convert(record(...fields)).ntriples);
+const graph = (...fields: FieldSpec[]) => new Graph(convert(record(...fields)).ntriples, 'zdb');
 
 describe('convertRecord', () => {
   describe('identity and description document', () => {
@@ -83,7 +87,7 @@ describe('convertRecord', () => {
     let g: Graph;
     before(() => {
       result = convert(record(['029A', ['a', 'Stadtbibliothek Mu\u0308nster']]));
-      g = new Graph(result.ntriples);
+      g = new Graph(result.ntriples, 'zdb');
     });
     it('is a published record of the ISIL in 008H $e', () => {
       assert.equal(result.isil, 'DE-Xy1');
@@ -438,7 +442,7 @@ describe('convertRecord', () => {
             ['047A', ['a', 'Aufgegangen in DE-11-97']],
           ),
         );
-        g = new Graph(result.ntriples);
+        g = new Graph(result.ntriples, 'zdb');
       });
       it('is withdrawn, with the successor its note names', () => {
         assert.equal(result.status, 'withdrawn');

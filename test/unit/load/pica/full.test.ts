@@ -1,0 +1,291 @@
+// The full profile's mapping on the agency's real records (both files, both eras): every field
+// docs/data-model.md lists under "The full profile" that a record holds comes out as the property
+// documented for it; the `zdb` projection (queries/describeOwn.rq in the store, zdbProjection for
+// the mementos) leaves exactly those out; and the opening-hours reader, rule by rule.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import fs from 'node:fs';
+import { Parser, type Quad } from 'n3';
+import oxigraph from 'oxigraph';
+import { convertRecord } from '../../../../src/load/read/pica/convert';
+import { fullTriples } from '../../../../src/load/read/pica/full';
+import { parseOpeningHours } from '../../../../src/load/read/pica/openingHours';
+import { readPica, sniffPica, type PicaRecord } from '../../../../src/load/read/pica/read';
+import { PREFIXES } from '../../../../src/rdf/namespaces';
+import { FULL_TERMS, TERMS, zdbProjection } from '../../../../src/rdf/profiles';
+import { checkedIri, loadQueries } from '../../../../src/store/queries';
+import { QUERY_DIR } from '../../../../src/util/paths';
+import { BASE, needsThirdParty, REAL_DATA, sameGraph } from '../../../support';
+
+const { dcterms, schema } = PREFIXES;
+const FILES = [
+  'isil-directory_pica-plain_8-records.dat',
+  'isil-directory_picaplus-xml_2013_9-records.xml',
+];
+
+/** Field and subfield (`*`: any) → the property the documented table gives it. */
+const DOCUMENTED: readonly (readonly [string, string, string])[] = [
+  ['008H', 'b', `${schema}identifier`],
+  ['008H', 'f', `${schema}identifier`],
+  ['008H', 'i', `${schema}identifier`],
+  ['008H', 'a', `${schema}identifier`],
+  ['035D', 'a', `${TERMS}formerSigel`],
+  ['009Q', 'x', `${TERMS}sruEndpoint`],
+  ['032P', 'f', `${schema}address`],
+  ['032P', 'i', `${TERMS}openingHoursText`],
+  ['035E', 'a', `${TERMS}status`],
+  ['035E', 'f', `${TERMS}institutionType`],
+  ['035E', 'g', `${TERMS}funder`],
+  ['035E', 'h', `${TERMS}stockSize`],
+  ['035E', 'b', `${TERMS}sector`],
+  ['035E', 'l', `${TERMS}holdingsLicence`],
+  ['035I', 'a', `${schema}memberOf`],
+  ['035O', 'a', `${TERMS}interlibraryLoanCentreName`],
+  ['035L', 'd', `${schema}contactPoint`],
+  ['035G', 'a', `${TERMS}collectionSubject`],
+  ['035H', 'a', `${TERMS}specialCollection`],
+];
+
+interface Converted {
+  readonly isil: string;
+  readonly record: PicaRecord;
+  readonly quads: Quad[];
+}
+
+function converted(): Converted[] {
+  const out: Converted[] = [];
+  for (const name of FILES) {
+    const file = path.join(REAL_DATA, name);
+    const form = sniffPica(file)!;
+    let n = 0;
+    for (const record of readPica(file, form)) {
+      if ('malformed' in record) continue;
+      const isil = record.fields
+        .find((f) => f.tag === '008H')
+        ?.subfields.find((s) => s.code === 'e')?.value;
+      const status = record.fields
+        .find((f) => f.tag === '035E')
+        ?.subfields.find((s) => s.code === 'a')?.value;
+      if (!isil || status === 'I' || status === 'N') continue;
+      const text = fullTriples(record, isil, { baseIri: BASE, blankNodePrefix: `f${n++}x` });
+      out.push({ isil, record, quads: new Parser({ format: 'N-Triples' }).parse(text) });
+    }
+  }
+  return out;
+}
+
+describe('the full profile of the real PICA+ records', () => {
+  before(needsThirdParty);
+  let records: Converted[];
+  before(() => (records = converted()));
+
+  it('reads records of both files', () => assert.ok(records.length >= 15, `${records.length}`));
+
+  for (const [tag, code, property] of DOCUMENTED)
+    it(`${tag} $${code} comes out as ${property.replace(/^.*[#/]/, '')}`, () => {
+      const holding = records.filter((r) =>
+        r.record.fields.some(
+          (f) =>
+            f.tag === tag &&
+            f.subfields.some(
+              (s) =>
+                s.code === code && (tag !== '009Q' || /^(sru|openurl|paia|daia)$/i.test(s.value)),
+            ),
+        ),
+      );
+      assert.ok(holding.length > 0, `no real record holds ${tag} $${code}`);
+      for (const r of holding)
+        assert.ok(
+          r.quads.some((q) => q.predicate.value === property),
+          `${r.isil}: ${tag} $${code} without ${property}`,
+        );
+    });
+
+  it('links the predecessor 035D $b names by its IRI (DE-1a: DE-He201)', () => {
+    const de1a = records.find((r) => r.isil === 'DE-1a' && r.quads.length > 60)!;
+    assert.ok(
+      de1a.quads.some(
+        (q) =>
+          q.predicate.value === `${dcterms}replaces` &&
+          q.object.value === `${BASE}/resource/organisations/DE-He201`,
+      ),
+    );
+  });
+
+  it('reads DE-Hil2 hours into two specifications and its SRU, PAIA, DAIA endpoints', () => {
+    const hil2 = records.find((r) => r.isil === 'DE-Hil2')!;
+    const specs = hil2.quads.filter(
+      (q) => q.predicate.value === `${schema}openingHoursSpecification`,
+    );
+    assert.equal(specs.length, 2);
+    for (const kind of ['sruEndpoint', 'paiaEndpoint', 'daiaEndpoint'])
+      assert.ok(
+        hil2.quads.some((q) => q.predicate.value === `${TERMS}${kind}`),
+        kind,
+      );
+  });
+
+  it('marks hours that do not read, keeping the text (DE-38M: "Mo-Fr 9.00-19 (Lesesaal)")', () => {
+    const zbmed = records.find((r) => r.isil === 'DE-38M')!;
+    assert.ok(zbmed.quads.some((q) => q.predicate.value === `${TERMS}openingHoursUnparsed`));
+    assert.ok(!zbmed.quads.some((q) => q.predicate.value === `${schema}openingHoursSpecification`));
+  });
+
+  it('types the 2025 institution type 85 as its own concept, not as a library', () => {
+    const museum = records.find((r) => r.isil === 'DE-MUS-872815')!;
+    assert.ok(
+      museum.quads.some(
+        (q) =>
+          q.predicate.value === `${TERMS}institutionType` &&
+          q.object.value === `${BASE}/vocab/institution-types/85`,
+      ),
+    );
+  });
+});
+
+/** The converter's whole description of each real record, published or withdrawn, as N-Triples. */
+function described(): { isil: string; ntriples: string }[] {
+  const out: { isil: string; ntriples: string }[] = [];
+  for (const name of FILES) {
+    const file = path.join(REAL_DATA, name);
+    let n = 0;
+    for (const record of readPica(file, sniffPica(file)!)) {
+      if ('malformed' in record) continue;
+      const result = convertRecord(record, {
+        baseIri: BASE,
+        origin: name,
+        blankNodePrefix: `d${n++}x`,
+      });
+      if ('ntriples' in result) out.push({ isil: result.isil, ntriples: result.ntriples });
+    }
+  }
+  return out;
+}
+
+describe('the zdb projection of the real records', () => {
+  before(needsThirdParty);
+  const parse = (text: string) => new Parser({ format: 'N-Triples' }).parse(text);
+
+  it('in the store and in zdbProjection leaves out the same triples', () => {
+    const template = loadQueries().describeOwn;
+    let full = 0;
+    for (const { isil, ntriples } of described()) {
+      const graph = `${BASE}/data/organisations/${isil}`;
+      const store = new oxigraph.Store();
+      try {
+        store.load(ntriples, {
+          format: 'application/n-triples',
+          to_graph_name: oxigraph.namedNode(graph),
+        });
+        const query = template.bind({ description: checkedIri(graph) });
+        const inStore = parse(store.query(query, { results_format: 'nt' }) as string);
+        // Both through the store, which writes typed literals canonically.
+        const projected = new oxigraph.Store();
+        projected.load(
+          zdbProjection(parse(ntriples))
+            .map((q) => `${termText(q.subject)} <${q.predicate.value}> ${termText(q.object)} .\n`)
+            .join(''),
+          { format: 'application/n-triples' },
+        );
+        const expected = parse(
+          projected.query('CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }', {
+            results_format: 'nt',
+          }) as string,
+        );
+        (projected as unknown as { free(): void }).free();
+        assert.ok(sameGraph(inStore, expected), isil);
+        if (inStore.length < parse(ntriples).length) full++;
+      } finally {
+        (store as unknown as { free(): void }).free();
+      }
+    }
+    assert.ok(full >= 15, `${full} records with full fields`);
+  });
+
+  it('keeps no full term', () => {
+    for (const { isil, ntriples } of described())
+      for (const q of zdbProjection(parse(ntriples)))
+        assert.ok(
+          !q.predicate.value.startsWith(TERMS) && !FULL_TERMS.includes(q.predicate.value),
+          `${isil}: ${q.predicate.value}`,
+        );
+  });
+
+  for (const name of ['describe.rq', 'describeOwn.rq'])
+    it(`${name} lists FULL_TERMS, each time`, () => {
+      const text = fs.readFileSync(path.join(QUERY_DIR, name), 'utf8');
+      const lists = [...text.matchAll(/\?[pf] IN \(([^)]*)\)/g)].map((m) =>
+        m[1]!
+          .split(',')
+          .map((t) =>
+            t
+              .trim()
+              .replace(/^schema:/, schema)
+              .replace(/^dcterms:/, dcterms),
+          )
+          .sort(),
+      );
+      assert.equal(lists.length, 3);
+      for (const list of lists) assert.deepEqual(list, [...FULL_TERMS].sort());
+    });
+});
+
+/** A term as N-Triples writes it. */
+function termText(term: Quad['object']): string {
+  if (term.termType === 'NamedNode') return `<${term.value}>`;
+  if (term.termType === 'BlankNode') return `_:${term.value}`;
+  const literal = term as { value: string; datatype: { value: string }; language: string };
+  const quoted = JSON.stringify(literal.value);
+  return literal.language
+    ? `${quoted}@${literal.language}`
+    : `${quoted}^^<${literal.datatype.value}>`;
+}
+
+describe('the full profile of a record with a parent (029R, which no real record holds)', () => {
+  const record = (subfields: { code: string; value: string }[]): PicaRecord => ({
+    id: '1',
+    position: '1',
+    fields: [{ tag: '029R', occurrence: undefined, subfields }],
+  });
+  const parents = (r: PicaRecord) =>
+    new Parser({ format: 'N-Triples' })
+      .parse(fullTriples(r, 'DE-X1', { baseIri: BASE, blankNodePrefix: 'p' }))
+      .filter((q) => q.predicate.value === `${schema}parentOrganization`);
+  it('links a parent named by its ISIL by its IRI', () =>
+    assert.equal(
+      parents(record([{ code: '9', value: 'DE-1' }]))[0]?.object.value,
+      `${BASE}/resource/organisations/DE-1`,
+    ));
+  it('names a parent without an ISIL', () =>
+    assert.equal(
+      parents(record([{ code: 'a', value: 'Universität X' }]))[0]?.object.termType,
+      'BlankNode',
+    ));
+});
+
+describe('parseOpeningHours', () => {
+  const cases: readonly (readonly [string, string | undefined])[] = [
+    ['Mo-Fr 9.00-21.00, Sa 10.00-18.00', 'Mo-Fr 09:00:00-21:00:00|Sa 10:00:00-18:00:00'],
+    ['Mo-Sa 8.00-22.00', 'Mo-Sa 08:00:00-22:00:00'],
+    ['Mo-Fr 8.00-24.00', 'Mo-Fr 08:00:00-23:59:59'],
+    ['Di 9:30 - 12 Uhr', 'Di-Di 09:30:00-12:00:00'],
+    ['Mo-Fr 9.00-19 (Lesesaal)', undefined],
+    ['nach Vereinbarung', undefined],
+    ['Mo-Fr 18.00-9.00', undefined],
+    ['Fr-Mo 9-12', undefined],
+  ];
+  const short = ['Mo', 'Di', 'Mi', 'Do', 'Fr', 'Sa', 'So'];
+  const longNames = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+  for (const [text, expected] of cases)
+    it(`${text} → ${expected ?? 'not read'}`, () => {
+      const rules = parseOpeningHours(text);
+      const shown = rules
+        ?.map((r) => {
+          const first = short[longNames.indexOf(r.days[0]!)];
+          const last = short[longNames.indexOf(r.days[r.days.length - 1]!)];
+          return `${first}-${last} ${r.opens}-${r.closes}`;
+        })
+        .join('|');
+      assert.equal(shown === undefined ? undefined : shown.replace('Sa-Sa', 'Sa'), expected);
+    });
+});
