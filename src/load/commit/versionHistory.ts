@@ -10,9 +10,10 @@ import type { DatasetStore } from '../../store/embedded/datasetStore';
 import {
   canonicalDataset,
   type CanonicalDataset,
-  type DescriptionCheck,
+  type Validation,
   type VersionHistory,
 } from '../describe/canonicalDataset';
+import type { DescribePool } from '../describe/describePool';
 import type { LoadOptions } from '../report';
 import type { Trailer } from '../snapshot/snapshot';
 
@@ -35,14 +36,15 @@ export async function versionHistory(
   dataset: Dataset<DatasetStore>,
   sources: VersionSources,
   options: LoadOptions,
-  check?: DescriptionCheck,
+  pool?: DescribePool,
+  validation?: Validation,
 ): Promise<{ history: VersionHistory; canonical?: CanonicalDataset }> {
   const kept = options.reuseStates ? fromTrailer(sources.trailer, dataset) : undefined;
   if (kept) return { history: kept };
   const file = options.statesCache && cacheFile(options.statesCache, sources.sha256, dataset);
   const cached = file ? fromCache(file, dataset) : undefined;
   if (cached) return { history: cached };
-  const canonical = await canonicalDataset(dataset, options.onProgress, check);
+  const canonical = await canonicalDataset(dataset, options.onProgress, pool, validation);
   if (file) toCache(file, canonical.history);
   return { history: canonical.history, canonical };
 }

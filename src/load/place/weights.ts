@@ -1,7 +1,6 @@
 // How strongly each source's record holds its ISIL, when several sources hold one: what the loader
 // keeps of each ISIL to decide, and the rule (docs/data.md, "When several sources hold one ISIL").
 import type { SourceRecord } from '../read/sourceRecord';
-import type { Defect } from '../describe/validator';
 
 /** What the loader keeps of each ISIL to resolve conflicts: small, never the record's text. */
 export interface Entry {
@@ -11,11 +10,11 @@ export interface Entry {
   /** Which file it came from, so that an RDF file's case twins are not taken for a conflict. */
   readonly file: string;
   readonly weight: Weight;
-  /** From an RDF source: validated from the store once it is complete. */
+  /** From an RDF source. */
   readonly rdf: boolean;
   readonly withdrawn: boolean;
-  /** Filled in when the validator answers. */
-  defects: readonly Defect[];
+  /** Whether the shapes check its description, when the load validates. */
+  readonly validated: boolean;
   /** Its place in the batch not yet handed to the store, if it is there. */
   pending: number | undefined;
 }
