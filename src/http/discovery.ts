@@ -16,7 +16,7 @@ import { notFound } from './errors';
 import { institutionPage } from '../pages/pageUrl';
 import { made, sendMade, type Made } from './respond';
 import { DUMPS_PATH, labelOf } from './dumps';
-import { RECONCILE_PATH } from './reconcile';
+import { RECONCILE_PATH } from '../rdf/iris';
 import { SEARCH_PATH } from '../pages/searchPage';
 import { OAI_PATH, OAI_PMH_SPECIFICATION } from './oai';
 import { SPARQL_PATH } from './sparql/endpoint';

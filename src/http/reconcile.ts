@@ -6,7 +6,7 @@
 // page. The data extension (src/http/reconcileExtend.ts): `extend=<JSON>` by GET or form POST, and
 // the property proposals at `properties`. JSONP (`callback=`) for the clients that still ask for it.
 import type { Request, RequestHandler, Response } from 'express';
-import { RESOURCE_PATH } from '../rdf/iris';
+import { RECONCILE_PATH, RESOURCE_PATH } from '../rdf/iris';
 import {
   ORGANIZATION,
   PROPERTIES,
@@ -44,8 +44,6 @@ import { pageHeaders } from './pageHeaders';
 import { publicOrigin } from './publicOrigin';
 import { ICON_LINK } from '../pages/frame';
 import { extend, extendManifest, parseExtend, proposals, PROPERTIES_PATH } from './reconcileExtend';
-
-export const RECONCILE_PATH = '/reconcile';
 
 const MAX_BODY = 1024 * 1024;
 /** Queries in one batch at most (OpenRefine sends 10 by default). */

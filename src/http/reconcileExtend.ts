@@ -8,7 +8,7 @@ import { ORGANIZATION, TYPES } from '../search/candidates';
 import type { Asker } from '../search/searchQueue';
 import { currentDocuments, searching, type RouteDeps } from './deps';
 import { badRequest } from './errors';
-import { RECONCILE_PATH } from './reconcile';
+import { RECONCILE_PATH } from '../rdf/iris';
 import { fieldContext } from './searchExport';
 
 export const PROPERTIES_PATH = 'properties';

@@ -20,7 +20,7 @@ import { servesPages } from '../pages/pageUrl';
 import { assetFiles } from './assets';
 import { search, suggest, SUGGEST_PATH } from './search';
 import { SEARCH_PATH } from '../pages/searchPage';
-import { RECONCILE_PATH, reconciliation } from './reconcile';
+import { reconciliation } from './reconcile';
 import {
   robots,
   sitemap,
@@ -35,7 +35,7 @@ import { memento, timegate, timemap } from './memento';
 import { MEMENTO_PATH, TIMEGATE_PATH, TIMEMAP_PATH } from '../rdf/iris';
 import { oai, OAI_PATH, OAI_ROUTE } from './oai';
 import { feed } from './feed';
-import { FEED_PATH } from '../rdf/iris';
+import { FEED_PATH, RECONCILE_PATH } from '../rdf/iris';
 
 type Entry = Omit<Route, 'methods'> & { readonly methods?: readonly string[] };
 const read = (entry: Entry): Route => ({ methods: METHODS, ...entry });

@@ -8,6 +8,8 @@ export const DIRECTORY_PATH = '/isil/';
 export const LINKS_PATH = '/data/links';
 /** The change feed (docs/history.md): an LDES, its pages below it. */
 export const FEED_PATH = '/feed';
+/** The Reconciliation API's service (docs/search.md). */
+export const RECONCILE_PATH = '/reconcile';
 
 /** The institution, a non-information resource. */
 export function institutionIri(baseIri: string, isil: Isil): string {
