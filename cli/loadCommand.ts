@@ -220,13 +220,14 @@ function parseCommand(
     process.stderr.write(`--update applies over the history that --reset-history starts anew\n`);
     return 2;
   }
-  const workers = args.values.workers === undefined ? undefined : Number(args.values.workers);
-  if (workers !== undefined && !(Number.isInteger(workers) && workers >= 0)) {
+  const given = args.values.workers;
+  if (given !== undefined && !/^\d+$/.test(given)) {
     process.stderr.write(
-      `--workers: expected a whole number, 0 or more, got ${JSON.stringify(args.values.workers)}\n`,
+      `--workers: expected a whole number, 0 or more, got ${JSON.stringify(given)}\n`,
     );
     return 2;
   }
+  const workers = given === undefined ? undefined : Number(given);
   if (args.positionals.length === 0) {
     process.stderr.write(`${USAGE}\n`);
     return 2;

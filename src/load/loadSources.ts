@@ -154,6 +154,8 @@ async function readCanonically(
   options.onPhase?.('validation');
   const unread = order.filter((isil) => !found.has(isil));
   if (unread.length > 0) await validateApart(dataset, unread, pool, validation.found, options);
+  if (order.length > 0)
+    options.onProgress?.('validating', order.length, order.length, 'institutions');
   const defects = order.map((isil) => found.get(isil) ?? []).filter((d) => d.length > 0);
   return { read, defects };
 }
@@ -184,7 +186,6 @@ async function validateApart(
   await pool.describeAll(baseIri, jobs(), isils.length, (done, results) =>
     results.forEach((r, k) => found(done[k]!.subject.isil, r.defects ?? [])),
   );
-  options.onProgress?.('validating', isils.length, isils.length, 'institutions');
 }
 
 /**
