@@ -22,18 +22,12 @@ RUN --mount=type=bind,target=/context \
     THIRD_PARTY_DIR="${THIRD_PARTY_DIR:+/context/${THIRD_PARTY_DIR}}" node dist/cli/fetchData.js --bundled
 
 FROM ${NODE_IMAGE} AS runtime
-# Two malloc arenas, not one per thread: the threads that compress and write (the dumps' thread,
-# zlib's) leave freed memory in arenas of their own that glibc keeps. 50-60 MB less RSS at the
-# same rates. Blocks of 128 KiB and more always mapped on their own, so that what a staff worker
-# frees when it ends goes back to the system (docs/operations.md).
-ENV NODE_ENV=production \
-    MALLOC_ARENA_MAX=2 \
-    MALLOC_MMAP_THRESHOLD_=131072
+ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist/ dist/
-COPY docker-entrypoint.sh LICENSE-MIT LICENSE-APACHE ./
+COPY docker-entrypoint.sh runtime.sh LICENSE-MIT LICENSE-APACHE ./
 # src/util/paths.ts finds the project root as the folder with package.json and queries/.
 COPY queries/ queries/
 # The agency's code lists, read at start (src/rdf/codeLists.ts).
@@ -99,6 +93,7 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
 
 # On the first start with an empty /data the entry point writes the bundled dataset's snapshot
 # there (the server refuses a DATASET that is set but missing), then execs the command: node is
-# PID 1 and handles SIGTERM: it stops accepting, drains for SHUTDOWN_GRACE_MS, exits.
-ENTRYPOINT ["./docker-entrypoint.sh"]
+# PID 1 and handles SIGTERM: it stops accepting, drains for SHUTDOWN_GRACE_MS, exits. Both run
+# with the runtime's settings of runtime.sh (glibc's malloc), as `npm start` does.
+ENTRYPOINT ["./runtime.sh", "./docker-entrypoint.sh"]
 CMD ["node", "dist/src/main.js"]

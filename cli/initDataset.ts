@@ -38,7 +38,7 @@ export async function main(): Promise<number> {
     return 0;
   }
   try {
-    const loaded = await loadSources(BUNDLED_DATASET, { baseIri });
+    const loaded = await loadSources(BUNDLED_DATASET, { baseIri, snapshot: target });
     let written: WrittenSnapshot | undefined;
     try {
       // Its version's time is its data's, as a server serving the bundled sources shows it.

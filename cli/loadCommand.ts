@@ -291,11 +291,13 @@ export async function main(argv: readonly string[], hooks: LoadHooks = {}): Prom
         },
       );
     }
-    const loaded = await loadSources(args.positionals, options);
+    // The snapshot's pieces go to the file beside DATASET as they are made (docs/loading.md).
+    const loaded = await loadSources(args.positionals, { ...options, snapshot: config.dataset });
     const { dataset, report } = loaded;
     progress.end();
     const refused = refusal(report, 'snapshot unchanged');
     if (refused !== undefined) {
+      loaded.canonical?.snapshot?.discard();
       dataset.free();
       printReport(report, 'no snapshot written');
       process.stderr.write(`${refused}\n`);

@@ -176,16 +176,17 @@ export async function loadRemote(
   if (!snapshot) {
     temporary = fs.mkdtempSync(path.join(os.tmpdir(), 'isil-ld-remote-'));
     snapshot = path.join(temporary, 'dataset.nq');
-    const loaded = await loadSources(sources, options);
+    const loaded = await loadSources(sources, { ...options, snapshot });
     try {
       report = loaded.report;
       accept(report);
-      writeSnapshot(loaded, snapshot);
+      await writeSnapshot(loaded, snapshot);
       states = await historyOf(loaded);
     } catch (error) {
       fs.rmSync(temporary, { recursive: true, force: true });
       throw error;
     } finally {
+      loaded.canonical?.snapshot?.discard();
       loaded.dataset.free();
     }
   } else {

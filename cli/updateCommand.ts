@@ -51,6 +51,7 @@ export async function applyUpdate(
     printReport(report, applied + outcomeOf(config.dataset, committed));
     return { code: 0, committed };
   } finally {
+    update.loaded.canonical?.snapshot?.discard();
     update.loaded.dataset.free();
   }
 }

@@ -35,14 +35,9 @@ export type * from './report';
 export { FORMAT_NAMES, type SourceFormat } from './read/readers';
 export { MAX_INPUT_BYTES, MAX_LITERAL_LENGTH, MAX_NESTING_DEPTH } from './limits';
 export { expandSources } from './read/sources';
-export {
-  chunkedNQuads,
-  MAX_SNAPSHOT_BYTES,
-  snapshotHeader,
-  writeSnapshot,
-  type SnapshotHistory,
-  type WrittenSnapshot,
-} from './snapshot/snapshot';
+export { MAX_SNAPSHOT_BYTES, snapshotHeader, type SnapshotHistory } from './snapshot/snapshot';
+export { chunkedNQuads } from './snapshot/snapshotPieces';
+export { writeSnapshot, type WrittenSnapshot } from './snapshot/snapshotWriter';
 export type { CanonicalDataset, VersionHistory } from './describe/canonicalDataset';
 
 /**
@@ -153,7 +148,12 @@ async function readCanonically(
   dataset.logVersion = trailer?.history;
   options.onPhase?.('validation');
   const unread = order.filter((isil) => !found.has(isil));
-  if (unread.length > 0) await validateApart(dataset, unread, pool, validation.found, options);
+  try {
+    if (unread.length > 0) await validateApart(dataset, unread, pool, validation.found, options);
+  } catch (error) {
+    read.canonical?.snapshot?.discard();
+    throw error;
+  }
   if (order.length > 0)
     options.onProgress?.('validating', order.length, order.length, 'institutions');
   const defects = order.map((isil) => found.get(isil) ?? []).filter((d) => d.length > 0);

@@ -91,8 +91,8 @@ export interface Loaded {
   /** Every ISIL's state and canonical description, the rest's hash and the version they make. */
   readonly history: VersionHistory;
   /**
-   * The snapshot's lines in canonical order (`writeSnapshot` writes them), unless the states were
-   * taken from a snapshot's trailer or the states cache (`reuseStates`, `statesCache`).
+   * The canonical reading, and the snapshot it wrote its pieces to (`snapshot` below), unless the
+   * states were taken from a snapshot's trailer or the states cache (`reuseStates`, `statesCache`).
    */
   readonly canonical?: CanonicalDataset;
 }
@@ -136,6 +136,13 @@ export interface LoadOptions {
    * that cannot be read or written is ignored.
    */
   readonly statesCache?: string;
+  /**
+   * Where the load's snapshot is to go (`DATASET`): the canonical reading writes its pieces to the
+   * temporary file beside it as it makes them, and `writeSnapshot` to this target ends and renames
+   * it (a load that goes nowhere, or was refused, removes it: `SnapshotWriter.discard`). Without
+   * it, no pieces are made, and `writeSnapshot` reads the dataset canonically again.
+   */
+  readonly snapshot?: string;
   /** Told how far each phase of the load is (the command line draws it; cli/progress.ts). */
   readonly onProgress?: OnProgress;
   /** Told as each phase of the load starts (test/bench/loadPhases.ts times them). */

@@ -5,11 +5,10 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { canonicalDataset } from './describe/canonicalDataset';
 import { loadSources } from './loadSources';
 import { hashFile } from './reading';
 import type { Loaded, LoadOptions } from './report';
-import { writeSnapshot } from './snapshot/snapshot';
+import { writeSnapshot } from './snapshot/snapshotWriter';
 
 /**
  * Changes whenever what a load makes of the same sources may change (the loader's rules, the
@@ -39,7 +38,7 @@ export async function loadServed(
     const kept = await fromCache(file, options);
     if (kept) return kept;
   }
-  const loaded = await loadSources(sources, options);
+  const loaded = await loadSources(sources, { ...options, snapshot: file });
   await toCache(file, loaded);
   return loaded;
 }
@@ -100,15 +99,14 @@ function forget(file: string): void {
 }
 
 /**
- * Keeps the snapshot of a load from the sources (written whole, then renamed), in place of those
- * of other bytes; a snapshot that cannot be written is not kept, and the load stands.
+ * Keeps the snapshot of a load from the sources (its pieces written as it read them, then ended and
+ * renamed), in place of those of other bytes; a snapshot that cannot be written is not kept, and
+ * the load stands.
  */
 async function toCache(file: string, loaded: Loaded): Promise<void> {
   try {
-    const canonical = loaded.canonical ?? (await canonicalDataset(loaded.dataset));
     const folder = path.dirname(file);
-    fs.mkdirSync(folder, { recursive: true });
-    writeSnapshot({ ...loaded, canonical }, file);
+    await writeSnapshot(loaded, file);
     for (const other of fs.readdirSync(folder))
       if (/^snapshot-[0-9a-f]{32}\.nq$/.test(other) && other !== path.basename(file))
         forget(path.join(folder, other));

@@ -6,17 +6,23 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { PROJECT_ROOT } from '../../src/util/paths';
 import { fetchThirdParty, FETCH_COMMAND, thirdPartyDir } from '../../src/util/thirdParty';
 
+/** The defaults runtime.sh gives (`: "${NAME:=value}"`), by name. */
+export function runtimeDefaults(): Record<string, string> {
+  const script = fs.readFileSync(path.join(PROJECT_ROOT, 'runtime.sh'), 'utf8');
+  return Object.fromEntries(
+    [...script.matchAll(/^: "\$\{(\w+):=([^}]*)\}"$/gm)].map(([, name, value]) => [name!, value!]),
+  );
+}
+
 /**
- * What the service's own launchers set in a server's environment beyond its settings (the image's
- * `ENV`, `npm start`): every bench starts its servers with it, so that they measure the service as
- * it is run (docs/operations.md).
+ * What the service's own launcher (runtime.sh: the image's entry point, `npm start`) sets in a
+ * server's environment beyond its settings: every bench starts its servers and loads with it, so
+ * that they measure the service as it is run (docs/operations.md).
  */
-export const AS_DEPLOYED: Readonly<Record<string, string>> = {
-  MALLOC_ARENA_MAX: '2',
-  MALLOC_MMAP_THRESHOLD_: '131072',
-};
+export const AS_DEPLOYED: Readonly<Record<string, string>> = runtimeDefaults();
 
 /**
  * A folder of its own for a bench server's dumps (DUMPS_DIR), removed when the bench exits: a bench

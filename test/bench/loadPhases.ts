@@ -15,6 +15,7 @@ import { generate } from '../../cli/generate';
 import { main as loadCommand } from '../../cli/loadCommand';
 import type { LoadPhase } from '../../src/load/report';
 import { PROJECT_ROOT } from '../../src/util/paths';
+import { AS_DEPLOYED } from './drivers';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -113,7 +114,7 @@ function run(kind: 'store' | 'load', file: string, skipValidation = false): Run 
         DATASET: dataset,
         HISTORY_DIR: history,
         LOG_LEVEL: 'silent',
-        MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
+        ...AS_DEPLOYED,
       },
       encoding: 'utf8',
       maxBuffer: 1 << 26,

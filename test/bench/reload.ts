@@ -204,7 +204,7 @@ async function main(): Promise<void> {
   const extra = path.join(WORK, 'extra.nt');
   fs.writeFileSync(extra, '<urn:isil-ld:bench> <urn:isil-ld:edition> "b" .\n');
   const other = await loadSources([editions[0], extra], { baseIri: 'https://ld.zdb-services.de' });
-  writeSnapshot(other, editions[1]);
+  await writeSnapshot(other, editions[1]);
   other.dataset.free();
   let edition = 0;
   /** Puts the other edition at the snapshot's path, renamed over it as the loader does. */

@@ -10,6 +10,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../src/util/paths';
+import { AS_DEPLOYED } from './drivers';
 
 const HOST = '127.0.0.1';
 const PORT = Number(process.env.BENCH_PORT ?? 18391);
@@ -306,7 +307,7 @@ async function main(): Promise<void> {
         DATASET: snapshot,
         DUMPS_DIR: '',
         LOG_LEVEL: 'warn',
-        MALLOC_ARENA_MAX: '2',
+        ...AS_DEPLOYED,
       },
       stdio: ['ignore', 'inherit', 'inherit'],
     },

@@ -109,7 +109,13 @@ async function loadAndCommit(
   time: number,
   options: Partial<LoadOptions> = {},
 ): Promise<Golden> {
-  const loaded = await loadSources(sources, { baseIri: BASE, validate: true, ...options });
+  // The snapshot's pieces written as they are made, as `npm run load` writes them.
+  const loaded = await loadSources(sources, {
+    baseIri: BASE,
+    validate: true,
+    snapshot: dataset,
+    ...options,
+  });
   try {
     await commitVersion(
       loaded,

@@ -300,7 +300,7 @@ describe('loader limits', () => {
         const written = path.join(dir, 'deep.nq');
         let again: Loaded | undefined;
         try {
-          writeSnapshot(first, written);
+          await writeSnapshot(first, written);
           again = await loadSources([written], { baseIri: BASE });
           assert.equal(first.report.institutions, 1);
           assert.equal(first.report.triples, depth + 3);

@@ -66,7 +66,7 @@ describe('reproducible versions', () => {
         const loaded = await loadSources([source], { baseIri: BASE });
         loads.push(loaded);
         const file = path.join(dir, `dataset-${n}.nq`);
-        writeSnapshot(loaded, file);
+        await writeSnapshot(loaded, file);
         snapshots.push(file);
       }
     });
@@ -87,7 +87,7 @@ describe('reproducible versions', () => {
       try {
         assert.equal(again.dataset.version, loads[0]!.dataset.version);
         const file = path.join(dir, 'dataset-again.nq');
-        writeSnapshot(again, file);
+        await writeSnapshot(again, file);
         assert.ok(fs.readFileSync(file).equals(fs.readFileSync(snapshots[0]!)));
       } finally {
         again.dataset.free();
@@ -103,10 +103,10 @@ describe('reproducible versions', () => {
         served.dataset.free();
       }
     });
-    it('keep the change log’s pointer in the trailer when given one', () => {
+    it('keep the change log’s pointer in the trailer when given one', async () => {
       const file = path.join(dir, 'dataset-pointer.nq');
       const history = { version: loads[0]!.dataset.version, time: 1_700_000_000 };
-      writeSnapshot(loads[0]!, file, { history });
+      await writeSnapshot(loads[0]!, file, { history });
       assert.deepEqual(trailerOf(file).history, history);
       assert.equal(trailerOf(snapshots[0]!).history, undefined);
     });
@@ -176,7 +176,7 @@ describe('reproducible versions', () => {
       served = await loadSources(request.sources, request.options);
       const loaded = await loadSources([...BUNDLED_DATASET], { baseIri: config.baseIri });
       snapshot = path.join(dir, 'bundled.nq');
-      written = writeSnapshot(loaded, snapshot).version;
+      written = (await writeSnapshot(loaded, snapshot)).version;
       loaded.dataset.free();
     });
     after(() => served?.dataset.free());

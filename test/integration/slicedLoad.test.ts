@@ -96,7 +96,7 @@ describe('loading in time slices', () => {
       fs.writeFileSync(source, [...generate({ count: 300, seed: 7, base: BASE })].join(''));
       const first = await loadSources([source], { baseIri: BASE });
       const snapshot = path.join(dir, 'dataset.nq');
-      writeSnapshot(first, snapshot);
+      await writeSnapshot(first, snapshot);
       const bytes = fs.readFileSync(snapshot);
       const again = await loadSources([snapshot], { baseIri: BASE });
       try {
@@ -132,7 +132,7 @@ describe('loading in time slices', () => {
       const loaded = await loadSources([source, WITHDRAWN_TTL], { baseIri: BASE });
       written = sorted([...loaded.rows]);
       snapshot = path.join(dir, 'dataset.nq');
-      writeSnapshot(loaded, snapshot);
+      await writeSnapshot(loaded, snapshot);
       loaded.dataset.free();
       const text = fs.readFileSync(snapshot, 'utf8');
       const at = text.lastIndexOf('\n# index ') + 1;
@@ -267,7 +267,7 @@ describe('loading in time slices', () => {
       const target = path.join(dir, 'blank.nq');
       try {
         assert.ok(loaded.rows.some((row) => row.institution!.type === 'bnode'));
-        writeSnapshot(loaded, target);
+        await writeSnapshot(loaded, target);
       } finally {
         loaded.dataset.free();
       }

@@ -30,7 +30,7 @@ describe('a snapshot is loaded whole, or not at all', () => {
     const loaded = await loadSources([source, WITHDRAWN_TTL], { baseIri: BASE });
     institutions = loaded.report.institutions;
     snapshot = path.join(dir, 'dataset.nq');
-    writeSnapshot(loaded, snapshot);
+    await writeSnapshot(loaded, snapshot);
     loaded.dataset.free();
     text = fs.readFileSync(snapshot, 'utf8');
     const at = text.lastIndexOf('\n# index ') + 1;

@@ -149,7 +149,7 @@ describe('loadSources', () => {
       const dir = tempDir();
       try {
         const snapshot = path.join(dir, 'dataset.nq');
-        writeSnapshot(datAlone, snapshot);
+        await writeSnapshot(datAlone, snapshot);
         const again = await loadSources([snapshot, DAT], { baseIri: BASE });
         try {
           assert.equal(again.report.conflicts.length, 8);
@@ -394,7 +394,7 @@ describe('loadSources', () => {
       fs.writeFileSync(source, [...generate({ count: 30, seed: 4, base: HTTP })].join(''));
       const http = await loadSources([source], { baseIri: HTTP });
       const snapshot = path.join(dir, 'http.nq');
-      writeSnapshot(http, snapshot);
+      await writeSnapshot(http, snapshot);
       http.dataset.free();
       const direct = await loadSources([source], { baseIri: BASE });
       const again = await loadSources([snapshot], { baseIri: BASE });
@@ -536,7 +536,7 @@ describe('loadSources', () => {
       fs.writeFileSync(source, [...generate({ count: 100, seed: 3, base: BASE })].join(''));
       const first = await loadSources([source], { baseIri: BASE });
       const snapshot = path.join(dir, 'broken.nq');
-      writeSnapshot(first, snapshot);
+      await writeSnapshot(first, snapshot);
       first.dataset.free();
       const lines = fs.readFileSync(snapshot, 'utf8').split('\n');
       const marks = lines.flatMap((line, i) => (line === '# chunk' ? [i] : []));
@@ -556,7 +556,7 @@ describe('loadSources', () => {
       const first = await loadSources([source], { baseIri: BASE });
       try {
         const snapshot = path.join(dir, 'graphs.nq');
-        writeSnapshot(first, snapshot);
+        await writeSnapshot(first, snapshot);
         const quads = parseTurtle(fs.readFileSync(snapshot, 'utf8'), 'application/n-quads');
         const graphs = new Set(quads.map((quad) => quad.graph.value));
         const institutions = [...first.dataset.institutions()];
@@ -606,7 +606,7 @@ describe('loadSources', () => {
       fs.writeFileSync(source, [...generate({ count: 300, seed: 7, base: BASE })].join(''));
       const first = await loadSources([source], { baseIri: BASE });
       const snapshot = path.join(dir, 'dataset.nq');
-      writeSnapshot(first, snapshot);
+      await writeSnapshot(first, snapshot);
       const again = await loadSources([snapshot], { baseIri: BASE });
       try {
         assert.ok(fs.readFileSync(snapshot, 'utf8').split('# chunk\n').length > 3);

@@ -22,7 +22,7 @@ async function writeGenerated(target: string, count: number, seed: number, base 
   const source = `${target}.source.nt`;
   fs.writeFileSync(source, [...generate({ count, seed, base })].join(''));
   const loaded = await loadSources([source], { baseIri: base });
-  writeSnapshot(loaded, target);
+  await writeSnapshot(loaded, target);
   loaded.dataset.free();
   fs.rmSync(source);
 }

@@ -61,7 +61,7 @@ async function writeEdition(k: number, target: string): Promise<void> {
   const source = `${target}.edition-${k}.nt`;
   fs.writeFileSync(source, edition(k));
   const loaded = await loadSources([source], { baseIri: BASE });
-  writeSnapshot(loaded, target);
+  await writeSnapshot(loaded, target);
   loaded.dataset.free();
   fs.rmSync(source);
 }

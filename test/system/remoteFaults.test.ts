@@ -34,7 +34,7 @@ async function snapshotOf(dir: string, count: number, seed: number): Promise<str
   fs.writeFileSync(nt, [...generate({ count, seed, base: BASE })].join(''));
   const loaded = await loadSources([nt], { baseIri: BASE });
   const file = path.join(dir, `generated-${count}-${seed}.nq`);
-  writeSnapshot(loaded, file);
+  await writeSnapshot(loaded, file);
   loaded.dataset.free();
   return file;
 }

@@ -67,7 +67,7 @@ describe('the bulk loader as the way into Virtuoso', function () {
       fs.writeFileSync(nt, [...generate({ count, seed, base: BASE })].join(''));
       const loaded = await loadSources([nt], { baseIri: BASE });
       const file = path.join(dir, `generated-${seed}.nq`);
-      writeSnapshot(loaded, file);
+      await writeSnapshot(loaded, file);
       loaded.dataset.free();
       return { snapshot: file, version: checkSnapshot(file, BASE) };
     };
@@ -322,7 +322,7 @@ describe('a Virtuoso killed in the middle of a bulk load', function () {
       fs.writeFileSync(nt, [...generate({ count, seed, base: BASE })].join(''));
       const loaded = await loadSources([nt], { baseIri: BASE });
       const file = path.join(dir, `generated-${seed}.nq`);
-      writeSnapshot(loaded, file);
+      await writeSnapshot(loaded, file);
       loaded.dataset.free();
       return file;
     };

@@ -9,7 +9,8 @@ import { statesAfter, type Pointer } from '../../history/log';
 import { diff, versionTime, type Change, type VersionInfo } from '../../history/model';
 import { statesOf, type DatasetStates } from '../../history/states';
 import type { Loaded, OnPhase } from '../report';
-import { readTrailer, writeSnapshot, type WrittenSnapshot } from '../snapshot/snapshot';
+import { readTrailer } from '../snapshot/snapshot';
+import { writeSnapshot, type WrittenSnapshot } from '../snapshot/snapshotWriter';
 
 /** Where a version is written, and how the log is kept (src/config/config.ts). */
 export interface VersionTarget {
@@ -108,12 +109,29 @@ export function snapshotPointer(file: string, baseIri: string): Pointer | undefi
   }
 }
 
-/** Writes `loaded` as the version at `target`, with its change log when one is kept. */
+/**
+ * Writes `loaded` as the version at `target`, with its change log when one is kept. The snapshot
+ * the load wrote its pieces to (`LoadOptions.snapshot`) is ended and renamed, or removed when the
+ * version does not go live.
+ */
 export async function commitVersion(
   loaded: Loaded,
   target: VersionTarget,
   options: CommitOptions = {},
   states?: DatasetStates,
+): Promise<Committed> {
+  try {
+    return await committed(loaded, target, options, states);
+  } finally {
+    loaded.canonical?.snapshot?.discard();
+  }
+}
+
+async function committed(
+  loaded: Loaded,
+  target: VersionTarget,
+  options: CommitOptions,
+  states: DatasetStates | undefined,
 ): Promise<Committed> {
   const { dataset } = loaded;
   const { version } = dataset;
@@ -121,7 +139,7 @@ export async function commitVersion(
   if (target.historyDir === '') {
     phase('snapshot');
     return {
-      written: writeSnapshot(loaded, target.dataset),
+      written: await writeSnapshot(loaded, target.dataset),
       version,
       unchanged: false,
       dropped: 0,
@@ -145,7 +163,7 @@ export async function commitVersion(
       const history = { version, time: last.time, ...logId(log) };
       phase('snapshot');
       return {
-        written: current ? undefined : writeSnapshot(loaded, target.dataset, { history }),
+        written: current ? undefined : await writeSnapshot(loaded, target.dataset, { history }),
         version,
         time: last.time,
         changes: [],
@@ -173,7 +191,7 @@ export async function commitVersion(
     at('append');
     // The log is flushed: the snapshot that names its version is written and renamed into place.
     phase('snapshot');
-    const written = writeSnapshot(loaded, target.dataset, {
+    const written = await writeSnapshot(loaded, target.dataset, {
       history: { ...now, ...logId(log) },
       beforeRename: () => at('before-rename'),
     });

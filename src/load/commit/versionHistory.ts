@@ -16,6 +16,7 @@ import {
 import type { DescribePool } from '../describe/describePool';
 import type { LoadOptions } from '../report';
 import type { Trailer } from '../snapshot/snapshot';
+import { SnapshotWriter } from '../snapshot/snapshotWriter';
 
 /**
  * Changes whenever what canonicalisation makes of the same data changes (labels, order, hashes):
@@ -31,7 +32,10 @@ export interface VersionSources {
   readonly trailer: Trailer | undefined;
 }
 
-/** The version history of the loaded `dataset`, and its snapshot's pieces when it was read for it. */
+/**
+ * The version history of the loaded `dataset`; when it was read for it, the reading's, with the
+ * snapshot its pieces went to when the load names one (`LoadOptions.snapshot`).
+ */
 export async function versionHistory(
   dataset: Dataset<DatasetStore>,
   sources: VersionSources,
@@ -44,9 +48,24 @@ export async function versionHistory(
   const file = options.statesCache && cacheFile(options.statesCache, sources.sha256, dataset);
   const cached = file ? fromCache(file, dataset) : undefined;
   if (cached) return { history: cached };
-  const canonical = await canonicalDataset(dataset, options.onProgress, pool, validation);
-  if (file) toCache(file, canonical.history);
-  return { history: canonical.history, canonical };
+  const snapshot =
+    options.snapshot === undefined
+      ? undefined
+      : new SnapshotWriter(options.snapshot, dataset.baseIri);
+  try {
+    const { history } = await canonicalDataset(
+      dataset,
+      options.onProgress,
+      pool,
+      validation,
+      snapshot,
+    );
+    if (file) toCache(file, history);
+    return { history, canonical: { history, ...(snapshot && { snapshot }) } };
+  } catch (error) {
+    snapshot?.discard();
+    throw error;
+  }
 }
 
 /** The states of a trailer that has them, when they count the dataset's institutions. */

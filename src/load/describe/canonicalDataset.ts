@@ -16,7 +16,8 @@ import { DescribePool } from './describePool';
 import type { Defect } from './shapes';
 import { restLines, type TextQuad } from './restLabels';
 import { deflateBlock, DeflatedTexts } from './deflatedTexts';
-import { PieceWriter, type HeldPieces } from '../snapshot/snapshotPieces';
+import { PieceWriter, type PieceSink } from '../snapshot/snapshotPieces';
+import type { SnapshotWriter } from '../snapshot/snapshotWriter';
 
 const SAME_AS = `<${PREFIXES.owl}sameAs>`;
 
@@ -35,15 +36,15 @@ export interface VersionHistory {
   readonly version: string;
 }
 
-/** A dataset read canonically: its history, and its snapshot's quads in their order. */
+/** A dataset read canonically: its history, and the snapshot its pieces went to, if any. */
 export interface CanonicalDataset {
   readonly history: VersionHistory;
   /**
-   * The snapshot's quads (the description graphs, the links graph, the rest) as UTF-8 N-Quads, in
-   * pieces that end with a chunk mark where one may go (`PieceWriter`): what `writeSnapshot` writes
-   * between its first line and its trailer.
+   * The snapshot being written (`LoadOptions.snapshot`): its quads (the description graphs, the
+   * links graph, the rest) are in, in pieces that end with a chunk mark where one may go
+   * (`PieceWriter`); its trailer is not.
    */
-  readonly pieces: HeldPieces;
+  readonly snapshot?: SnapshotWriter;
 }
 
 /** Canonical texts deflated together, for the change log: a quarter of their size held. */
@@ -60,17 +61,18 @@ export interface Validation {
  * Reads the store of `dataset` canonically, graph by graph: what no description holds first (the
  * default graph, the links graph, other graphs), then each description graph in ISIL order, with
  * canonical labels made unique to it (`_:d<n>b<i>` for the n-th), its lines made pieces of the
- * snapshot at once, then the rest (`restLines`). Each description is described by `pool`
- * (describeBatch.ts; in this thread without one) and, when `validation` names it, validated. No
- * dump of the whole store is held. A description past the work limit is a LoadError naming its
- * ISIL.
+ * snapshot at once, put to `sink` as each ends, then the rest (`restLines`). Each description is
+ * described by `pool` (describeBatch.ts; in this thread without one) and, when `validation` names
+ * it, validated. No dump of the whole store is held, nor the pieces. A description past the work
+ * limit is a LoadError naming its ISIL.
  */
 export async function canonicalDataset(
   dataset: Dataset<DatasetStore>,
   onProgress?: OnProgress,
   pool?: DescribePool,
   validation?: Validation,
-): Promise<CanonicalDataset> {
+  sink?: PieceSink,
+): Promise<{ history: VersionHistory }> {
   const { baseIri, store } = dataset;
   const linksGraph = `<${linksGraphIri(baseIri)}>`;
 
@@ -85,13 +87,13 @@ export async function canonicalDataset(
     keys = [];
     texts = [];
   };
-  const writer = new PieceWriter();
+  const writer = sink && new PieceWriter(sink);
   const anchors = new Map<string, string>();
   const take = (jobs: readonly DescriptionJob[], results: readonly DescribedResult[]) => {
     results.forEach((made, k) => {
       const { isil } = jobs[k]!.subject;
       for (const [term, label] of made.anchors) anchors.set(term, label);
-      writer.add(made.lines, new Set(made.later));
+      writer?.add(made.lines, new Set(made.later));
       keys.push(isil);
       texts.push(made.text);
       if (keys.length >= TEXT_BLOCK) deflate();
@@ -120,10 +122,10 @@ export async function canonicalDataset(
     onProgress?.('canonicalising', subjects.length, subjects.length, 'institutions');
   deflate();
   const { tail, restHash } = restTail(rest, anchors, linksGraph);
-  writer.add(tail);
+  writer?.add(tail);
+  writer?.flush();
   return {
     history: { states, descriptions, rest: restHash, version: versionOf(states, restHash) },
-    pieces: writer.end(),
   };
 }
 

@@ -2,30 +2,44 @@
 // node spans, and ended by a trailer that says what a whole snapshot holds.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import { Dataset } from '../../store/dataset';
 import { RESOURCE_PATH } from '../../rdf/iris';
 import { PREFIXES } from '../../rdf/namespaces';
 import { DatasetStore, type SelectBinding } from '../../store/embedded/datasetStore';
 import { LoadError } from '../loadError';
-import type { Loaded } from '../report';
 import { chunks, figure } from '../reading';
-import { compactStates, readCompactStates, VERSION_LENGTH } from '../../history/canonical';
+import { readCompactStates, VERSION_LENGTH } from '../../history/canonical';
 import type { InstitutionState } from '../../history/model';
-import {
-  INDEX_LINE,
-  MAX_SNAPSHOT_BYTES,
-  temporaryOf,
-  writeSnapshotFile,
-  type SnapshotParts,
-} from './snapshotFile';
-import type { HeldPieces } from './snapshotPieces';
-
-export { CHUNK_MARK, chunkedNQuads, markedTexts, SNAPSHOT_CHUNK_BYTES } from './snapshotPieces';
-
-export { INDEX_LINE, MAX_SNAPSHOT_BYTES };
 
 export { VERSION_LENGTH };
+
+/**
+ * The largest snapshot a load reads or writes: 512 MiB, above what sources of MAX_INPUT_BYTES come
+ * to (docs/loading.md, Limits). It is written and read in pieces, with no string of the whole.
+ */
+export const MAX_SNAPSHOT_BYTES = 512 * 1024 * 1024;
+
+/**
+ * Snapshots mark a safe place to split every this many bytes (`PieceWriter`): a piece this size
+ * parses in about a millisecond, so a reload can let requests in every few milliseconds.
+ */
+export const SNAPSHOT_CHUNK_BYTES = 1 << 14;
+
+/** A line that marks a place in a snapshot where no blank node is shared across (an N-Quads comment). */
+export const CHUNK_MARK = '# chunk\n';
+
+/**
+ * The start of a snapshot's last line, its trailer (`SnapshotWriter.finish`): JSON with the
+ * sha256 of every byte before the line, the store's triples, the live and the withdrawn
+ * institutions, and, when every institution is an IRI, the index of its institutions as
+ * `Dataset.indexRows` reads them with the hash of the index query they were read with. A snapshot
+ * is loaded only whole: a trailer that is missing (the file was cut off), not last (lines were
+ * appended), malformed, or that does not match what was read is refused. Its rows are taken
+ * instead of querying the store (a query over every institution that a start then does not pay)
+ * unless the index query changed since or a row is not a row of it: then the store is queried,
+ * as from any source.
+ */
+export const INDEX_LINE = '# index ';
 
 /** How a snapshot's first line starts, whatever its base. */
 export const SNAPSHOT_START = '# isil-ld snapshot; base <';
@@ -298,101 +312,35 @@ export function isStringTooLong(error: unknown): boolean {
   );
 }
 
-/** What `writeSnapshot` wrote. */
-export interface WrittenSnapshot {
-  readonly bytes: number;
-  /** The version a server loading the snapshot shows (`/readyz`, `Dataset-Version`). */
-  readonly version: string;
+/** Whether `bytes`, read after `carried`, hold a chunk mark (one may start in what was carried). */
+function endsPiece(carried: readonly Buffer[], bytes: Buffer, mark: Buffer): boolean {
+  const last = carried.at(-1);
+  if (last === undefined) return bytes.includes(mark);
+  const before = last.length >= mark.length ? last : Buffer.concat(carried.slice(-2));
+  const overlap = before.subarray(Math.max(0, before.length - mark.length + 1));
+  return Buffer.concat([overlap, bytes]).includes(mark);
 }
 
 /**
- * Writes the loaded dataset as an N-Quads snapshot, canonically (docs/loading.md, "The snapshot's
- * order"): the same sources in the same order give the same bytes. To a temporary file beside the
- * target, flushed to disk, then renamed over it, so a reader sees the old snapshot or the new one,
- * never a part. Its last line is its trailer (INDEX_LINE), always: a snapshot that does not end
- * with it is not whole; it names the version, every ISIL's state and the rest's hash, and
- * `history` (the change log's version and time this snapshot commits) when given. One larger than
- * a load reads (MAX_SNAPSHOT_BYTES) is not written.
+ * `reads` of N-Quads gathered into texts that each end where a chunk mark starts (`\n# chunk\n`:
+ * the text ends with its newline, the next begins with the comment), the last with whatever
+ * follows the final mark. A read without a mark (a group of blank nodes larger than a read) is
+ * carried and joined once a mark comes, a mark two reads share too: each text may go to the store
+ * in one call, as no blank node spans a mark.
  */
-export function writeSnapshot(
-  loaded: Pick<Loaded, 'dataset' | 'rows' | 'canonical'>,
-  target: string,
-  // `history`: the change log's version it goes live with; `beforeRename`: a test's hook.
-  { history, beforeRename }: { history?: SnapshotHistory; beforeRename?: () => void } = {},
-): WrittenSnapshot {
-  const parts = snapshotParts(loaded, history);
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  const temporary = temporaryOf(target);
-  try {
-    const bytes = writeSnapshotFile(temporary, target, parts);
-    beforeRename?.();
-    fs.renameSync(temporary, target);
-    return { bytes, version: parts.version };
-  } catch (error) {
-    fs.rmSync(temporary, { force: true });
-    throw error;
+export function* markedTexts(reads: Iterable<Buffer>): Generator<Buffer> {
+  const mark = Buffer.from(`\n${CHUNK_MARK}`);
+  let carry: Buffer[] = [];
+  for (const bytes of reads) {
+    if (!endsPiece(carry, bytes, mark)) {
+      carry.push(bytes);
+      continue;
+    }
+    const text = carry.length > 0 ? Buffer.concat([...carry, bytes]) : bytes;
+    const cut = text.lastIndexOf(mark) + 1;
+    yield text.subarray(0, cut);
+    carry = [text.subarray(cut)];
   }
-}
-
-/** What `writeSnapshot` writes of `loaded`, and the version it names. */
-export function snapshotParts(
-  { dataset, rows, canonical }: Pick<Loaded, 'dataset' | 'rows' | 'canonical'>,
-  history: SnapshotHistory | undefined,
-): SnapshotParts & {
-  readonly pieces: HeldPieces;
-  readonly trailer: string;
-  readonly version: string;
-} {
-  if (canonical === undefined)
-    throw new Error('a load that took its states from a trailer or the cache is not written again');
-  const { version, states, rest } = canonical.history;
-  const trailer = trailerText({
-    triples: dataset.store.size,
-    institutions: dataset.institutionCount,
-    withdrawn: dataset.withdrawnCount,
-    version,
-    rest,
-    history,
-    query: queryHash(dataset.store),
-    rows,
-    states,
-  });
-  return { header: snapshotHeader(dataset.baseIri), pieces: canonical.pieces, trailer, version };
-}
-
-/** What a trailer says, as `trailerText` takes it. */
-export interface TrailerFields {
-  readonly triples: number;
-  readonly institutions: number;
-  readonly withdrawn: number;
-  readonly version: string;
-  readonly rest: string;
-  readonly history: SnapshotHistory | undefined;
-  /** The hash of the index query the rows were read with (`queryHash`). */
-  readonly query: string;
-  /** The index's rows; undefined when they are not known (the store is queried at start). */
-  readonly rows: readonly SelectBinding[] | undefined;
-  readonly states: ReadonlyMap<string, InstitutionState>;
-}
-
-/**
- * A trailer's JSON object but its sha256, in the order every writer gives its fields (a load's
- * snapshot and an update's are compared byte for byte).
- */
-export function trailerText(fields: TrailerFields): string {
-  const { rows } = fields;
-  // Blank nodes are labelled anew by every load: rows naming one would not match the store.
-  const keepRows =
-    rows !== undefined &&
-    rows.every((row) => Object.values(row).every((term) => term?.type !== 'bnode'));
-  return JSON.stringify({
-    triples: fields.triples,
-    institutions: fields.institutions,
-    withdrawn: fields.withdrawn,
-    version: fields.version,
-    rest: fields.rest,
-    ...(fields.history ? { history: fields.history } : {}),
-    ...(keepRows ? { query: fields.query, rows } : {}),
-    states: compactStates(fields.states),
-  });
+  const rest = Buffer.concat(carry);
+  if (rest.length > 0) yield rest;
 }

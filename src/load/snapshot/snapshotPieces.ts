@@ -1,18 +1,8 @@
 // Cutting a snapshot's N-Quads into pieces that no blank node spans, each ended by a chunk mark,
 // so that a load can hand it to the store piece by piece (each `load` labels blank nodes anew).
-import zlib from 'node:zlib';
+import { CHUNK_MARK, SNAPSHOT_CHUNK_BYTES } from './snapshot';
 
-/**
- * Snapshots mark a safe place to split every this many bytes (see `writeSnapshot`): a piece this
- * size parses in about a millisecond, so a reload can let requests in every few milliseconds.
- */
-export const SNAPSHOT_CHUNK_BYTES = 1 << 14;
-
-/** About how many characters of pieces `PieceWriter` deflates together. */
-const HELD_BLOCK_BYTES = 1 << 20;
-
-/** A line that marks a place in a snapshot where no blank node is shared across (an N-Quads comment). */
-export const CHUNK_MARK = '# chunk\n';
+export { CHUNK_MARK, SNAPSHOT_CHUNK_BYTES };
 
 /**
  * The blank-node labels of an N-Quads line: each `_:` at its start or after a space, up to the
@@ -124,79 +114,16 @@ export function* chunkedNQuads(nquads: string): Generator<string> {
   if (piece.length > 0) yield piece.join('');
 }
 
-/** Whether `bytes`, read after `carried`, hold a chunk mark (one may start in what was carried). */
-function endsPiece(carried: readonly Buffer[], bytes: Buffer, mark: Buffer): boolean {
-  const last = carried.at(-1);
-  if (last === undefined) return bytes.includes(mark);
-  const before = last.length >= mark.length ? last : Buffer.concat(carried.slice(-2));
-  const overlap = before.subarray(Math.max(0, before.length - mark.length + 1));
-  return Buffer.concat([overlap, bytes]).includes(mark);
-}
-
-/**
- * `reads` of N-Quads gathered into texts that each end where a chunk mark starts (`\n# chunk\n`:
- * the text ends with its newline, the next begins with the comment), the last with whatever
- * follows the final mark. A read without a mark (a group of blank nodes larger than a read) is
- * carried and joined once a mark comes, a mark two reads share too: each text may go to the store
- * in one call, as no blank node spans a mark.
- */
-export function* markedTexts(reads: Iterable<Buffer>): Generator<Buffer> {
-  const mark = Buffer.from(`\n${CHUNK_MARK}`);
-  let carry: Buffer[] = [];
-  for (const bytes of reads) {
-    if (!endsPiece(carry, bytes, mark)) {
-      carry.push(bytes);
-      continue;
-    }
-    const text = carry.length > 0 ? Buffer.concat([...carry, bytes]) : bytes;
-    const cut = text.lastIndexOf(mark) + 1;
-    yield text.subarray(0, cut);
-    carry = [text.subarray(cut)];
-  }
-  const rest = Buffer.concat(carry);
-  if (rest.length > 0) yield rest;
-}
-
-/** Where a PieceWriter puts each piece it ends. */
+/** Where a PieceWriter puts each piece it ends (a SnapshotWriter, as a load writes). */
 export interface PieceSink {
   put(text: string): void;
-}
-
-/**
- * Pieces held deflated, a block of about HELD_BLOCK_BYTES at a time: their text at a fraction of
- * its size (docs/benchmark.md, "texts held deflated").
- */
-export class DeflatedPieces implements PieceSink {
-  private readonly blocks: Buffer[] = [];
-  private block: string[] = [];
-  private blockSize = 0;
-
-  put(text: string): void {
-    this.block.push(text);
-    this.blockSize += text.length;
-    if (this.blockSize >= HELD_BLOCK_BYTES) this.deflate();
-  }
-
-  /** The pieces' bytes: read a block at a time, as often as asked. */
-  end(): HeldPieces {
-    this.deflate();
-    return inflated(this.blocks);
-  }
-
-  private deflate(): void {
-    if (this.block.length === 0) return;
-    this.blocks.push(zlib.deflateRawSync(this.block.join(''), { level: 1 }));
-    this.block = [];
-    this.blockSize = 0;
-  }
 }
 
 /**
  * Lines in their order, in pieces of about SNAPSHOT_CHUNK_BYTES each ended by a chunk mark, put
  * only where no blank-node label of the lines before appears after: the canonical snapshot's
  * order is kept. The lines come a batch at a time (a description, then the rest), and each piece
- * goes to `sink` as it ends (held deflated, unless told otherwise): the lines are never all
- * held. A description's labels are its own, but the rest may name some of them again (`later`):
+ * goes to `sink` as it ends: the lines are never all held. A description's labels are its own, but the rest may name some of them again (`later`):
  * no mark is put until those lines are past.
  */
 export class PieceWriter {
@@ -209,7 +136,7 @@ export class PieceWriter {
   /** Labels seen that appear again in a later batch. */
   private readonly pending = new Set<string>();
 
-  constructor(private readonly sink: PieceSink = new DeflatedPieces()) {}
+  constructor(private readonly sink: PieceSink) {}
 
   /** Adds a batch of lines; labels in `later` appear again in a batch to come. */
   add(lines: readonly string[], later?: ReadonlySet<string>): void {
@@ -245,26 +172,4 @@ export class PieceWriter {
     if (this.piece.length > 0) this.sink.put(this.piece.join(''));
     this.piece = [];
   }
-
-  /** The pieces' bytes, the last piece whole or not (held deflated): as often as asked. */
-  end(): HeldPieces {
-    this.flush();
-    if (!(this.sink instanceof DeflatedPieces)) throw new Error('the pieces went elsewhere');
-    return this.sink.end();
-  }
-}
-
-/** Pieces held as deflated blocks (which a thread may be handed), their bytes read a block at a time. */
-export interface HeldPieces extends Iterable<Buffer> {
-  readonly blocks: readonly Uint8Array[];
-}
-
-/** The bytes of deflated blocks, a block at a time, as often as asked. */
-export function inflated(blocks: readonly Uint8Array[]): HeldPieces {
-  return {
-    blocks,
-    *[Symbol.iterator]() {
-      for (const block of blocks) yield zlib.inflateRawSync(block);
-    },
-  };
 }

@@ -115,10 +115,12 @@ export async function prepareUpdate(
   const base = readBase(dataset, baseIri);
   const { files } = expandSources(sources, options.format);
   const deleted = files.flatMap(({ file }) => deletionsOf(file));
-  const loaded = await loadSources(sources, { ...options, requireInstitutions: false });
+  // The update's own pieces go to a file of their own beside the version, read back as merged.
+  const own = { ...options, requireInstitutions: false, snapshot: `${dataset}.update` };
+  const loaded = await loadSources(sources, own);
   try {
-    const { canonical } = loaded;
-    if (canonical === undefined) throw new Error('an update is canonicalised when loaded');
+    const snapshot = loaded.canonical?.snapshot;
+    if (snapshot === undefined) throw new Error('an update is canonicalised when loaded');
     // A record the load does not publish (status N, malformed) leaves its ISIL out, as a full
     // load of the merged sources would.
     const removed = new Set(deleted.map(isilKey));
@@ -128,7 +130,7 @@ export async function prepareUpdate(
       states: loaded.history.states,
       rows: loaded.rows,
       removed,
-      blocks: snapshotBlocks(canonical.pieces, baseIri),
+      blocks: snapshotBlocks(snapshot.pieces(), baseIri),
     };
     // The base's rows, when read with the index query of today (a full load's are).
     const query = queryHash(loaded.dataset.store);
@@ -147,12 +149,13 @@ export async function prepareUpdate(
         mergedPieces(
           dataset,
           { states: base.trailer.states, blocks: baseBlocks(base, baseIri) },
-          { ...update, blocks: snapshotBlocks(canonical.pieces, baseIri) },
+          { ...update, blocks: snapshotBlocks(snapshot.pieces(), baseIri) },
           merged,
           counted,
         ),
     };
   } catch (error) {
+    loaded.canonical?.snapshot?.discard();
     loaded.dataset.free();
     throw error;
   }

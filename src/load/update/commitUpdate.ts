@@ -2,7 +2,6 @@
 // one, its events appended to the change log, the snapshot renamed into place, the commit line.
 // Under the log's lock the current version is checked to be the update's base: an update made
 // over a version another load has since replaced is refused, and nothing is written.
-import fs from 'node:fs';
 import { statesAfter } from '../../history/log';
 import { LogWriter } from '../../history/logWriter';
 import { diff, versionTime, type VersionInfo } from '../../history/model';
@@ -14,8 +13,8 @@ import {
   type VersionTarget,
 } from '../commit/commitVersion';
 import { LoadError } from '../loadError';
-import { snapshotHeader, trailerText, type SnapshotHistory } from '../snapshot/snapshot';
-import { temporaryOf, writeSnapshotFile } from '../snapshot/snapshotFile';
+import type { SnapshotHistory } from '../snapshot/snapshot';
+import { SnapshotWriter, trailerText } from '../snapshot/snapshotWriter';
 import type { PreparedUpdate } from './applyUpdate';
 import { readBase } from './applyUpdate';
 
@@ -42,18 +41,18 @@ function checkBase(update: PreparedUpdate, current: string | undefined): void {
   );
 }
 
-/** Writes the merged snapshot to the temporary file beside the target; its size in bytes. */
+/** Writes the merged snapshot to the temporary file beside the target, ended and flushed. */
 function writeMerged(
   update: PreparedUpdate,
   target: VersionTarget,
   history: SnapshotHistory | undefined,
-): number {
+): { file: SnapshotWriter; bytes: number } {
   const { merged } = update;
   let triples = 0;
-  return writeSnapshotFile(temporaryOf(target.dataset), target.dataset, {
-    header: snapshotHeader(target.baseIri),
-    pieces: update.pieces((quads) => (triples = quads)),
-    trailer: () =>
+  const file = new SnapshotWriter(target.dataset, target.baseIri);
+  try {
+    for (const piece of update.pieces((quads) => (triples = quads))) file.put(piece);
+    const bytes = file.finish(() =>
       trailerText({
         triples,
         institutions: merged.institutions,
@@ -65,28 +64,47 @@ function writeMerged(
         rows: merged.rows,
         states: merged.states,
       }),
-  });
+    );
+    return { file, bytes };
+  } catch (error) {
+    file.discard();
+    throw error;
+  }
 }
 
-/** Writes the merged version at `target` with its events; nothing when it is the base's again. */
+/**
+ * Writes the merged version at `target` with its events; nothing when it is the base's again. The
+ * update's own pieces, read for the merge, are removed.
+ */
 export async function commitUpdate(
   update: PreparedUpdate,
   target: VersionTarget,
   options: UpdateCommitOptions = {},
 ): Promise<Committed> {
+  try {
+    return committed(update, target, options);
+  } finally {
+    update.loaded.canonical?.snapshot?.discard();
+  }
+}
+
+function committed(
+  update: PreparedUpdate,
+  target: VersionTarget,
+  options: UpdateCommitOptions,
+): Committed {
   const { version } = update.merged;
   const at = options.at ?? (() => undefined);
-  const temporary = temporaryOf(target.dataset);
   const unchanged = { written: undefined, version, changes: [], unchanged: true, dropped: 0 };
   if (target.historyDir === '') {
     checkBase(update, readBase(target.dataset, target.baseIri).trailer.version);
     if (version === update.base.trailer.version) return unchanged;
+    const { file, bytes } = writeMerged(update, target, undefined);
     try {
-      const bytes = writeMerged(update, target, undefined);
-      fs.renameSync(temporary, target.dataset);
+      file.rename();
       return { written: { bytes, version }, version, unchanged: false, dropped: 0 };
     } finally {
-      fs.rmSync(temporary, { force: true });
+      file.discard();
     }
   }
   const writer = new LogWriter(target.historyDir, target.baseIri);
@@ -101,9 +119,9 @@ export async function commitUpdate(
     const now: VersionInfo = { version, time: versionTime(options.now ?? new Date(), last!.time) };
     const changes = diff(statesAfter(log.versions), update.merged.states);
     const descriptions = update.loaded.history.descriptions;
+    const id = log.contents.id === undefined ? {} : { log: log.contents.id };
+    const { file, bytes } = writeMerged(update, target, { ...now, ...id });
     try {
-      const id = log.contents.id === undefined ? {} : { log: log.contents.id };
-      const bytes = writeMerged(update, target, { ...now, ...id });
       writer.append({
         ...now,
         changes,
@@ -117,7 +135,7 @@ export async function commitUpdate(
       });
       at('append');
       at('before-rename');
-      fs.renameSync(temporary, target.dataset);
+      file.rename();
       at('after-rename');
       const dropped = completeCommit(writer, now, target.historyKeepVersions, at);
       return {
@@ -129,7 +147,7 @@ export async function commitUpdate(
         dropped,
       };
     } finally {
-      fs.rmSync(temporary, { force: true });
+      file.discard();
     }
   } finally {
     writer.release();

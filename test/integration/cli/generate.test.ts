@@ -279,7 +279,7 @@ describe('generate --format snapshot', function () {
       requireInstitutions: true,
     });
     const loaderSnapshot = path.join(dir, 'loaded.nq');
-    writeSnapshot(loaded, loaderSnapshot);
+    await writeSnapshot(loaded, loaderSnapshot);
     loaded.dataset.free();
     const quadsOf = (file: string) =>
       new Parser({ format: 'application/n-quads' }).parse(fs.readFileSync(file, 'utf8'));

@@ -57,10 +57,12 @@ async function loaded<T>(
   const file = path.join(dir, `source-${Math.random().toString(36).slice(2)}.nt`);
   fs.writeFileSync(file, ntriples);
   assert.equal(vouched(file), straight);
-  const load = await loadSources([file], { baseIri: BASE });
+  // Its snapshot's pieces go to a file beside the source, read back by `use`.
+  const load = await loadSources([file], { baseIri: BASE, snapshot: `${file}.nq` });
   try {
     return use(load);
   } finally {
+    load.canonical?.snapshot?.discard();
     load.dataset.free();
   }
 }
@@ -130,7 +132,7 @@ describe('placedNTriples: an N-Triples source read into the graphs of its descri
         ntriples,
         (load) => ({
           dump: load.dataset.store.dump(),
-          pieces: Buffer.concat([...load.canonical!.pieces]).toString(),
+          pieces: Buffer.concat([...load.canonical!.snapshot!.pieces()]).toString(),
           version: load.dataset.version,
         }),
         straight,
@@ -159,7 +161,7 @@ describe('placedNTriples: a file of several pieces', () => {
         ntriples,
         (load) => ({
           dump: load.dataset.store.dump(),
-          pieces: Buffer.concat([...load.canonical!.pieces]).toString(),
+          pieces: Buffer.concat([...load.canonical!.snapshot!.pieces()]).toString(),
           version: load.dataset.version,
         }),
         straight,

@@ -94,7 +94,7 @@ describe('the history in a remote store', function () {
     files.snapshot = path.join(dir, 'v2.nq');
     const loaded = await loadSources([files.v2], { baseIri: BASE });
     try {
-      writeSnapshot(loaded, files.snapshot);
+      await writeSnapshot(loaded, files.snapshot);
     } finally {
       loaded.dataset.free();
     }

@@ -252,7 +252,7 @@ describe('the links graph in the embedded store', () => {
     const loaded = await loadSources([PICA, LINKS_2023], { baseIri: BASE });
     const file = path.join(dir, 'snapshot.nq');
     try {
-      writeSnapshot(loaded, file);
+      await writeSnapshot(loaded, file);
     } finally {
       loaded.dataset.free();
     }

@@ -1,4 +1,4 @@
-// PieceWriter (src/load/snapshot/snapshot/snapshotPieces.ts): a snapshot's lines, a batch at a time, cut where the
+// PieceWriter (src/load/snapshot/snapshotPieces.ts): a snapshot's lines, a batch at a time, cut where the
 // rule over all of them cuts (no blank node across a mark, a mark once a piece is large enough).
 import assert from 'node:assert/strict';
 import {
@@ -40,10 +40,11 @@ describe('PieceWriter: pieces of a snapshot, a batch at a time', () => {
   it('cuts where the rule over every line cuts, descriptions and a rest that names none of them', () => {
     const batches = Array.from({ length: 40 }, (_, n) => description(n));
     const rest = Array.from({ length: 500 }, (_, k) => `_:r${k % 3} ${P} "${k}" .`);
-    const writer = new PieceWriter();
+    const pieces: string[] = [];
+    const writer = new PieceWriter({ put: (piece) => pieces.push(piece) });
     for (const batch of batches) writer.add(batch);
     writer.add(rest);
-    const pieces = [...writer.end()].map((piece) => piece.toString());
+    writer.flush();
     assert.ok(pieces.join('').split(CHUNK_MARK).length > 5);
     assert.equal(pieces.join(''), reference([...batches.flat(), ...rest]));
   });
@@ -54,10 +55,11 @@ describe('PieceWriter: pieces of a snapshot, a batch at a time', () => {
       `_:d3b1 ${P} "named again" .`,
       ...Array.from({ length: 500 }, (_, k) => `<http://example.org/s${k}> ${P} "${k}" .`),
     ];
-    const writer = new PieceWriter();
+    let text = '';
+    const writer = new PieceWriter({ put: (piece) => (text += piece) });
     batches.forEach((batch, n) => writer.add(batch, n === 3 ? new Set(['_:d3b1']) : undefined));
     writer.add(rest);
-    const text = Buffer.concat([...writer.end()]).toString();
+    writer.flush();
     assert.equal(text, reference([...batches.flat(), ...rest]));
     const piece = text.split(CHUNK_MARK).find((p) => p.includes('"named again"'))!;
     assert.ok(piece.includes(`_:d3b1 ${P} ""`), 'the description and the rest line in one piece');
