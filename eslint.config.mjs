@@ -5,6 +5,8 @@
 //   cli/ (command line) ─→ src/
 //   main.ts, process/ ─→ http/ ─→ documents/ ─→ pages/ ─→ oai/, search/ ─→ record/ ─→ history/ ─→ store/ ─→ rdf/
 //   store/embedded/ ─→ load/ ─→ store/ (the port), history/, rdf/;   everything ─→ config/, util/, threads/
+//   in load/: loadSources.ts, servedSnapshot.ts ─→ update/ ─→ commit/ ─→ snapshot/ ─→ describe/
+//             ─→ place/ ─→ read/ ─→ limits, reading, loadError, report (types of any stage)
 //
 // Nothing in src/ imports cli/; nothing above store/ knows which store adapter it talks to, but
 // the one function that chooses them from the settings (src/process/adapters.ts).
@@ -29,6 +31,33 @@ const layer = (files, folders, why, extra = []) => ({
     'no-restricted-imports': [
       'error',
       { patterns: [CLI, ...(folders.length ? [into(folders, why)] : []), ...extra] },
+    ],
+  },
+});
+
+/** The loader's stages in order, the modules above them all, and those every stage shares. */
+const LOAD_STAGES = ['read', 'place', 'describe', 'snapshot', 'commit'];
+const LOAD_TOP = ['loadSources', 'servedSnapshot'];
+const LOAD_SHARED = ['limits', 'reading', 'loadError', 'report'];
+/**
+ * Files matching `files` import no module or folder of src/load/ named in `later`, but its types
+ * and the modules `allowed` names (a path below src/load/).
+ */
+const stageRule = (files, later, allowed = []) => ({
+  files,
+  rules: {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: `^\\.{1,2}/(\\.\\./)*(?!${allowed.map((a) => `${a}$`).join('|') || '$^'})(${later.join('|')})(/|$)`,
+            allowTypeImports: true,
+            message:
+              'A stage of the loader imports nothing of a later one (read → place → describe → snapshot → commit → update → loadSources): pass it in from loadSources.ts, or import its type only.',
+          },
+        ],
+      },
     ],
   },
 });
@@ -183,6 +212,22 @@ export default tseslint.config(
         message: 'load/ fills the embedded store; cli/ writes the remote one.',
       },
     ],
+  ),
+  // The loader's stages, in the order a load runs them: a stage imports nothing of a later one
+  // (their types excepted), so that the folders read as the pipeline (docs/loading.md).
+  // Two arrows go the other way, named here: a snapshot is a source too, so reading one knows its
+  // format (snapshot/snapshot.ts), and the canonical reading makes the snapshot's pieces in its
+  // order as it reads (snapshot/snapshotPieces.ts).
+  ...LOAD_STAGES.map((stage, i) =>
+    stageRule(
+      [`src/load/${stage}/**/*.ts`],
+      [...LOAD_STAGES.slice(i + 1), 'update', ...LOAD_TOP],
+      ['snapshot/snapshot', ...(stage === 'describe' ? ['snapshot/snapshotPieces'] : [])],
+    ),
+  ),
+  stageRule(
+    LOAD_SHARED.map((name) => `src/load/${name}.ts`),
+    [...LOAD_STAGES, 'update', ...LOAD_TOP],
   ),
   layer(
     ['src/record/**/*.ts'],

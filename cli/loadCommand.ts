@@ -246,6 +246,10 @@ export interface LoadHooks {
   readonly exits?: boolean;
 }
 
+/** The way into a remote store that the flags, else the environment, name. */
+const viaOf = (values: { 'graph-store'?: string; 'virtuoso-bulk'?: string }) =>
+  remoteVia(values['graph-store'], values['virtuoso-bulk']);
+
 export async function main(argv: readonly string[], hooks: LoadHooks = {}): Promise<number> {
   const command = parseCommand(argv);
   if (typeof command === 'number') return command;
@@ -267,11 +271,11 @@ export async function main(argv: readonly string[], hooks: LoadHooks = {}): Prom
       ...(workers === undefined ? {} : { workers }),
       ...(format ? { format } : {}),
     };
-    if (args.values.update)
-      return await updateCommand(args.positionals, config, options, { progress, refusal });
-    if (config.store.kind === 'remote') {
-      remote = true;
-      const via = remoteVia(args.values['graph-store'], args.values['virtuoso-bulk']);
+    remote = config.store.kind === 'remote';
+    const via = remote ? viaOf(args.values) : undefined;
+    const updating = { progress, refusal, ...(via ? { via } : {}) };
+    if (args.values.update) return await updateCommand(args.positionals, config, options, updating);
+    if (config.store.kind === 'remote' && via) {
       return await intoRemote(
         args.positionals,
         config,

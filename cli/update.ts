@@ -20,6 +20,7 @@ import {
 import { SruError } from './sru';
 import { oaiSummary, parseOaiCommandLine } from './oaiCommand';
 import { Progress, progressMode } from './progress';
+import { remoteVia } from './remoteCommand';
 import { applyUpdate } from './updateCommand';
 
 const USAGE = `usage: npm run update -- --oai URL [--metadata-prefix P] [--set SPEC] [--from DATE]
@@ -151,6 +152,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       { baseIri: config.baseIri, validate, onProgress: progress.report },
       {
         progress,
+        ...(config.store.kind === 'remote' ? { via: remoteVia(undefined, undefined) } : {}),
         refusal: (report, unchanged) =>
           values.strict && report.defective > 0
             ? `update refused (--strict), ${unchanged}: ${report.defective} institutions violate the shapes`

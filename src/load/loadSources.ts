@@ -1,6 +1,6 @@
 // Turns source files (RDF in every format, PICA+, the name and redirect lists) into a loaded
 // Dataset, resolving ISILs held by several sources: the one loading path shared by the server and
-// the command line. The pieces: which files (sources.ts) in which format (readers/), one load's
+// the command line. The pieces: which files (sources.ts) in which format (readers.ts), one load's
 // state (load.ts), RDF files and snapshots (rdfFile.ts, snapshot.ts), limits (limits.ts), the
 // describe stage's threads (describePool.ts: descriptions made canonical and validated).
 import fs from 'node:fs';
@@ -18,7 +18,7 @@ import { LoadError, NoInstitutionError } from './loadError';
 import { PicaFileError } from './read/pica/read';
 import { loadRdf } from './place/rdfFile';
 import { readerOf, type SourceFormat } from './read/readers';
-import { readsRecords, type RecordReader } from './read/readers/reader';
+import { readsRecords, type RecordReader } from './read/readers';
 import { figure, hashFile } from './reading';
 import type { Loaded, LoadOptions, LoadReport } from './report';
 import { checkInstitutions, isStringTooLong, type Trailer } from './snapshot/snapshot';

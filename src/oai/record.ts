@@ -19,10 +19,13 @@ export function itemNamed(identifier: string, context: OaiContext): Item {
   return item;
 }
 
-/** The current description of a live ISIL, or undefined when the dataset serves none. */
+/** The current description of an ISIL, live or withdrawn, or undefined when the dataset has none. */
 export async function describe(isil: string, context: OaiContext) {
   const found = context.dataset.exact(isil);
-  return found?.kind === 'found' ? context.dataset.describe(found.institution) : undefined;
+  if (found?.kind === 'found') return context.dataset.describe(found.institution);
+  if (found?.kind !== 'withdrawn') return undefined;
+  const { withdrawn } = found;
+  return context.dataset.describe({ ...withdrawn, modified: withdrawn.modified });
 }
 
 /** An item's header; `type`: its kind, when live (deleted items are in no `type:` set). */

@@ -1,9 +1,12 @@
 // The repository's items: every ISIL the change log knows, with its latest event (its datestamp,
-// and whether it is served or deleted), in order of time then ISIL: the order every list is cut
-// from. Made once per history; pure.
+// and whether it is deleted), in order of time then ISIL: the order every list is cut from. Made
+// once per history; pure.
 import type { History, HistoryEvent } from '../history/model';
 
-/** An item: the ISIL's latest event. Live when it was created or updated, else deleted. */
+/**
+ * An item: the ISIL's latest event. Deleted only when the ISIL is gone: a withdrawn one is a
+ * record, whose description says it is withdrawn and names its successor (its 410's body).
+ */
 export interface Item {
   readonly isil: string;
   readonly event: HistoryEvent;
@@ -13,6 +16,8 @@ export interface Item {
 }
 
 const itemsOf = new WeakMap<History, readonly Item[]>();
+
+const isDeleted = (event: HistoryEvent) => event.kind === 'deleted';
 
 /** The ISIL's prefix: a country code, or another prefix such as `ZDB`, in upper case. */
 export const countryOf = (isil: string): string => isil.split('-')[0]!.toUpperCase();
@@ -28,7 +33,7 @@ export function items(history: History): readonly Item[] {
     .map((event) => ({
       isil: event.isil,
       event,
-      deleted: event.kind === 'withdrawn' || event.kind === 'deleted',
+      deleted: isDeleted(event),
       country: countryOf(event.isil),
     }));
   itemsOf.set(history, list);
@@ -42,7 +47,7 @@ export function itemOf(history: History, isil: string): Item | undefined {
     ? {
         isil,
         event,
-        deleted: event.kind === 'withdrawn' || event.kind === 'deleted',
+        deleted: isDeleted(event),
         country: countryOf(isil),
       }
     : undefined;

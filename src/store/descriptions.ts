@@ -19,8 +19,7 @@ export const NAMED_LINKS: ReadonlySet<string> = new Set([
 /**
  * Visits the blank nodes below an institution, breadth first from `first` (those it links to), each
  * once, down to MAX_BLANK_NODE_DEPTH levels: `visit` is given each and returns those below it. The
- * one walk of a description's membership, as the loader places a file's lines and as it places a
- * default graph.
+ * one walk of a description's membership (`DescriptionMembers.close`).
  */
 export function walkBlankNodes(
   first: readonly string[],
@@ -39,23 +38,100 @@ export function walkBlankNodes(
   }
 }
 
+/** One graph, or several: most nodes are in one, and a set each costs a hundred bytes and more. */
+type Graphs = string | Set<string>;
+
+function addGraph(map: Map<string, Graphs>, node: string, graph: string): void {
+  const graphs = map.get(node);
+  if (graphs === undefined) map.set(node, graph);
+  else if (typeof graphs !== 'string') graphs.add(graph);
+  else if (graphs !== graph) map.set(node, new Set([graphs, graph]));
+}
+
 /**
- * The triples of a default graph (N-Triples as Oxigraph dumps it) as N-Quads, each institution's
- * description in the graph of its description IRI. An institution is a subject IRI minted under
+ * The rule of what a description holds, applied to triples (N-Triples terms) seen one by one:
+ * which graphs each subject's triples go into. An institution is a subject IRI minted under
  * `baseIri` (`<base>/resource/organisations/<isil>`); its description holds its own triples, those
  * of the blank nodes it links to and of the blank nodes below them (up to MAX_BLANK_NODE_DEPTH
- * levels), and those of the named nodes it links to with `wdrs:describedby`, `v:url` or `v:email`
- * (but not of what they link to; `completeDescriptions` adds what other graphs hold about those).
- * A triple that belongs to two descriptions is in both graphs; one that belongs to none stays in
- * the default graph. `check` sees every line first, and may throw (the loader refuses literals
- * too long to serve here, where every triple of its RDF sources passes once).
+ * levels), and those of the named nodes it links to with NAMED_LINKS (but not of what they link
+ * to; `completeDescriptions` adds what other graphs hold about those). A triple that belongs to
+ * two descriptions is in both graphs; one that belongs to none stays in the default graph. Every
+ * triple is `add`ed, then `close`, then `graphs` answers.
+ */
+export class DescriptionMembers {
+  private readonly institutions = new Map<string, string>();
+  /** Blank nodes each institution or blank node links to. */
+  private readonly blanksBelow = new Map<string, string[]>();
+  /** The graphs of the institutions that link to a named node with NAMED_LINKS. */
+  private readonly linked = new Map<string, Graphs>();
+  /** The graphs of the descriptions a blank node is in. */
+  private readonly blankGraphs = new Map<string, Graphs>();
+  private readonly prefix: string;
+
+  constructor(baseIri: string) {
+    this.prefix = `<${baseIri}${RESOURCE_PATH}`;
+  }
+
+  add({ s, p, o }: Pick<Line, 's' | 'p' | 'o'>): void {
+    const graph = this.graphOf(s);
+    if (o.startsWith('_:') && (graph !== undefined || s.startsWith('_:'))) {
+      const below = this.blanksBelow.get(s);
+      if (below) below.push(o);
+      else this.blanksBelow.set(s, [o]);
+    } else if (graph !== undefined && o.startsWith('<') && NAMED_LINKS.has(p)) {
+      addGraph(this.linked, o, graph);
+    }
+  }
+
+  /** The graph of an institution's description, for a subject that is one. */
+  private graphOf(subject: string): string | undefined {
+    if (!subject.startsWith(this.prefix)) return undefined;
+    let graph = this.institutions.get(subject);
+    if (graph === undefined) {
+      const description = descriptionIriOf(subject.slice(1, -1));
+      if (description === undefined) return undefined;
+      graph = `<${description}>`;
+      this.institutions.set(subject, graph);
+    }
+    return graph;
+  }
+
+  /** Follows each institution's blank nodes down to MAX_BLANK_NODE_DEPTH levels. */
+  close(): void {
+    for (const [institution, graph] of this.institutions)
+      walkBlankNodes(this.blanksBelow.get(institution) ?? [], (blank) => {
+        addGraph(this.blankGraphs, blank, graph);
+        return this.blanksBelow.get(blank) ?? [];
+      });
+    this.blanksBelow.clear();
+  }
+
+  /** The graphs (N-Triples terms) a triple with this subject goes into (none: the default graph). */
+  graphs(subject: string): string[] {
+    const graphs: string[] = [];
+    const own = subject.startsWith(this.prefix) ? this.institutions.get(subject) : undefined;
+    if (own !== undefined) graphs.push(own);
+    const linked = this.linked.get(subject) ?? [];
+    for (const graph of typeof linked === 'string' ? [linked] : linked)
+      if (graph !== own) graphs.push(graph);
+    const blank = this.blankGraphs.get(subject) ?? [];
+    return typeof blank === 'string' ? [...graphs, blank] : [...graphs, ...blank];
+  }
+}
+
+/**
+ * The triples of a default graph (N-Triples as Oxigraph dumps it) as N-Quads, each in the graphs
+ * of the descriptions it belongs to (`DescriptionMembers`), one that belongs to none left in the
+ * default graph. `check` sees every line first, and may throw (the loader refuses literals too
+ * long to serve here, where every triple of its RDF sources passes once).
  */
 export function descriptionQuads(
   ntriples: string,
   baseIri: string,
   check?: (line: Line) => void,
 ): string {
-  const bySubject = new Map<string, Line[]>();
+  const members = new DescriptionMembers(baseIri);
+  const triples: Line[] = [];
   const rest: string[] = [];
   for (const text of lines(ntriples)) {
     const line = splitLine(text);
@@ -64,40 +140,16 @@ export function descriptionQuads(
       continue;
     }
     check?.(line);
-    const lines = bySubject.get(line.s);
-    if (lines) lines.push(line);
-    else bySubject.set(line.s, [line]);
+    members.add(line);
+    triples.push(line);
   }
-  const placed = new Set<Line>();
+  members.close();
   const out: string[] = [];
-  const prefix = `<${baseIri}${RESOURCE_PATH}`;
-  for (const [subject, own] of bySubject) {
-    if (!subject.startsWith(prefix)) continue;
-    const description = descriptionIriOf(subject.slice(1, -1));
-    if (description === undefined) continue;
-    const graph = ` <${description}> .`;
-    const members = new Set<Line>(own);
-    const blanks: string[] = [];
-    for (const line of own) {
-      if (line.o.startsWith('_:')) blanks.push(line.o);
-      else if (NAMED_LINKS.has(line.p) && line.o.startsWith('<'))
-        for (const linked of bySubject.get(line.o) ?? []) members.add(linked);
-    }
-    walkBlankNodes(blanks, (blank) => {
-      const below: string[] = [];
-      for (const line of bySubject.get(blank) ?? []) {
-        members.add(line);
-        if (line.o.startsWith('_:')) below.push(line.o);
-      }
-      return below;
-    });
-    for (const line of members) {
-      placed.add(line);
-      out.push(`${line.text.slice(0, -2)}${graph}\n`);
-    }
+  for (const line of triples) {
+    const graphs = members.graphs(line.s);
+    if (graphs.length === 0) out.push(`${line.text}\n`);
+    for (const graph of graphs) out.push(`${line.text.slice(0, -2)} ${graph} .\n`);
   }
-  for (const lines of bySubject.values())
-    for (const line of lines) if (!placed.has(line)) out.push(`${line.text}\n`);
   for (const text of rest) out.push(`${text}\n`);
   return out.join('');
 }

@@ -2,7 +2,7 @@
 // server, drives it per case at 50 connections with random ISILs, and prints each case's figures
 // beside two baselines measured in the same run on the same machine; then further steps, each a
 // script of its own (reload.ts, staffLoad.ts, scaleOut.ts, loaderLimits.ts, canonical.ts,
-// historyLog.ts, historyLoad.ts, historyHttp.ts, loadUpdate.ts, oaiHarvest.ts, oaiHarvester.ts, staffIdle.ts, startTime.ts,
+// historyLog.ts, historyLoad.ts, historyHttp.ts, loadUpdate.ts, remoteUpdate.ts, oaiHarvest.ts, mirror.ts, staffIdle.ts, startTime.ts,
 // validate.ts, loadPhases.ts, searchMachines.ts, feed.ts).
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -586,6 +586,15 @@ async function main(): Promise<void> {
   );
   log(updateStep.stdout.trim());
   if (updateStep.status !== 0) log(`loadUpdate.ts failed: ${updateStep.stderr.trim()}`);
+  // The same update into Virtuoso: the bytes it sends against a full load's.
+  const remoteUpdateStep = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', path.join('test', 'bench', 'remoteUpdate.ts'), '--count', String(COUNT)],
+    { cwd: PROJECT_ROOT, encoding: 'utf8' },
+  );
+  log(remoteUpdateStep.stdout.trim());
+  if (remoteUpdateStep.status !== 0)
+    log(`remoteUpdate.ts failed: ${remoteUpdateStep.stderr.trim()}`);
   // OAI-PMH: a full and an incremental harvest by oai_pmh, and the server's memory meanwhile.
   const oaiStep = spawnSync(
     process.execPath,
@@ -594,14 +603,17 @@ async function main(): Promise<void> {
   );
   log(oaiStep.stdout.trim());
   if (oaiStep.status !== 0) log(`oaiHarvest.ts failed: ${oaiStep.stderr.trim()}`);
-  // The project's own harvester over the same /oai (rdf): records a second.
-  const harvesterStep = spawnSync(
+  // A mirror by OAI-PMH: the project's harvester over /oai (rdf), records a second; the lag.
+  const mirrorStep = spawnSync(
     process.execPath,
-    ['--import', 'tsx', path.join('test', 'bench', 'oaiHarvester.ts'), '--count', String(COUNT)],
+    [
+      ...['--import', 'tsx', path.join('test', 'bench', 'mirror.ts'), '--count', String(COUNT)],
+      ...['--dist', DIST],
+    ],
     { cwd: PROJECT_ROOT, encoding: 'utf8' },
   );
-  log(harvesterStep.stdout.trim());
-  if (harvesterStep.status !== 0) log(`oaiHarvester.ts failed: ${harvesterStep.stderr.trim()}`);
+  log(mirrorStep.stdout.trim());
+  if (mirrorStep.status !== 0) log(`mirror.ts failed: ${mirrorStep.stderr.trim()}`);
 
   // The change feed: its pages per second uncached and cached, a replay by the reference client.
   const feedStep = spawnSync(

@@ -1,5 +1,5 @@
-// The architecture's rules are lint rules (eslint.config.mjs): a wrong arrow between the layers, an
-// adapter known above the store port, src/ reaching into cli/, a file over 400 lines or a
+// The architecture's rules are lint rules (eslint.config.mjs): a wrong arrow between the layers or
+// between the loader's stages, an adapter known above the store port, src/ reaching into cli/, a file over 400 lines or a
 // function over 80, an HttpError made outside src/http/errors.ts fail `npm run lint`. Each rule is tried here on a file it must refuse and on
 // one it must let through, so that a rule that quietly stops matching fails this test.
 import assert from 'node:assert/strict';
@@ -53,7 +53,7 @@ describe('the architecture, as lint rules', function () {
     ['src/config/config2.ts', '../process/connectionCap'],
     ['src/threads/client2.ts', '../store/store'],
     ['src/config/config2.ts', '../../cli/generate'],
-    ['src/load/pica/read2.ts', '../../../cli/sru'],
+    ['src/load/read/pica/read2.ts', '../../../../cli/sru'],
   ];
   for (const [file, from] of wrong)
     it(`refuses ${from} in ${file}`, async () =>
@@ -102,6 +102,42 @@ describe('the architecture, as lint rules', function () {
       await broken('src/store/remote/history2.ts', importing('../../history/memory')),
       [],
     );
+  });
+
+  it('a stage of the loader imports nothing of a later one but its types', async () => {
+    const TYPED = '@typescript-eslint/no-restricted-imports';
+    const type = (from: string) => `import type { x } from '${from}';\nexport type y = x;\n`;
+    const later: [string, string][] = [
+      ['src/load/read/sources2.ts', '../place/load'],
+      ['src/load/read/pica/read2.ts', '../../describe/canonicalDataset'],
+      ['src/load/place/load2.ts', '../describe/canonicalDataset'],
+      ['src/load/describe/canonical2.ts', '../snapshot/snapshotFile'],
+      ['src/load/snapshot/snapshot2.ts', '../commit/commitVersion'],
+      ['src/load/commit/commit2.ts', '../update/applyUpdate'],
+      ['src/load/commit/commit2.ts', '../loadSources'],
+      ['src/load/limits.ts', './read/sources'],
+      ['src/load/place/rdfFile2.ts', '../snapshot/snapshotPieces'],
+    ];
+    for (const [file, from] of later) {
+      assert.ok((await broken(file, importing(from))).includes(TYPED), `${from} in ${file}`);
+      assert.deepEqual(await broken(file, type(from)), [], `the types of ${from} in ${file}`);
+    }
+    const earlier: [string, string][] = [
+      ['src/load/place/load2.ts', '../read/sources'],
+      ['src/load/describe/canonical2.ts', '../place/load'],
+      ['src/load/commit/commit2.ts', '../snapshot/snapshot'],
+      ['src/load/update/apply2.ts', '../loadSources'],
+      ['src/load/update/apply2.ts', '../commit/commitVersion'],
+      ['src/load/read/sources2.ts', '../limits'],
+      ['src/load/loadSources2.ts', './commit/commitVersion'],
+      // The two arrows eslint.config.mjs names: a snapshot's format, read as a source is read,
+      // and the snapshot's pieces, made by the canonical reading.
+      ['src/load/read/sources2.ts', '../snapshot/snapshot'],
+      ['src/load/place/rdfFile2.ts', '../snapshot/snapshot'],
+      ['src/load/describe/canonical2.ts', '../snapshot/snapshotPieces'],
+    ];
+    for (const [file, from] of earlier)
+      assert.deepEqual(await broken(file, importing(from)), [], `${from} in ${file}`);
   });
 
   it('refuses a file over 400 lines in src/ and cli/', async () => {

@@ -1,6 +1,6 @@
 // One load in progress: the store being filled, what is known of each ISIL held (the one source
 // whose record wins), the records batched for the store, and the report's tallies. RDF files are
-// read into it by rdfFile.ts; loadSources.ts drives it.
+// read into it by rdfFile.ts; loadSources.ts drives it. Also whether records cross (`Crossings`).
 import { parseModified } from '../../rdf/description';
 import { descriptionIri, institutionIri, isilOfInstitutionIri } from '../../rdf/iris';
 import { isilDefect, isilKey, type Isil } from '../../rdf/isil';
@@ -8,20 +8,43 @@ import type { Dataset } from '../../store/dataset';
 import type { SelectBinding } from '../../store/bindings';
 import { DatasetStore } from '../../store/embedded/datasetStore';
 import { removeDescriptions } from '../../store/embedded/updates';
+import { NAMED_LINKS } from '../../store/descriptions';
 import { checkedIri } from '../../store/queries';
+import { lines, splitLine } from '../../rdf/ntriples';
 import { nextTurn } from '../../util/timeSlice';
-import { Crossings } from './crossings';
 import { checkLiterals, MAX_LITERAL_LENGTH } from '../limits';
 import { CHUNK_BYTES, VersionHash } from '../reading';
 import { isLinkRecord, type LinkRecord } from '../read/links';
 import { LinkSet } from './linkSet';
-import type { SkippedRecord, SourceRecord } from '../read/sourceRecord';
+import {
+  outweighs,
+  weigh,
+  type SkippedRecord,
+  type SourceRecord,
+  type Weight,
+} from '../read/sourceRecord';
 import type { CodeWarning } from '../read/pica/codeCheck';
 import { PositionSet } from './positionSet';
 import { isPositionRecord, type PositionRecord } from '../read/wikidataPositions';
 import type { Conflict, FileReport, LoadOptions, Skipped } from '../report';
 import type { Trailer } from '../snapshot/snapshot';
-import { outweighs, weigh, type Entry } from './weights';
+
+/** What the loader keeps of each ISIL to resolve conflicts: small, never the record's text. */
+export interface Entry {
+  /** The ISIL as the loaded record spells it (its IRI is minted from this spelling). */
+  readonly isil: string;
+  readonly origin: string;
+  /** Which file it came from, so that an RDF file's case twins are not taken for a conflict. */
+  readonly file: string;
+  readonly weight: Weight;
+  /** From an RDF source. */
+  readonly rdf: boolean;
+  readonly withdrawn: boolean;
+  /** Whether the shapes check its description, when the load validates. */
+  readonly validated: boolean;
+  /** Its place in the batch not yet handed to the store, if it is there. */
+  pending: number | undefined;
+}
 
 /** One load: the store being filled, what is known of each ISIL, and the report's tallies. */
 export class Load {
@@ -250,4 +273,46 @@ export class Load {
  */
 function inGraph(ntriples: string, description: string): string {
   return ntriples.replaceAll(' .\n', ` <${checkedIri(description)}> .\n`);
+}
+
+/** A node stated in, or linked from, more than one graph. */
+const MANY = '';
+
+/**
+ * The named nodes records state triples about and those their institutions link to, each with its
+ * record's graph: whether `completeDescriptions` could find anything after a load of records
+ * alone. It can when a node is stated in one graph and linked from another (two records with one
+ * URL node, say); completing costs an update over every record's links, whatever it finds
+ * (docs/benchmark.md, "descriptions completed").
+ */
+class Crossings {
+  private readonly stated = new Map<string, string>();
+  private readonly linked = new Map<string, string>();
+
+  add(graph: string, institution: string, record: SourceRecord): void {
+    const own = `<${institution}>`;
+    for (const text of lines(record.ntriples)) {
+      const line = splitLine(text);
+      if (line === undefined || !line.s.startsWith('<')) continue;
+      if (line.s !== own) Crossings.note(this.stated, line.s, graph);
+      else if (line.o.startsWith('<') && NAMED_LINKS.has(line.p))
+        Crossings.note(this.linked, line.o, graph);
+    }
+  }
+
+  private static note(nodes: Map<string, string>, node: string, graph: string): void {
+    const held = nodes.get(node);
+    if (held === undefined) nodes.set(node, graph);
+    else if (held !== graph) nodes.set(node, MANY);
+  }
+
+  /** Whether a node is stated in a graph other than one it is linked from. */
+  get crossed(): boolean {
+    for (const [node, from] of this.linked) {
+      const stated = this.stated.get(node);
+      if (stated !== undefined && (stated === MANY || from === MANY || stated !== from))
+        return true;
+    }
+    return false;
+  }
 }

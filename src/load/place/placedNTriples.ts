@@ -1,12 +1,66 @@
 // An N-Triples file parsed once straight into the graphs of its descriptions: a first pass over
-// its lines finds each description's members (as `descriptionQuads` would), a second hands the
-// same lines to the store as N-Quads, each with its description's graph: no default graph to dump
-// and parse again. A file this reading cannot vouch for is left to the store's parser as before.
+// its lines finds each description's members (by the one rule, `DescriptionMembers`), a second
+// hands the same lines to the store as N-Quads, each with its description's graph: no default
+// graph to dump and parse again, which doubled the peak of a whole registry's dump
+// (docs/loading.md, "Read"). A file this reading cannot vouch for goes to the store's parser.
 import { StringDecoder } from 'node:string_decoder';
+import { otherScheme } from '../../rdf/iris';
 import type { Line } from '../../rdf/ntriples';
-import { DescriptionPlan } from './descriptionPlan';
+import { DescriptionMembers } from '../../store/descriptions';
 import { LoadError } from '../loadError';
 import { chunks, CHUNK_BYTES, type Hasher } from '../reading';
+
+/**
+ * Numbers a line at a time, in blocks: where the first pass found each line's terms, so that the
+ * second does not split every line again (4 bytes a number, against a quarter of the parse).
+ */
+class Positions {
+  private static readonly BLOCK = 1 << 16;
+  private readonly blocks: Int32Array[] = [];
+  private count = 0;
+
+  push(value: number): void {
+    const at = this.count % Positions.BLOCK;
+    if (at === 0) this.blocks.push(new Int32Array(Positions.BLOCK));
+    this.blocks.at(-1)![at] = value;
+    this.count++;
+  }
+
+  get(n: number): number {
+    if (n >= this.count) return -1;
+    return this.blocks[Math.floor(n / Positions.BLOCK)]![n % Positions.BLOCK]!;
+  }
+}
+
+/** The first pass's findings: each description's members, and where each line's terms are. */
+export class DescriptionPlan {
+  /** Each line's subject start and end, and its object's end: -1 for a line without a triple. */
+  readonly subjectStarts = new Positions();
+  readonly subjectEnds = new Positions();
+  readonly objectEnds = new Positions();
+  /** Each line's length, and how many there were: the second pass checks it reads the same file. */
+  readonly lengths = new Positions();
+  lines = 0;
+  /**
+   * The last line (from 1) each blank-node label is on: the file is loaded in pieces that no blank
+   * node spans (`placedPieces`), each store load labelling blank nodes anew.
+   */
+  readonly lastLines = new Map<string, number>();
+  readonly members: DescriptionMembers;
+  private readonly other: string;
+
+  constructor(baseIri: string) {
+    this.members = new DescriptionMembers(baseIri);
+    this.other = `<${otherScheme(baseIri)}/`;
+  }
+
+  /** Notes a triple; false when the file needs the base rewritten (then it is not read here). */
+  add(line: Line): boolean {
+    if (line.s.startsWith(this.other) || line.o.startsWith(this.other)) return false;
+    this.members.add(line);
+    return true;
+  }
+}
 
 /** What a line holds: nothing (blank, a comment), a triple, or what this reading does not vouch for. */
 type Split = 'nothing' | 'unknown' | (Line & { readonly start: number; readonly end: number });
@@ -133,7 +187,7 @@ export function planDescriptions(
   const { vouched, refused } = planLines(plan, linesOf(fd, hash), check);
   if (!vouched) return undefined;
   if (refused !== undefined) throw refused;
-  plan.close();
+  plan.members.close();
   return plan;
 }
 
@@ -236,7 +290,7 @@ export function* placedPieces(
     const subjectEnd = plan.subjectEnds.get(n++);
     let out = text;
     if (end >= 0) {
-      const [first, ...others] = plan.graphs(text.slice(start, subjectEnd));
+      const [first, ...others] = plan.members.graphs(text.slice(start, subjectEnd));
       if (first !== undefined) out = `${text.slice(0, end)} ${first}${text.slice(end)}`;
       if (others.length > 0 || text.includes('_:')) {
         const line = splitTriple(text) as Line;

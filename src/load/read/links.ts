@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isilDefect } from '../../rdf/isil';
 import { GND, WIKIDATA } from '../../rdf/namespaces';
-import { fileHead } from './fileHead';
+import { fileHead } from './utf8';
 import { LoadError } from '../loadError';
 import { readLines } from './listRecords';
 import type { SkippedRecord } from './sourceRecord';

@@ -7,9 +7,8 @@ import { descriptionIri, institutionIri } from '../../rdf/iris';
 import { isilDefect, isilKey, type Isil } from '../../rdf/isil';
 import { CC0, PREFIXES, RDF_TYPE } from '../../rdf/namespaces';
 import type { SkippedRecord, SourceRecord } from './sourceRecord';
-import { fileHead } from './fileHead';
+import { fileHead, firstInvalidUtf8 } from './utf8';
 import { LoadError } from '../loadError';
-import { firstInvalidUtf8 } from './utf8';
 
 export type ListKind = 'names' | 'redirects';
 

@@ -4,7 +4,7 @@
 // context is lobid's, on lobid's host: the fields are read by their names, not expanded as JSON-LD.
 import { LIBTYPE } from '../../rdf/libtype';
 import { CC0, PREFIXES, RDF_TYPE } from '../../rdf/namespaces';
-import { fileHead } from './fileHead';
+import { fileHead } from './utf8';
 import { readLines } from './listRecords';
 import { LoadError } from '../loadError';
 import { IRI_SAFE_ISIL, iri, text, Triples } from './recordTriples';

@@ -1,5 +1,7 @@
 // One institution's record as a non-RDF source gives it (PICA+, the name and redirect lists): the
-// unit the loader resolves conflicts on. A record wins or loses whole; it is never merged.
+// unit the loader resolves conflicts on, and how strongly it holds its ISIL when several sources
+// hold one (docs/data.md, "When several sources hold one ISIL"). A record wins or loses whole; it
+// is never merged.
 import type { CodeWarning } from './pica/codeCheck';
 
 /** What the source says of the ISIL. */
@@ -39,4 +41,26 @@ export interface SkippedRecord {
   readonly reason: string;
   /** `malformed` records are broken; `status-N` and the like are skipped by rule. */
   readonly kind: 'malformed' | 'not-published';
+}
+
+/**
+ * How strongly a record holds its ISIL (decided, docs/data.md "When several sources hold one ISIL"): a name-only record yields to
+ * anything; a withdrawal without a date (a pair of the redirect list) yields to any full record,
+ * whose own status is the agency's word on the ISIL; among full records the later modification
+ * wins, an unknown date counting as the earliest. Equal weights go to the source read later.
+ */
+export interface Weight {
+  readonly rank: 0 | 1 | 2;
+  readonly time: number;
+}
+
+export function weigh(status: RecordStatus, modified: Date | undefined): Weight {
+  const time = modified?.getTime() ?? Number.NEGATIVE_INFINITY;
+  if (status === 'name-only') return { rank: 0, time };
+  if (status === 'withdrawn' && modified === undefined) return { rank: 1, time };
+  return { rank: 2, time };
+}
+
+export function outweighs(candidate: Weight, held: Weight): boolean {
+  return candidate.rank !== held.rank ? candidate.rank > held.rank : candidate.time >= held.time;
 }

@@ -1,5 +1,21 @@
-// Where a text stops being UTF-8: the sources are refused with the position of their first bad
-// byte, since a text read with replacement characters would publish wrong names.
+// A source's text as UTF-8: its first bytes, for telling its format before it is read, and where
+// it stops being UTF-8 (the sources are refused with the position of their first bad byte, since
+// a text read with replacement characters would publish wrong names).
+import fs from 'node:fs';
+
+/**
+ * Up to `bytes` bytes from the start of `file`, decoded as UTF-8 (a sequence cut at the end
+ * becomes U+FFFD, which no format test looks at).
+ */
+export function fileHead(file: string, bytes: number): string {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const buffer = Buffer.alloc(bytes);
+    return buffer.toString('utf8', 0, fs.readSync(fd, buffer, 0, bytes, 0));
+  } finally {
+    fs.closeSync(fd);
+  }
+}
 
 /**
  * Follows the Encoding Standard's UTF-8 decoder (WHATWG §9.1.1: no overlong forms, no surrogates,

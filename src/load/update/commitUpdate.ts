@@ -41,12 +41,15 @@ function checkBase(update: PreparedUpdate, current: string | undefined): void {
   );
 }
 
-/** Writes the merged snapshot to the temporary file beside the target, ended and flushed. */
-function writeMerged(
+/**
+ * Writes the merged snapshot to the temporary file beside the target, ended and flushed; its
+ * writer (to rename or discard), its bytes and its quads.
+ */
+export function writeMerged(
   update: PreparedUpdate,
-  target: VersionTarget,
+  target: Pick<VersionTarget, 'dataset' | 'baseIri'>,
   history: SnapshotHistory | undefined,
-): { file: SnapshotWriter; bytes: number } {
+): { file: SnapshotWriter; bytes: number; triples: number } {
   const { merged } = update;
   let triples = 0;
   const file = new SnapshotWriter(target.dataset, target.baseIri);
@@ -65,7 +68,7 @@ function writeMerged(
         states: merged.states,
       }),
     );
-    return { file, bytes };
+    return { file, bytes, triples };
   } catch (error) {
     file.discard();
     throw error;

@@ -64,6 +64,12 @@ export interface Transport {
   held(version: string): Promise<VersionEntry | undefined>;
   /** Makes room for `version`: drops what an earlier, failed load of it left. */
   begin(version: string): Promise<void>;
+  /**
+   * Copies the description graphs of version `from` into the version begun, in the store, but
+   * those `except` names (their names in `from`): an update's unchanged descriptions. A store
+   * without it (the Graph Store Protocol has no copy) takes no update.
+   */
+  copy?(from: string, except: readonly string[]): Promise<void>;
   /** Writes one piece: the triples of each description graph, and of the version's graph. */
   write(piece: VersionPiece): Promise<void>;
   /**
@@ -124,7 +130,8 @@ export interface HistoryInput extends Omit<NextVersion, 'version'> {
 export async function writeVersion(
   transport: Transport,
   pieces: AsyncIterable<readonly string[]>,
-  entry: Omit<VersionEntry, 'triples' | 'created'>,
+  /** With `triples` when the pieces are not all of the version (an update's). */
+  entry: Omit<VersionEntry, 'triples' | 'created'> & { readonly triples?: number },
   progress?: (quads: number) => void,
   history?: HistoryInput,
 ): Promise<Written> {
@@ -175,7 +182,7 @@ export async function writeVersion(
     await transport.finish();
     if (!transport.historyFirst) appended = await appendHistory();
     await transport.publish(
-      { ...entry, triples: quads, created: new Date().toISOString() },
+      { ...entry, triples: entry.triples ?? quads, created: new Date().toISOString() },
       appended?.step,
     );
   });

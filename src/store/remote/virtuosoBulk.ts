@@ -23,6 +23,9 @@ import {
 } from './layout';
 import type { SparqlClient } from './sparqlClient';
 import type { Transport, VersionPiece } from './versionWriter';
+import { copiedVersion, copyGraphs, graphsNamed, sqlText } from './virtuosoSql';
+
+export { copyGraphs };
 
 export interface BulkSettings {
   /** `isql-vt` (Debian's name) or the path of Virtuoso's isql. */
@@ -40,21 +43,6 @@ export interface BulkSettings {
 /** isql failed, the bulk loader refused the file, or the store stopped answering. */
 export class BulkLoadError extends Error {
   override name = 'BulkLoadError';
-}
-
-/** Text safe inside a single-quoted SQL string and an isql script (no `;`, which ends a statement). */
-function sqlText(text: string): string {
-  return text.replace(/'/g, "''").replace(/;/g, ',');
-}
-
-// The ids of the graphs named `prefix…`, from Virtuoso's table of IRIs (a name: its prefix's id and
-// the rest), not `id_to_iri` over every quad: its cache once gave 7.2.5 a name it refused (SR014).
-const graphsNamed = (prefix: string) =>
-  `SELECT i.RI_ID FROM DB.DBA.RDF_IRI i, DB.DBA.RDF_PREFIX p WHERE p.RP_ID = iri_name_id(i.RI_NAME) AND iri_from_pref_name(p.RP_NAME, i.RI_NAME) LIKE '${sqlText(prefix)}%'`;
-
-/** Copies the graphs named `prefix…` into `graph` under log_enable(2, 1), as the bulk loader runs. */
-export function copyGraphs(prefix: string, graph: string): string {
-  return `log_enable(2, 1); INSERT SOFT DB.DBA.RDF_QUAD (G, S, P, O) SELECT iri_to_id('${sqlText(graph)}'), q.S, q.P, q.O FROM DB.DBA.RDF_QUAD q WHERE q.G IN (${graphsNamed(prefix)});`;
 }
 
 /** isql's error when the server is gone: 08S01 (connection lost), S2801 (connect failed). */
@@ -118,6 +106,12 @@ export class VirtuosoBulkTransport implements Transport {
       'the mark of a load under way',
     );
     this.version = version;
+  }
+
+  /** Copies `from`'s description graphs into the version begun, but those named in `except`. */
+  async copy(from: string, except: readonly string[]): Promise<void> {
+    if (this.version === undefined) throw new Error('copy before begin');
+    await this.isql(copiedVersion(from, this.version, except), `the copy of version ${from}`);
   }
 
   /** The description graphs' triples, and those of the version's graph alone; `all` is made at finish. */

@@ -1,20 +1,20 @@
-// The one list of input formats (src/load/readers/): every reader named once, each extension
+// The one list of input formats (src/load/read/readers.ts): every reader named once, each extension
 // chosen by the list, a shared extension told apart by the file's first bytes, and what no reader
 // of a shared extension takes refused with what it could have been.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { LoadError } from '../../../../src/load/loadError';
-import { NAME_LIST_HEADER } from '../../../../src/load/read/listRecords';
+import { LoadError } from '../../../src/load/loadError';
+import { NAME_LIST_HEADER } from '../../../src/load/read/listRecords';
 import {
   detect,
   FORMAT_NAMES,
   knownExtension,
   READERS,
   readerOf,
-} from '../../../../src/load/read/readers';
-import { readsRecords } from '../../../../src/load/read/readers/reader';
+  readsRecords,
+} from '../../../src/load/read/readers';
 
 describe('the readers registry', () => {
   let dir: string;
