@@ -14,7 +14,7 @@ import {
   type SourceFormat,
   type WrittenSnapshot,
 } from '../src/load/loadSources';
-import { ShapesError } from '../src/load/describe/validator';
+import { ShapesError } from '../src/load/describe/shapes';
 import { HistoryError } from '../src/history/log';
 import {
   commitVersion,
@@ -34,7 +34,8 @@ institution against the shapes, and replaces the snapshot at $DATASET with what 
 --skip-validation leaves the shapes out (SHACL costs about 0.2 ms of CPU an institution);
 --allow-empty writes a snapshot that holds no institution (refused otherwise: a server would not
 serve it);
---workers N validates in N threads beside the loading one (default: one a core);
+--workers N makes descriptions canonical and validates them in N threads beside the loading one
+(0: in the loading one; default: one a core);
 --reset-history starts the change log anew (the log in place is renamed beside it): the past's
 mementos answer 404 and its feed pages 410 (docs/history.md);
 --update applies the records of the files (a harvest: records, and <?oai-deleted?> lines) over
@@ -219,13 +220,14 @@ function parseCommand(
     process.stderr.write(`--update applies over the history that --reset-history starts anew\n`);
     return 2;
   }
-  const workers = args.values.workers === undefined ? undefined : Number(args.values.workers);
-  if (workers !== undefined && !(Number.isInteger(workers) && workers > 0)) {
+  const given = args.values.workers;
+  if (given !== undefined && !/^\d+$/.test(given)) {
     process.stderr.write(
-      `--workers: expected a whole number above 0, got ${JSON.stringify(args.values.workers)}\n`,
+      `--workers: expected a whole number, 0 or more, got ${JSON.stringify(given)}\n`,
     );
     return 2;
   }
+  const workers = given === undefined ? undefined : Number(given);
   if (args.positionals.length === 0) {
     process.stderr.write(`${USAGE}\n`);
     return 2;
@@ -266,7 +268,7 @@ export async function main(argv: readonly string[], hooks: LoadHooks = {}): Prom
       requireInstitutions: !args.values['allow-empty'],
       onProgress: progress.report,
       ...(hooks.onPhase ? { onPhase: hooks.onPhase } : {}),
-      ...(workers ? { validationWorkers: workers } : {}),
+      ...(workers === undefined ? {} : { workers }),
       ...(format ? { format } : {}),
     };
     remote = config.store.kind === 'remote';

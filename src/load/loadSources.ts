@@ -1,10 +1,10 @@
 // Turns source files (RDF in every format, PICA+, the name and redirect lists) into a loaded
 // Dataset, resolving ISILs held by several sources: the one loading path shared by the server and
 // the command line. The pieces: which files (sources.ts) in which format (readers.ts), one load's
-// state (load.ts), RDF files and snapshots (rdfFile.ts, snapshot.ts), limits (limits.ts),
-// validation (validator.ts: the SHACL workers; validationQueue.ts: institutions sent to them).
+// state (load.ts), RDF files and snapshots (rdfFile.ts, snapshot.ts), limits (limits.ts), the
+// describe stage's threads (describePool.ts: descriptions made canonical and validated).
 import fs from 'node:fs';
-import { RESOURCE_PATH } from '../rdf/iris';
+import { descriptionIri, institutionIri, RESOURCE_PATH } from '../rdf/iris';
 import { Dataset } from '../store/dataset';
 import { DatasetIndex } from '../store/datasetIndex';
 import type { SelectBinding } from '../store/bindings';
@@ -23,8 +23,10 @@ import { figure, hashFile } from './reading';
 import type { Loaded, LoadOptions, LoadReport } from './report';
 import { checkInstitutions, isStringTooLong, type Trailer } from './snapshot/snapshot';
 import { expandSources, type SkippedFile } from './read/sources';
-import { Validator, type Defect } from './describe/validator';
-import { tally, ValidationQueue } from './describe/validationQueue';
+import { DescribePool } from './describe/describePool';
+import { tally, type Defect } from './describe/shapes';
+import { checkedIri } from '../store/queries';
+import type { Isil } from '../rdf/isil';
 import { versionHistory } from './commit/versionHistory';
 
 /** Re-exported: the loading API the server, the command line and the tests use. */
@@ -50,10 +52,8 @@ export async function loadSources(
   options: LoadOptions,
 ): Promise<Loaded> {
   const { files, skipped } = expandSources(sources, options.format);
-  const validator = options.validate
-    ? await Validator.start({ workers: options.validationWorkers })
-    : undefined;
-  const load = new Load(options, files.length > 1, validator && new ValidationQueue(validator));
+  const pool = DescribePool.start({ workers: options.workers, validate: options.validate });
+  const load = new Load(options, files.length > 1);
   try {
     options.onPhase?.('parse');
     let size = await readFiles(load, files);
@@ -103,7 +103,7 @@ export async function loadSources(
         `holds no institution to serve (${figure(size)} triples, ${figure(dataset.withdrawnCount)} withdrawn ISILs, ${figure(dataset.warnings.length)} warnings)`,
       );
     const trailer = ownSnapshot && !combined ? load.snapshot?.trailer : undefined;
-    const { read, defects } = await readCanonically(load, dataset, trailer, options);
+    const { read, defects } = await readCanonically(load, dataset, trailer, options, pool);
     dataset.version = read.history.version;
     dataset.states = read.history.states;
     const report = reportOf(load, dataset, size, defects, linksPlaced, skipped);
@@ -119,33 +119,73 @@ export async function loadSources(
       );
     throw error;
   } finally {
-    await validator?.close();
+    await pool.close();
   }
 }
 
 /**
- * The version's history, and the defects the shapes found. The canonical reading reads every
- * description: the shapes check those it reads as it goes, and the validation phase those it did
- * not read (none, unless the history was taken from a trailer or the states cache).
+ * The version's history, and the defects the shapes found, in the order the report lists them.
+ * The canonical reading describes every description: the shapes check those it reads as it goes,
+ * and the validation phase, the same way, those it did not read (all of them when the history was
+ * taken from a trailer or the states cache).
  */
 async function readCanonically(
   load: Load,
   dataset: Dataset<DatasetStore>,
   trailer: Trailer | undefined,
   options: LoadOptions,
+  pool: DescribePool,
 ) {
   options.onPhase?.('canonicalisation');
   const sources = { sha256: load.hash.digest(), trailer };
-  const check = load.checkDescriptions(dataset);
-  const read = await versionHistory(dataset, sources, options, check);
+  const order = pool.validates ? load.validated(dataset) : [];
+  const found = new Map<string, Defect[]>();
+  const validation = {
+    isils: new Set(order),
+    found: (isil: string, defects: Defect[]) => found.set(isil, defects),
+  };
+  const read = await versionHistory(dataset, sources, options, pool, validation);
   dataset.logVersion = trailer?.history;
   options.onPhase?.('validation');
+  const unread = order.filter((isil) => !found.has(isil));
   try {
-    return { read, defects: await load.validated(dataset) };
+    if (unread.length > 0) await validateApart(dataset, unread, pool, validation.found, options);
   } catch (error) {
     read.canonical?.snapshot?.discard();
     throw error;
   }
+  if (order.length > 0)
+    options.onProgress?.('validating', order.length, order.length, 'institutions');
+  const defects = order.map((isil) => found.get(isil) ?? []).filter((d) => d.length > 0);
+  return { read, defects };
+}
+
+/** Validates the descriptions of `isils` (live institutions), each read by its own query. */
+async function validateApart(
+  dataset: Dataset<DatasetStore>,
+  isils: readonly string[],
+  pool: DescribePool,
+  found: (isil: string, defects: Defect[]) => void,
+  options: LoadOptions,
+): Promise<void> {
+  const { baseIri, store } = dataset;
+  const jobs = function* () {
+    for (const [n, isil] of isils.entries()) {
+      if (n % 500 === 0) options.onProgress?.('validating', n, isils.length, 'institutions');
+      const iri = institutionIri(baseIri, isil as Isil);
+      yield {
+        subject: { isil, iri, live: true, graph: `<${descriptionIri(baseIri, isil as Isil)}>` },
+        n,
+        own: store.describe(checkedIri(iri)),
+        linked: undefined,
+        shared: [],
+        validate: true,
+      };
+    }
+  };
+  await pool.describeAll(baseIri, jobs(), isils.length, (done, results) =>
+    results.forEach((r, k) => found(done[k]!.subject.isil, r.defects ?? [])),
+  );
 }
 
 /**

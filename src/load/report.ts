@@ -6,7 +6,7 @@ import type { DatasetStore } from '../store/embedded/datasetStore';
 import type { CanonicalDataset, VersionHistory } from './describe/canonicalDataset';
 import type { SourceFormat } from './read/readers';
 import type { SkippedFile } from './read/sources';
-import type { Defect, DefectClass } from './describe/validator';
+import type { Defect, DefectClass } from './describe/shapes';
 import type { CodeWarning } from './read/pica/codeCheck';
 
 export interface FileReport {
@@ -112,8 +112,11 @@ export interface LoadOptions {
    * server does not for its own snapshot, which was validated when it was written.
    */
   readonly validate?: boolean;
-  /** Worker threads that validate; by default one a core. */
-  readonly validationWorkers?: number;
+  /**
+   * Worker threads that make descriptions canonical and validate them; 0: this thread does. By
+   * default one a core.
+   */
+  readonly workers?: number;
   /**
    * Refuses (NoInstitutionError) a load whose result holds no live institution: checked as soon
    * as every source is parsed (no foaf:Organization under the base at all), before descriptions

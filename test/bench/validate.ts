@@ -1,7 +1,7 @@
 // Measures the validator (a script, not a test): every institution of the bench's generated set
-// checked against the shapes on a pool of workers, sent as the loader sends them, with the
-// compiled shapes and with shacl-engine, by turns; prints the CPU time of the process (every thread:
-// the figure to trust on a shared machine) per institution of each, and their ratio. With `--load`,
+// checked against the shapes in this thread, with the compiled shapes (the load path's) and with
+// shacl-engine (the test oracle, test/support/shaclEngine.ts), by turns; prints the CPU time per
+// institution of each, and their ratio. With `--load`,
 // also `npm run load` of the same institutions validating and with `--skip-validation`, by turns.
 // `npm run bench` runs it; alone: `npx tsx test/bench/validate.ts [--count N] [--turns N] [--load]`.
 import { spawnSync } from 'node:child_process';
@@ -10,16 +10,23 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { generate } from '../../cli/generate';
-import { ValidationQueue } from '../../src/load/describe/validationQueue';
-import { Validator, type Institution } from '../../src/load/describe/validator';
-import type { ShaclEngine } from '../../src/load/describe/shaclWorker';
+import { compiledShapes, defectsOf } from '../../src/load/describe/describeBatch';
+import { SHAPES_FILE, type Defect } from '../../src/load/describe/shapes';
+import { splitNTriples, type Triple } from '../../src/rdf/ntriples';
 import { PROJECT_ROOT } from '../../src/util/paths';
+import { shaclEngine } from '../support/shaclEngine';
+
+type ShaclEngine = 'compiled' | 'shacl-engine';
+interface Institution {
+  readonly iri: string;
+  readonly ntriples: string;
+  readonly triples: Triple[];
+}
 
 const { values } = parseArgs({
   options: {
     count: { type: 'string', default: '17000' },
     turns: { type: 'string', default: '3' },
-    workers: { type: 'string' },
     /** Also time `npm run load` validating and with --skip-validation. */
     load: { type: 'boolean', default: false },
     /** The loader's entry: the compiled one `npm run bench` builds, or the sources through tsx. */
@@ -28,7 +35,6 @@ const { values } = parseArgs({
 });
 const COUNT = Number(values.count);
 const TURNS = Number(values.turns);
-const WORKERS = values.workers === undefined ? undefined : Number(values.workers);
 const WORK = path.join(PROJECT_ROOT, '.bench', 'validate');
 const BASE = 'https://ld.zdb-services.de';
 
@@ -38,33 +44,24 @@ const median = (xs: readonly number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-/** One engine over every institution: µs of CPU (every thread of the process) and of wall time each. */
+/** One engine over every institution: µs of CPU and of wall time each. */
 async function turn(engine: ShaclEngine, institutions: readonly Institution[]) {
-  const validator = await Validator.start({
-    engine,
-    ...(WORKERS === undefined ? {} : { workers: WORKERS }),
-  });
-  try {
-    const cpu = process.cpuUsage();
-    const started = performance.now();
-    // As the loader sends them: batches of 200, a bounded number in the workers' hands.
-    const queue = new ValidationQueue(validator);
-    let defects = 0;
-    for (const institution of institutions)
-      await queue.check(institution, (found) => (defects += found.length));
-    await queue.send();
-    await queue.inHand(0);
-    const wall = performance.now() - started;
-    const used = process.cpuUsage(cpu);
-    const perInstitution = (ms: number) => (ms * 1000) / institutions.length;
-    return {
-      cpuUs: perInstitution((used.user + used.system) / 1000),
-      wallUs: perInstitution(wall),
-      defects,
-    };
-  } finally {
-    await validator.close();
-  }
+  const compiled = compiledShapes(SHAPES_FILE);
+  const reference = await shaclEngine(SHAPES_FILE);
+  const check = async (i: Institution): Promise<Defect[]> =>
+    engine === 'compiled' ? defectsOf(compiled, i.iri, i.triples) : reference(i.iri, i.triples);
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  let defects = 0;
+  for (const institution of institutions) defects += (await check(institution)).length;
+  const wall = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  const perInstitution = (ms: number) => (ms * 1000) / institutions.length;
+  return {
+    cpuUs: perInstitution((used.user + used.system) / 1000),
+    wallUs: perInstitution(wall),
+    defects,
+  };
 }
 
 /** `npm run load` of `file`, with `extra` arguments: its wall time in ms. */
@@ -85,7 +82,11 @@ function load(file: string, extra: readonly string[]): number {
 async function main(): Promise<void> {
   const institutions: Institution[] = [];
   for (const text of generate({ count: COUNT, seed: 1, base: BASE }))
-    institutions.push({ iri: /^<([^>]+)>/.exec(text)![1]!, ntriples: text });
+    institutions.push({
+      iri: /^<([^>]+)>/.exec(text)![1]!,
+      ntriples: text,
+      triples: splitNTriples(text),
+    });
   const engines: ShaclEngine[] = ['shacl-engine', 'compiled'];
   const runs = new Map<ShaclEngine, { cpuUs: number; wallUs: number; defects: number }[]>(
     engines.map((e) => [e, []]),

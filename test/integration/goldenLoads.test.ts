@@ -161,21 +161,27 @@ describe('golden loads', function () {
     holds('bundled', got);
   });
 
-  it('the bench’s 17,000 generated institutions', async () => {
-    const source = inDir('synthetic.nt');
-    const fd = fs.openSync(source, 'w');
-    for (const text of generate({ count: 17_000, seed: 1, base: BASE })) fs.writeSync(fd, text);
-    fs.closeSync(fd);
-    holds('generated', await loadAndCommit([source], inDir('d.nq'), inDir('h'), TIME));
-  });
+  // Described by two threads, and by the same function in the loading thread (`workers: 0`).
+  for (const workers of [2, 0]) {
+    const by = workers === 0 ? 'in the loading thread' : `in ${workers} threads`;
+    it(`the bench’s 17,000 generated institutions, described ${by}`, async () => {
+      const source = inDir('synthetic.nt');
+      const fd = fs.openSync(source, 'w');
+      for (const text of generate({ count: 17_000, seed: 1, base: BASE })) fs.writeSync(fd, text);
+      fs.closeSync(fd);
+      const got = await loadAndCommit([source], inDir('d.nq'), inDir('h'), TIME, { workers });
+      holds('generated', got);
+    });
 
-  it('the bench’s 17,000 generated PICA+ records', async () => {
-    const source = inDir('synthetic.dat');
-    const fd = fs.openSync(source, 'w');
-    for (const record of generatePica({ count: 17_000, seed: 1 })) fs.writeSync(fd, record);
-    fs.closeSync(fd);
-    holds('pica', await loadAndCommit([source], inDir('d.nq'), inDir('h'), TIME));
-  });
+    it(`the bench’s 17,000 generated PICA+ records, described ${by}`, async () => {
+      const source = inDir('synthetic.dat');
+      const fd = fs.openSync(source, 'w');
+      for (const record of generatePica({ count: 17_000, seed: 1 })) fs.writeSync(fd, record);
+      fs.closeSync(fd);
+      const got = await loadAndCommit([source], inDir('d.nq'), inDir('h'), TIME, { workers });
+      holds('pica', got);
+    });
+  }
 
   it('a chain of 100,000 blank nodes below one institution, and its snapshot loaded again', async () => {
     const I = `<${BASE}/resource/organisations/DE-Deep>`;

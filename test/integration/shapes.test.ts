@@ -5,7 +5,8 @@ import zlib from 'node:zlib';
 import request from 'supertest';
 import type { Express } from 'express';
 import { Parser } from 'n3';
-import { SHAPES_FILE, Validator } from '../../src/load/describe/validator';
+import { DescribePool } from '../../src/load/describe/describePool';
+import { SHAPES_FILE } from '../../src/load/describe/shapes';
 import { BASE, buildApp, rawRequest, sameGraph, needsThirdParty } from '../support';
 
 const SH = 'http://www.w3.org/ns/shacl#';
@@ -45,8 +46,8 @@ describe('GET /shapes.ttl', () => {
     );
     assert.ok(sameGraph(here, there));
   });
-  it('is usable by the loader: every reporting shape names a defect class', async () =>
-    (await Validator.start({ workers: 1 })).close());
+  it('is usable by the loader: every reporting shape names a defect class', () =>
+    DescribePool.start({ validate: true, workers: 1 }).close());
   it('has a strong ETag', () => assert.match(res.headers.etag!, /^"[A-Za-z0-9_-]{27}"$/));
   it('has Last-Modified', () => assert.ok(Date.parse(res.headers['last-modified']!) > 0));
   it('is cacheable', () => assert.match(res.headers['cache-control']!, /^public, max-age=\d+$/));

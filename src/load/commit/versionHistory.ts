@@ -10,9 +10,10 @@ import type { DatasetStore } from '../../store/embedded/datasetStore';
 import {
   canonicalDataset,
   type CanonicalDataset,
-  type DescriptionCheck,
+  type Validation,
   type VersionHistory,
 } from '../describe/canonicalDataset';
+import type { DescribePool } from '../describe/describePool';
 import type { LoadOptions } from '../report';
 import type { Trailer } from '../snapshot/snapshot';
 import { SnapshotWriter } from '../snapshot/snapshotWriter';
@@ -39,7 +40,8 @@ export async function versionHistory(
   dataset: Dataset<DatasetStore>,
   sources: VersionSources,
   options: LoadOptions,
-  check?: DescriptionCheck,
+  pool?: DescribePool,
+  validation?: Validation,
 ): Promise<{ history: VersionHistory; canonical?: CanonicalDataset }> {
   const kept = options.reuseStates ? fromTrailer(sources.trailer, dataset) : undefined;
   if (kept) return { history: kept };
@@ -51,7 +53,13 @@ export async function versionHistory(
       ? undefined
       : new SnapshotWriter(options.snapshot, dataset.baseIri);
   try {
-    const { history } = await canonicalDataset(dataset, options.onProgress, check, snapshot);
+    const { history } = await canonicalDataset(
+      dataset,
+      options.onProgress,
+      pool,
+      validation,
+      snapshot,
+    );
     if (file) toCache(file, history);
     return { history, canonical: { history, ...(snapshot && { snapshot }) } };
   } catch (error) {

@@ -2,19 +2,18 @@
 // institution's canonical description with its links and its hash (the history's states), and the
 // snapshot's lines in their canonical order (docs/loading.md, "The snapshot's order").
 import crypto from 'node:crypto';
-import { HASH_LENGTH, stateOf, versionOf } from '../../history/canonical';
+import { HASH_LENGTH, versionOf } from '../../history/canonical';
 import type { InstitutionState } from '../../history/model';
-import { writeTriples } from '../../history/text';
-import { CanonicalLimit, labelBlankNodes, orderedDescription } from '../../rdf/description';
 import { descriptionIri, linksGraphIri } from '../../rdf/iris';
 import type { Isil } from '../../rdf/isil';
 import { PREFIXES } from '../../rdf/namespaces';
-import { lines, splitLine, type Triple } from '../../rdf/ntriples';
+import type { Triple } from '../../rdf/ntriples';
 import type { Dataset } from '../../store/dataset';
 import type { DatasetStore } from '../../store/embedded/datasetStore';
-import { TimeSlicer } from '../../util/timeSlice';
-import { LoadError } from '../loadError';
 import type { OnProgress } from '../report';
+import { quadsIn, type DescribedResult, type DescriptionJob, type Subject } from './describeBatch';
+import { DescribePool } from './describePool';
+import type { Defect } from './shapes';
 import { restLines, type TextQuad } from './restLabels';
 import { deflateBlock, DeflatedTexts } from './deflatedTexts';
 import { PieceWriter, type PieceSink } from '../snapshot/snapshotPieces';
@@ -51,30 +50,34 @@ export interface CanonicalDataset {
 /** Canonical texts deflated together, for the change log: a quarter of their size held. */
 const TEXT_BLOCK = 50;
 
-/**
- * Sees each description as the canonical reading reads it: its ISIL, and its triples with the
- * institution's links as N-Triples (what `DatasetStore.describe` answers), made when asked.
- */
-export type DescriptionCheck = (isil: string, ntriples: () => string) => Promise<void> | void;
+/** What the describe stage validates, and where each description's defects go. */
+export interface Validation {
+  /** The ISILs whose descriptions the shapes check. */
+  readonly isils: ReadonlySet<string>;
+  readonly found: (isil: string, defects: Defect[]) => void;
+}
 
 /**
  * Reads the store of `dataset` canonically, graph by graph: what no description holds first (the
  * default graph, the links graph, other graphs), then each description graph in ISIL order, with
  * canonical labels made unique to it (`_:d<n>b<i>` for the n-th), its lines made pieces of the
- * snapshot at once, put to `sink` as each ends, then the rest (`restLines`). No dump of the whole
- * store is held, nor the pieces. A description past the work limit is a LoadError naming its ISIL.
+ * snapshot at once, put to `sink` as each ends, then the rest (`restLines`). Each description is
+ * described by `pool` (describeBatch.ts; in this thread without one) and, when `validation` names
+ * it, validated. No dump of the whole store is held, nor the pieces. A description past the work
+ * limit is a LoadError naming its ISIL.
  */
 export async function canonicalDataset(
   dataset: Dataset<DatasetStore>,
   onProgress?: OnProgress,
-  check?: DescriptionCheck,
+  pool?: DescribePool,
+  validation?: Validation,
   sink?: PieceSink,
 ): Promise<{ history: VersionHistory }> {
   const { baseIri, store } = dataset;
   const linksGraph = `<${linksGraphIri(baseIri)}>`;
 
   const subjects = subjectsOf(dataset);
-  const { rest, owner, sameAs, named } = readRest(store, subjects, linksGraph);
+  const { rest, shared, sameAs, named } = readRest(store, subjects, linksGraph);
   const states = new Map<string, InstitutionState>();
   const descriptions = new DeflatedTexts();
   let keys: string[] = [];
@@ -86,25 +89,35 @@ export async function canonicalDataset(
   };
   const writer = sink && new PieceWriter(sink);
   const anchors = new Map<string, string>();
-  const slicer = new TimeSlicer();
-  for (const [n, subject] of subjects.entries()) {
-    // Told every thousand institutions, as records are: a small load shows no such phase.
-    if (n % 1000 === 0 && n > 0) onProgress?.('canonicalising', n, subjects.length, 'institutions');
-    const own = named.has(subject.graph) ? quadsOf(store, subject.graph) : [];
-    const linked = sameAs.get(`<${subject.iri}>`);
-    if (check) await check(subject.isil, () => describedText(own, linked));
-    const made = describedCanonically(subject, n, own, linked, baseIri, (term, label) => {
-      if (owner.get(term) !== n) return false;
-      anchors.set(term, label);
-      return true;
+  const take = (jobs: readonly DescriptionJob[], results: readonly DescribedResult[]) => {
+    results.forEach((made, k) => {
+      const { isil } = jobs[k]!.subject;
+      for (const [term, label] of made.anchors) anchors.set(term, label);
+      writer?.add(made.lines, new Set(made.later));
+      keys.push(isil);
+      texts.push(made.text);
+      if (keys.length >= TEXT_BLOCK) deflate();
+      states.set(isil, made.state);
+      if (made.defects) validation?.found(isil, made.defects);
     });
-    writer?.add(made.lines, made.later);
-    keys.push(subject.isil);
-    texts.push(made.text);
-    if (keys.length >= TEXT_BLOCK) deflate();
-    states.set(subject.isil, made.state);
-    await slicer.pause();
-  }
+  };
+  const jobs = function* (): Generator<DescriptionJob> {
+    for (const [n, subject] of subjects.entries()) {
+      // Told every thousand institutions, as records are: a small load shows no such phase.
+      if (n % 1000 === 0 && n > 0)
+        onProgress?.('canonicalising', n, subjects.length, 'institutions');
+      yield {
+        subject,
+        n,
+        own: named.has(subject.graph) ? graphText(store, subject.graph) : '',
+        linked: sameAs.get(`<${subject.iri}>`),
+        shared: shared.get(n) ?? [],
+        validate: validation?.isils.has(subject.isil) ?? false,
+      };
+    }
+  };
+  const describer = pool ?? DescribePool.start({ workers: 0 });
+  await describer.describeAll(baseIri, jobs(), subjects.length, take);
   if (subjects.length > 1000)
     onProgress?.('canonicalising', subjects.length, subjects.length, 'institutions');
   deflate();
@@ -146,70 +159,6 @@ function restTail(
   return { tail, restHash };
 }
 
-/** One description made canonical: its snapshot lines, its canonical text with its links, its state. */
-export interface CanonicalDescription {
-  readonly lines: string[];
-  /** Its labels the rest names again (`anchor`): no chunk mark until their lines are past. */
-  readonly later: Set<string>;
-  readonly text: string;
-  readonly state: InstitutionState;
-}
-
-/**
- * The `n`-th description, its graph's triples `own` (as the store labels them) with the
- * institution's links `linked`: labelled canonically and made unique to it (`_:d<n>b<i>`),
- * ordered, hashed. `anchor` is told each of its blank nodes with the label it gets, and says
- * whether the rest names that node again.
- */
-export function describedCanonically(
-  { isil, iri, live, graph }: Subject,
-  n: number,
-  own: readonly TextQuad[],
-  linked: readonly Triple[] | undefined,
-  baseIri: string,
-  anchor?: (term: string, label: string) => boolean,
-): CanonicalDescription {
-  const labels = labelled(own, isil, iri);
-  const prefix = `_:d${n}`;
-  const later = new Set<string>();
-  if (anchor)
-    own.forEach((q, k) => {
-      for (const [term, label] of [
-        [q.s, labels[k]!.s],
-        [q.o, labels[k]!.o],
-      ] as const)
-        if (term.startsWith('_:') && anchor(term, `${prefix}${label.slice(2)}`))
-          later.add(`${prefix}${label.slice(2)}`);
-    });
-  // Ordered once, with the links: the graph's own lines are those but the links it lacks.
-  const links = linksBeyond(own, linked);
-  const { triples } = orderedDescription(iri, links ? [...labels, ...links] : labels);
-  const lines: string[] = [];
-  for (const t of triples)
-    if (!links?.includes(t))
-      lines.push(`${local(t.s, prefix)} ${t.p} ${local(t.o, prefix)} ${graph} .`);
-  const text = writeTriples(triples);
-  return { lines, later, text, state: stateOf(isil, iri, live, text, baseIri) };
-}
-
-/** A description's triples labelled canonically; past the work limit, a LoadError naming its ISIL. */
-function labelled(own: readonly TextQuad[], isil: string, iri: string): Triple[] {
-  try {
-    return labelBlankNodes(own, iri);
-  } catch (error) {
-    if (!(error instanceof CanonicalLimit)) throw error;
-    throw new LoadError(isil, undefined, undefined, error.message);
-  }
-}
-
-/** A description to read: its institution, and the graph that holds it. */
-export interface Subject {
-  readonly isil: string;
-  readonly iri: string;
-  readonly live: boolean;
-  readonly graph: string;
-}
-
 /** Every ISIL of the dataset, live and withdrawn, in ISIL order. */
 function subjectsOf(dataset: Dataset<DatasetStore>): Subject[] {
   const subjects: Subject[] = [];
@@ -223,8 +172,8 @@ function subjectsOf(dataset: Dataset<DatasetStore>): Subject[] {
 
 /**
  * What no description holds, in the order the store lists its graphs, the default graph first;
- * the description that labels each of its blank nodes that a description holds too (the last, by
- * number: a blank node in several takes the label the last gives it); the links by institution;
+ * by description number, its blank nodes the rest holds too that it labels (a blank node in
+ * several descriptions takes the label the last, by number, gives it); the links by institution;
  * and the store's named graphs.
  */
 function readRest(
@@ -233,7 +182,7 @@ function readRest(
   linksGraph: string,
 ): {
   rest: TextQuad[];
-  owner: Map<string, number>;
+  shared: Map<number, string[]>;
   sameAs: Map<string, Triple[]>;
   named: Set<string>;
 } {
@@ -252,32 +201,9 @@ function readRest(
   const sameAs = new Map<string, Triple[]>();
   for (const q of rest)
     if (q.g === linksGraph && q.p === SAME_AS) push(sameAs, q.s, { s: q.s, p: q.p, o: q.o });
-  return { rest, owner, sameAs, named };
-}
-
-/** The institution's links its graph does not state itself, if any. */
-function linksBeyond(
-  own: readonly TextQuad[],
-  links: readonly Triple[] | undefined,
-): Triple[] | undefined {
-  if (links === undefined) return undefined;
-  const stated = new Set<string>();
-  for (const q of own) if (q.p === SAME_AS) stated.add(`${q.s} ${q.o}`);
-  const beyond = links.filter((t) => !stated.has(`${t.s} ${t.o}`));
-  return beyond.length > 0 ? beyond : undefined;
-}
-
-/** A description's triples and its institution's links as N-Triples, as the store labels them. */
-function describedText(own: readonly TextQuad[], links: readonly Triple[] | undefined): string {
-  let text = '';
-  for (const q of own) text += `${q.s} ${q.p} ${q.o} .\n`;
-  for (const t of links ?? []) text += `${t.s} ${t.p} ${t.o} .\n`;
-  return text;
-}
-
-/** A description's label made unique to it in the snapshot: `_:b3` → `_:d17b3`. */
-function local(term: string, prefix: string): string {
-  return term.startsWith('_:') ? `${prefix}${term.slice(2)}` : term;
+  const shared = new Map<number, string[]>();
+  for (const [term, n] of owner) push(shared, n, term);
+  return { rest, shared, sameAs, named };
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
@@ -294,15 +220,4 @@ function graphText(store: DatasetStore, graph: string): string {
 /** The quads of one graph of the store (`''`: the default graph), as Oxigraph writes them. */
 function quadsOf(store: DatasetStore, graph: string): TextQuad[] {
   return quadsIn(graphText(store, graph), graph);
-}
-
-/** The quads of N-Triples `text` as Oxigraph writes them, in `graph`. */
-export function quadsIn(text: string, graph: string): TextQuad[] {
-  const quads: TextQuad[] = [];
-  for (const written of lines(text)) {
-    const line = splitLine(written);
-    if (line === undefined) throw new Error(`not a triple as the store writes them: ${written}`);
-    quads.push({ s: line.s, p: line.p, o: line.o, g: graph });
-  }
-  return quads;
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DataFactory, Parser, Writer, type BlankNode, type Quad, type Term } from 'n3';
 import { QUERY_DIR } from '../../util/paths';
+import type { DefectCount } from '../report';
 
 /** The classes the load report counts defects in, in the order it lists them. */
 export const DEFECT_CLASSES = [
@@ -143,4 +144,21 @@ export function readShapes(shapesFile: string): {
     );
   const classes = defectClasses(quads, `${base}#defect`);
   return { classes, ntriples: new Writer({ format: 'N-Triples' }).quadsToString(quads) };
+}
+
+/** How many examples of each defect class the load report shows. */
+const DEFECT_EXAMPLES = 3;
+
+/** The defects of a load by class, with a few examples of each. */
+export function tally(lists: readonly Defect[][]): DefectCount[] {
+  const byClass = new Map<DefectClass, { count: number; examples: Defect[] }>();
+  for (const defects of lists) {
+    for (const defect of defects) {
+      const entry = byClass.get(defect.defect) ?? { count: 0, examples: [] };
+      entry.count++;
+      if (entry.examples.length < DEFECT_EXAMPLES) entry.examples.push(defect);
+      byClass.set(defect.defect, entry);
+    }
+  }
+  return [...byClass].map(([defect, { count, examples }]) => ({ defect, count, examples }));
 }

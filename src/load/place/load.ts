@@ -12,7 +12,6 @@ import { NAMED_LINKS } from '../../store/descriptions';
 import { checkedIri } from '../../store/queries';
 import { lines, splitLine } from '../../rdf/ntriples';
 import { nextTurn } from '../../util/timeSlice';
-import type { DescriptionCheck } from '../describe/canonicalDataset';
 import { checkLiterals, MAX_LITERAL_LENGTH } from '../limits';
 import { CHUNK_BYTES, VersionHash } from '../reading';
 import { isLinkRecord, type LinkRecord } from '../read/links';
@@ -29,8 +28,6 @@ import { PositionSet } from './positionSet';
 import { isPositionRecord, type PositionRecord } from '../read/wikidataPositions';
 import type { Conflict, FileReport, LoadOptions, Skipped } from '../report';
 import type { Trailer } from '../snapshot/snapshot';
-import type { Defect } from '../describe/validator';
-import type { ValidationQueue } from '../describe/validationQueue';
 
 /** What the loader keeps of each ISIL to resolve conflicts: small, never the record's text. */
 export interface Entry {
@@ -40,11 +37,11 @@ export interface Entry {
   /** Which file it came from, so that an RDF file's case twins are not taken for a conflict. */
   readonly file: string;
   readonly weight: Weight;
-  /** From an RDF source: validated from the store once it is complete. */
+  /** From an RDF source. */
   readonly rdf: boolean;
   readonly withdrawn: boolean;
-  /** Filled in when the validator answers. */
-  defects: readonly Defect[];
+  /** Whether the shapes check its description, when the load validates. */
+  readonly validated: boolean;
   /** Its place in the batch not yet handed to the store, if it is there. */
   pending: number | undefined;
 }
@@ -110,27 +107,11 @@ export class Load {
   unregistered = false;
   rewritten = 0;
 
-  /** The validation beside the loading, when the load validates. */
-  private readonly checks: ValidationQueue | undefined;
-  /**
-   * Defects of institutions from RDF sources by their place in the list validated (answers come
-   * in any order; the report lists them in this one). Those of records stay with their entries.
-   */
-  private readonly rdfDefects: Defect[][] = [];
-  /** The RDF institutions `checkDescriptions` has not checked yet, with their place in the list. */
-  private unvisited: Map<string, number> | undefined;
-  /** How many RDF institutions the shapes check from the store, once `checkDescriptions` counted them. */
-  private rdfTotal: number | undefined;
-
   constructor(
     readonly options: LoadOptions,
     /** Whether several sources are read: only then can an ISIL be held twice. */
     readonly resolving: boolean,
-    /** The validation beside the loading (made by loadSources.ts: a later stage's), if any. */
-    checks: ValidationQueue | undefined,
-  ) {
-    this.checks = checks;
-  }
+  ) {}
 
   /**
    * Weighs a record of `isil` against the one held; returns whether it is to be loaded. The held
@@ -160,7 +141,7 @@ export class Load {
   }
 
   /**
-   * Takes one record of a PICA+ file or a list: checked, weighed, validated, batched. Links are
+   * Takes one record of a PICA+ file or a list: checked, weighed, batched. Links are
    * held apart: they compete with no record, and are placed once the institutions are known.
    */
   async add(
@@ -200,7 +181,9 @@ export class Load {
       weight: weigh(record.status, record.modified),
       rdf: false,
       withdrawn: record.status === 'withdrawn',
-      defects: [],
+      // A name-only record is a checked ISIL and a name that is not empty, made by this loader:
+      // the shapes could find nothing more in it.
+      validated: record.status === 'published',
     };
     if (!this.contest(record.isil, entry)) return;
     const held: Entry = { ...entry, pending: this.pending.length };
@@ -211,16 +194,6 @@ export class Load {
     const quads = inGraph(record.ntriples, graph);
     this.pending.push(quads);
     this.pendingBytes += quads.length;
-    // A name-only record is a checked ISIL and a name that is not empty, made by this loader: the
-    // shapes could find nothing more in it, and SHACL costs a millisecond a record. An entry that
-    // is outweighed before its defects come is out of the map, and so are they.
-    if (this.checks && record.status === 'published') {
-      const iri = institutionIri(this.options.baseIri, record.isil as Isil);
-      await this.checks.check(
-        { iri, ntriples: record.ntriples },
-        (defects) => (held.defects = defects),
-      );
-    }
     if (this.pendingBytes >= CHUNK_BYTES) await this.flush();
   }
 
@@ -265,7 +238,7 @@ export class Load {
         weight: weigh(withdrawn ? 'withdrawn' : 'published', modified),
         rdf: true,
         withdrawn,
-        defects: [],
+        validated: !withdrawn,
       };
       if (this.contest(isil, entry))
         this.entries.set(isilKey(isil), { ...entry, pending: undefined });
@@ -274,63 +247,18 @@ export class Load {
     removeDescriptions(target, losers);
   }
 
-  /** The institutions of RDF sources the shapes check once the store is complete, in the report's order. */
-  private rdfInstitutions(dataset: Dataset<DatasetStore>): string[] {
-    return this.unregistered
+  /**
+   * The ISILs whose descriptions the shapes check, in the order the report lists their defects:
+   * the records' in the order they were taken, then those of RDF sources (every live institution
+   * of an RDF file loaded without weighing).
+   */
+  validated(dataset: Dataset<DatasetStore>): string[] {
+    const entries = [...this.entries.values()];
+    const records = entries.filter((e) => !e.rdf && e.validated).map((e) => e.isil);
+    const rdf = this.unregistered
       ? [...dataset.institutions()].map((i) => i.isil as string)
-      : [...this.entries.values()].filter((e) => e.rdf && !e.withdrawn).map((e) => e.isil);
-  }
-
-  /**
-   * What checks the descriptions the canonical reading reads anyway (canonicalDataset.ts), those
-   * of RDF institutions: each is then read from the store once, not once more by its own query
-   * (`describe`). Undefined when the load does not validate.
-   */
-  checkDescriptions(dataset: Dataset<DatasetStore>): DescriptionCheck | undefined {
-    const checks = this.checks;
-    if (!checks) return undefined;
-    const places = new Map(this.rdfInstitutions(dataset).map((isil, i) => [isil, i]));
-    this.unvisited = places;
-    this.rdfTotal = places.size;
-    return async (isil, ntriples) => {
-      const i = places.get(isil);
-      if (i === undefined) return;
-      places.delete(isil);
-      const iri = institutionIri(this.options.baseIri, isil as Isil);
-      await checks.check(
-        { iri, ntriples: ntriples() },
-        (defects) => (this.rdfDefects[i] = defects),
-      );
-    };
-  }
-
-  /**
-   * Validates the institutions of RDF sources from the store (their description) that
-   * `checkDescriptions` did not see (all of them without it), waits for every answer still owed,
-   * and returns the defects: the records' first, then the RDF institutions'.
-   */
-  async validated(dataset: Dataset<DatasetStore>): Promise<Defect[][]> {
-    if (!this.checks) return [];
-    const rdf =
-      this.unvisited ?? new Map(this.rdfInstitutions(dataset).map((isil, i) => [isil, i]));
-    const total = this.rdfTotal ?? rdf.size;
-    let done = total - rdf.size;
-    for (const [isil, i] of rdf) {
-      if (done++ % 500 === 0)
-        this.options.onProgress?.('validating', done - 1, total, 'institutions');
-      const iri = institutionIri(this.options.baseIri, isil as Isil);
-      await this.checks.check(
-        { iri, ntriples: this.store.describe(checkedIri(iri)) },
-        (defects) => (this.rdfDefects[i] = defects),
-      );
-    }
-    await this.checks.send();
-    await this.checks.inHand(0);
-    if (total > 0) this.options.onProgress?.('validating', total, total, 'institutions');
-    const found: Defect[][] = [];
-    for (const entry of this.entries.values())
-      if (entry.defects.length > 0) found.push([...entry.defects]);
-    return [...found, ...this.rdfDefects.filter((defects) => defects?.length > 0)];
+      : entries.filter((e) => e.rdf && e.validated).map((e) => e.isil);
+    return [...records, ...rdf];
   }
 
   conflictList(): Conflict[] {

@@ -158,7 +158,7 @@ export async function writeSnapshot(
   try {
     const read = own
       ? loaded.canonical!.history
-      : (await canonicalDataset(dataset, undefined, undefined, writer)).history;
+      : (await canonicalDataset(dataset, undefined, undefined, undefined, writer)).history;
     const { version, rest, states } = read;
     const bytes = writer.finish(
       trailerText({

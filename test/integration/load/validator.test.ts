@@ -12,10 +12,11 @@ import {
   DEFECT_CLASSES,
   SHAPES_FILE,
   ShapesError,
-  Validator,
   type Defect,
   type DefectClass,
-} from '../../../src/load/describe/validator';
+} from '../../../src/load/describe/shapes';
+import type { DescriptionJob } from '../../../src/load/describe/describeBatch';
+import { DescribePool } from '../../../src/load/describe/describePool';
 import { generate } from '../../../cli/generate';
 import { loadSources } from '../../../src/load/loadSources';
 import { isilDefect } from '../../../src/rdf/isil';
@@ -52,19 +53,35 @@ const variant = (from: string, to: string) => {
 };
 const classes = (defects: readonly Defect[]) => [...new Set(defects.map((d) => d.defect))].sort();
 
+/** Institutions as the canonical reading hands them to the describe stage, to be validated. */
+const jobsOf = (batch: readonly { iri: string; ntriples: string }[]): DescriptionJob[] =>
+  batch.map(({ iri, ntriples }, n) => ({
+    subject: { isil: iri.slice(iri.lastIndexOf('/') + 1), iri, live: true, graph: `<${iri}>` },
+    n,
+    own: ntriples,
+    linked: undefined,
+    shared: [],
+    validate: true,
+  }));
+
+/** The defects of each institution of `batch`, in order, described by `pool`. */
+const validate = async (pool: DescribePool, batch: readonly { iri: string; ntriples: string }[]) =>
+  (await pool.describe({ baseIri: BASE, jobs: jobsOf(batch) })).map((made) => made.defects!);
+
 /** The defects of one institution, checked alone. */
-const checkOne = async (validator: Validator, iri: string, ntriples: string) =>
-  (await validator.validate([{ iri, ntriples }]))[0]!;
+const checkOne = async (pool: DescribePool, iri: string, ntriples: string) =>
+  (await validate(pool, [{ iri, ntriples }]))[0]!;
 
 describe('validate: the shapes of the published model', function () {
   before(needsThirdParty);
-  let validator: Validator;
+  // In this thread: the pool's threads run the very same function (see 'batches on a pool').
+  let validator: DescribePool;
   const check = (turtle: string) => {
     const { iri, ntriples } = institution(turtle);
     return checkOne(validator, iri, ntriples);
   };
-  before(async () => {
-    validator = await Validator.start();
+  before(() => {
+    validator = DescribePool.start({ validate: true, workers: 0 });
   });
   after(() => validator.close());
 
@@ -395,7 +412,8 @@ describe('validate: the shapes of the published model', function () {
       return file;
     };
 
-    const start = (shapesFile: string) => Validator.start({ shapesFile, workers: 1 });
+    const start = async (shapesFile: string) =>
+      DescribePool.start({ shapesFile, validate: true, workers: 1 });
     it('a file that is not Turtle', () =>
       assert.rejects(start(shapes('broken.ttl', ':a :b')), ShapesError));
     it('a shape with a constraint but no defect class', () =>
@@ -465,7 +483,7 @@ describe('validate: the shapes of the published model', function () {
     });
 
     it('answers each institution of a batch in order, with its own defects', async () => {
-      const found = await validator.validate(batch);
+      const found = await validate(validator, batch);
       assert.deepEqual(
         found.map(classes),
         cases.map(([, defects]) => defects),
@@ -475,11 +493,11 @@ describe('validate: the shapes of the published model', function () {
       });
     });
     it('answers batches sent at once to two workers, each with its own results', async () => {
-      const two = await Validator.start({ workers: 2 });
+      const two = DescribePool.start({ validate: true, workers: 2 });
       try {
         assert.equal(two.workers, 2);
         const rotations = cases.map((_, k) => [...batch.slice(k), ...batch.slice(0, k)]);
-        const answers = await Promise.all(rotations.map((b) => two.validate(b)));
+        const answers = await Promise.all(rotations.map((b) => validate(two, b)));
         answers.forEach((found, k) =>
           assert.deepEqual(
             found.map(classes),
@@ -493,19 +511,20 @@ describe('validate: the shapes of the published model', function () {
     it('a pool that stops while it owes answers fails them, and every later batch, with why', async () => {
       // Closing is one of the ways an engine stops (as a worker that dies or does not answer in
       // time does): the batches it owes must fail with the reason, not hang the loader.
-      const pool = await Validator.start({ workers: 1 });
-      const owed = pool.validate(batch);
+      const pool = DescribePool.start({ validate: true, workers: 1 });
+      const owed = assert.rejects(validate(pool, batch), /the describing threads were closed/);
       await pool.close();
-      await assert.rejects(owed, /the SHACL engine was closed/);
-      await assert.rejects(pool.validate(batch), /the SHACL engine was closed/);
+      await owed;
+      await assert.rejects(validate(pool, batch), /the describing threads were closed/);
     });
     it('an empty batch has no results', async () =>
-      assert.deepEqual(await validator.validate([]), []));
+      assert.deepEqual(await validate(validator, []), []));
     it('the loader, sending many batches without waiting, counts what each institution alone has', async () => {
       // 900 generated institutions, about a tenth without coordinates: more batches than the two
       // workers may hold, so the loader also waits for answers on the way.
       const texts = [...generate({ count: 900, seed: 11, base: BASE })];
-      const alone = await validator.validate(
+      const alone = await validate(
+        validator,
         texts.map((ntriples) => ({ iri: /^<([^>]+)>/.exec(ntriples)![1]!, ntriples })),
       );
       const expected = new Map<DefectClass, number>();
@@ -520,7 +539,7 @@ describe('validate: the shapes of the published model', function () {
         const { dataset, report } = await loadSources([file], {
           baseIri: BASE,
           validate: true,
-          validationWorkers: 2,
+          workers: 2,
         });
         dataset.free();
         assert.deepEqual(new Map(report.defects.map((d) => [d.defect, d.count])), expected);
@@ -548,7 +567,7 @@ describe('validate: the shapes of the published model', function () {
         const options = {
           baseIri: BASE,
           validate: true,
-          validationWorkers: 2,
+          workers: 2,
           statesCache: path.join(dir, 'cache'),
         };
         const read = await loadSources([file], options);
@@ -565,9 +584,9 @@ describe('validate: the shapes of the published model', function () {
       }
     });
     it('a closed validator refuses batches with a clear error instead of waiting', async () => {
-      const closed = await Validator.start({ workers: 1 });
+      const closed = DescribePool.start({ validate: true, workers: 1 });
       await closed.close();
-      await assert.rejects(closed.validate(batch), /the SHACL engine was closed/);
+      await assert.rejects(validate(closed, batch), /the describing threads were closed/);
     });
   });
 

@@ -1,4 +1,4 @@
-// The part of shacl-engine (an ES module without types) that the SHACL worker uses.
+// The part of shacl-engine (an ES module without types) that the test oracle uses (shaclEngine.ts).
 declare module 'shacl-engine' {
   import type { DataFactory, Term } from 'n3';
 
