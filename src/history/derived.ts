@@ -57,7 +57,7 @@ export function derivedHistory(
   const read = async (event: HistoryEvent) => {
     const lookup = dataset.exact(event.isil);
     if (lookup?.kind !== 'found') throw new Error(`${event.isil} is not served by ${version}`);
-    const description = await dataset.describe(lookup.institution);
+    const description = await dataset.describe(lookup.institution, 'full');
     return writeTriples(description.triples);
   };
   return new MemoryHistory([{ version, time }], events, read, undefined, true);

@@ -18,7 +18,8 @@ export async function statesOf(dataset: Dataset): Promise<DatasetStates> {
   const states = new Map<string, InstitutionState>();
   const descriptions = new Map<string, string>();
   const read = async (institution: Institution, live: boolean) => {
-    const description = await dataset.describe(institution);
+    // As stored (the full profile), as the loader's states are read: the same hash for the same data.
+    const description = await dataset.describe(institution, 'full');
     const text = canonicalDescription(institution.iri, writeTriples(description.triples));
     descriptions.set(institution.isil, text);
     states.set(

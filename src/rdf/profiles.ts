@@ -28,7 +28,7 @@ const { schema, dcterms, owl } = PREFIXES;
 
 /**
  * The terms of the `full` profile the `zdb` model has none of, beside every term of this service
- * (`TERMS`): queries/describe.rq and describeOwn.rq list the same (a test holds them equal).
+ * (`TERMS`): docs/data-model.md lists the same.
  */
 export const FULL_TERMS: readonly string[] = [
   ...['identifier', 'alternateName', 'parentOrganization', 'address', 'memberOf'].map(
@@ -53,10 +53,11 @@ interface TripleLike {
 }
 
 /**
- * The `zdb` projection of a description's triples, as queries/describe.rq makes it in the store:
- * without the `full` terms, the blank nodes that carry one or are reached through one, and
- * `dcterms:isReplacedBy` of an institution that is not withdrawn. For the mementos, whose
- * descriptions come from the history rather than the store.
+ * The `zdb` projection of a description's triples as stored: without the `full` terms, the blank
+ * nodes that carry one or are reached through one, and `dcterms:isReplacedBy` of an institution
+ * that is not withdrawn. One pass in this thread, for the store's documents (src/store/dataset.ts)
+ * and the mementos alike: the same filter in SPARQL, NOT EXISTS per blank node, cost the store
+ * several times the plain scan (docs/benchmark.md, "the zdb projection").
  */
 export function zdbProjection<T extends TripleLike>(triples: readonly T[]): T[] {
   const full = new Set<string>();
@@ -86,7 +87,7 @@ function termOf(written: string): TermLike {
   return { termType: 'Literal', value: written };
 }
 
-/** `zdbProjection` of N-Triples text as the store and the history write it: for the mementos. */
+/** `zdbProjection` of N-Triples text as the store and the history write it. */
 export function zdbNTriples(text: string): string {
   const triples = splitWrittenNTriples(text).map((line) => ({
     line,

@@ -188,8 +188,6 @@ export function loadQueries() {
     describe: loadTemplate('describe.rq', Algebra.types.CONSTRUCT),
     /** describe.rq for a version without links: the description's graph alone. */
     describeOwn: loadTemplate('describeOwn.rq', Algebra.types.CONSTRUCT),
-    /** The `full` profile's description: the description's graph as stored, and its links. */
-    describeFull: loadTemplate('describeFull.rq', Algebra.types.CONSTRUCT),
     institutions,
     /** institutions.rq for a few institutions at a time (`?institution` bound with VALUES). */
     institutionsOf: new ValuesTemplate(institutions, 'institution'),
@@ -200,11 +198,6 @@ export function loadQueries() {
   if (placeholders !== 'description, institution, links')
     throw new QueryTemplateError(
       `describe.rq: expected the placeholders description, institution and links, found ${placeholders || 'none'}`,
-    );
-  const full = [...queries.describeFull.placeholders].sort().join(', ');
-  if (full !== placeholders)
-    throw new QueryTemplateError(
-      `describeFull.rq: expected the placeholders description, institution and links, found ${full || 'none'}`,
     );
   return Object.freeze(queries);
 }

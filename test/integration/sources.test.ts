@@ -39,9 +39,9 @@ const OWL_DEPRECATED = 'http://www.w3.org/2002/07/owl#deprecated';
 const REPLACED_BY = 'http://purl.org/dc/terms/isReplacedBy';
 const FOAF_NAME = 'http://xmlns.com/foaf/0.1/name';
 
-/** The description as the store holds it, full fields and all (queries/describeFull.rq). */
+/** The description as the store holds it, full fields and all (queries/describe.rq). */
 function describe_(dataset: Dataset<DatasetStore>, isil: string): string {
-  return dataset.store.describe(checkedIri(institutionIri(BASE, isil as Isil)), 'full');
+  return dataset.store.describe(checkedIri(institutionIri(BASE, isil as Isil)));
 }
 
 /** The graph of N-Triples as the store gives it back (typed literals in canonical form). */

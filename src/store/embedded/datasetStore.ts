@@ -8,7 +8,6 @@ import { linksHeld, linksQuery, type LinksHeld } from '../linksHeld';
 import type { Line } from '../../rdf/ntriples';
 import { checkedIri, describeIris, loadQueries, type CheckedIri, type Queries } from '../queries';
 import type { TimeSlicer } from '../../util/timeSlice';
-import type { ProfileName } from '../../rdf/profiles';
 
 /** The parse formats Oxigraph reads, by their short names. */
 export type StoreFormat = 'nt' | 'nq' | 'ttl' | 'trig' | 'rdf' | 'jsonld';
@@ -253,15 +252,10 @@ export class DatasetStore {
    * `placeDescriptions` put it in, and its links from the links graph. Nothing for an IRI that
    * names no institution.
    */
-  describe(institution: CheckedIri, profile: ProfileName = 'zdb'): string {
+  describe(institution: CheckedIri): string {
     const iris = describeIris(institution);
     if (iris === undefined) return '';
-    const query =
-      profile === 'full'
-        ? this.queries.describeFull
-        : this.withLinks
-          ? this.queries.describe
-          : this.queries.describeOwn;
+    const query = this.withLinks ? this.queries.describe : this.queries.describeOwn;
     return this.live.query(query.bind(iris), {
       results_format: 'nt',
     }) as string;

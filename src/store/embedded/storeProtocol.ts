@@ -2,7 +2,6 @@
 // the messages themselves are src/threads/'s.
 import type { VersionInfo } from '../../history/model';
 import type { LoadOptions, LoadReport } from '../../load/loadSources';
-import type { ProfileName } from '../../rdf/profiles';
 import type { Position } from '../positions';
 
 /**
@@ -11,7 +10,7 @@ import type { Position } from '../positions';
  */
 export type Request =
   | { readonly op: 'load'; readonly sources: readonly string[]; readonly options: LoadOptions }
-  | { readonly op: 'describe'; readonly iri: string; readonly profile: ProfileName };
+  | { readonly op: 'describe'; readonly iri: string };
 
 /** A load's result: the report, and the index rows as JSON pieces. */
 export interface LoadedReply {

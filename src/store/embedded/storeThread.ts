@@ -20,7 +20,6 @@ import { WorkerClient } from '../../threads/client';
 import { moduleIn } from '../../threads/workerRequire';
 import type { SelectBinding } from './datasetStore';
 import type { CheckedIri } from '../queries';
-import type { ProfileName } from '../../rdf/profiles';
 import { reviveLoadError, type LoadedReply, type Reply, type Request } from './storeProtocol';
 
 /** The worker's module beside this one (src/threads/workerRequire.ts says how it is loaded). */
@@ -46,9 +45,9 @@ export class StoreInThread implements DescriptionSource {
    * has answered every query sent before the free); resolves later. Throws at once, like a store
    * in this thread, when this store was freed.
    */
-  describe(iri: CheckedIri, profile: ProfileName = 'zdb'): Promise<string> {
+  describe(iri: CheckedIri): Promise<string> {
     if (this.freed) throw freedError();
-    return this.thread.describe(this.storeNumber, iri, profile);
+    return this.thread.describe(this.storeNumber, iri);
   }
 
   free(): void {
@@ -93,8 +92,8 @@ class StoreHolder {
     return reply;
   }
 
-  async describe(iri: CheckedIri, profile: ProfileName): Promise<string> {
-    const reply = await this.ask({ op: 'describe', iri, profile });
+  async describe(iri: CheckedIri): Promise<string> {
+    const reply = await this.ask({ op: 'describe', iri });
     if (typeof reply !== 'string')
       throw new Error('the store thread answered a describe without text');
     return reply;
@@ -202,16 +201,12 @@ export class StoreThread implements Store<LoadRequest> {
     this.ahead = { key: requestKey(request), loading };
   }
 
-  /** The N-Triples of the profile's describe query for `iri` from the store `storeNumber`. */
-  async describe(
-    storeNumber: number,
-    iri: CheckedIri,
-    profile: ProfileName = 'zdb',
-  ): Promise<string> {
+  /** The N-Triples of `describe.rq` for `iri` from the store `storeNumber`. */
+  async describe(storeNumber: number, iri: CheckedIri): Promise<string> {
     if (this.broken) throw this.broken;
     const holder = this.stores.get(storeNumber);
     if (!holder) throw freedError();
-    return holder.describe(iri, profile);
+    return holder.describe(iri);
   }
 
   /** Frees the store `storeNumber`: its thread ends once it has answered the queries sent before. */

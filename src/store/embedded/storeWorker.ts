@@ -6,7 +6,6 @@ import { loadServed } from '../../load/servedSnapshot';
 import { serve } from '../../threads/serve';
 import type { DatasetStore } from './datasetStore';
 import { checkedIri } from '../queries';
-import type { ProfileName } from '../../rdf/profiles';
 import type { LoadedReply, Reply, Request } from './storeProtocol';
 
 /** Index rows are sent as JSON text in pieces of this many rows: strings cross threads cheaply. */
@@ -33,12 +32,12 @@ async function load({ sources, options }: Extract<Request, { op: 'load' }>): Pro
   };
 }
 
-function describe(iri: string, profile: ProfileName): string {
+function describe(iri: string): string {
   if (!store) throw new Error('this thread has no store loaded');
   // Checked again on this side of the thread boundary: only a checked IRI becomes query text.
-  return store.describe(checkedIri(iri), profile);
+  return store.describe(checkedIri(iri));
 }
 
 serve<Request, Reply>((request) =>
-  request.op === 'describe' ? describe(request.iri, request.profile) : load(request),
+  request.op === 'describe' ? describe(request.iri) : load(request),
 );

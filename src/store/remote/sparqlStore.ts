@@ -7,7 +7,6 @@
 import { DataFactory } from 'n3';
 import { toSparql, translate, Factory, Algebra } from 'sparqlalgebrajs';
 import { linksGraphIri } from '../../rdf/iris';
-import type { ProfileName } from '../../rdf/profiles';
 import type { SelectBinding } from '../bindings';
 import { linksHeld, linksQuery } from '../linksHeld';
 import { Dataset, type DescriptionSource } from '../dataset';
@@ -52,9 +51,9 @@ class RemoteDescriptions implements DescriptionSource {
     private readonly withLinks: boolean,
   ) {}
 
-  describe(iri: CheckedIri, profile: ProfileName = 'zdb'): Promise<string> {
+  describe(iri: CheckedIri): Promise<string> {
     if (this.freed) throw new Error('the version was freed');
-    return this.store.describe(this.version, iri, this.withLinks, profile);
+    return this.store.describe(this.version, iri, this.withLinks);
   }
 
   free(): void {
@@ -85,7 +84,6 @@ export class SparqlStore implements Store<unknown> {
   readonly client: SparqlClient;
   private readonly describeQuery: QueryTemplate;
   private readonly describeOwnQuery: QueryTemplate;
-  private readonly describeFullQuery: QueryTemplate;
   private readonly institutionsText: string;
   private state: StoreHealth;
   private closed = false;
@@ -97,7 +95,6 @@ export class SparqlStore implements Store<unknown> {
     this.client = new SparqlClient(settings);
     this.describeQuery = loadTemplate('describe.rq', Algebra.types.CONSTRUCT);
     this.describeOwnQuery = loadTemplate('describeOwn.rq', Algebra.types.CONSTRUCT);
-    this.describeFullQuery = loadTemplate('describeFull.rq', Algebra.types.CONSTRUCT);
     this.institutionsText = loadTemplate('institutions.rq', Algebra.types.PROJECT).text();
     this.state = { kind: 'remote', state: 'available', endpoint: settings.endpoint };
   }
@@ -140,21 +137,10 @@ export class SparqlStore implements Store<unknown> {
    * The description of `iri` in `version`, as canonical N-Triples: with the links of the version's
    * links graph (queries/describe.rq), or, for a version without links, without looking there.
    */
-  describe(
-    version: string,
-    iri: CheckedIri,
-    withLinks = true,
-    profile: ProfileName = 'zdb',
-  ): Promise<string> {
+  describe(version: string, iri: CheckedIri, withLinks = true): Promise<string> {
     const iris = describeIris(iri, (graph) => descriptionGraph(version, graph));
     if (iris === undefined) throw new Error(`not an institution's IRI: ${iri}`);
-    const template =
-      profile === 'full'
-        ? this.describeFullQuery
-        : withLinks
-          ? this.describeQuery
-          : this.describeOwnQuery;
-    const query = template.bind(iris);
+    const query = (withLinks ? this.describeQuery : this.describeOwnQuery).bind(iris);
     return this.ask(
       this.client.isVirtuoso ? `${VIRTUOSO_GRAPH_INDEX}${query}` : query,
       N_TRIPLES,
