@@ -76,9 +76,14 @@ describe('URLs on the origin asked while BASE_IRI is elsewhere (a server process
     before(async () => {
       res = await get(`${origin}/data/organisations/${isil}.ttl`);
     });
-    it('every URL of its Link is on the origin asked, but the licence', () => {
-      const targets = linksOf(res.headers.get('link'))
-        .filter((l) => !l.rels.includes('license'))
+    it('every URL of its Link is on the origin asked, but the licence and the profile', () => {
+      const links = linksOf(res.headers.get('link'));
+      // A profile is named by its IRI, the one Content-Profile says, whatever the origin asked.
+      const profile = links.find((l) => l.rels.includes('profile'));
+      assert.equal(profile?.target, `${BASE_IRI}/profiles/zdb`);
+      assert.equal(res.headers.get('content-profile'), `<${BASE_IRI}/profiles/zdb>`);
+      const targets = links
+        .filter((l) => !l.rels.includes('license') && !l.rels.includes('profile'))
         .map((l) => l.target);
       assert.ok(targets.length >= 6);
       for (const target of targets) assert.ok(target.startsWith(`${origin}/`), target);
