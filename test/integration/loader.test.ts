@@ -399,8 +399,10 @@ describe('loader', () => {
     assert.equal(strict.status, 1, strict.stdout);
     assert.match(
       strict.stderr,
-      /^load refused \(--strict\), snapshot unchanged: \d+ institutions violate the shapes/,
+      /^load refused \(--strict\), snapshot unchanged: \d+ institutions violate the shapes/m,
     );
+    // The phases' lines come first; the refusal is the last word.
+    assert.match(strict.stderr.trimEnd().split('\n').at(-1)!, /^load refused \(--strict\)/);
     assert.match(strict.stdout, /^defect\tcoordinates-missing\t\d+$/m);
     assert.match(strict.stdout, /no snapshot written/);
     assert.deepEqual(fs.readFileSync(snapshot), before);
