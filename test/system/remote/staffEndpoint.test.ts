@@ -510,11 +510,16 @@ for (const suite of ADAPTERS)
             .expect(503);
           assert.match(res.text, /2000 ms/);
           assert.ok(Number(res.headers['retry-after']) >= 1);
-          await request(own.app)
-            .get('/sparql')
-            .query({ query: 'ASK {}' })
-            .set('Authorization', basic())
-            .expect(200);
+          // The fresh worker loads the dataset first: on a busy machine that can take past the
+          // limit, and the answer is then the defined 503 "loading" with Retry-After, which a
+          // client follows. It is answered once the worker is up.
+          let next = await staffGet(own.app, 'ASK {}');
+          for (let tries = 0; next.status === 503 && tries < 5; tries++) {
+            assert.match(next.text, /loading/, 'only a loading worker may answer 503 here');
+            await new Promise((r) => setTimeout(r, Number(next.headers['retry-after']) * 1000));
+            next = await staffGet(own.app, 'ASK {}');
+          }
+          assert.equal(next.status, 200, next.text);
           if (before !== undefined) assert.notEqual(firstWorker(own), before, 'a fresh worker');
           const line = own.log.find((l) => l.msg === 'sparql query' && l.outcome === 'timeout');
           assert.ok(line, 'the query log says timeout');
