@@ -138,7 +138,8 @@ export const methodNotAllowed = (
 export const notAcceptable = (
   message = 'None of the available documents matches the Accept header. Available:',
   links: HttpError['links'] = [],
-) => new HttpError(406, message, {}, links);
+  headers: Headers = {},
+) => new HttpError(406, message, headers, links);
 
 export const preconditionFailed = (message: string, headers: Headers = {}) =>
   new HttpError(412, message, headers);

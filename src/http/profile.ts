@@ -37,6 +37,9 @@ function unserved(baseIri: string) {
   return notAcceptable(
     'None of the profiles asked for is served. Served (Accept-Profile or _profile):',
     PROFILES.map((p) => ({ href: profileIri(baseIri, p), label: p })),
+    // Cached a minute like every 406: a shared cache must not give it to a request without the
+    // profile that made it.
+    { Vary: `Accept, Accept-Language, ${VARY_PROFILE}` },
   );
 }
 

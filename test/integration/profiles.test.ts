@@ -82,6 +82,8 @@ describe('negotiation by profile', () => {
         const res = await request(app).get(`${TTL}${query}`).set(headers);
         if (expected === 406) {
           assert.equal(res.status, 406);
+          // Cached like every 406, so a shared cache must key it by the profile asked for too.
+          assert.match(res.headers.vary!, /\bAccept-Profile\b/);
           assert.match(res.text, new RegExp(FULL.replace(/[/.]/g, '\\$&')));
           assert.match(res.text, new RegExp(ZDB.replace(/[/.]/g, '\\$&')));
           return;
