@@ -10,8 +10,7 @@ import { LoadError } from '../loadError';
 import { IRI_SAFE_ISIL, iri, text, Triples } from './recordTriples';
 import type { SkippedRecord, SourceRecord } from './sourceRecord';
 
-const { rdfs, xsd, owl, foaf, v, dc, dcterms, geo, wgs84, schema, gbv, wdrs, cdtype, rdf } =
-  PREFIXES;
+const { rdfs, xsd, owl, foaf, v, dc, dcterms, schema, gbv, wdrs, cdtype, rdf } = PREFIXES;
 
 /** The fields of a lobid document the mapping reads; the rest are left out (docs/data.md). */
 interface LobidDocument {
@@ -166,15 +165,7 @@ function places(doc: LobidDocument, R: string, out: Triples): void {
     out.literal(adr, `${v}locality`, str(main.address.addressLocality));
     out.literal(adr, `${v}postal-code`, str(main.address.postalCode));
   }
-  const lat = text(str(main?.geo?.lat));
-  const long = text(str(main?.geo?.lon));
-  if (lat && long) {
-    const place = out.blank();
-    out.add(R, `${geo}location`, place);
-    out.add(place, RDF_TYPE, `<${wgs84}SpatialThing>`);
-    out.literal(place, `${geo}lat`, lat);
-    out.literal(place, `${geo}long`, long);
-  }
+  out.position(R, str(main?.geo?.lat), str(main?.geo?.lon));
   // lobid's `description` is the agency's opening hours, its `comment` the note on them.
   const hours = text(str(main?.openingHoursSpecification?.description));
   const note = text(str(main?.openingHoursSpecification?.comment));

@@ -1,7 +1,7 @@
 // N-Triples of one record as the record converters write it (PICA+, lobid's JSON-LD lines): the
 // published model's literals (NFC, white space collapsed, typed xsd:string), IRIs made safe from
 // the sources' free text, and blank-node labels under the record's own prefix.
-import { XSD_STRING } from '../../rdf/namespaces';
+import { PREFIXES, RDF_TYPE, XSD_STRING } from '../../rdf/namespaces';
 
 /** An ISIL that can stand in an IRI path as it is (its syntax is the loader's to check). */
 export const IRI_SAFE_ISIL = /^[^\s<>"{}|\\^`?#%\x00-\x1f\x7f]+$/u;
@@ -67,6 +67,18 @@ export class Triples {
     const cleaned = text(raw);
     if (cleaned !== undefined)
       this.add(subject, predicate, `"${escape(cleaned)}"^^<${XSD_STRING}>`);
+  }
+
+  /** The institution's position, a wgs84 SpatialThing, when both coordinates are given. */
+  position(institution: string, lat: string | undefined, long: string | undefined): void {
+    const [la, lo] = [text(lat), text(long)];
+    if (!la || !lo) return;
+    const { geo, wgs84 } = PREFIXES;
+    const place = this.blank();
+    this.add(institution, `${geo}location`, place);
+    this.add(place, RDF_TYPE, `<${wgs84}SpatialThing>`);
+    this.literal(place, `${geo}lat`, la);
+    this.literal(place, `${geo}long`, lo);
   }
 
   toString(): string {

@@ -9,8 +9,7 @@ import type { SkippedRecord, SourceRecord } from '../sourceRecord';
 import type { PicaField, PicaRecord } from './read';
 import { writeFull } from './full';
 
-const { rdf, rdfs, xsd, owl, foaf, v, dbp, dc, dcterms, geo, wgs84, schema, gbv, wdrs, cdtype } =
-  PREFIXES;
+const { rdf, rdfs, xsd, owl, foaf, v, dbp, dc, dcterms, schema, gbv, wdrs, cdtype } = PREFIXES;
 
 export interface ConvertOptions {
   /** Base of every minted IRI, without a trailing slash (`https://ld.zdb-services.de`). */
@@ -148,15 +147,7 @@ function addresses(record: PicaRecord, R: string, out: Triples): void {
     out.literal(adr, `${v}street-address`, value(main, 'a'));
     out.literal(adr, `${v}locality`, value(main, 'b'));
     out.literal(adr, `${v}postal-code`, value(main, 'e'));
-    const lat = text(value(main, 'l'));
-    const long = text(value(main, 'k'));
-    if (lat && long) {
-      const place = out.blank();
-      out.add(R, `${geo}location`, place);
-      out.add(place, RDF_TYPE, `<${wgs84}SpatialThing>`);
-      out.literal(place, `${geo}lat`, lat);
-      out.literal(place, `${geo}long`, long);
-    }
+    out.position(R, value(main, 'l'), value(main, 'k'));
     const hours = text(value(main, 'i'));
     const note = text(value(main, 'j'));
     if (hours || note) {
