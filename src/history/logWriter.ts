@@ -38,6 +38,15 @@ export interface NewVersion {
   readonly withdrawn: number;
 }
 
+/** `description` from the canonical texts a version was read with: one missing is a fault, not ''. */
+export function describedBy(texts: ReadonlyMap<string, string>): (isil: string) => string {
+  return (isil) => {
+    const text = texts.get(isil);
+    if (text === undefined) throw new Error(`no description of ${isil} to log`);
+    return text;
+  };
+}
+
 /**
  * Writes the change log of one folder, one writer at a time (`history.lock`, made exclusively; one
  * left by a process no longer running is taken over).

@@ -4,7 +4,7 @@
 // written alone. A killed writer leaves the old version with its log, or the new one with its
 // events: readers ignore events no snapshot or commit line names, and the next writer cuts them.
 import fs from 'node:fs';
-import { LogWriter } from '../../history/logWriter';
+import { describedBy, LogWriter } from '../../history/logWriter';
 import { statesAfter, type Pointer } from '../../history/log';
 import { diff, versionTime, type Change, type VersionInfo } from '../../history/model';
 import { statesOf, type DatasetStates } from '../../history/states';
@@ -180,11 +180,7 @@ async function committed(
     writer.append({
       ...now,
       changes,
-      description: (isil) => {
-        const text = descriptions.get(isil);
-        if (text === undefined) throw new Error(`no description of ${isil} to log`);
-        return text;
-      },
+      description: describedBy(descriptions),
       institutions: dataset.institutionCount,
       withdrawn: dataset.withdrawnCount,
     });
@@ -272,11 +268,7 @@ function logServed(writer: LogWriter, served: Served | undefined): VersionInfo |
   writer.append({
     ...info,
     changes: diff(undefined, past.states),
-    description: (isil) => {
-      const text = past.descriptions.get(isil);
-      if (text === undefined) throw new Error(`no description of ${isil} to log`);
-      return text;
-    },
+    description: describedBy(past.descriptions),
     institutions: past.institutions,
     withdrawn: past.withdrawn,
   });

@@ -3,7 +3,7 @@
 // Under the log's lock the current version is checked to be the update's base: an update made
 // over a version another load has since replaced is refused, and nothing is written.
 import { statesAfter } from '../../history/log';
-import { LogWriter } from '../../history/logWriter';
+import { describedBy, LogWriter } from '../../history/logWriter';
 import { diff, versionTime, type VersionInfo } from '../../history/model';
 import {
   completeCommit,
@@ -128,11 +128,7 @@ function committed(
       writer.append({
         ...now,
         changes,
-        description: (isil) => {
-          const text = descriptions.get(isil);
-          if (text === undefined) throw new Error(`no description of ${isil} to log`);
-          return text;
-        },
+        description: describedBy(descriptions),
         institutions: update.merged.institutions,
         withdrawn: update.merged.withdrawn,
       });

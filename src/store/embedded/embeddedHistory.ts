@@ -19,7 +19,7 @@ import {
   statesAfter,
   type Pointer,
 } from '../../history/log';
-import { LogWriter } from '../../history/logWriter';
+import { describedBy, LogWriter } from '../../history/logWriter';
 import { diff, versionTime, type History } from '../../history/model';
 import { statesOf } from '../../history/states';
 import { snapshotPointer } from '../../load/commit/commitVersion';
@@ -164,7 +164,7 @@ async function restored(
       writer.append({
         ...now,
         changes,
-        description: (isil) => descriptions.get(isil) ?? '',
+        description: describedBy(descriptions),
         institutions: dataset.institutionCount,
         withdrawn: dataset.withdrawnCount,
       });
