@@ -2,6 +2,7 @@
 // the sources, validates them, and replaces the snapshot at DATASET, or leaves it as it was when
 // any file is broken, the result holds no institution (unless --allow-empty), or, with --strict,
 // any institution violates the shapes. Every refusal is one line on stderr, never a stack trace.
+import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../src/config/config';
 import {
@@ -35,7 +36,7 @@ institution against the shapes, and replaces the snapshot at $DATASET with what 
 --allow-empty writes a snapshot that holds no institution (refused otherwise: a server would not
 serve it);
 --workers N makes descriptions canonical and validates them in N threads beside the loading one
-(0: in the loading one; default: one a core);
+(0: in the loading one; default and most: one a core);
 --reset-history starts the change log anew (the log in place is renamed beside it): the past's
 mementos answer 404 and its feed pages 410 (docs/history.md);
 --update applies the records of the files (a harvest: records, and <?oai-deleted?> lines) over
@@ -228,6 +229,13 @@ function parseCommand(
     return 2;
   }
   const workers = given === undefined ? undefined : Number(given);
+  // Each thread holds its batches and the shapes: more than the cores buy nothing but memory.
+  if (workers !== undefined && workers > os.availableParallelism()) {
+    process.stderr.write(
+      `--workers: at most ${os.availableParallelism()} here (this machine's cores), got ${given}\n`,
+    );
+    return 2;
+  }
   if (args.positionals.length === 0) {
     process.stderr.write(`${USAGE}\n`);
     return 2;

@@ -433,6 +433,14 @@ describe('loader', () => {
     });
   }
 
+  it('--workers past the cores of the machine is refused (exit 2), not started', () => {
+    fs.writeFileSync(snapshot, 'left as it was');
+    const run = load(snapshot, ['--workers', '100000', PPXML]);
+    assert.equal(run.status, 2, run.stdout);
+    assert.match(run.stderr, /^--workers: at most \d+ here \(this machine's cores\), got 100000/);
+    assert.equal(fs.readFileSync(snapshot, 'utf8'), 'left as it was');
+  });
+
   it('the server loads the snapshot with the same code, and shows the version the loader printed', async () => {
     const run = load(snapshot, [path.join(dir, 'de-1a.ttl')]);
     assert.equal(run.status, 0);
