@@ -1,7 +1,7 @@
 // The records of the repository as OAI-PMH writes them: an item's header (identifier, datestamp,
 // sets, deleted status) and, for a live item, its metadata in the format asked for.
 import { flatRecord } from '../record/flatRecord';
-import { FORMATS, oaiDc, rdfXml, RDF, RDF_FULL, type MetadataFormat } from './metadataFormats';
+import { FORMATS, OAI_DC, oaiDc, rdfXml, RDF_FULL, type MetadataFormat } from './metadataFormats';
 import type { ProfileName } from '../rdf/profiles';
 import { historyOf, refuse, type OaiContext } from './oaiContext';
 import { isilOfIdentifier, oaiIdentifier } from './identifiers';
@@ -54,16 +54,13 @@ export async function record(
   context: OaiContext,
 ): Promise<string | undefined> {
   if (item.deleted) return `<record>${header(item, context)}</record>`;
-  const description = await describe(item.isil, context);
+  // One read: the header's kind is in either profile's description (the flat record reads no
+  // field that only `full` has).
+  const description = await describe(item.isil, context, format === RDF_FULL ? 'full' : 'zdb');
   if (!description) return undefined;
   const entry = flatRecord(item.isil, description);
-  // The full profile's description, asked apart: the zdb one gives the header's kind.
-  const full = format === RDF_FULL ? await describe(item.isil, context, 'full') : undefined;
-  const metadata = full
-    ? rdfXml(full)
-    : format === RDF
-      ? rdfXml(description)
-      : oaiDc(entry, datestamp(item.event.time));
+  const metadata =
+    format === OAI_DC ? oaiDc(entry, datestamp(item.event.time)) : rdfXml(description);
   return metadata === undefined
     ? undefined
     : `<record>${header(item, context, entry.type ?? 'unknown')}<metadata>${metadata}</metadata></record>`;
