@@ -91,7 +91,13 @@ function parse(argv: readonly string[]): Values | number {
     if (values.strict && values['skip-validation'])
       throw new UsageError('--strict needs the validation that --skip-validation leaves out');
     pacingFlags(values);
-    if (values.pid !== undefined) numberFlag('pid', values.pid, 0, isPid, 'a process id');
+    if (values.pid !== undefined) {
+      numberFlag('pid', values.pid, 0, isPid, 'a process id');
+      // Asked before the harvest: a pid that names no server to tell is the operator's slip, and
+      // the run would otherwise apply a version nobody reloads.
+      const why = signalable(Number(values.pid));
+      if (why !== undefined) throw new UsageError(`--pid: ${values.pid} cannot be told (${why})`);
+    }
     numberFlag('overlap', values.overlap, 0, (n) => n >= 0, 'seconds, 0 or more');
     return values;
   } catch (error) {
@@ -101,6 +107,16 @@ function parse(argv: readonly string[]): Values | number {
 }
 
 const isPid = (n: number) => Number.isInteger(n) && n > 0;
+
+/** Why `pid` cannot be sent a signal (ESRCH: no such process; EPERM: not ours), or undefined. */
+function signalable(pid: number): string | undefined {
+  try {
+    process.kill(pid, 0);
+    return undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code;
+  }
+}
 
 /** Tells the server `pid` to reload; whether it was told. */
 function tell(pid: number): boolean {

@@ -143,6 +143,17 @@ describe('npm run update', function () {
     assert.ok(fs.readFileSync(dataset).equals(bytes));
   });
 
+  it('refuses a --pid that names no process before it harvests anything', async () => {
+    const asked = provider.requests.length;
+    const before = fs.readFileSync(dataset);
+    // A pid past Linux's pid_max (4,194,304): no process has it.
+    const refused = await run('update.ts', ['--oai', provider.url, '--pid', '99999999', '--quiet']);
+    assert.equal(refused.status, 2, refused.stdout);
+    assert.match(refused.stderr, /^--pid: 99999999 cannot be told \(ESRCH\)/);
+    assert.equal(provider.requests.length, asked, 'nothing harvested');
+    assert.deepEqual(fs.readFileSync(dataset), before);
+  });
+
   it('refuses a DATASET without a version time, unless given --from', async () => {
     const bare = path.join(dir, 'none.nq');
     const refused = await run('update.ts', ['--oai', provider.url, '--quiet'], { DATASET: bare });
