@@ -276,7 +276,7 @@ export async function main(argv: readonly string[], hooks: LoadHooks = {}): Prom
       requireInstitutions: !args.values['allow-empty'],
       onProgress: progress.report,
       ...(hooks.onPhase ? { onPhase: hooks.onPhase } : {}),
-      ...(workers === undefined ? {} : { workers }),
+      workers: workers ?? os.availableParallelism(),
       ...(format ? { format } : {}),
     };
     remote = config.store.kind === 'remote';

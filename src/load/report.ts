@@ -113,8 +113,9 @@ export interface LoadOptions {
    */
   readonly validate?: boolean;
   /**
-   * Worker threads that make descriptions canonical and validate them; 0: this thread does. By
-   * default one a core.
+   * Worker threads that make descriptions canonical and validate them; 0, the default: this
+   * thread does. The server's loads run in threads of their own beside its serving and its staff
+   * workers, so only the command line (`--workers`, one a core by default) starts more.
    */
   readonly workers?: number;
   /**

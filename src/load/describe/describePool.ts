@@ -1,7 +1,6 @@
 // The describe stage's threads: descriptions sent in batches to a pool of worker threads
 // (describeWorker.ts) that make each canonical, hash it and validate it (describeBatch.ts), or
 // described in this thread by the very same function when the pool has no threads.
-import os from 'node:os';
 import { WorkerClient } from '../../threads/client';
 import { TimeSlicer } from '../../util/timeSlice';
 import { moduleIn } from '../../threads/workerRequire';
@@ -34,7 +33,7 @@ export interface DescribeWorkerData {
 }
 
 export interface DescribePoolOptions {
-  /** Worker threads; 0 describes in this thread. By default one a core. */
+  /** Worker threads; 0, the default, describes in this thread. */
   readonly workers?: number | undefined;
   /** Whether descriptions are validated: the shapes are then read and compiled at start. */
   readonly validate?: boolean | undefined;
@@ -63,7 +62,7 @@ export class DescribePool {
    * so that shapes that cannot be used are a ShapesError before anything is read.
    */
   static start(options: DescribePoolOptions = {}): DescribePool {
-    const workers = Math.max(0, Math.floor(options.workers ?? os.availableParallelism()));
+    const workers = Math.max(0, Math.floor(options.workers ?? 0));
     const shapesFile = options.validate ? (options.shapesFile ?? SHAPES_FILE) : undefined;
     const shapes = shapesFile === undefined ? undefined : compiledShapes(shapesFile);
     return new DescribePool(workers, shapesFile, shapes);
