@@ -107,6 +107,7 @@ export async function startVirtuoso(
   maxSeconds = 60,
   buffers = 10_000,
   maxRows = 1_000_000,
+  attempt = 1,
 ): Promise<Virtuoso> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'isil-ld-virtuoso-'));
   const sqlPort = await freePort();
@@ -175,7 +176,15 @@ export async function startVirtuoso(
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   };
-  await answering();
+  try {
+    await answering();
+  } catch (error) {
+    // A free port is free when asked, not when Virtuoso binds it: another process of a busy
+    // machine may take it meanwhile. New ports, a few times; any other failure stands.
+    if (attempt < 3 && /Failed to start listening/.test((error as Error).message))
+      return startVirtuoso(ms, maxSeconds, buffers, maxRows, attempt + 1);
+    throw error;
+  }
   const load = (file: string, graph: string) => {
     const name = `load-${Date.now()}-${path.basename(file)}`;
     fs.copyFileSync(file, path.join(dir, name));
