@@ -107,11 +107,17 @@ function parent(
     }
     const name = text(value(field, 'a'));
     if (!name) continue;
-    const node = out.blank();
-    out.add(R, `${schema}parentOrganization`, node);
-    out.add(node, RDF_TYPE, `<${schema}Organization>`);
-    out.literal(node, `${schema}name`, name);
+    namedOrganization(out, R, `${schema}parentOrganization`, name);
   }
+}
+
+/** An organisation known by its name alone: a blank schema:Organization that `predicate` links. */
+function namedOrganization(out: Triples, R: string, predicate: string, name: string): string {
+  const node = out.blank();
+  out.add(R, predicate, node);
+  out.add(node, RDF_TYPE, `<${schema}Organization>`);
+  out.literal(node, `${schema}name`, name);
+  return node;
 }
 
 /** 035D: earlier Sigel and codes, and the ISILs of predecessors; 047A: the successor a note names. */
@@ -211,10 +217,7 @@ function networks(record: PicaRecord, R: string, out: Triples): void {
     for (const { code, value: name } of field.subfields) {
       const kind = NETWORKS[code];
       if (!kind || !text(name)) continue;
-      const node = out.blank();
-      out.add(R, `${schema}memberOf`, node);
-      out.add(node, RDF_TYPE, `<${schema}Organization>`);
-      out.literal(node, `${schema}name`, name);
+      const node = namedOrganization(out, R, `${schema}memberOf`, name);
       out.literal(node, `${TERMS}networkKind`, kind);
     }
 }
