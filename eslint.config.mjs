@@ -4,8 +4,9 @@
 //
 //   cli/ (command line) ─→ src/
 //   main.ts, process/ ─→ http/ ─→ documents/ ─→ pages/ ─→ oai/, search/ ─→ record/ ─→ history/ ─→ store/ ─→ rdf/
-//   store/embedded/ ─→ load/ ─→ store/ (the port), history/, rdf/;   everything ─→ config/, util/, threads/
-//   in load/: loadSources.ts, servedSnapshot.ts ─→ update/ ─→ commit/ ─→ snapshot/ ─→ describe/
+//   update/ ─→ load/ ─→ mapping/ ─→ rdf/;   store/embedded/ ─→ load/ ─→ store/ (the port), history/
+//   everything ─→ config/, util/, threads/
+//   in load/: loadSources.ts, servedSnapshot.ts ─→ commit/ ─→ snapshot/ ─→ describe/
 //             ─→ place/ ─→ read/ ─→ limits, reading, loadError, report (types of any stage)
 //
 // Nothing in src/ imports cli/; nothing above store/ knows which store adapter it talks to, but
@@ -54,7 +55,7 @@ const stageRule = (files, later, allowed = []) => ({
             regex: `^\\.{1,2}/(\\.\\./)*(?!${allowed.map((a) => `${a}$`).join('|') || '$^'})(${later.join('|')})(/|$)`,
             allowTypeImports: true,
             message:
-              'A stage of the loader imports nothing of a later one (read → place → describe → snapshot → commit → update → loadSources): pass it in from loadSources.ts, or import its type only.',
+              'A stage of the loader imports nothing of a later one (read → place → describe → snapshot → commit → loadSources): pass it in from loadSources.ts, or import its type only.',
           },
         ],
       },
@@ -111,6 +112,8 @@ export default tseslint.config(
       'store',
       'rdf',
       'load',
+      'update',
+      'mapping',
       'process',
       'threads',
     ],
@@ -130,6 +133,8 @@ export default tseslint.config(
       'store',
       'rdf',
       'load',
+      'update',
+      'mapping',
       'process',
     ],
     'threads/ is a leaf.',
@@ -147,6 +152,8 @@ export default tseslint.config(
       'history',
       'store',
       'load',
+      'update',
+      'mapping',
       'process',
     ],
     'rdf/ is the bottom layer.',
@@ -154,13 +161,24 @@ export default tseslint.config(
   // config/: the settings, read once at start; it may know the types of what it configures.
   layer(
     ['src/config/**/*.ts'],
-    ['http', 'documents', 'pages', 'search', 'record', 'store', 'process'],
+    ['http', 'documents', 'pages', 'search', 'record', 'store', 'update', 'process'],
     'config/ reads the settings; it knows no layer above load/ and oai/.',
   ),
   // The store port and the remote adapter know rdf/ below them, and history/ (the port its types).
   layer(
     ['src/store/*.ts', 'src/store/remote/**/*.ts'],
-    ['http', 'documents', 'pages', 'oai', 'search', 'record', 'load', 'process'],
+    [
+      'http',
+      'documents',
+      'pages',
+      'oai',
+      'search',
+      'record',
+      'load',
+      'update',
+      'mapping',
+      'process',
+    ],
     'store/ imports only history/ and rdf/ below it.',
     [
       { regex: '^\\./(embedded|remote)(/|$)', message: 'The port knows no adapter.' },
@@ -190,7 +208,7 @@ export default tseslint.config(
   // store/embedded/ is the adapter that runs the loader in its threads, below documents/.
   layer(
     ['src/store/embedded/**/*.ts'],
-    ['http', 'documents', 'pages', 'oai', 'search', 'record', 'process'],
+    ['http', 'documents', 'pages', 'oai', 'search', 'record', 'update', 'process'],
     'store/embedded/ is the store adapter over the loader: below documents/.',
     [{ regex: '^\\.\\./remote(/|$)', message: 'One adapter knows nothing of the other.' }],
   ),
@@ -198,13 +216,24 @@ export default tseslint.config(
   // and store/embedded/; it reads versions through the store port and serves nothing.
   layer(
     ['src/history/**/*.ts'],
-    ['http', 'documents', 'pages', 'oai', 'search', 'record', 'load', 'process'],
+    [
+      'http',
+      'documents',
+      'pages',
+      'oai',
+      'search',
+      'record',
+      'load',
+      'update',
+      'mapping',
+      'process',
+    ],
     'history/ is below documents/ and load/: it knows the store port and rdf/ only.',
     [ADAPTER],
   ),
   layer(
     ['src/load/**/*.ts'],
-    ['http', 'documents', 'pages', 'oai', 'search', 'record', 'process'],
+    ['http', 'documents', 'pages', 'oai', 'search', 'record', 'update', 'process'],
     'load/ writes stores; it serves nothing, and runs in the embedded adapter, not above it.',
     [
       {
@@ -221,44 +250,82 @@ export default tseslint.config(
   ...LOAD_STAGES.map((stage, i) =>
     stageRule(
       [`src/load/${stage}/**/*.ts`],
-      [...LOAD_STAGES.slice(i + 1), 'update', ...LOAD_TOP],
+      [...LOAD_STAGES.slice(i + 1), ...LOAD_TOP],
       ['snapshot/snapshot', ...(stage === 'describe' ? ['snapshot/snapshotPieces'] : [])],
     ),
   ),
   stageRule(
     LOAD_SHARED.map((name) => `src/load/${name}.ts`),
-    [...LOAD_STAGES, 'update', ...LOAD_TOP],
+    [...LOAD_STAGES, ...LOAD_TOP],
+  ),
+  // mapping/: a source's record (PICA+) mapped to the published model, for the loader and the
+  // harvesters; it knows rdf/ only.
+  layer(
+    ['src/mapping/**/*.ts'],
+    [
+      'http',
+      'documents',
+      'pages',
+      'oai',
+      'search',
+      'record',
+      'history',
+      'store',
+      'load',
+      'update',
+      'process',
+    ],
+    'mapping/ maps a source record to N-Triples: it knows rdf/ and util/ only.',
+  ),
+  // update/: a harvest applied over the current version, with the loader's stages; the remote
+  // store's update is cli/'s, as its load is.
+  layer(
+    ['src/update/**/*.ts'],
+    ['http', 'documents', 'pages', 'oai', 'search', 'record', 'process'],
+    'update/ writes a version as load/ does; it serves nothing.',
+    [
+      {
+        regex: '(^|/)(store/remote|embedded)(/|$)',
+        message: "update/ writes the embedded store's files; cli/ updates the remote one.",
+      },
+    ],
   ),
   layer(
     ['src/record/**/*.ts'],
-    ['http', 'documents', 'pages', 'oai', 'search', 'load', 'process'],
+    ['http', 'documents', 'pages', 'oai', 'search', 'load', 'update', 'process'],
     'record/ is the flat record every reader shares: below search/, oai/ and pages/.',
     [ADAPTER],
   ),
   layer(
     ['src/search/**/*.ts'],
-    ['http', 'documents', 'pages', 'oai', 'load', 'process'],
+    ['http', 'documents', 'pages', 'oai', 'load', 'update', 'process'],
     'search/ reads descriptions through the store port, below documents/.',
     [ADAPTER],
   ),
   layer(
     ['src/oai/**/*.ts'],
-    ['http', 'documents', 'pages', 'search', 'load', 'process'],
+    ['http', 'documents', 'pages', 'search', 'load', 'update', 'process'],
     'oai/ answers OAI-PMH from the dataset and its history, below http/.',
     [ADAPTER],
   ),
   layer(
     ['src/pages/**/*.ts'],
-    ['http', 'documents', 'load', 'process'],
+    ['http', 'documents', 'load', 'update', 'process'],
     'pages/ writes the HTML of pages for people, below documents/ and http/.',
     [ADAPTER],
   ),
-  layer(['src/documents/**/*.ts'], ['http', 'load', 'process'], 'documents/ is below http/.', [
-    ADAPTER,
-  ]),
-  layer(['src/http/**/*.ts'], ['load', 'process'], 'http/ is below the process (src/process/).', [
-    ADAPTER,
-  ]),
+  layer(
+    ['src/documents/**/*.ts'],
+    ['http', 'load', 'update', 'process'],
+    'documents/ is below http/.',
+    [ADAPTER],
+  ),
+  layer(
+    ['src/http/**/*.ts'],
+    ['load', 'update', 'process'],
+    'http/ is below the process (src/process/).',
+    [ADAPTER],
+  ),
   // The process sees the ports too: one function chooses the adapters from the settings.
   layer(['src/*.ts', 'src/process/**/*.ts'], [], '', [ADAPTER]),
   layer(['src/process/adapters.ts'], [], ''),

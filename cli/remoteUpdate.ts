@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import readline from 'node:readline';
 import type { Config } from '../src/config/config';
-import { writeMerged, StaleUpdateError } from '../src/load/update/commitUpdate';
-import type { PreparedUpdate } from '../src/load/update/applyUpdate';
+import { writeMerged, StaleUpdateError } from '../src/update/commitUpdate';
+import type { PreparedUpdate } from '../src/update/applyUpdate';
 import { CHUNK_MARK } from '../src/load/snapshot/snapshot';
 import { DATA_PATH } from '../src/rdf/iris';
 import { StaleVersion, writeUpdate } from '../src/store/remote/updateWriter';

@@ -2,7 +2,7 @@
 // result count, the next position, and each PicaPlus-XML record exactly as the server sent it,
 // standing on its own; diagnostics, for the whole response or in place of a record, are errors.
 import { SaxesParser, type SaxesTagNS } from 'saxes';
-import { PPXML_NAMESPACE } from '../src/load/read/pica/read';
+import { PPXML_NAMESPACE } from '../src/mapping/pica/read';
 
 /** The namespace of PicaPlus-XML records (`recordSchema=PicaPlus-xml`), as the PICA readers know it. */
 export const PPXML_NS = PPXML_NAMESPACE;

@@ -1,11 +1,11 @@
 // `npm run load -- --update FILE…`: the records of FILE applied over the current version
-// (src/load/update/): the update's own report, then the outcome's line, as a load prints them.
+// (src/update/): the update's own report, then the outcome's line, as a load prints them.
 // With STORE=remote the version goes into the remote store (cli/remoteUpdate.ts).
 import type { Config } from '../src/config/config';
 import type { Committed } from '../src/load/commit/commitVersion';
 import type { LoadOptions, LoadReport } from '../src/load/loadSources';
-import { prepareUpdate, type PreparedUpdate } from '../src/load/update/applyUpdate';
-import { commitUpdate } from '../src/load/update/commitUpdate';
+import { prepareUpdate, type PreparedUpdate } from '../src/update/applyUpdate';
+import { commitUpdate } from '../src/update/commitUpdate';
 import { crashAt, outcomeOf, printReport } from './loadCommand';
 import type { Progress } from './progress';
 import type { RemoteTarget } from './remote';

@@ -15,7 +15,7 @@ import { Load } from './place/load';
 import type { LinksPlaced } from './place/linkSet';
 import { readPositions } from './place/positionSet';
 import { LoadError, NoInstitutionError } from './loadError';
-import { PicaFileError } from './read/pica/read';
+import { PicaFileError } from '../mapping/pica/read';
 import { loadRdf } from './place/rdfFile';
 import { readerOf, type SourceFormat } from './read/readers';
 import { readsRecords, type RecordReader } from './read/readers';

@@ -7,7 +7,7 @@ import type { CanonicalDataset, VersionHistory } from './describe/canonicalDatas
 import type { SourceFormat } from './read/readers';
 import type { SkippedFile } from './read/sources';
 import type { Defect, DefectClass } from './describe/shapes';
-import type { CodeWarning } from './read/pica/codeCheck';
+import type { CodeWarning } from '../mapping/pica/codeCheck';
 
 export interface FileReport {
   readonly file: string;

@@ -13,7 +13,7 @@ import { loadRemote, type RemoteTarget } from '../../cli/remote';
 import { updateRemote } from '../../cli/remoteUpdate';
 import { commitVersion } from '../../src/load/commit/commitVersion';
 import { loadSources } from '../../src/load/loadSources';
-import { prepareUpdate } from '../../src/load/update/applyUpdate';
+import { prepareUpdate } from '../../src/update/applyUpdate';
 import { PROJECT_ROOT } from '../../src/util/paths';
 import { bulkTarget, startVirtuoso } from '../servers/virtuoso';
 import { updateSet } from '../support/updateSet';

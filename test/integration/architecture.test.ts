@@ -53,7 +53,10 @@ describe('the architecture, as lint rules', function () {
     ['src/config/config2.ts', '../process/connectionCap'],
     ['src/threads/client2.ts', '../store/store'],
     ['src/config/config2.ts', '../../cli/generate'],
-    ['src/load/read/pica/read2.ts', '../../../../cli/sru'],
+    ['src/mapping/pica/read2.ts', '../../../cli/sru'],
+    ['src/mapping/pica/read2.ts', '../../load/loadError'],
+    ['src/load/commit/commit2.ts', '../../update/applyUpdate'],
+    ['src/store/embedded/store2.ts', '../../update/applyUpdate'],
   ];
   for (const [file, from] of wrong)
     it(`refuses ${from} in ${file}`, async () =>
@@ -78,6 +81,9 @@ describe('the architecture, as lint rules', function () {
     ['src/main2.ts', './process/adapters'],
     ['src/main2.ts', './store/store'],
     ['cli/load2.ts', '../src/load/loadSources'],
+    ['src/update/apply2.ts', '../load/loadSources'],
+    ['src/update/apply2.ts', '../load/commit/commitVersion'],
+    ['src/load/read/readers2.ts', '../../mapping/pica/convert'],
   ];
   for (const [file, from] of right)
     it(`lets ${file} import ${from}`, async () =>
@@ -109,11 +115,10 @@ describe('the architecture, as lint rules', function () {
     const type = (from: string) => `import type { x } from '${from}';\nexport type y = x;\n`;
     const later: [string, string][] = [
       ['src/load/read/sources2.ts', '../place/load'],
-      ['src/load/read/pica/read2.ts', '../../describe/canonicalDataset'],
+      ['src/load/read/lobid2.ts', '../describe/canonicalDataset'],
       ['src/load/place/load2.ts', '../describe/canonicalDataset'],
       ['src/load/describe/canonical2.ts', '../snapshot/snapshotFile'],
       ['src/load/snapshot/snapshot2.ts', '../commit/commitVersion'],
-      ['src/load/commit/commit2.ts', '../update/applyUpdate'],
       ['src/load/commit/commit2.ts', '../loadSources'],
       ['src/load/limits.ts', './read/sources'],
       ['src/load/place/rdfFile2.ts', '../snapshot/snapshotPieces'],
@@ -126,8 +131,6 @@ describe('the architecture, as lint rules', function () {
       ['src/load/place/load2.ts', '../read/sources'],
       ['src/load/describe/canonical2.ts', '../place/load'],
       ['src/load/commit/commit2.ts', '../snapshot/snapshot'],
-      ['src/load/update/apply2.ts', '../loadSources'],
-      ['src/load/update/apply2.ts', '../commit/commitVersion'],
       ['src/load/read/sources2.ts', '../limits'],
       ['src/load/loadSources2.ts', './commit/commitVersion'],
       // The two arrows eslint.config.mjs names: a snapshot's format, read as a source is read,

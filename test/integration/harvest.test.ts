@@ -12,7 +12,7 @@ import {
   sniffPica,
   type MalformedPicaRecord,
   type PicaRecord,
-} from '../../src/load/read/pica/read';
+} from '../../src/mapping/pica/read';
 import { PPXML_NS, SruError } from '../../cli/sru';
 import { PROJECT_ROOT } from '../../src/util/paths';
 import { tempDir, REAL_DATA, needsThirdParty, readWhenThere } from '../support';

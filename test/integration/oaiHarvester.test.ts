@@ -14,7 +14,7 @@ import {
   sniffPica,
   type MalformedPicaRecord,
   type PicaRecord,
-} from '../../src/load/read/pica/read';
+} from '../../src/mapping/pica/read';
 import { PROJECT_ROOT } from '../../src/util/paths';
 import {
   needsThirdParty,

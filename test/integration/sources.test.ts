@@ -12,8 +12,8 @@ import {
   writeSnapshot,
   type Loaded,
 } from '../../src/load/loadSources';
-import { convertRecord } from '../../src/load/read/pica/convert';
-import { readPica } from '../../src/load/read/pica/read';
+import { convertRecord } from '../../src/mapping/pica/convert';
+import { readPica } from '../../src/mapping/pica/read';
 import type { Dataset } from '../../src/store/dataset';
 import { descriptionIri, institutionIri } from '../../src/rdf/iris';
 import type { Isil } from '../../src/rdf/isil';

@@ -3,7 +3,7 @@
 // and the merged records a full load reads instead.
 import { generatePica } from '../../cli/generatePica';
 import { deletionLine } from '../../cli/oaiHarvest';
-import { PPXML_NAMESPACE } from '../../src/load/read/pica/read';
+import { PPXML_NAMESPACE } from '../../src/mapping/pica/read';
 
 export interface ChangeCounts {
   readonly created: number;

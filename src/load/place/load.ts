@@ -22,8 +22,8 @@ import {
   type SkippedRecord,
   type SourceRecord,
   type Weight,
-} from '../read/sourceRecord';
-import type { CodeWarning } from '../read/pica/codeCheck';
+} from '../../mapping/sourceRecord';
+import type { CodeWarning } from '../../mapping/pica/codeCheck';
 import { PositionSet } from './positionSet';
 import { isPositionRecord, type PositionRecord } from '../read/wikidataPositions';
 import type { Conflict, FileReport, LoadOptions, Skipped } from '../report';

@@ -8,10 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isilDefect } from '../../rdf/isil';
 import { GND, WIKIDATA } from '../../rdf/namespaces';
-import { fileHead } from './utf8';
+import { fileHead } from '../../util/utf8';
 import { LoadError } from '../loadError';
 import { readLines } from './listRecords';
-import type { SkippedRecord } from './sourceRecord';
+import type { SkippedRecord } from '../../mapping/sourceRecord';
 
 /** The header of the Wikidata Query Service's TSV answer, which fixes the column order. */
 export const LINK_LIST_HEADER = '?item\t?itemLabel\t?isil\t?gndId\t?dbsId';

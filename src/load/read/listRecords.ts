@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import { descriptionIri, institutionIri } from '../../rdf/iris';
 import { isilDefect, isilKey, type Isil } from '../../rdf/isil';
 import { CC0, PREFIXES, RDF_TYPE } from '../../rdf/namespaces';
-import type { SkippedRecord, SourceRecord } from './sourceRecord';
-import { fileHead, firstInvalidUtf8 } from './utf8';
+import type { SkippedRecord, SourceRecord } from '../../mapping/sourceRecord';
+import { fileHead, firstInvalidUtf8 } from '../../util/utf8';
 import { LoadError } from '../loadError';
 
 export type ListKind = 'names' | 'redirects';

@@ -4,11 +4,11 @@
 // context is lobid's, on lobid's host: the fields are read by their names, not expanded as JSON-LD.
 import { LIBTYPE } from '../../rdf/libtype';
 import { CC0, PREFIXES, RDF_TYPE } from '../../rdf/namespaces';
-import { fileHead } from './utf8';
+import { fileHead } from '../../util/utf8';
 import { readLines } from './listRecords';
 import { LoadError } from '../loadError';
-import { IRI_SAFE_ISIL, iri, text, Triples } from './recordTriples';
-import type { SkippedRecord, SourceRecord } from './sourceRecord';
+import { IRI_SAFE_ISIL, iri, text, Triples } from '../../mapping/recordTriples';
+import type { SkippedRecord, SourceRecord } from '../../mapping/sourceRecord';
 
 const { rdfs, xsd, owl, foaf, v, dc, dcterms, schema, gbv, wdrs, cdtype, rdf } = PREFIXES;
 

@@ -8,9 +8,9 @@ import { LoadError } from '../loadError';
 import { readLinkList, sniffLinks, type LinkRecord } from './links';
 import { readNameList, readRedirectList, sniffList, type ListKind } from './listRecords';
 import { readLobid, sniffLobid } from './lobidRecord';
-import { convertRecord } from './pica/convert';
-import { readPica, sniffPica, type PicaForm } from './pica/read';
-import type { SkippedRecord, SourceRecord } from './sourceRecord';
+import { convertRecord } from '../../mapping/pica/convert';
+import { readPica, sniffPica, type PicaForm } from '../../mapping/pica/read';
+import type { SkippedRecord, SourceRecord } from '../../mapping/sourceRecord';
 import { readPositions, type PositionRecord } from './wikidataPositions';
 
 /** What a record reader is told: where IRIs are minted, and labels for each record's blank nodes. */

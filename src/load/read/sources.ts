@@ -2,7 +2,7 @@
 // format (src/load/readers/), and everything that cannot be read refused before any file is opened.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileHead } from './utf8';
+import { fileHead } from '../../util/utf8';
 import { MAX_INPUT_BYTES } from '../limits';
 import { LoadError } from '../loadError';
 import { detect, FORMAT_NAMES, knownExtension, type SourceFormat } from './readers';

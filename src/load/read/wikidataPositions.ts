@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { WIKIDATA } from '../../rdf/namespaces';
 import { linksDate } from './links';
 import { LoadError } from '../loadError';
-import type { SkippedRecord } from './sourceRecord';
+import type { SkippedRecord } from '../../mapping/sourceRecord';
 
 const WIKIDATA_ITEM = /^https?:\/\/www\.wikidata\.org\/entity\/(Q[1-9][0-9]{0,11})$/;
 

@@ -12,7 +12,7 @@ import { loadRemote, transportOf } from '../../../cli/remote';
 import { updateRemote } from '../../../cli/remoteUpdate';
 import { commitVersion, type Committed } from '../../../src/load/commit/commitVersion';
 import { loadSources } from '../../../src/load/loadSources';
-import { prepareUpdate } from '../../../src/load/update/applyUpdate';
+import { prepareUpdate } from '../../../src/update/applyUpdate';
 import type { Dataset } from '../../../src/store/dataset';
 import { listVersions } from '../../../src/store/remote/registry';
 import { readStoredHistory } from '../../../src/store/remote/remoteHistory';

@@ -13,7 +13,7 @@ import {
   type LinkRecord,
 } from '../../../src/load/read/links';
 import { LoadError } from '../../../src/load/loadError';
-import type { SkippedRecord } from '../../../src/load/read/sourceRecord';
+import type { SkippedRecord } from '../../../src/mapping/sourceRecord';
 import { tempDir, REAL_DATA, needsThirdParty } from '../../support';
 
 const REAL = path.join(REAL_DATA, 'wikidata_isil-lookup_2023-09.tsv');

@@ -10,8 +10,8 @@ import {
   sniffList,
 } from '../../../src/load/read/listRecords';
 import { LoadError } from '../../../src/load/loadError';
-import type { SkippedRecord, SourceRecord } from '../../../src/load/read/sourceRecord';
-import { firstInvalidUtf8 } from '../../../src/load/read/utf8';
+import type { SkippedRecord, SourceRecord } from '../../../src/mapping/sourceRecord';
+import { firstInvalidUtf8 } from '../../../src/util/utf8';
 import { BASE, parseTurtle, tempDir } from '../../support';
 
 describe('lists', () => {

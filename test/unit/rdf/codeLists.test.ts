@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { generatePica } from '../../../cli/generate';
-import { readPica, type PicaRecord } from '../../../src/load/read/pica/read';
+import { readPica, type PicaRecord } from '../../../src/mapping/pica/read';
 import {
   CODE_LISTS_FILE,
   CodeListError,

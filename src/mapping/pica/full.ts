@@ -2,9 +2,9 @@
 // `zdb` model (docs/data-model.md, "The full profile"), written into the description with its
 // other triples. Each uses a term the `zdb` model does not, or sits on a blank node that carries
 // or is reached through one, so that queries/describe.rq can leave them out again.
-import { isilDefect } from '../../../rdf/isil';
-import { PREFIXES, RDF_TYPE } from '../../../rdf/namespaces';
-import { conceptIri, TERMS, type CodeScheme } from '../../../rdf/profiles';
+import { isilDefect } from '../../rdf/isil';
+import { PREFIXES, RDF_TYPE } from '../../rdf/namespaces';
+import { conceptIri, TERMS, type CodeScheme } from '../../rdf/profiles';
 import { iri, text, Triples } from '../recordTriples';
 import { fields, successorOf, value, values } from './convert';
 import { parseOpeningHours } from './openingHours';

@@ -10,7 +10,7 @@ import {
   type MalformedPicaRecord,
   type PicaForm,
   type PicaRecord,
-} from '../../../../src/load/read/pica/read';
+} from '../../../../src/mapping/pica/read';
 import { DE_1A_RDF, needsThirdParty, tempDir, REAL_DATA } from '../../../support';
 import { brokenPica } from '../../../support/brokenPica';
 

@@ -29,7 +29,7 @@ export interface SourceRecord {
   readonly ntriples: string;
   /** Where it comes from, for the load report: `file:line` or `file#record-id`. */
   readonly origin: string;
-  /** What the load report warns of it: codes no code list knows (src/load/read/pica/codeCheck.ts). */
+  /** What the load report warns of it: codes no code list knows (src/mapping/pica/codeCheck.ts). */
   readonly warnings?: readonly CodeWarning[];
 }
 

@@ -14,7 +14,7 @@
 // leaves exactly that). A line that ends inside a field but has its newline is one malformed record.
 import fs from 'node:fs';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
-import { fileHead, Utf8Scanner } from '../utf8';
+import { fileHead, Utf8Scanner } from '../../util/utf8';
 
 /** `pica`: normalized PICA+ (`.dat`); `ppxml`: PicaPlus-XML. */
 export type PicaForm = 'pica' | 'ppxml';

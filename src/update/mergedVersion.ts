@@ -2,13 +2,13 @@
 // institutions replaced or added, those it removes gone), and the snapshot's lines in their
 // canonical order, each kept description's lines taken from the base snapshot with its blank
 // nodes' labels renumbered for its new place. Nothing is canonicalised again.
-import { versionOf } from '../../history/canonical';
-import type { InstitutionState } from '../../history/model';
-import { isilKey } from '../../rdf/isil';
-import type { SelectBinding } from '../../store/bindings';
-import { DatasetIndex } from '../../store/datasetIndex';
-import { LoadError } from '../loadError';
-import { PieceWriter } from '../snapshot/snapshotPieces';
+import { versionOf } from '../history/canonical';
+import type { InstitutionState } from '../history/model';
+import { isilKey } from '../rdf/isil';
+import type { SelectBinding } from '../store/bindings';
+import { DatasetIndex } from '../store/datasetIndex';
+import { LoadError } from '../load/loadError';
+import { PieceWriter } from '../load/snapshot/snapshotPieces';
 import { relabelled, type Block } from './snapshotBlocks';
 
 /** What the update's own load made: its states, its descriptions' lines, its index rows. */

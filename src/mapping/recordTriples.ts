@@ -1,7 +1,7 @@
 // N-Triples of one record as the record converters write it (PICA+, lobid's JSON-LD lines): the
 // published model's literals (NFC, white space collapsed, typed xsd:string), IRIs made safe from
 // the sources' free text, and blank-node labels under the record's own prefix.
-import { PREFIXES, RDF_TYPE, XSD_STRING } from '../../rdf/namespaces';
+import { PREFIXES, RDF_TYPE, XSD_STRING } from '../rdf/namespaces';
 
 /** An ISIL that can stand in an IRI path as it is (its syntax is the loader's to check). */
 export const IRI_SAFE_ISIL = /^[^\s<>"{}|\\^`?#%\x00-\x1f\x7f]+$/u;

@@ -4,19 +4,19 @@
 // holds, and the result is the snapshot a full load of the merged sources writes (docs/data.md).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { isilKey } from '../../rdf/isil';
-import { LoadError } from '../loadError';
-import { loadSources } from '../loadSources';
-import { chunks } from '../reading';
-import type { Loaded, LoadOptions } from '../report';
+import { isilKey } from '../rdf/isil';
+import { LoadError } from '../load/loadError';
+import { loadSources } from '../load/loadSources';
+import { chunks } from '../load/reading';
+import type { Loaded, LoadOptions } from '../load/report';
 import {
   queryHash,
   readTrailer,
   snapshotBase,
   snapshotHeader,
   type Trailer,
-} from '../snapshot/snapshot';
-import { expandSources } from '../read/sources';
+} from '../load/snapshot/snapshot';
+import { expandSources } from '../load/read/sources';
 import { deletionsOf } from './deletions';
 import { mergedPieces, mergedStates, type MergedStates } from './mergedVersion';
 import { snapshotBlocks, type Block } from './snapshotBlocks';

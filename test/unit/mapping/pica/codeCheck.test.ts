@@ -1,13 +1,13 @@
-// Codes of 035E the code lists do not know (src/load/read/pica/codeCheck.ts): the record is loaded with
+// Codes of 035E the code lists do not know (src/mapping/pica/codeCheck.ts): the record is loaded with
 // a warning naming the ISIL, the field and the code, counted in the load report, and its type is
 // never taken for another (not a library for its catalogue, not a museum for its ISIL).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadSources, type LoadReport } from '../../../../src/load/loadSources';
-import { convertRecord } from '../../../../src/load/read/pica/convert';
-import type { PicaRecord } from '../../../../src/load/read/pica/read';
-import type { SourceRecord } from '../../../../src/load/read/sourceRecord';
+import { convertRecord } from '../../../../src/mapping/pica/convert';
+import type { PicaRecord } from '../../../../src/mapping/pica/read';
+import type { SourceRecord } from '../../../../src/mapping/sourceRecord';
 import { toDescription } from '../../../../src/rdf/description';
 import { PREFIXES } from '../../../../src/rdf/namespaces';
 import { flatRecord } from '../../../../src/record/flatRecord';

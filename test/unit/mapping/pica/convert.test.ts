@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { Parser, type Quad } from 'n3';
 import oxigraph from 'oxigraph';
-import { convertRecord, type ConvertOptions } from '../../../../src/load/read/pica/convert';
-import type { PicaRecord } from '../../../../src/load/read/pica/read';
-import type { SkippedRecord, SourceRecord } from '../../../../src/load/read/sourceRecord';
+import { convertRecord, type ConvertOptions } from '../../../../src/mapping/pica/convert';
+import type { PicaRecord } from '../../../../src/mapping/pica/read';
+import type { SkippedRecord, SourceRecord } from '../../../../src/mapping/sourceRecord';
 import { CC0, PREFIXES, XSD_STRING } from '../../../../src/rdf/namespaces';
 import { zdbProjection } from '../../../../src/rdf/profiles';
 

@@ -5,10 +5,10 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { Parser, type Quad } from 'n3';
-import { convertRecord } from '../../../../src/load/read/pica/convert';
-import { fullTriples } from '../../../../src/load/read/pica/full';
-import { parseOpeningHours } from '../../../../src/load/read/pica/openingHours';
-import { readPica, sniffPica, type PicaRecord } from '../../../../src/load/read/pica/read';
+import { convertRecord } from '../../../../src/mapping/pica/convert';
+import { fullTriples } from '../../../../src/mapping/pica/full';
+import { parseOpeningHours } from '../../../../src/mapping/pica/openingHours';
+import { readPica, sniffPica, type PicaRecord } from '../../../../src/mapping/pica/read';
 import { PREFIXES } from '../../../../src/rdf/namespaces';
 import { FULL_TERMS, TERMS, zdbProjection } from '../../../../src/rdf/profiles';
 import { BASE, needsThirdParty, REAL_DATA } from '../../../support';

@@ -1,7 +1,7 @@
 // The codes of a record's 035E that the agency's code lists (vocab/code-lists.ttl) do not know: each
 // a warning naming the ISIL, the field and the code. The record is loaded all the same, and the
 // converter writes the code as it is (an unknown type is its own term, never another's).
-import { codesOf, SCHEMES, VOCAB_PATH } from '../../../rdf/codeLists';
+import { codesOf, SCHEMES, VOCAB_PATH } from '../../rdf/codeLists';
 import type { PicaRecord } from './read';
 
 export interface CodeWarning {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { relabelled, snapshotBlocks } from '../../../../src/load/update/snapshotBlocks';
+import { relabelled, snapshotBlocks } from '../../../src/update/snapshotBlocks';
 
 const BASE = 'https://ld.example.org';
 const G = (isil: string) => `<${BASE}/data/organisations/${isil}>`;

@@ -2,8 +2,8 @@
 // in ISIL order, then the rest, with the chunk marks left out. What an update keeps of the version
 // it applies over comes from here, never from a store.
 import { StringDecoder } from 'node:string_decoder';
-import { DATA_PATH } from '../../rdf/iris';
-import { CHUNK_MARK } from '../snapshot/snapshotPieces';
+import { DATA_PATH } from '../rdf/iris';
+import { CHUNK_MARK } from '../load/snapshot/snapshotPieces';
 
 /** One description's lines (`isil`), or the lines after the last description (`isil` undefined). */
 export interface Block {

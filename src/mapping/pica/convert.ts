@@ -1,8 +1,8 @@
 // Converts one PICA+ record of the ISIL agency to the published FOAF/vCard model (docs/data-model.md),
 // as N-Triples, with the quirks of the original service fixed as the model's table decides.
-import { LIBTYPE } from '../../../rdf/libtype';
-import { isilDefect } from '../../../rdf/isil';
-import { CC0, PREFIXES, RDF_TYPE } from '../../../rdf/namespaces';
+import { LIBTYPE } from '../../rdf/libtype';
+import { isilDefect } from '../../rdf/isil';
+import { CC0, PREFIXES, RDF_TYPE } from '../../rdf/namespaces';
 import { IRI_SAFE_ISIL, iri, text, Triples } from '../recordTriples';
 import { codeWarnings } from './codeCheck';
 import type { SkippedRecord, SourceRecord } from '../sourceRecord';

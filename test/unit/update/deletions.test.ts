@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { deletionLine } from '../../../../cli/oaiHarvest';
-import { deletionsOf, isilOfOaiIdentifier } from '../../../../src/load/update/deletions';
-import { tempDir } from '../../../support';
+import { deletionLine } from '../../../cli/oaiHarvest';
+import { deletionsOf, isilOfOaiIdentifier } from '../../../src/update/deletions';
+import { tempDir } from '../../support';
 
 describe('deletions', () => {
   it('reads the ISIL of an identifier oai:<repository>:<ISIL>', () => {

@@ -2,9 +2,9 @@
 // `<?oai-deleted identifier="…" datestamp="…"?>`, which every XML reader passes over): the ISILs
 // an update removes besides those its records withdraw.
 import fs from 'node:fs';
-import { isilDefect } from '../../rdf/isil';
-import { LoadError } from '../loadError';
-import { chunks } from '../reading';
+import { isilDefect } from '../rdf/isil';
+import { LoadError } from '../load/loadError';
+import { chunks } from '../load/reading';
 
 const DELETION = /<\?oai-deleted identifier="([^"]*)"/g;
 

@@ -2,19 +2,19 @@
 // one, its events appended to the change log, the snapshot renamed into place, the commit line.
 // Under the log's lock the current version is checked to be the update's base: an update made
 // over a version another load has since replaced is refused, and nothing is written.
-import { statesAfter } from '../../history/log';
-import { describedBy, LogWriter } from '../../history/logWriter';
-import { diff, versionTime, type VersionInfo } from '../../history/model';
+import { statesAfter } from '../history/log';
+import { describedBy, LogWriter } from '../history/logWriter';
+import { diff, versionTime, type VersionInfo } from '../history/model';
 import {
   completeCommit,
   snapshotPointer,
   type CommitStep,
   type Committed,
   type VersionTarget,
-} from '../commit/commitVersion';
-import { LoadError } from '../loadError';
-import type { SnapshotHistory } from '../snapshot/snapshot';
-import { SnapshotWriter, trailerText } from '../snapshot/snapshotWriter';
+} from '../load/commit/commitVersion';
+import { LoadError } from '../load/loadError';
+import type { SnapshotHistory } from '../load/snapshot/snapshot';
+import { SnapshotWriter, trailerText } from '../load/snapshot/snapshotWriter';
 import type { PreparedUpdate } from './applyUpdate';
 import { readBase } from './applyUpdate';
 
