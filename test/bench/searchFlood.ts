@@ -171,6 +171,7 @@ export async function reconcileFlood(
   port: number,
   seconds = 6,
   batch = 100,
+  heavyTimeoutMs = 8_000,
 ): Promise<{ heavy: Map<number, number>; bystander: Bystander }> {
   const end = performance.now() + seconds * 1000;
   const stop = () => performance.now() > end;
@@ -180,11 +181,11 @@ export async function reconcileFlood(
       const a = await ask(port, from, '/reconcile', {
         method: 'POST',
         body: batchBody(batch),
-        timeoutMs: 8_000,
+        timeoutMs: heavyTimeoutMs,
       });
       heavy.set(a.status, (heavy.get(a.status) ?? 0) + 1);
-      // A 503 or 429 says to come back: a looping client comes back at once. One that waited 8 s
-      // hangs up (0).
+      // A 503 or 429 says to come back: a looping client comes back at once. One that waited
+      // `heavyTimeoutMs` hangs up (0).
     });
   const answers: Answer[] = [];
   const light = loop(
