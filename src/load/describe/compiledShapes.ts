@@ -3,8 +3,8 @@
 // focus nodes, values and messages, in the same order: test/integration/load/compiledShapes.test.ts
 // holds them equal over every fixture and the generated set). What the published shapes do not use
 // is not compiled (shapeComponents.ts): shapes using it are refused with a ShapesError.
-import type { Quad, Term } from 'n3';
-import { sh, SH, shapeKey, ShapesError } from './shapes';
+import { Parser, type Quad, type Term } from 'n3';
+import { readShapes, sh, SH, shapeKey, ShapesError, type DefectClass } from './shapes';
 import { COMPONENTS, REFUSED } from './shapeComponents';
 
 /** A result of a shape: the key of the shape that produced it, and values. */
@@ -293,4 +293,25 @@ export function compileShapes(quads: readonly Quad[]): CompiledCheck {
         shape.validate({ data, focus, value: undefined, results });
     return results;
   };
+}
+
+/** The shapes as the describe stage checks with them: compiled, and each shape's defect class. */
+export interface Shapes {
+  readonly check: CompiledCheck;
+  readonly classes: ReadonlyMap<string, DefectClass>;
+}
+
+/**
+ * Reads and compiles the shapes of `shapesFile`; a ShapesError when they cannot be used (they do
+ * not parse, a shape names no defect class, or uses what is not compiled).
+ */
+export function compiledShapes(shapesFile: string): Shapes {
+  const { classes, ntriples } = readShapes(shapesFile);
+  const parsed = new Parser({ format: 'N-Triples', blankNodePrefix: '' }).parse(ntriples);
+  try {
+    return { check: compileShapes(parsed), classes };
+  } catch (error) {
+    if (!(error instanceof ShapesError)) throw error;
+    throw new ShapesError(`${shapesFile}: ${error.message}`);
+  }
 }

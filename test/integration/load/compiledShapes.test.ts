@@ -8,13 +8,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Parser, Writer } from 'n3';
 import { generate } from '../../../cli/generate';
-import { compileShapes } from '../../../src/load/describe/compiledShapes';
 import {
   compiledShapes,
-  defectsOf,
-  describeBatch,
+  compileShapes,
   type Shapes,
-} from '../../../src/load/describe/describeBatch';
+} from '../../../src/load/describe/compiledShapes';
+import { defectsOf, describeBatch } from '../../../src/load/describe/describeBatch';
 import { DescribePool } from '../../../src/load/describe/describePool';
 import { loadSources } from '../../../src/load/loadSources';
 import { SHAPES_FILE, ShapesError, type Defect } from '../../../src/load/describe/shapes';
