@@ -1,20 +1,20 @@
-// A loaded dataset read canonically, graph by graph: each
-// institution's canonical description with its links and its hash (the history's states), and the
-// snapshot's lines in their canonical order (docs/loading.md, "The snapshot's order").
+// A loaded dataset read canonically, graph by graph: each institution's canonical description with
+// its links and its hash (the history's states), and the snapshot's lines in their canonical order
+// (docs/loading.md, "The snapshot's order").
 import crypto from 'node:crypto';
 import { HASH_LENGTH, versionOf } from '../../history/canonical';
 import type { InstitutionState } from '../../history/model';
 import { descriptionIri, linksGraphIri } from '../../rdf/iris';
 import type { Isil } from '../../rdf/isil';
 import { PREFIXES } from '../../rdf/namespaces';
-import type { Triple } from '../../rdf/ntriples';
+import { lines, splitLine, type Triple } from '../../rdf/ntriples';
 import type { Dataset } from '../../store/dataset';
 import type { DatasetStore } from '../../store/embedded/datasetStore';
 import type { OnProgress } from '../report';
-import { quadsIn, type DescribedResult, type DescriptionJob, type Subject } from './describeBatch';
+import type { DescribedResult, DescriptionJob, Subject } from './describeBatch';
 import { DescribePool } from './describePool';
 import type { Defect } from './shapes';
-import { restLines, type TextQuad } from './restLabels';
+import { push, restLines, type TextQuad } from './restLabels';
 import { deflateBlock, DeflatedTexts } from './deflatedTexts';
 import { PieceWriter, type PieceSink } from '../snapshot/snapshotPieces';
 import type { SnapshotWriter } from '../snapshot/snapshotWriter';
@@ -206,12 +206,6 @@ function readRest(
   return { rest, shared, sameAs, named };
 }
 
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
-
 /** The N-Triples of one graph of the store (`''`: the default graph), as Oxigraph writes them. */
 function graphText(store: DatasetStore, graph: string): string {
   return store.graphTriples(graph === '' ? undefined : graph.slice(1, -1));
@@ -219,5 +213,11 @@ function graphText(store: DatasetStore, graph: string): string {
 
 /** The quads of one graph of the store (`''`: the default graph), as Oxigraph writes them. */
 function quadsOf(store: DatasetStore, graph: string): TextQuad[] {
-  return quadsIn(graphText(store, graph), graph);
+  const quads: TextQuad[] = [];
+  for (const written of lines(graphText(store, graph))) {
+    const line = splitLine(written);
+    if (line === undefined) throw new Error(`not a triple as the store writes them: ${written}`);
+    quads.push({ s: line.s, p: line.p, o: line.o, g: graph });
+  }
+  return quads;
 }

@@ -6,13 +6,7 @@ import { stateOf } from '../../history/canonical';
 import type { InstitutionState } from '../../history/model';
 import { writeTriples } from '../../history/text';
 import { CanonicalLimit, labelBlankNodes, orderedDescription } from '../../rdf/description';
-import {
-  lines,
-  quadsOfTriples,
-  splitLine,
-  splitWrittenNTriples,
-  type Triple,
-} from '../../rdf/ntriples';
+import { quadsOfTriples, splitWrittenNTriples, type Triple } from '../../rdf/ntriples';
 import { PREFIXES } from '../../rdf/namespaces';
 import { literalDefect, predicateDefect } from '../../rdf/rdfxml';
 import { LoadError } from '../loadError';
@@ -196,15 +190,4 @@ function linksBeyond(
 /** A description's label made unique to it in the snapshot: `_:b3` → `_:d17b3`. */
 function local(term: string, prefix: string): string {
   return term.startsWith('_:') ? `${prefix}${term.slice(2)}` : term;
-}
-
-/** The quads of N-Triples `text` as Oxigraph writes them, in `graph`. */
-export function quadsIn(text: string, graph: string): TextQuad[] {
-  const quads: TextQuad[] = [];
-  for (const written of lines(text)) {
-    const line = splitLine(written);
-    if (line === undefined) throw new Error(`not a triple as the store writes them: ${written}`);
-    quads.push({ s: line.s, p: line.p, o: line.o, g: graph });
-  }
-  return quads;
 }
