@@ -1,21 +1,22 @@
-// A loaded dataset read canonically, graph by graph: each
-// institution's canonical description with its links and its hash (the history's states), and the
-// snapshot's lines in their canonical order (docs/loading.md, "The snapshot's order").
+// A loaded dataset read canonically, graph by graph: each institution's canonical description with
+// its links and its hash (the history's states), and the snapshot's lines in their canonical order
+// (docs/loading.md, "The snapshot's order"). The descriptions are held deflated, a block at a time,
+// until the change log has read them.
 import crypto from 'node:crypto';
+import zlib from 'node:zlib';
 import { HASH_LENGTH, versionOf } from '../../history/canonical';
 import type { InstitutionState } from '../../history/model';
 import { descriptionIri, linksGraphIri } from '../../rdf/iris';
 import type { Isil } from '../../rdf/isil';
 import { PREFIXES } from '../../rdf/namespaces';
-import type { Triple } from '../../rdf/ntriples';
+import { lines, splitLine, type Triple } from '../../rdf/ntriples';
 import type { Dataset } from '../../store/dataset';
 import type { DatasetStore } from '../../store/embedded/datasetStore';
 import type { OnProgress } from '../report';
-import { quadsIn, type DescribedResult, type DescriptionJob, type Subject } from './describeBatch';
+import type { DescribedResult, DescriptionJob, Subject } from './describeBatch';
 import { DescribePool } from './describePool';
 import type { Defect } from './shapes';
-import { restLines, type TextQuad } from './restLabels';
-import { deflateBlock, DeflatedTexts } from './deflatedTexts';
+import { push, restLines, type TextQuad } from './restLabels';
 import { PieceWriter, type PieceSink } from '../snapshot/snapshotPieces';
 import type { SnapshotWriter } from '../snapshot/snapshotWriter';
 
@@ -47,7 +48,7 @@ export interface CanonicalDataset {
   readonly snapshot?: SnapshotWriter;
 }
 
-/** Canonical texts deflated together, for the change log: a quarter of their size held. */
+/** Canonical texts deflated together, for the change log. */
 const TEXT_BLOCK = 50;
 
 /** What the describe stage validates, and where each description's defects go. */
@@ -206,12 +207,6 @@ function readRest(
   return { rest, shared, sameAs, named };
 }
 
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
-
 /** The N-Triples of one graph of the store (`''`: the default graph), as Oxigraph writes them. */
 function graphText(store: DatasetStore, graph: string): string {
   return store.graphTriples(graph === '' ? undefined : graph.slice(1, -1));
@@ -219,5 +214,92 @@ function graphText(store: DatasetStore, graph: string): string {
 
 /** The quads of one graph of the store (`''`: the default graph), as Oxigraph writes them. */
 function quadsOf(store: DatasetStore, graph: string): TextQuad[] {
-  return quadsIn(graphText(store, graph), graph);
+  const quads: TextQuad[] = [];
+  for (const written of lines(graphText(store, graph))) {
+    const line = splitLine(written);
+    if (line === undefined) throw new Error(`not a triple as the store writes them: ${written}`);
+    quads.push({ s: line.s, p: line.p, o: line.o, g: graph });
+  }
+  return quads;
+}
+
+/** Texts deflated as one block: what `DeflatedTexts.add` takes. */
+export interface TextBlock {
+  /** Each text's key, in the block's order. */
+  readonly keys: readonly string[];
+  /** Each text's length (UTF-16 code units), in the block's order. */
+  readonly lengths: readonly number[];
+  /** The texts joined, as UTF-8, deflated. */
+  readonly deflated: Uint8Array;
+}
+
+/** Deflates `texts` (keyed by `keys`, in order) as one block. */
+export function deflateBlock(keys: readonly string[], texts: readonly string[]): TextBlock {
+  return {
+    keys,
+    lengths: texts.map((text) => text.length),
+    // The fastest level: the texts are held for minutes at most, and deflating is on the reading's
+    // path.
+    deflated: zlib.deflateRawSync(texts.join(''), { level: 1 }),
+  };
+}
+
+/**
+ * Texts by key, held a deflated block at a time; a block is inflated when one of its texts is
+ * read, and kept until a text of another is (readers go in the blocks' order: the change log
+ * reads by ISIL, as the reading made them).
+ */
+export class DeflatedTexts implements ReadonlyMap<string, string> {
+  private readonly where = new Map<string, { block: number; start: number; end: number }>();
+  private readonly blocks: Uint8Array[] = [];
+  private inflated: { block: number; text: string } | undefined;
+
+  add({ keys, lengths, deflated }: TextBlock): void {
+    const block = this.blocks.push(deflated) - 1;
+    let start = 0;
+    keys.forEach((key, i) => {
+      const end = start + lengths[i]!;
+      this.where.set(key, { block, start, end });
+      start = end;
+    });
+  }
+
+  get size(): number {
+    return this.where.size;
+  }
+
+  has(key: string): boolean {
+    return this.where.has(key);
+  }
+
+  get(key: string): string | undefined {
+    const at = this.where.get(key);
+    if (at === undefined) return undefined;
+    if (this.inflated?.block !== at.block)
+      this.inflated = {
+        block: at.block,
+        text: zlib.inflateRawSync(this.blocks[at.block]!).toString('utf8'),
+      };
+    return this.inflated.text.slice(at.start, at.end);
+  }
+
+  *keys(): MapIterator<string> {
+    yield* this.where.keys();
+  }
+
+  *values(): MapIterator<string> {
+    for (const key of this.where.keys()) yield this.get(key)!;
+  }
+
+  *entries(): MapIterator<[string, string]> {
+    for (const key of this.where.keys()) yield [key, this.get(key)!];
+  }
+
+  [Symbol.iterator](): MapIterator<[string, string]> {
+    return this.entries();
+  }
+
+  forEach(each: (value: string, key: string, map: ReadonlyMap<string, string>) => void): void {
+    for (const [key, value] of this.entries()) each(value, key, this);
+  }
 }

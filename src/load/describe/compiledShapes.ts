@@ -1,15 +1,13 @@
 // The SHACL Core shapes of queries/shapes.ttl compiled into direct checks: each shape becomes a
 // function over an institution's triples that reports what shacl-engine reports (the same shapes,
-// focus nodes, values and messages, in the same order: test/integration/load/compiledShapes.test.ts holds
-// them equal over every fixture and the generated set), several times faster. A shape using what is
-// not compiled here (sh:closed, sh:equals, ranges, path quantifiers, ...) is refused with a
-// ShapesError: shacl-engine runs such shapes (the validator's `engine` option).
-import type { Quad, Term } from 'n3';
-import { ShapesError } from './shapes';
-import { Data, distinct, followPath, key, push, shapeKey, type Step } from './shapeData';
-import { COMPONENTS, UNSUPPORTED } from './shapeComponents';
+// focus nodes, values and messages, in the same order: test/integration/load/compiledShapes.test.ts
+// holds them equal over every fixture and the generated set). What the published shapes do not use
+// is not compiled (shapeComponents.ts): shapes using it are refused with a ShapesError.
+import { Parser, type Quad, type Term } from 'n3';
+import { readShapes, sh, SH, shapeKey, ShapesError, type DefectClass } from './shapes';
+import { COMPONENTS, REFUSED } from './shapeComponents';
 
-/** A result as the engines' threads send it: the key of the shape that produced it, and values. */
+/** A result of a shape: the key of the shape that produced it, and values. */
 export interface WireResult {
   readonly shape: string;
   readonly focus: string;
@@ -17,10 +15,65 @@ export interface WireResult {
   readonly message: readonly string[];
 }
 
-const SH = 'http://www.w3.org/ns/shacl#';
-const sh = (local: string) => SH + local;
 const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
+const RDF_TYPE = `${RDF}type`;
 const SUBCLASS = 'http://www.w3.org/2000/01/rdf-schema#subClassOf';
+
+/** Appends `item` to the list of `map` at `at`. */
+function push<T>(map: Map<string, T[]>, at: string, item: T): void {
+  const list = map.get(at);
+  if (list) list.push(item);
+  else map.set(at, [item]);
+}
+
+/**
+ * The terms without repeats, each at its first place. Terms are keyed by n3's id, which tells the
+ * kinds of term apart (`_:` a blank node, `"` a literal with its language or datatype) and is kept
+ * on the term, not computed.
+ */
+function distinct(terms: readonly Term[]): Term[] {
+  if (terms.length < 2) return terms as Term[];
+  const seen = new Set<string>();
+  const kept: Term[] = [];
+  for (const t of terms)
+    if (!seen.has(t.id)) {
+      seen.add(t.id);
+      kept.push(t);
+    }
+  return kept;
+}
+
+/** Triples looked up by subject: one institution's, or the shapes graph. */
+export class Data {
+  private readonly out = new Map<string, Quad[]>();
+  private readonly types = new Map<string, Term[]>();
+
+  constructor(readonly quads: readonly Quad[]) {
+    for (const q of quads) {
+      push(this.out, q.subject.id, q);
+      if (q.predicate.id === RDF_TYPE) push(this.types, q.object.id, q.subject);
+    }
+  }
+
+  about(subject: Term): readonly Quad[] {
+    return this.out.get(subject.id) ?? [];
+  }
+
+  objects(subject: Term, predicate: string): Term[] {
+    const found: Term[] = [];
+    for (const q of this.about(subject)) if (q.predicate.id === predicate) found.push(q.object);
+    return found;
+  }
+
+  /** The nodes typed with the class of id `classId`, in the triples' order. */
+  typed(classId: string): readonly Term[] {
+    return this.types.get(classId) ?? [];
+  }
+
+  typesOf(node: Term): Term[] {
+    return this.objects(node, RDF_TYPE);
+  }
+}
 
 /** Where a shape is checked: its focus node, the value the engine's context carries down, the report. */
 export interface Context {
@@ -56,6 +109,9 @@ function resolved(message: string, args: Record<string, string>): string {
   return text;
 }
 
+/** A path step: predicates followed forwards (several for sh:alternativePath). */
+type Step = readonly string[];
+
 export class CompiledShape {
   path: readonly Step[] | undefined;
   messages: readonly string[] = [];
@@ -75,9 +131,16 @@ export class CompiledShape {
     });
   };
 
+  /** The nodes the path reaches from `focus`, in the order the engine finds them, repeats included. */
+  private follow(data: Data, focus: Term, path: readonly Step[]): Term[] {
+    let nodes: Term[] = [focus];
+    for (const step of path)
+      nodes = nodes.flatMap((n) => step.flatMap((predicate) => data.objects(n, predicate)));
+    return nodes;
+  }
+
   /** Whether the shape holds at `at`, each failure reported when `at.results` is a report. */
   validate(at: Context): boolean {
-    if (at.data.quads.length === 0) return true;
     let holds = true;
     const fail = this.fail;
     const nested = at.results === undefined;
@@ -89,7 +152,7 @@ export class CompiledShape {
       }
       return holds;
     }
-    const values = distinct(followPath(at.data, at.focus, this.path));
+    const values = distinct(this.follow(at.data, at.focus, this.path));
     for (const c of this.constraints)
       if (c.kind === 'property' && !c.check(at, at.focus, fail, values)) holds = false;
     for (const value of values) {
@@ -104,27 +167,23 @@ export class CompiledShape {
 }
 
 /** The shapes graph, indexed, and the shapes compiled from it on demand. */
-export class Compiler {
-  private readonly out = new Map<string, Quad[]>();
+export class Compiler extends Data {
   private readonly seen = new Map<string, number>();
   private readonly shapes = new Map<string, CompiledShape>();
 
-  constructor(readonly quads: readonly Quad[]) {
+  constructor(quads: readonly Quad[]) {
+    super(quads);
     for (const q of quads) {
-      push(this.out, key(q.subject), q);
+      const local = q.predicate.value.slice(SH.length);
+      if (q.predicate.value.startsWith(SH) && REFUSED.has(local))
+        throw new ShapesError(`shape ${q.subject.value}: ${q.predicate.value} is not compiled`);
       for (const t of [q.subject, q.predicate, q.object])
-        if (!this.seen.has(key(t))) this.seen.set(key(t), this.seen.size);
+        if (!this.seen.has(t.id)) this.seen.set(t.id, this.seen.size);
     }
   }
 
   /** The order the engine's store lists terms in: the order they were first added. */
-  order = (t: Term) => this.seen.get(key(t)) ?? Infinity;
-
-  objects(subject: Term, predicate: string): Term[] {
-    return (this.out.get(key(subject)) ?? [])
-      .filter((q) => q.predicate.value === predicate)
-      .map((q) => q.object);
-  }
+  order = (t: Term) => this.seen.get(t.id) ?? Infinity;
 
   one(subject: Term, predicate: string): Term | undefined {
     return this.objects(subject, predicate)[0];
@@ -146,16 +205,12 @@ export class Compiler {
 
   /** `classes` and their subclasses in the shapes graph (rdfs:subClassOf, any depth). */
   subclasses(classes: readonly Term[]): Set<string> {
-    const found = new Set(classes.map(key));
+    const found = new Set(classes.map((t) => t.id));
     for (let grew = true; grew;) {
       grew = false;
       for (const q of this.quads)
-        if (
-          q.predicate.value === SUBCLASS &&
-          found.has(key(q.object)) &&
-          !found.has(key(q.subject))
-        ) {
-          found.add(key(q.subject));
+        if (q.predicate.value === SUBCLASS && found.has(q.object.id) && !found.has(q.subject.id)) {
+          found.add(q.subject.id);
           grew = true;
         }
     }
@@ -163,43 +218,40 @@ export class Compiler {
   }
 
   shape(term: Term): CompiledShape {
-    const known = this.shapes.get(key(term));
+    const known = this.shapes.get(term.id);
     if (known) return known;
     const shape = new CompiledShape(term);
-    this.shapes.set(key(term), shape);
-    const deactivated = this.one(term, sh('deactivated'));
-    if (deactivated?.value === 'true' || deactivated?.value === '1') return shape;
+    this.shapes.set(term.id, shape);
     const pathTerm = this.one(term, sh('path'));
     if (pathTerm) shape.path = this.path(pathTerm);
     shape.messages = this.objects(term, sh('message')).map((m) => m.value);
-    const predicates = distinct((this.out.get(key(term)) ?? []).map((q) => q.predicate)).sort(
+    const predicates = distinct(this.about(term).map((q) => q.predicate)).sort(
       (a, b) => this.order(a) - this.order(b),
     );
     for (const predicate of predicates) {
-      const compile = COMPONENTS.get(predicate.value.slice(SH.length));
-      if (predicate.value.startsWith(SH) && UNSUPPORTED.has(predicate.value.slice(SH.length)))
-        throw new ShapesError(`shape ${term.value}: ${predicate.value} is not compiled`);
-      if (predicate.value.startsWith(SH) && compile)
-        shape.constraints.push(...compile(this, term, shape));
+      const compile =
+        predicate.value.startsWith(SH) && COMPONENTS.get(predicate.value.slice(SH.length));
+      if (compile) shape.constraints.push(...compile(this, term));
     }
     return shape;
   }
 
   private path(term: Term): Step[] {
     return (this.isList(term) ? this.list(term) : [term]).map((step) => {
-      if (step.termType === 'NamedNode') return { predicates: [step.value], inverse: false };
+      if (step.termType === 'NamedNode') return [step.value];
       const alternative = this.one(step, sh('alternativePath'));
       if (alternative && this.isList(alternative))
-        return { predicates: this.list(alternative).map((t) => t.value), inverse: false };
-      const inverse = this.one(step, sh('inversePath'));
-      if (inverse?.termType === 'NamedNode') return { predicates: [inverse.value], inverse: true };
+        return this.list(alternative).map((t) => t.value);
       throw new ShapesError(
-        `path step ${step.value}: only predicates, sequences, alternatives and inverses are compiled`,
+        `path step ${step.value}: only predicates, sequences and alternatives are compiled`,
       );
     });
   }
 
-  /** The shapes that have targets, in the engine's order, each with how it finds its focus nodes. */
+  /**
+   * The shapes that have targets, in the engine's order, each with how it finds its focus nodes:
+   * the instances of its target classes, and of itself when it is a node shape.
+   */
   targets(): { shape: CompiledShape; focusNodes: (data: Data) => Term[] }[] {
     const bySubjectOf = (predicate: string, object?: string) =>
       this.quads
@@ -211,35 +263,16 @@ export class Compiler {
         )
         .map((q) => q.subject);
     const order = distinct([
-      ...['targetClass', 'targetNode', 'targetObjectsOf', 'targetSubjectsOf'].flatMap((t) =>
-        bySubjectOf(sh(t)),
-      ),
-      ...bySubjectOf(`${RDF}type`, sh('NodeShape')),
+      ...bySubjectOf(sh('targetClass')),
+      ...bySubjectOf(RDF_TYPE, sh('NodeShape')),
     ]);
     return order.map((term) => {
-      const nodeShape = this.objects(term, `${RDF}type`).some((t) => t.value === sh('NodeShape'));
-      const classes = [
-        ...this.subclasses([
-          ...(nodeShape ? [term] : []),
-          ...this.objects(term, sh('targetClass')),
-        ]),
-      ];
-      const nodes = this.objects(term, sh('targetNode'));
-      const objectsOf = this.objects(term, sh('targetObjectsOf')).map((t) => t.value);
-      const subjectsOf = this.objects(term, sh('targetSubjectsOf')).map((t) => t.value);
+      const nodeShape = this.typesOf(term).some((t) => t.value === sh('NodeShape'));
+      const targets = [...(nodeShape ? [term] : []), ...this.objects(term, sh('targetClass'))];
+      const classes = [...this.subclasses(targets)];
       return {
         shape: this.shape(term),
-        focusNodes: (data: Data) =>
-          distinct([
-            ...classes.flatMap((c) => data.typed(c)),
-            ...nodes,
-            ...objectsOf.flatMap((p) =>
-              data.quads.filter((q) => q.predicate.value === p).map((q) => q.object),
-            ),
-            ...subjectsOf.flatMap((p) =>
-              data.quads.filter((q) => q.predicate.value === p).map((q) => q.subject),
-            ),
-          ]),
+        focusNodes: (data: Data) => distinct(classes.flatMap((c) => data.typed(c))),
       };
     });
   }
@@ -248,7 +281,7 @@ export class Compiler {
 /** What the compiled shapes find in one institution's triples, as shacl-engine reports it. */
 export type CompiledCheck = (quads: readonly Quad[]) => WireResult[];
 
-/** Compiles the shapes (as the engines parse them); throws a ShapesError for what is not compiled. */
+/** Compiles the shapes (as readShapes gives them); throws a ShapesError for what is not compiled. */
 export function compileShapes(quads: readonly Quad[]): CompiledCheck {
   const targets = new Compiler(quads).targets();
   return (institution) => {
@@ -259,4 +292,25 @@ export function compileShapes(quads: readonly Quad[]): CompiledCheck {
         shape.validate({ data, focus, value: undefined, results });
     return results;
   };
+}
+
+/** The shapes as the describe stage checks with them: compiled, and each shape's defect class. */
+export interface Shapes {
+  readonly check: CompiledCheck;
+  readonly classes: ReadonlyMap<string, DefectClass>;
+}
+
+/**
+ * Reads and compiles the shapes of `shapesFile`; a ShapesError when they cannot be used (they do
+ * not parse, a shape names no defect class, or uses what is not compiled).
+ */
+export function compiledShapes(shapesFile: string): Shapes {
+  const { classes, ntriples } = readShapes(shapesFile);
+  const parsed = new Parser({ format: 'N-Triples', blankNodePrefix: '' }).parse(ntriples);
+  try {
+    return { check: compileShapes(parsed), classes };
+  } catch (error) {
+    if (!(error instanceof ShapesError)) throw error;
+    throw new ShapesError(`${shapesFile}: ${error.message}`);
+  }
 }

@@ -1,24 +1,18 @@
 // What the describe stage does to each description, in this thread or in the pool's
 // (describePool.ts): its triples labelled canonically, ordered and hashed, its snapshot lines made,
 // and its triples checked against the shapes (queries/shapes.ttl, compiled: compiledShapes.ts).
-import { Parser, type Quad } from 'n3';
+import type { Quad } from 'n3';
 import { stateOf } from '../../history/canonical';
 import type { InstitutionState } from '../../history/model';
 import { writeTriples } from '../../history/text';
 import { CanonicalLimit, labelBlankNodes, orderedDescription } from '../../rdf/description';
-import {
-  lines,
-  quadsOfTriples,
-  splitLine,
-  splitWrittenNTriples,
-  type Triple,
-} from '../../rdf/ntriples';
+import { quadsOfTriples, splitWrittenNTriples, type Triple } from '../../rdf/ntriples';
 import { PREFIXES } from '../../rdf/namespaces';
 import { literalDefect, predicateDefect } from '../../rdf/rdfxml';
 import { LoadError } from '../loadError';
-import { compileShapes, type CompiledCheck, type WireResult } from './compiledShapes';
+import type { Shapes, WireResult } from './compiledShapes';
 import type { TextQuad } from './restLabels';
-import { RDF_XML_SHAPE, readShapes, ShapesError, type Defect, type DefectClass } from './shapes';
+import { RDF_XML_SHAPE, ShapesError, type Defect, type DefectClass } from './shapes';
 
 const SAME_AS = `<${PREFIXES.owl}sameAs>`;
 
@@ -64,27 +58,6 @@ export interface DescribedResult {
 export interface DescribeBatch {
   readonly baseIri: string;
   readonly jobs: readonly DescriptionJob[];
-}
-
-/** The shapes as the describe stage checks with them: compiled, and each shape's defect class. */
-export interface Shapes {
-  readonly check: CompiledCheck;
-  readonly classes: ReadonlyMap<string, DefectClass>;
-}
-
-/**
- * Reads and compiles the shapes of `shapesFile`; a ShapesError when they cannot be used (they do
- * not parse, a shape names no defect class, or uses what is not compiled).
- */
-export function compiledShapes(shapesFile: string): Shapes {
-  const { classes, ntriples } = readShapes(shapesFile);
-  const parsed = new Parser({ format: 'N-Triples', blankNodePrefix: '' }).parse(ntriples);
-  try {
-    return { check: compileShapes(parsed), classes };
-  } catch (error) {
-    if (!(error instanceof ShapesError)) throw error;
-    throw new ShapesError(`${shapesFile}: ${error.message}`);
-  }
 }
 
 /** Each description of `batch` made canonical and, where asked, validated with `shapes`. */
@@ -217,15 +190,4 @@ function linksBeyond(
 /** A description's label made unique to it in the snapshot: `_:b3` → `_:d17b3`. */
 function local(term: string, prefix: string): string {
   return term.startsWith('_:') ? `${prefix}${term.slice(2)}` : term;
-}
-
-/** The quads of N-Triples `text` as Oxigraph writes them, in `graph`. */
-export function quadsIn(text: string, graph: string): TextQuad[] {
-  const quads: TextQuad[] = [];
-  for (const written of lines(text)) {
-    const line = splitLine(written);
-    if (line === undefined) throw new Error(`not a triple as the store writes them: ${written}`);
-    quads.push({ s: line.s, p: line.p, o: line.o, g: graph });
-  }
-  return quads;
 }

@@ -5,13 +5,12 @@ import { WorkerClient } from '../../threads/client';
 import { TimeSlicer } from '../../util/timeSlice';
 import { moduleIn } from '../../threads/workerRequire';
 import { reviveLoadError } from '../loadError';
+import { compiledShapes, type Shapes } from './compiledShapes';
 import {
-  compiledShapes,
   describeBatch,
   type DescribeBatch,
   type DescribedResult,
   type DescriptionJob,
-  type Shapes,
 } from './describeBatch';
 import { SHAPES_FILE } from './shapes';
 

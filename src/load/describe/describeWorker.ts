@@ -2,7 +2,8 @@
 // load validates, then describes each batch it is sent (describeBatch.ts).
 import { workerData } from 'node:worker_threads';
 import { serve } from '../../threads/serve';
-import { compiledShapes, describeBatch, type DescribeBatch } from './describeBatch';
+import { compiledShapes } from './compiledShapes';
+import { describeBatch, type DescribeBatch } from './describeBatch';
 import type { DescribeWorkerData } from './describePool';
 
 const { shapesFile } = workerData as DescribeWorkerData;

@@ -1,7 +1,7 @@
 // The quads no description holds (the links graph, the default graph, other graphs), written in a
 // canonical linear order: blank nodes named by a hash of their one-step neighbourhood, from the
-// nodes already named outward, ties numbered; then the lines sorted. Linear in the nodes, so the
-// 100,000-node chain of docs/loading.md costs a fraction of a second.
+// nodes already named outward, ties numbered; then the lines sorted. Linear in the nodes, so that
+// a long chain of blank nodes (docs/loading.md) costs little.
 import crypto from 'node:crypto';
 
 /** A quad as the text of its terms; `g` is `''` for the default graph. */
@@ -10,6 +10,13 @@ export interface TextQuad {
   readonly p: string;
   readonly o: string;
   readonly g: string;
+}
+
+/** Appends `value` to the list of `map` at `key`. */
+export function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
 
 const isBlank = (term: string): boolean => term.charCodeAt(0) === 95;
@@ -38,10 +45,7 @@ export function restLines(
 ): string[] {
   const steps = new Map<string, Step[]>();
   const note = (node: string, way: string, other: string) => {
-    if (!isBlank(node) || anchors.has(node)) return;
-    const list = steps.get(node);
-    if (list) list.push({ way, other });
-    else steps.set(node, [{ way, other }]);
+    if (isBlank(node) && !anchors.has(node)) push(steps, node, { way, other });
   };
   for (const q of quads) {
     note(q.s, `>${q.p} ${q.g}`, q.o);
@@ -63,11 +67,7 @@ export function restLines(
   };
   // Nodes whose neighbourhood no other node has are named by it; anchors start the walk too.
   const byShape = new Map<string, string[]>();
-  for (const [node, shape] of shapes) {
-    const list = byShape.get(shape);
-    if (list) list.push(node);
-    else byShape.set(shape, [node]);
-  }
+  for (const [node, shape] of shapes) push(byShape, shape, node);
   for (const [shape, nodes] of [...byShape].sort(([a], [b]) => (a < b ? -1 : 1)))
     if (nodes.length === 1) name(nodes[0]!, `_:r${shape}`);
   queue.push(...[...anchors.keys()].sort((a, b) => (anchors.get(a)! < anchors.get(b)! ? -1 : 1)));
@@ -125,10 +125,7 @@ function reverseSteps(
   for (const [node, list] of steps)
     for (const { way, other } of list) {
       if (!anchors.has(other)) continue;
-      const back = { way: `${way[0] === '>' ? '<' : '>'}${way.slice(1)}`, other: node };
-      const held = reverse.get(other);
-      if (held) held.push(back);
-      else reverse.set(other, [back]);
+      push(reverse, other, { way: `${way[0] === '>' ? '<' : '>'}${way.slice(1)}`, other: node });
     }
   return reverse;
 }

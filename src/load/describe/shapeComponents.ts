@@ -1,13 +1,12 @@
-// The SHACL Core constraint components the compiled shapes (compiledShapes.ts) check, each as
-// shacl-engine 0.1 runs it: over a property shape's values, per value, or on a node; the value its
-// result names and its default message. What is not here is refused (UNSUPPORTED).
+// The SHACL Core constraint components the compiled shapes (compiledShapes.ts) check, those the
+// published shapes use, each as shacl-engine 0.1 runs it: over a property shape's values, per
+// value, or on a node; the value its result names and its default message. What SHACL Core has
+// beside them is refused (REFUSED).
 import type { Term } from 'n3';
 import type { CompiledShape, Compiler, Constraint, Context } from './compiledShapes';
-import { ShapesError } from './shapes';
-import { distinct, key, LEXICAL, nt } from './shapeData';
+import { sh, ShapesError } from './shapes';
 
-const SH = 'http://www.w3.org/ns/shacl#';
-const sh = (local: string) => SH + local;
+const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
 const NODE_KINDS: Readonly<Record<string, readonly string[]>> = {
   [sh('BlankNode')]: ['BlankNode'],
@@ -18,72 +17,80 @@ const NODE_KINDS: Readonly<Record<string, readonly string[]>> = {
   [sh('Literal')]: ['Literal'],
 };
 
-type Compile = (c: Compiler, term: Term, shape: CompiledShape) => Constraint[];
+/** The lexical forms the engine checks for sh:datatype (rdf-validation's XSD patterns). */
+const LEXICAL: Readonly<Record<string, (value: string) => boolean>> = {
+  [`${XSD}dateTime`]: (v) =>
+    /^(-?([1-9][0-9]{3,}|0[0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T(([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]+)?|(24:00:00(\.0+)?))(Z|(\+|-)((0[0-9]|1[0-3]):[0-5][0-9]|14:00))?)$/.test(
+      v,
+    ),
+  [`${XSD}string`]: (v) => /^([^\ud8ff-\udfff\ufffe-\uffff]*)$/.test(v),
+  [`${XSD}boolean`]: (v) => ['1', 'true', '0', 'false'].includes(v),
+};
 
-/** The SHACL Core components in shacl-engine's registry that are not compiled here. */
-export const UNSUPPORTED = new Set(
-  [
-    'closed',
-    'disjoint',
-    'equals',
-    'lessThan',
-    'lessThanOrEquals',
-    'languageIn',
-    'uniqueLang',
-  ].concat(['maxExclusive', 'maxInclusive', 'minExclusive', 'minInclusive']),
-);
+const ESCAPES: Readonly<Record<string, string>> = {
+  '"': '\\"',
+  '\\': '\\\\',
+  '\n': '\\n',
+  '\r': '\\r',
+};
+
+/** A term in N-Triples, as the engine writes the arguments of its default messages. */
+function nt(t: Term): string {
+  if (t.termType === 'NamedNode') return `<${t.value}>`;
+  if (t.termType === 'BlankNode') return `_:${t.value}`;
+  const text = `"${t.value.replace(/["\\\n\r]/g, (c) => ESCAPES[c]!)}"`;
+  if (t.termType !== 'Literal') return text;
+  if (t.language) return `${text}@${t.language}`;
+  return t.datatype.value === `${XSD}string` ? text : `${text}^^<${t.datatype.value}>`;
+}
+
+type Compile = (c: Compiler, term: Term) => Constraint[];
+
+/**
+ * The SHACL Core components (and targets, and sh:deactivated) the published shapes do not use:
+ * a shapes graph that names one is refused rather than checked otherwise than shacl-engine would.
+ */
+export const REFUSED = new Set([
+  ...['and', 'xone', 'closed', 'disjoint', 'equals', 'lessThan', 'lessThanOrEquals'],
+  ...['languageIn', 'uniqueLang', 'minLength', 'qualifiedMinCount', 'qualifiedValueShapesDisjoint'],
+  ...['maxExclusive', 'maxInclusive', 'minExclusive', 'minInclusive'],
+  ...['targetNode', 'targetSubjectsOf', 'targetObjectsOf', 'deactivated'],
+]);
 
 /** Whether `shape` holds with `node` as its focus, checked apart (no report), as the engine nests. */
 const holdsAt = (shape: CompiledShape, at: Context, node: Term) =>
   shape.validate({ data: at.data, focus: node, value: at.value, results: undefined });
 
-const integer = (c: Compiler, term: Term, local: string) => parseInt(c.one(term, sh(local))!.value);
+/** A constraint checked per value (or on the node), its result naming the value. */
+const perValue = (
+  holds: (node: Term, at: Context) => boolean,
+  message?: string,
+  args?: Record<string, string>,
+): Constraint[] => [
+  {
+    kind: 'generic',
+    check: (at, node, fail) => holds(node, at) || (fail(at, node, message, args), false),
+  },
+];
+
+/** sh:minCount and sh:maxCount: the number of a property shape's values against the parameter's. */
+const counted =
+  (local: string, holds: (count: number, n: number) => boolean, message: string): Compile =>
+  (c, t) => {
+    const n = parseInt(c.one(t, sh(local))!.value);
+    const args = { [local]: String(n) };
+    return [
+      {
+        kind: 'property',
+        check: (at, _n, fail, values) =>
+          holds(values.length, n) || (fail(at, at.value, message, args), false),
+      },
+    ];
+  };
 
 export const COMPONENTS = new Map<string, Compile>([
-  [
-    'maxCount',
-    (c, t) => {
-      const n = integer(c, t, 'maxCount');
-      return [
-        {
-          kind: 'property',
-          check: (at, _n, fail, values) =>
-            values.length <= n ||
-            (fail(at, at.value, 'More than {$maxCount} values', { maxCount: String(n) }), false),
-        },
-      ];
-    },
-  ],
-  [
-    'minCount',
-    (c, t) => {
-      const n = integer(c, t, 'minCount');
-      return [
-        {
-          kind: 'property',
-          check: (at, _n, fail, values) =>
-            values.length >= n ||
-            (fail(at, at.value, 'Less than {$minCount} values', { minCount: String(n) }), false),
-        },
-      ];
-    },
-  ],
-  [
-    'and',
-    (c, t) => {
-      const shapes = c
-        .objects(t, sh('and'))
-        .flatMap((l) => c.list(l))
-        .map((s) => c.shape(s));
-      return [
-        {
-          kind: 'generic',
-          check: (at, node, fail) =>
-            shapes.every((s) => holdsAt(s, at, node)) || (fail(at, node), false),
-        },
-      ];
-    },
-  ],
+  ['maxCount', counted('maxCount', (count, n) => count <= n, 'More than {$maxCount} values')],
+  ['minCount', counted('minCount', (count, n) => count >= n, 'Less than {$minCount} values')],
   [
     'or',
     (c, t) => {
@@ -91,29 +98,7 @@ export const COMPONENTS = new Map<string, Compile>([
         .objects(t, sh('or'))
         .flatMap((l) => c.list(l))
         .map((s) => c.shape(s));
-      return [
-        {
-          kind: 'generic',
-          check: (at, node, fail) =>
-            shapes.some((s) => holdsAt(s, at, node)) || (fail(at, node), false),
-        },
-      ];
-    },
-  ],
-  [
-    'xone',
-    (c, t) => {
-      const shapes = c
-        .objects(t, sh('xone'))
-        .flatMap((l) => c.list(l))
-        .map((s) => c.shape(s));
-      return [
-        {
-          kind: 'generic',
-          check: (at, node, fail) =>
-            shapes.filter((s) => holdsAt(s, at, node)).length === 1 || (fail(at, node), false),
-        },
-      ];
+      return perValue((node, at) => shapes.some((s) => holdsAt(s, at, node)));
     },
   ],
   [
@@ -121,27 +106,23 @@ export const COMPONENTS = new Map<string, Compile>([
     (c, t) => {
       const term = c.one(t, sh('not'))!;
       const shape = c.shape(term);
-      return [
-        {
-          kind: 'generic',
-          check: (at, node, fail) =>
-            !holdsAt(shape, at, node) ||
-            (fail(at, node, 'Value does have shape {$not}', { not: nt(term) }), false),
-        },
-      ];
+      return perValue((node, at) => !holdsAt(shape, at, node), 'Value does have shape {$not}', {
+        not: nt(term),
+      });
     },
   ],
   [
     'node',
     (c, t) =>
-      c.objects(t, sh('node')).map((term): Constraint => {
+      c.objects(t, sh('node')).flatMap((term) => {
         const shape = c.shape(term);
-        return {
-          kind: 'generic',
-          check: (at, node, fail) =>
-            holdsAt(shape, at, node) ||
-            (fail(at, node, 'Value does not have shape {$node}', { node: nt(term) }), false),
-        };
+        return perValue(
+          (node, at) => holdsAt(shape, at, node),
+          'Value does not have shape {$node}',
+          {
+            node: nt(term),
+          },
+        );
       }),
   ],
   [
@@ -156,7 +137,31 @@ export const COMPONENTS = new Map<string, Compile>([
       ];
     },
   ],
-  ['qualifiedValueShape', qualified],
+  [
+    'qualifiedValueShape',
+    (c, t) => {
+      const term = c.one(t, sh('qualifiedValueShape'))!;
+      const shape = c.shape(term);
+      const max = c.one(t, sh('qualifiedMaxCount'))?.value;
+      if (max === undefined) return [];
+      const n = parseInt(max);
+      const args = {
+        qualifiedMaxCount: max,
+        qualifiedValueShape: nt(term),
+        qualifiedValueShapesDisjoint: 'false',
+      };
+      const message = 'More than {$qualifiedMaxCount} values have shape {$qualifiedValueShape}';
+      return [
+        {
+          kind: 'property',
+          check: (at, _n, fail, values) =>
+            values.filter((v) => holdsAt(shape, at, v)).length > n
+              ? (fail(at, at.value, message, args), false)
+              : true,
+        },
+      ];
+    },
+  ],
   [
     'hasValue',
     (c, t) => {
@@ -166,13 +171,12 @@ export const COMPONENTS = new Map<string, Compile>([
         {
           kind: 'node',
           check: (at, node, fail) =>
-            key(node) === key(value) ||
-            (fail(at, at.value, 'Value must be {$hasValue}', args), false),
+            node.id === value.id || (fail(at, at.value, 'Value must be {$hasValue}', args), false),
         },
         {
           kind: 'property',
           check: (at, _n, fail, values) =>
-            values.some((v) => key(v) === key(value)) ||
+            values.some((v) => v.id === value.id) ||
             (fail(at, at.value, 'Missing expected value {$hasValue}', args), false),
         },
       ];
@@ -181,54 +185,22 @@ export const COMPONENTS = new Map<string, Compile>([
   [
     'in',
     (c, t) => {
-      const members = c.objects(t, sh('in')).flatMap((l) => c.list(l));
-      const keys = new Set(members.map(key));
-      const args = {
-        in: distinct(members)
-          .map((m) => m.value)
-          .join(', '),
-      };
-      return [
-        {
-          kind: 'generic',
-          check: (at, node, fail) =>
-            keys.has(key(node)) || (fail(at, node, 'Value is not in {$in}', args), false),
-        },
-      ];
+      const lists = c.objects(t, sh('in')).flatMap((l) => c.list(l));
+      const members = new Map(lists.map((m) => [m.id, m.value]));
+      return perValue((node) => members.has(node.id), 'Value is not in {$in}', {
+        in: [...members.values()].join(', '),
+      });
     },
   ],
   [
     'maxLength',
     (c, t) => {
-      const n = integer(c, t, 'maxLength');
-      return [
-        {
-          kind: 'generic',
-          check: (at, node, fail) =>
-            (node.termType !== 'BlankNode' && node.value.length <= n) ||
-            (fail(at, node, 'Value has more than {$maxLength} characters', {
-              maxLength: String(n),
-            }),
-            false),
-        },
-      ];
-    },
-  ],
-  [
-    'minLength',
-    (c, t) => {
-      const n = integer(c, t, 'minLength');
-      return [
-        {
-          kind: 'generic',
-          check: (at, node, fail) =>
-            (node.termType !== 'BlankNode' && node.value.length >= n) ||
-            (fail(at, node, 'Value has less than {$minLength} characters', {
-              minLength: String(n),
-            }),
-            false),
-        },
-      ];
+      const n = parseInt(c.one(t, sh('maxLength'))!.value);
+      return perValue(
+        (node) => node.termType !== 'BlankNode' && node.value.length <= n,
+        'Value has more than {$maxLength} characters',
+        { maxLength: String(n) },
+      );
     },
   ],
   [
@@ -237,27 +209,22 @@ export const COMPONENTS = new Map<string, Compile>([
       const pattern = c.one(t, sh('pattern'))!.value;
       const flags = c.one(t, sh('flags'))?.value;
       const regex = new RegExp(pattern, flags);
-      const args = { flags: String(flags), pattern };
-      return [
+      return perValue(
+        (node) => regex.test(node.value),
+        'Value does not match pattern "{$pattern}"',
         {
-          kind: 'generic',
-          check: (at, node, fail) =>
-            regex.test(node.value) ||
-            (fail(at, node, 'Value does not match pattern "{$pattern}"', args), false),
+          flags: String(flags),
+          pattern,
         },
-      ];
+      );
     },
   ],
   [
     'class',
     (c, t) =>
-      c.objects(t, sh('class')).map((term): Constraint => {
+      c.objects(t, sh('class')).flatMap((term) => {
         const classes = c.subclasses([term]);
-        return {
-          kind: 'generic',
-          check: (at, node, fail) =>
-            at.data.typesOf(node).some((type) => classes.has(key(type))) || (fail(at, node), false),
-        };
+        return perValue((node, at) => at.data.typesOf(node).some((type) => classes.has(type.id)));
       }),
   ],
   [
@@ -265,19 +232,16 @@ export const COMPONENTS = new Map<string, Compile>([
     (c, t) => {
       const datatype = c.one(t, sh('datatype'))!;
       const lexical = LEXICAL[datatype.value];
-      if (!lexical && datatype.value.startsWith('http://www.w3.org/2001/XMLSchema#'))
+      if (!lexical && datatype.value.startsWith(XSD))
         throw new ShapesError(`shape ${t.value}: sh:datatype ${datatype.value} is not compiled`);
-      const args = { datatype: nt(datatype) };
-      return [
-        {
-          kind: 'generic',
-          check: (at, node, fail) =>
-            (node.termType === 'Literal' &&
-              node.datatype.value === datatype.value &&
-              (lexical?.(node.value) ?? true)) ||
-            (fail(at, node, 'Value does not have datatype {$datatype}', args), false),
-        },
-      ];
+      return perValue(
+        (node) =>
+          node.termType === 'Literal' &&
+          node.datatype.value === datatype.value &&
+          (lexical?.(node.value) ?? true),
+        'Value does not have datatype {$datatype}',
+        { datatype: nt(datatype) },
+      );
     },
   ],
   [
@@ -285,59 +249,11 @@ export const COMPONENTS = new Map<string, Compile>([
     (c, t) => {
       const kind = c.one(t, sh('nodeKind'))!;
       const kinds = NODE_KINDS[kind.value] ?? [];
-      const args = { nodeKind: nt(kind) };
-      return [
-        {
-          kind: 'generic',
-          check: (at, node, fail) =>
-            kinds.includes(node.termType) ||
-            (fail(at, node, 'Value does not have node kind {$nodeKind}', args), false),
-        },
-      ];
+      return perValue(
+        (node) => kinds.includes(node.termType),
+        'Value does not have node kind {$nodeKind}',
+        { nodeKind: nt(kind) },
+      );
     },
   ],
 ]);
-
-/** sh:qualifiedValueShape with sh:qualifiedMaxCount / sh:qualifiedMinCount (not disjoint). */
-function qualified(c: Compiler, t: Term): Constraint[] {
-  const term = c.one(t, sh('qualifiedValueShape'))!;
-  const disjoint = c.one(t, sh('qualifiedValueShapesDisjoint'));
-  if (disjoint?.value === 'true')
-    throw new ShapesError(`shape ${t.value}: sh:qualifiedValueShapesDisjoint is not compiled`);
-  const shape = c.shape(term);
-  const max = c.one(t, sh('qualifiedMaxCount'));
-  const min = c.one(t, sh('qualifiedMinCount'));
-  const args = (name: string, n: string) => ({
-    [name]: n,
-    qualifiedValueShape: nt(term),
-    qualifiedValueShapesDisjoint: 'false',
-  });
-  return [
-    {
-      kind: 'property',
-      check: (at, _n, fail, values) => {
-        const count = values.filter((v) => holdsAt(shape, at, v)).length;
-        let holds = true;
-        if (max && count > parseInt(max.value)) {
-          fail(
-            at,
-            at.value,
-            'More than {$qualifiedMaxCount} values have shape {$qualifiedValueShape}',
-            args('qualifiedMaxCount', max.value),
-          );
-          holds = false;
-        }
-        if (min && count < parseInt(min.value)) {
-          fail(
-            at,
-            at.value,
-            'Less than {$qualifiedMinCount} values have shape {$qualifiedValueShape}',
-            args('qualifiedMinCount', min.value),
-          );
-          holds = false;
-        }
-        return holds;
-      },
-    },
-  ];
-}

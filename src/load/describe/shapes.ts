@@ -44,22 +44,21 @@ export class ShapesError extends Error {
   override name = 'ShapesError';
 }
 
-const SH = 'http://www.w3.org/ns/shacl#';
-const TARGETS = ['targetClass', 'targetNode', 'targetSubjectsOf', 'targetObjectsOf'].map(
-  (local) => SH + local,
-);
-const SH_PROPERTY = `${SH}property`;
+export const SH = 'http://www.w3.org/ns/shacl#';
+export const sh = (local: string): string => SH + local;
+const TARGETS = ['targetClass', 'targetNode', 'targetSubjectsOf', 'targetObjectsOf'].map(sh);
+const SH_PROPERTY = sh('property');
 const OWL_IMPORTS = 'http://www.w3.org/2002/07/owl#imports';
 /** Predicates of a shape that are no constraint: a shape with only these reports nothing itself. */
 const NOT_CONSTRAINTS = new Set(
   [
     ...['targetClass', 'targetNode', 'targetSubjectsOf', 'targetObjectsOf', 'property', 'path'],
     ...['message', 'severity', 'deactivated', 'name', 'description', 'order', 'group'],
-  ].map((local) => SH + local),
+  ].map(sh),
 );
 
-/** A term as a map key: blank nodes and IRIs never collide. */
-const key = (term: Term) => `${term.termType}:${term.value}`;
+/** A term as the key a result names its shape by: blank nodes and IRIs never collide. */
+export const shapeKey = (term: Term): string => `${term.termType}:${term.value}`;
 
 /**
  * Each shape that can produce a result at the top of a report, with the defect class it names in
@@ -75,31 +74,31 @@ function defectClasses(quads: readonly Quad[], annotation: string): Map<string, 
   const properties = new Map<string, Term[]>();
   const reporting = new Map<string, Term>();
   for (const { subject, predicate, object } of quads) {
-    if (predicate.value === annotation) named.set(key(subject), object.value);
+    if (predicate.value === annotation) named.set(shapeKey(subject), object.value);
     if (predicate.value === SH_PROPERTY) {
-      const list = properties.get(key(subject)) ?? [];
+      const list = properties.get(shapeKey(subject)) ?? [];
       list.push(object);
-      properties.set(key(subject), list);
+      properties.set(shapeKey(subject), list);
     }
-    if (TARGETS.includes(predicate.value)) reporting.set(key(subject), subject);
+    if (TARGETS.includes(predicate.value)) reporting.set(shapeKey(subject), subject);
     if (predicate.value.startsWith(SH) && !NOT_CONSTRAINTS.has(predicate.value))
-      constrained.add(key(subject));
+      constrained.add(shapeKey(subject));
   }
 
   const classes = new Map<string, DefectClass>();
   const visited = new Set<string>();
   const visit = (shape: Term, inherited: string | undefined): void => {
-    if (visited.has(key(shape))) return;
-    visited.add(key(shape));
-    const own = named.get(key(shape)) ?? inherited;
+    if (visited.has(shapeKey(shape))) return;
+    visited.add(shapeKey(shape));
+    const own = named.get(shapeKey(shape)) ?? inherited;
     if (own !== undefined && !known.has(own))
       throw new ShapesError(
         `shape ${shape.value} names the defect class "${own}", which is none of ${DEFECT_CLASSES.join(', ')}`,
       );
-    if (own === undefined && constrained.has(key(shape)))
+    if (own === undefined && constrained.has(shapeKey(shape)))
       throw new ShapesError(`shape ${shape.value} can report a result but names no :defect class`);
-    if (own !== undefined) classes.set(key(shape), own as DefectClass);
-    for (const property of properties.get(key(shape)) ?? []) visit(property, own);
+    if (own !== undefined) classes.set(shapeKey(shape), own as DefectClass);
+    for (const property of properties.get(shapeKey(shape)) ?? []) visit(property, own);
   };
   for (const shape of reporting.values()) visit(shape, undefined);
   return classes;

@@ -8,13 +8,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Parser, Writer } from 'n3';
 import { generate } from '../../../cli/generate';
-import { compileShapes } from '../../../src/load/describe/compiledShapes';
 import {
   compiledShapes,
-  defectsOf,
-  describeBatch,
+  compileShapes,
   type Shapes,
-} from '../../../src/load/describe/describeBatch';
+} from '../../../src/load/describe/compiledShapes';
+import { defectsOf, describeBatch } from '../../../src/load/describe/describeBatch';
 import { DescribePool } from '../../../src/load/describe/describePool';
 import { loadSources } from '../../../src/load/loadSources';
 import { SHAPES_FILE, ShapesError, type Defect } from '../../../src/load/describe/shapes';
@@ -125,6 +124,38 @@ describe('the compiled shapes', function () {
     assert.throws(
       () => compileShapes(shapes),
       (e: Error) => e instanceof ShapesError && /closed is not compiled/.test(e.message),
+    );
+  });
+
+  it('refuse the components the published shapes do not use, naming them', () => {
+    const refused = {
+      and: 'sh:and ( [ sh:path <http://x/p> ; sh:minCount 1 ] )',
+      xone: 'sh:xone ( [ sh:path <http://x/p> ; sh:minCount 1 ] )',
+      minLength: 'sh:property [ sh:path <http://x/p> ; sh:minLength 2 ]',
+      qualifiedMinCount:
+        'sh:property [ sh:path <http://x/p> ; sh:qualifiedValueShape [ sh:pattern "a" ] ; sh:qualifiedMinCount 1 ]',
+      targetNode: 'sh:targetNode <http://x/n>',
+      deactivated: 'sh:deactivated true',
+    };
+    for (const [component, use] of Object.entries(refused)) {
+      const shapes = new Parser().parse(
+        `@prefix sh: <http://www.w3.org/ns/shacl#> . <http://x/S> sh:targetClass <http://x/C> ; ${use} .`,
+      );
+      assert.throws(
+        () => compileShapes(shapes),
+        (e: Error) =>
+          e instanceof ShapesError && e.message.endsWith(`shacl#${component} is not compiled`),
+        component,
+      );
+    }
+    const inverse = new Parser().parse(
+      `@prefix sh: <http://www.w3.org/ns/shacl#> . <http://x/S> sh:targetClass <http://x/C> ;
+       sh:property [ sh:path [ sh:inversePath <http://x/p> ] ; sh:minCount 1 ] .`,
+    );
+    assert.throws(
+      () => compileShapes(inverse),
+      (e: Error) =>
+        e instanceof ShapesError && /only predicates, sequences and alternatives/.test(e.message),
     );
   });
 });

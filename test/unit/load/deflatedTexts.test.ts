@@ -1,7 +1,7 @@
-// The canonical descriptions a load holds deflated (src/load/describe/deflatedTexts.ts): every text comes
+// The canonical descriptions a load holds deflated (src/load/describe/canonicalDataset.ts): every text comes
 // back as it went in, whatever its characters and whichever block it is in, read in any order.
 import assert from 'node:assert/strict';
-import { deflateBlock, DeflatedTexts } from '../../../src/load/describe/deflatedTexts';
+import { deflateBlock, DeflatedTexts } from '../../../src/load/describe/canonicalDataset';
 
 describe('texts held deflated a block at a time', () => {
   const texts = new Map<string, string>([
