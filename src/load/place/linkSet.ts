@@ -10,7 +10,7 @@ import type { SelectBinding } from '../../store/bindings';
 import type { DatasetStore } from '../../store/embedded/datasetStore';
 import { linksHeld, linksQuery } from '../../store/linksHeld';
 import { checkedIri } from '../../store/queries';
-import type { LinkRecord } from '../read/links';
+import type { LinkRecord } from '../read/wikidata';
 
 export const VOID = 'http://rdfs.org/ns/void#';
 

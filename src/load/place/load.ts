@@ -14,7 +14,7 @@ import { lines, splitLine } from '../../rdf/ntriples';
 import { nextTurn } from '../../util/timeSlice';
 import { checkLiterals, MAX_LITERAL_LENGTH } from '../limits';
 import { CHUNK_BYTES, VersionHash } from '../reading';
-import { isLinkRecord, type LinkRecord } from '../read/links';
+import type { LinkRecord, PositionRecord } from '../read/wikidata';
 import { LinkSet } from './linkSet';
 import {
   outweighs,
@@ -25,7 +25,6 @@ import {
 } from '../../mapping/sourceRecord';
 import type { CodeWarning } from '../../mapping/pica/codeCheck';
 import { PositionSet } from './positionSet';
-import { isPositionRecord, type PositionRecord } from '../read/wikidataPositions';
 import type { Conflict, FileReport, LoadOptions, Skipped } from '../report';
 import type { Trailer } from '../snapshot/snapshot';
 
@@ -148,16 +147,10 @@ export class Load {
     record: SourceRecord | SkippedRecord | LinkRecord | PositionRecord,
     file: string,
   ): Promise<void> {
-    if (isLinkRecord(record)) {
-      this.links.add(record, file);
-      return;
-    }
-    if (isPositionRecord(record)) {
-      this.positions.add(record, file);
-      return;
-    }
-    if (!('ntriples' in record)) {
-      this.skipped.push(record);
+    if ('kind' in record) {
+      if (record.kind === 'links') this.links.add(record, file);
+      else if (record.kind === 'positions') this.positions.add(record, file);
+      else this.skipped.push(record);
       return;
     }
     if (record.warnings?.length) this.warnings.push(...record.warnings);

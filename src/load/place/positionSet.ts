@@ -14,7 +14,7 @@ import {
 } from '../../store/positions';
 import { checkedIri } from '../../store/queries';
 import { VOID } from './linkSet';
-import type { PositionRecord } from '../read/wikidataPositions';
+import type { PositionRecord } from '../read/wikidata';
 
 export const WGS84 = 'http://www.w3.org/2003/01/geo/wgs84_pos#';
 

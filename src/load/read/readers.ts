@@ -5,13 +5,18 @@
 // READERS: `--format`, detection by extension, and the loading path all follow from the list.
 import type { StoreFormat } from '../../store/embedded/datasetStore';
 import { LoadError } from '../loadError';
-import { readLinkList, sniffLinks, type LinkRecord } from './links';
 import { readNameList, readRedirectList, sniffList, type ListKind } from './listRecords';
 import { readLobid, sniffLobid } from './lobidRecord';
 import { convertRecord } from '../../mapping/pica/convert';
 import { readPica, sniffPica, type PicaForm } from '../../mapping/pica/read';
 import type { SkippedRecord, SourceRecord } from '../../mapping/sourceRecord';
-import { readPositions, type PositionRecord } from './wikidataPositions';
+import {
+  readLinkList,
+  readPositions,
+  sniffLinks,
+  type LinkRecord,
+  type PositionRecord,
+} from './wikidata';
 
 /** What a record reader is told: where IRIs are minted, and labels for each record's blank nodes. */
 export interface RecordContext {
@@ -117,7 +122,7 @@ function listReader<F extends ListKind>(
     extensions: ['.tsv'],
     recognise: (file) => sniffList(file) === format,
     describes,
-    records: (file, { baseIri }) => read(file, { baseIri }),
+    records: read,
   };
 }
 
@@ -142,7 +147,7 @@ const LINK_LIST: RecordReader<'links'> = {
   recognise: sniffLinks,
   describes:
     'a links source (Wikidata\'s ISIL lookup, header "?item<TAB>?itemLabel<TAB>?isil<TAB>?gndId<TAB>?dbsId")',
-  records: (file) => readLinkList(file),
+  records: readLinkList,
 };
 
 /** Wikidata's positions, a GeoJSON query answer: joined to institutions through the links graph. */
@@ -150,7 +155,7 @@ const POSITIONS: RecordReader<'positions'> = {
   format: 'positions',
   extensions: ['.geojson'],
   describes: "a positions source (GeoJSON of Wikidata items' points)",
-  records: (file) => readPositions(file),
+  records: readPositions,
 };
 
 /** lobid-organisations' bulk JSON-LD lines: one institution's document a line. */
@@ -159,7 +164,7 @@ const LOBID_LINES: RecordReader<'lobid'> = {
   extensions: ['.jsonl', '.ndjson'],
   recognise: sniffLobid,
   describes: "lobid-organisations' JSON-LD lines",
-  records: (file, context) => readLobid(file, context),
+  records: readLobid,
 };
 
 // A reader that recognises its files comes before one of the same extension that does not.

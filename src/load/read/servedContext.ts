@@ -29,11 +29,9 @@ export function servedContextInline(bytes: Buffer, baseIri: string): Buffer {
   }
   let replaced = false;
   const inline = (value: unknown): unknown => {
-    if (namesServedContext(value, baseIri)) {
-      replaced = true;
-      return CONTEXT;
-    }
-    return value;
+    if (!namesServedContext(value, baseIri)) return value;
+    replaced = true;
+    return CONTEXT;
   };
   // Recursion is safe: the document nests MAX_NESTING_DEPTH levels at most (checkJsonDepth).
   const visit = (value: unknown): void => {
