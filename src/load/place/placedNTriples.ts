@@ -1,8 +1,8 @@
 // An N-Triples file parsed once straight into the graphs of its descriptions: a first pass over
 // its lines finds each description's members (by the one rule, `DescriptionMembers`), a second
 // hands the same lines to the store as N-Quads, each with its description's graph: no default
-// graph to dump and parse again, which doubled the peak of a whole registry's dump
-// (docs/loading.md, "Read"). A file this reading cannot vouch for goes to the store's parser.
+// graph to dump and parse again, which sets the peak of a whole registry's load (docs/loading.md,
+// "Read"). A file this reading cannot vouch for goes to the store's parser.
 import { StringDecoder } from 'node:string_decoder';
 import { otherScheme } from '../../rdf/iris';
 import type { Line } from '../../rdf/ntriples';
@@ -12,7 +12,7 @@ import { chunks, CHUNK_BYTES, type Hasher } from '../reading';
 
 /**
  * Numbers a line at a time, in blocks: where the first pass found each line's terms, so that the
- * second does not split every line again (4 bytes a number, against a quarter of the parse).
+ * second does not split every line again.
  */
 class Positions {
   private static readonly BLOCK = 1 << 16;
@@ -184,27 +184,13 @@ export function planDescriptions(
   check: (line: Line) => void,
 ): DescriptionPlan | undefined {
   const plan = new DescriptionPlan(baseIri);
-  const { vouched, refused } = planLines(plan, linesOf(fd, hash), check);
-  if (!vouched) return undefined;
-  if (refused !== undefined) throw refused;
-  plan.members.close();
-  return plan;
-}
-
-/** Plans `lines` into `plan`, numbering them on from its last; `check` sees each triple. */
-function planLines(
-  plan: DescriptionPlan,
-  lines: Iterable<string>,
-  check: (line: Line) => void,
-): { vouched: boolean; refused: unknown } {
   const last = plan.lastLines;
-  let number = plan.lines;
   let vouched = true;
   /** The first refusal `check` made: a file that is not vouched for is refused by the parser first. */
   let refused: unknown;
-  for (const text of lines) {
-    number++;
+  for (const text of linesOf(fd, hash)) {
     if (!vouched) continue;
+    const number = ++plan.lines;
     plan.lengths.push(text.length);
     // A carriage return ends a line for the store's parser: its line numbers would differ. A
     // replacement character may stand for bytes that are not UTF-8: the store's parser refuses them.
@@ -215,23 +201,26 @@ function planLines(
       plan.subjectEnds.push(-1);
       continue;
     }
-    if (line !== 'unknown') {
-      if (line.s.startsWith('_:')) last.set(line.s, number);
-      if (line.o.startsWith('_:')) last.set(line.o, number);
-      plan.subjectStarts.push(line.start);
-      plan.subjectEnds.push(line.start + line.s.length);
-      plan.objectEnds.push(line.end);
+    if (line === 'unknown' || !plan.add(line)) {
+      vouched = false;
+      continue;
     }
-    if (line === 'unknown' || !plan.add(line)) vouched = false;
-    else if (refused === undefined)
+    if (line.s.startsWith('_:')) last.set(line.s, number);
+    if (line.o.startsWith('_:')) last.set(line.o, number);
+    plan.subjectStarts.push(line.start);
+    plan.subjectEnds.push(line.start + line.s.length);
+    plan.objectEnds.push(line.end);
+    if (refused === undefined)
       try {
         check(line);
       } catch (error) {
         refused = error;
       }
   }
-  plan.lines = number;
-  return { vouched, refused };
+  if (!vouched) return undefined;
+  if (refused !== undefined) throw refused;
+  plan.members.close();
+  return plan;
 }
 
 /**

@@ -145,8 +145,20 @@ async function readRdf(
 }
 
 /**
+ * Runs `parse`, a call into the store's parser, with what it refuses placed in `file`: by the
+ * parser's message, its lines counted from `lineOffset`, or at the end of the file.
+ */
+function located(file: string, lineOffset: number, parse: () => void): void {
+  try {
+    parse();
+  } catch (error) {
+    throw locate(file, error as Error, lineOffset);
+  }
+}
+
+/**
  * Loads the N-Triples file open as `fd` straight into the graphs of its descriptions, a piece at a
- * time (parsed whole, the store's peak grew by a third); false (nothing loaded) when the placing
+ * time, so that the store's peak stays that of a piece; false (nothing loaded) when the placing
  * cannot vouch for the file.
  */
 function placedHere(
@@ -159,19 +171,15 @@ function placedHere(
   const plan = planDescriptions(fd, baseIri, hash, (line) => checkLiteral(file, line));
   if (!plan) return false;
   for (const piece of placedPieces(fd, plan, file))
-    try {
-      target.load(piece.text, 'nq', `${baseIri}/`);
-    } catch (error) {
-      throw locate(file, error as Error, piece.firstLine - 1);
-    }
+    located(file, piece.firstLine - 1, () => target.load(piece.text, 'nq', `${baseIri}/`));
   return true;
 }
 
 /**
  * A snapshot's bytes before its trailer, in pieces that end at its chunk marks, which
  * `writeSnapshot` puts only where no blank node spans them (each `load` call labels blank nodes
- * anew). The event loop turns whenever a time slice is used up, so a server reloading answers
- * requests every few milliseconds. One without marks is one piece.
+ * anew). The event loop turns whenever a time slice is used up, so that a server reloading keeps
+ * answering requests. One without marks is one piece.
  */
 async function loadSnapshot(
   target: DatasetStore,
@@ -187,11 +195,7 @@ async function loadSnapshot(
   let lines = 0;
   const load = (piece: Buffer) => {
     hash.update(piece);
-    try {
-      target.load(piece, 'nq', undefined, true);
-    } catch (error) {
-      throw locate(file, error as Error, lines);
-    }
+    located(file, lines, () => target.load(piece, 'nq', undefined, true));
     lines += countLines(piece);
   };
   for (const text of markedTexts(readsOf(file, fd, end))) {
