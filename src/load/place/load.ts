@@ -15,15 +15,9 @@ import { nextTurn } from '../../util/timeSlice';
 import { checkLiterals, MAX_LITERAL_LENGTH } from '../limits';
 import { CHUNK_BYTES, VersionHash } from '../reading';
 import { malformed } from '../read/listRecords';
-import type { LinkRecord, PositionRecord } from '../read/wikidata';
+import type { ReadRecord } from '../read/readers';
 import { LinkSet, PositionSet } from './wikidataSets';
-import {
-  outweighs,
-  weigh,
-  type SkippedRecord,
-  type SourceRecord,
-  type Weight,
-} from '../../mapping/sourceRecord';
+import { outweighs, weigh, type SourceRecord, type Weight } from '../../mapping/sourceRecord';
 import type { CodeWarning } from '../../mapping/pica/codeCheck';
 import type { Conflict, FileReport, LoadOptions, Skipped } from '../report';
 import type { Trailer } from '../snapshot/snapshot';
@@ -142,10 +136,7 @@ export class Load {
    * Takes one record of a PICA+ file or a list: checked, weighed, batched. Links are
    * held apart: they compete with no record, and are placed once the institutions are known.
    */
-  async add(
-    record: SourceRecord | SkippedRecord | LinkRecord | PositionRecord,
-    file: string,
-  ): Promise<void> {
+  async add(record: ReadRecord, file: string): Promise<void> {
     if ('kind' in record) {
       if (record.kind === 'links') this.links.add(record, file);
       else if (record.kind === 'positions') this.positions.add(record, file);

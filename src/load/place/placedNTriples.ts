@@ -68,17 +68,16 @@ type Split = 'nothing' | 'unknown' | (Line & { readonly start: number; readonly 
 const SPACE = 0x20;
 const TAB = 0x09;
 const isSpace = (code: number) => code === SPACE || code === TAB;
+const isLetter = (code: number) => (code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a;
 
 /** Whether an IRI's text from `at` (after its `<`) to `close` starts with a scheme (RFC 3987). */
 function absolute(line: string, at: number, close: number): boolean {
-  const first = line.charCodeAt(at) | 0x20;
-  if (first < 0x61 || first > 0x7a) return false;
+  if (!isLetter(line.charCodeAt(at))) return false;
   for (let i = at + 1; i < close; i++) {
     const c = line.charCodeAt(i);
     if (c === 0x3a) return true;
-    const letter = (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
     const digit = c >= 0x30 && c <= 0x39;
-    if (!letter && !digit && c !== 0x2b && c !== 0x2e && c !== 0x2d) return false;
+    if (!isLetter(c) && !digit && c !== 0x2b && c !== 0x2e && c !== 0x2d) return false;
   }
   return false;
 }
@@ -115,8 +114,7 @@ function termEnd(line: string, at: number, literal: boolean): number {
     end++;
     for (; end < line.length; end++) {
       const c = line.charCodeAt(end);
-      const letter = (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
-      if (!letter && !(c >= 0x30 && c <= 0x39) && c !== 0x2d) break;
+      if (!isLetter(c) && !(c >= 0x30 && c <= 0x39) && c !== 0x2d) break;
     }
   } else if (line.startsWith('^^', end)) return termEnd(line, end + 2, false);
   return end;
@@ -238,23 +236,18 @@ function checkSame(plan: DescriptionPlan, n: number, text: string | undefined, f
   );
 }
 
-/** A piece of the placed N-Quads, and the file's line its first line is. */
-export interface PlacedPiece {
-  readonly text: Buffer;
-  readonly firstLine: number;
-}
-
 /**
  * The second pass as pieces of about CHUNK_BYTES that the store may parse one by one (each `load`
  * labels blank nodes anew): a piece ends only after the last line of every blank node it holds
  * (`DescriptionPlan.lastLines`), and a triple in several graphs is in the others after the
- * piece's last line, so that the file's lines keep their numbers from the piece's first.
+ * piece's last line, so that the file's lines keep their numbers from the piece's first. Each
+ * piece comes with the file's line its first line is.
  */
 export function* placedPieces(
   fd: number,
   plan: DescriptionPlan,
   file: string,
-): Generator<PlacedPiece> {
+): Generator<{ readonly text: Buffer; readonly firstLine: number }> {
   const last = plan.lastLines;
   let piece: string[] = [];
   let more: string[] = [];
@@ -263,7 +256,7 @@ export function* placedPieces(
   let open = 0;
   let firstLine = 1;
   let n = 0;
-  const cut = (): PlacedPiece => {
+  const cut = () => {
     piece.push(...more);
     const done = { text: Buffer.from(`${piece.join('\n')}\n`), firstLine };
     piece = [];

@@ -35,16 +35,13 @@ export async function loadRdf(
   format: StoreFormat,
 ): Promise<number | undefined> {
   await load.flush();
-  /** The store's size, when this load counted it: each count is a pass over every quad. */
-  let size: number | undefined;
   const direct = load.store.size === 0;
   const target = direct ? load.store : new DatasetStore();
+  let read: Awaited<ReturnType<typeof readRdf>>;
   try {
-    const read = await readRdf(load, target, direct, file, format);
-    const ours = read.ours;
-    size = read.size;
+    read = await readRdf(load, target, direct, file, format);
     if (read.placed) load.placedWhileRead = true;
-    else if (!ours) {
+    else if (!read.ours) {
       target.mergeGraphs();
       load.rewritten += rewriteHttpBase(target, load.options.baseIri);
       // Its triples are placed with the rest at the end, where its literals are checked.
@@ -56,20 +53,21 @@ export async function loadRdf(
     if (!direct) {
       const nquads = target.dump();
       // Checked here, where the file they come from is known.
-      if (!ours) checkLiterals(file, nquads);
+      if (!read.ours) checkLiterals(file, nquads);
       load.store.load(nquads, 'nq', undefined, true);
     }
   } finally {
     if (!direct) target.free();
   }
   await nextTurn();
-  return size;
+  return read.size;
 }
 
 /**
  * Reads `file` into `target` (the load's store when `direct`): a snapshot of this base in pieces,
  * checked against its trailer; anything else through the store's parser. Returns whether it was a
- * snapshot of this base, and the store's size when that was counted.
+ * snapshot of this base, and the store's size when that was counted (each count is a pass over
+ * every quad).
  */
 async function readRdf(
   load: Load,

@@ -5,18 +5,13 @@
 // READERS: `--format`, detection by extension, and the loading path all follow from the list.
 import type { StoreFormat } from '../../store/embedded/datasetStore';
 import { LoadError } from '../loadError';
-import { readNameList, readRedirectList, sniffList, type ListKind } from './listRecords';
+import { malformed, readNameList, readRedirectList, sniffList, type ListKind } from './listRecords';
 import { readLobid, sniffLobid } from './lobidRecord';
 import { convertRecord } from '../../mapping/pica/convert';
 import { readPica, sniffPica, type PicaForm } from '../../mapping/pica/read';
 import type { SkippedRecord, SourceRecord } from '../../mapping/sourceRecord';
-import {
-  readLinkList,
-  readPositions,
-  sniffLinks,
-  type LinkRecord,
-  type PositionRecord,
-} from './wikidata';
+import { readLinkList, readPositions, sniffLinks } from './wikidata';
+import type { LinkRecord, PositionRecord } from './wikidata';
 
 /** What a record reader is told: where IRIs are minted, and labels for each record's blank nodes. */
 export interface RecordContext {
@@ -44,11 +39,11 @@ export interface RecordReader<F extends string = string> extends ReaderBase<F> {
    * The file's records, converted, each with its position in `origin`; a file not well-formed as
    * a whole throws (a LoadError, or a PicaFileError the loader places).
    */
-  readonly records: (
-    file: string,
-    context: RecordContext,
-  ) => Iterable<SourceRecord | SkippedRecord | LinkRecord | PositionRecord>;
+  readonly records: (file: string, context: RecordContext) => Iterable<ReadRecord>;
 }
+
+/** What a record reader reads: records, the records it skips, and Wikidata's statements. */
+export type ReadRecord = SourceRecord | SkippedRecord | LinkRecord | PositionRecord;
 
 export interface RdfReader<F extends StoreFormat = StoreFormat> extends ReaderBase<F> {
   /** Parsed by the store as this format. */
@@ -88,8 +83,7 @@ function* picaRecords(
 ): Generator<SourceRecord | SkippedRecord> {
   for (const record of readPica(file, form)) {
     const origin = `${file}, ${record.position}`;
-    if ('malformed' in record)
-      yield { origin, id: record.id, reason: record.reason, kind: 'malformed' };
+    if ('malformed' in record) yield malformed(origin, record.id, record.reason);
     else yield convertRecord(record, { baseIri, origin, blankNodePrefix: blankNodePrefix() });
   }
 }
