@@ -1,7 +1,7 @@
-// Wikidata's positions (src/load/read/wikidataPositions.ts, positionSet.ts): the real query answer of
-// October 2020, joined to ISILs through the real ISIL lookup, in a graph of its own with its
-// provenance; used by geo search, the GeoJSON export and the page, which says so; never in the
-// documents, which stay byte for byte those of the same sources without it.
+// Wikidata's positions (src/load/read/wikidata.ts, src/load/place/wikidataSets.ts): the real
+// query answer of October 2020, joined to ISILs through the real ISIL lookup, in a graph of its
+// own with its provenance; used by geo search, the GeoJSON export and the page, which says so;
+// never in the documents, which stay byte for byte those of the same sources without it.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -14,23 +14,16 @@ import { lines, splitLine } from '../../rdf/ntriples';
 import { nextTurn } from '../../util/timeSlice';
 import { checkLiterals, MAX_LITERAL_LENGTH } from '../limits';
 import { CHUNK_BYTES, VersionHash } from '../reading';
-import { isLinkRecord, type LinkRecord } from '../read/links';
-import { LinkSet } from './linkSet';
-import {
-  outweighs,
-  weigh,
-  type SkippedRecord,
-  type SourceRecord,
-  type Weight,
-} from '../../mapping/sourceRecord';
+import { malformed } from '../read/listRecords';
+import type { ReadRecord } from '../read/readers';
+import { LinkSet, PositionSet } from './wikidataSets';
+import { outweighs, weigh, type SourceRecord, type Weight } from '../../mapping/sourceRecord';
 import type { CodeWarning } from '../../mapping/pica/codeCheck';
-import { PositionSet } from './positionSet';
-import { isPositionRecord, type PositionRecord } from '../read/wikidataPositions';
 import type { Conflict, FileReport, LoadOptions, Skipped } from '../report';
 import type { Trailer } from '../snapshot/snapshot';
 
 /** What the loader keeps of each ISIL to resolve conflicts: small, never the record's text. */
-export interface Entry {
+interface Entry {
   /** The ISIL as the loaded record spells it (its IRI is minted from this spelling). */
   readonly isil: string;
   readonly origin: string;
@@ -39,7 +32,6 @@ export interface Entry {
   readonly weight: Weight;
   /** From an RDF source. */
   readonly rdf: boolean;
-  readonly withdrawn: boolean;
   /** Whether the shapes check its description, when the load validates. */
   readonly validated: boolean;
   /** Its place in the batch not yet handed to the store, if it is there. */
@@ -114,50 +106,41 @@ export class Load {
   ) {}
 
   /**
-   * Weighs a record of `isil` against the one held; returns whether it is to be loaded. The held
-   * one, when outweighed, is taken out of the batch at once, or queued for removal from the store
-   * before the next batch loads.
+   * Weighs the entry of a record against the one held of its ISIL; returns whether it is to be
+   * loaded, and then holds it. The held one, when outweighed, is taken out of the batch at once,
+   * or queued for removal from the store before the next batch loads.
    */
-  private contest(isil: string, entry: Omit<Entry, 'pending'>): boolean {
-    const key = isilKey(isil);
+  private contest(entry: Entry): boolean {
+    const key = isilKey(entry.isil);
     const held = this.entries.get(key);
-    if (held === undefined) return true;
-    const wins = outweighs(entry.weight, held.weight);
-    const conflict = this.conflicts.get(key) ?? { isil, origins: [held.origin], winner: '' };
-    conflict.origins.push(entry.origin);
-    conflict.winner = wins ? entry.origin : held.origin;
-    conflict.isil = wins ? isil : held.isil;
-    this.conflicts.set(key, conflict);
-    if (wins) {
+    if (held !== undefined) {
+      const wins = outweighs(entry.weight, held.weight);
+      const conflict = this.conflicts.get(key) ?? { isil: '', origins: [held.origin], winner: '' };
+      conflict.origins.push(entry.origin);
+      conflict.winner = wins ? entry.origin : held.origin;
+      conflict.isil = wins ? entry.isil : held.isil;
+      this.conflicts.set(key, conflict);
+      if (!wins) return false;
       if (held.pending !== undefined) {
         this.pendingBytes -= this.pending[held.pending]!.length;
         this.pending[held.pending] = '';
-      } else {
-        this.outweighed.push(institutionIri(this.options.baseIri, held.isil as Isil));
-      }
+      } else this.outweighed.push(institutionIri(this.options.baseIri, held.isil as Isil));
+      // The winner is listed where a new entry is, last.
       this.entries.delete(key);
     }
-    return wins;
+    this.entries.set(key, entry);
+    return true;
   }
 
   /**
    * Takes one record of a PICA+ file or a list: checked, weighed, batched. Links are
    * held apart: they compete with no record, and are placed once the institutions are known.
    */
-  async add(
-    record: SourceRecord | SkippedRecord | LinkRecord | PositionRecord,
-    file: string,
-  ): Promise<void> {
-    if (isLinkRecord(record)) {
-      this.links.add(record, file);
-      return;
-    }
-    if (isPositionRecord(record)) {
-      this.positions.add(record, file);
-      return;
-    }
-    if (!('ntriples' in record)) {
-      this.skipped.push(record);
+  async add(record: ReadRecord, file: string): Promise<void> {
+    if ('kind' in record) {
+      if (record.kind === 'links') this.links.add(record, file);
+      else if (record.kind === 'positions') this.positions.add(record, file);
+      else this.skipped.push(record);
       return;
     }
     if (record.warnings?.length) this.warnings.push(...record.warnings);
@@ -166,29 +149,23 @@ export class Load {
     if (record.ntriples.length > MAX_LITERAL_LENGTH) checkLiterals(record.origin, record.ntriples);
     const defect = isilDefect(record.isil);
     if (defect !== undefined) {
-      this.skipped.push({
-        origin: record.origin,
-        id: record.isil,
-        reason: `"${record.isil}" is not a well-formed ISIL (${defect})`,
-        kind: 'malformed',
-      });
+      const reason = `"${record.isil}" is not a well-formed ISIL (${defect})`;
+      this.skipped.push(malformed(record.origin, record.isil, reason));
       return;
     }
-    const entry = {
+    const entry: Entry = {
       isil: record.isil,
       origin: record.origin,
       file,
       weight: weigh(record.status, record.modified),
       rdf: false,
-      withdrawn: record.status === 'withdrawn',
       // A name-only record is a checked ISIL and a name that is not empty, made by this loader:
       // the shapes could find nothing more in it.
       validated: record.status === 'published',
+      pending: this.pending.length,
     };
-    if (!this.contest(record.isil, entry)) return;
-    const held: Entry = { ...entry, pending: this.pending.length };
-    this.entries.set(isilKey(record.isil), held);
-    this.pendingEntries.push(held);
+    if (!this.contest(entry)) return;
+    this.pendingEntries.push(entry);
     const graph = descriptionIri(this.options.baseIri, record.isil as Isil);
     this.crossings.add(graph, institutionIri(this.options.baseIri, record.isil as Isil), record);
     const quads = inGraph(record.ntriples, graph);
@@ -237,12 +214,10 @@ export class Load {
         file,
         weight: weigh(withdrawn ? 'withdrawn' : 'published', modified),
         rdf: true,
-        withdrawn,
         validated: !withdrawn,
+        pending: undefined,
       };
-      if (this.contest(isil, entry))
-        this.entries.set(isilKey(isil), { ...entry, pending: undefined });
-      else losers.push(iri);
+      if (!this.contest(entry)) losers.push(iri);
     }
     removeDescriptions(target, losers);
   }

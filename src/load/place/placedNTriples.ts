@@ -1,8 +1,8 @@
 // An N-Triples file parsed once straight into the graphs of its descriptions: a first pass over
 // its lines finds each description's members (by the one rule, `DescriptionMembers`), a second
 // hands the same lines to the store as N-Quads, each with its description's graph: no default
-// graph to dump and parse again, which doubled the peak of a whole registry's dump
-// (docs/loading.md, "Read"). A file this reading cannot vouch for goes to the store's parser.
+// graph to dump and parse again, which sets the peak of a whole registry's load (docs/loading.md,
+// "Read"). A file this reading cannot vouch for goes to the store's parser.
 import { StringDecoder } from 'node:string_decoder';
 import { otherScheme } from '../../rdf/iris';
 import type { Line } from '../../rdf/ntriples';
@@ -12,7 +12,7 @@ import { chunks, CHUNK_BYTES, type Hasher } from '../reading';
 
 /**
  * Numbers a line at a time, in blocks: where the first pass found each line's terms, so that the
- * second does not split every line again (4 bytes a number, against a quarter of the parse).
+ * second does not split every line again.
  */
 class Positions {
   private static readonly BLOCK = 1 << 16;
@@ -68,17 +68,16 @@ type Split = 'nothing' | 'unknown' | (Line & { readonly start: number; readonly 
 const SPACE = 0x20;
 const TAB = 0x09;
 const isSpace = (code: number) => code === SPACE || code === TAB;
+const isLetter = (code: number) => (code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a;
 
 /** Whether an IRI's text from `at` (after its `<`) to `close` starts with a scheme (RFC 3987). */
 function absolute(line: string, at: number, close: number): boolean {
-  const first = line.charCodeAt(at) | 0x20;
-  if (first < 0x61 || first > 0x7a) return false;
+  if (!isLetter(line.charCodeAt(at))) return false;
   for (let i = at + 1; i < close; i++) {
     const c = line.charCodeAt(i);
     if (c === 0x3a) return true;
-    const letter = (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
     const digit = c >= 0x30 && c <= 0x39;
-    if (!letter && !digit && c !== 0x2b && c !== 0x2e && c !== 0x2d) return false;
+    if (!isLetter(c) && !digit && c !== 0x2b && c !== 0x2e && c !== 0x2d) return false;
   }
   return false;
 }
@@ -115,8 +114,7 @@ function termEnd(line: string, at: number, literal: boolean): number {
     end++;
     for (; end < line.length; end++) {
       const c = line.charCodeAt(end);
-      const letter = (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
-      if (!letter && !(c >= 0x30 && c <= 0x39) && c !== 0x2d) break;
+      if (!isLetter(c) && !(c >= 0x30 && c <= 0x39) && c !== 0x2d) break;
     }
   } else if (line.startsWith('^^', end)) return termEnd(line, end + 2, false);
   return end;
@@ -184,27 +182,13 @@ export function planDescriptions(
   check: (line: Line) => void,
 ): DescriptionPlan | undefined {
   const plan = new DescriptionPlan(baseIri);
-  const { vouched, refused } = planLines(plan, linesOf(fd, hash), check);
-  if (!vouched) return undefined;
-  if (refused !== undefined) throw refused;
-  plan.members.close();
-  return plan;
-}
-
-/** Plans `lines` into `plan`, numbering them on from its last; `check` sees each triple. */
-function planLines(
-  plan: DescriptionPlan,
-  lines: Iterable<string>,
-  check: (line: Line) => void,
-): { vouched: boolean; refused: unknown } {
   const last = plan.lastLines;
-  let number = plan.lines;
   let vouched = true;
   /** The first refusal `check` made: a file that is not vouched for is refused by the parser first. */
   let refused: unknown;
-  for (const text of lines) {
-    number++;
+  for (const text of linesOf(fd, hash)) {
     if (!vouched) continue;
+    const number = ++plan.lines;
     plan.lengths.push(text.length);
     // A carriage return ends a line for the store's parser: its line numbers would differ. A
     // replacement character may stand for bytes that are not UTF-8: the store's parser refuses them.
@@ -215,23 +199,26 @@ function planLines(
       plan.subjectEnds.push(-1);
       continue;
     }
-    if (line !== 'unknown') {
-      if (line.s.startsWith('_:')) last.set(line.s, number);
-      if (line.o.startsWith('_:')) last.set(line.o, number);
-      plan.subjectStarts.push(line.start);
-      plan.subjectEnds.push(line.start + line.s.length);
-      plan.objectEnds.push(line.end);
+    if (line === 'unknown' || !plan.add(line)) {
+      vouched = false;
+      continue;
     }
-    if (line === 'unknown' || !plan.add(line)) vouched = false;
-    else if (refused === undefined)
+    if (line.s.startsWith('_:')) last.set(line.s, number);
+    if (line.o.startsWith('_:')) last.set(line.o, number);
+    plan.subjectStarts.push(line.start);
+    plan.subjectEnds.push(line.start + line.s.length);
+    plan.objectEnds.push(line.end);
+    if (refused === undefined)
       try {
         check(line);
       } catch (error) {
         refused = error;
       }
   }
-  plan.lines = number;
-  return { vouched, refused };
+  if (!vouched) return undefined;
+  if (refused !== undefined) throw refused;
+  plan.members.close();
+  return plan;
 }
 
 /**
@@ -249,23 +236,18 @@ function checkSame(plan: DescriptionPlan, n: number, text: string | undefined, f
   );
 }
 
-/** A piece of the placed N-Quads, and the file's line its first line is. */
-export interface PlacedPiece {
-  readonly text: Buffer;
-  readonly firstLine: number;
-}
-
 /**
  * The second pass as pieces of about CHUNK_BYTES that the store may parse one by one (each `load`
  * labels blank nodes anew): a piece ends only after the last line of every blank node it holds
  * (`DescriptionPlan.lastLines`), and a triple in several graphs is in the others after the
- * piece's last line, so that the file's lines keep their numbers from the piece's first.
+ * piece's last line, so that the file's lines keep their numbers from the piece's first. Each
+ * piece comes with the file's line its first line is.
  */
 export function* placedPieces(
   fd: number,
   plan: DescriptionPlan,
   file: string,
-): Generator<PlacedPiece> {
+): Generator<{ readonly text: Buffer; readonly firstLine: number }> {
   const last = plan.lastLines;
   let piece: string[] = [];
   let more: string[] = [];
@@ -274,7 +256,7 @@ export function* placedPieces(
   let open = 0;
   let firstLine = 1;
   let n = 0;
-  const cut = (): PlacedPiece => {
+  const cut = () => {
     piece.push(...more);
     const done = { text: Buffer.from(`${piece.join('\n')}\n`), firstLine };
     piece = [];

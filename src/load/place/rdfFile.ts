@@ -35,16 +35,13 @@ export async function loadRdf(
   format: StoreFormat,
 ): Promise<number | undefined> {
   await load.flush();
-  /** The store's size, when this load counted it: each count is a pass over every quad. */
-  let size: number | undefined;
   const direct = load.store.size === 0;
   const target = direct ? load.store : new DatasetStore();
+  let read: Awaited<ReturnType<typeof readRdf>>;
   try {
-    const read = await readRdf(load, target, direct, file, format);
-    const ours = read.ours;
-    size = read.size;
+    read = await readRdf(load, target, direct, file, format);
     if (read.placed) load.placedWhileRead = true;
-    else if (!ours) {
+    else if (!read.ours) {
       target.mergeGraphs();
       load.rewritten += rewriteHttpBase(target, load.options.baseIri);
       // Its triples are placed with the rest at the end, where its literals are checked.
@@ -56,20 +53,21 @@ export async function loadRdf(
     if (!direct) {
       const nquads = target.dump();
       // Checked here, where the file they come from is known.
-      if (!ours) checkLiterals(file, nquads);
+      if (!read.ours) checkLiterals(file, nquads);
       load.store.load(nquads, 'nq', undefined, true);
     }
   } finally {
     if (!direct) target.free();
   }
   await nextTurn();
-  return size;
+  return read.size;
 }
 
 /**
  * Reads `file` into `target` (the load's store when `direct`): a snapshot of this base in pieces,
  * checked against its trailer; anything else through the store's parser. Returns whether it was a
- * snapshot of this base, and the store's size when that was counted.
+ * snapshot of this base, and the store's size when that was counted (each count is a pass over
+ * every quad).
  */
 async function readRdf(
   load: Load,
@@ -145,8 +143,20 @@ async function readRdf(
 }
 
 /**
+ * Runs `parse`, a call into the store's parser, with what it refuses placed in `file`: by the
+ * parser's message, its lines counted from `lineOffset`, or at the end of the file.
+ */
+function located(file: string, lineOffset: number, parse: () => void): void {
+  try {
+    parse();
+  } catch (error) {
+    throw locate(file, error as Error, lineOffset);
+  }
+}
+
+/**
  * Loads the N-Triples file open as `fd` straight into the graphs of its descriptions, a piece at a
- * time (parsed whole, the store's peak grew by a third); false (nothing loaded) when the placing
+ * time, so that the store's peak stays that of a piece; false (nothing loaded) when the placing
  * cannot vouch for the file.
  */
 function placedHere(
@@ -159,19 +169,15 @@ function placedHere(
   const plan = planDescriptions(fd, baseIri, hash, (line) => checkLiteral(file, line));
   if (!plan) return false;
   for (const piece of placedPieces(fd, plan, file))
-    try {
-      target.load(piece.text, 'nq', `${baseIri}/`);
-    } catch (error) {
-      throw locate(file, error as Error, piece.firstLine - 1);
-    }
+    located(file, piece.firstLine - 1, () => target.load(piece.text, 'nq', `${baseIri}/`));
   return true;
 }
 
 /**
  * A snapshot's bytes before its trailer, in pieces that end at its chunk marks, which
  * `writeSnapshot` puts only where no blank node spans them (each `load` call labels blank nodes
- * anew). The event loop turns whenever a time slice is used up, so a server reloading answers
- * requests every few milliseconds. One without marks is one piece.
+ * anew). The event loop turns whenever a time slice is used up, so that a server reloading keeps
+ * answering requests. One without marks is one piece.
  */
 async function loadSnapshot(
   target: DatasetStore,
@@ -187,11 +193,7 @@ async function loadSnapshot(
   let lines = 0;
   const load = (piece: Buffer) => {
     hash.update(piece);
-    try {
-      target.load(piece, 'nq', undefined, true);
-    } catch (error) {
-      throw locate(file, error as Error, lines);
-    }
+    located(file, lines, () => target.load(piece, 'nq', undefined, true));
     lines += countLines(piece);
   };
   for (const text of markedTexts(readsOf(file, fd, end))) {

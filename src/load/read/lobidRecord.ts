@@ -4,8 +4,7 @@
 // context is lobid's, on lobid's host: the fields are read by their names, not expanded as JSON-LD.
 import { LIBTYPE } from '../../rdf/libtype';
 import { CC0, PREFIXES, RDF_TYPE } from '../../rdf/namespaces';
-import { fileHead } from '../../util/utf8';
-import { readLines } from './listRecords';
+import { firstLine, malformed, numberedLines } from './listRecords';
 import { LoadError } from '../loadError';
 import { IRI_SAFE_ISIL, iri, text, Triples } from '../../mapping/recordTriples';
 import type { SkippedRecord, SourceRecord } from '../../mapping/sourceRecord';
@@ -54,9 +53,7 @@ const LOBID_FIRST_LINE =
  * change log this service writes, say) name no lobid context.
  */
 export function sniffLobid(file: string): boolean {
-  const head = fileHead(file, 64 * 1024).replace(/^\uFEFF/, '');
-  const end = head.indexOf('\n');
-  return LOBID_FIRST_LINE.test(end === -1 ? head : head.slice(0, end));
+  return LOBID_FIRST_LINE.test(firstLine(file));
 }
 
 /** Every document of the lobid bulk file `file`, mapped; a line that is no JSON refuses the file. */
@@ -64,53 +61,37 @@ export function* readLobid(
   file: string,
   { baseIri, blankNodePrefix }: { baseIri: string; blankNodePrefix: () => string },
 ): Generator<SourceRecord | SkippedRecord> {
-  const lines = readLines(file);
-  for (let index = 0; index < lines.length; index++) {
-    const line = lines[index]!.trim();
+  for (const [text, origin, n] of numberedLines(file)) {
+    const line = text.trim();
     if (line === '') continue;
     let parsed: unknown;
     try {
       parsed = JSON.parse(line);
     } catch (error) {
-      throw new LoadError(file, index + 1, 1, `not a JSON line: ${(error as Error).message}`);
+      throw new LoadError(file, n, 1, `not a JSON line: ${(error as Error).message}`);
     }
-    const origin = `${file}:${index + 1}`;
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      yield {
-        origin,
-        id: undefined,
-        reason: 'not a JSON-LD document (an object)',
-        kind: 'malformed',
-      };
-      continue;
-    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      yield malformed(origin, undefined, 'not a JSON-LD document (an object)');
     // The bulk form's action line names the document that follows: nothing to map.
-    if ('index' in parsed && Object.keys(parsed).length === 1) continue;
-    yield lobidRecord(parsed as LobidDocument, {
-      baseIri,
-      origin,
-      blankNodePrefix: blankNodePrefix(),
-    });
+    else if (!('index' in parsed && Object.keys(parsed).length === 1))
+      yield lobidRecord(parsed as LobidDocument, baseIri, origin, blankNodePrefix());
   }
 }
 
 /** One lobid document as a published institution, or why it is left out. */
-export function lobidRecord(
+function lobidRecord(
   doc: LobidDocument,
-  options: { baseIri: string; origin: string; blankNodePrefix: string },
+  baseIri: string,
+  origin: string,
+  blankNodePrefix: string,
 ): SourceRecord | SkippedRecord {
-  const isil = text(str(doc.isil)) ?? '';
-  const skip = (reason: string): SkippedRecord => ({
-    origin: options.origin,
-    id: isil || undefined,
-    reason,
-    kind: 'malformed',
-  });
-  if (!isil) return skip('no ISIL (its "isil" field)');
-  if (!IRI_SAFE_ISIL.test(isil)) return skip(`the ISIL "${isil}" cannot stand in an IRI`);
-  const R = `<${options.baseIri}/resource/organisations/${isil}>`;
-  const D = `<${options.baseIri}/data/organisations/${isil}>`;
-  const out = new Triples(options.blankNodePrefix);
+  const isil = text(str(doc.isil));
+  if (!isil) return malformed(origin, undefined, 'no ISIL (its "isil" field)');
+  if (!IRI_SAFE_ISIL.test(isil))
+    return malformed(origin, isil, `the ISIL "${isil}" cannot stand in an IRI`);
+  const R = `<${baseIri}/resource/organisations/${isil}>`;
+  const D = `<${baseIri}/data/organisations/${isil}>`;
+  const out = new Triples(blankNodePrefix);
   out.add(R, RDF_TYPE, `<${foaf}Organization>`);
   out.literal(R, `${foaf}name`, str(doc.name));
   out.literal(R, `${dc}identifier`, `(ISIL)${isil}`);
@@ -149,7 +130,7 @@ export function lobidRecord(
     status: 'published',
     modified: modified?.date,
     ntriples: out.toString(),
-    origin: options.origin,
+    origin,
   };
 }
 

@@ -5,13 +5,13 @@
 // READERS: `--format`, detection by extension, and the loading path all follow from the list.
 import type { StoreFormat } from '../../store/embedded/datasetStore';
 import { LoadError } from '../loadError';
-import { readLinkList, sniffLinks, type LinkRecord } from './links';
-import { readNameList, readRedirectList, sniffList, type ListKind } from './listRecords';
+import { malformed, readNameList, readRedirectList, sniffList, type ListKind } from './listRecords';
 import { readLobid, sniffLobid } from './lobidRecord';
 import { convertRecord } from '../../mapping/pica/convert';
 import { readPica, sniffPica, type PicaForm } from '../../mapping/pica/read';
 import type { SkippedRecord, SourceRecord } from '../../mapping/sourceRecord';
-import { readPositions, type PositionRecord } from './wikidataPositions';
+import { readLinkList, readPositions, sniffLinks } from './wikidata';
+import type { LinkRecord, PositionRecord } from './wikidata';
 
 /** What a record reader is told: where IRIs are minted, and labels for each record's blank nodes. */
 export interface RecordContext {
@@ -39,11 +39,11 @@ export interface RecordReader<F extends string = string> extends ReaderBase<F> {
    * The file's records, converted, each with its position in `origin`; a file not well-formed as
    * a whole throws (a LoadError, or a PicaFileError the loader places).
    */
-  readonly records: (
-    file: string,
-    context: RecordContext,
-  ) => Iterable<SourceRecord | SkippedRecord | LinkRecord | PositionRecord>;
+  readonly records: (file: string, context: RecordContext) => Iterable<ReadRecord>;
 }
+
+/** What a record reader reads: records, the records it skips, and Wikidata's statements. */
+export type ReadRecord = SourceRecord | SkippedRecord | LinkRecord | PositionRecord;
 
 export interface RdfReader<F extends StoreFormat = StoreFormat> extends ReaderBase<F> {
   /** Parsed by the store as this format. */
@@ -83,8 +83,7 @@ function* picaRecords(
 ): Generator<SourceRecord | SkippedRecord> {
   for (const record of readPica(file, form)) {
     const origin = `${file}, ${record.position}`;
-    if ('malformed' in record)
-      yield { origin, id: record.id, reason: record.reason, kind: 'malformed' };
+    if ('malformed' in record) yield malformed(origin, record.id, record.reason);
     else yield convertRecord(record, { baseIri, origin, blankNodePrefix: blankNodePrefix() });
   }
 }
@@ -117,7 +116,7 @@ function listReader<F extends ListKind>(
     extensions: ['.tsv'],
     recognise: (file) => sniffList(file) === format,
     describes,
-    records: (file, { baseIri }) => read(file, { baseIri }),
+    records: read,
   };
 }
 
@@ -142,7 +141,7 @@ const LINK_LIST: RecordReader<'links'> = {
   recognise: sniffLinks,
   describes:
     'a links source (Wikidata\'s ISIL lookup, header "?item<TAB>?itemLabel<TAB>?isil<TAB>?gndId<TAB>?dbsId")',
-  records: (file) => readLinkList(file),
+  records: readLinkList,
 };
 
 /** Wikidata's positions, a GeoJSON query answer: joined to institutions through the links graph. */
@@ -150,7 +149,7 @@ const POSITIONS: RecordReader<'positions'> = {
   format: 'positions',
   extensions: ['.geojson'],
   describes: "a positions source (GeoJSON of Wikidata items' points)",
-  records: (file) => readPositions(file),
+  records: readPositions,
 };
 
 /** lobid-organisations' bulk JSON-LD lines: one institution's document a line. */
@@ -159,7 +158,7 @@ const LOBID_LINES: RecordReader<'lobid'> = {
   extensions: ['.jsonl', '.ndjson'],
   recognise: sniffLobid,
   describes: "lobid-organisations' JSON-LD lines",
-  records: (file, context) => readLobid(file, context),
+  records: readLobid,
 };
 
 // A reader that recognises its files comes before one of the same extension that does not.

@@ -3,13 +3,6 @@
 import { CONTEXT, CONTEXT_PATH } from '../../rdf/context';
 import { otherScheme } from '../../rdf/iris';
 
-/** Whether `value` names the context this service serves (under either form of the base). */
-function namesServedContext(value: unknown, baseIri: string): boolean {
-  if (typeof value !== 'string' || !value.endsWith(CONTEXT_PATH)) return false;
-  const base = value.slice(0, -CONTEXT_PATH.length);
-  return base === baseIri || base === otherScheme(baseIri);
-}
-
 /**
  * A JSON-LD document with the context this service serves put in place of its IRI: the documents
  * the service serves name it by its absolute IRI under BASE_IRI, which the store's JSON-LD reader
@@ -28,12 +21,13 @@ export function servedContextInline(bytes: Buffer, baseIri: string): Buffer {
     return bytes;
   }
   let replaced = false;
+  // The context this service serves, named under either form of the base.
   const inline = (value: unknown): unknown => {
-    if (namesServedContext(value, baseIri)) {
-      replaced = true;
-      return CONTEXT;
-    }
-    return value;
+    if (typeof value !== 'string' || !value.endsWith(CONTEXT_PATH)) return value;
+    const base = value.slice(0, -CONTEXT_PATH.length);
+    if (base !== baseIri && base !== otherScheme(baseIri)) return value;
+    replaced = true;
+    return CONTEXT;
   };
   // Recursion is safe: the document nests MAX_NESTING_DEPTH levels at most (checkJsonDepth).
   const visit = (value: unknown): void => {

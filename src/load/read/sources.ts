@@ -1,5 +1,5 @@
 // Which files a load reads: the sources given, folders walked for known extensions, each file's
-// format (src/load/readers/), and everything that cannot be read refused before any file is opened.
+// format (readers.ts), and everything that cannot be read refused before any file is opened.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileHead } from '../../util/utf8';
@@ -44,30 +44,11 @@ const notAFormat = (extension: string): string =>
   `${extension ? `unknown extension "${extension}"` : 'no extension'}: not a format the loader reads`;
 
 /**
- * The format of `entry`, of a known extension; in a folder (not `given`), a file no reader of its
- * extension takes is not read but named in `skipped`, with why.
- */
-function detectIn(
-  entry: string,
-  extension: string,
-  given: boolean,
-  skipped: SkippedFile[],
-): SourceFormat | undefined {
-  try {
-    return detect(entry, extension);
-  } catch (error) {
-    if (given || !(error instanceof LoadError)) throw error;
-    skipped.push({ file: entry, reason: error.reason });
-    return undefined;
-  }
-}
-
-/**
  * The files to read: given files as they are, folders walked in name order for known extensions
- * (the other files found there are `skipped`, named with why).
- * Everything that cannot be read is refused before any file is opened: opening a FIFO waits for a
- * writer that may never come, and a device may never end. So are sources larger together than
- * MAX_INPUT_BYTES (snapshots: MAX_SNAPSHOT_BYTES), told from their sizes.
+ * (the other files found there are `skipped`, named with why; so is one no reader of its extension
+ * takes). Everything that cannot be read is refused before any file is opened: opening a FIFO
+ * waits for a writer that may never come, and a device may never end. So are sources larger
+ * together than MAX_INPUT_BYTES (snapshots: MAX_SNAPSHOT_BYTES), told from their sizes.
  */
 export function expandSources(
   sources: readonly string[],
@@ -79,6 +60,7 @@ export function expandSources(
   let snapshots = 0;
   let others = 0;
   const visit = (entry: string, given: boolean) => {
+    const refuse = (reason: string) => new LoadError(entry, undefined, undefined, reason);
     const extension = path.extname(entry).toLowerCase();
     const known = format !== undefined || knownExtension(extension);
     let stat: fs.Stats;
@@ -86,34 +68,25 @@ export function expandSources(
       stat = fs.statSync(entry);
     } catch (error) {
       // In a folder, what the loader would not read anyway is no reason to refuse.
-      if (!given && !known) {
-        skipped.push({ file: entry, reason: notAFormat(extension) });
-        return;
-      }
-      throw new LoadError(entry, undefined, undefined, unreadable(entry, error as Error));
+      if (given || known) throw refuse(unreadable(entry, error as Error));
+      skipped.push({ file: entry, reason: notAFormat(extension) });
+      return;
     }
     if (stat.isDirectory()) {
       let names: string[];
       try {
         names = fs.readdirSync(entry).sort();
       } catch (error) {
-        throw new LoadError(entry, undefined, undefined, unreadable(entry, error as Error));
+        throw refuse(unreadable(entry, error as Error));
       }
       for (const name of names) visit(path.join(entry, name), false);
       return;
     }
     if (!known) {
-      if (given)
-        throw new LoadError(
-          entry,
-          undefined,
-          undefined,
-          `unknown extension; use --format (${FORMAT_NAMES.join(', ')})`,
-        );
+      if (given) throw refuse(`unknown extension; use --format (${FORMAT_NAMES.join(', ')})`);
       skipped.push({ file: entry, reason: notAFormat(extension) });
       return;
     }
-    const refuse = (reason: string) => new LoadError(entry, undefined, undefined, reason);
     if (stat.isFIFO()) throw refuse('a FIFO (named pipe), not a file');
     if (stat.isSocket()) throw refuse('a socket, not a file');
     if (!stat.isFile()) throw refuse('not a regular file (a device?)');
@@ -123,8 +96,14 @@ export function expandSources(
     } catch {
       throw refuse('permission denied');
     }
-    const detected = format ?? detectIn(entry, extension, given, skipped);
-    if (detected === undefined) return;
+    let detected = format;
+    try {
+      detected ??= detect(entry, extension);
+    } catch (error) {
+      if (given || !(error instanceof LoadError)) throw error;
+      skipped.push({ file: entry, reason: error.reason });
+      return;
+    }
     const snapshot = detected === 'nq' && fileHead(entry, SNAPSHOT_START.length) === SNAPSHOT_START;
     const [limit, name] = snapshot
       ? [MAX_SNAPSHOT_BYTES, 'MAX_SNAPSHOT_BYTES']

@@ -15,8 +15,8 @@ import {
   writeSnapshot,
 } from '../../../src/load/loadSources';
 import type { LoadReport } from '../../../src/load/loadSources';
-import { GND, LINK_LIST_HEADER, WIKIDATA } from '../../../src/load/read/links';
-import { PREFIXES } from '../../../src/rdf/namespaces';
+import { LINK_LIST_HEADER } from '../../../src/load/read/wikidata';
+import { GND, PREFIXES, WIKIDATA } from '../../../src/rdf/namespaces';
 import type { DatasetStore } from '../../../src/store/embedded/datasetStore';
 import type { Service } from '../../../src/documents/service';
 import {

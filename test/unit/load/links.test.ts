@@ -4,14 +4,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  GND,
   LINK_LIST_HEADER,
   linksDate,
   readLinkList,
   sniffLinks,
-  WIKIDATA,
   type LinkRecord,
-} from '../../../src/load/read/links';
+} from '../../../src/load/read/wikidata';
+import { GND, WIKIDATA } from '../../../src/rdf/namespaces';
 import { LoadError } from '../../../src/load/loadError';
 import type { SkippedRecord } from '../../../src/mapping/sourceRecord';
 import { tempDir, REAL_DATA, needsThirdParty } from '../../support';

@@ -1,11 +1,11 @@
-// The positions source's reader (src/load/read/wikidataPositions.ts): one point per Wikidata item, the
+// The positions source's reader (src/load/read/wikidata.ts): one point per Wikidata item, the
 // query's date from the file's name, features without an item or a point skipped, a file that is
 // no FeatureCollection refused.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { LoadError } from '../../../src/load/loadError';
-import { readPositions } from '../../../src/load/read/wikidataPositions';
+import { readPositions } from '../../../src/load/read/wikidata';
 import { tempDir } from '../../support';
 
 const feature = (item: unknown, coordinates: unknown, type = 'Point') => ({
