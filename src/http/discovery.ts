@@ -241,7 +241,7 @@ const LINK_TARGETS = [
 ] as const;
 
 /**
- * The links to the same institutions elsewhere (src/load/place/linkSet.ts), kept in a graph of their own
+ * The links to the same institutions elsewhere (src/load/place/wikidataSets.ts), kept in a graph of their own
  * and served in the documents as `owl:sameAs`: the graph as a subset of the dataset (from
  * Wikidata, its date, its counts), and within it one VoID linkset per target, as VoID wants a
  * linkset to link two datasets: to Wikidata's items and to the GND's entities.

@@ -4,7 +4,7 @@ import type { Isil } from './isil';
 export const RESOURCE_PATH = '/resource/organisations/';
 export const DATA_PATH = '/data/organisations/';
 export const DIRECTORY_PATH = '/isil/';
-/** The graph of the links to the same institutions elsewhere (src/load/place/linkSet.ts). */
+/** The graph of the links to the same institutions elsewhere (src/load/place/wikidataSets.ts). */
 export const LINKS_PATH = '/data/links';
 /** The change feed (docs/history.md): an LDES, its pages below it. */
 export const FEED_PATH = '/feed';

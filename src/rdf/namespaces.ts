@@ -24,6 +24,6 @@ export type Prefix = keyof typeof PREFIXES;
 export const RDF_TYPE = `${PREFIXES.rdf}type`;
 export const XSD_STRING = `${PREFIXES.xsd}string`;
 export const CC0 = 'http://creativecommons.org/publicdomain/zero/1.0/';
-/** The IRI space every Wikidata item is published under, and the GND's (links out, src/load/read/links.ts). */
+/** The IRI space every Wikidata item is published under, and the GND's (links out, src/load/read/wikidata.ts). */
 export const WIKIDATA = 'http://www.wikidata.org/entity/';
 export const GND = 'https://d-nb.info/gnd/';

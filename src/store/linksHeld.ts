@@ -1,5 +1,5 @@
 // What a version's links graph holds (queries/links.rq), read alike from both adapters: the links
-// to the same institutions elsewhere that a links source gave (src/load/place/linkSet.ts writes them).
+// to the same institutions elsewhere that a links source gave (src/load/place/wikidataSets.ts writes them).
 import { Algebra } from 'sparqlalgebrajs';
 import type { SelectBinding } from './bindings';
 import { loadTemplate, type CheckedIri, type QueryTemplate } from './queries';

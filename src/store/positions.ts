@@ -1,5 +1,5 @@
 // What a version's positions graph holds (queries/positions.rq): Wikidata's point for each
-// institution its links name an item of (src/load/place/positionSet.ts writes them). Read once per
+// institution its links name an item of (src/load/place/wikidataSets.ts writes them). Read once per
 // version; the map, geo search and the GeoJSON export use them where a record has no coordinates.
 import { Algebra } from 'sparqlalgebrajs';
 import { isilOfInstitutionIri } from '../rdf/iris';

@@ -43,7 +43,7 @@ export class DatasetStore {
   constructor(private readonly queries: Queries = loadQueries()) {}
 
   /**
-   * Whether the links graph holds links (src/load/place/linkSet.ts): known once `readLinks` has read
+   * Whether the links graph holds links (src/load/place/wikidataSets.ts): known once `readLinks` has read
    * them. Without, `describe` reads the description's graph alone (queries/describeOwn.rq), which
    * is cheaper; a store still loading is described with its links, to be sure.
    */
