@@ -103,9 +103,9 @@ export function snapshotBase(fd: number): string | undefined {
 
 /** Where the last line of the file starts (the line after the last newline but one). */
 function lastLineStart(fd: number, size: number): number {
-  let end = size > 0 && readByte(fd, size - 1) === 0x0a ? size - 1 : size;
   const block = Buffer.allocUnsafe(1 << 16);
-  while (end > 0) {
+  // The last byte is left out: a newline there ends the last line.
+  for (let end = size - 1; end > 0;) {
     const from = Math.max(0, end - block.length);
     const read = fs.readSync(fd, block, 0, end - from, from);
     const at = block.subarray(0, read).lastIndexOf(0x0a);
@@ -115,34 +115,20 @@ function lastLineStart(fd: number, size: number): number {
   return 0;
 }
 
-function readByte(fd: number, at: number): number | undefined {
-  const byte = Buffer.alloc(1);
-  return fs.readSync(fd, byte, 0, 1, at) === 1 ? byte[0] : undefined;
-}
-
 /**
  * The start of each line of the file (without its newline; at most LINE_HEAD bytes of it), in
  * order, read in pieces. Only the start of a line is kept: a line of megabytes is not gathered.
  */
 function forEachLineHead(fd: number, visit: (head: Buffer) => void): void {
   let carry: Buffer = Buffer.alloc(0);
-  /** Whether the line being read is longer than what is carried of it. */
-  let cut = false;
   for (const chunk of chunks(fd)) {
+    const text = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
     let start = 0;
-    for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, start)) {
-      const rest = chunk.subarray(start, Math.min(at, start + LINE_HEAD));
-      visit(carry.length > 0 || cut ? headOf(carry, rest, cut) : rest);
-      carry = Buffer.alloc(0);
-      cut = false;
+    for (let at = text.indexOf(0x0a); at !== -1; at = text.indexOf(0x0a, start)) {
+      visit(text.subarray(start, Math.min(at, start + LINE_HEAD)));
       start = at + 1;
     }
-    if (cut) continue;
-    carry = Buffer.concat([carry, chunk.subarray(start)]);
-    if (carry.length > LINE_HEAD) {
-      carry = carry.subarray(0, LINE_HEAD);
-      cut = true;
-    }
+    carry = text.subarray(start, start + LINE_HEAD);
   }
   if (carry.length > 0) visit(carry);
 }
@@ -150,17 +136,12 @@ function forEachLineHead(fd: number, visit: (head: Buffer) => void): void {
 /** How much of each line `forEachLineHead` keeps. */
 const LINE_HEAD = 1 << 16;
 
-/** The start of a line: what was carried of it, and the rest read, up to LINE_HEAD bytes. */
-function headOf(carried: Buffer, rest: Buffer, cut: boolean): Buffer {
-  return cut ? carried : Buffer.concat([carried, rest]).subarray(0, LINE_HEAD);
-}
-
 export function readTrailer(file: string, fd: number, baseIri: string): Trailer {
   const size = fs.fstatSync(fd).size;
   const start = lastLineStart(fd, size);
   const head = Buffer.alloc(Math.min(INDEX_LINE.length, size - start));
   fs.readSync(fd, head, 0, head.length, start);
-  if (!startsWithText(head, INDEX_LINE)) throw notWhole(file, fd, baseIri);
+  if (!head.equals(Buffer.from(INDEX_LINE))) throw notWhole(file, fd, baseIri);
   const bytes = Buffer.allocUnsafe(size - start);
   fs.readSync(fd, bytes, 0, bytes.length, start);
   const refuse = (reason: string) => new LoadError(file, undefined, undefined, reason);
@@ -293,12 +274,6 @@ export function trailerRows(trailer: Trailer, store: DatasetStore): SelectBindin
       Object.values(row).every(isBoundTerm),
   );
   return wellFormed ? (rows as SelectBinding[]) : undefined;
-}
-
-/** Whether `buffer` starts with the UTF-8 bytes of `text`. */
-function startsWithText(buffer: Buffer, text: string): boolean {
-  const bytes = Buffer.from(text);
-  return buffer.length >= bytes.length && buffer.subarray(0, bytes.length).equals(bytes);
 }
 
 /** Whether `error` is V8 refusing to make a string longer than it can. */
