@@ -2,8 +2,6 @@
 // so that a load can hand it to the store piece by piece (each `load` labels blank nodes anew).
 import { CHUNK_MARK, SNAPSHOT_CHUNK_BYTES } from './snapshot';
 
-export { CHUNK_MARK, SNAPSHOT_CHUNK_BYTES };
-
 /**
  * The blank-node labels of an N-Quads line: each `_:` at its start or after a space, up to the
  * next space or the line's end (a label in a literal counts too, which only joins groups that need not be). A scan,
