@@ -94,18 +94,14 @@ const logId = (log: { readonly contents: { readonly id?: string } }) =>
 
 /** The log version a snapshot names in its trailer, if the file is a whole snapshot that does. */
 export function snapshotPointer(file: string, baseIri: string): Pointer | undefined {
-  let fd: number;
+  let fd: number | undefined;
   try {
     fd = fs.openSync(file, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
     return readTrailer(file, fd, baseIri).history;
   } catch {
     return undefined;
   } finally {
-    fs.closeSync(fd);
+    if (fd !== undefined) fs.closeSync(fd);
   }
 }
 
@@ -114,30 +110,23 @@ export function snapshotPointer(file: string, baseIri: string): Pointer | undefi
  * the load wrote its pieces to (`LoadOptions.snapshot`) is ended and renamed, or removed when the
  * version does not go live.
  */
-export async function commitVersion(
+export function commitVersion(
   loaded: Loaded,
   target: VersionTarget,
   options: CommitOptions = {},
-  states?: DatasetStates,
 ): Promise<Committed> {
-  try {
-    return await committed(loaded, target, options, states);
-  } finally {
-    loaded.canonical?.snapshot?.discard();
-  }
+  return committed(loaded, target, options).finally(() => loaded.canonical?.snapshot?.discard());
 }
 
 async function committed(
   loaded: Loaded,
   target: VersionTarget,
   options: CommitOptions,
-  states: DatasetStates | undefined,
 ): Promise<Committed> {
   const { dataset } = loaded;
   const { version } = dataset;
-  const phase = options.onPhase ?? (() => undefined);
   if (target.historyDir === '') {
-    phase('snapshot');
+    options.onPhase?.('snapshot');
     return {
       written: await writeSnapshot(loaded, target.dataset),
       version,
@@ -145,7 +134,7 @@ async function committed(
       dropped: 0,
     };
   }
-  phase('log');
+  options.onPhase?.('log');
   const at = options.at ?? (() => undefined);
   const writer = new LogWriter(target.historyDir, target.baseIri);
   writer.acquire();
@@ -161,7 +150,7 @@ async function committed(
       // is not it (a restored older file), naming the log's version.
       const current = pointer?.version === version && pointer.time === last.time;
       const history = { version, time: last.time, ...logId(log) };
-      phase('snapshot');
+      options.onPhase?.('snapshot');
       return {
         written: current ? undefined : await writeSnapshot(loaded, target.dataset, { history }),
         version,
@@ -175,7 +164,7 @@ async function committed(
     const now = { version, time };
     // The load's own states (no second reading), unless it took them from a trailer or cache.
     const own = loaded.history.descriptions.size > 0 ? loaded.history : undefined;
-    const { states: next, descriptions } = states ?? own ?? (await statesOf(dataset));
+    const { states: next, descriptions } = own ?? (await statesOf(dataset));
     const changes = diff(last === undefined ? undefined : statesAfter(log.versions), next);
     writer.append({
       ...now,
@@ -186,7 +175,7 @@ async function committed(
     });
     at('append');
     // The log is flushed: the snapshot that names its version is written and renamed into place.
-    phase('snapshot');
+    options.onPhase?.('snapshot');
     const written = await writeSnapshot(loaded, target.dataset, {
       history: { ...now, ...logId(log) },
       beforeRename: () => at('before-rename'),
