@@ -7,7 +7,6 @@ import fs from 'node:fs';
 import { descriptionIri, institutionIri, RESOURCE_PATH } from '../rdf/iris';
 import { Dataset } from '../store/dataset';
 import { DatasetIndex } from '../store/datasetIndex';
-import type { SelectBinding } from '../store/bindings';
 import type { DatasetStore } from '../store/embedded/datasetStore';
 import { holdsInstitution } from '../store/embedded/updates';
 import { checkLiteral } from './limits';
@@ -34,11 +33,9 @@ export { LoadError, NoInstitutionError };
 export type * from './report';
 export { FORMAT_NAMES, type SourceFormat } from './read/readers';
 export { MAX_INPUT_BYTES, MAX_LITERAL_LENGTH, MAX_NESTING_DEPTH } from './limits';
-export { expandSources } from './read/sources';
-export { MAX_SNAPSHOT_BYTES, snapshotHeader, type SnapshotHistory } from './snapshot/snapshot';
+export { MAX_SNAPSHOT_BYTES, snapshotHeader } from './snapshot/snapshot';
 export { chunkedNQuads } from './snapshot/snapshotPieces';
 export { writeSnapshot, type WrittenSnapshot } from './snapshot/snapshotWriter';
-export type { CanonicalDataset, VersionHistory } from './describe/canonicalDataset';
 
 /**
  * Loads every source into a new store, resolves ISILs held by several sources, rewrites `http://`
@@ -88,8 +85,12 @@ export async function loadSources(
       load.snapshotRows !== undefined && !placed && !combined
         ? DatasetIndex.order(load.snapshotRows)
         : await Dataset.indexRows(load.store);
-    const { linksPlaced, grew } = placeBeside(load, rows, options.baseIri);
-    if (grew) size = load.store.size;
+    // The links of links sources, for the live institutions the rows name, then Wikidata's
+    // positions, joined to them through those links.
+    const linksPlaced =
+      load.links.size > 0 ? load.links.place(load.store, options.baseIri, rows) : undefined;
+    if (load.positions.place(load.store, options.baseIri) > 0 || linksPlaced)
+      size = load.store.size;
     const links = load.store.readLinks(options.baseIri);
     const dataset = await Dataset.fromRows(load.store, options.baseIri, '', rows, links);
     dataset.positions = readPositions(load.store, options.baseIri);
@@ -186,20 +187,6 @@ async function validateApart(
   await pool.describeAll(baseIri, jobs(), isils.length, (done, results) =>
     results.forEach((r, k) => found(done[k]!.subject.isil, r.defects ?? [])),
   );
-}
-
-/**
- * The links of links sources, for the live institutions the rows name (src/load/place/linkSet.ts), then
- * Wikidata's positions, joined to them through those links (src/load/place/positionSet.ts).
- */
-function placeBeside(
-  load: Load,
-  rows: readonly SelectBinding[],
-  baseIri: string,
-): { linksPlaced: LinksPlaced | undefined; grew: boolean } {
-  const linksPlaced = load.links.size > 0 ? load.links.place(load.store, baseIri, rows) : undefined;
-  const positioned = load.positions.place(load.store, baseIri);
-  return { linksPlaced, grew: linksPlaced !== undefined || positioned > 0 };
 }
 
 function reportOf(
