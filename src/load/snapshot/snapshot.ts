@@ -8,10 +8,8 @@ import { PREFIXES } from '../../rdf/namespaces';
 import { DatasetStore, type SelectBinding } from '../../store/embedded/datasetStore';
 import { LoadError } from '../loadError';
 import { chunks, figure } from '../reading';
-import { readCompactStates, VERSION_LENGTH } from '../../history/canonical';
+import { readCompactStates } from '../../history/canonical';
 import type { InstitutionState } from '../../history/model';
-
-export { VERSION_LENGTH };
 
 /**
  * The largest snapshot a load reads or writes: 512 MiB, above what sources of MAX_INPUT_BYTES come
