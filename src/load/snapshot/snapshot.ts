@@ -285,15 +285,6 @@ export function isStringTooLong(error: unknown): boolean {
   );
 }
 
-/** Whether `bytes`, read after `carried`, hold a chunk mark (one may start in what was carried). */
-function endsPiece(carried: readonly Buffer[], bytes: Buffer, mark: Buffer): boolean {
-  const last = carried.at(-1);
-  if (last === undefined) return bytes.includes(mark);
-  const before = last.length >= mark.length ? last : Buffer.concat(carried.slice(-2));
-  const overlap = before.subarray(Math.max(0, before.length - mark.length + 1));
-  return Buffer.concat([overlap, bytes]).includes(mark);
-}
-
 /**
  * `reads` of N-Quads gathered into texts that each end where a chunk mark starts (`\n# chunk\n`:
  * the text ends with its newline, the next begins with the comment), the last with whatever
@@ -304,15 +295,18 @@ function endsPiece(carried: readonly Buffer[], bytes: Buffer, mark: Buffer): boo
 export function* markedTexts(reads: Iterable<Buffer>): Generator<Buffer> {
   const mark = Buffer.from(`\n${CHUNK_MARK}`);
   let carry: Buffer[] = [];
+  /** The last bytes carried, fewer than a mark's: one may start there. */
+  let tail: Buffer = Buffer.alloc(0);
   for (const bytes of reads) {
-    if (!endsPiece(carry, bytes, mark)) {
-      carry.push(bytes);
-      continue;
+    const seen = Buffer.concat([tail, bytes]);
+    carry.push(bytes);
+    if (seen.includes(mark)) {
+      const text = Buffer.concat(carry);
+      const cut = text.lastIndexOf(mark) + 1;
+      yield text.subarray(0, cut);
+      carry = [text.subarray(cut)];
     }
-    const text = carry.length > 0 ? Buffer.concat([...carry, bytes]) : bytes;
-    const cut = text.lastIndexOf(mark) + 1;
-    yield text.subarray(0, cut);
-    carry = [text.subarray(cut)];
+    tail = (carry.length > 1 ? seen : carry[0]!).subarray(1 - mark.length);
   }
   const rest = Buffer.concat(carry);
   if (rest.length > 0) yield rest;
