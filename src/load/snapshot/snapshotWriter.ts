@@ -169,21 +169,18 @@ export async function writeSnapshot(
     const read = own
       ? loaded.canonical!.history
       : (await canonicalDataset(dataset, undefined, undefined, undefined, writer)).history;
-    const { version, rest, states } = read;
     const bytes = writer.finish({
+      ...read,
       triples: dataset.store.size,
       institutions: dataset.institutionCount,
       withdrawn: dataset.withdrawnCount,
-      version,
-      rest,
       history,
       query: queryHash(dataset.store),
       rows,
-      states,
     });
     beforeRename?.();
     writer.rename();
-    return { bytes, version };
+    return { bytes, version: read.version };
   } finally {
     writer.discard();
   }
