@@ -215,7 +215,7 @@ export function completeCommit(
 /**
  * The time of a new version after `last`, and, for a log's first, what it made of the version
  * served before it: the same version adopts the time it was served at; another one it could not
- * log first (`logServed`) leaves the history to start anew.
+ * log first (`firstOfLog`) leaves the history to start anew.
  */
 function timeOf(
   version: string,
@@ -233,34 +233,29 @@ function timeOf(
   };
 }
 
-/** For a log without versions: the version served at the target, and the other one logged first. */
+/**
+ * For a log without versions: the version served at the target, and another one served without a
+ * log, logged as the log's first at the time it was served at and committed at once (it is what
+ * the target serves): its mementos and feed pages stay, and the new version follows it as a
+ * change.
+ */
 async function firstOfLog(
   writer: LogWriter,
   empty: boolean,
   version: string,
   options: CommitOptions,
 ): Promise<{ served?: Served; kept?: VersionInfo }> {
-  if (!empty || options.resetHistory) return {};
-  const served = await options.served?.();
-  return { served, kept: served?.version !== version ? logServed(writer, served) : undefined };
-}
-
-/**
- * Logs another version served without a log as the log's first, at the time it was served at, and
- * commits it at once (it is what the target serves): its mementos and feed pages stay, and the new
- * version follows it as a change. Undefined when there is nothing to log.
- */
-function logServed(writer: LogWriter, served: Served | undefined): VersionInfo | undefined {
-  if (served?.past === undefined || served.time === undefined) return undefined;
-  const { past } = served;
-  const info = { version: served.version, time: served.time };
+  const served = empty && !options.resetHistory ? await options.served?.() : undefined;
+  const { past, time } = served ?? {};
+  if (served?.version === version || past === undefined || time === undefined) return { served };
+  const kept = { version: served!.version, time };
   writer.append({
-    ...info,
+    ...kept,
     changes: diff(undefined, past.states),
     description: describedBy(past.descriptions),
     institutions: past.institutions,
     withdrawn: past.withdrawn,
   });
-  writer.commit(info);
-  return info;
+  writer.commit(kept);
+  return { served, kept };
 }
