@@ -24,28 +24,22 @@ import { SnapshotWriter } from '../snapshot/snapshotWriter';
  */
 const CANONICAL_SCHEME = 'isil-ld canonical 1';
 
-/** What the load knows besides its dataset: the bytes it read, and the snapshot it read alone. */
-export interface VersionSources {
-  /** The sha256 of every byte the load read, in order (hex). */
-  readonly sha256: string;
-  /** The trailer of the snapshot that is the load's only source, nothing placed since. */
-  readonly trailer: Trailer | undefined;
-}
-
 /**
- * The version history of the loaded `dataset`; when it was read for it, the reading's, with the
- * snapshot its pieces went to when the load names one (`LoadOptions.snapshot`).
+ * The version history of the loaded `dataset`, whose sources' bytes have the sha256 `sha256`, and
+ * whose only source, nothing placed since, was the snapshot of `trailer`; when it was read for it,
+ * the reading's, with the snapshot its pieces went to when the load names one
+ * (`LoadOptions.snapshot`).
  */
 export async function versionHistory(
   dataset: Dataset<DatasetStore>,
-  sources: VersionSources,
+  { sha256, trailer }: { readonly sha256: string; readonly trailer: Trailer | undefined },
   options: LoadOptions,
   pool?: DescribePool,
   validation?: Validation,
 ): Promise<{ history: VersionHistory; canonical?: CanonicalDataset }> {
-  const kept = options.reuseStates && sources.trailer && keptHistory(sources.trailer, dataset);
+  const kept = options.reuseStates && trailer && keptHistory(trailer, dataset);
   if (kept) return { history: kept };
-  const file = options.statesCache && cacheFile(options.statesCache, sources.sha256, dataset);
+  const file = options.statesCache && cacheFile(options.statesCache, sha256, dataset);
   const cached = file ? fromCache(file, dataset) : undefined;
   if (cached) return { history: cached };
   const snapshot =
