@@ -196,20 +196,17 @@ export function completeCommit(
   keep: number,
   at: (step: CommitStep) => void,
 ): number {
-  try {
-    writer.commit(now);
-  } catch (error) {
-    throw new LiveVersionError(
-      now.version,
-      'its commit line could not be written to the change log',
-      error,
-    );
-  }
-  try {
-    return writer.retain(keep, () => at('retention'));
-  } catch (error) {
-    throw new LiveVersionError(now.version, 'retention could not rewrite the change log', error);
-  }
+  const live = <T>(what: string, step: () => T): T => {
+    try {
+      return step();
+    } catch (error) {
+      throw new LiveVersionError(now.version, what, error);
+    }
+  };
+  live('its commit line could not be written to the change log', () => writer.commit(now));
+  return live('retention could not rewrite the change log', () =>
+    writer.retain(keep, () => at('retention')),
+  );
 }
 
 /**
