@@ -82,22 +82,19 @@ export function* chunkedNQuads(nquads: string): Generator<string> {
   const groups = new Map<number, string[]>();
   let piece: string[] = [];
   let size = 0;
-  const add = (text: string): string | undefined => {
+  function* add(text: string): Generator<string> {
     piece.push(text);
     size += text.length;
-    if (size < SNAPSHOT_CHUNK_BYTES) return undefined;
+    if (size < SNAPSHOT_CHUNK_BYTES) return;
     piece.push(CHUNK_MARK);
-    const full = piece.join('');
+    yield piece.join('');
     piece = [];
     size = 0;
-    return full;
-  };
+  }
   for (const [n, line] of lines.entries()) {
-    if (line === '') continue;
     const first = firsts[n];
     if (first === undefined) {
-      const full = add(`${line}\n`);
-      if (full !== undefined) yield full;
+      if (line !== '') yield* add(`${line}\n`);
       continue;
     }
     const root = labels.find(first);
@@ -105,10 +102,7 @@ export function* chunkedNQuads(nquads: string): Generator<string> {
     if (group) group.push(line);
     else groups.set(root, [line]);
   }
-  for (const group of groups.values()) {
-    const full = add(`${group.join('\n')}\n`);
-    if (full !== undefined) yield full;
-  }
+  for (const group of groups.values()) yield* add(`${group.join('\n')}\n`);
   if (piece.length > 0) yield piece.join('');
 }
 
