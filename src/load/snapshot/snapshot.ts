@@ -57,8 +57,7 @@ export function queryHash(store: Pick<DatasetStore, 'indexQuery'>): string {
 
 /** Whether `value` is a term of a SELECT row as `DatasetStore.select` makes them. */
 function isBoundTerm(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const { type, value: text } = value as { type?: unknown; value?: unknown };
+  const { type, value: text } = (value ?? {}) as { type?: unknown; value?: unknown };
   return (type === 'uri' || type === 'bnode' || type === 'literal') && typeof text === 'string';
 }
 
@@ -165,6 +164,11 @@ export function readTrailer(file: string, fd: number, baseIri: string): Trailer 
       throw malformed(`it has no count of ${name} (an older loader's?)`);
     return value;
   };
+  // A snapshot of an older loader has no version, states and rest: its load canonicalises.
+  const { version, rest } = fields;
+  const states = readCompactStates(fields.states);
+  const versioned = typeof version === 'string' && typeof rest === 'string' && states !== undefined;
+  const history = fields.history as SnapshotHistory | null | undefined;
   return {
     start,
     bytes,
@@ -174,29 +178,9 @@ export function readTrailer(file: string, fd: number, baseIri: string): Trailer 
     withdrawn: count('withdrawn'),
     query: fields.query,
     rows: fields.rows,
-    ...versionFields(fields),
+    ...(versioned ? { version, states, rest } : {}),
+    ...(typeof history?.version === 'string' && Number.isSafeInteger(history.time) && { history }),
   };
-}
-
-/**
- * The version, states and rest of a trailer when all three are there and well-formed (a snapshot
- * of an older loader has none: its load canonicalises), and the change log's pointer.
- */
-function versionFields(
-  fields: Record<string, unknown>,
-): Pick<Trailer, 'version' | 'states' | 'rest' | 'history'> {
-  const { version, rest, history } = fields;
-  const pointer =
-    typeof history === 'object' &&
-    history !== null &&
-    typeof (history as SnapshotHistory).version === 'string' &&
-    Number.isSafeInteger((history as SnapshotHistory).time)
-      ? { history: history as SnapshotHistory }
-      : {};
-  const states = readCompactStates(fields.states);
-  if (typeof version !== 'string' || typeof rest !== 'string' || states === undefined)
-    return pointer;
-  return { version, states, rest, ...pointer };
 }
 
 /** Why a snapshot whose last line is no trailer is refused: cut off, or lines appended. */
@@ -266,10 +250,8 @@ export function trailerRows(trailer: Trailer, store: DatasetStore): SelectBindin
   if (query !== queryHash(store) || !Array.isArray(rows)) return undefined;
   const wellFormed = rows.every(
     (row: unknown) =>
-      typeof row === 'object' &&
-      row !== null &&
-      isBoundTerm((row as SelectBinding).institution) &&
-      Object.values(row).every(isBoundTerm),
+      isBoundTerm((row as SelectBinding | null)?.institution) &&
+      Object.values(row as SelectBinding).every(isBoundTerm),
   );
   return wellFormed ? (rows as SelectBinding[]) : undefined;
 }
