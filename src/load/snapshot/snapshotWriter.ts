@@ -29,8 +29,7 @@ let begun = 0;
  * its own for every writer, as two loads of one process (threads share a pid) may overlap.
  */
 function temporaryOf(target: string): string {
-  const thread = threadId === 0 ? '' : `-t${threadId}`;
-  return `${target}.tmp-${process.pid}${thread}-${++begun}`;
+  return `${target}.tmp-${process.pid}-t${threadId}-${++begun}`;
 }
 
 /**
