@@ -55,12 +55,10 @@ export async function loadSources(
     options.onPhase?.('parse');
     let size = await readFiles(load, files);
     const from = sources.join(', ');
+    const empty = (reason: string) => new NoInstitutionError(from, undefined, undefined, reason);
     // Before the costly steps (placing doubles a load's memory): nothing at all to serve.
     if (options.requireInstitutions && !holdsInstitution(load.store, options.baseIri))
-      throw new NoInstitutionError(
-        from,
-        undefined,
-        undefined,
+      throw empty(
         `holds no institution to serve: none of its ${figure(size)} triples makes a foaf:Organization of an IRI under ${options.baseIri}${RESOURCE_PATH}`,
       );
     // A triple two descriptions share is placed in both graphs: one quad more. Every triple of
@@ -97,10 +95,7 @@ export async function loadSources(
     if (load.snapshot && files.length === 1)
       checkInstitutions(load.snapshot.file, load.snapshot.trailer, dataset);
     if (options.requireInstitutions && dataset.institutionCount === 0)
-      throw new NoInstitutionError(
-        from,
-        undefined,
-        undefined,
+      throw empty(
         `holds no institution to serve (${figure(size)} triples, ${figure(dataset.withdrawnCount)} withdrawn ISILs, ${figure(dataset.warnings.length)} warnings)`,
       );
     const trailer = ownSnapshot && !combined ? load.snapshot?.trailer : undefined;
@@ -200,11 +195,8 @@ function reportOf(
   return {
     skippedFiles,
     links: dataset.links && {
+      ...dataset.links,
       modified: dataset.links.modified.toISOString(),
-      links: dataset.links.links,
-      institutions: dataset.links.institutions,
-      wikidata: dataset.links.wikidata,
-      gnd: dataset.links.gnd,
       ...(linksPlaced && { withdrawn: linksPlaced.withdrawn, unknown: linksPlaced.unknown }),
     },
     files: load.files,
