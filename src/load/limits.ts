@@ -3,7 +3,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser } from 'saxes';
 import { lexicalForm, lines, splitLine, type Line } from '../rdf/ntriples';
-import { LoadError } from './loadError';
+import { LoadError, refused } from './loadError';
 import { chunks, figure } from './reading';
 
 /**
@@ -107,10 +107,8 @@ export function checkLiterals(file: string, ntriples: string): void {
 export function checkLiteral(where: string, line: Line): void {
   const length = literalLength(line.o);
   if (length !== undefined && length > MAX_LITERAL_LENGTH)
-    throw new LoadError(
+    throw refused(
       where,
-      undefined,
-      undefined,
       `${line.s} ${line.p}: a literal of ${figure(length)} characters, more than a load accepts (MAX_LITERAL_LENGTH, ${figure(MAX_LITERAL_LENGTH)}; docs/loading.md)`,
     );
 }

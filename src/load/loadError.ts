@@ -15,6 +15,11 @@ export class LoadError extends Error {
   }
 }
 
+/** A file refused as a whole, at no line of it. */
+export function refused(file: string, reason: string): LoadError {
+  return new LoadError(file, undefined, undefined, reason);
+}
+
 /**
  * A LoadError is a LoadError again on the thread that asked for the load, with where the file
  * breaks (a subclass arrives as a LoadError that keeps the subclass's name).

@@ -13,7 +13,7 @@ import { checkLiteral } from './limits';
 import { Load } from './place/load';
 import type { LinksPlaced } from './place/linkSet';
 import { readPositions } from './place/positionSet';
-import { LoadError, NoInstitutionError } from './loadError';
+import { LoadError, NoInstitutionError, refused } from './loadError';
 import { PicaFileError } from '../mapping/pica/read';
 import { loadRdf } from './place/rdfFile';
 import { readerOf, type SourceFormat } from './read/readers';
@@ -107,10 +107,8 @@ export async function loadSources(
   } catch (error) {
     load.store.free();
     if (isStringTooLong(error))
-      throw new LoadError(
+      throw refused(
         sources.join(', '),
-        undefined,
-        undefined,
         `more data than one load can hold (${(error as Error).message}; docs/loading.md)`,
       );
     throw error;
@@ -252,8 +250,7 @@ async function readRecords(load: Load, reader: RecordReader, file: string): Prom
       await load.add(record, file);
     }
   } catch (error) {
-    if (error instanceof PicaFileError)
-      throw new LoadError(file, undefined, undefined, `${error.position}: ${error.reason}`);
+    if (error instanceof PicaFileError) throw refused(file, `${error.position}: ${error.reason}`);
     throw error;
   }
   await load.flush();

@@ -6,7 +6,7 @@ import { Dataset } from '../../store/dataset';
 import { RESOURCE_PATH } from '../../rdf/iris';
 import { PREFIXES } from '../../rdf/namespaces';
 import { DatasetStore, type SelectBinding } from '../../store/embedded/datasetStore';
-import { LoadError } from '../loadError';
+import { refused, type LoadError } from '../loadError';
 import { chunks, figure } from '../reading';
 import { readCompactStates } from '../../history/canonical';
 import type { InstitutionState } from '../../history/model';
@@ -141,11 +141,10 @@ export function readTrailer(file: string, fd: number, baseIri: string): Trailer 
   if (!head.equals(Buffer.from(INDEX_LINE))) throw notWhole(file, fd, baseIri);
   const bytes = Buffer.allocUnsafe(size - start);
   fs.readSync(fd, bytes, 0, bytes.length, start);
-  const refuse = (reason: string) => new LoadError(file, undefined, undefined, reason);
   if (bytes.at(-1) !== 0x0a)
-    throw refuse('the snapshot is incomplete: its trailer is cut off (no newline ends it)');
+    throw refused(file, 'the snapshot is incomplete: its trailer is cut off (no newline ends it)');
   const malformed = (what: string) =>
-    refuse(`the snapshot's trailer is malformed: ${what} (load its sources again)`);
+    refused(file, `the snapshot's trailer is malformed: ${what} (load its sources again)`);
   let json: unknown;
   try {
     json = JSON.parse(bytes.toString('utf8', INDEX_LINE.length));
@@ -201,7 +200,7 @@ function notWhole(file: string, fd: number, baseIri: string): LoadError {
     trailerLine === undefined
       ? `the snapshot is incomplete: its trailer is missing (cut off after ${figure(institutions)} institutions?)`
       : `the snapshot is not as written: ${lines - trailerLine === 1 ? 'a line follows' : `${figure(lines - trailerLine)} lines follow`} its trailer (line ${figure(trailerLine)}), which must be its last line`;
-  return new LoadError(file, undefined, undefined, reason);
+  return refused(file, reason);
 }
 
 /** Refuses a snapshot whose bytes or triples are not those its trailer counted. */
@@ -212,7 +211,7 @@ export function checkTrailer(
   triples: number,
 ): void {
   const refuse = (what: string) =>
-    new LoadError(file, undefined, undefined, `the snapshot does not match its trailer: ${what}`);
+    refused(file, `the snapshot does not match its trailer: ${what}`);
   if (sha256 !== trailer.sha256)
     throw refuse(
       `its bytes before the trailer have the sha256 ${sha256.slice(0, 16)}…, the trailer says ${trailer.sha256.slice(0, 16)}… (changed since it was written?)`,
@@ -230,7 +229,7 @@ export function checkInstitutions(
   dataset: Dataset<DatasetStore>,
 ): void {
   const refuse = (what: string) =>
-    new LoadError(file, undefined, undefined, `the snapshot does not match its trailer: ${what}`);
+    refused(file, `the snapshot does not match its trailer: ${what}`);
   if (dataset.institutionCount !== trailer.institutions)
     throw refuse(
       `the trailer says ${figure(trailer.institutions)} institutions, ${figure(dataset.institutionCount)} were read`,

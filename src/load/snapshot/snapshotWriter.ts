@@ -9,7 +9,7 @@ import { canonicalDataset } from '../describe/canonicalDataset';
 import type { InstitutionState } from '../../history/model';
 import { compactStates } from '../../history/canonical';
 import type { SelectBinding } from '../../store/bindings';
-import { LoadError } from '../loadError';
+import { refused } from '../loadError';
 import { chunks, mib } from '../reading';
 import type { Loaded } from '../report';
 import {
@@ -128,10 +128,8 @@ export class SnapshotWriter {
     this.hash.update(buffer);
     this.bytes += fs.writeSync(this.fd, buffer);
     if (this.bytes > MAX_SNAPSHOT_BYTES)
-      throw new LoadError(
+      throw refused(
         this.target,
-        undefined,
-        undefined,
         `the snapshot comes to more than ${mib(MAX_SNAPSHOT_BYTES)}, the most a load reads (MAX_SNAPSHOT_BYTES; docs/loading.md): no server could load it`,
       );
   }
