@@ -34,10 +34,8 @@ export async function loadServed(
       ? cachedSnapshot(options.statesCache, sources, options)
       : undefined;
   if (!file) return loadSources(sources, options);
-  if (isFile(file)) {
-    const kept = await fromCache(file, options);
-    if (kept) return kept;
-  }
+  const kept = isFile(file) ? await fromCache(file, options) : undefined;
+  if (kept) return kept;
   const loaded = await loadSources(sources, { ...options, snapshot: file });
   await toCache(file, loaded);
   return loaded;
