@@ -33,15 +33,14 @@ class LabelGroups {
 
   /** The group of `label`, by the number of its root. */
   find(label: string): number {
-    let n = this.ids.get(label);
-    if (n === undefined) {
-      n = this.parent.length;
-      this.ids.set(label, n);
-      this.parent.push(n);
+    let at = this.ids.get(label);
+    if (at === undefined) {
+      at = this.parent.length;
+      this.ids.set(label, at);
+      this.parent.push(at);
       this.size.push(1);
-      return n;
+      return at;
     }
-    let at: number = n;
     for (let up = this.parent[at]!; up !== at; up = this.parent[at]!) {
       const grand: number = this.parent[up]!;
       this.parent[at] = grand;
