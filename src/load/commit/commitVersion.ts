@@ -127,12 +127,8 @@ async function committed(
   const { version } = dataset;
   if (target.historyDir === '') {
     options.onPhase?.('snapshot');
-    return {
-      written: await writeSnapshot(loaded, target.dataset),
-      version,
-      unchanged: false,
-      dropped: 0,
-    };
+    const written = await writeSnapshot(loaded, target.dataset);
+    return { written, version, unchanged: false, dropped: 0 };
   }
   options.onPhase?.('log');
   const at = options.at ?? (() => undefined);
@@ -151,14 +147,10 @@ async function committed(
       const current = pointer?.version === version && pointer.time === last.time;
       const history = { version, time: last.time, ...logId(log) };
       options.onPhase?.('snapshot');
-      return {
-        written: current ? undefined : await writeSnapshot(loaded, target.dataset, { history }),
-        version,
-        time: last.time,
-        changes: [],
-        unchanged: true,
-        dropped: 0,
-      };
+      const written = current
+        ? undefined
+        : await writeSnapshot(loaded, target.dataset, { history });
+      return { written, version, time: last.time, changes: [], unchanged: true, dropped: 0 };
     }
     const { time, first } = timeOf(version, last, options, kept ? undefined : served);
     const now = { version, time };
