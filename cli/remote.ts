@@ -17,12 +17,8 @@ import {
   type LoadOptions,
   type LoadReport,
 } from '../src/load/loadSources';
-import {
-  CHUNK_MARK,
-  readTrailer,
-  SNAPSHOT_START,
-  VERSION_LENGTH,
-} from '../src/load/snapshot/snapshot';
+import { CHUNK_MARK, readTrailer, SNAPSHOT_START } from '../src/load/snapshot/snapshot';
+import { VERSION_LENGTH } from '../src/history/canonical';
 import { statesOf, type DatasetStates } from '../src/history/states';
 import type { Loaded } from '../src/load/report';
 import { GraphStoreTransport } from '../src/store/remote/graphStore';

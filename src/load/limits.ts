@@ -3,7 +3,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser } from 'saxes';
 import { lexicalForm, lines, splitLine, type Line } from '../rdf/ntriples';
-import { LoadError } from './loadError';
+import { LoadError, refused } from './loadError';
 import { chunks, figure } from './reading';
 
 /**
@@ -41,21 +41,15 @@ export const MAX_NESTING_DEPTH = 256;
 export function checkXml(file: string, fd: number): void {
   const parser = new SaxesParser({ position: true });
   let first: LoadError | undefined;
-  parser.on('error', (e) => {
-    first ??= new LoadError(
-      file,
-      parser.line,
-      parser.column + 1,
-      `not well-formed XML: ${e.message.replace(/^[^:]*:\d+:\d+: /, '')}`,
-    );
-  });
+  const refuse = (reason: string) =>
+    (first ??= new LoadError(file, parser.line, parser.column + 1, reason));
+  parser.on('error', (e) =>
+    refuse(`not well-formed XML: ${e.message.replace(/^[^:]*:\d+:\d+: /, '')}`),
+  );
   let depth = 0;
   parser.on('opentag', () => {
     if (++depth > MAX_NESTING_DEPTH)
-      first ??= new LoadError(
-        file,
-        parser.line,
-        parser.column + 1,
+      refuse(
         `elements nested deeper than ${MAX_NESTING_DEPTH} levels (MAX_NESTING_DEPTH; docs/loading.md)`,
       );
   });
@@ -81,13 +75,12 @@ export function checkJsonDepth(file: string, bytes: Buffer): void {
   let inString = false;
   for (let i = 0; i < bytes.length; i++) {
     const byte = bytes[i]!;
-    if (inString) {
+    if (byte === 0x0a) {
+      line++;
+      lineStart = i + 1;
+    } else if (inString) {
       if (byte === 0x5c /* a backslash */) i++;
       else if (byte === 0x22 /* " */) inString = false;
-      else if (byte === 0x0a) {
-        line++;
-        lineStart = i + 1;
-      }
     } else if (byte === 0x22) inString = true;
     else if (byte === 0x7b /* { */ || byte === 0x5b /* [ */) {
       if (++depth > MAX_NESTING_DEPTH)
@@ -98,10 +91,6 @@ export function checkJsonDepth(file: string, bytes: Buffer): void {
           `JSON nested deeper than ${MAX_NESTING_DEPTH} levels (MAX_NESTING_DEPTH; docs/loading.md)`,
         );
     } else if (byte === 0x7d /* } */ || byte === 0x5d /* ] */) depth--;
-    else if (byte === 0x0a) {
-      line++;
-      lineStart = i + 1;
-    }
   }
 }
 
@@ -118,10 +107,8 @@ export function checkLiterals(file: string, ntriples: string): void {
 export function checkLiteral(where: string, line: Line): void {
   const length = literalLength(line.o);
   if (length !== undefined && length > MAX_LITERAL_LENGTH)
-    throw new LoadError(
+    throw refused(
       where,
-      undefined,
-      undefined,
       `${line.s} ${line.p}: a literal of ${figure(length)} characters, more than a load accepts (MAX_LITERAL_LENGTH, ${figure(MAX_LITERAL_LENGTH)}; docs/loading.md)`,
     );
 }

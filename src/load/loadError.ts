@@ -1,7 +1,7 @@
 // The error of a source file that cannot be loaded, with the line and column where it breaks.
 import fs from 'node:fs';
 import type { Reviver } from '../threads/wire';
-import { chunks } from './reading';
+import { chunks, countLines } from './reading';
 /** A file that cannot be loaded: where, and why. */
 export class LoadError extends Error {
   override name = 'LoadError';
@@ -13,6 +13,11 @@ export class LoadError extends Error {
   ) {
     super(`${file}${line !== undefined ? `:${line}:${column ?? 1}` : ''}: ${reason}`);
   }
+}
+
+/** A file refused as a whole, at no line of it. */
+export function refused(file: string, reason: string): LoadError {
+  return new LoadError(file, undefined, undefined, reason);
 }
 
 /**
@@ -49,11 +54,8 @@ export function locate(file: string, error: Error, lineOffset = 0): LoadError {
   const fd = fs.openSync(file, 'r');
   try {
     for (const chunk of chunks(fd)) {
-      let last = -1;
-      for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, at + 1)) {
-        lines++;
-        last = at;
-      }
+      lines += countLines(chunk);
+      const last = chunk.lastIndexOf(0x0a);
       if (last !== -1) column = 1;
       // Characters: the bytes that do not continue a UTF-8 sequence.
       for (let i = last + 1; i < chunk.length; i++) if ((chunk[i]! & 0xc0) !== 0x80) column++;

@@ -7,13 +7,12 @@ import fs from 'node:fs';
 import { descriptionIri, institutionIri, RESOURCE_PATH } from '../rdf/iris';
 import { Dataset } from '../store/dataset';
 import { DatasetIndex } from '../store/datasetIndex';
-import type { SelectBinding } from '../store/bindings';
 import type { DatasetStore } from '../store/embedded/datasetStore';
 import { holdsInstitution } from '../store/embedded/updates';
 import { checkLiteral } from './limits';
 import { Load } from './place/load';
 import { readPositions, type LinksPlaced } from './place/wikidataSets';
-import { LoadError, NoInstitutionError } from './loadError';
+import { LoadError, NoInstitutionError, refused } from './loadError';
 import { PicaFileError } from '../mapping/pica/read';
 import { loadRdf } from './place/rdfFile';
 import { readerOf, type SourceFormat } from './read/readers';
@@ -33,11 +32,9 @@ export { LoadError, NoInstitutionError };
 export type * from './report';
 export { FORMAT_NAMES, type SourceFormat } from './read/readers';
 export { MAX_INPUT_BYTES, MAX_LITERAL_LENGTH, MAX_NESTING_DEPTH } from './limits';
-export { expandSources } from './read/sources';
-export { MAX_SNAPSHOT_BYTES, snapshotHeader, type SnapshotHistory } from './snapshot/snapshot';
+export { MAX_SNAPSHOT_BYTES, snapshotHeader } from './snapshot/snapshot';
 export { chunkedNQuads } from './snapshot/snapshotPieces';
 export { writeSnapshot, type WrittenSnapshot } from './snapshot/snapshotWriter';
-export type { CanonicalDataset, VersionHistory } from './describe/canonicalDataset';
 
 /**
  * Loads every source into a new store, resolves ISILs held by several sources, rewrites `http://`
@@ -57,12 +54,10 @@ export async function loadSources(
     options.onPhase?.('parse');
     let size = await readFiles(load, files);
     const from = sources.join(', ');
+    const empty = (reason: string) => new NoInstitutionError(from, undefined, undefined, reason);
     // Before the costly steps (placing doubles a load's memory): nothing at all to serve.
     if (options.requireInstitutions && !holdsInstitution(load.store, options.baseIri))
-      throw new NoInstitutionError(
-        from,
-        undefined,
-        undefined,
+      throw empty(
         `holds no institution to serve: none of its ${figure(size)} triples makes a foaf:Organization of an IRI under ${options.baseIri}${RESOURCE_PATH}`,
       );
     // A triple two descriptions share is placed in both graphs: one quad more. Every triple of
@@ -87,18 +82,19 @@ export async function loadSources(
       load.snapshotRows !== undefined && !placed && !combined
         ? DatasetIndex.order(load.snapshotRows)
         : await Dataset.indexRows(load.store);
-    const { linksPlaced, grew } = placeBeside(load, rows, options.baseIri);
-    if (grew) size = load.store.size;
+    // The links of links sources, for the live institutions the rows name, then Wikidata's
+    // positions, joined to them through those links.
+    const linksPlaced =
+      load.links.size > 0 ? load.links.place(load.store, options.baseIri, rows) : undefined;
+    if (load.positions.place(load.store, options.baseIri) > 0 || linksPlaced)
+      size = load.store.size;
     const links = load.store.readLinks(options.baseIri);
     const dataset = await Dataset.fromRows(load.store, options.baseIri, '', rows, links);
     dataset.positions = readPositions(load.store, options.baseIri);
     if (load.snapshot && files.length === 1)
       checkInstitutions(load.snapshot.file, load.snapshot.trailer, dataset);
     if (options.requireInstitutions && dataset.institutionCount === 0)
-      throw new NoInstitutionError(
-        from,
-        undefined,
-        undefined,
+      throw empty(
         `holds no institution to serve (${figure(size)} triples, ${figure(dataset.withdrawnCount)} withdrawn ISILs, ${figure(dataset.warnings.length)} warnings)`,
       );
     const trailer = ownSnapshot && !combined ? load.snapshot?.trailer : undefined;
@@ -110,10 +106,8 @@ export async function loadSources(
   } catch (error) {
     load.store.free();
     if (isStringTooLong(error))
-      throw new LoadError(
+      throw refused(
         sources.join(', '),
-        undefined,
-        undefined,
         `more data than one load can hold (${(error as Error).message}; docs/loading.md)`,
       );
     throw error;
@@ -187,20 +181,6 @@ async function validateApart(
   );
 }
 
-/**
- * The links of links sources, for the live institutions the rows name (src/load/place/linkSet.ts), then
- * Wikidata's positions, joined to them through those links (src/load/place/positionSet.ts).
- */
-function placeBeside(
-  load: Load,
-  rows: readonly SelectBinding[],
-  baseIri: string,
-): { linksPlaced: LinksPlaced | undefined; grew: boolean } {
-  const linksPlaced = load.links.size > 0 ? load.links.place(load.store, baseIri, rows) : undefined;
-  const positioned = load.positions.place(load.store, baseIri);
-  return { linksPlaced, grew: linksPlaced !== undefined || positioned > 0 };
-}
-
 function reportOf(
   load: Load,
   dataset: Dataset<DatasetStore>,
@@ -212,11 +192,8 @@ function reportOf(
   return {
     skippedFiles,
     links: dataset.links && {
+      ...dataset.links,
       modified: dataset.links.modified.toISOString(),
-      links: dataset.links.links,
-      institutions: dataset.links.institutions,
-      wikidata: dataset.links.wikidata,
-      gnd: dataset.links.gnd,
       ...(linksPlaced && { withdrawn: linksPlaced.withdrawn, unknown: linksPlaced.unknown }),
     },
     files: load.files,
@@ -272,8 +249,7 @@ async function readRecords(load: Load, reader: RecordReader, file: string): Prom
       await load.add(record, file);
     }
   } catch (error) {
-    if (error instanceof PicaFileError)
-      throw new LoadError(file, undefined, undefined, `${error.position}: ${error.reason}`);
+    if (error instanceof PicaFileError) throw refused(file, `${error.position}: ${error.reason}`);
     throw error;
   }
   await load.flush();

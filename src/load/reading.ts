@@ -66,10 +66,7 @@ export function countLines(bytes: Buffer): number {
 export function hashFile(file: string, hash: Hasher): void {
   const fd = fs.openSync(file, 'r');
   try {
-    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-    for (let read; (read = fs.readSync(fd, chunk, 0, chunk.length, null)) > 0;) {
-      hash.update(chunk.subarray(0, read));
-    }
+    for (const chunk of chunks(fd)) hash.update(chunk);
   } finally {
     fs.closeSync(fd);
   }

@@ -61,13 +61,13 @@ export interface LoadReport {
   /** The index's warnings, and the codes of records no code list knows. */
   readonly warnings: readonly (DataWarning | CodeWarning)[];
   readonly version: string;
-  /** Institutions with a position from Wikidata in the version (src/load/place/positionSet.ts). */
+  /** Institutions with a position from Wikidata in the version (src/load/place/wikidataSets.ts). */
   readonly positions?: number;
   /** The links to the same institutions elsewhere that the version holds, when it holds any. */
   readonly links?: LinksReport | undefined;
 }
 
-/** The version's links graph (src/load/place/linkSet.ts), and what this load left out of it. */
+/** The version's links graph (src/load/place/wikidataSets.ts), and what this load left out of it. */
 export interface LinksReport {
   /** When the newest links source was made (ISO 8601). */
   readonly modified: string;

@@ -29,26 +29,19 @@ export async function loadServed(
   options: LoadOptions,
 ): Promise<Loaded> {
   // A load that validates reports the sources' defects, which a snapshot does not keep.
-  const file =
-    options.statesCache && !options.validate
-      ? cachedSnapshot(options.statesCache, sources, options)
-      : undefined;
+  const file = options.validate ? undefined : cachedSnapshot(sources, options);
   if (!file) return loadSources(sources, options);
-  if (isFile(file)) {
-    const kept = await fromCache(file, options);
-    if (kept) return kept;
-  }
+  const kept = isFile(file) ? await fromCache(file, options) : undefined;
+  if (kept) return kept;
   const loaded = await loadSources(sources, { ...options, snapshot: file });
   await toCache(file, loaded);
   return loaded;
 }
 
-/** The file of the snapshot of `sources` (every one a file), or none when one is not a file. */
-function cachedSnapshot(
-  folder: string,
-  sources: readonly string[],
-  options: LoadOptions,
-): string | undefined {
+/** The snapshot of `sources` in the states cache; none without a cache, or for a source no file. */
+function cachedSnapshot(sources: readonly string[], options: LoadOptions): string | undefined {
+  const folder = options.statesCache;
+  if (!folder) return undefined;
   const key = crypto.createHash('sha256');
   key.update(`${SNAPSHOT_SCHEME}\n${options.baseIri}\n${options.format ?? ''}\n`);
   for (const source of sources) {

@@ -14,7 +14,7 @@ import {
 } from '../load/commit/commitVersion';
 import { LoadError } from '../load/loadError';
 import type { SnapshotHistory } from '../load/snapshot/snapshot';
-import { SnapshotWriter, trailerText } from '../load/snapshot/snapshotWriter';
+import { SnapshotWriter } from '../load/snapshot/snapshotWriter';
 import type { PreparedUpdate } from './applyUpdate';
 import { readBase } from './applyUpdate';
 
@@ -55,19 +55,17 @@ export function writeMerged(
   const file = new SnapshotWriter(target.dataset, target.baseIri);
   try {
     for (const piece of update.pieces((quads) => (triples = quads))) file.put(piece);
-    const bytes = file.finish(() =>
-      trailerText({
-        triples,
-        institutions: merged.institutions,
-        withdrawn: merged.withdrawn,
-        version: merged.version,
-        rest: update.base.trailer.rest,
-        history,
-        query: update.query,
-        rows: merged.rows,
-        states: merged.states,
-      }),
-    );
+    const bytes = file.finish({
+      triples,
+      institutions: merged.institutions,
+      withdrawn: merged.withdrawn,
+      version: merged.version,
+      rest: update.base.trailer.rest,
+      history,
+      query: update.query,
+      rows: merged.rows,
+      states: merged.states,
+    });
     return { file, bytes, triples };
   } catch (error) {
     file.discard();

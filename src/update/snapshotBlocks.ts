@@ -3,7 +3,7 @@
 // it applies over comes from here, never from a store.
 import { StringDecoder } from 'node:string_decoder';
 import { DATA_PATH } from '../rdf/iris';
-import { CHUNK_MARK } from '../load/snapshot/snapshotPieces';
+import { CHUNK_MARK } from '../load/snapshot/snapshot';
 
 /** One description's lines (`isil`), or the lines after the last description (`isil` undefined). */
 export interface Block {

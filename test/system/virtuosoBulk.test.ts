@@ -10,7 +10,7 @@ import path from 'node:path';
 import { generate } from '../../cli/generate';
 import { checkSnapshot, loadRemote, transportOf } from '../../cli/remote';
 import { loadSources, writeSnapshot } from '../../src/load/loadSources';
-import { CHUNK_MARK } from '../../src/load/snapshot/snapshotPieces';
+import { CHUNK_MARK } from '../../src/load/snapshot/snapshot';
 import type { Description } from '../../src/rdf/description';
 import { versionGraph } from '../../src/store/remote/layout';
 import { splitQuad, writeVersion } from '../../src/store/remote/versionWriter';

@@ -94,18 +94,14 @@ const logId = (log: { readonly contents: { readonly id?: string } }) =>
 
 /** The log version a snapshot names in its trailer, if the file is a whole snapshot that does. */
 export function snapshotPointer(file: string, baseIri: string): Pointer | undefined {
-  let fd: number;
+  let fd: number | undefined;
   try {
     fd = fs.openSync(file, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
     return readTrailer(file, fd, baseIri).history;
   } catch {
     return undefined;
   } finally {
-    fs.closeSync(fd);
+    if (fd !== undefined) fs.closeSync(fd);
   }
 }
 
@@ -114,38 +110,27 @@ export function snapshotPointer(file: string, baseIri: string): Pointer | undefi
  * the load wrote its pieces to (`LoadOptions.snapshot`) is ended and renamed, or removed when the
  * version does not go live.
  */
-export async function commitVersion(
+export function commitVersion(
   loaded: Loaded,
   target: VersionTarget,
   options: CommitOptions = {},
-  states?: DatasetStates,
 ): Promise<Committed> {
-  try {
-    return await committed(loaded, target, options, states);
-  } finally {
-    loaded.canonical?.snapshot?.discard();
-  }
+  return committed(loaded, target, options).finally(() => loaded.canonical?.snapshot?.discard());
 }
 
 async function committed(
   loaded: Loaded,
   target: VersionTarget,
   options: CommitOptions,
-  states: DatasetStates | undefined,
 ): Promise<Committed> {
   const { dataset } = loaded;
   const { version } = dataset;
-  const phase = options.onPhase ?? (() => undefined);
   if (target.historyDir === '') {
-    phase('snapshot');
-    return {
-      written: await writeSnapshot(loaded, target.dataset),
-      version,
-      unchanged: false,
-      dropped: 0,
-    };
+    options.onPhase?.('snapshot');
+    const written = await writeSnapshot(loaded, target.dataset);
+    return { written, version, unchanged: false, dropped: 0 };
   }
-  phase('log');
+  options.onPhase?.('log');
   const at = options.at ?? (() => undefined);
   const writer = new LogWriter(target.historyDir, target.baseIri);
   writer.acquire();
@@ -161,21 +146,17 @@ async function committed(
       // is not it (a restored older file), naming the log's version.
       const current = pointer?.version === version && pointer.time === last.time;
       const history = { version, time: last.time, ...logId(log) };
-      phase('snapshot');
-      return {
-        written: current ? undefined : await writeSnapshot(loaded, target.dataset, { history }),
-        version,
-        time: last.time,
-        changes: [],
-        unchanged: true,
-        dropped: 0,
-      };
+      options.onPhase?.('snapshot');
+      const written = current
+        ? undefined
+        : await writeSnapshot(loaded, target.dataset, { history });
+      return { written, version, time: last.time, changes: [], unchanged: true, dropped: 0 };
     }
     const { time, first } = timeOf(version, last, options, kept ? undefined : served);
     const now = { version, time };
     // The load's own states (no second reading), unless it took them from a trailer or cache.
     const own = loaded.history.descriptions.size > 0 ? loaded.history : undefined;
-    const { states: next, descriptions } = states ?? own ?? (await statesOf(dataset));
+    const { states: next, descriptions } = own ?? (await statesOf(dataset));
     const changes = diff(last === undefined ? undefined : statesAfter(log.versions), next);
     writer.append({
       ...now,
@@ -186,7 +167,7 @@ async function committed(
     });
     at('append');
     // The log is flushed: the snapshot that names its version is written and renamed into place.
-    phase('snapshot');
+    options.onPhase?.('snapshot');
     const written = await writeSnapshot(loaded, target.dataset, {
       history: { ...now, ...logId(log) },
       beforeRename: () => at('before-rename'),
@@ -207,26 +188,23 @@ export function completeCommit(
   keep: number,
   at: (step: CommitStep) => void,
 ): number {
-  try {
-    writer.commit(now);
-  } catch (error) {
-    throw new LiveVersionError(
-      now.version,
-      'its commit line could not be written to the change log',
-      error,
-    );
-  }
-  try {
-    return writer.retain(keep, () => at('retention'));
-  } catch (error) {
-    throw new LiveVersionError(now.version, 'retention could not rewrite the change log', error);
-  }
+  const live = <T>(what: string, step: () => T): T => {
+    try {
+      return step();
+    } catch (error) {
+      throw new LiveVersionError(now.version, what, error);
+    }
+  };
+  live('its commit line could not be written to the change log', () => writer.commit(now));
+  return live('retention could not rewrite the change log', () =>
+    writer.retain(keep, () => at('retention')),
+  );
 }
 
 /**
  * The time of a new version after `last`, and, for a log's first, what it made of the version
  * served before it: the same version adopts the time it was served at; another one it could not
- * log first (`logServed`) leaves the history to start anew.
+ * log first (`firstOfLog`) leaves the history to start anew.
  */
 function timeOf(
   version: string,
@@ -244,34 +222,29 @@ function timeOf(
   };
 }
 
-/** For a log without versions: the version served at the target, and the other one logged first. */
+/**
+ * For a log without versions: the version served at the target, and another one served without a
+ * log, logged as the log's first at the time it was served at and committed at once (it is what
+ * the target serves): its mementos and feed pages stay, and the new version follows it as a
+ * change.
+ */
 async function firstOfLog(
   writer: LogWriter,
   empty: boolean,
   version: string,
   options: CommitOptions,
 ): Promise<{ served?: Served; kept?: VersionInfo }> {
-  if (!empty || options.resetHistory) return {};
-  const served = await options.served?.();
-  return { served, kept: served?.version !== version ? logServed(writer, served) : undefined };
-}
-
-/**
- * Logs another version served without a log as the log's first, at the time it was served at, and
- * commits it at once (it is what the target serves): its mementos and feed pages stay, and the new
- * version follows it as a change. Undefined when there is nothing to log.
- */
-function logServed(writer: LogWriter, served: Served | undefined): VersionInfo | undefined {
-  if (served?.past === undefined || served.time === undefined) return undefined;
-  const { past } = served;
-  const info = { version: served.version, time: served.time };
+  const served = empty && !options.resetHistory ? await options.served?.() : undefined;
+  const { past, time } = served ?? {};
+  if (served?.version === version || past === undefined || time === undefined) return { served };
+  const kept = { version: served!.version, time };
   writer.append({
-    ...info,
+    ...kept,
     changes: diff(undefined, past.states),
     description: describedBy(past.descriptions),
     institutions: past.institutions,
     withdrawn: past.withdrawn,
   });
-  writer.commit(info);
-  return info;
+  writer.commit(kept);
+  return { served, kept };
 }

@@ -24,28 +24,22 @@ import { SnapshotWriter } from '../snapshot/snapshotWriter';
  */
 const CANONICAL_SCHEME = 'isil-ld canonical 1';
 
-/** What the load knows besides its dataset: the bytes it read, and the snapshot it read alone. */
-export interface VersionSources {
-  /** The sha256 of every byte the load read, in order (hex). */
-  readonly sha256: string;
-  /** The trailer of the snapshot that is the load's only source, nothing placed since. */
-  readonly trailer: Trailer | undefined;
-}
-
 /**
- * The version history of the loaded `dataset`; when it was read for it, the reading's, with the
- * snapshot its pieces went to when the load names one (`LoadOptions.snapshot`).
+ * The version history of the loaded `dataset`, whose sources' bytes have the sha256 `sha256`, and
+ * whose only source, nothing placed since, was the snapshot of `trailer`; when it was read for it,
+ * the reading's, with the snapshot its pieces went to when the load names one
+ * (`LoadOptions.snapshot`).
  */
 export async function versionHistory(
   dataset: Dataset<DatasetStore>,
-  sources: VersionSources,
+  { sha256, trailer }: { readonly sha256: string; readonly trailer: Trailer | undefined },
   options: LoadOptions,
   pool?: DescribePool,
   validation?: Validation,
 ): Promise<{ history: VersionHistory; canonical?: CanonicalDataset }> {
-  const kept = options.reuseStates ? fromTrailer(sources.trailer, dataset) : undefined;
+  const kept = options.reuseStates && trailer && keptHistory(trailer, dataset);
   if (kept) return { history: kept };
-  const file = options.statesCache && cacheFile(options.statesCache, sources.sha256, dataset);
+  const file = options.statesCache && cacheFile(options.statesCache, sha256, dataset);
   const cached = file ? fromCache(file, dataset) : undefined;
   if (cached) return { history: cached };
   const snapshot =
@@ -68,34 +62,21 @@ export async function versionHistory(
   }
 }
 
-/** The states of a trailer that has them, when they count the dataset's institutions. */
-function fromTrailer(
-  trailer: Trailer | undefined,
+/**
+ * The history of states kept (in a snapshot's trailer or the states cache), when they are there
+ * whole and count the dataset's live and withdrawn institutions.
+ */
+function keptHistory(
+  kept: Pick<Trailer, 'states'> & { readonly rest?: unknown; readonly version?: unknown },
   dataset: Dataset<DatasetStore>,
 ): VersionHistory | undefined {
-  if (!trailer?.states || trailer.version === undefined || trailer.rest === undefined)
-    return undefined;
-  if (!counts(trailer.states.values(), dataset)) return undefined;
-  return {
-    states: trailer.states,
-    descriptions: new Map(),
-    rest: trailer.rest,
-    version: trailer.version,
-  };
-}
-
-/** Whether `states` has as many live and withdrawn ISILs as the dataset. */
-function counts(
-  states: Iterable<{ readonly status: 'live' | 'withdrawn' }>,
-  dataset: Dataset<DatasetStore>,
-): boolean {
+  const { states, rest, version } = kept;
+  if (!states || typeof rest !== 'string' || typeof version !== 'string') return undefined;
   let live = 0;
-  let withdrawn = 0;
-  for (const state of states) {
-    if (state.status === 'live') live++;
-    else withdrawn++;
-  }
-  return live === dataset.institutionCount && withdrawn === dataset.withdrawnCount;
+  for (const state of states.values()) if (state.status === 'live') live++;
+  if (live !== dataset.institutionCount || states.size - live !== dataset.withdrawnCount)
+    return undefined;
+  return { states, descriptions: new Map(), rest, version };
 }
 
 /** The cache file of sources read as `sha256`, for the dataset's base. */
@@ -113,10 +94,10 @@ function fromCache(file: string, dataset: Dataset<DatasetStore>): VersionHistory
   try {
     const json = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
     const states = readCompactStates(json.states);
-    const { rest, version } = json;
-    if (!states || typeof rest !== 'string' || typeof version !== 'string') return undefined;
-    if (versionOf(states, rest) !== version || !counts(states.values(), dataset)) return undefined;
-    return { states, descriptions: new Map(), rest, version };
+    const history = keptHistory({ states, rest: json.rest, version: json.version }, dataset);
+    return history && versionOf(history.states, history.rest) === history.version
+      ? history
+      : undefined;
   } catch {
     return undefined;
   }

@@ -6,12 +6,10 @@ import { Dataset } from '../../store/dataset';
 import { RESOURCE_PATH } from '../../rdf/iris';
 import { PREFIXES } from '../../rdf/namespaces';
 import { DatasetStore, type SelectBinding } from '../../store/embedded/datasetStore';
-import { LoadError } from '../loadError';
+import { refused, type LoadError } from '../loadError';
 import { chunks, figure } from '../reading';
-import { readCompactStates, VERSION_LENGTH } from '../../history/canonical';
+import { readCompactStates } from '../../history/canonical';
 import type { InstitutionState } from '../../history/model';
-
-export { VERSION_LENGTH };
 
 /**
  * The largest snapshot a load reads or writes: 512 MiB, above what sources of MAX_INPUT_BYTES come
@@ -59,8 +57,7 @@ export function queryHash(store: Pick<DatasetStore, 'indexQuery'>): string {
 
 /** Whether `value` is a term of a SELECT row as `DatasetStore.select` makes them. */
 function isBoundTerm(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const { type, value: text } = value as { type?: unknown; value?: unknown };
+  const { type, value: text } = (value ?? {}) as { type?: unknown; value?: unknown };
   return (type === 'uri' || type === 'bnode' || type === 'literal') && typeof text === 'string';
 }
 
@@ -103,9 +100,9 @@ export function snapshotBase(fd: number): string | undefined {
 
 /** Where the last line of the file starts (the line after the last newline but one). */
 function lastLineStart(fd: number, size: number): number {
-  let end = size > 0 && readByte(fd, size - 1) === 0x0a ? size - 1 : size;
   const block = Buffer.allocUnsafe(1 << 16);
-  while (end > 0) {
+  // The last byte is left out: a newline there ends the last line.
+  for (let end = size - 1; end > 0;) {
     const from = Math.max(0, end - block.length);
     const read = fs.readSync(fd, block, 0, end - from, from);
     const at = block.subarray(0, read).lastIndexOf(0x0a);
@@ -115,34 +112,20 @@ function lastLineStart(fd: number, size: number): number {
   return 0;
 }
 
-function readByte(fd: number, at: number): number | undefined {
-  const byte = Buffer.alloc(1);
-  return fs.readSync(fd, byte, 0, 1, at) === 1 ? byte[0] : undefined;
-}
-
 /**
  * The start of each line of the file (without its newline; at most LINE_HEAD bytes of it), in
  * order, read in pieces. Only the start of a line is kept: a line of megabytes is not gathered.
  */
 function forEachLineHead(fd: number, visit: (head: Buffer) => void): void {
   let carry: Buffer = Buffer.alloc(0);
-  /** Whether the line being read is longer than what is carried of it. */
-  let cut = false;
   for (const chunk of chunks(fd)) {
+    const text = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
     let start = 0;
-    for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, start)) {
-      const rest = chunk.subarray(start, Math.min(at, start + LINE_HEAD));
-      visit(carry.length > 0 || cut ? headOf(carry, rest, cut) : rest);
-      carry = Buffer.alloc(0);
-      cut = false;
+    for (let at = text.indexOf(0x0a); at !== -1; at = text.indexOf(0x0a, start)) {
+      visit(text.subarray(start, Math.min(at, start + LINE_HEAD)));
       start = at + 1;
     }
-    if (cut) continue;
-    carry = Buffer.concat([carry, chunk.subarray(start)]);
-    if (carry.length > LINE_HEAD) {
-      carry = carry.subarray(0, LINE_HEAD);
-      cut = true;
-    }
+    carry = text.subarray(start, start + LINE_HEAD);
   }
   if (carry.length > 0) visit(carry);
 }
@@ -150,24 +133,18 @@ function forEachLineHead(fd: number, visit: (head: Buffer) => void): void {
 /** How much of each line `forEachLineHead` keeps. */
 const LINE_HEAD = 1 << 16;
 
-/** The start of a line: what was carried of it, and the rest read, up to LINE_HEAD bytes. */
-function headOf(carried: Buffer, rest: Buffer, cut: boolean): Buffer {
-  return cut ? carried : Buffer.concat([carried, rest]).subarray(0, LINE_HEAD);
-}
-
 export function readTrailer(file: string, fd: number, baseIri: string): Trailer {
   const size = fs.fstatSync(fd).size;
   const start = lastLineStart(fd, size);
   const head = Buffer.alloc(Math.min(INDEX_LINE.length, size - start));
   fs.readSync(fd, head, 0, head.length, start);
-  if (!startsWithText(head, INDEX_LINE)) throw notWhole(file, fd, baseIri);
+  if (!head.equals(Buffer.from(INDEX_LINE))) throw notWhole(file, fd, baseIri);
   const bytes = Buffer.allocUnsafe(size - start);
   fs.readSync(fd, bytes, 0, bytes.length, start);
-  const refuse = (reason: string) => new LoadError(file, undefined, undefined, reason);
   if (bytes.at(-1) !== 0x0a)
-    throw refuse('the snapshot is incomplete: its trailer is cut off (no newline ends it)');
+    throw refused(file, 'the snapshot is incomplete: its trailer is cut off (no newline ends it)');
   const malformed = (what: string) =>
-    refuse(`the snapshot's trailer is malformed: ${what} (load its sources again)`);
+    refused(file, `the snapshot's trailer is malformed: ${what} (load its sources again)`);
   let json: unknown;
   try {
     json = JSON.parse(bytes.toString('utf8', INDEX_LINE.length));
@@ -186,6 +163,11 @@ export function readTrailer(file: string, fd: number, baseIri: string): Trailer 
       throw malformed(`it has no count of ${name} (an older loader's?)`);
     return value;
   };
+  // A snapshot of an older loader has no version, states and rest: its load canonicalises.
+  const { version, rest } = fields;
+  const states = readCompactStates(fields.states);
+  const versioned = typeof version === 'string' && typeof rest === 'string' && states !== undefined;
+  const history = fields.history as SnapshotHistory | null | undefined;
   return {
     start,
     bytes,
@@ -195,29 +177,9 @@ export function readTrailer(file: string, fd: number, baseIri: string): Trailer 
     withdrawn: count('withdrawn'),
     query: fields.query,
     rows: fields.rows,
-    ...versionFields(fields),
+    ...(versioned ? { version, states, rest } : {}),
+    ...(typeof history?.version === 'string' && Number.isSafeInteger(history.time) && { history }),
   };
-}
-
-/**
- * The version, states and rest of a trailer when all three are there and well-formed (a snapshot
- * of an older loader has none: its load canonicalises), and the change log's pointer.
- */
-function versionFields(
-  fields: Record<string, unknown>,
-): Pick<Trailer, 'version' | 'states' | 'rest' | 'history'> {
-  const { version, rest, history } = fields;
-  const pointer =
-    typeof history === 'object' &&
-    history !== null &&
-    typeof (history as SnapshotHistory).version === 'string' &&
-    Number.isSafeInteger((history as SnapshotHistory).time)
-      ? { history: history as SnapshotHistory }
-      : {};
-  const states = readCompactStates(fields.states);
-  if (typeof version !== 'string' || typeof rest !== 'string' || states === undefined)
-    return pointer;
-  return { version, states, rest, ...pointer };
 }
 
 /** Why a snapshot whose last line is no trailer is refused: cut off, or lines appended. */
@@ -238,7 +200,7 @@ function notWhole(file: string, fd: number, baseIri: string): LoadError {
     trailerLine === undefined
       ? `the snapshot is incomplete: its trailer is missing (cut off after ${figure(institutions)} institutions?)`
       : `the snapshot is not as written: ${lines - trailerLine === 1 ? 'a line follows' : `${figure(lines - trailerLine)} lines follow`} its trailer (line ${figure(trailerLine)}), which must be its last line`;
-  return new LoadError(file, undefined, undefined, reason);
+  return refused(file, reason);
 }
 
 /** Refuses a snapshot whose bytes or triples are not those its trailer counted. */
@@ -249,7 +211,7 @@ export function checkTrailer(
   triples: number,
 ): void {
   const refuse = (what: string) =>
-    new LoadError(file, undefined, undefined, `the snapshot does not match its trailer: ${what}`);
+    refused(file, `the snapshot does not match its trailer: ${what}`);
   if (sha256 !== trailer.sha256)
     throw refuse(
       `its bytes before the trailer have the sha256 ${sha256.slice(0, 16)}…, the trailer says ${trailer.sha256.slice(0, 16)}… (changed since it was written?)`,
@@ -267,7 +229,7 @@ export function checkInstitutions(
   dataset: Dataset<DatasetStore>,
 ): void {
   const refuse = (what: string) =>
-    new LoadError(file, undefined, undefined, `the snapshot does not match its trailer: ${what}`);
+    refused(file, `the snapshot does not match its trailer: ${what}`);
   if (dataset.institutionCount !== trailer.institutions)
     throw refuse(
       `the trailer says ${figure(trailer.institutions)} institutions, ${figure(dataset.institutionCount)} were read`,
@@ -287,18 +249,10 @@ export function trailerRows(trailer: Trailer, store: DatasetStore): SelectBindin
   if (query !== queryHash(store) || !Array.isArray(rows)) return undefined;
   const wellFormed = rows.every(
     (row: unknown) =>
-      typeof row === 'object' &&
-      row !== null &&
-      isBoundTerm((row as SelectBinding).institution) &&
-      Object.values(row).every(isBoundTerm),
+      isBoundTerm((row as SelectBinding | null)?.institution) &&
+      Object.values(row as SelectBinding).every(isBoundTerm),
   );
   return wellFormed ? (rows as SelectBinding[]) : undefined;
-}
-
-/** Whether `buffer` starts with the UTF-8 bytes of `text`. */
-function startsWithText(buffer: Buffer, text: string): boolean {
-  const bytes = Buffer.from(text);
-  return buffer.length >= bytes.length && buffer.subarray(0, bytes.length).equals(bytes);
 }
 
 /** Whether `error` is V8 refusing to make a string longer than it can. */
@@ -312,15 +266,6 @@ export function isStringTooLong(error: unknown): boolean {
   );
 }
 
-/** Whether `bytes`, read after `carried`, hold a chunk mark (one may start in what was carried). */
-function endsPiece(carried: readonly Buffer[], bytes: Buffer, mark: Buffer): boolean {
-  const last = carried.at(-1);
-  if (last === undefined) return bytes.includes(mark);
-  const before = last.length >= mark.length ? last : Buffer.concat(carried.slice(-2));
-  const overlap = before.subarray(Math.max(0, before.length - mark.length + 1));
-  return Buffer.concat([overlap, bytes]).includes(mark);
-}
-
 /**
  * `reads` of N-Quads gathered into texts that each end where a chunk mark starts (`\n# chunk\n`:
  * the text ends with its newline, the next begins with the comment), the last with whatever
@@ -331,15 +276,18 @@ function endsPiece(carried: readonly Buffer[], bytes: Buffer, mark: Buffer): boo
 export function* markedTexts(reads: Iterable<Buffer>): Generator<Buffer> {
   const mark = Buffer.from(`\n${CHUNK_MARK}`);
   let carry: Buffer[] = [];
+  /** The last bytes carried, fewer than a mark's: one may start there. */
+  let tail: Buffer = Buffer.alloc(0);
   for (const bytes of reads) {
-    if (!endsPiece(carry, bytes, mark)) {
-      carry.push(bytes);
-      continue;
+    const seen = Buffer.concat([tail, bytes]);
+    carry.push(bytes);
+    if (seen.includes(mark)) {
+      const text = Buffer.concat(carry);
+      const cut = text.lastIndexOf(mark) + 1;
+      yield text.subarray(0, cut);
+      carry = [text.subarray(cut)];
     }
-    const text = carry.length > 0 ? Buffer.concat([...carry, bytes]) : bytes;
-    const cut = text.lastIndexOf(mark) + 1;
-    yield text.subarray(0, cut);
-    carry = [text.subarray(cut)];
+    tail = (carry.length > 1 ? seen : carry[0]!).subarray(1 - mark.length);
   }
   const rest = Buffer.concat(carry);
   if (rest.length > 0) yield rest;

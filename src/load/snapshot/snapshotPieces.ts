@@ -2,8 +2,6 @@
 // so that a load can hand it to the store piece by piece (each `load` labels blank nodes anew).
 import { CHUNK_MARK, SNAPSHOT_CHUNK_BYTES } from './snapshot';
 
-export { CHUNK_MARK, SNAPSHOT_CHUNK_BYTES };
-
 /**
  * The blank-node labels of an N-Quads line: each `_:` at its start or after a space, up to the
  * next space or the line's end (a label in a literal counts too, which only joins groups that need not be). A scan,
@@ -35,15 +33,14 @@ class LabelGroups {
 
   /** The group of `label`, by the number of its root. */
   find(label: string): number {
-    let n = this.ids.get(label);
-    if (n === undefined) {
-      n = this.parent.length;
-      this.ids.set(label, n);
-      this.parent.push(n);
+    let at = this.ids.get(label);
+    if (at === undefined) {
+      at = this.parent.length;
+      this.ids.set(label, at);
+      this.parent.push(at);
       this.size.push(1);
-      return n;
+      return at;
     }
-    let at: number = n;
     for (let up = this.parent[at]!; up !== at; up = this.parent[at]!) {
       const grand: number = this.parent[up]!;
       this.parent[at] = grand;
@@ -84,22 +81,19 @@ export function* chunkedNQuads(nquads: string): Generator<string> {
   const groups = new Map<number, string[]>();
   let piece: string[] = [];
   let size = 0;
-  const add = (text: string): string | undefined => {
+  function* add(text: string): Generator<string> {
     piece.push(text);
     size += text.length;
-    if (size < SNAPSHOT_CHUNK_BYTES) return undefined;
+    if (size < SNAPSHOT_CHUNK_BYTES) return;
     piece.push(CHUNK_MARK);
-    const full = piece.join('');
+    yield piece.join('');
     piece = [];
     size = 0;
-    return full;
-  };
+  }
   for (const [n, line] of lines.entries()) {
-    if (line === '') continue;
     const first = firsts[n];
     if (first === undefined) {
-      const full = add(`${line}\n`);
-      if (full !== undefined) yield full;
+      if (line !== '') yield* add(`${line}\n`);
       continue;
     }
     const root = labels.find(first);
@@ -107,10 +101,7 @@ export function* chunkedNQuads(nquads: string): Generator<string> {
     if (group) group.push(line);
     else groups.set(root, [line]);
   }
-  for (const group of groups.values()) {
-    const full = add(`${group.join('\n')}\n`);
-    if (full !== undefined) yield full;
-  }
+  for (const group of groups.values()) yield* add(`${group.join('\n')}\n`);
   if (piece.length > 0) yield piece.join('');
 }
 

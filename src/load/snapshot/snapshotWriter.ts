@@ -9,7 +9,7 @@ import { canonicalDataset } from '../describe/canonicalDataset';
 import type { InstitutionState } from '../../history/model';
 import { compactStates } from '../../history/canonical';
 import type { SelectBinding } from '../../store/bindings';
-import { LoadError } from '../loadError';
+import { refused } from '../loadError';
 import { chunks, mib } from '../reading';
 import type { Loaded } from '../report';
 import {
@@ -29,8 +29,7 @@ let begun = 0;
  * its own for every writer, as two loads of one process (threads share a pid) may overlap.
  */
 function temporaryOf(target: string): string {
-  const thread = threadId === 0 ? '' : `-t${threadId}`;
-  return `${target}.tmp-${process.pid}${thread}-${++begun}`;
+  return `${target}.tmp-${process.pid}-t${threadId}-${++begun}`;
 }
 
 /**
@@ -80,17 +79,27 @@ export class SnapshotWriter {
   }
 
   /**
-   * Ends the snapshot with its trailer (`trailerText`'s object, or what makes it once the pieces
-   * are in), flushes it to disk and closes it; returns how many bytes it holds.
+   * Ends the snapshot with its trailer (its fields in one order: a load's snapshot and an update's
+   * are compared byte for byte), flushes it to disk and closes it; returns how many bytes it holds.
    */
-  finish(trailer: string | (() => string)): number {
+  finish(fields: TrailerFields): number {
     // The trailer is a piece of its own, so that a load finds it whole at the end.
     if (!this.ended) this.write(CHUNK_MARK);
-    const fields = typeof trailer === 'string' ? trailer : trailer();
-    if (!fields.startsWith('{') || fields === '{}')
-      throw new Error(`not the fields of a trailer: ${fields.slice(0, 40)}`);
-    const sha256 = this.hash.copy().digest('hex');
-    this.write(`${INDEX_LINE}{"sha256":"${sha256}",${fields.slice(1)}\n`);
+    const { rows, history } = fields;
+    // Blank nodes are labelled anew by every load: rows naming one would not match the store.
+    const keepRows = rows?.every((row) => Object.values(row).every((t) => t?.type !== 'bnode'));
+    const trailer = JSON.stringify({
+      sha256: this.hash.copy().digest('hex'),
+      triples: fields.triples,
+      institutions: fields.institutions,
+      withdrawn: fields.withdrawn,
+      version: fields.version,
+      rest: fields.rest,
+      ...(history ? { history } : {}),
+      ...(keepRows ? { query: fields.query, rows } : {}),
+      states: compactStates(fields.states),
+    });
+    this.write(`${INDEX_LINE}${trailer}\n`);
     fs.fsyncSync(this.fd!);
     this.close();
     return this.bytes;
@@ -119,10 +128,8 @@ export class SnapshotWriter {
     this.hash.update(buffer);
     this.bytes += fs.writeSync(this.fd, buffer);
     if (this.bytes > MAX_SNAPSHOT_BYTES)
-      throw new LoadError(
+      throw refused(
         this.target,
-        undefined,
-        undefined,
         `the snapshot comes to more than ${mib(MAX_SNAPSHOT_BYTES)}, the most a load reads (MAX_SNAPSHOT_BYTES; docs/loading.md): no server could load it`,
       );
   }
@@ -159,29 +166,24 @@ export async function writeSnapshot(
     const read = own
       ? loaded.canonical!.history
       : (await canonicalDataset(dataset, undefined, undefined, undefined, writer)).history;
-    const { version, rest, states } = read;
-    const bytes = writer.finish(
-      trailerText({
-        triples: dataset.store.size,
-        institutions: dataset.institutionCount,
-        withdrawn: dataset.withdrawnCount,
-        version,
-        rest,
-        history,
-        query: queryHash(dataset.store),
-        rows,
-        states,
-      }),
-    );
+    const bytes = writer.finish({
+      ...read,
+      triples: dataset.store.size,
+      institutions: dataset.institutionCount,
+      withdrawn: dataset.withdrawnCount,
+      history,
+      query: queryHash(dataset.store),
+      rows,
+    });
     beforeRename?.();
     writer.rename();
-    return { bytes, version };
+    return { bytes, version: read.version };
   } finally {
     writer.discard();
   }
 }
 
-/** What a trailer says, as `trailerText` takes it. */
+/** What a trailer says besides its sha256 (`SnapshotWriter.finish`). */
 export interface TrailerFields {
   readonly triples: number;
   readonly institutions: number;
@@ -194,26 +196,4 @@ export interface TrailerFields {
   /** The index's rows; undefined when they are not known (the store is queried at start). */
   readonly rows: readonly SelectBinding[] | undefined;
   readonly states: ReadonlyMap<string, InstitutionState>;
-}
-
-/**
- * A trailer's JSON object but its sha256, in the order every writer gives its fields (a load's
- * snapshot and an update's are compared byte for byte).
- */
-export function trailerText(fields: TrailerFields): string {
-  const { rows } = fields;
-  // Blank nodes are labelled anew by every load: rows naming one would not match the store.
-  const keepRows =
-    rows !== undefined &&
-    rows.every((row) => Object.values(row).every((term) => term?.type !== 'bnode'));
-  return JSON.stringify({
-    triples: fields.triples,
-    institutions: fields.institutions,
-    withdrawn: fields.withdrawn,
-    version: fields.version,
-    rest: fields.rest,
-    ...(fields.history ? { history: fields.history } : {}),
-    ...(keepRows ? { query: fields.query, rows } : {}),
-    states: compactStates(fields.states),
-  });
 }

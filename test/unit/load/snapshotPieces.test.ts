@@ -1,11 +1,8 @@
 // PieceWriter (src/load/snapshot/snapshotPieces.ts): a snapshot's lines, a batch at a time, cut where the
 // rule over all of them cuts (no blank node across a mark, a mark once a piece is large enough).
 import assert from 'node:assert/strict';
-import {
-  CHUNK_MARK,
-  PieceWriter,
-  SNAPSHOT_CHUNK_BYTES,
-} from '../../../src/load/snapshot/snapshotPieces';
+import { CHUNK_MARK, SNAPSHOT_CHUNK_BYTES } from '../../../src/load/snapshot/snapshot';
+import { PieceWriter } from '../../../src/load/snapshot/snapshotPieces';
 
 const labels = (line: string) => line.match(/(?<=^| )_:[^ ]+(?= )/g) ?? [];
 
