@@ -277,7 +277,8 @@ class Crossings {
 
   private static note(nodes: Map<string, string>, node: string, graph: string): void {
     const held = nodes.get(node);
-    if (held === undefined) nodes.set(node, graph);
+    // The node is a slice of the record's text, which a key would keep alive whole: a copy.
+    if (held === undefined) nodes.set((' ' + node).slice(1), graph);
     else if (held !== graph) nodes.set(node, MANY);
   }
 
