@@ -276,7 +276,8 @@ export async function main(argv: readonly string[], hooks: LoadHooks = {}): Prom
       requireInstitutions: !args.values['allow-empty'],
       onProgress: progress.report,
       ...(hooks.onPhase ? { onPhase: hooks.onPhase } : {}),
-      workers: workers ?? os.availableParallelism(),
+      // The loading thread keeps a core busy: a thread for it too adds memory, no speed.
+      workers: workers ?? os.availableParallelism() - 1,
       ...(format ? { format } : {}),
     };
     remote = config.store.kind === 'remote';
