@@ -144,26 +144,33 @@ describe('/metrics', function () {
     });
 
     it('counts staff queries by outcome', async () => {
-      const res = await fetch(`${base}/sparql`, {
-        method: 'POST',
-        headers: {
-          Authorization: basic(),
-          'Content-Type': 'application/sparql-query',
-          Accept: 'application/sparql-results+json',
-        },
-        body: 'ASK { ?s ?p ?o }',
-      });
+      const ask = (body: string) =>
+        fetch(`${base}/sparql`, {
+          method: 'POST',
+          headers: {
+            Authorization: basic(),
+            'Content-Type': 'application/sparql-query',
+            Accept: 'application/sparql-results+json',
+          },
+          body,
+        });
+      // The workers may still be loading on a busy machine: a client comes back after the
+      // 503's Retry-After, and the counts are taken from then on.
+      for (let warm = await ask('ASK {}'); warm.status === 503; warm = await ask('ASK {}')) {
+        assert.ok(Number(warm.headers.get('retry-after')) >= 1);
+        await new Promise((r) => setTimeout(r, Number(warm.headers.get('retry-after')) * 1000));
+      }
+      const before = await scrape();
+      const res = await ask('ASK { ?s ?p ?o }');
       assert.equal(res.status, 200, await res.text());
-      const refused = await fetch(`${base}/sparql`, {
-        method: 'POST',
-        headers: { Authorization: basic(), 'Content-Type': 'application/sparql-query' },
-        body: 'SELECT * WHERE { SERVICE <http://example.org/> { ?s ?p ?o } }',
-      });
+      const refused = await ask('SELECT * WHERE { SERVICE <http://example.org/> { ?s ?p ?o } }');
       assert.equal(refused.status, 403);
-      const text = await scrape();
-      assert.equal(sample(text, 'isil_ld_sparql_queries_total', 'outcome="answered"'), 1);
-      assert.equal(sample(text, 'isil_ld_sparql_queries_total', 'outcome="refused"'), 1);
-      assert.equal(sample(text, 'isil_ld_sparql_query_duration_seconds_count'), 2);
+      const after = await scrape();
+      const delta = (name: string, labels?: string) =>
+        (sample(after, name, labels) ?? 0) - (sample(before, name, labels) ?? 0);
+      assert.equal(delta('isil_ld_sparql_queries_total', 'outcome="answered"'), 1);
+      assert.equal(delta('isil_ld_sparql_queries_total', 'outcome="refused"'), 1);
+      assert.equal(delta('isil_ld_sparql_query_duration_seconds_count'), 2);
     });
 
     it('counts a reload on SIGHUP', async () => {
