@@ -167,9 +167,10 @@ describe('OAI-PMH harvest by oai_pmh (libhttp-oai-perl)', function () {
       assert.deepEqual([...got].sort(), whole.map((r) => r.identifier).sort());
     });
 
-    it('the key is in none of the server’s log lines', () => {
+    it('the key is in none of the server’s log lines', async () => {
+      // The access log reaches the test through a pipe: on a busy machine after the answers.
+      await server!.line((l) => JSON.stringify(l).includes('resumptionToken'));
       const logged = JSON.stringify(server!.lines);
-      assert.match(logged, /resumptionToken/, 'the requests were logged');
       assert.ok(!logged.includes(KEY.slice(0, 12)));
     });
   });
