@@ -81,9 +81,42 @@ export class Triples {
     this.literal(place, `${geo}long`, lo);
   }
 
+  /** The opening hours as the agency writes them (free text) and the note on them, if either. */
+  openingHours(institution: string, hours: string | undefined, note: string | undefined): void {
+    const [h, n] = [text(hours), text(note)];
+    if (!h && !n) return;
+    const { rdfs, schema } = PREFIXES;
+    const spec = this.blank();
+    this.add(institution, `${schema}openingHoursSpecification`, spec);
+    this.add(spec, RDF_TYPE, `<${schema}OpeningHoursSpecification>`);
+    this.literal(spec, `${rdfs}comment`, h);
+    this.literal(spec, `${schema}description`, n);
+  }
+
   toString(): string {
     return this.lines.join('');
   }
+}
+
+/**
+ * The agency's time of a change, `dd-mm-yy` and `hh:mm:ss[.sss]`, as the original writes it:
+ * `YYYY-MM-DDTHH:MM:SS.sss` without a time zone. Two-digit years 69–99 are 19xx, 00–68 20xx (the
+ * POSIX `strptime` %y rule). The instant is taken as UTC, the same for every record, so that
+ * records compare by it; a day or time that does not exist (31-02-21, 25:00) is none.
+ */
+export function agencyTime(
+  day: string,
+  time = '00:00:00',
+): { lexical: string; date: Date } | undefined {
+  const d = /^(\d{2})-(\d{2})-(\d{2})$/.exec(day);
+  const t = /^(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,3}))?$/.exec(time);
+  if (!d || !t) return undefined;
+  const century = Number(d[3]) >= 69 ? 19 : 20;
+  const lexical = `${century}${d[3]}-${d[2]}-${d[1]}T${t[1]}:${t[2]}:${t[3]}.${(t[4] ?? '0').padEnd(3, '0')}`;
+  const date = new Date(`${lexical}Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString() === `${lexical}Z`
+    ? { lexical, date }
+    : undefined;
 }
 
 /** N-Triples string escapes (RDF 1.1 N-Triples §2.4): quote, backslash, and controls as UCHAR. */

@@ -6,10 +6,10 @@ import { LIBTYPE } from '../../rdf/libtype';
 import { CC0, PREFIXES, RDF_TYPE } from '../../rdf/namespaces';
 import { firstLine, malformed, numberedLines } from './listRecords';
 import { LoadError } from '../loadError';
-import { IRI_SAFE_ISIL, iri, text, Triples } from '../../mapping/recordTriples';
+import { agencyTime, IRI_SAFE_ISIL, iri, text, Triples } from '../../mapping/recordTriples';
 import type { SkippedRecord, SourceRecord } from '../../mapping/sourceRecord';
 
-const { rdfs, xsd, owl, foaf, v, dc, dcterms, schema, gbv, wdrs, cdtype, rdf } = PREFIXES;
+const { xsd, owl, foaf, v, dc, dcterms, gbv, wdrs, cdtype, rdf } = PREFIXES;
 
 /** The fields of a lobid document the mapping reads; the rest are left out (docs/data.md). */
 interface LobidDocument {
@@ -148,15 +148,11 @@ function places(doc: LobidDocument, R: string, out: Triples): void {
   }
   out.position(R, str(main?.geo?.lat), str(main?.geo?.lon));
   // lobid's `description` is the agency's opening hours, its `comment` the note on them.
-  const hours = text(str(main?.openingHoursSpecification?.description));
-  const note = text(str(main?.openingHoursSpecification?.comment));
-  if (hours || note) {
-    const spec = out.blank();
-    out.add(R, `${schema}openingHoursSpecification`, spec);
-    out.add(spec, RDF_TYPE, `<${schema}OpeningHoursSpecification>`);
-    out.literal(spec, `${rdfs}comment`, hours);
-    out.literal(spec, `${schema}description`, note);
-  }
+  out.openingHours(
+    R,
+    str(main?.openingHoursSpecification?.description),
+    str(main?.openingHoursSpecification?.comment),
+  );
   if (doc.address) {
     const adr = out.blank();
     out.add(R, `${v}adr`, adr);
@@ -171,12 +167,5 @@ function places(doc: LobidDocument, R: string, out: Triples): void {
  * 69–99 are 19xx, as for PICA+), at midnight UTC, since lobid keeps no time of day.
  */
 function modifiedOf(doc: LobidDocument): { lexical: string; date: Date } | undefined {
-  const day = /^(\d{2})-(\d{2})-(\d{2})$/.exec(str(doc.mainEntityOfPage?.dateModified) ?? '');
-  if (!day) return undefined;
-  const yy = Number(day[3]);
-  const lexical = `${yy >= 69 ? 19 : 20}${day[3]}-${day[2]}-${day[1]}T00:00:00.000`;
-  const date = new Date(`${lexical}Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString() === `${lexical}Z`
-    ? { lexical, date }
-    : undefined;
+  return agencyTime(str(doc.mainEntityOfPage?.dateModified) ?? '');
 }

@@ -3,13 +3,13 @@
 import { LIBTYPE } from '../../rdf/libtype';
 import { isilDefect } from '../../rdf/isil';
 import { CC0, PREFIXES, RDF_TYPE } from '../../rdf/namespaces';
-import { IRI_SAFE_ISIL, iri, text, Triples } from '../recordTriples';
+import { agencyTime, IRI_SAFE_ISIL, iri, text, Triples } from '../recordTriples';
 import { codeWarnings } from './codeCheck';
 import type { SkippedRecord, SourceRecord } from '../sourceRecord';
 import type { PicaField, PicaRecord } from './read';
 import { writeFull } from './full';
 
-const { rdf, rdfs, xsd, owl, foaf, v, dbp, dc, dcterms, schema, gbv, wdrs, cdtype } = PREFIXES;
+const { rdf, xsd, owl, foaf, v, dbp, dc, dcterms, schema, gbv, wdrs, cdtype } = PREFIXES;
 
 export interface ConvertOptions {
   /** Base of every minted IRI, without a trailing slash (`https://ld.zdb-services.de`). */
@@ -148,15 +148,7 @@ function addresses(record: PicaRecord, R: string, out: Triples): void {
     out.literal(adr, `${v}locality`, value(main, 'b'));
     out.literal(adr, `${v}postal-code`, value(main, 'e'));
     out.position(R, value(main, 'l'), value(main, 'k'));
-    const hours = text(value(main, 'i'));
-    const note = text(value(main, 'j'));
-    if (hours || note) {
-      const spec = out.blank();
-      out.add(R, `${schema}openingHoursSpecification`, spec);
-      out.add(spec, RDF_TYPE, `<${schema}OpeningHoursSpecification>`);
-      out.literal(spec, `${rdfs}comment`, hours);
-      out.literal(spec, `${schema}description`, note);
-    }
+    out.openingHours(R, value(main, 'i'), value(main, 'j'));
   }
   for (const postal of addresses.filter((f) => value(f, '2') === 'P')) {
     const adr = out.blank();
@@ -246,26 +238,10 @@ export function successorOf(record: PicaRecord, isil: string): string | undefine
   return undefined;
 }
 
-/**
- * 001B: `$0 <cataloguer>:<dd-mm-yy>` and `$t <hh:mm:ss.sss>`, written as the original does,
- * `YYYY-MM-DDTHH:MM:SS.sss` without a time zone. Two-digit years 69–99 are 19xx, 00–68 20xx (the
- * POSIX `strptime` %y rule). The instant is taken as UTC, the same for every record, so that
- * records compare by it.
- */
+/** 001B: `$0 <cataloguer>:<dd-mm-yy>` and `$t <hh:mm:ss.sss>`, read by the agency's rule. */
 function modifiedOf(record: PicaRecord): { lexical: string; date: Date } | undefined {
-  const day = /^(?:[^:]*:)?(\d{2})-(\d{2})-(\d{2})$/.exec(value(record, '001B', '0')?.trim() ?? '');
-  if (!day) return undefined;
-  const time = /^(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,3}))?$/.exec(
-    value(record, '001B', 't')?.trim() ?? '00:00:00',
-  );
-  if (!time) return undefined;
-  const yy = Number(day[3]);
-  const lexical = `${yy >= 69 ? 19 : 20}${day[3]}-${day[2]}-${day[1]}T${time[1]}:${time[2]}:${time[3]}.${(time[4] ?? '0').padEnd(3, '0')}`;
-  const date = new Date(`${lexical}Z`);
-  // A date that does not exist (31-02-21, 25:00) rolls over or is invalid: not a modification time.
-  return !Number.isNaN(date.getTime()) && date.toISOString() === `${lexical}Z`
-    ? { lexical, date }
-    : undefined;
+  const stamp = value(record, '001B', '0')?.trim() ?? '';
+  return agencyTime(stamp.slice(stamp.indexOf(':') + 1), value(record, '001B', 't')?.trim());
 }
 
 export function fields(record: PicaRecord, tag: string): PicaField[] {
